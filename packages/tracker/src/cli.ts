@@ -1,1 +1,84 @@
-export {};
+import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
+import { loadSeedFile, SeedError, type Seed } from './domain/seed.js';
+import { startServer } from './server.js';
+
+const HELP = `jst-tracker — a Jira Cloud REST v3 compatible issue tracker (SQLite or PostgreSQL)
+
+Usage:
+  jst-tracker serve [--host 127.0.0.1] [--port 8080] [--data DIR] [--database-url URL] [--seed FILE]
+  jst-tracker --help | --version
+
+Options (serve):
+  --host HOST          address to listen on (default 127.0.0.1)
+  --port PORT          port; 0 picks a free one (default 8080)
+  --data DIR           SQLite data folder (default ./.jst-tracker)
+  --database-url URL   postgres://… to use PostgreSQL instead (or DATABASE_URL)
+  --seed FILE          load sites, users, tokens and projects from a seed file (idempotent)
+  --log-level LEVEL    fatal|error|warn|info|debug (default warn; logs go to stderr)
+  --trust-proxy        trust X-Forwarded-* headers from a load balancer
+
+Examples:
+  jst-tracker serve --port 0 --seed seed.json
+  DATABASE_URL=postgres://postgres@127.0.0.1/jst jst-tracker serve --port 8080
+  curl -u assigner@acme.test:TOKEN http://127.0.0.1:8080/rest/api/3/myself
+`;
+
+function version(): string {
+  const require = createRequire(import.meta.url);
+  return (require('../package.json') as { version: string }).version;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' },
+      'database-url': { type: 'string' }, seed: { type: 'string' }, 'log-level': { type: 'string' },
+      'trust-proxy': { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' },
+    },
+  });
+  if (values.version) { process.stdout.write(`${version()}\n`); return 0; }
+  if (values.help || positionals.length === 0) { process.stdout.write(HELP); return values.help ? 0 : 2; }
+  if (positionals[0] !== 'serve' || positionals.length > 1) {
+    process.stderr.write(`jst-tracker: unknown command "${positionals.join(' ')}". Run jst-tracker --help.\n`);
+    return 2;
+  }
+  const port = Number(values.port ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`jst-tracker: --port must be a number from 0 to 65535 (got "${values.port}").\n`);
+    return 2;
+  }
+  let seed: Seed | undefined;
+  if (values.seed) seed = loadSeedFile(values.seed);
+  const server = await startServer({
+    host: values.host ?? '127.0.0.1',
+    port,
+    dataDir: values.data ?? '.jst-tracker',
+    databaseUrl: values['database-url'] ?? process.env.DATABASE_URL ?? undefined,
+    seed,
+    logLevel: values['log-level'] ?? 'warn',
+    trustProxy: values['trust-proxy'] ?? false,
+  });
+  process.stdout.write(`jst-tracker listening on ${server.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      void server.close().then(resolve, (e: unknown) => { process.stderr.write(`jst-tracker: error while closing: ${String(e)}\n`); resolve(); });
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => { process.exitCode = code; },
+  (e: unknown) => {
+    const message = e instanceof SeedError ? `invalid seed file: ${e.message}` : e instanceof Error ? e.message : String(e);
+    process.stderr.write(`jst-tracker: ${message}\n`);
+    process.exitCode = e instanceof SeedError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? 2 : 1;
+  },
+);

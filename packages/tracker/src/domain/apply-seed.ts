@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import type { Store } from '../store/store.js';
+import { accountIdFor } from './ids.js';
+import type { Seed } from './seed.js';
+import { hashToken, newSalt } from './tokens.js';
+import { compileWorkflow, kanbanWorkflow, type Workflow } from './workflow.js';
+
+/**
+ * Writes a seed into the store, declaratively: what exists is left as it is, what differs is
+ * updated, what is missing is added. Loading the same seed twice therefore changes nothing.
+ * Nothing is ever deleted by a seed (issues and comments belong to the users, not the seed).
+ */
+export async function applySeed(store: Store, seed: Seed, now = new Date().toISOString()): Promise<void> {
+  await store.transaction(async (tx) => {
+    const sites = await store.listSites(tx);
+    for (const s of seed.sites) {
+      let site = sites.find((row) => (s.cloudId ? row.cloud_id === s.cloudId : row.host === s.host));
+      if (!site) {
+        site = await store.insertSite(tx, { host: s.host, cloud_id: s.cloudId ?? randomUUID(), token_salt: newSalt() }, now);
+      } else if (site.host !== s.host) {
+        await store.updateSiteHost(tx, site.id, s.host);
+      }
+      const userIds = new Map<string, number>();
+      for (const u of s.users) {
+        let user = await store.userByEmail(site.id, u.email, tx);
+        if (!user) {
+          user = await store.insertUser(tx, { site_id: site.id, account_id: accountIdFor(site.cloud_id, u.email), email: u.email, display_name: u.displayName, active: 1 });
+        } else if (user.display_name !== u.displayName) {
+          await store.updateUserName(tx, user.id, u.displayName);
+        }
+        userIds.set(u.email, user.id);
+        for (const t of u.tokens) {
+          await store.insertTokenIfAbsent(tx, user.id, { token_hash: hashToken(site.token_salt, t.token), kind: t.kind, scopes: JSON.stringify(t.scopes) });
+        }
+      }
+      for (const p of s.projects) {
+        const workflow: Workflow = p.workflow === 'kanban' ? kanbanWorkflow() : compileWorkflow(p.workflow);
+        for (const st of workflow.statuses) await store.ensureStatus(tx, site.id, st.name, st.category);
+        const lead = p.lead ? userIds.get(p.lead) ?? null : null;
+        const existing = await store.projectByKey(site.id, p.key, tx);
+        const project = existing ?? (await store.insertProject(tx, { site_id: site.id, key: p.key, name: p.name, lead_user_id: lead, workflow: JSON.stringify(workflow) }));
+        if (existing && (existing.name !== p.name || existing.lead_user_id !== lead || existing.workflow !== JSON.stringify(workflow))) {
+          await store.updateProject(tx, existing.id, { name: p.name, lead_user_id: lead, workflow: JSON.stringify(workflow) });
+        }
+        for (const m of p.members) await store.upsertMember(tx, project.id, userIds.get(m.email)!, m.role);
+      }
+    }
+  });
+}

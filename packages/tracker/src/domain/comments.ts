@@ -1,0 +1,32 @@
+import type { CommentRow } from '../store/store.js';
+import { findIssue, requirePermission, type IssueAccess } from './access.js';
+import { ApiError, fieldError } from './errors.js';
+import { adfOf, isObject } from './issue-input.js';
+import type { Caller, Tracker } from './tracker.js';
+
+/** POST /issue/{key}/comment (spec §4 endpoint 7): the body must be ADF. */
+export async function addComment(tracker: Tracker, caller: Caller, idOrKey: string, body: unknown): Promise<{ access: IssueAccess; comment: CommentRow }> {
+  const access = await findIssue(tracker, caller, idOrKey);
+  if (!isObject(body)) throw new ApiError(400, ['Send {"body": <ADF document>}.']);
+  if (body.body === undefined || body.body === null) throw fieldError('body', 'Comment body can not be empty: send {"body": <ADF document>}.');
+  const doc = adfOf(body.body, 'body');
+  if (body.visibility !== undefined && body.visibility !== null) {
+    throw fieldError('visibility', 'Restricting comment visibility is not supported by this tracker; leave "visibility" out.');
+  }
+  requirePermission(access, 'comment', 'add comments');
+  const comment = await tracker.store.addComment(tracker.store.kysely, access.issue.id, caller.user.id, JSON.stringify(doc), new Date().toISOString());
+  return { access, comment };
+}
+
+export interface CommentPage { startAt: number; maxResults: number; total: number; rows: CommentRow[] }
+
+/** GET /issue/{key}/comment (spec §4 endpoint 8): Jira's paging, ordered by creation. */
+export async function listComments(tracker: Tracker, caller: Caller, idOrKey: string, q: { startAt: number; maxResults: number; orderBy?: string | undefined }): Promise<CommentPage> {
+  const access = await findIssue(tracker, caller, idOrKey);
+  const order = q.orderBy ?? 'created';
+  if (!['created', '+created', '-created'].includes(order)) {
+    throw new ApiError(400, [`orderBy '${order}' is not supported: use created, +created or -created.`]);
+  }
+  const page = await tracker.store.commentsOf(access.issue.id, { startAt: q.startAt, maxResults: q.maxResults, descending: order === '-created' });
+  return { startAt: q.startAt, maxResults: q.maxResults, total: page.total, rows: page.rows };
+}

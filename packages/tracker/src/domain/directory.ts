@@ -1,0 +1,33 @@
+import type { ProjectRow, UserRow } from '../store/store.js';
+import { ApiError, notFound } from './errors.js';
+import { rowIdOf } from './ids.js';
+import type { ProjectRole } from './permissions.js';
+import type { Caller, Tracker } from './tracker.js';
+
+/** GET /user/search (spec §4 endpoint 9): by e-mail or name prefix, or by accountId; never both. */
+export async function findUsers(tracker: Tracker, caller: Caller, q: { query?: string | undefined; accountId?: string | undefined; startAt: number; maxResults: number }): Promise<UserRow[]> {
+  if (q.query !== undefined && q.accountId !== undefined) throw new ApiError(400, ["Specify either 'query' or 'accountId', not both."]);
+  if (q.query === undefined && q.accountId === undefined) throw new ApiError(400, ["One of 'query' or 'accountId' must be specified."]);
+  if (q.accountId !== undefined) {
+    const user = await tracker.store.userByAccountId(caller.site.id, q.accountId);
+    return user && user.active && q.startAt === 0 && q.maxResults > 0 ? [user] : [];
+  }
+  const query = q.query!.trim();
+  if (query === '') return [];
+  return tracker.store.searchUsers(caller.site.id, query, q.startAt, q.maxResults);
+}
+
+/** GET /project/search (spec §4 endpoint 3): only projects the caller is a member of. */
+export function searchProjects(tracker: Tracker, caller: Caller, q: { query?: string | undefined; keys?: string[] | undefined; startAt: number; maxResults: number }) {
+  return tracker.store.projectsForUser(caller.site.id, caller.user.id, q);
+}
+
+/** A project by key or id, visible to the caller; otherwise 404 as Jira says it. */
+export async function visibleProject(tracker: Tracker, caller: Caller, idOrKey: string): Promise<{ project: ProjectRow; role: ProjectRole }> {
+  const project = /^\d+$/.test(idOrKey)
+    ? await tracker.store.projectById(rowIdOf(idOrKey) ?? -1)
+    : await tracker.store.projectByKey(caller.site.id, idOrKey);
+  const role = project && project.site_id === caller.site.id ? await tracker.store.roleOf(project.id, caller.user.id) : undefined;
+  if (!project || !role) throw notFound(`No project could be found with key '${idOrKey}'.`);
+  return { project, role: role as ProjectRole };
+}

@@ -1,0 +1,166 @@
+import { readFileSync } from 'node:fs';
+import type { StatusCategoryKey, WorkflowSpec } from './workflow.js';
+import { PROJECT_ROLES, type ProjectRole } from './permissions.js';
+
+/** A seed file (ARCHITECTURE §5), parsed and checked once at the edge. */
+export interface Seed { sites: SeedSite[] }
+export interface SeedSite { host: string; cloudId?: string; users: SeedUser[]; projects: SeedProject[] }
+export interface SeedUser { email: string; displayName: string; tokens: SeedToken[] }
+export interface SeedToken { token: string; kind: 'classic' | 'scoped'; scopes: string[] }
+export interface SeedProject {
+  key: string; name: string; lead?: string;
+  members: { email: string; role: ProjectRole }[];
+  workflow: 'kanban' | WorkflowSpec;
+}
+
+export class SeedError extends Error {
+  constructor(readonly file: string, readonly path: string, detail: string) {
+    super(`${file}: ${path}: ${detail}`);
+  }
+}
+
+const CATEGORIES: readonly StatusCategoryKey[] = ['new', 'indeterminate', 'done'];
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+const PROJECT_KEY = /^[A-Z][A-Z0-9_]{1,9}$/;
+const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
+
+export function loadSeedFile(file: string): Seed {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new SeedError(file, '$', `cannot read the seed file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new SeedError(file, '$', `not valid JSON: ${(e as Error).message}`);
+  }
+  return parseSeed(json, file);
+}
+
+/** Checks a seed document and returns it typed; the first problem throws, naming its JSON path. */
+export function parseSeed(json: unknown, file = '<seed>'): Seed {
+  const fail = (path: string, detail: string): never => { throw new SeedError(file, path, detail); };
+  const obj = (v: unknown, path: string): Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : fail(path, 'must be an object');
+  const arr = (v: unknown, path: string): unknown[] => (Array.isArray(v) ? v : fail(path, 'must be an array'));
+  const str = (v: unknown, path: string): string => (typeof v === 'string' && v.trim() !== '' ? v : fail(path, 'must be a non-empty string'));
+  const known = (o: Record<string, unknown>, path: string, keys: string[]) => {
+    for (const k of Object.keys(o)) if (!keys.includes(k)) fail(`${path}.${k}`, `unknown setting (expected one of: ${keys.join(', ')})`);
+  };
+
+  const root = obj(json, '$');
+  known(root, '$', ['sites']);
+  const sites = arr(root.sites, '$.sites');
+  if (sites.length === 0) fail('$.sites', 'needs at least one site');
+  const hosts = new Set<string>();
+  return {
+    sites: sites.map((s, si) => {
+      const sp = `$.sites[${si}]`;
+      const site = obj(s, sp);
+      known(site, sp, ['host', 'cloudId', 'users', 'projects']);
+      const host = str(site.host, `${sp}.host`).toLowerCase();
+      if (!HOST.test(host)) fail(`${sp}.host`, `"${host}" is not a host name (no scheme or path: e.g. acme.atlassian.net)`);
+      if (hosts.has(host)) fail(`${sp}.host`, `site "${host}" appears twice`);
+      hosts.add(host);
+      const cloudId = site.cloudId === undefined ? undefined : str(site.cloudId, `${sp}.cloudId`);
+      if (cloudId !== undefined && !/^[A-Za-z0-9-]{1,64}$/.test(cloudId)) fail(`${sp}.cloudId`, 'may hold only letters, digits and dashes');
+      const emails = new Set<string>();
+      const users = arr(site.users ?? [], `${sp}.users`).map((u, ui) => {
+        const up = `${sp}.users[${ui}]`;
+        const user = obj(u, up);
+        known(user, up, ['email', 'displayName', 'tokens']);
+        const email = str(user.email, `${up}.email`).toLowerCase();
+        if (!EMAIL.test(email)) fail(`${up}.email`, `"${email}" is not an e-mail address`);
+        if (emails.has(email)) fail(`${up}.email`, `user "${email}" appears twice in this site`);
+        emails.add(email);
+        const tokens = arr(user.tokens ?? [], `${up}.tokens`).map((t, ti) => {
+          const tp = `${up}.tokens[${ti}]`;
+          const tok = obj(t, tp);
+          known(tok, tp, ['token', 'kind', 'scopes']);
+          const token = str(tok.token, `${tp}.token`);
+          const kind = tok.kind ?? 'classic';
+          if (kind !== 'classic' && kind !== 'scoped') fail(`${tp}.kind`, 'must be "classic" or "scoped"');
+          const scopes = arr(tok.scopes ?? [], `${tp}.scopes`).map((sc, i) => str(sc, `${tp}.scopes[${i}]`));
+          if (kind === 'classic' && scopes.length > 0) fail(`${tp}.scopes`, 'only a scoped token has scopes');
+          return { token, kind: kind as 'classic' | 'scoped', scopes };
+        });
+        return { email, displayName: user.displayName === undefined ? email.split('@')[0]! : str(user.displayName, `${up}.displayName`), tokens };
+      });
+      const keys = new Set<string>();
+      const projects = arr(site.projects ?? [], `${sp}.projects`).map((p, pi) => {
+        const pp = `${sp}.projects[${pi}]`;
+        const project = obj(p, pp);
+        known(project, pp, ['key', 'name', 'lead', 'members', 'workflow']);
+        const key = str(project.key, `${pp}.key`);
+        if (!PROJECT_KEY.test(key)) fail(`${pp}.key`, `"${key}" is not a project key (2-10 upper-case letters, digits or _, starting with a letter)`);
+        if (keys.has(key)) fail(`${pp}.key`, `project "${key}" appears twice in this site`);
+        keys.add(key);
+        const userRef = (v: unknown, path: string) => {
+          const email = str(v, path).toLowerCase();
+          if (!emails.has(email)) fail(path, `"${email}" is not one of this site's users`);
+          return email;
+        };
+        const lead = project.lead === undefined ? undefined : userRef(project.lead, `${pp}.lead`);
+        const memberEmails = new Set<string>();
+        const members = arr(project.members ?? [], `${pp}.members`).map((m, mi) => {
+          const mp = `${pp}.members[${mi}]`;
+          const member = obj(m, mp);
+          known(member, mp, ['email', 'role']);
+          const email = userRef(member.email, `${mp}.email`);
+          if (memberEmails.has(email)) fail(`${mp}.email`, `"${email}" is listed twice`);
+          memberEmails.add(email);
+          const role = member.role ?? 'member';
+          if (!PROJECT_ROLES.includes(role as ProjectRole)) fail(`${mp}.role`, `must be one of ${PROJECT_ROLES.join(', ')}`);
+          return { email, role: role as ProjectRole };
+        });
+        const workflow = parseWorkflow(project.workflow ?? 'kanban', `${pp}.workflow`, { fail, obj, arr, str, known });
+        return { key, name: str(project.name ?? key, `${pp}.name`), ...(lead ? { lead } : {}), members, workflow };
+      });
+      return { host, ...(cloudId ? { cloudId } : {}), users, projects };
+    }),
+  };
+}
+
+interface Checks {
+  fail: (path: string, detail: string) => never;
+  obj: (v: unknown, path: string) => Record<string, unknown>;
+  arr: (v: unknown, path: string) => unknown[];
+  str: (v: unknown, path: string) => string;
+  known: (o: Record<string, unknown>, path: string, keys: string[]) => void;
+}
+
+function parseWorkflow(value: unknown, path: string, c: Checks): 'kanban' | WorkflowSpec {
+  if (value === 'kanban') return 'kanban';
+  if (typeof value === 'string') return c.fail(path, `unknown workflow "${value}" (use "kanban" or an object with statuses and transitions)`);
+  const wf = c.obj(value, path);
+  c.known(wf, path, ['statuses', 'initial', 'transitions']);
+  const names = new Set<string>();
+  const statuses = c.arr(wf.statuses, `${path}.statuses`).map((s, i) => {
+    const sp = `${path}.statuses[${i}]`;
+    const st = c.obj(s, sp);
+    c.known(st, sp, ['name', 'category']);
+    const name = c.str(st.name, `${sp}.name`);
+    if (names.has(name)) c.fail(`${sp}.name`, `status "${name}" appears twice`);
+    names.add(name);
+    if (st.category !== undefined && !CATEGORIES.includes(st.category as StatusCategoryKey)) c.fail(`${sp}.category`, `must be one of ${CATEGORIES.join(', ')}`);
+    return st.category === undefined ? { name } : { name, category: st.category as StatusCategoryKey };
+  });
+  if (statuses.length === 0) c.fail(`${path}.statuses`, 'needs at least one status');
+  const status = (v: unknown, p: string) => {
+    const name = c.str(v, p);
+    if (!names.has(name)) c.fail(p, `"${name}" is not one of the workflow's statuses`);
+    return name;
+  };
+  const initial = wf.initial === undefined ? undefined : status(wf.initial, `${path}.initial`);
+  const transitions = c.arr(wf.transitions ?? [], `${path}.transitions`).map((t, i) => {
+    const tp = `${path}.transitions[${i}]`;
+    const tr = c.obj(t, tp);
+    c.known(tr, tp, ['name', 'from', 'to']);
+    const from = tr.from === undefined ? undefined : c.arr(tr.from, `${tp}.from`).map((f, fi) => status(f, `${tp}.from[${fi}]`));
+    return { name: c.str(tr.name, `${tp}.name`), ...(from ? { from } : {}), to: status(tr.to, `${tp}.to`) };
+  });
+  return { statuses, ...(initial ? { initial } : {}), transitions };
+}

@@ -1,0 +1,132 @@
+import type { ProjectRow, SiteRow, StatusRow, Store, UserRow } from '../store/store.js';
+import { ApiError } from './errors.js';
+import { DUMMY_HASH, hashToken, parseBasic, sameHash } from './tokens.js';
+import type { Workflow } from './workflow.js';
+
+/** How the request reached us: the site domain or the API gateway (spec §5.4). */
+export type AddressForm = 'site' | 'gateway';
+
+/** Scopes of the vendor's OpenAPI, one per route (classic scope names). */
+export type Scope = 'read:jira-user' | 'read:jira-work' | 'write:jira-work';
+
+/** Who is calling and where: built once per request by authentication. */
+export interface Caller {
+  site: SiteRow;
+  user: UserRow;
+  /** External base of `self` links, e.g. `http://127.0.0.1:8080/ex/jira/<cloudId>`. */
+  baseUrl: string;
+}
+
+const AUTH_FAILED = 'AUTHENTICATED_FAILED';
+
+/** Jira's 401: the reason travels in `X-Seraph-LoginReason`, the body is an ErrorCollection. */
+export function unauthorized(message: string): ApiError {
+  return new ApiError(401, [message], {}, { 'x-seraph-loginreason': AUTH_FAILED });
+}
+
+/**
+ * The shared state of one server process: the store, and caches the database can rebuild
+ * (sites, statuses, parsed workflows). Nothing here is authoritative, so N processes over one
+ * database stay consistent.
+ */
+export class Tracker {
+  private sites: SiteRow[] = [];
+  private readonly statusCache = new Map<number, StatusRow[]>();
+  private readonly workflowCache = new Map<string, Workflow>();
+
+  constructor(readonly store: Store) {}
+
+  async refreshSites(): Promise<void> {
+    this.sites = await this.store.listSites();
+    this.statusCache.clear();
+  }
+
+  get siteCount(): number { return this.sites.length; }
+
+  /** Site form: the Host header (without port) picks the site; with one site any host is fine. */
+  async siteForHost(hostHeader: string | undefined): Promise<SiteRow | null> {
+    const find = () => {
+      if (this.sites.length === 1) return this.sites[0]!;
+      const host = (hostHeader ?? '').toLowerCase().replace(/:\d+$/, '');
+      return this.sites.find((s) => s.host === host || s.host.replace(/:\d+$/, '') === host) ?? null;
+    };
+    const site = find();
+    if (site) return site;
+    await this.refreshSites();
+    return find();
+  }
+
+  async siteForCloudId(cloudId: string): Promise<SiteRow | null> {
+    const find = () => this.sites.find((s) => s.cloud_id === cloudId) ?? null;
+    const site = find();
+    if (site) return site;
+    await this.refreshSites();
+    return find();
+  }
+
+  /**
+   * spec §5: HTTP Basic on every request. The token hash is always compared (against a dummy
+   * when the user is unknown), so a wrong user and a wrong token take the same time.
+   */
+  async authenticate(site: SiteRow, header: string | undefined, form: AddressForm, scope: Scope): Promise<UserRow> {
+    if (!header) throw unauthorized('Client must be authenticated to access this resource. Send HTTP Basic authentication: your e-mail as user name, an API token as password.');
+    if (/^Bearer\s/i.test(header)) throw unauthorized('Bearer tokens are not accepted here: use HTTP Basic authentication with your e-mail and an API token.');
+    const cred = parseBasic(header);
+    if (!cred) throw unauthorized('Malformed Authorization header: expected "Basic base64(email:api_token)".');
+    const user = await this.store.userByEmail(site.id, cred.email);
+    const tokens = user && user.active ? await this.store.tokensOf(user.id) : [];
+    const hash = hashToken(site.token_salt, cred.token);
+    let match: (typeof tokens)[number] | undefined;
+    if (tokens.length === 0) sameHash(hash, DUMMY_HASH);
+    for (const t of tokens) if (sameHash(hash, t.token_hash) && !match) match = t;
+    if (!user || !match) throw unauthorized('Client must be authenticated to access this resource: the e-mail and API token do not match an active account (the token may be stale or revoked).');
+    if (match.kind === 'scoped') {
+      if (form === 'site') {
+        throw unauthorized(`${AUTH_FAILED}: a scoped API token is accepted only through the API gateway (/ex/jira/${site.cloud_id}/rest/api/3/…), not on the site domain.`);
+      }
+      const scopes = JSON.parse(match.scopes) as string[];
+      if (!scopes.includes(scope)) {
+        throw unauthorized(`Unauthorized; scope does not match. This operation needs the scope "${scope}", which the token was not granted.`);
+      }
+    }
+    return user;
+  }
+
+  async statuses(siteId: number): Promise<StatusRow[]> {
+    let list = this.statusCache.get(siteId);
+    if (!list) {
+      list = await this.store.statusesOfSite(siteId);
+      this.statusCache.set(siteId, list);
+    }
+    return list;
+  }
+
+  async statusById(siteId: number, id: number): Promise<StatusRow> {
+    let found = (await this.statuses(siteId)).find((s) => s.id === id);
+    if (!found) {
+      this.statusCache.delete(siteId);
+      found = (await this.statuses(siteId)).find((s) => s.id === id);
+    }
+    if (!found) throw new Error(`status ${id} missing from site ${siteId}`);
+    return found;
+  }
+
+  async statusByName(siteId: number, name: string): Promise<StatusRow> {
+    let found = (await this.statuses(siteId)).find((s) => s.name === name);
+    if (!found) {
+      this.statusCache.delete(siteId);
+      found = (await this.statuses(siteId)).find((s) => s.name === name);
+    }
+    if (!found) throw new Error(`status "${name}" missing from site ${siteId}`);
+    return found;
+  }
+
+  workflowOf(project: ProjectRow): Workflow {
+    let wf = this.workflowCache.get(project.workflow);
+    if (!wf) {
+      wf = JSON.parse(project.workflow) as Workflow;
+      this.workflowCache.set(project.workflow, wf);
+    }
+    return wf;
+  }
+}

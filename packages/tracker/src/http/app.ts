@@ -1,0 +1,86 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { ApiError } from '../domain/errors.js';
+import type { AddressForm, Tracker } from '../domain/tracker.js';
+import { authenticate, siteOf } from './context.js';
+import { issueRoutes } from './routes/issues.js';
+import { projectRoutes } from './routes/projects.js';
+import { userRoutes } from './routes/users.js';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export interface AppOptions {
+  /** pino log level; 'silent' in tests. Request logs never include headers (no credential). */
+  logLevel?: string;
+  /** Trust X-Forwarded-* from a load balancer in front (docs/deploy.md). */
+  trustProxy?: boolean;
+}
+
+/** Builds the HTTP server: the three address forms over one set of routes (ARCHITECTURE §4). */
+export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyInstance {
+  const app = Fastify({
+    logger: { level: options.logLevel ?? 'warn' },
+    bodyLimit: BODY_LIMIT,
+    trustProxy: options.trustProxy ?? false,
+    return503OnClosing: true,
+    routerOptions: { caseSensitive: true, ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+
+  // Our own JSON parser: an empty body reads as "no body" (curl clients send the header on
+  // DELETE too), and every failure becomes a 400 in the vendor's shape.
+  app.removeContentTypeParser(['application/json']);
+  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json$/, { parseAs: 'string' }, (_req, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (e) {
+      done(new ApiError(400, [`The request body is not valid JSON: ${(e as Error).message}`]), undefined);
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      void reply.code(error.status).headers(error.headers).send(error.body());
+      return;
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      void reply.code(500).send({ errorMessages: ['Internal server error. The request was not applied; retry it.'], errors: {} });
+      return;
+    }
+    void reply.code(status).send({ errorMessages: [describeFrameworkError(error, status)], errors: {} });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send({
+      errorMessages: [`No such resource: ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}. The REST interface lives under /rest/api/3 (or /ex/jira/<cloudId>/rest/api/3).`],
+      errors: {},
+    });
+  });
+
+  // spec §4 endpoint 1: no authentication.
+  app.get('/_edge/tenant_info', async (request) => {
+    const site = await siteOf(tracker, request, 'site');
+    return { cloudId: site.cloud_id };
+  });
+
+  const api = (form: AddressForm) => async (scope: FastifyInstance) => {
+    scope.addHook('onRequest', async (request) => authenticate(tracker, request, form));
+    await scope.register(userRoutes(tracker));
+    await scope.register(projectRoutes(tracker));
+    await scope.register(issueRoutes(tracker));
+  };
+  void app.register(api('site'), { prefix: '/rest/api/3' });
+  void app.register(api('gateway'), { prefix: '/ex/jira/:cloudId/rest/api/3' });
+  return app;
+}
+
+function describeFrameworkError(error: FastifyError, status: number): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': return `The request body is larger than the limit of ${BODY_LIMIT} bytes.`;
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return `Unsupported Content-Type: send JSON bodies with "Content-Type: application/json".`;
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH': return 'The Content-Length header does not match the body.';
+    default: return status === 415 ? 'Unsupported Content-Type.' : error.message;
+  }
+}

@@ -1,0 +1,72 @@
+import type { IssueRow, UserRow } from '../store/store.js';
+import type { IssueAccess } from '../domain/access.js';
+import type { FieldName } from '../domain/fields.js';
+import { jiraDate, publicId } from '../domain/ids.js';
+import type { Caller, Tracker } from '../domain/tracker.js';
+import { issueSelf, renderComment, renderIssueType, renderProject, renderStatus, renderUserDetails } from './render.js';
+
+const EXPAND = 'renderedFields,names,schema,operations,editmeta,changelog,versionedRepresentations';
+
+/**
+ * An issue as GET /issue answers it, with only the selected fields. Related rows (people,
+ * parent, sub-tasks, comments) are read only when a selected field needs them.
+ */
+export async function renderIssue(tracker: Tracker, caller: Caller, access: IssueAccess, fields: Set<FieldName>) {
+  const { issue, project } = access;
+  const { store } = tracker;
+  const wants = (f: FieldName) => fields.has(f);
+  const subtasks = wants('subtasks') ? await store.subtasksOf(issue.id) : [];
+  const parent = wants('parent') && issue.parent_id !== null ? await store.issueById(issue.parent_id) : undefined;
+  const comments = wants('comment') ? await store.commentsOf(issue.id, { startAt: 0, maxResults: 5000, descending: false }) : undefined;
+
+  const userIds: number[] = [];
+  if (wants('assignee') && issue.assignee_id !== null) userIds.push(issue.assignee_id);
+  if (wants('reporter')) userIds.push(issue.reporter_id);
+  if (wants('creator')) userIds.push(issue.creator_id);
+  for (const c of comments?.rows ?? []) userIds.push(c.author_id);
+  const users = new Map<number, UserRow>((await store.usersByIds(userIds)).map((u) => [u.id, u]));
+  const person = (id: number | null) => {
+    const u = id === null ? undefined : users.get(id);
+    return u ? renderUserDetails(caller, u) : null;
+  };
+  const link = async (row: IssueRow) => ({
+    id: publicId(row.id),
+    key: row.key,
+    self: issueSelf(caller, row),
+    fields: {
+      summary: row.summary,
+      status: renderStatus(caller, await tracker.statusById(caller.site.id, row.status_id)),
+      issuetype: renderIssueType(caller, row.issue_type),
+    },
+  });
+
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    switch (f) {
+      case 'summary': out.summary = issue.summary; break;
+      case 'description': out.description = issue.description === null ? null : (JSON.parse(issue.description) as unknown); break;
+      case 'issuetype': out.issuetype = renderIssueType(caller, issue.issue_type); break;
+      case 'project': out.project = renderProject(caller, project); break;
+      case 'status': out.status = renderStatus(caller, await tracker.statusById(caller.site.id, issue.status_id)); break;
+      // spec §2: `parent` is present only when the issue has one.
+      case 'parent': if (parent) out.parent = await link(parent); break;
+      case 'subtasks': out.subtasks = await Promise.all(subtasks.map(link)); break;
+      case 'assignee': out.assignee = person(issue.assignee_id); break;
+      case 'reporter': out.reporter = person(issue.reporter_id); break;
+      case 'creator': out.creator = person(issue.creator_id); break;
+      case 'created': out.created = jiraDate(issue.created_at); break;
+      case 'updated': out.updated = jiraDate(issue.updated_at); break;
+      case 'labels': out.labels = []; break;
+      case 'comment':
+        out.comment = {
+          comments: comments!.rows.map((c) => renderComment(caller, issue, c, users.get(c.author_id))),
+          self: `${issueSelf(caller, issue)}/comment`,
+          maxResults: comments!.total,
+          total: comments!.total,
+          startAt: 0,
+        };
+        break;
+    }
+  }
+  return { expand: EXPAND, id: publicId(issue.id), self: issueSelf(caller, issue), key: issue.key, fields: out };
+}

@@ -1,0 +1,33 @@
+import { ApiError } from '../domain/errors.js';
+
+export type Query = Record<string, string | string[] | undefined>;
+
+/** The last value of a query parameter; jira.js sends `false` for parameters it left out. */
+export function param(q: Query, name: string): string | undefined {
+  const raw = q[name];
+  const v = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  return v === undefined || v === 'false' && ['startAt', 'maxResults', 'orderBy', 'expand'].includes(name) ? undefined : v;
+}
+
+/** All values of a parameter, comma lists split (`keys=A,B&keys=C`). */
+export function listParam(q: Query, name: string): string[] | undefined {
+  const raw = q[name];
+  if (raw === undefined) return undefined;
+  return (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+}
+
+export function intParam(q: Query, name: string, dflt: number, min: number, max: number): number {
+  const v = param(q, name);
+  if (v === undefined || v === '') return dflt;
+  if (!/^-?\d+$/.test(v)) throw new ApiError(400, [`The '${name}' parameter must be an integer (got '${v.slice(0, 40)}').`]);
+  const n = Number(v);
+  if (n < min) throw new ApiError(400, [`The '${name}' parameter must be at least ${min}.`]);
+  return Math.min(n, max);
+}
+
+export function boolParam(q: Query, name: string): boolean {
+  const v = param(q, name);
+  if (v === undefined || v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  throw new ApiError(400, [`The '${name}' parameter must be true or false (got '${v.slice(0, 40)}').`]);
+}

@@ -1,0 +1,118 @@
+import type { CommentRow, IssueRow, ProjectRow, StatusRow, UserRow } from '../store/store.js';
+import { jiraDate, publicId } from '../domain/ids.js';
+import { ISSUE_TYPES } from '../domain/issue-input.js';
+import type { Caller } from '../domain/tracker.js';
+import type { WorkflowTransition } from '../domain/workflow.js';
+
+/** JSON shapes of the vendor's OpenAPI (`../shared/jira-openapi`), built from rows. */
+
+const avatarUrls = (base: string, kind: string, id: string) => ({
+  '48x48': `${base}/secure/${kind}avatar?size=large&id=${id}`,
+  '24x24': `${base}/secure/${kind}avatar?size=small&id=${id}`,
+  '16x16': `${base}/secure/${kind}avatar?size=xsmall&id=${id}`,
+  '32x32': `${base}/secure/${kind}avatar?size=medium&id=${id}`,
+});
+
+/**
+ * spec §2: `emailAddress` is shown only to the user it belongs to (as a Jira site with the
+ * default privacy setting does), so an assignee's address appears only when it is the caller.
+ */
+export function renderUser(caller: Caller, user: UserRow, withLocale = true) {
+  return {
+    self: `${caller.baseUrl}/rest/api/3/user?accountId=${user.account_id}`,
+    accountId: user.account_id,
+    accountType: 'atlassian',
+    ...(user.id === caller.user.id ? { emailAddress: user.email } : {}),
+    avatarUrls: avatarUrls(caller.baseUrl, 'user', user.account_id),
+    displayName: user.display_name,
+    active: user.active === 1,
+    timeZone: 'Etc/UTC',
+    ...(withLocale ? { locale: 'en_US' } : {}),
+  };
+}
+
+/** UserDetails (comment authors, issue people) has no `locale` in the vendor's schema. */
+export const renderUserDetails = (caller: Caller, user: UserRow) => renderUser(caller, user, false);
+
+export function renderProject(caller: Caller, project: ProjectRow) {
+  const id = publicId(project.id);
+  return {
+    expand: 'description,lead,issueTypes,url,projectKeys,permissions,insight',
+    self: `${caller.baseUrl}/rest/api/3/project/${id}`,
+    id,
+    key: project.key,
+    name: project.name,
+    avatarUrls: avatarUrls(caller.baseUrl, 'project', id),
+    projectTypeKey: 'software',
+    simplified: false,
+    style: 'classic',
+    isPrivate: false,
+    properties: {},
+  };
+}
+
+const CATEGORIES = {
+  new: { id: 2, key: 'new', colorName: 'blue-gray', name: 'To Do' },
+  indeterminate: { id: 4, key: 'indeterminate', colorName: 'yellow', name: 'In Progress' },
+  done: { id: 3, key: 'done', colorName: 'green', name: 'Done' },
+} as const;
+
+export function renderStatus(caller: Caller, status: StatusRow) {
+  const id = publicId(status.id);
+  const cat = CATEGORIES[status.category as keyof typeof CATEGORIES] ?? CATEGORIES.indeterminate;
+  return {
+    self: `${caller.baseUrl}/rest/api/3/status/${id}`,
+    description: '',
+    iconUrl: `${caller.baseUrl}/images/icons/statuses/generic.png`,
+    name: status.name,
+    id,
+    statusCategory: { self: `${caller.baseUrl}/rest/api/3/statuscategory/${cat.id}`, ...cat },
+  };
+}
+
+export function renderIssueType(caller: Caller, name: string) {
+  const t = ISSUE_TYPES.find((x) => x.name === name) ?? ISSUE_TYPES[0];
+  return {
+    self: `${caller.baseUrl}/rest/api/3/issuetype/${t.id}`,
+    id: t.id,
+    description: t.description,
+    iconUrl: `${caller.baseUrl}/secure/viewavatar?size=medium&avatarType=issuetype&id=${t.id}`,
+    name: t.name,
+    subtask: t.subtask,
+    avatarId: Number(t.id),
+    hierarchyLevel: t.hierarchyLevel,
+  };
+}
+
+export const issueSelf = (caller: Caller, issue: IssueRow) => `${caller.baseUrl}/rest/api/3/issue/${publicId(issue.id)}`;
+
+export function renderCreated(caller: Caller, issue: IssueRow) {
+  return { id: publicId(issue.id), key: issue.key, self: issueSelf(caller, issue) };
+}
+
+export function renderComment(caller: Caller, issue: IssueRow, comment: CommentRow, author: UserRow | undefined) {
+  const who = author ? renderUserDetails(caller, author) : undefined;
+  return {
+    self: `${caller.baseUrl}/rest/api/3/issue/${publicId(issue.id)}/comment/${publicId(comment.id)}`,
+    id: publicId(comment.id),
+    ...(who ? { author: who } : {}),
+    body: JSON.parse(comment.body) as unknown,
+    ...(who ? { updateAuthor: who } : {}),
+    created: jiraDate(comment.created_at),
+    updated: jiraDate(comment.updated_at),
+    jsdPublic: true,
+  };
+}
+
+export function renderTransition(caller: Caller, t: WorkflowTransition, to: StatusRow) {
+  return {
+    id: t.id,
+    name: t.name,
+    to: renderStatus(caller, to),
+    hasScreen: false,
+    isGlobal: t.from === null,
+    isInitial: false,
+    isAvailable: true,
+    isConditional: false,
+  };
+}

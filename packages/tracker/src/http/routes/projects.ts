@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { searchProjects, visibleProject } from '../../domain/directory.js';
+import { ApiError } from '../../domain/errors.js';
+import { ISSUE_TYPES } from '../../domain/issue-input.js';
+import type { Tracker } from '../../domain/tracker.js';
+import { callerOf } from '../context.js';
+import { intParam, listParam, param, type Query } from '../params.js';
+import { renderProject, renderStatus } from '../render.js';
+
+const ORDER_BY = ['key', '+key', '-key', 'name', '+name', '-name', 'category', 'issueCount', 'lastIssueUpdatedDate', 'owner', 'archivedDate', 'deletedDate'];
+
+export const projectRoutes = (tracker: Tracker) => async (app: FastifyInstance) => {
+  // spec §4 endpoint 3: only projects the caller may browse; paginated as the vendor does
+  app.get('/project/search', { config: { scope: 'read:jira-work' } }, async (request) => {
+    const caller = callerOf(request);
+    const q = request.query as Query;
+    const startAt = intParam(q, 'startAt', 0, 0, Number.MAX_SAFE_INTEGER);
+    const maxResults = intParam(q, 'maxResults', 50, 0, 100);
+    const orderBy = param(q, 'orderBy');
+    if (orderBy !== undefined && !ORDER_BY.includes(orderBy)) {
+      throw new ApiError(400, [`orderBy '${orderBy}' is not supported: use one of ${ORDER_BY.join(', ')}.`]);
+    }
+    const query = param(q, 'query');
+    const keys = listParam(q, 'keys');
+    const page = await searchProjects(tracker, caller, { query, keys, startAt, maxResults });
+    let rows = page.rows;
+    if (orderBy?.endsWith('name')) rows = [...rows].sort((a, b) => a.name.localeCompare(b.name));
+    if (orderBy?.startsWith('-')) rows = [...rows].reverse();
+    const isLast = startAt + rows.length >= page.total;
+    const url = new URL(`${caller.baseUrl}/rest/api/3/project/search`);
+    for (const [k, v] of Object.entries({ query, keys: keys?.join(','), orderBy })) if (v !== undefined) url.searchParams.set(k, v);
+    url.searchParams.set('maxResults', String(maxResults));
+    url.searchParams.set('startAt', String(startAt));
+    const self = url.toString();
+    url.searchParams.set('startAt', String(startAt + maxResults));
+    return {
+      self,
+      ...(isLast ? {} : { nextPage: url.toString() }),
+      maxResults,
+      startAt,
+      total: page.total,
+      isLast,
+      values: rows.map((p) => renderProject(caller, p)),
+    };
+  });
+
+  // spec §4 endpoint 4: a bare array, one element per issue type, each with the workflow's statuses
+  app.get('/project/:projectIdOrKey/statuses', { config: { scope: 'read:jira-work' } }, async (request) => {
+    const caller = callerOf(request);
+    const { project } = await visibleProject(tracker, caller, (request.params as { projectIdOrKey: string }).projectIdOrKey);
+    const workflow = tracker.workflowOf(project);
+    const statuses = await Promise.all(workflow.statuses.map((s) => tracker.statusByName(caller.site.id, s.name)));
+    return ISSUE_TYPES.map((t) => ({
+      self: `${caller.baseUrl}/rest/api/3/issuetype/${t.id}`,
+      id: t.id,
+      name: t.name,
+      subtask: t.subtask,
+      statuses: statuses.map((s) => renderStatus(caller, s)),
+    }));
+  });
+};

@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import { applySeed } from './domain/apply-seed.js';
+import type { Seed } from './domain/seed.js';
+import { Tracker } from './domain/tracker.js';
+import { buildApp } from './http/app.js';
+import { openDb } from './store/db.js';
+import { Store } from './store/store.js';
+
+export interface ServerOptions {
+  host?: string;
+  port?: number;
+  dataDir?: string;
+  databaseUrl?: string;
+  seed?: Seed;
+  logLevel?: string;
+  trustProxy?: boolean;
+  poolSize?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  app: FastifyInstance;
+  tracker: Tracker;
+  store: Store;
+  /** Stops accepting, finishes in-flight requests, closes the store. */
+  close(): Promise<void>;
+}
+
+/** Opens the store, migrates, loads the seed and listens. Used by the CLI, the demo and tests. */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const store = new Store(openDb({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, poolSize: options.poolSize }));
+  try {
+    await store.migrate();
+    if (options.seed) await applySeed(store, options.seed);
+    const tracker = new Tracker(store);
+    await tracker.refreshSites();
+    const app = buildApp(tracker, { logLevel: options.logLevel ?? 'silent', trustProxy: options.trustProxy ?? false });
+    await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : options.port;
+    const host = options.host ?? '127.0.0.1';
+    const shown = host.includes(':') ? `[${host}]` : host;
+    let closing: Promise<void> | undefined;
+    return {
+      url: `http://${shown}:${port}`,
+      app,
+      tracker,
+      store,
+      close: () => (closing ??= app.close().then(() => store.close())),
+    };
+  } catch (e) {
+    await store.close().catch(() => undefined);
+    throw e;
+  }
+}

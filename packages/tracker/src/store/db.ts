@@ -1,0 +1,51 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DbOptions {
+  /** postgres://… selects PostgreSQL; otherwise SQLite under `dataDir`. */
+  databaseUrl?: string | undefined;
+  dataDir?: string | undefined;
+  /** PostgreSQL pool size per process. */
+  poolSize?: number | undefined;
+}
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  /** Where the data lives, for the ready line and the demo (never includes a password). */
+  location: string;
+  close(): Promise<void>;
+}
+
+export function openDb(options: DbOptions): Db {
+  if (options.databaseUrl) {
+    if (!/^postgres(ql)?:\/\//.test(options.databaseUrl)) {
+      throw new Error(
+        `--database-url must be a postgres:// or postgresql:// URL (got a value starting "${options.databaseUrl.slice(0, 11)}…"). Leave it out to use SQLite under --data.`,
+      );
+    }
+    // int8 (count(*), bigint) arrives as text by default; our counts fit a JS number.
+    pg.types.setTypeParser(20, (v) => Number(v));
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const url = new URL(options.databaseUrl);
+    url.password = '';
+    return { kysely, dialect: 'postgres', location: url.toString(), close: () => kysely.destroy() };
+  }
+  const dir = options.dataDir ?? '.jst-tracker';
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'tracker.sqlite');
+  const database = new BetterSqlite3(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { kysely, dialect: 'sqlite', location: file, close: () => kysely.destroy() };
+}

@@ -1,0 +1,122 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import type { Dialect } from './db.js';
+
+/**
+ * One set of migrations for both dialects. The only difference is how an auto-numbered key is
+ * spelled, and that lives here in `idColumn`.
+ */
+function migrations(dialect: Dialect): Record<string, Migration> {
+  const idColumn = (t: any) =>
+    dialect === 'postgres'
+      ? t.addColumn('id', 'serial', (c: any) => c.primaryKey())
+      : t.addColumn('id', 'integer', (c: any) => c.primaryKey().autoIncrement());
+
+  return {
+    '0001_initial': {
+      async up(db: Kysely<any>) {
+        await idColumn(db.schema.createTable('sites'))
+          .addColumn('host', 'text', (c: any) => c.notNull().unique())
+          .addColumn('cloud_id', 'text', (c: any) => c.notNull().unique())
+          .addColumn('token_salt', 'text', (c: any) => c.notNull())
+          .addColumn('created_at', 'text', (c: any) => c.notNull())
+          .execute();
+        await idColumn(db.schema.createTable('users'))
+          .addColumn('site_id', 'integer', (c: any) => c.notNull().references('sites.id'))
+          .addColumn('account_id', 'text', (c: any) => c.notNull())
+          .addColumn('email', 'text', (c: any) => c.notNull())
+          .addColumn('display_name', 'text', (c: any) => c.notNull())
+          .addColumn('active', 'integer', (c: any) => c.notNull().defaultTo(1))
+          .addUniqueConstraint('users_site_email', ['site_id', 'email'])
+          .addUniqueConstraint('users_site_account', ['site_id', 'account_id'])
+          .execute();
+        await idColumn(db.schema.createTable('tokens'))
+          .addColumn('user_id', 'integer', (c: any) => c.notNull().references('users.id'))
+          .addColumn('token_hash', 'text', (c: any) => c.notNull())
+          .addColumn('kind', 'text', (c: any) => c.notNull())
+          .addColumn('scopes', 'text', (c: any) => c.notNull())
+          .addUniqueConstraint('tokens_user_hash', ['user_id', 'token_hash'])
+          .execute();
+        await idColumn(db.schema.createTable('projects'))
+          .addColumn('site_id', 'integer', (c: any) => c.notNull().references('sites.id'))
+          .addColumn('key', 'text', (c: any) => c.notNull())
+          .addColumn('name', 'text', (c: any) => c.notNull())
+          .addColumn('lead_user_id', 'integer', (c: any) => c.references('users.id'))
+          .addColumn('workflow', 'text', (c: any) => c.notNull())
+          .addColumn('issue_counter', 'integer', (c: any) => c.notNull().defaultTo(0))
+          .addUniqueConstraint('projects_site_key', ['site_id', 'key'])
+          .execute();
+        await db.schema
+          .createTable('members')
+          .addColumn('project_id', 'integer', (c: any) => c.notNull().references('projects.id'))
+          .addColumn('user_id', 'integer', (c: any) => c.notNull().references('users.id'))
+          .addColumn('role', 'text', (c: any) => c.notNull())
+          .addPrimaryKeyConstraint('members_pk', ['project_id', 'user_id'])
+          .execute();
+        await idColumn(db.schema.createTable('statuses'))
+          .addColumn('site_id', 'integer', (c: any) => c.notNull().references('sites.id'))
+          .addColumn('name', 'text', (c: any) => c.notNull())
+          .addColumn('category', 'text', (c: any) => c.notNull())
+          .addUniqueConstraint('statuses_site_name', ['site_id', 'name'])
+          .execute();
+        await idColumn(db.schema.createTable('issues'))
+          .addColumn('project_id', 'integer', (c: any) => c.notNull().references('projects.id'))
+          .addColumn('number', 'integer', (c: any) => c.notNull())
+          .addColumn('key', 'text', (c: any) => c.notNull())
+          .addColumn('issue_type', 'text', (c: any) => c.notNull())
+          .addColumn('summary', 'text', (c: any) => c.notNull())
+          .addColumn('description', 'text')
+          .addColumn('status_id', 'integer', (c: any) => c.notNull().references('statuses.id'))
+          .addColumn('parent_id', 'integer', (c: any) => c.references('issues.id'))
+          .addColumn('assignee_id', 'integer', (c: any) => c.references('users.id'))
+          .addColumn('reporter_id', 'integer', (c: any) => c.notNull().references('users.id'))
+          .addColumn('creator_id', 'integer', (c: any) => c.notNull().references('users.id'))
+          .addColumn('created_at', 'text', (c: any) => c.notNull())
+          .addColumn('updated_at', 'text', (c: any) => c.notNull())
+          .addColumn('version', 'integer', (c: any) => c.notNull().defaultTo(1))
+          .addUniqueConstraint('issues_project_number', ['project_id', 'number'])
+          .execute();
+        await db.schema.createIndex('issues_project_status').on('issues').columns(['project_id', 'status_id']).execute();
+        await db.schema.createIndex('issues_assignee').on('issues').column('assignee_id').execute();
+        await db.schema.createIndex('issues_parent').on('issues').column('parent_id').execute();
+        await db.schema.createIndex('issues_updated').on('issues').column('updated_at').execute();
+        await idColumn(db.schema.createTable('comments'))
+          .addColumn('issue_id', 'integer', (c: any) => c.notNull().references('issues.id'))
+          .addColumn('author_id', 'integer', (c: any) => c.notNull().references('users.id'))
+          .addColumn('body', 'text', (c: any) => c.notNull())
+          .addColumn('created_at', 'text', (c: any) => c.notNull())
+          .addColumn('updated_at', 'text', (c: any) => c.notNull())
+          .execute();
+        await db.schema.createIndex('comments_issue').on('comments').columns(['issue_id', 'id']).execute();
+      },
+    },
+  };
+}
+
+class InCodeProvider implements MigrationProvider {
+  constructor(private readonly dialect: Dialect) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations(this.dialect);
+  }
+}
+
+/**
+ * Brings the schema up to date. On PostgreSQL several server processes may start at once, so
+ * the run is serialised with an advisory lock (Kysely's own lock table covers the rest).
+ */
+export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  const migrator = new Migrator({ db, provider: new InCodeProvider(dialect) });
+  const run = async () => {
+    const { error } = await migrator.migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+  };
+  if (dialect !== 'postgres') return run();
+  await db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(4242017)`.execute(conn);
+    try {
+      const { error } = await new Migrator({ db: conn, provider: new InCodeProvider(dialect) }).migrateToLatest();
+      if (error) throw error instanceof Error ? error : new Error(String(error));
+    } finally {
+      await sql`select pg_advisory_unlock(4242017)`.execute(conn);
+    }
+  });
+}

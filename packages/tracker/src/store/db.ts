@@ -13,6 +13,8 @@ export interface DbOptions {
   dataDir?: string | undefined;
   /** PostgreSQL pool size per process. */
   poolSize?: number | undefined;
+  /** Told about connections the database dropped while idle. */
+  onPoolError?: ((error: Error) => void) | undefined;
 }
 
 export interface Db {
@@ -33,6 +35,9 @@ export function openDb(options: DbOptions): Db {
     // int8 (count(*), bigint) arrives as text by default; our counts fit a JS number.
     pg.types.setTypeParser(20, (v) => Number(v));
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle connection dropped by the server (restart, failover, admin) must not crash the
+    // process: the pool discards it and the next query opens a fresh one.
+    pool.on('error', (e) => options.onPoolError?.(e));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const url = new URL(options.databaseUrl);
     url.password = '';

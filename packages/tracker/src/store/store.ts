@@ -147,7 +147,7 @@ export class Store {
   }
 
   /** Projects the user is a member of, ordered by key, with an optional key/name filter. */
-  async projectsForUser(siteId: number, userId: number, opts: { query?: string | undefined; keys?: string[] | undefined; startAt: number; maxResults: number }): Promise<{ total: number; rows: ProjectRow[] }> {
+  async projectsForUser(siteId: number, userId: number, opts: { query?: string | undefined; keys?: string[] | undefined; orderBy?: 'key' | 'name'; descending?: boolean; startAt: number; maxResults: number }): Promise<{ total: number; rows: ProjectRow[] }> {
     let base = this.kysely
       .selectFrom('projects')
       .innerJoin('members', 'members.project_id', 'projects.id')
@@ -159,7 +159,8 @@ export class Store {
     }
     if (opts.keys && opts.keys.length > 0) base = base.where('projects.key', 'in', opts.keys.map((k) => k.toUpperCase()));
     const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base.selectAll('projects').orderBy('projects.key').offset(opts.startAt).limit(opts.maxResults).execute();
+    const direction = opts.descending ? 'desc' : 'asc';
+    const rows = opts.maxResults === 0 ? [] : await base.selectAll('projects').orderBy(opts.orderBy === 'name' ? 'projects.name' : 'projects.key', direction).orderBy('projects.id').offset(opts.startAt).limit(opts.maxResults).execute();
     return { total: Number(count.n), rows };
   }
 

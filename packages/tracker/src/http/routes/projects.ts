@@ -22,10 +22,13 @@ export const projectRoutes = (tracker: Tracker) => async (app: FastifyInstance) 
     }
     const query = param(q, 'query');
     const keys = listParam(q, 'keys');
-    const page = await searchProjects(tracker, caller, { query, keys, startAt, maxResults });
-    let rows = page.rows;
-    if (orderBy?.endsWith('name')) rows = [...rows].sort((a, b) => a.name.localeCompare(b.name));
-    if (orderBy?.startsWith('-')) rows = [...rows].reverse();
+    // Orders this tracker has no data for (issue counts, categories…) fall back to the key.
+    const page = await searchProjects(tracker, caller, {
+      query, keys, startAt, maxResults,
+      orderBy: orderBy?.endsWith('name') ? 'name' : 'key',
+      descending: orderBy?.startsWith('-') ?? false,
+    });
+    const rows = page.rows;
     const isLast = startAt + rows.length >= page.total;
     const url = new URL(`${caller.baseUrl}/rest/api/3/project/search`);
     for (const [k, v] of Object.entries({ query, keys: keys?.join(','), orderBy })) if (v !== undefined) url.searchParams.set(k, v);

@@ -77,6 +77,10 @@ export function resolveTransition(workflow: Workflow, current: string, id: unkno
   if (id === undefined || id === null || id === '') {
     throw new ApiError(400, ['Missing transition. Send {"transition":{"id":"<id>"}} with an id from GET …/transitions.']);
   }
+  // Jira's ids are strings; a number is accepted as its text, anything else (object, array) is a 400.
+  if (typeof id !== 'string' && typeof id !== 'number') {
+    throw new ApiError(400, ['The transition id must be a string such as "21": send {"transition":{"id":"<id>"}}.']);
+  }
   const wanted = String(id);
   const found = availableTransitions(workflow, current).find((t) => t.id === wanted);
   if (!found) {

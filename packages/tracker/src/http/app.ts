@@ -23,12 +23,21 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,
     routerOptions: { caseSensitive: true, ignoreTrailingSlash: true, maxParamLength: 200 },
+    // A malformed URL or an over-long path parameter is refused before routing; answer it in the
+    // vendor's error shape too (Fastify's own body is not an ErrorCollection).
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+      const message = status === 414 ? 'A path parameter is longer than 200 characters.' : 'The request URL is not valid (bad percent-encoding).';
+      void reply.code(status).send({ errorMessages: [message], errors: {} });
+    },
   });
 
   // Our own JSON parser: an empty body reads as "no body" (curl clients send the header on
   // DELETE too), and every failure becomes a 400 in the vendor's shape.
-  app.removeContentTypeParser(['application/json']);
-  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json$/, { parseAs: 'string' }, (_req, body, done) => {
+  // text/plain is not accepted either (415, as for any non-JSON body). The RegExp is tested against
+  // the normalised header, e.g. `application/json; charset="utf-8"`: only UTF-8 is accepted.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json(; charset="utf-?8")?$/i, { parseAs: 'string' }, (_req, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
     try {

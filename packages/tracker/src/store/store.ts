@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Db, Dialect } from './db.js';
 import { migrate } from './migrations.js';
 import type { Database } from './schema.js';
@@ -106,8 +106,8 @@ export class Store {
       .where('site_id', '=', siteId)
       .where('active', '=', 1)
       .where((eb) => eb.or([
-        eb('email', 'like', pattern),
-        eb(eb.fn('lower', ['display_name']), 'like', pattern),
+        like(eb.ref('email'), pattern),
+        like(eb.fn('lower', ['display_name']), pattern),
         eb('account_id', '=', query),
       ]))
       .orderBy('display_name')
@@ -155,7 +155,7 @@ export class Store {
       .where('members.user_id', '=', userId);
     if (opts.query) {
       const pattern = `%${escapeLike(opts.query.toLowerCase())}%`;
-      base = base.where((eb) => eb.or([eb(eb.fn('lower', ['projects.key']), 'like', pattern), eb(eb.fn('lower', ['projects.name']), 'like', pattern)]));
+      base = base.where((eb) => eb.or([like(eb.fn('lower', ['projects.key']), pattern), like(eb.fn('lower', ['projects.name']), pattern)]));
     }
     if (opts.keys && opts.keys.length > 0) base = base.where('projects.key', 'in', opts.keys.map((k) => k.toUpperCase()));
     const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -257,7 +257,11 @@ export class Store {
   }
 }
 
-/** Wildcards in user text are dropped: a search query never needs them, and LIKE then behaves the same on both dialects. */
+/** User text is matched literally: LIKE's wildcards are escaped, the same way on both dialects. */
 function escapeLike(text: string): string {
-  return text.replace(/[%_\\]/g, '');
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function like(expr: Expression<unknown>, pattern: string): Expression<SqlBool> {
+  return sql<SqlBool>`${expr} like ${pattern} escape '\\'`;
 }

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adf, createIssue, startTestTracker, storeKinds, type TestTracker } from '../../../../test/support/tracker.js';
+import { EMAILS } from '../../../../test/support/seed.js';
+
+describe.each(await storeKinds())('spec §4 comments, users and projects (%s)', (kind) => {
+  let t: TestTracker;
+  beforeAll(async () => { t = await startTestTracker(kind); });
+  afterAll(async () => { await t?.close(); });
+
+  describe('spec §4 endpoints 7 and 8: comments', () => {
+    it('POST returns 201 with id, author and body; GET lists {startAt, maxResults, total, comments}', async () => {
+      const key = await createIssue(t, 'assigner', {});
+      const r = await t.as('assigner').post(`/issue/${key}/comment`, { body: adf('PR target branch: feature/x Worktree: /w') });
+      expect(r.status).toBe(201);
+      expect(r.body.author.emailAddress).toBe(EMAILS.assigner);
+      expect(r.body.body).toEqual(adf('PR target branch: feature/x Worktree: /w'));
+      expect(r.body.created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0000$/);
+      const list = await t.as('executor').get(`/issue/${key}/comment`);
+      expect(list.status).toBe(200);
+      expect(list.body).toMatchObject({ startAt: 0, maxResults: 100, total: 1 });
+      expect(list.body.comments[0].id).toBe(r.body.id);
+      expect('emailAddress' in list.body.comments[0].author).toBe(false);
+      expect('values' in list.body || 'isLast' in list.body).toBe(false);
+    });
+
+    it('pages with startAt/maxResults and orders by created, +created or -created', async () => {
+      const key = await createIssue(t, 'assigner', {});
+      for (let i = 1; i <= 5; i++) await t.as('executor').post(`/issue/${key}/comment`, { body: adf(`c${i}`) });
+      const page = await t.as('assigner').get(`/issue/${key}/comment?startAt=1&maxResults=2`);
+      expect(page.body).toMatchObject({ startAt: 1, maxResults: 2, total: 5 });
+      expect(page.body.comments.map((c: any) => c.body.content[0].content[0].text)).toEqual(['c2', 'c3']);
+      const desc = await t.as('assigner').get(`/issue/${key}/comment?orderBy=-created&maxResults=1`);
+      expect(desc.body.comments[0].body.content[0].content[0].text).toBe('c5');
+      expect((await t.as('assigner').get(`/issue/${key}/comment?orderBy=author`)).status).toBe(400);
+      // jira.js's string form sends `false` for parameters it left out
+      const quirk = await t.as('assigner').get(`/issue/${key}/comment?startAt=false&maxResults=false&orderBy=false&expand=false`);
+      expect(quirk.body.total).toBe(5);
+    });
+
+    it('spec §7: a body that is not valid ADF is 400 {errors:{body}}; nothing is written', async () => {
+      const key = await createIssue(t, 'assigner', {});
+      const r = await t.as('assigner').post(`/issue/${key}/comment`, { body: 'just text' });
+      expect(r.status).toBe(400);
+      expect(r.body.errors.body).toMatch(/not valid ADF/);
+      expect((await t.as('assigner').post(`/issue/${key}/comment`, {})).status).toBe(400);
+      expect((await t.as('assigner').get(`/issue/${key}/comment`)).body.total).toBe(0);
+    });
+
+    it('a viewer may comment; an outsider gets 404 for reading and writing', async () => {
+      const key = await createIssue(t, 'assigner', {});
+      expect((await t.as('viewer').post(`/issue/${key}/comment`, { body: adf('seen') })).status).toBe(201);
+      expect((await t.as('outsider').post(`/issue/${key}/comment`, { body: adf('x') })).status).toBe(404);
+      expect((await t.as('outsider').get(`/issue/${key}/comment`)).status).toBe(404);
+    });
+  });
+
+  describe('spec §4 endpoints 2 and 9: users', () => {
+    it('/myself gives accountId, displayName and emailAddress', async () => {
+      const r = await t.as('executor').get('/myself');
+      expect(r.body).toMatchObject({ displayName: 'Eve Executor', emailAddress: EMAILS.executor, active: true, accountType: 'atlassian' });
+      expect(r.body.accountId).toMatch(/^[0-9a-f]{24}$/);
+    });
+
+    it('client rule 4: /user/search?query=<email> finds the user; accountIds are stable and opaque', async () => {
+      const me = (await t.as('executor').get('/myself')).body.accountId;
+      const r = await t.as('assigner').get(`/user/search?query=${encodeURIComponent(EMAILS.executor)}`);
+      expect(r.status).toBe(200);
+      expect(Array.isArray(r.body)).toBe(true);
+      expect(r.body).toHaveLength(1);
+      expect(r.body[0].accountId).toBe(me);
+      expect(r.body[0].accountId).not.toContain('executor');
+      const upper = await t.as('assigner').get(`/user/search?query=${encodeURIComponent(EMAILS.executor.toUpperCase())}`);
+      expect(upper.body[0].accountId).toBe(me);
+    });
+
+    it('finds by display-name prefix and by accountId; needs exactly one of query/accountId', async () => {
+      const byName = await t.as('assigner').get('/user/search?query=rey');
+      expect(byName.body.map((u: any) => u.displayName)).toEqual(['Rey Reviewer']);
+      const id = byName.body[0].accountId;
+      expect((await t.as('assigner').get(`/user/search?accountId=${id}`)).body[0].displayName).toBe('Rey Reviewer');
+      expect((await t.as('assigner').get('/user/search')).status).toBe(400);
+      expect((await t.as('assigner').get(`/user/search?query=rey&accountId=${id}`)).status).toBe(400);
+      expect((await t.as('assigner').get('/user/search?query=zzz-nobody')).body).toEqual([]);
+      expect((await t.as('assigner').get('/user/search?query=%25')).body).toEqual([]);
+    });
+  });
+
+  describe('spec §4 endpoints 3 and 4: projects', () => {
+    it('client rule 2: /project/search lists only projects the caller is a member of, paged', async () => {
+      const r = await t.as('assigner').get('/project/search');
+      expect(r.body.values.map((p: any) => p.key)).toEqual(['ABC', 'RST']);
+      expect(r.body).toMatchObject({ startAt: 0, maxResults: 50, total: 2, isLast: true });
+      expect(r.body.values[0]).toMatchObject({ key: 'ABC', name: 'Alpha', projectTypeKey: 'software', style: 'classic' });
+      const outsider = await t.as('outsider').get('/project/search');
+      expect(outsider.body.values.map((p: any) => p.key)).toEqual(['SEC']);
+      const page = await t.as('assigner').get('/project/search?maxResults=1');
+      expect(page.body).toMatchObject({ total: 2, isLast: false });
+      expect(page.body.nextPage).toContain('startAt=1');
+      const next = await fetch(page.body.nextPage, { headers: { Authorization: `Basic ${Buffer.from(`${EMAILS.assigner}:tok-assigner-7f3a9c`).toString('base64')}` } });
+      expect((await next.json()).values.map((p: any) => p.key)).toEqual(['RST']);
+    });
+
+    it('query= filters by key or name; keys= picks exact keys; orderBy name and -key', async () => {
+      expect((await t.as('assigner').get('/project/search?query=ABC')).body.values.map((p: any) => p.key)).toEqual(['ABC']);
+      expect((await t.as('assigner').get('/project/search?query=restricted')).body.values.map((p: any) => p.key)).toEqual(['RST']);
+      expect((await t.as('assigner').get('/project/search?query=SEC')).body.values).toEqual([]);
+      expect((await t.as('assigner').get('/project/search?keys=RST')).body.values.map((p: any) => p.key)).toEqual(['RST']);
+      expect((await t.as('assigner').get('/project/search?orderBy=-key')).body.values.map((p: any) => p.key)).toEqual(['RST', 'ABC']);
+      expect((await t.as('assigner').get('/project/search?orderBy=bogus')).status).toBe(400);
+    });
+
+    it('/project/<KEY>/statuses: one entry per issue type, each with the workflow statuses', async () => {
+      const r = await t.as('executor').get('/project/ABC/statuses');
+      expect(r.body.map((x: any) => x.name)).toEqual(['Task', 'Subtask']);
+      expect(r.body[0].statuses.map((s: any) => s.name)).toEqual(['To Do', 'In Progress', 'In Review', 'Done']);
+      expect(r.body[0].statuses[0].statusCategory.key).toBe('new');
+      const rst = await t.as('executor').get('/project/RST/statuses');
+      expect(rst.body[0].statuses.map((s: any) => s.name)).toEqual(['Backlog', 'Doing', 'Checking', 'Finished']);
+      expect((await t.as('executor').get('/project/SEC/statuses')).status).toBe(404);
+      expect((await t.as('executor').get('/project/NOPE/statuses')).status).toBe(404);
+    });
+  });
+});

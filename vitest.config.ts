@@ -16,7 +16,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    reporters: process.env.CI ? ['default', 'junit'] : ['default'],
-    outputFile: { junit: 'coverage/junit.xml' },
+    reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

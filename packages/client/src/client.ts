@@ -1,0 +1,171 @@
+import { TrackerHttpError } from './errors.js';
+import { Transport, type HttpResponse } from './transport.js';
+import { apiBase, siteUrl } from './url.js';
+import type { Comment, CommentPage, CreatedIssue, Issue, IssueFields, Project, ProjectPage, ProjectStatuses, SearchResults, Transition, User } from './types.js';
+
+export interface CloudIdCache {
+  get(siteHost: string): string | undefined;
+  set(siteHost: string, cloudId: string): void;
+}
+
+export interface ClientOptions {
+  /** TRACKER_ACCOUNT_URL with any scheme stripped, e.g. `acme.atlassian.net` or `127.0.0.1:8080`. */
+  siteHost: string;
+  /** TRACKER_GATEWAY_URL; default https://api.atlassian.com. */
+  gatewayUrl?: string | undefined;
+  email: string;
+  token: string;
+  cloudIdCache?: CloudIdCache | undefined;
+  /** Per request; default 30 s. */
+  timeoutMs?: number | undefined;
+  /** Retries of idempotent calls answered 429/503: at most `maxRetries`, waiting at most `maxWaitMs` in all. */
+  retry?: { maxRetries: number; maxWaitMs: number } | undefined;
+  transport?: Transport | undefined;
+}
+
+export interface RawResponse { status: number; body: unknown; text: string; headers: Record<string, string | string[] | undefined> }
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+/**
+ * The typed REST v3 client: Basic authentication per request for one role's credential
+ * (spec §5 rules 1-3), no session, JSON in and out.
+ */
+export class TrackerClient {
+  readonly transport: Transport;
+  private readonly authorization: string;
+  private base: string | undefined;
+
+  constructor(readonly options: ClientOptions) {
+    this.transport = options.transport ?? new Transport();
+    this.authorization = `Basic ${Buffer.from(`${options.email}:${options.token}`, 'utf8').toString('base64')}`;
+  }
+
+  get email(): string { return this.options.email; }
+
+  /** spec §4 endpoint 1: no authentication. */
+  async tenantInfo(): Promise<{ cloudId: string }> {
+    const url = `${siteUrl(this.options.siteHost)}/_edge/tenant_info`;
+    const res = await this.transport.send({ method: 'GET', url, headers: { Accept: 'application/json' }, timeoutMs: this.options.timeoutMs ?? 30_000 });
+    const body = parse(res.text) as { cloudId?: unknown } | undefined;
+    if (res.status !== 200 || typeof body?.cloudId !== 'string') {
+      throw new TrackerHttpError('GET', url, res.status, [`tenant_info did not give a cloudId${res.status === 200 ? ' (unexpected body)' : ''}: is TRACKER_ACCOUNT_URL the tracker's site host?`], {});
+    }
+    return { cloudId: body.cloudId };
+  }
+
+  /** spec §4 client rule 1: the cloudId (cached per site host) → `{api_base}`. */
+  async apiBase(): Promise<string> {
+    if (this.base) return this.base;
+    const host = this.options.siteHost;
+    let cloudId = this.options.cloudIdCache?.get(host);
+    if (!cloudId) {
+      cloudId = (await this.tenantInfo()).cloudId;
+      this.options.cloudIdCache?.set(host, cloudId);
+    }
+    this.base = apiBase(this.options.gatewayUrl ?? 'https://api.atlassian.com', cloudId);
+    return this.base;
+  }
+
+  /** One authenticated call to `{api_base}<path>`; never throws on an HTTP status. */
+  async raw(method: string, path: string, body?: unknown): Promise<RawResponse> {
+    const m = method.toUpperCase();
+    const url = `${await this.apiBase()}${path.startsWith('/') ? path : `/${path}`}`;
+    const headers: Record<string, string> = { Accept: 'application/json', Authorization: this.authorization };
+    const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    if (text !== undefined) headers['Content-Type'] = 'application/json';
+    const retry = this.options.retry ?? { maxRetries: 3, maxWaitMs: 10_000 };
+    let waited = 0;
+    for (let attempt = 0; ; attempt++) {
+      const res: HttpResponse = await this.transport.send({ method: m, url, headers, body: text, timeoutMs: this.options.timeoutMs ?? 30_000 });
+      const wait = retryDelay(res, attempt);
+      if ((res.status === 429 || res.status === 503) && IDEMPOTENT.has(m) && attempt < retry.maxRetries && waited + wait <= retry.maxWaitMs) {
+        waited += wait;
+        await new Promise((r) => setTimeout(r, wait));
+        continue;
+      }
+      return { status: res.status, body: parse(res.text), text: res.text, headers: res.headers };
+    }
+  }
+
+  /** A call that must succeed: a non-2xx answer becomes a TrackerHttpError with the vendor's words. */
+  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await this.raw(method, path, body);
+    if (res.status < 200 || res.status >= 300) {
+      const b = (res.body ?? {}) as { errorMessages?: unknown; errors?: unknown };
+      const messages = Array.isArray(b.errorMessages) ? b.errorMessages.map(String) : typeof res.body === 'string' && res.body ? [res.body.slice(0, 300)] : [];
+      const errors = b.errors && typeof b.errors === 'object' ? Object.fromEntries(Object.entries(b.errors).map(([k, v]) => [k, String(v)])) : {};
+      const reason = res.headers['x-seraph-loginreason'];
+      throw new TrackerHttpError(method.toUpperCase(), path.split('?')[0]!, res.status, messages, errors, typeof reason === 'string' ? reason : undefined);
+    }
+    return res.body as T;
+  }
+
+  close(): void { this.transport.close(); }
+
+  // --- spec §4 endpoints 2-15 -------------------------------------------------------------------
+
+  myself(): Promise<User> { return this.call('GET', '/myself'); }
+
+  searchProjects(q: { query?: string; startAt?: number; maxResults?: number } = {}): Promise<ProjectPage> {
+    return this.call('GET', `/project/search${qs(q)}`);
+  }
+
+  projectStatuses(key: string): Promise<ProjectStatuses> { return this.call('GET', `/project/${enc(key)}/statuses`); }
+
+  getIssue(key: string, fields?: readonly string[]): Promise<Issue> {
+    return this.call('GET', `/issue/${enc(key)}${fields ? qs({ fields: fields.join(',') }) : ''}`);
+  }
+
+  createIssue(fields: IssueFields): Promise<CreatedIssue> { return this.call('POST', '/issue', { fields }); }
+
+  editIssue(key: string, fields: Record<string, unknown>): Promise<void> { return this.call('PUT', `/issue/${enc(key)}`, { fields }); }
+
+  deleteIssue(key: string, deleteSubtasks = false): Promise<void> {
+    return this.call('DELETE', `/issue/${enc(key)}${deleteSubtasks ? '?deleteSubtasks=true' : ''}`);
+  }
+
+  addComment(key: string, body: unknown): Promise<Comment> { return this.call('POST', `/issue/${enc(key)}/comment`, { body }); }
+
+  listComments(key: string, q: { startAt?: number; maxResults?: number } = {}): Promise<CommentPage> {
+    return this.call('GET', `/issue/${enc(key)}/comment${qs(q)}`);
+  }
+
+  findUsers(query: string): Promise<User[]> { return this.call('GET', `/user/search${qs({ query })}`); }
+
+  assign(key: string, accountId: string | null): Promise<void> { return this.call('PUT', `/issue/${enc(key)}/assignee`, { accountId }); }
+
+  transitions(key: string): Promise<{ transitions: Transition[] }> { return this.call('GET', `/issue/${enc(key)}/transitions`); }
+
+  doTransition(key: string, id: string): Promise<void> { return this.call('POST', `/issue/${enc(key)}/transitions`, { transition: { id } }); }
+
+  searchJql(req: { jql: string; fields?: string[]; maxResults?: number; nextPageToken?: string }): Promise<SearchResults> {
+    return this.call('POST', '/search/jql', req);
+  }
+}
+
+function enc(key: string): string { return encodeURIComponent(key); }
+
+function qs(q: Record<string, string | number | undefined>): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (v !== undefined) p.set(k, String(v));
+  const s = p.toString();
+  return s ? `?${s}` : '';
+}
+
+function parse(text: string): unknown {
+  if (text === '') return undefined;
+  try { return JSON.parse(text); } catch { return text; }
+}
+
+/** Retry-After in seconds or as an HTTP date; otherwise a short exponential back-off. */
+function retryDelay(res: HttpResponse, attempt: number): number {
+  const header = res.headers['retry-after'];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value) {
+    if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+    const date = Date.parse(value);
+    if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
+  }
+  return 250 * 2 ** attempt;
+}

@@ -1,0 +1,46 @@
+/** What a failed call told us, as a message that says what failed and what to do. No credential is ever included. */
+export class TrackerHttpError extends Error {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly status: number,
+    readonly errorMessages: string[],
+    readonly errors: Record<string, string>,
+    readonly loginReason?: string,
+  ) {
+    super(describe(method, path, status, errorMessages, errors));
+    this.name = 'TrackerHttpError';
+  }
+
+  /** The vendor's own words, joined. */
+  get vendorMessage(): string {
+    return [...this.errorMessages, ...Object.entries(this.errors).map(([k, v]) => `${k}: ${v}`)].join('; ');
+  }
+}
+
+export class TrackerNetworkError extends Error {
+  constructor(readonly method: string, readonly url: string, cause: string) {
+    super(`${method} ${url} could not be completed: ${cause}. Check that the tracker address (TRACKER_ACCOUNT_URL / TRACKER_GATEWAY_URL) is right and reachable.`);
+    this.name = 'TrackerNetworkError';
+  }
+}
+
+function hint(status: number, text: string): string {
+  if (status === 401 && /scope does not match/i.test(text)) {
+    return 'The token is valid but lacks a scope this operation needs: this is not a credential problem; grant the scope or use a classic token.';
+  }
+  if (status === 401 && /AUTHENTICATED_FAILED/.test(text)) {
+    return 'A scoped token works only through the API gateway: check TRACKER_GATEWAY_URL.';
+  }
+  if (status === 401) return 'The e-mail and token were refused: the token may be stale or revoked. Create a new API token and update .jst/local.env.';
+  if (status === 403) return 'Your account can see this but may not change it: ask a project admin for the permission.';
+  if (status === 404) return 'It does not exist, or your account may not see it (the tracker answers both with 404): check the key and the project membership.';
+  if (status === 429) return 'The tracker is rate-limiting: wait and retry.';
+  return '';
+}
+
+function describe(method: string, path: string, status: number, errorMessages: string[], errors: Record<string, string>): string {
+  const vendor = [...errorMessages, ...Object.entries(errors).map(([k, v]) => `${k}: ${v}`)].join('; ');
+  const h = hint(status, vendor);
+  return `${method} ${path} failed with HTTP ${status}${vendor ? `: ${vendor}` : ''}${h ? `. ${h}` : ''}`;
+}

@@ -1,0 +1,53 @@
+// Configuration layer of jst: `.jst/team.env` + `.jst/local.env` + environment (ARCHITECTURE §4, §10; spec §2).
+export { EXIT_USAGE, JstError, fileLocation, isJstError, type JstErrorOptions } from './errors.js';
+export { formatEnvValue, parseEnvFile, readEnvFile, serializeEnvFile, type EnvEntry, type EnvLine } from './env-file.js';
+export { JST_DIR_NAME, findRepoRoot, locateJstDir, type JstLocation } from './locate.js';
+export {
+  FILE_NAMES,
+  ROLES,
+  SECRET_SETTINGS,
+  SETTINGS,
+  SETTING_NAMES,
+  isRole,
+  isSettingName,
+  roleSettings,
+  settingSpec,
+  type Role,
+  type SettingFile,
+  type SettingKind,
+  type SettingName,
+  type SettingSpec,
+} from './schema.js';
+export { closestName, editDistance } from './suggest.js';
+export { hostPart, isInsecureUrl, isLoopbackHost, looksLikeFilePath, normalizeBaseUrl, normalizeTrackerHost, siteUrlForHost } from './values.js';
+export {
+  describeSource,
+  displayProductionBranch,
+  loadConfig,
+  settingFilePath,
+  settingSource,
+  type ConfigWarning,
+  type JstConfig,
+  type LoadConfigOptions,
+  type SettingValue,
+  type StatusNames,
+  type ValueSource,
+} from './load.js';
+export { problemToError, type ConfigProblem } from './problems.js';
+export { checkRoleCredentials, requireCodehostToken, requireRoleCredentials, requireRoleEmail } from './credentials.js';
+export {
+  isValidBranchName,
+  readWorktreesDir,
+  requireBranchPair,
+  requireCodehostApiUrl,
+  requireGatewayUrl,
+  requireProductionBranch,
+  requireProjectKey,
+  requireTrackerHost,
+  requireWorktreesDir,
+  siteUrl,
+  validateConfig,
+  type WorktreesDirState,
+  type WorktreesDirStatus,
+} from './validate.js';
+export { REDACTED, basicAuthSecrets, configSecrets, redact } from './redact.js';

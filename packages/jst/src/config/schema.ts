@@ -1,0 +1,72 @@
+/** The two configuration files under `.jst/` (ARCHITECTURE §10). */
+export type SettingFile = 'team' | 'local';
+
+export const FILE_NAMES: Readonly<Record<SettingFile, string>> = { team: 'team.env', local: 'local.env' };
+
+export type SettingKind = 'branch' | 'status' | 'project-key' | 'path' | 'host' | 'url' | 'email' | 'token';
+
+export interface SettingSpec {
+  readonly name: string;
+  readonly file: SettingFile;
+  readonly kind: SettingKind;
+  /** Value used at run time when the setting is absent; undefined = no default. */
+  readonly runtimeDefault?: string;
+  /** Value `jst init` writes; may differ from the run-time default (PRODUCTION_BRANCH). */
+  readonly initDefault?: string;
+  readonly description: string;
+}
+
+// spec §2 "Toolkit configuration" table, plus the two optional addressing settings of ARCHITECTURE §4.
+export const SETTINGS = [
+  { name: 'DEFAULT_BASE_BRANCH', file: 'team', kind: 'branch', runtimeDefault: 'development', initDefault: 'development', description: 'base branch planned work starts from' },
+  // spec §2: default `main` is what `jst init` writes; at run time a missing value reads `unset`
+  // (ARCHITECTURE §10), because a production branch name is never invented.
+  { name: 'PRODUCTION_BRANCH', file: 'team', kind: 'branch', initDefault: 'main', description: 'production branch hotfixes are cut from' },
+  { name: 'PROJECT_KEY', file: 'team', kind: 'project-key', description: 'project key prefix of issue keys' },
+  { name: 'STATUS_TODO', file: 'team', kind: 'status', runtimeDefault: 'To Do', initDefault: 'To Do', description: 'status new issues land in' },
+  { name: 'STATUS_IN_PROGRESS', file: 'team', kind: 'status', runtimeDefault: 'In Progress', initDefault: 'In Progress', description: 'status while work is under way' },
+  { name: 'STATUS_IN_REVIEW', file: 'team', kind: 'status', runtimeDefault: 'In Review', initDefault: 'In Review', description: 'status while a pull request is open' },
+  { name: 'STATUS_DONE', file: 'team', kind: 'status', runtimeDefault: 'Done', initDefault: 'Done', description: 'status of finished work' },
+  { name: 'WORKTREES_DIR', file: 'local', kind: 'path', description: 'absolute path of the folder worktrees are created in' },
+  { name: 'TRACKER_ACCOUNT_URL', file: 'local', kind: 'host', description: 'tracker site host, e.g. acme.atlassian.net' },
+  { name: 'TRACKER_ASSIGNER_EMAIL', file: 'local', kind: 'email', description: 'assigner account e-mail' },
+  { name: 'TRACKER_ASSIGNER_TOKEN', file: 'local', kind: 'token', description: 'assigner API token' },
+  { name: 'TRACKER_EXECUTOR_EMAIL', file: 'local', kind: 'email', description: 'executor account e-mail' },
+  { name: 'TRACKER_EXECUTOR_TOKEN', file: 'local', kind: 'token', description: 'executor API token' },
+  { name: 'TRACKER_REVIEWER_EMAIL', file: 'local', kind: 'email', description: 'reviewer account e-mail' },
+  { name: 'TRACKER_REVIEWER_TOKEN', file: 'local', kind: 'token', description: 'reviewer API token' },
+  { name: 'CODEHOST_PAT_TOKEN', file: 'local', kind: 'token', description: 'code host personal access token (granular)' },
+  { name: 'TRACKER_GATEWAY_URL', file: 'local', kind: 'url', runtimeDefault: 'https://api.atlassian.com', description: 'tracker REST gateway' },
+  { name: 'CODEHOST_API_URL', file: 'local', kind: 'url', runtimeDefault: 'https://api.github.com', description: 'code host REST API' },
+] as const satisfies readonly SettingSpec[];
+
+export type SettingName = (typeof SETTINGS)[number]['name'];
+
+export const SETTING_NAMES: readonly SettingName[] = SETTINGS.map((s) => s.name);
+
+const BY_NAME: ReadonlyMap<string, SettingSpec> = new Map(SETTINGS.map((s) => [s.name, s]));
+
+export function isSettingName(name: string): name is SettingName {
+  return BY_NAME.has(name);
+}
+
+export function settingSpec(name: SettingName): SettingSpec {
+  return BY_NAME.get(name) as SettingSpec;
+}
+
+/** Settings whose values are secrets: never printed, logged or put into a message (ARCHITECTURE §4). */
+export const SECRET_SETTINGS: readonly SettingName[] = SETTINGS.filter((s) => s.kind === 'token').map((s) => s.name);
+
+export type Role = 'assigner' | 'executor' | 'reviewer';
+
+export const ROLES: readonly Role[] = ['assigner', 'executor', 'reviewer'];
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+/** spec §5 rule 3: `--role` picks `TRACKER_<ROLE>_EMAIL` and `TRACKER_<ROLE>_TOKEN`. */
+export function roleSettings(role: Role): { email: SettingName; token: SettingName } {
+  const upper = role.toUpperCase() as Uppercase<Role>;
+  return { email: `TRACKER_${upper}_EMAIL`, token: `TRACKER_${upper}_TOKEN` };
+}

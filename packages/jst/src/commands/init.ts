@@ -1,0 +1,86 @@
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { JstError, findRepoRoot, looksLikeFilePath, serializeEnvFile, type EnvLine } from '../config/index.js';
+import type { Context } from '../context.js';
+import { EXIT } from '../exit.js';
+import { line } from '../output.js';
+
+export interface InitOptions {
+  force?: boolean;
+  projectKey?: string; site?: string; gateway?: string; worktreesDir?: string;
+  baseBranch?: string; productionBranch?: string; codehostApi?: string;
+  assignerEmail?: string; executorEmail?: string; reviewerEmail?: string;
+}
+
+const TOKEN_ENV = ['TRACKER_ASSIGNER_TOKEN', 'TRACKER_EXECUTOR_TOKEN', 'TRACKER_REVIEWER_TOKEN', 'CODEHOST_PAT_TOKEN'] as const;
+
+/**
+ * `jst init` (ARCHITECTURE §10): writes `.jst/team.env`, `.jst/local.env` (0600) and
+ * `.jst/.gitignore`. Asks on a terminal; otherwise takes flags, and tokens from the environment
+ * (never from flags, which other users can read in the process list). Never overwrites without --force.
+ */
+export async function init(ctx: Context, o: InitOptions): Promise<number> {
+  const root = findRepoRoot(ctx.cwd) ?? ctx.cwd;
+  const dir = join(root, '.jst');
+  const files = { team: join(dir, 'team.env'), local: join(dir, 'local.env'), ignore: join(dir, '.gitignore') };
+  const existing = Object.values(files).filter((f) => existsSync(f));
+  if (existing.length && !o.force) {
+    throw new JstError({ code: 'EXISTS', problem: `${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}`, hint: 'Edit the files, or rerun with --force to overwrite them' });
+  }
+  const rl = ctx.io.interactive ? createInterface({ input: ctx.io.stdin, output: ctx.io.stderr as NodeJS.WritableStream }) : undefined;
+  const ask = async (label: string, given: string | undefined, fallback: string): Promise<string> => {
+    if (given !== undefined) return given;
+    if (!rl) return fallback;
+    const answer = (await rl.question(`${label}${fallback ? ` [${fallback}]` : ''}: `)).trim();
+    return answer || fallback;
+  };
+  try {
+    const values = {
+      DEFAULT_BASE_BRANCH: await ask('Default base branch', o.baseBranch, 'development'),
+      PRODUCTION_BRANCH: await ask('Production branch', o.productionBranch, 'main'),
+      PROJECT_KEY: await ask('Project key', o.projectKey, ''),
+      TRACKER_ACCOUNT_URL: await ask('Tracker site host (e.g. acme.atlassian.net)', o.site, ''),
+      TRACKER_GATEWAY_URL: await ask('Tracker gateway URL', o.gateway, 'https://api.atlassian.com'),
+      WORKTREES_DIR: await ask('Worktrees folder (absolute path)', o.worktreesDir, resolve(root, '..', 'worktrees')),
+      CODEHOST_API_URL: await ask('Code host API URL', o.codehostApi, 'https://api.github.com'),
+      TRACKER_ASSIGNER_EMAIL: await ask('Assigner e-mail', o.assignerEmail, ''),
+      TRACKER_EXECUTOR_EMAIL: await ask('Executor e-mail', o.executorEmail, ''),
+      TRACKER_REVIEWER_EMAIL: await ask('Reviewer e-mail', o.reviewerEmail, ''),
+    };
+    const tokens: Record<string, string> = {};
+    for (const name of TOKEN_ENV) {
+      const fromEnv = ctx.env[name];
+      tokens[name] = fromEnv ?? (rl ? (await rl.question(`${name} (the token value itself; leave empty to fill in later): `)).trim() : '');
+      if (tokens[name] && looksLikeFilePath(tokens[name]!, [ctx.cwd, root])) throw new JstError({ code: 'CONFIG', problem: `${name} looks like a file path`, setting: name, hint: 'Paste the token value itself, not the path of a file holding it' });
+    }
+    if (values.WORKTREES_DIR && !isAbsolute(values.WORKTREES_DIR)) throw new JstError({ code: 'CONFIG', problem: `WORKTREES_DIR must be an absolute path (got "${values.WORKTREES_DIR}")`, setting: 'WORKTREES_DIR' });
+    if (values.DEFAULT_BASE_BRANCH === values.PRODUCTION_BRANCH) throw new JstError({ code: 'CONFIG', problem: 'the default base branch and the production branch must differ', setting: 'PRODUCTION_BRANCH' });
+    const team: EnvLine[] = [
+      { comment: 'Shared team settings (committed). See ARCHITECTURE §10.' },
+      ...(['DEFAULT_BASE_BRANCH', 'PRODUCTION_BRANCH', 'PROJECT_KEY'] as const).map((k) => ({ name: k, value: values[k] })),
+      { name: 'STATUS_TODO', value: 'To Do' }, { name: 'STATUS_IN_PROGRESS', value: 'In Progress' },
+      { name: 'STATUS_IN_REVIEW', value: 'In Review' }, { name: 'STATUS_DONE', value: 'Done' },
+    ];
+    const local: EnvLine[] = [
+      { comment: 'Local settings: credentials and paths. Never committed (see .jst/.gitignore).' },
+      ...(['TRACKER_ACCOUNT_URL', 'TRACKER_GATEWAY_URL', 'WORKTREES_DIR', 'CODEHOST_API_URL'] as const).map((k) => ({ name: k, value: values[k] })),
+      ...(['ASSIGNER', 'EXECUTOR', 'REVIEWER'] as const).flatMap((r) => [
+        { name: `TRACKER_${r}_EMAIL`, value: values[`TRACKER_${r}_EMAIL`] },
+        { name: `TRACKER_${r}_TOKEN`, value: tokens[`TRACKER_${r}_TOKEN`] ?? '' },
+      ]),
+      { name: 'CODEHOST_PAT_TOKEN', value: tokens.CODEHOST_PAT_TOKEN ?? '' },
+    ];
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(files.team, serializeEnvFile(team));
+    writeFileSync(files.local, serializeEnvFile(local), { mode: 0o600 });
+    chmodSync(files.local, 0o600);
+    writeFileSync(files.ignore, 'local.env\ncloud-id.json\nplan-journal*\n');
+    line(ctx.io, `Wrote ${files.team}, ${files.local} (mode 0600) and ${files.ignore}.`);
+    const empty = local.filter((l) => 'name' in l && l.value === '').map((l) => ('name' in l ? l.name : ''));
+    if (empty.length) line(ctx.io, `Still empty in local.env: ${empty.join(', ')}. Fill them in, then run: jst healthcheck --role assigner`);
+    return EXIT.ok;
+  } finally {
+    rl?.close();
+  }
+}

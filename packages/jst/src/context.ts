@@ -1,0 +1,96 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TrackerClient, type CloudIdCache } from '@jst/client';
+import {
+  JstError, configSecrets, isRole, loadConfig, redact, requireGatewayUrl, requireRoleCredentials, requireTrackerHost,
+  type JstConfig, type Role,
+} from './config/index.js';
+
+/** Where a command writes, and whether a person is watching (colour, prompts, human output). */
+export interface Io {
+  stdout: { write(text: string): unknown; isTTY?: boolean | undefined };
+  stderr: { write(text: string): unknown; isTTY?: boolean | undefined };
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean | undefined };
+  /** Colour only on a terminal and never with NO_COLOR. */
+  color: boolean;
+  interactive: boolean;
+}
+
+/** What every command is a function of (STYLE.md): built once per run, injected, never global. */
+export interface Context {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  io: Io;
+  config(): JstConfig;
+  client(role: Role): TrackerClient;
+  /** Strips every configured secret from text that is about to be shown. */
+  redact(text: string): string;
+  close(): void;
+}
+
+export function processIo(env: NodeJS.ProcessEnv = process.env): Io {
+  const tty = Boolean(process.stdout.isTTY);
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    color: tty && env.NO_COLOR === undefined && env.TERM !== 'dumb',
+    interactive: tty && Boolean(process.stdin.isTTY),
+  };
+}
+
+/** The cloudId of each site host, cached in `.jst/cloud-id.json` (spec §4 client rule 1). */
+function fileCache(jstDir: string | null): CloudIdCache | undefined {
+  if (!jstDir) return undefined;
+  const file = join(jstDir, 'cloud-id.json');
+  const read = (): Record<string, string> => {
+    try { return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {}; } catch { return {}; }
+  };
+  return {
+    get: (host) => read()[host],
+    set: (host, cloudId) => {
+      try {
+        mkdirSync(jstDir, { recursive: true });
+        writeFileSync(file, `${JSON.stringify({ ...read(), [host]: cloudId }, null, 2)}\n`);
+      } catch { /* a cache that cannot be written only costs one tenant_info call next time */ }
+    },
+  };
+}
+
+export function createContext(options: { cwd?: string; env?: NodeJS.ProcessEnv; io?: Io } = {}): Context {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  let config: JstConfig | undefined;
+  const clients = new Map<Role, TrackerClient>();
+  const ctx: Context = {
+    cwd,
+    env,
+    io: options.io ?? processIo(env),
+    config: () => (config ??= loadConfig({ cwd, env })),
+    client(role) {
+      if (!isRole(role)) {
+        throw new JstError({ code: 'USAGE', problem: `--role must be assigner, executor or reviewer (got "${String(role)}")`, hint: 'There is no default account: pass --role explicitly' });
+      }
+      let c = clients.get(role);
+      if (!c) {
+        const cfg = ctx.config();
+        const { email, token } = requireRoleCredentials(cfg, role);
+        c = new TrackerClient({
+          siteHost: requireTrackerHost(cfg),
+          gatewayUrl: requireGatewayUrl(cfg),
+          email,
+          token,
+          cloudIdCache: fileCache(cfg.jstDir),
+          timeoutMs: Number(env.JST_TIMEOUT_MS ?? 30_000),
+        });
+        clients.set(role, c);
+      }
+      return c;
+    },
+    redact(text) {
+      try { return redact(text, configSecrets(ctx.config())); } catch { return text; }
+    },
+    close() { for (const c of clients.values()) c.close(); },
+  };
+  return ctx;
+}

@@ -12,9 +12,13 @@ import { compileWorkflow, kanbanWorkflow, type Workflow } from './workflow.js';
  */
 export async function applySeed(store: Store, seed: Seed, now = new Date().toISOString()): Promise<void> {
   await store.transaction(async (tx) => {
+    await store.lockForSeed(tx);
     const sites = await store.listSites(tx);
     for (const s of seed.sites) {
       let site = sites.find((row) => (s.cloudId ? row.cloud_id === s.cloudId : row.host === s.host));
+      if (!site && sites.some((row) => row.host === s.host)) {
+        throw new Error(`seed: site "${s.host}" already exists with another cloud id; a seed cannot change a site's cloud id (remove "cloudId" or use the stored one)`);
+      }
       if (!site) {
         site = await store.insertSite(tx, { host: s.host, cloud_id: s.cloudId ?? randomUUID(), token_salt: newSalt() }, now);
       } else if (site.host !== s.host) {

@@ -10,7 +10,7 @@ import { resolveTransition } from './workflow.js';
 const CREATE_FIELDS = ['project', 'issuetype', 'summary', 'description', 'assignee', 'parent', 'reporter'] as const;
 const EDIT_FIELDS = ['summary', 'description', 'assignee', 'reporter'] as const;
 /** How often an optimistic write is retried after losing a race before answering 409. */
-const CAS_ATTEMPTS = 5;
+const CAS_ATTEMPTS = 12;
 
 async function projectFor(tracker: Tracker, caller: Caller, value: unknown): Promise<{ project: ProjectRow; role: ProjectRole }> {
   if (value === undefined) throw fieldError('project', 'Specify a valid project ID or key.');
@@ -100,6 +100,8 @@ async function writeWithRetry(tracker: Tracker, issueId: number, change: (issue:
     const patch = await change(current);
     if (patch === null) return;
     if (await tracker.store.updateIssue(tracker.store.kysely, issueId, current.version, patch, new Date().toISOString())) return;
+    // Lost a race: back off a random, growing moment so the writers spread out instead of colliding again.
+    await new Promise((r) => setTimeout(r, Math.random() * 2 ** Math.min(attempt, 6)));
   }
   throw conflictError();
 }

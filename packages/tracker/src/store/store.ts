@@ -47,6 +47,15 @@ export class Store {
     return this.kysely.transaction().execute(work);
   }
 
+  /**
+   * Serialises seed loading across processes that start together over one PostgreSQL database:
+   * the lock is held until the transaction ends, so the next loader sees the rows the first one
+   * wrote instead of racing it into a unique-key violation.
+   */
+  async lockForSeed(tx: Transaction<Database>): Promise<void> {
+    if (this.dialect === 'postgres') await sql`select pg_advisory_xact_lock(4242018)`.execute(tx);
+  }
+
   // --- sites and users -------------------------------------------------------------------------
 
   listSites(tx: Tx = this.kysely): Promise<SiteRow[]> {

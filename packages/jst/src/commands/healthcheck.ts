@@ -1,9 +1,12 @@
 import type { Role } from '../config/index.js';
 import type { Context } from '../context.js';
-import { EXIT } from '../exit.js';
+import { exitCodeOf, formatReport, reportJson, runHealthcheck } from '../healthcheck/index.js';
 
-/** Wired to the healthcheck module once it lands. */
-export async function healthcheck(ctx: Context, role: Role, _o: { json?: boolean }): Promise<number> {
-  ctx.io.stderr.write(`healthcheck for ${role} is not built yet\n`);
-  return EXIT.usage;
+/** `jst healthcheck --role R [--json]` (ARCHITECTURE §6): exit 0 when no row FAILs, 1 otherwise. */
+export async function healthcheck(ctx: Context, role: Role, o: { json?: boolean }): Promise<number> {
+  const report = await runHealthcheck({ cwd: ctx.cwd, role, config: ctx.config(), env: ctx.env });
+  // The text form is the contract's default (ARCHITECTURE §6), also when piped; --json asks for JSON.
+  if (o.json) ctx.io.stdout.write(`${reportJson(report)}\n`);
+  else ctx.io.stdout.write(`${formatReport(report, { color: ctx.io.color })}\n`);
+  return exitCodeOf(report);
 }

@@ -1,0 +1,25 @@
+// Thin typed wrapper over the git binary (no shell), for the healthcheck and the plan.
+export { GitError, gitProcessCount, resetGitProcessCount, runGit, type GitOptions, type GitResult } from './run.js';
+export {
+  branchExists,
+  checkRefFormat,
+  configGet,
+  configSet,
+  currentBranch,
+  fetch,
+  gitVersion,
+  isIgnored,
+  isLinkedWorktree,
+  parseWorktreeList,
+  pullFfOnly,
+  push,
+  remoteBranchExists,
+  remoteUrl,
+  repoRoot,
+  worktreeAdd,
+  worktreeInfo,
+  worktreeList,
+  type WorktreeEntry,
+  type WorktreeInfo,
+} from './git.js';
+export { displayRemote, parseRemote, type RemoteRepo } from './remote.js';

@@ -1,0 +1,43 @@
+import type { Role } from '../config/index.js';
+import type { HealthReport, RowStatus } from './types.js';
+
+const COLORS: Record<RowStatus, string> = { PASS: '\x1b[32m', WARN: '\x1b[33m', FAIL: '\x1b[31m' };
+const RESET = '\x1b[0m';
+const GAP = '  ';
+
+/**
+ * The text form (ARCHITECTURE §6): `name  STATUS  detail`, columns aligned; a detail of several
+ * lines continues under the detail column. Colour only marks the status word, so the columns line
+ * up the same with and without it.
+ */
+export function formatReport(report: HealthReport, options: { color: boolean }): string {
+  const nameWidth = Math.max(...report.rows.map((r) => r.name.length));
+  const statusWidth = 4;
+  const indent = ' '.repeat(nameWidth + GAP.length + statusWidth + GAP.length);
+  const lines = report.rows.map((r) => {
+    const status = options.color ? `${COLORS[r.status]}${r.status}${RESET}` : r.status;
+    const [first = '', ...rest] = r.detail.split('\n');
+    return [`${r.name.padEnd(nameWidth)}${GAP}${status}${GAP}${first}`.trimEnd(), ...rest.map((line) => `${indent}${line}`)].join('\n');
+  });
+  const hint = rerunHint(report);
+  return `${[...lines, ...(hint === null ? [] : ['', hint])].join('\n')}\n`;
+}
+
+/**
+ * spec §4 "Local client commands": the assigner and the reviewer end with a hint to rerun after
+ * fixing; the executor's output has none (its caller decides what comes next).
+ */
+export function rerunHint(report: HealthReport): string | null {
+  if (!HINTED_ROLES.includes(report.role)) return null;
+  const again = `jst healthcheck --role ${report.role}`;
+  if (report.rows.some((r) => r.status === 'FAIL')) return `Fix the FAIL rows above, then rerun: ${again}`;
+  if (report.rows.some((r) => r.status === 'WARN')) return `Check the WARN rows above; after fixing any of them, rerun: ${again}`;
+  return `All checks passed; after changing the configuration, rerun: ${again}`;
+}
+
+const HINTED_ROLES: readonly Role[] = ['assigner', 'reviewer'];
+
+/** The `--json` form: exactly `{"role": R, "rows": [{"name", "status", "detail"}]}`. */
+export function reportJson(report: HealthReport): string {
+  return `${JSON.stringify({ role: report.role, rows: report.rows.map((r) => ({ name: r.name, status: r.status, detail: r.detail })) }, null, 2)}\n`;
+}

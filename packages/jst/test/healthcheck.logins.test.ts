@@ -1,0 +1,201 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TrackerClient } from '@jst/client';
+import { startCodehost, type TestCodehost } from '../../../test/support/codehost.js';
+import { CODEHOST_TOKEN, FIXTURE_GIT_ENV, makeRepo, setting, without, writeJstFiles, type JstFilesOptions, type MakeRepoOptions, type TestRepo } from '../../../test/support/repo.js';
+import { EMAILS, TOKENS, testSeed } from '../../../test/support/seed.js';
+import { startTestTracker, type TestTracker } from '../../../test/support/tracker.js';
+import { ROLES, loadConfig, type Role } from '../src/config/index.js';
+import { runHealthcheck, type CodehostFetch, type HealthReport, type HealthcheckContext, type RowName } from '../src/healthcheck/index.js';
+
+// A scoped token without read:jira-user: GET /myself answers 401 "scope does not match" (spec §5 rule 8).
+const NO_USER_SCOPE = 'tok-scoped-nouser-6a7b';
+
+let tracker: TestTracker;
+let codehost: TestCodehost;
+beforeAll(async () => {
+  const site = testSeed().sites[0]!;
+  const extra = { token: NO_USER_SCOPE, kind: 'scoped', scopes: ['read:jira-work'] };
+  const users = site.users.map((u) => (u.email === 'bot@acme.test' ? { ...u, tokens: [...u.tokens, extra] } : u));
+  tracker = await startTestTracker('sqlite', { sites: [{ ...site, users }] });
+  codehost = await startCodehost({ token: CODEHOST_TOKEN, repos: ['acme/widgets'], forbidden: ['acme/locked'] });
+});
+afterAll(async () => {
+  await codehost?.close();
+  await tracker?.close();
+});
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+function project(edit: Partial<JstFilesOptions> = {}, repo: MakeRepoOptions = { originUrl: 'https://github.com/acme/widgets.git' }): TestRepo {
+  const r = makeRepo(repo);
+  cleanups.push(r.cleanup);
+  writeJstFiles(r.repo, { trackerUrl: tracker.url, codehostUrl: codehost.url, worktreesDir: r.worktreesDir, ...edit });
+  return r;
+}
+
+function check(cwd: string, role: Role = 'assigner', extra: Partial<HealthcheckContext> = {}): Promise<HealthReport> {
+  return runHealthcheck({ cwd, role, config: loadConfig({ cwd, env: {} }), env: FIXTURE_GIT_ENV, ...extra });
+}
+
+function rowOf(report: HealthReport, name: RowName) {
+  const found = report.rows.find((r) => r.name === name);
+  if (found === undefined) throw new Error(`no row ${name}`);
+  return found;
+}
+
+const NAMES: Record<Role, string> = { assigner: 'Ada Assigner', executor: 'Eve Executor', reviewer: 'Rey Reviewer' };
+
+describe('spec §5 rule 6: tracker_login proves the identity with GET /myself', () => {
+  it.each(ROLES)('%s: PASS showing e-mail, displayName and accountId', async (role) => {
+    const row = rowOf(await check(project().repo, role), 'tracker_login');
+    expect(row.status).toBe('PASS');
+    expect(row.detail).toContain(EMAILS[role]);
+    expect(row.detail).toContain(NAMES[role]);
+    expect(row.detail).toMatch(/accountId \S+/);
+  });
+
+  it('the e-mail is compared case-insensitively', async () => {
+    const r = project({ local: setting('TRACKER_REVIEWER_EMAIL', EMAILS.reviewer.toUpperCase()) });
+    expect(rowOf(await check(r.repo, 'reviewer'), 'tracker_login').status).toBe('PASS');
+  });
+
+  it('a wrong token: FAIL explained as stale or revoked, with what to do, never showing the token', async () => {
+    const wrong = 'tok-wrong-0000ffff';
+    const r = project({ local: setting('TRACKER_EXECUTOR_TOKEN', wrong) });
+    const report = await check(r.repo, 'executor');
+    const row = rowOf(report, 'tracker_login');
+    expect(row.status).toBe('FAIL');
+    expect(row.detail).toMatch(/stale or revoked/);
+    expect(row.detail).toContain('create a new API token for executor@acme.test');
+    expect(JSON.stringify(report)).not.toContain(wrong);
+  });
+
+  it('identity mismatch: the assigner e-mail with the executor’s token FAILs naming both e-mails', async () => {
+    const r = project({ local: setting('TRACKER_ASSIGNER_TOKEN', TOKENS.executor) });
+    const row = rowOf(await check(r.repo, 'assigner'), 'tracker_login');
+    expect(row.status).toBe('FAIL');
+    expect(row.detail).toContain(EMAILS.assigner);
+    expect(row.detail).toContain(EMAILS.executor);
+    expect(row.detail).toContain("TRACKER_ASSIGNER_TOKEN is the executor's token");
+    expect(row.detail).not.toContain(TOKENS.executor);
+  });
+
+  it('identity mismatch: /myself answering another account FAILs naming both e-mails', async () => {
+    const r = project();
+    // The credential the client really sends is the executor's while the configuration says assigner.
+    const makeClient = () => new TrackerClient({ siteHost: new URL(tracker.url).host, gatewayUrl: tracker.url, email: EMAILS.executor, token: TOKENS.executor });
+    const row = rowOf(await check(r.repo, 'assigner', { makeClient }), 'tracker_login');
+    expect(row.status).toBe('FAIL');
+    expect(row.detail).toContain(`belongs to ${EMAILS.executor}`);
+    expect(row.detail).toContain(`TRACKER_ASSIGNER_EMAIL ${EMAILS.assigner}`);
+  });
+
+  it('spec §5 rule 8: 401 "scope does not match" FAILs as a scope problem, not a credential problem', async () => {
+    const r = project({ local: (l) => setting('TRACKER_ASSIGNER_TOKEN', NO_USER_SCOPE)(setting('TRACKER_ASSIGNER_EMAIL', 'bot@acme.test')(l)) });
+    const row = rowOf(await check(r.repo), 'tracker_login');
+    expect(row.status).toBe('FAIL');
+    expect(row.detail).toContain('scope problem, not a credential problem');
+    expect(row.detail).not.toMatch(/stale or revoked/);
+  });
+
+  it('tracker not reachable: FAIL naming the URL', async () => {
+    const port = await closedPort();
+    const r = project({ trackerUrl: `http://127.0.0.1:${port}` });
+    const row = rowOf(await check(r.repo), 'tracker_login');
+    expect(row.status).toBe('FAIL');
+    expect(row.detail).toContain(`http://127.0.0.1:${port}/_edge/tenant_info`);
+  });
+});
+
+describe('spec §4: codehost_login is a repository read with CODEHOST_PAT_TOKEN', () => {
+  it('PASS against the stand-in: GET /repos/acme/widgets with a Bearer token', async () => {
+    const r = project();
+    const before = codehost.requests.length;
+    const row = rowOf(await check(r.repo), 'codehost_login');
+    expect(row).toMatchObject({ status: 'PASS' });
+    expect(row.detail).toContain('read acme/widgets (private)');
+    const sent = codehost.requests.slice(before);
+    expect(sent.map((q) => [q.method, q.path, q.authorization])).toEqual([['GET', '/repos/acme/widgets', `Bearer ${CODEHOST_TOKEN}`]]);
+  });
+
+  it('wrong token: FAIL (401) saying it is wrong, expired or revoked, without the token', async () => {
+    const r = project({ codehostToken: 'github_pat_wrong_1111' });
+    const report = await check(r.repo);
+    expect(rowOf(report, 'codehost_login').status).toBe('FAIL');
+    expect(rowOf(report, 'codehost_login').detail).toMatch(/401.*wrong, expired or revoked/);
+    expect(JSON.stringify(report)).not.toContain('github_pat_wrong_1111');
+  });
+
+  it('unknown repository: FAIL (404) pointing at the token’s repository access', async () => {
+    const r = project({}, { originUrl: 'git@github.com:acme/unknown.git' });
+    const row = rowOf(await check(r.repo), 'codehost_login');
+    expect(row.status).toBe('FAIL');
+    expect(row.detail).toMatch(/acme\/unknown.*404/);
+  });
+
+  it('repository the token may not read: FAIL (403)', async () => {
+    const r = project({}, { originUrl: 'ssh://git@github.com/acme/locked.git' });
+    expect(rowOf(await check(r.repo), 'codehost_login')).toMatchObject({ status: 'FAIL', detail: expect.stringMatching(/403/) });
+  });
+
+  it('origin is a local path: WARN, and nothing is sent', async () => {
+    const r = project({}, {});
+    const before = codehost.requests.length;
+    const row = rowOf(await check(r.repo), 'codehost_login');
+    expect(row.status).toBe('WARN');
+    expect(row.detail).toContain(`origin ${r.origin} is not a repository on the code host`);
+    expect(codehost.requests.length).toBe(before);
+  });
+
+  it('no origin remote: WARN', async () => {
+    const r = project();
+    r.git('remote', 'remove', 'origin');
+    expect(rowOf(await check(r.repo), 'codehost_login')).toMatchObject({ status: 'WARN', detail: expect.stringMatching(/^no origin remote/) });
+  });
+
+  it('no CODEHOST_PAT_TOKEN: WARN, not FAIL', async () => {
+    const r = project({ local: without('CODEHOST_PAT_TOKEN') });
+    const report = await check(r.repo);
+    expect(rowOf(report, 'codehost_login')).toMatchObject({ status: 'WARN', detail: expect.stringMatching(/CODEHOST_PAT_TOKEN is not set/) });
+  });
+
+  it('api.github.com reads github.com repositories; an origin on another host is a WARN', async () => {
+    const urls: string[] = [];
+    const codehostFetch: CodehostFetch = async (url) => {
+      urls.push(url);
+      return { status: 200, headers: new Headers(), json: async () => ({ full_name: 'acme/widgets', private: false }) };
+    };
+    const onGithub = project({ local: setting('CODEHOST_API_URL', 'https://api.github.com') });
+    expect(rowOf(await check(onGithub.repo, 'assigner', { codehostFetch }), 'codehost_login')).toMatchObject({ status: 'PASS', detail: 'read acme/widgets (public) at https://api.github.com' });
+    expect(urls).toEqual(['https://api.github.com/repos/acme/widgets']);
+
+    const elsewhere = project({ local: setting('CODEHOST_API_URL', 'https://api.github.com') }, { originUrl: 'https://user:pw-secret@gitlab.com/acme/widgets.git' });
+    const row = rowOf(await check(elsewhere.repo, 'assigner', { codehostFetch }), 'codehost_login');
+    expect(row.status).toBe('WARN');
+    expect(row.detail).toContain('origin https://gitlab.com/acme/widgets.git');
+    expect(urls).toHaveLength(1);
+  });
+
+  it('code host not reachable: FAIL naming the URL', async () => {
+    const port = await closedPort();
+    const r = project({ codehostUrl: `http://127.0.0.1:${port}` });
+    const row = rowOf(await check(r.repo), 'codehost_login');
+    expect(row.status).toBe('FAIL');
+    expect(row.detail).toContain(`http://127.0.0.1:${port}/repos/acme/widgets`);
+  });
+});
+
+/** A loopback port nothing listens on (bound, then released). */
+async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+

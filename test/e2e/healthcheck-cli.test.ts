@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCodehost, type TestCodehost } from '../support/codehost.js';
+import { runJst } from '../support/jst-cli.js';
+import { CODEHOST_TOKEN, makeRepo, setting, writeJstFiles, type TestRepo } from '../support/repo.js';
+import { TOKENS } from '../support/seed.js';
+import { startTestTracker, type TestTracker } from '../support/tracker.js';
+
+describe('jst healthcheck, the binary (ARCHITECTURE §6)', () => {
+  let t: TestTracker;
+  let host: TestCodehost;
+  let repo: TestRepo;
+  beforeAll(async () => {
+    t = await startTestTracker('sqlite');
+    host = await startCodehost({ token: CODEHOST_TOKEN, repos: ['acme/widgets'] });
+    repo = makeRepo({ originUrl: 'https://github.com/acme/widgets.git' });
+    writeJstFiles(repo.repo, { trackerUrl: t.url, codehostUrl: host.url, worktreesDir: repo.worktreesDir });
+  });
+  afterAll(async () => { await t?.close(); await host?.close(); repo?.cleanup(); });
+
+  it('all rows PASS for each role on a well-configured checkout: exit 0; --json has {role, rows}', async () => {
+    for (const role of ['assigner', 'executor', 'reviewer']) {
+      const r = await runJst(['healthcheck', '--role', role, '--json'], { cwd: repo.repo });
+      const report = JSON.parse(r.stdout);
+      expect(report.role).toBe(role);
+      expect(report.rows.map((x: any) => x.name)).toEqual(['worktree', 'worktrees_dir', 'branch', 'production_branch', 'branch_pair', 'env_config', 'tracker_login', 'codehost_login', 'platform']);
+      expect(report.rows.filter((x: any) => x.status !== 'PASS'), JSON.stringify(report.rows)).toEqual([]);
+      expect(r.code).toBe(0);
+    }
+  });
+
+  it('spec §4: the assigner and reviewer text ends with the rerun hint; the executor\'s does not', async () => {
+    const a = await runJst(['healthcheck', '--role', 'assigner'], { cwd: repo.repo });
+    const e = await runJst(['healthcheck', '--role', 'executor'], { cwd: repo.repo });
+    const rv = await runJst(['healthcheck', '--role', 'reviewer'], { cwd: repo.repo });
+    expect(a.stdout.trim().split('\n').at(-1)).toMatch(/rerun/i);
+    expect(rv.stdout.trim().split('\n').at(-1)).toMatch(/rerun/i);
+    expect(e.stdout).not.toMatch(/rerun/i);
+    expect(a.stdout).toMatch(/^worktree\s+PASS\s+main checkout/m);
+  });
+
+  it('--role is required (exit 2); a stale token FAILs tracker_login with exit 1 and no token in the output', async () => {
+    expect((await runJst(['healthcheck'], { cwd: repo.repo })).code).toBe(2);
+    const stale = makeRepo();
+    try {
+      writeJstFiles(stale.repo, { trackerUrl: t.url, codehostUrl: host.url, worktreesDir: stale.worktreesDir, local: setting('TRACKER_REVIEWER_TOKEN', 'revoked-token-123') });
+      const r = await runJst(['healthcheck', '--role', 'reviewer'], { cwd: stale.repo });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/^tracker_login\s+FAIL\s+.*(stale|revoked)/m);
+      expect(r.stdout + r.stderr).not.toContain('revoked-token-123');
+      expect(r.stdout + r.stderr).not.toContain(TOKENS.assigner);
+    } finally {
+      stale.cleanup();
+    }
+  });
+});

@@ -1,0 +1,145 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { EMAILS, TOKENS } from './seed.js';
+
+/**
+ * Git for fixtures: no user or system configuration may leak in (a global hook, signing or
+ * `init.defaultBranch` would change what the tests see), and no prompt may ever block.
+ */
+export const FIXTURE_GIT_ENV: NodeJS.ProcessEnv = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_TERMINAL_PROMPT: '0',
+  LC_ALL: 'C',
+};
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, env: FIXTURE_GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+export interface TestRepo {
+  /** The temporary folder holding everything below. */
+  root: string;
+  /** The bare repository `origin` points at (`<root>/origin.git`). */
+  origin: string;
+  /** The clone, checked out on the first branch (`<root>/repo`). */
+  repo: string;
+  /** An existing empty folder for WORKTREES_DIR (`<root>/worktrees`). */
+  worktreesDir: string;
+  git(...args: string[]): string;
+  cleanup(): void;
+}
+
+export interface MakeRepoOptions {
+  /** Created in this order from one initial commit and pushed; the first is checked out. */
+  branches?: string[];
+  /**
+   * The URL `origin` shows (`remote.origin.url`), e.g. `https://github.com/acme/widgets.git`.
+   * Fetch and push still reach the bare repository through `url.<bare>.insteadOf`.
+   */
+  originUrl?: string;
+}
+
+/** A real repository with a bare `origin` and the long-lived branches pushed (ARCHITECTURE §9). */
+export function makeRepo(options: MakeRepoOptions = {}): TestRepo {
+  const branches = options.branches ?? ['development', 'main'];
+  const first = branches[0] ?? 'development';
+  // realpath: on macOS the temp folder is a symlink, and git reports resolved paths.
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'jst-repo-')));
+  const origin = path.join(root, 'origin.git');
+  const repo = path.join(root, 'repo');
+  const worktreesDir = path.join(root, 'worktrees');
+  fs.mkdirSync(worktreesDir);
+  git(root, 'init', '--quiet', '--bare', `--initial-branch=${first}`, origin);
+  git(root, 'init', '--quiet', `--initial-branch=${first}`, repo);
+  git(repo, 'config', 'user.name', 'Test User');
+  git(repo, 'config', 'user.email', 'test@example.test');
+  git(repo, 'config', 'commit.gpgsign', 'false');
+  fs.writeFileSync(path.join(repo, 'README.md'), '# fixture\n');
+  git(repo, 'add', 'README.md');
+  git(repo, 'commit', '--quiet', '-m', 'initial commit');
+  for (const branch of branches.slice(1)) git(repo, 'branch', branch);
+  git(repo, 'remote', 'add', 'origin', origin);
+  git(repo, 'push', '--quiet', '-u', 'origin', ...branches);
+  if (options.originUrl !== undefined) {
+    git(repo, 'remote', 'set-url', 'origin', options.originUrl);
+    git(repo, 'config', `url.${origin}.insteadOf`, options.originUrl);
+  }
+  return {
+    root,
+    origin,
+    repo,
+    worktreesDir,
+    git: (...args) => git(repo, ...args),
+    cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+export interface JstFilesOptions {
+  /** `TRACKER_ACCOUNT_URL` becomes its host:port, `TRACKER_GATEWAY_URL` the URL itself. */
+  trackerUrl: string;
+  /** `CODEHOST_API_URL`; omitted = the line is left out (default https://api.github.com applies). */
+  codehostUrl?: string;
+  codehostToken?: string;
+  worktreesDir: string;
+  /** Edit the default lines; return null to leave the file out. */
+  team?: (lines: string[]) => string[] | null;
+  local?: (lines: string[]) => string[] | null;
+  /** Content of `.jst/.gitignore`; null leaves it out. */
+  gitignore?: string | null;
+}
+
+export interface JstFiles {
+  dir: string;
+  team: string;
+  local: string;
+  gitignore: string;
+}
+
+export const CODEHOST_TOKEN = 'github_pat_fixture_3e9d1c';
+
+export const TEAM_LINES = ['DEFAULT_BASE_BRANCH=development', 'PRODUCTION_BRANCH=main', 'PROJECT_KEY=ABC', 'STATUS_TODO=To Do', 'STATUS_IN_PROGRESS=In Progress', 'STATUS_IN_REVIEW=In Review', 'STATUS_DONE=Done'];
+
+/** Writes `.jst/team.env`, `.jst/local.env` (mode 0600) and `.jst/.gitignore` for a local tracker. */
+export function writeJstFiles(checkout: string, o: JstFilesOptions): JstFiles {
+  const dir = path.join(checkout, '.jst');
+  fs.mkdirSync(dir, { recursive: true });
+  const files = { dir, team: path.join(dir, 'team.env'), local: path.join(dir, 'local.env'), gitignore: path.join(dir, '.gitignore') };
+  const local = [
+    `WORKTREES_DIR=${o.worktreesDir}`,
+    `TRACKER_ACCOUNT_URL=${new URL(o.trackerUrl).host}`,
+    `TRACKER_GATEWAY_URL=${o.trackerUrl}`,
+    `TRACKER_ASSIGNER_EMAIL=${EMAILS.assigner}`,
+    `TRACKER_ASSIGNER_TOKEN=${TOKENS.assigner}`,
+    `TRACKER_EXECUTOR_EMAIL=${EMAILS.executor}`,
+    `TRACKER_EXECUTOR_TOKEN=${TOKENS.executor}`,
+    `TRACKER_REVIEWER_EMAIL=${EMAILS.reviewer}`,
+    `TRACKER_REVIEWER_TOKEN=${TOKENS.reviewer}`,
+    `CODEHOST_PAT_TOKEN=${o.codehostToken ?? CODEHOST_TOKEN}`,
+    ...(o.codehostUrl === undefined ? [] : [`CODEHOST_API_URL=${o.codehostUrl}`]),
+  ];
+  write(files.team, (o.team ?? same)([...TEAM_LINES]));
+  write(files.local, (o.local ?? same)(local), 0o600);
+  const ignore = o.gitignore === undefined ? 'local.env\nplan-journal*\n' : o.gitignore;
+  if (ignore !== null) fs.writeFileSync(files.gitignore, ignore);
+  return files;
+}
+
+const same = (lines: string[]) => lines;
+
+function write(file: string, lines: string[] | null, mode?: number): void {
+  fs.rmSync(file, { force: true });
+  if (lines !== null) fs.writeFileSync(file, `${lines.join('\n')}\n`, mode === undefined ? {} : { mode });
+}
+
+/** Line editors for `writeJstFiles`' `team` / `local` callbacks. */
+export const without = (name: string) => (lines: string[]) => lines.filter((l) => !l.startsWith(`${name}=`));
+export const setting = (name: string, value: string) => (lines: string[]) => [...without(name)(lines), `${name}=${value}`];
+
+/** Copies `.jst/` into a worktree, as the plan does for every worktree it creates (spec §2). */
+export function copyJstDir(fromCheckout: string, toCheckout: string): void {
+  fs.cpSync(path.join(fromCheckout, '.jst'), path.join(toCheckout, '.jst'), { recursive: true });
+}

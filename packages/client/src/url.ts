@@ -1,15 +1,40 @@
 /** spec §4 client rule 1 and ARCHITECTURE §4: where the tracker is reached. */
 export const DEFAULT_GATEWAY_URL = 'https://api.atlassian.com';
 
-/** `localhost`, `127.0.0.0/8` and `[::1]`: the only hosts reached over plain http. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.toLowerCase().replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+/** Splits `host[:port]` (including `[v6]:port` and bare `::1`) into its host part. */
+export function hostPart(hostAndPort: string): string {
+  const value = hostAndPort.trim().toLowerCase();
+  if (value.startsWith('[')) {
+    const close = value.indexOf(']');
+    return close < 0 ? value : value.slice(0, close + 1);
+  }
+  // More than one colon without brackets is a bare IPv6 address, which has no port.
+  if (value.indexOf(':') !== value.lastIndexOf(':')) return value;
+  return value.split(':')[0] ?? value;
 }
 
-/** The site host from a setting that may carry a scheme, a path or a trailing slash. */
+/**
+ * ARCHITECTURE §4: plain http only for loopback hosts (`localhost`, 127.0.0.0/8, [::1]); the check
+ * is on the literal name, never on DNS, so no resolver can talk us into a downgrade.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const name = hostPart(host);
+  if (name === 'localhost') return true;
+  if (name === '[::1]' || name === '::1' || name === '[0:0:0:0:0:0:0:1]' || name === '0:0:0:0:0:0:0:1') return true;
+  const v4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(name);
+  return v4 !== null && v4.slice(1).every((octet) => Number(octet) <= 255);
+}
+
+/**
+ * spec §2: TRACKER_ACCOUNT_URL is a site host; a scheme prefix, if present, is stripped. Users
+ * paste the address bar, so a path, query, user-info or trailing slash goes too; host[:port] stays.
+ * Returns '' when nothing host-like is left.
+ */
 export function siteHostOf(setting: string): string {
-  return setting.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/[/?#].*$/, '');
+  let rest = setting.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+  rest = rest.replace(/^[^/?#@]*@/, '');
+  const end = rest.search(/[/?#]/);
+  return (end < 0 ? rest : rest.slice(0, end)).toLowerCase();
 }
 
 /** `{site_url}`: https, or http for a loopback host only; never downgraded otherwise. */

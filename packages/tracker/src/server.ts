@@ -13,6 +13,8 @@ export interface ServerOptions {
   databaseUrl?: string;
   seed?: Seed;
   logLevel?: string;
+  /** Where log lines go (default stdout). */
+  logStream?: { write(line: string): void };
   trustProxy?: boolean;
   poolSize?: number;
 }
@@ -34,7 +36,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (options.seed) await applySeed(store, options.seed);
     const tracker = new Tracker(store);
     await tracker.refreshSites();
-    const app = buildApp(tracker, { logLevel: options.logLevel ?? 'silent', trustProxy: options.trustProxy ?? false });
+    const app = buildApp(tracker, { logLevel: options.logLevel ?? 'silent', trustProxy: options.trustProxy ?? false, ...(options.logStream ? { logStream: options.logStream } : {}) });
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;

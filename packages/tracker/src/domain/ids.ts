@@ -5,13 +5,15 @@ import { createHash } from 'node:crypto';
  * offset keeps them in Jira's familiar range without a dialect-specific sequence start.
  */
 export const ID_OFFSET = 10000;
+/** Row ids and issue numbers are 32-bit integer columns: a larger number names nothing (and must not reach PostgreSQL). */
+const MAX_INT4 = 2 ** 31 - 1;
 export const publicId = (rowId: number) => String(rowId + ID_OFFSET);
 
 /** Row id from a public id, or null when the text is not one. */
 export function rowIdOf(publicText: string): number | null {
   if (!/^\d{1,15}$/.test(publicText)) return null;
   const n = Number(publicText) - ID_OFFSET;
-  return n > 0 ? n : null;
+  return n > 0 && n <= MAX_INT4 ? n : null;
 }
 
 /** An opaque, stable account id (24 hex digits like Atlassian's), derived from site and e-mail. */
@@ -22,7 +24,7 @@ export function accountIdFor(cloudId: string, email: string): string {
 /** `ABC-12` → { projectKey: 'ABC', number: 12 }. */
 export function parseIssueKey(text: string): { projectKey: string; number: number } | null {
   const m = /^([A-Z][A-Z0-9_]{0,49})-(\d{1,12})$/.exec(text.toUpperCase());
-  return m ? { projectKey: m[1]!, number: Number(m[2]) } : null;
+  return m && Number(m[2]) <= MAX_INT4 ? { projectKey: m[1]!, number: Number(m[2]) } : null;
 }
 
 /** Jira's wire format for dates: `2021-01-17T12:34:00.000+0000`. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { StatusCategoryKey, WorkflowSpec } from './workflow.js';
+import { compileWorkflow, kanbanWorkflow, type StatusCategoryKey, type WorkflowSpec } from './workflow.js';
 import { PROJECT_ROLES, type ProjectRole } from './permissions.js';
 
 /** A seed file (ARCHITECTURE §5), parsed and checked once at the edge. */
@@ -56,6 +56,7 @@ export function parseSeed(json: unknown, file = '<seed>'): Seed {
   const sites = arr(root.sites, '$.sites');
   if (sites.length === 0) fail('$.sites', 'needs at least one site');
   const hosts = new Set<string>();
+  const cloudIds = new Set<string>();
   return {
     sites: sites.map((s, si) => {
       const sp = `$.sites[${si}]`;
@@ -67,6 +68,8 @@ export function parseSeed(json: unknown, file = '<seed>'): Seed {
       hosts.add(host);
       const cloudId = site.cloudId === undefined ? undefined : str(site.cloudId, `${sp}.cloudId`);
       if (cloudId !== undefined && !/^[A-Za-z0-9-]{1,64}$/.test(cloudId)) fail(`${sp}.cloudId`, 'may hold only letters, digits and dashes');
+      if (cloudId !== undefined && cloudIds.has(cloudId)) fail(`${sp}.cloudId`, `cloud id "${cloudId}" is used by two sites`);
+      if (cloudId !== undefined) cloudIds.add(cloudId);
       const emails = new Set<string>();
       const users = arr(site.users ?? [], `${sp}.users`).map((u, ui) => {
         const up = `${sp}.users[${ui}]`;
@@ -90,6 +93,8 @@ export function parseSeed(json: unknown, file = '<seed>'): Seed {
         return { email, displayName: user.displayName === undefined ? email.split('@')[0]! : str(user.displayName, `${up}.displayName`), tokens };
       });
       const keys = new Set<string>();
+      // A site's statuses are shared by its projects, so a status name has one category per site.
+      const categories = new Map<string, string>();
       const projects = arr(site.projects ?? [], `${sp}.projects`).map((p, pi) => {
         const pp = `${sp}.projects[${pi}]`;
         const project = obj(p, pp);
@@ -117,6 +122,13 @@ export function parseSeed(json: unknown, file = '<seed>'): Seed {
           return { email, role: role as ProjectRole };
         });
         const workflow = parseWorkflow(project.workflow ?? 'kanban', `${pp}.workflow`, { fail, obj, arr, str, known });
+        (workflow === 'kanban' ? kanbanWorkflow() : compileWorkflow(workflow)).statuses.forEach((st, i) => {
+          const seen = categories.get(st.name);
+          if (seen !== undefined && seen !== st.category) {
+            fail(workflow === 'kanban' ? `${pp}.workflow` : `${pp}.workflow.statuses[${i}]`, `status "${st.name}" has category "${st.category}" here but "${seen}" in an earlier project; a site's projects share their statuses`);
+          }
+          categories.set(st.name, st.category);
+        });
         return { key, name: str(project.name ?? key, `${pp}.name`), ...(lead ? { lead } : {}), members, workflow };
       });
       return { host, ...(cloudId ? { cloudId } : {}), users, projects };

@@ -36,6 +36,6 @@ export function parseBasic(header: string | undefined): BasicCredential | null {
   if (!match) return null;
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon <= 0) return null;
+  if (colon <= 0 || decoded.includes('\0')) return null;
   return { email: decoded.slice(0, colon), token: decoded.slice(colon + 1) };
 }

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 import type { AddressForm, Tracker } from '../domain/tracker.js';
 import { authenticate, siteOf } from './context.js';
@@ -13,12 +13,30 @@ export interface AppOptions {
   logLevel?: string;
   /** Trust X-Forwarded-* from a load balancer in front (docs/deploy.md). */
   trustProxy?: boolean;
+  /** Where log lines go (default stdout); tests pass a collector. */
+  logStream?: { write(line: string): void };
 }
+
+/**
+ * The request as logged: Fastify's default fields, but the URL without its query string, which
+ * may carry a secret a client put there by mistake (ARCHITECTURE §4: no token in a log).
+ */
+const logRequest = (req: FastifyRequest) => ({
+  method: req.method,
+  url: req.url.split('?')[0],
+  host: req.host,
+  remoteAddress: req.ip,
+  remotePort: req.socket?.remotePort,
+});
 
 /** Builds the HTTP server: the three address forms over one set of routes (ARCHITECTURE §4). */
 export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyInstance {
   const app = Fastify({
-    logger: { level: options.logLevel ?? 'warn' },
+    logger: {
+      level: options.logLevel ?? 'warn',
+      serializers: { req: logRequest },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     bodyLimit: BODY_LIMIT,
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,
@@ -28,7 +46,7 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
     frameworkErrors: (error, _request, reply) => {
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       const message = status === 414 ? 'A path parameter is longer than 200 characters.' : 'The request URL is not valid (bad percent-encoding).';
-      void reply.code(status).send({ errorMessages: [message], errors: {} });
+      void (reply as FastifyReply).code(status).send({ errorMessages: [message], errors: {} });
     },
   });
 
@@ -41,10 +59,26 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
+      // U+0000 cannot be stored in PostgreSQL text; it is refused on every store alike.
+      done(null, text.includes('\\u0000') ? JSON.parse(text, refuseNul) : JSON.parse(text));
     } catch (e) {
-      done(new ApiError(400, [`The request body is not valid JSON: ${(e as Error).message}`]), undefined);
+      if (e instanceof ApiError) return done(e, undefined);
+      // Never echo the parser's message: it quotes the body, which may hold a secret (ARCHITECTURE §4).
+      const at = /at position (\d+)/.exec((e as Error).message)?.[1];
+      done(new ApiError(400, [`The request body is not valid JSON${at === undefined ? '' : ` (error at position ${at})`}. Send a JSON object with Content-Type: application/json.`]), undefined);
     }
+  });
+
+  // Draining (SIGTERM): a request that was in flight when close() began is answered with
+  // `Connection: close`, so its keep-alive connection does not hold the process open until the
+  // keep-alive timeout (Fastify does this only for requests that arrive after close()).
+  let draining = false;
+  app.addHook('preClose', async () => { draining = true; });
+  app.addHook('onSend', async (_request, reply) => { if (draining) void reply.header('connection', 'close'); });
+
+  // A NUL (%00) in a path or query parameter can match nothing, and PostgreSQL cannot hold one.
+  app.addHook('onRequest', async (request) => {
+    if (/%00/.test(request.url)) throw new ApiError(400, ['The request URL contains a NUL character (%00).']);
   });
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
@@ -83,6 +117,13 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
   void app.register(api('site'), { prefix: '/rest/api/3' });
   void app.register(api('gateway'), { prefix: '/ex/jira/:cloudId/rest/api/3' });
   return app;
+}
+
+function refuseNul(key: string, value: unknown): unknown {
+  if ((typeof value === 'string' && value.includes('\0')) || key.includes('\0')) {
+    throw new ApiError(400, ['The request body contains a NUL character (\\u0000), which no field accepts.']);
+  }
+  return value;
 }
 
 function describeFrameworkError(error: FastifyError, status: number): string {

@@ -29,7 +29,8 @@ export function openDb(options: DbOptions): Db {
   if (options.databaseUrl) {
     if (!/^postgres(ql)?:\/\//.test(options.databaseUrl)) {
       throw new Error(
-        `--database-url must be a postgres:// or postgresql:// URL (got a value starting "${options.databaseUrl.slice(0, 11)}…"). Leave it out to use SQLite under --data.`,
+        // Only the scheme is echoed: the rest of a URL may hold a password.
+        `--database-url must be a postgres:// or postgresql:// URL (got ${/^[A-Za-z][\w+.-]{0,20}:/.exec(options.databaseUrl)?.[0] ?? 'no scheme'}…). Leave it out to use SQLite under --data.`,
       );
     }
     // int8 (count(*), bigint) arrives as text by default; our counts fit a JS number.

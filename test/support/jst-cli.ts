@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { EMAILS, TOKENS } from './seed.js';
 import type { TestTracker } from './tracker.js';
 
-export const JST_BIN = fileURLToPath(new URL('../../packages/jst/bin/jst.js', import.meta.url));
+export const JST_BIN = fileURLToPath(new URL('../../packages/jst/bin/jst.cjs', import.meta.url));
 
 export interface CliResult { code: number; stdout: string; stderr: string }
 

@@ -1,3 +1,4 @@
+import * as http from 'node:http';
 import type { Agent, IncomingHttpHeaders } from 'node:http';
 import { TrackerNetworkError } from './errors.js';
 
@@ -17,15 +18,16 @@ export interface HttpResponse {
 
 /**
  * Plain node:http(s) with a keep-alive agent per scheme: cheaper to load than fetch (which pulls
- * in undici at start-up) and one connection serves a whole batch of calls. TLS is loaded only when
- * an https URL is called.
+ * in undici at start-up) and one connection serves a whole batch of calls.
  */
 export class Transport {
   private agents = new Map<string, Agent>();
 
   async send(req: HttpRequest): Promise<HttpResponse> {
     const url = new URL(req.url);
-    const mod = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+    // http is loaded with the module (a dynamic import would go through the slower ESM loader);
+    // TLS only when an https URL is actually called.
+    const mod = url.protocol === 'https:' ? await import('node:https') : http;
     let agent = this.agents.get(url.protocol);
     if (!agent) {
       agent = new mod.Agent({ keepAlive: true, maxSockets: 8 });

@@ -1,0 +1,75 @@
+// Times one `jst raw GET /myself` against `node -e 0` (the floor of any Node program) and the old
+// toolkit's way (`curl … | jq .`), all against the same local jst-tracker in the same run, and the
+// per-call cost of `jst batch` (one process, one keep-alive connection). Run: npm run bench:cli
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, parseSeed } from '../packages/tracker/dist/index.js';
+
+const RUNS = Number(process.env.RUNS ?? 30);
+const BATCH = Number(process.env.BATCH ?? 500);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const jstBin = join(root, 'packages/jst/bin/jst.cjs');
+
+const dir = mkdtempSync(join(tmpdir(), 'jst-bench-'));
+const email = 'bench@bench.test';
+const token = 'bench-token-not-secret';
+const server = await startServer({
+  port: 0, dataDir: join(dir, 'data'),
+  seed: parseSeed({ sites: [{ host: 'bench.atlassian.net', cloudId: 'bench-cloud', users: [{ email, tokens: [{ token }] }], projects: [{ key: 'BEN', name: 'Bench', members: [{ email, role: 'admin' }] }] }] }),
+});
+const host = new URL(server.url).host;
+mkdirSync(join(dir, '.jst'));
+writeFileSync(join(dir, '.jst', 'team.env'), 'PROJECT_KEY=BEN\nDEFAULT_BASE_BRANCH=development\nPRODUCTION_BRANCH=main\n');
+writeFileSync(join(dir, '.jst', 'local.env'), [`TRACKER_ACCOUNT_URL=${host}`, `TRACKER_GATEWAY_URL=${server.url}`, `WORKTREES_DIR=${dir}`,
+  ...['ASSIGNER', 'EXECUTOR', 'REVIEWER'].flatMap((r) => [`TRACKER_${r}_EMAIL=${email}`, `TRACKER_${r}_TOKEN=${token}`])].join('\n') + '\n');
+const api = `${server.url}/ex/jira/bench-cloud/rest/api/3`;
+
+function time(cmd, args, input) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { cwd: dir, input, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+const stats = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  return { median: q(0.5), p90: q(0.9), min: s[0] };
+};
+// spawnSync blocks this process, so the tracker must live in another one for the timings.
+await server.close();
+const child = spawn(process.execPath, [join(root, 'packages/tracker/bin/jst-tracker.js'), 'serve', '--port', String(new URL(server.url).port), '--data', join(dir, 'data')], { stdio: ['ignore', 'pipe', 'inherit'] });
+await new Promise((r) => child.stdout.once('data', r));
+
+const cases = {
+  'node -e 0': () => time(process.execPath, ['-e', '0']),
+  'jst --role assigner raw GET /myself': () => time(process.execPath, [jstBin, '--role', 'assigner', 'raw', 'GET', '/myself']),
+  'curl -s -u … /myself | jq .': () => time('sh', ['-c', `curl -sf -u '${email}:${token}' '${api}/myself' | jq . > /dev/null`]),
+};
+for (const run of Object.values(cases)) for (let i = 0; i < 3; i++) run(); // warm the page cache
+const results = {};
+for (let i = 0; i < RUNS; i++) for (const [name, run] of Object.entries(cases)) (results[name] ??= []).push(run());
+
+const lines = Array.from({ length: BATCH }, () => JSON.stringify({ method: 'GET', path: '/myself' })).join('\n') + '\n';
+const batchRuns = [];
+for (let i = 0; i < 5; i++) batchRuns.push(time(process.execPath, [jstBin, '--role', 'assigner', 'batch'], lines));
+child.kill('SIGTERM');
+rmSync(dir, { recursive: true, force: true });
+
+const floor = stats(results['node -e 0']).median;
+const raw = stats(results['jst --role assigner raw GET /myself']).median;
+const curl = stats(results['curl -s -u … /myself | jq .']).median;
+const batchMedian = stats(batchRuns).median;
+const perCall = (batchMedian - raw) / BATCH;
+console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, Node.js ${process.version}; ${RUNS} runs each, interleaved`);
+console.log('| command | median ms | p90 ms | min ms |');
+console.log('|---|---|---|---|');
+for (const [name, xs] of Object.entries(results)) {
+  const s = stats(xs);
+  console.log(`| \`${name}\` | ${s.median.toFixed(1)} | ${s.p90.toFixed(1)} | ${s.min.toFixed(1)} |`);
+}
+console.log(`\njst raw − node -e 0 = ${(raw - floor).toFixed(1)} ms (target ≤ 25 ms); curl | jq = ${curl.toFixed(1)} ms`);
+console.log(`jst batch: ${BATCH} GET /myself in ${batchMedian.toFixed(0)} ms (median of 5) → ${perCall.toFixed(2)} ms per call after start-up = ${(100 * perCall / curl).toFixed(1)}% of one curl | jq process`);

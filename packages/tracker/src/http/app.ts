@@ -4,6 +4,7 @@ import type { AddressForm, Tracker } from '../domain/tracker.js';
 import { authenticate, siteOf } from './context.js';
 import { issueRoutes } from './routes/issues.js';
 import { projectRoutes } from './routes/projects.js';
+import { searchRoutes } from './routes/search.js';
 import { userRoutes } from './routes/users.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -113,6 +114,7 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
     await scope.register(userRoutes(tracker));
     await scope.register(projectRoutes(tracker));
     await scope.register(issueRoutes(tracker));
+    await scope.register(searchRoutes(tracker));
   };
   void app.register(api('site'), { prefix: '/rest/api/3' });
   void app.register(api('gateway'), { prefix: '/ex/jira/:cloudId/rest/api/3' });

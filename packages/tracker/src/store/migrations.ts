@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Dialect } from './db.js';
+import { searchMigration } from './migration-0002-search.js';
 
 /**
  * One set of migrations for both dialects. The only difference is how an auto-numbered key is
@@ -89,6 +90,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('comments_issue').on('comments').columns(['issue_id', 'id']).execute();
       },
     },
+    '0002_search': searchMigration,
   };
 }
 

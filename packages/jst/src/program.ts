@@ -112,6 +112,17 @@ export function buildProgram(run: (work: (ctx: Context) => Promise<number>) => P
     .action(async (o, cmd: Command) => { const role = roleOf(cmd); await run(async (ctx) => (await import('./commands/healthcheck.js')).healthcheck(ctx, role, o)); }),
   ['jst healthcheck --role assigner', 'jst healthcheck --role executor --json']);
 
+  examples(json(program.command('plan'))
+    .description('phase 1, the assigner: plan a request into issues, branches and worktrees')
+    .argument('[request...]', 'what to build (asked for when empty)')
+    .option('--plan <file>', 'a plan file (JSON) with the settled answers; runs non-interactively')
+    .option('--yes', 'do not ask for the final confirmation; plan from an unusual start branch')
+    .option('--confirm-hotfix', 'the explicit yes the hotfix path needs')
+    .option('--dry-run', 'print every call and git command, change nothing')
+    .addHelpText('after', '\nExit codes: 0 done, 1 a tracker or git failure, 2 a gate refused (nothing created), 3 a question needs an answer (non-interactive).\nA run cut off at any point is finished by running jst plan again (the journal is .jst/plan-journal.json).\n')
+    .action(async (request: string[], o) => { await run(async (ctx) => (await import('./plan/run.js')).runPlan(ctx, { request, ...o })); }),
+  ['jst plan "Add CSV export to the reports page"', 'jst plan --plan plan.json --json', 'jst plan --plan hotfix.json --confirm-hotfix', 'jst plan --plan plan.json --dry-run']);
+
   examples(program.command('init').description('write .jst/team.env, .jst/local.env (0600) and .jst/.gitignore')
     .option('--force', 'overwrite existing files')
     .option('--project-key <key>').option('--site <host>', 'TRACKER_ACCOUNT_URL').option('--gateway <url>', 'TRACKER_GATEWAY_URL')

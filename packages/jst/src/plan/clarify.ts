@@ -1,0 +1,41 @@
+import type { Draft, PlanInput, WorkItem } from './input.js';
+import { openQuestions, settle } from './input.js';
+import { needsAnswer, type Prompter } from './prompt.js';
+
+/**
+ * spec §1 rule 5: ask until scope, acceptance criteria and priority are settled; the answers
+ * become the issue description. Without a terminal (or with a plan file) an open question ends
+ * the run with exit 3, naming every question still open.
+ */
+export async function clarify(draft: Draft, prompt: Prompter): Promise<PlanInput> {
+  if (!prompt.interactive) {
+    const open = openQuestions(draft);
+    if (open.length) {
+      throw needsAnswer(open.map((q) => `${q.field}: ${q.question}`).join('; '), 'Put the answers in the plan file (--plan), or run jst plan on a terminal');
+    }
+    return settle(draft);
+  }
+  const d: Draft = { ...draft };
+  d.summary ??= await prompt.ask('A one-line summary for the issue?');
+  d.scope ??= await prompt.ask('What is in scope (and what is not)?');
+  if (!d.acceptanceCriteria?.length) d.acceptanceCriteria = await prompt.askList('What are the acceptance criteria?');
+  d.priority ??= await prompt.ask('Priority (Highest, High, Medium, Low)?');
+  if (d.path === undefined) {
+    // spec §1 rule 7: urgency words in the request are not the signal; only this explicit answer is.
+    const hotfix = await prompt.yesNo('Is this an emergency fix of production that must be cut from the production branch (a hotfix)?');
+    d.path = hotfix ? 'hotfix' : 'planned';
+  }
+  if (d.path === 'planned' && d.steps === undefined) {
+    const n = Number(await prompt.ask('Split into how many sub-tasks? (0 = a single issue)'));
+    d.steps = Array.from({ length: Number.isInteger(n) && n > 0 ? Math.min(n, 20) : 0 }, () => ({}));
+  }
+  const steps: WorkItem[] = [];
+  for (const [i, s] of (d.steps ?? []).entries()) {
+    steps.push({
+      summary: s.summary ?? await prompt.ask(`Sub-task ${i + 1}: a one-line summary?`),
+      scope: s.scope ?? await prompt.ask(`Sub-task ${i + 1}: what is in scope?`),
+      acceptanceCriteria: s.acceptanceCriteria?.length ? s.acceptanceCriteria : await prompt.askList(`Sub-task ${i + 1}: its acceptance criteria?`),
+    });
+  }
+  return settle({ ...d, steps });
+}

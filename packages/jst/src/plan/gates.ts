@@ -1,0 +1,57 @@
+import type { HealthReport } from '../healthcheck/index.js';
+import type { PlanInput } from './input.js';
+import { refused } from './prompt.js';
+
+/** The branch context of spec §1 rule 4, read from the healthcheck rows (git is not asked again). */
+export interface BranchContext {
+  linkedWorktree: boolean;
+  /** null = detached HEAD. */
+  branch: string | null;
+  /** null = the `production_branch` row reads unset. */
+  production: string | null;
+  worktreesDir: { status: 'PASS' | 'WARN' | 'FAIL'; detail: string };
+}
+
+export function branchContext(report: HealthReport): BranchContext {
+  const row = (name: string) => report.rows.find((r) => r.name === name)!;
+  const branch = row('branch');
+  const prod = row('production_branch');
+  const dir = row('worktrees_dir');
+  return {
+    linkedWorktree: row('worktree').detail.startsWith('linked worktree'),
+    branch: branch.status === 'PASS' ? branch.detail : null,
+    production: prod.status === 'PASS' ? prod.detail : null,
+    worktreesDir: { status: dir.status, detail: dir.detail },
+  };
+}
+
+/** What rule 2 says of the branch the assigner stands on. */
+export type StartBranch = 'base' | 'production' | 'other';
+
+/**
+ * spec §1 rules 1 and 2: never in a linked worktree; refuse on a `feature/` or `hotfix/` branch or a
+ * detached HEAD; the default base branch and the production branch are known; anything else is
+ * `other` (the caller asks how to proceed).
+ */
+export function startBranchGate(bc: BranchContext, defaultBase: string): StartBranch {
+  // spec §1 rule 1: phase 1 creates worktrees; it never runs inside one.
+  if (bc.linkedWorktree) throw refused('jst plan runs from the main checkout only, and this is a linked worktree', 'cd to the main checkout and rerun');
+  if (bc.branch === null) throw refused('jst plan does not run on a detached HEAD (spec §1 rule 2)', `Check out ${defaultBase} and rerun`);
+  if (/^(feature|hotfix)\//.test(bc.branch)) throw refused(`jst plan does not run on the issue branch ${bc.branch} (spec §1 rule 2)`, `Check out ${defaultBase} in the main checkout and rerun`);
+  if (bc.branch === defaultBase) return 'base';
+  if (bc.production !== null && bc.branch === bc.production) return 'production';
+  return 'other';
+}
+
+/** spec §1 rules 6 and 7: planned and hotfix never mix; the further stops that apply regardless. */
+export function pathGate(plan: PlanInput, start: StartBranch, bc: BranchContext): void {
+  if (plan.path === 'hotfix' && plan.steps.length > 0) {
+    throw refused('a hotfix is a single issue: planned and hotfix work never mix in one run, and multistep work is always planned (spec §1 rule 6)', 'Drop the steps for a hotfix, or plan the work without "path": "hotfix"');
+  }
+  if (plan.path === 'hotfix' && bc.production === null) {
+    throw refused('the hotfix path needs the production branch, and PRODUCTION_BRANCH is unset (spec §1 rule 7: the name is never invented)', 'Set PRODUCTION_BRANCH in .jst/team.env and rerun');
+  }
+  if (plan.path === 'planned' && start === 'production') {
+    throw refused(`you stand on the production branch ${bc.production}, which is accepted only for an emergency hotfix, and this is planned work (spec §1 rule 7)`, 'Check out the default base branch and rerun');
+  }
+}

@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { JstError } from '../config/index.js';
+
+/** One unit of work: the single issue, the parent, or a sub-task. */
+export interface WorkItem {
+  summary: string;
+  scope: string;
+  acceptanceCriteria: string[];
+}
+
+/** The settled plan (ARCHITECTURE §7 plan file), after the clarify loop or from `--plan FILE`. */
+export interface PlanInput extends WorkItem {
+  request: string;
+  priority: string;
+  path: 'planned' | 'hotfix';
+  /** Present and non-empty = multistep (always planned). */
+  steps: WorkItem[];
+}
+
+/** What is still open, each as the question the clarify loop asks (spec §1 rule 5). */
+export interface Question { field: string; question: string }
+
+export type Draft = Partial<Omit<PlanInput, 'steps'>> & { steps?: Partial<WorkItem>[] };
+
+const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+const list = (v: unknown) => (Array.isArray(v) ? v.map(str).filter((x): x is string => x !== undefined) : typeof v === 'string' && v.trim() ? [v.trim()] : undefined);
+
+/** Reads a plan file; a malformed one is a usage error naming the file and the key. */
+export function readPlanFile(file: string): Draft {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new JstError({ code: 'PLAN_FILE', problem: `cannot read the plan file ${file}: ${(e as Error).message}`, hint: 'It must be JSON: {"request","summary","scope","acceptanceCriteria":[…],"priority","path","steps":[…]}' });
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new JstError({ code: 'PLAN_FILE', problem: `the plan file ${file} must hold a JSON object` });
+  }
+  const o = json as Record<string, unknown>;
+  const known = ['request', 'summary', 'scope', 'acceptanceCriteria', 'priority', 'path', 'steps'];
+  for (const k of Object.keys(o)) {
+    if (!known.includes(k)) throw new JstError({ code: 'PLAN_FILE', problem: `unknown key "${k}" in the plan file ${file}`, hint: `Known keys: ${known.join(', ')}` });
+  }
+  if (o.path !== undefined && o.path !== 'planned' && o.path !== 'hotfix') {
+    throw new JstError({ code: 'PLAN_FILE', problem: `"path" in ${file} must be "planned" or "hotfix" (got ${JSON.stringify(o.path)})` });
+  }
+  if (o.steps !== undefined && !Array.isArray(o.steps)) throw new JstError({ code: 'PLAN_FILE', problem: `"steps" in ${file} must be an array` });
+  const draft: Draft = {};
+  const set = <K extends keyof Draft>(k: K, v: Draft[K] | undefined) => { if (v !== undefined) draft[k] = v; };
+  set('request', str(o.request));
+  set('summary', str(o.summary));
+  set('scope', str(o.scope));
+  set('acceptanceCriteria', list(o.acceptanceCriteria));
+  set('priority', str(o.priority));
+  set('path', o.path as PlanInput['path'] | undefined);
+  if (Array.isArray(o.steps)) {
+    draft.steps = o.steps.map((s, i) => {
+      if (typeof s !== 'object' || s === null) throw new JstError({ code: 'PLAN_FILE', problem: `steps[${i}] in ${file} must be an object with summary, scope and acceptanceCriteria` });
+      const r = s as Record<string, unknown>;
+      const step: Partial<WorkItem> = {};
+      if (str(r.summary)) step.summary = str(r.summary)!;
+      if (str(r.scope)) step.scope = str(r.scope)!;
+      if (list(r.acceptanceCriteria)) step.acceptanceCriteria = list(r.acceptanceCriteria)!;
+      return step;
+    });
+  }
+  return draft;
+}
+
+/** spec §1 rule 5: the questions still open before scope, acceptance criteria and priority are settled. */
+export function openQuestions(d: Draft): Question[] {
+  const q: Question[] = [];
+  if (!d.request) q.push({ field: 'request', question: 'What should be done? (the request)' });
+  if (!d.summary) q.push({ field: 'summary', question: 'A one-line summary for the issue?' });
+  if (!d.scope) q.push({ field: 'scope', question: 'What is in scope (and what is not)?' });
+  if (!d.acceptanceCriteria?.length) q.push({ field: 'acceptanceCriteria', question: 'What are the acceptance criteria (one per line)?' });
+  if (!d.priority) q.push({ field: 'priority', question: 'What is the priority (e.g. Highest, High, Medium, Low)?' });
+  d.steps?.forEach((s, i) => {
+    if (!s.summary) q.push({ field: `steps[${i}].summary`, question: `Step ${i + 1}: a one-line summary?` });
+    if (!s.scope) q.push({ field: `steps[${i}].scope`, question: `Step ${i + 1}: what is in scope?` });
+    if (!s.acceptanceCriteria?.length) q.push({ field: `steps[${i}].acceptanceCriteria`, question: `Step ${i + 1}: its acceptance criteria?` });
+  });
+  return q;
+}
+
+/** The draft as a settled plan; call only when `openQuestions` is empty. */
+export function settle(d: Draft): PlanInput {
+  const steps = (d.steps ?? []).map((s) => ({ summary: s.summary!, scope: s.scope!, acceptanceCriteria: s.acceptanceCriteria! }));
+  return {
+    request: d.request!, summary: d.summary!, scope: d.scope!, acceptanceCriteria: d.acceptanceCriteria!,
+    priority: d.priority!, path: d.path ?? 'planned', steps,
+  };
+}

@@ -1,0 +1,202 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { accountIdByEmail, projectVisible } from '@jst/client';
+import { JstError, requireProjectKey, requireRoleEmail, siteUrl } from '../config/index.js';
+import type { Context } from '../context.js';
+import { EXIT } from '../exit.js';
+import * as git from '../git/index.js';
+import { runHealthcheck, type HealthReport } from '../healthcheck/index.js';
+import { clarify } from './clarify.js';
+import { dryRunEffects, realEffects, type Effects } from './effects.js';
+import { branchContext, pathGate, startBranchGate, type BranchContext } from './gates.js';
+import { readPlanFile, type Draft, type PlanInput } from './input.js';
+import { Journal } from './journal.js';
+import { Prompter, refused } from './prompt.js';
+import { commentOnce, provision, type Leaf } from './provision.js';
+import { assignmentReport, handOffLines } from './report.js';
+import { slugify } from './slug.js';
+
+export interface PlanOptions {
+  request: string[];
+  plan?: string | undefined;
+  yes?: boolean | undefined;
+  confirmHotfix?: boolean | undefined;
+  json?: boolean | undefined;
+  dryRun?: boolean | undefined;
+}
+
+export interface PlanResult { keys: string[]; branches: string[]; worktrees: string[]; report: string; handOff: string[]; leaves: Leaf[] }
+
+/** `jst plan` (ARCHITECTURE §7): spec §1 phase 1, rule by rule, in the order the spec gives them. */
+export async function runPlan(ctx: Context, o: PlanOptions): Promise<number> {
+  const prompt = new Prompter(ctx.io, ctx.io.interactive && !o.plan);
+  const say = (line: string) => ctx.io.stderr.write(`${line}\n`);
+  try {
+    const result = await plan(ctx, o, prompt, say);
+    if (!result) return EXIT.ok;
+    if (o.json) {
+      ctx.io.stdout.write(`${JSON.stringify({ keys: result.keys, branches: result.branches, worktrees: result.worktrees, report: result.report, handOff: result.handOff, dryRun: Boolean(o.dryRun) }, null, 2)}\n`);
+    } else {
+      ctx.io.stdout.write(`${result.report}\n\nHand-off: run the executor in each worktree${o.dryRun ? ' (dry run: nothing was created)' : ''}:\n${result.handOff.map((l) => `  ${l}`).join('\n')}\n`);
+    }
+    return EXIT.ok;
+  } finally {
+    prompt.close();
+  }
+}
+
+async function plan(ctx: Context, o: PlanOptions, prompt: Prompter, say: (l: string) => void): Promise<PlanResult | null> {
+  const config = ctx.config();
+  const fault = faultInjector(ctx.env);
+  // --- spec §1 rule 3: an empty request is asked for before anything runs, the healthcheck included.
+  const draft: Draft = o.plan ? readPlanFile(o.plan) : {};
+  if (o.request.length) draft.request = o.request.join(' ').trim();
+  const pending = config.jstDir ? Journal.pending(config.jstDir) : null;
+  let resumePlan: PlanInput | null = null;
+  if (!draft.request && pending && !o.dryRun) {
+    resumePlan = pending.plan as PlanInput;
+    say(`Resuming the unfinished plan run ${pending.runId} (started ${pending.startedAt}): "${resumePlan.request}"`);
+  } else if (!draft.request) {
+    draft.request = await prompt.ask('What should the assigner plan? (the request)', 'Pass the request as arguments: jst plan "what to build", or a plan file with --plan');
+  }
+
+  // --- spec §1 rule 4: discovery and healthcheck as the assigner; the branch context comes from its rows.
+  say('→ healthcheck --role assigner');
+  const health = await runHealthcheck({ cwd: ctx.cwd, role: 'assigner', config, env: ctx.env });
+  const bc = branchContext(health);
+  const defaultBase = config.defaultBaseBranch;
+  const start = startBranchGate(bc, defaultBase);
+  failOnHealth(health, say);
+  await worktreesDirGate(bc, prompt);
+
+  // --- spec §1 rules 5-7: clarify, scope, base.
+  const settled = resumePlan ?? (await clarify(draft, prompt));
+  pathGate(settled, start, bc);
+  if (start === 'other') {
+    const ok = o.yes || (await prompt.yesNo(`You are on ${bc.branch}, neither the default base branch ${defaultBase} nor the production branch. Plan from ${settled.path === 'hotfix' ? `origin/${bc.production}` : defaultBase} anyway?`, `Check out ${defaultBase} (or pass --yes to plan from it anyway)`));
+    if (!ok) throw refused(`not planning from ${bc.branch}`, `Check out ${defaultBase} and rerun`);
+  }
+  const hotfix = settled.path === 'hotfix';
+  if (hotfix && !resumePlan) {
+    // spec §1 rule 7: the hotfix path is named and waits for an explicit yes.
+    const yes = o.confirmHotfix || (await prompt.yesNo(`This is the HOTFIX path: one branch hotfix/<KEY>-${slugify(settled.summary)} cut from origin/${bc.production}, merged to ${bc.production} and later to ${defaultBase}. Create it?`, 'Confirm the hotfix path with --confirm-hotfix (nothing was created)'));
+    if (!yes) throw refused('the hotfix path was not confirmed, so nothing was created (spec §1 rule 7)');
+  }
+
+  // --- Every check that can fail, before the first issue (issue 6 "Safety").
+  const project = requireProjectKey(config);
+  const client = ctx.client('assigner');
+  say(`→ project ${project} visible to the assigner`);
+  if (!(await projectVisible(client, project))) throw refused(`project ${project} is not visible to the assigner (PROJECT_KEY in ${config.files.team})`, 'Check the key and that the assigner account is a member of the project');
+  const executorEmail = requireRoleEmail(config, 'executor');
+  say(`→ executor account ${executorEmail}`);
+  const executorAccountId = await accountIdByEmail(client, executorEmail).catch((e: unknown) => { throw refused(e instanceof Error ? e.message : String(e)); });
+  say('→ configured statuses exist in the workflow');
+  await statusesGate(ctx, project);
+  const base = hotfix ? bc.production! : defaultBase;
+  const startPoint = hotfix ? `origin/${bc.production}` : start === 'base' ? defaultBase : `origin/${defaultBase}`;
+  const repo = (await git.worktreeInfo(ctx.cwd, { env: ctx.env })).root;
+  await syncWithOrigin(ctx, repo, { hotfix, onBase: start === 'base', base: defaultBase, dryRun: Boolean(o.dryRun), say, prompt });
+  const planHash = createHash('sha256').update(JSON.stringify(settled)).digest('hex');
+  if (!resumePlan && !pending) await collisionGate(ctx, repo, settled, say);
+
+  const worktreesDir = bc.worktreesDir.detail;
+  if (prompt.interactive && !o.yes && !o.dryRun && !resumePlan) {
+    const what = settled.steps.length ? `a parent Task and ${settled.steps.length} Subtasks` : `one ${hotfix ? 'hotfix ' : ''}Task`;
+    if (!(await prompt.yesNo(`Create ${what} in ${project}, assigned to ${executorEmail}, with worktrees under ${worktreesDir}?`))) throw refused('not confirmed; nothing was created');
+  }
+
+  // --- From here on every step is journalled (or, with --dry-run, only printed).
+  const site = siteUrl(config);
+  let effects: Effects;
+  let journal: Journal | null = null;
+  if (o.dryRun) {
+    effects = dryRunEffects(say, await client.apiBase(), repo);
+  } else {
+    const opened = Journal.open(config.jstDir!, randomBytes(6).toString('hex'), planHash, settled, fault);
+    journal = opened.journal;
+    effects = realEffects(client, repo, config.jstDir!, ctx.env);
+  }
+  const common = { plan: settled, project, executorAccountId, base, startPoint, worktreesDir, repo, env: ctx.env, effects, journal, progress: say };
+  const leaves = await provision(common);
+  const report = assignmentReport({ plan: settled, leaves, siteUrl: site, base, defaultBase, production: bc.production });
+  // spec §1 rule 12: the report is posted on the parent issue (the single issue when single-step).
+  await commentOnce(common, 'report', leaves[0]!.key, report, false);
+  journal?.finish();
+  return {
+    keys: leaves.map((l) => l.key), branches: leaves.map((l) => l.branch), worktrees: leaves.map((l) => l.worktree),
+    report, handOff: handOffLines(leaves), leaves,
+  };
+}
+
+/** A FAIL row stops the plan before anything is created (spec §7 toolkit-level stops). */
+function failOnHealth(report: HealthReport, say: (l: string) => void): void {
+  const fails = report.rows.filter((r) => r.status === 'FAIL');
+  if (!fails.length) return;
+  for (const r of fails) say(`  ${r.name}  FAIL  ${r.detail.split('\n').join('\n    ')}`);
+  throw refused(`the healthcheck has FAIL rows (${fails.map((r) => r.name).join(', ')})`, 'Fix them, then rerun: jst healthcheck --role assigner');
+}
+
+/** spec §1 rule 4: a missing worktrees folder is a stop and a question; the folder is never created here. */
+async function worktreesDirGate(bc: BranchContext, prompt: Prompter): Promise<void> {
+  if (bc.worktreesDir.status === 'PASS') return;
+  const dir = bc.worktreesDir.detail;
+  for (;;) {
+    await prompt.ask(`The worktrees folder is not ready: ${dir}. Create it yourself (jst never creates it), then press Enter to continue.`, 'Create the folder named by WORKTREES_DIR in .jst/local.env, then rerun');
+    const path = dir.split(' ')[0]!;
+    if (existsSync(path) && statSync(path).isDirectory()) return;
+  }
+}
+
+/** The configured status names must exist, literally, in the project's workflow. */
+async function statusesGate(ctx: Context, project: string): Promise<void> {
+  const config = ctx.config();
+  const types = await ctx.client('assigner').projectStatuses(project);
+  const names = new Set(types.flatMap((t) => t.statuses.map((s) => s.name)));
+  const missing = Object.entries(config.statuses).filter(([, name]) => !names.has(name));
+  if (missing.length) {
+    throw refused(`the project ${project} has no status ${missing.map(([, n]) => `"${n}"`).join(', ')} (STATUS_* in ${config.files.team}; names match literally)`, `Its statuses are: ${[...names].map((n) => `"${n}"`).join(', ')}`);
+  }
+}
+
+/** spec §1 rule 8: fetch on both paths; planned work also pulls the base fast-forward only. */
+async function syncWithOrigin(ctx: Context, repo: string, s: { hotfix: boolean; onBase: boolean; base: string; dryRun: boolean; say: (l: string) => void; prompt: Prompter }): Promise<void> {
+  const o = { env: ctx.env };
+  s.say('→ git fetch origin');
+  if (s.dryRun) s.say(`git -C ${repo} fetch origin`);
+  else await git.fetch(repo, o);
+  if (s.hotfix || !s.onBase) return;
+  s.say(`→ git pull --ff-only origin ${s.base}`);
+  if (s.dryRun) { s.say(`git -C ${repo} pull --ff-only origin ${s.base}`); return; }
+  try {
+    await git.pullFfOnly(repo, s.base, o);
+  } catch (e) {
+    if (!(e instanceof JstError) || e.code !== 'GIT_PULL_DIVERGED') throw e;
+    const goOn = await s.prompt.yesNo(`${s.base} has diverged from origin/${s.base} (a fast-forward pull is not possible). Plan from your local ${s.base} anyway?`, `Reconcile ${s.base} with origin/${s.base} (rebase or merge), then rerun`);
+    if (!goOn) throw refused(`${s.base} has diverged from origin/${s.base}; nothing was created`, `Reconcile it, then rerun`);
+  }
+}
+
+/** Branch names still unknown (they hold the new keys): refuse work whose slug already has a branch, here or on origin. */
+async function collisionGate(ctx: Context, repo: string, p: PlanInput, say: (l: string) => void): Promise<void> {
+  say('→ branch names are free locally and on origin');
+  const out = await git.runGit(['for-each-ref', '--format=%(refname:short)', 'refs/heads/feature', 'refs/heads/hotfix', 'refs/remotes/origin/feature', 'refs/remotes/origin/hotfix'], repo, { env: ctx.env });
+  const refs = out.stdout.split('\n').filter(Boolean);
+  const slugs = [p, ...p.steps].map((i) => slugify(i.summary));
+  for (const slug of slugs) {
+    const clash = refs.find((r) => r.endsWith(`-${slug}`));
+    if (clash) throw refused(`a branch for this work seems to exist already: ${clash} (same slug "${slug}")`, 'Was it planned before? Use that issue, or change the summary');
+  }
+}
+
+/**
+ * Fault injection for the kill-and-rerun test (issue 6 "Safety"): JST_FAULT_KILL_AT=N kills this
+ * process with SIGKILL right after the Nth journal write, exactly as a crash would.
+ */
+function faultInjector(env: NodeJS.ProcessEnv): (() => void) | undefined {
+  const at = Number(env.JST_FAULT_KILL_AT ?? 0);
+  if (!at) return undefined;
+  let writes = 0;
+  return () => { if (++writes === at) process.kill(process.pid, 'SIGKILL'); };
+}
+

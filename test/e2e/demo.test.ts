@@ -1,0 +1,27 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('npm start (ARCHITECTURE §3): the main job on the embedded default', () => {
+  it('--once: tracker, demo repository, .jst/, a multistep plan of three sub-tasks, the report and where everything is', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jst-demo-'));
+    try {
+      const r = spawnSync(process.execPath, [join(root, 'scripts/demo.mjs'), '--once', '--dir', dir], { encoding: 'utf8', timeout: 60_000 });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout.split('\n')[0]).toBe('Assignment report');
+      expect(r.stdout.match(/^ {2}cd .*worktree-DEMO-\d+ && jst start$/gm)).toHaveLength(4);
+      expect(r.stdout).toContain('Scope decision: multistep, parent DEMO-');
+      for (const label of ['tracker', 'tracker data', 'credentials', 'repository', 'worktrees']) expect(r.stdout).toMatch(new RegExp(`^ {2}${label} +\\S`, 'm'));
+      // Demo tokens live in a 0600 file and never appear in the output.
+      expect(statSync(join(dir, 'demo.env')).mode & 0o777).toBe(0o600);
+      expect(r.stdout + r.stderr).not.toMatch(/demo-(assigner|executor|reviewer)-[0-9a-f]{24}/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -87,8 +87,10 @@ async function provisionLeaf(c: ProvisionContext, id: string, key: string, item:
   const branch = c.plan.path === 'hotfix' ? hotfixBranch(key, item.summary) : featureBranch(key, item.summary);
   const worktree = join(c.worktreesDir, `worktree-${key}`);
   const leaf: Leaf = { key, summary: item.summary, branch, worktree, prTarget, role };
-  await step(c, `${id}:worktree`, `create branch ${branch} and worktree ${worktree}`, async () => {
-    if (!c.effects.dryRun) {
+  await step(c, `${id}:worktree`, `create branch ${branch} and worktree ${worktree}`, async (resuming) => {
+    // A fresh run needs no look first: the branch name holds a key minted moments ago, and
+    // `git worktree add -b` itself refuses an existing branch or a non-empty folder.
+    if (resuming && !c.effects.dryRun) {
       const o = { env: c.env };
       const entries = await git.worktreeList(c.repo, o);
       if (entries.some((e) => e.path === worktree && e.branch === branch)) return {};
@@ -118,8 +120,9 @@ async function provisionLeaf(c: ProvisionContext, id: string, key: string, item:
 async function commentOnce(c: ProvisionContext, id: string, key: string, text: string, confirm: boolean): Promise<void> {
   const wanted = text.split(/\r?\n/).filter((l) => l.trim() !== '').join('\n');
   const has = async () => (await c.effects.comments(key)).some((cm) => commentText(cm).join('\n') === wanted);
-  await step(c, id, `comment on ${key}: ${text.split('\n')[0]}`, async () => {
-    if (!(await has())) await c.effects.addComment(key, textToAdf(text), text);
+  await step(c, id, `comment on ${key}: ${text.split('\n')[0]}`, async (resuming) => {
+    // Only a step cut off in an earlier run may already have posted its comment.
+    if (!resuming || !(await has())) await c.effects.addComment(key, textToAdf(text), text);
     // spec §1 rule 11: on the hotfix path the comment is confirmed by reading it back.
     if (confirm && !c.effects.dryRun && !(await has())) {
       throw new JstError({ code: 'PLAN_COMMENT', exitCode: 1, problem: `the PR target comment on ${key} was posted but cannot be read back`, hint: 'Rerun jst plan to post it again' });

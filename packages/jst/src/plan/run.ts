@@ -62,7 +62,7 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompter, say: (l: str
 
   // --- spec §1 rule 4: discovery and healthcheck as the assigner; the branch context comes from its rows.
   say('→ healthcheck --role assigner');
-  const health = await runHealthcheck({ cwd: ctx.cwd, role: 'assigner', config, env: ctx.env });
+  const health = await runHealthcheck({ cwd: ctx.cwd, role: 'assigner', config, env: ctx.env, makeClient: (role) => ctx.client(role) });
   const bc = branchContext(health);
   const defaultBase = config.defaultBaseBranch;
   const start = startBranchGate(bc, defaultBase);
@@ -95,7 +95,7 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompter, say: (l: str
   await statusesGate(ctx, project);
   const base = hotfix ? bc.production! : defaultBase;
   const startPoint = hotfix ? `origin/${bc.production}` : start === 'base' ? defaultBase : `origin/${defaultBase}`;
-  const repo = (await git.worktreeInfo(ctx.cwd, { env: ctx.env })).root;
+  const repo = config.repoRoot ?? (await git.worktreeInfo(ctx.cwd, { env: ctx.env })).root;
   await syncWithOrigin(ctx, repo, { hotfix, onBase: start === 'base', base: defaultBase, dryRun: Boolean(o.dryRun), say, prompt });
   const planHash = createHash('sha256').update(JSON.stringify(settled)).digest('hex');
   if (!resumePlan && !pending) await collisionGate(ctx, repo, settled, say);

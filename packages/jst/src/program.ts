@@ -123,6 +123,18 @@ export function buildProgram(run: (work: (ctx: Context) => Promise<number>) => P
     .action(async (request: string[], o) => { await run(async (ctx) => (await import('./plan/run.js')).runPlan(ctx, { request, ...o })); }),
   ['jst plan "Add CSV export to the reports page"', 'jst plan --plan plan.json --json', 'jst plan --plan hotfix.json --confirm-hotfix', 'jst plan --plan plan.json --dry-run']);
 
+  examples(json(withRole(program.command('start')))
+    .description('phase 2, the executor: start work on the issue of this worktree (the key comes from the branch)')
+    .argument('[notes...]', 'free-form notes for this piece of work')
+    .addHelpText('after', '\nRuns inside a worktree made by jst plan, always as the executor (--role executor is accepted, no other role).\nExit codes: 0 started, 1 refused by the tracker or a rule (not assigned to the executor, no transition to STATUS_IN_PROGRESS), 2 not in an issue worktree or a configuration error.\n')
+    .action(async (notes: string[], o: { json?: boolean }, cmd: Command) => {
+      // spec §1 rule 13: phase 2 is the executor's; its account is never chosen by a flag.
+      const role = (cmd.optsWithGlobals() as { role?: Role }).role;
+      if (role !== undefined && role !== 'executor') throw new CommanderError(EXIT.usage, 'jst.role', `error: jst start always runs as the executor (got --role ${role})`);
+      await run(async (ctx) => (await import('./commands/start.js')).start(ctx, { notes, json: o.json }));
+    }),
+  ['cd ~/worktrees/worktree-ABC-2 && jst start', 'jst start "begin with the parser; the UI can wait"', 'jst start --json']);
+
   examples(program.command('init').description('write .jst/team.env, .jst/local.env (0600) and .jst/.gitignore')
     .option('--force', 'overwrite existing files')
     .option('--project-key <key>').option('--site <host>', 'TRACKER_ACCOUNT_URL').option('--gateway <url>', 'TRACKER_GATEWAY_URL')

@@ -1,0 +1,70 @@
+import { adfToPlainText } from '@jst/adf';
+import { commentsWithMarker, type Comment } from '@jst/client';
+
+/**
+ * What phase 1 hands over to phase 2 (spec §1 rules 10-12), read back from the places it was
+ * written: the branch name, the `PR target branch:` comment, the `Assignment report` comment and
+ * the description's acceptance criteria. Pure functions over what git and the tracker returned.
+ */
+
+/** spec §1 rule 7: `feature/<KEY>-slug` or `hotfix/<KEY>-slug`, KEY = `<PROJECT>-<n>`. */
+const ISSUE_BRANCH = /^(feature|hotfix)\/([A-Z][A-Z0-9_]*-[1-9][0-9]*)(?:-.*)?$/;
+
+export interface IssueBranch { kind: 'feature' | 'hotfix'; key: string }
+
+export function issueKeyFromBranch(branch: string): IssueBranch | null {
+  const m = ISSUE_BRANCH.exec(branch);
+  return m ? { kind: m[1] as IssueBranch['kind'], key: m[2]! } : null;
+}
+
+export const PR_TARGET_MARKER = 'PR target branch:';
+export const REPORT_MARKER = 'Assignment report';
+
+export interface PrTarget { branch: string; worktree: string | null; commentId: string }
+
+/**
+ * spec §1 rule 11: `PR target branch: <branch> Worktree: <absolute_path>`, read by walking the
+ * comment's text. The newest such comment wins (a re-plan posts a newer one).
+ */
+export function prTargetFrom(comments: Comment[]): PrTarget | null {
+  let found: PrTarget | null = null;
+  for (const c of commentsWithMarker(comments, PR_TARGET_MARKER)) {
+    for (const text of adfToPlainText(c.body).split('\n')) {
+      const m = /^PR target branch:\s*(\S+)(?:\s+Worktree:\s*(.+?))?\s*$/.exec(text.trim());
+      if (m) found = { branch: m[1]!, worktree: m[2] ?? null, commentId: c.id };
+    }
+  }
+  return found;
+}
+
+/** spec §1 rule 12: the comment whose first line is the literal marker; the newest one wins. */
+export function assignmentReportFrom(comments: Comment[]): string | null {
+  const reports = commentsWithMarker(comments, REPORT_MARKER)
+    .map((c) => adfToPlainText(c.body))
+    .filter((text) => text.split('\n', 1)[0]!.trim() === REPORT_MARKER);
+  return reports.at(-1) ?? null;
+}
+
+type Node = { type?: unknown; content?: unknown };
+const nodes = (v: unknown): Node[] => (Array.isArray(v) ? v.filter((n): n is Node => typeof n === 'object' && n !== null) : []);
+
+/**
+ * The items of the list(s) under the "Acceptance criteria" heading of a description (the plan
+ * authors it as a heading followed by a bullet list), up to the next heading.
+ */
+export function acceptanceCriteria(description: unknown): string[] {
+  const blocks = nodes((description as Node | null | undefined)?.content);
+  const start = blocks.findIndex((b) => b.type === 'heading' && /^acceptance criteria:?$/i.test(adfToPlainText(b).trim()));
+  if (start < 0) return [];
+  const items: string[] = [];
+  for (const block of blocks.slice(start + 1)) {
+    if (block.type === 'heading') break;
+    if (block.type === 'bulletList' || block.type === 'orderedList') {
+      for (const item of nodes(block.content)) {
+        const text = adfToPlainText(item).replace(/\s*\n\s*/g, ' ').trim();
+        if (text) items.push(text);
+      }
+    }
+  }
+  return items;
+}

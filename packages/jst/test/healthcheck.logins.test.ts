@@ -1,52 +1,27 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { check, healthWorld, rowOf } from './healthcheck-fixture.js';
 import { TrackerClient } from '@jst/client';
-import { startCodehost, type TestCodehost } from '../../../test/support/codehost.js';
 import { CODEHOST_TOKEN, FIXTURE_GIT_ENV, makeRepo, setting, without, writeJstFiles, type JstFilesOptions, type MakeRepoOptions, type TestRepo } from '../../../test/support/repo.js';
 import { EMAILS, TOKENS, testSeed } from '../../../test/support/seed.js';
-import { startTestTracker, type TestTracker } from '../../../test/support/tracker.js';
 import { ROLES, loadConfig, type Role } from '../src/config/index.js';
 import { runHealthcheck, type CodehostFetch, type HealthReport, type HealthcheckContext, type RowName } from '../src/healthcheck/index.js';
 
 // A scoped token without read:jira-user: GET /myself answers 401 "scope does not match" (spec §5 rule 8).
 const NO_USER_SCOPE = 'tok-scoped-nouser-6a7b';
 
-let tracker: TestTracker;
-let codehost: TestCodehost;
-beforeAll(async () => {
-  const site = testSeed().sites[0]!;
-  const extra = { token: NO_USER_SCOPE, kind: 'scoped', scopes: ['read:jira-work'] };
-  const users = site.users.map((u) => (u.email === 'bot@acme.test' ? { ...u, tokens: [...u.tokens, extra] } : u));
-  tracker = await startTestTracker('sqlite', { sites: [{ ...site, users }] });
-  codehost = await startCodehost({ token: CODEHOST_TOKEN, repos: ['acme/widgets'], forbidden: ['acme/locked'] });
+const world = healthWorld({
+  // Adds a scoped token without read:jira-user to the bot of the usual seed.
+  seed: (() => {
+    const site = testSeed().sites[0]!;
+    const extra = { token: NO_USER_SCOPE, kind: 'scoped', scopes: ['read:jira-work'] };
+    const users = site.users.map((u) => (u.email === 'bot@acme.test' ? { ...u, tokens: [...u.tokens, extra] } : u));
+    return { sites: [{ ...site, users }] };
+  })(),
+  codehost: { forbidden: ['acme/locked'] },
 });
-afterAll(async () => {
-  await codehost?.close();
-  await tracker?.close();
-});
-
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
-
-function project(edit: Partial<JstFilesOptions> = {}, repo: MakeRepoOptions = { originUrl: 'https://github.com/acme/widgets.git' }): TestRepo {
-  const r = makeRepo(repo);
-  cleanups.push(r.cleanup);
-  writeJstFiles(r.repo, { trackerUrl: tracker.url, codehostUrl: codehost.url, worktreesDir: r.worktreesDir, ...edit });
-  return r;
-}
-
-function check(cwd: string, role: Role = 'assigner', extra: Partial<HealthcheckContext> = {}): Promise<HealthReport> {
-  return runHealthcheck({ cwd, role, config: loadConfig({ cwd, env: {} }), env: FIXTURE_GIT_ENV, ...extra });
-}
-
-function rowOf(report: HealthReport, name: RowName) {
-  const found = report.rows.find((r) => r.name === name);
-  if (found === undefined) throw new Error(`no row ${name}`);
-  return found;
-}
+const project = world.project;
 
 const NAMES: Record<Role, string> = { assigner: 'Ada Assigner', executor: 'Eve Executor', reviewer: 'Rey Reviewer' };
 
@@ -88,7 +63,7 @@ describe('spec §5 rule 6: tracker_login proves the identity with GET /myself', 
   it('identity mismatch: /myself answering another account FAILs naming both e-mails', async () => {
     const r = project();
     // The credential the client really sends is the executor's while the configuration says assigner.
-    const makeClient = () => new TrackerClient({ siteHost: new URL(tracker.url).host, gatewayUrl: tracker.url, email: EMAILS.executor, token: TOKENS.executor });
+    const makeClient = () => new TrackerClient({ siteHost: new URL(world.tracker().url).host, gatewayUrl: world.tracker().url, email: EMAILS.executor, token: TOKENS.executor });
     const row = rowOf(await check(r.repo, 'assigner', { makeClient }), 'tracker_login');
     expect(row.status).toBe('FAIL');
     expect(row.detail).toContain(`belongs to ${EMAILS.executor}`);
@@ -115,11 +90,11 @@ describe('spec §5 rule 6: tracker_login proves the identity with GET /myself', 
 describe('spec §4: codehost_login is a repository read with CODEHOST_PAT_TOKEN', () => {
   it('PASS against the stand-in: GET /repos/acme/widgets with a Bearer token', async () => {
     const r = project();
-    const before = codehost.requests.length;
+    const before = world.codehost().requests.length;
     const row = rowOf(await check(r.repo), 'codehost_login');
     expect(row).toMatchObject({ status: 'PASS' });
     expect(row.detail).toContain('read acme/widgets (private)');
-    const sent = codehost.requests.slice(before);
+    const sent = world.codehost().requests.slice(before);
     expect(sent.map((q) => [q.method, q.path, q.authorization])).toEqual([['GET', '/repos/acme/widgets', `Bearer ${CODEHOST_TOKEN}`]]);
   });
 
@@ -145,11 +120,11 @@ describe('spec §4: codehost_login is a repository read with CODEHOST_PAT_TOKEN'
 
   it('origin is a local path: WARN, and nothing is sent', async () => {
     const r = project({}, {});
-    const before = codehost.requests.length;
+    const before = world.codehost().requests.length;
     const row = rowOf(await check(r.repo), 'codehost_login');
     expect(row.status).toBe('WARN');
     expect(row.detail).toContain(`origin ${r.origin} is not a repository on the code host`);
-    expect(codehost.requests.length).toBe(before);
+    expect(world.codehost().requests.length).toBe(before);
   });
 
   it('no origin remote: WARN', async () => {

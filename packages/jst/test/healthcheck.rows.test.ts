@@ -1,48 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startCodehost, type TestCodehost } from '../../../test/support/codehost.js';
+import { describe, expect, it } from 'vitest';
+import { check, healthWorld, rowOf } from './healthcheck-fixture.js';
 import { CODEHOST_TOKEN, FIXTURE_GIT_ENV, copyJstDir, makeRepo, setting, without, writeJstFiles, type JstFilesOptions, type TestRepo } from '../../../test/support/repo.js';
 import { TOKENS } from '../../../test/support/seed.js';
-import { startTestTracker, type TestTracker } from '../../../test/support/tracker.js';
 import { loadConfig, type Role } from '../src/config/index.js';
 import { worktreeAdd } from '../src/git/index.js';
 import { exitCodeOf, runHealthcheck, type HealthReport, type RowName } from '../src/healthcheck/index.js';
 
-let tracker: TestTracker;
-let codehost: TestCodehost;
-beforeAll(async () => {
-  tracker = await startTestTracker('sqlite');
-  codehost = await startCodehost({ token: CODEHOST_TOKEN, repos: ['acme/widgets'] });
-});
-afterAll(async () => {
-  await codehost?.close();
-  await tracker?.close();
-});
-
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
-
-/** A repository whose origin names acme/widgets, with `.jst/` for the local tracker and stand-in. */
-function project(edit: Partial<JstFilesOptions> = {}): TestRepo {
-  const r = makeRepo({ originUrl: 'https://github.com/acme/widgets.git' });
-  cleanups.push(r.cleanup);
-  writeJstFiles(r.repo, { trackerUrl: tracker.url, codehostUrl: codehost.url, worktreesDir: r.worktreesDir, ...edit });
-  return r;
-}
-
-function check(cwd: string, role: Role = 'assigner'): Promise<HealthReport> {
-  return runHealthcheck({ cwd, role, config: loadConfig({ cwd, env: {} }), env: FIXTURE_GIT_ENV });
-}
-
-function rowOf(report: HealthReport, name: RowName) {
-  const found = report.rows.find((r) => r.name === name);
-  if (found === undefined) throw new Error(`no row ${name}`);
-  return found;
-}
+const world = healthWorld();
+const project = world.project;
 
 describe('spec §2: worktree row never FAILs', () => {
   it('main checkout: PASS "main checkout"', async () => {
@@ -63,7 +31,7 @@ describe('spec §2: worktree row never FAILs', () => {
 
   it('outside any git checkout: WARN, still not FAIL', async () => {
     const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'jst-nogit-')));
-    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    world.cleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
     const worktree = rowOf(await check(dir), 'worktree');
     expect(worktree.status).toBe('WARN');
   });
@@ -86,7 +54,7 @@ describe('spec §2: worktrees_dir FAILs only when relative, WARNs when missing',
   it('absolute but missing: WARN, and the folder is not created', async () => {
     const r = project();
     const missing = path.join(r.root, 'not-yet');
-    writeJstFiles(r.repo, { trackerUrl: tracker.url, codehostUrl: codehost.url, worktreesDir: missing });
+    writeJstFiles(r.repo, { trackerUrl: world.tracker().url, codehostUrl: world.codehost().url, worktreesDir: missing });
     const report = await check(r.repo);
     expect(rowOf(report, 'worktrees_dir')).toMatchObject({ status: 'WARN' });
     expect(rowOf(report, 'worktrees_dir').detail).toContain(`${missing} (from`);

@@ -1,38 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startCodehost, type TestCodehost } from '../../../test/support/codehost.js';
+import { describe, expect, it } from 'vitest';
+import { check, healthWorld, rowOf } from './healthcheck-fixture.js';
 import { CODEHOST_TOKEN, FIXTURE_GIT_ENV, makeRepo, setting, writeJstFiles, type JstFilesOptions, type TestRepo } from '../../../test/support/repo.js';
 import { TOKENS } from '../../../test/support/seed.js';
-import { startTestTracker, type TestTracker } from '../../../test/support/tracker.js';
 import { ROLES, loadConfig, type Role } from '../src/config/index.js';
 import { gitProcessCount } from '../src/git/index.js';
 import { ROW_NAMES, exitCodeOf, formatReport, reportJson, runHealthcheck, type HealthReport, type HealthcheckContext } from '../src/healthcheck/index.js';
 
-let tracker: TestTracker;
-let codehost: TestCodehost;
-beforeAll(async () => {
-  tracker = await startTestTracker('sqlite');
-  codehost = await startCodehost({ token: CODEHOST_TOKEN, repos: ['acme/widgets'] });
-});
-afterAll(async () => {
-  await codehost?.close();
-  await tracker?.close();
-});
-
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
-
-function project(edit: Partial<JstFilesOptions> = {}): TestRepo {
-  const r = makeRepo({ originUrl: 'https://github.com/acme/widgets.git' });
-  cleanups.push(r.cleanup);
-  writeJstFiles(r.repo, { trackerUrl: tracker.url, codehostUrl: codehost.url, worktreesDir: r.worktreesDir, ...edit });
-  return r;
-}
-
-function check(cwd: string, role: Role = 'assigner', extra: Partial<HealthcheckContext> = {}): Promise<HealthReport> {
-  return runHealthcheck({ cwd, role, config: loadConfig({ cwd, env: {} }), env: FIXTURE_GIT_ENV, ...extra });
-}
+const world = healthWorld();
+const project = world.project;
 
 describe('ARCHITECTURE §6: the status check report', () => {
   it.each(ROLES)('%s: every row in the documented order, all PASS on a complete set-up, exit 0', async (role) => {

@@ -54,6 +54,12 @@ describe('jst client commands against a real jst-tracker (spec §4 operations 1-
       expect(r.stderr).toContain('TRACKER_EXECUTOR_TOKEN');
       expect(r.stderr).toContain('local.env');
     });
+    it('a setting the program does not know is reported with the closest known name, and the call still runs', async () => {
+      const typo = jstFolder(t, { local: { WORKTREE_DIR: '/tmp' } });
+      const r = await runJst(['--role', 'assigner', 'raw', 'GET', '/myself'], { cwd: typo });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/warning: unknown setting WORKTREE_DIR in .*local\.env:\d+: did you mean WORKTREES_DIR\?/);
+    });
     it('spec §5 rule 2: the three roles run raw concurrently, each seen as its own account', async () => {
       const roles = ['assigner', 'executor', 'reviewer'] as const;
       const results = await Promise.all(Array.from({ length: 9 }, (_, i) => jst(['--role', roles[i % 3]!, 'raw', 'GET', '/myself'])));

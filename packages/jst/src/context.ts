@@ -67,7 +67,14 @@ export function createContext(options: { cwd?: string; env?: NodeJS.ProcessEnv; 
     cwd,
     env,
     io: options.io ?? processIo(env),
-    config: () => (config ??= loadConfig({ cwd, env })),
+    config() {
+      if (!config) {
+        config = loadConfig({ cwd, env });
+        // A setting the program does not know is reported, never silently ignored (a typo is the usual cause).
+        for (const w of config.warnings) ctx.io.stderr.write(`jst: warning: ${w.message}\n`);
+      }
+      return config;
+    },
     client(role) {
       if (!isRole(role)) {
         throw new JstError({ code: 'USAGE', problem: `--role must be assigner, executor or reviewer (got "${String(role)}")`, hint: 'There is no default account: pass --role explicitly' });

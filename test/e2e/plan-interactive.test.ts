@@ -19,7 +19,7 @@ function onTerminal(cwd: string, args: string[], dialogue: [RegExp, string][]): 
     const onData = (c: Buffer) => {
       screen += c.toString('utf8');
       const step = dialogue[next];
-      if (step && step[0].test(screen.slice(answeredAt))) {
+      if (step && step[0].test(screen.slice(answeredAt).replace(/\r/g, ''))) {
         answeredAt = screen.length;
         next++;
         child.stdin.write(`${step[1]}\n`);
@@ -41,16 +41,16 @@ describe('spec §1 rules 3 and 5 on a terminal', () => {
   it('asks for the request, then until scope, acceptance criteria and priority are settled; the answers land in the description', async () => {
     const w = planWorld(t);
     const { code, screen } = await onTerminal(w.repo.repo, ['plan'], [
-      [/What should the assigner plan\?/, 'Let admins rename a project'],
-      [/one-line summary/, 'Rename projects'],
-      [/in scope/, 'Only the display name; keys never change'],
-      [/acceptance criteria/, 'The new name shows everywhere'],
-      [/- $/m, 'Old links keep working'],
-      [/- $/m, ''],
-      [/Priority/, 'Medium'],
-      [/emergency fix of production/, 'n'],
-      [/how many sub-tasks/, '0'],
-      [/Create one Task in ABC/, 'y'],
+      [/What should the assigner plan\? \(the request\) $/, 'Let admins rename a project'],
+      [/one-line summary for the issue\? $/, 'Rename projects'],
+      [/\(and what is not\)\? $/, 'Only the display name; keys never change'],
+      [/ends the list\)\s+- $/, 'The new name shows everywhere'],
+      [/- $/, 'Old links keep working'],
+      [/- $/, ''],
+      [/Low\)\? $/, 'Medium'],
+      [/\(a hotfix\)\? \[y\/N\] $/, 'n'],
+      [/single issue\) $/, '0'],
+      [/Create one Task in ABC.*\[y\/N\] $/, 'y'],
     ]);
     expect(code, screen).toBe(0);
     expect(screen).toContain('Assignment report');
@@ -66,13 +66,13 @@ describe('spec §1 rules 3 and 5 on a terminal', () => {
     const w = planWorld(t);
     const before = (await t.as('assigner').post('/search/jql', { jql: 'project = ABC', maxResults: 5000 })).body.issues.length;
     const { code, screen } = await onTerminal(w.repo.repo, ['plan', 'Checkout crashes in production'], [
-      [/one-line summary/, 'Fix checkout crash'],
-      [/in scope/, 'The null check'],
-      [/acceptance criteria/, 'Checkout works'],
-      [/- $/m, ''],
-      [/Priority/, 'Highest'],
-      [/emergency fix of production/, 'y'],
-      [/HOTFIX path: one branch hotfix\/<KEY>-fix-checkout-crash cut from origin\/main/, 'n'],
+      [/one-line summary for the issue\? $/, 'Fix checkout crash'],
+      [/\(and what is not\)\? $/, 'The null check'],
+      [/ends the list\)\s+- $/, 'Checkout works'],
+      [/- $/, ''],
+      [/Low\)\? $/, 'Highest'],
+      [/\(a hotfix\)\? \[y\/N\] $/, 'y'],
+      [/HOTFIX path: one branch hotfix\/<KEY>-fix-checkout-crash cut from origin\/main.*\[y\/N\] $/, 'n'],
     ]);
     expect(code, screen).toBe(2);
     expect(screen).toMatch(/not confirmed, so nothing was created/);

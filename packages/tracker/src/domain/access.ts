@@ -16,21 +16,14 @@ export interface IssueAccess {
  */
 export async function findIssue(tracker: Tracker, caller: Caller, idOrKey: string): Promise<IssueAccess> {
   const { store } = tracker;
-  let issue: IssueRow | undefined;
-  let project: ProjectRow | undefined;
   const key = parseIssueKey(idOrKey);
-  if (key) {
-    project = await store.projectByKey(caller.site.id, key.projectKey);
-    issue = project ? await store.issueByNumber(project.id, key.number) : undefined;
-  } else {
-    const rowId = rowIdOf(idOrKey);
-    issue = rowId === null ? undefined : await store.issueById(rowId);
-    project = issue ? await store.projectById(issue.project_id) : undefined;
-  }
-  if (!issue || !project || project.site_id !== caller.site.id) throw issueNotFound();
-  const role = (await store.roleOf(project.id, caller.user.id)) as ProjectRole | undefined;
-  if (!role) throw issueNotFound();
-  return { issue, project, role };
+  const rowId = key ? null : rowIdOf(idOrKey);
+  // The issue, its project and the caller's role there come from one read.
+  const found = key
+    ? await store.issueWithProjectByKey(caller.site.id, key.projectKey, key.number, caller.user.id)
+    : rowId === null ? undefined : await store.issueWithProjectById(rowId, caller.user.id);
+  if (!found || found.project.site_id !== caller.site.id || !found.role) throw issueNotFound();
+  return { issue: found.issue, project: found.project, role: found.role as ProjectRole };
 }
 
 /** A visible issue the caller may not change: 403 (spec §7, ARCHITECTURE §5). */

@@ -24,11 +24,15 @@ export function refOf(value: unknown, field: string, props: string[]): Record<st
   return out;
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 export function summaryOf(value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') throw fieldError('summary', 'You must specify a summary of the issue.');
   if (/[\r\n]/.test(value)) throw fieldError('summary', 'The summary is invalid because it contains newline characters.');
   if (value.length > SUMMARY_MAX) throw fieldError('summary', `Summary must be less than ${SUMMARY_MAX} characters.`);
-  return value;
+  // A lone UTF-16 surrogate (a client that cut an emoji in half) has no UTF-8 form: SQLite would
+  // keep three U+FFFD for it and PostgreSQL one. Store one U+FFFD on both, as for invalid UTF-8 bytes.
+  return value.replace(LONE_SURROGATE, '\uFFFD');
 }
 
 /** spec §2 / §7: rich text must be ADF; a plain string (or any invalid document) is a 400 on that field. */

@@ -15,10 +15,9 @@ const CAS_ATTEMPTS = 12;
 async function projectFor(tracker: Tracker, caller: Caller, value: unknown): Promise<{ project: ProjectRow; role: ProjectRole }> {
   if (value === undefined) throw fieldError('project', 'Specify a valid project ID or key.');
   const ref = refOf(value, 'project', ['key', 'id']);
-  const project = ref.key !== undefined
-    ? await tracker.store.projectByKey(caller.site.id, ref.key)
-    : await tracker.store.projectById(rowIdOf(ref.id!) ?? -1);
-  const role = project && project.site_id === caller.site.id ? ((await tracker.store.roleOf(project.id, caller.user.id)) as ProjectRole | undefined) : undefined;
+  const found = await tracker.store.projectWithRole(ref.key !== undefined ? { siteId: caller.site.id, key: ref.key } : { id: rowIdOf(ref.id!) ?? -1 }, caller.user.id);
+  const project = found?.project;
+  const role = project && project.site_id === caller.site.id ? (found.role as ProjectRole | undefined) : undefined;
   // A project the caller cannot see is reported as missing, never as forbidden.
   if (!project || !role) throw fieldError('project', `Specify a valid project ID or key: project '${ref.key ?? ref.id}' does not exist or you cannot see it.`);
   return { project, role };
@@ -75,7 +74,7 @@ export async function createIssue(tracker: Tracker, caller: Caller, body: unknow
   const workflow = tracker.workflowOf(project);
   const status = await tracker.statusByName(caller.site.id, workflow.initial);
   const now = new Date().toISOString();
-  return tracker.store.transaction((tx) => tracker.store.createIssue(tx, {
+  return tracker.store.createIssue({
     projectId: project.id,
     issueType: type.name,
     summary,
@@ -86,16 +85,19 @@ export async function createIssue(tracker: Tracker, caller: Caller, body: unknow
     reporterId,
     creatorId: caller.user.id,
     now,
-  }, project.key));
+  }, project.key);
 }
 
 /**
  * Applies a change computed from the current row, retrying on a lost race: the change is
  * recomputed from the fresh row each time, so rules are checked against what is written over.
  */
-async function writeWithRetry(tracker: Tracker, issueId: number, change: (issue: IssueRow) => Promise<IssuePatch | null>): Promise<void> {
+async function writeWithRetry(tracker: Tracker, read: IssueRow, change: (issue: IssueRow) => Promise<IssuePatch | null>): Promise<void> {
+  const issueId = read.id;
   for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
-    const current = await tracker.store.issueById(issueId);
+    // The first attempt starts from the row the request has just read (the version check still
+    // guards it); after a lost race the row is read again.
+    const current = attempt === 0 ? read : await tracker.store.issueById(issueId);
     if (!current) throw new ApiError(404, ['Issue does not exist or you do not have permission to see it.']);
     const patch = await change(current);
     if (patch === null) return;
@@ -124,7 +126,7 @@ export async function editIssue(tracker: Tracker, caller: Caller, idOrKey: strin
     if (fields.reporter === null) throw fieldError('reporter', 'An issue must have a reporter.');
     patch.reporter_id = await reporterFor(tracker, caller, access.project, access.role, fields.reporter);
   }
-  if (Object.keys(patch).length > 0) await writeWithRetry(tracker, access.issue.id, async () => patch);
+  if (Object.keys(patch).length > 0) await writeWithRetry(tracker, access.issue, async () => patch);
   return access;
 }
 
@@ -138,7 +140,7 @@ export async function assignIssue(tracker: Tracker, caller: Caller, idOrKey: str
   const value = body.accountId;
   if (value !== null && typeof value !== 'string') throw fieldError('accountId', 'accountId must be a string or null.');
   const user = value === null ? null : await assigneeFor(tracker, caller, access.project, { accountId: value }, 'assignee');
-  await writeWithRetry(tracker, access.issue.id, async (current) => (current.assignee_id === (user?.id ?? null) ? null : { assignee_id: user?.id ?? null }));
+  await writeWithRetry(tracker, access.issue, async (current) => (current.assignee_id === (user?.id ?? null) ? null : { assignee_id: user?.id ?? null }));
 }
 
 /** POST /issue/{key}/transitions (spec §4 endpoint 12): validated against the status being written over. */
@@ -152,7 +154,7 @@ export async function doTransition(tracker: Tracker, caller: Caller, idOrKey: st
   requirePermission(access, 'transition', 'transition issues');
   const id = isObject(body.transition) ? body.transition.id : undefined;
   const workflow = tracker.workflowOf(access.project);
-  await writeWithRetry(tracker, access.issue.id, async (current) => {
+  await writeWithRetry(tracker, access.issue, async (current) => {
     const status = await tracker.statusById(caller.site.id, current.status_id);
     const transition = resolveTransition(workflow, status.name, id);
     const to = await tracker.statusByName(caller.site.id, transition.to);

@@ -18,6 +18,16 @@ export interface Caller {
 }
 
 const AUTH_FAILED = 'AUTHENTICATED_FAILED';
+/**
+ * How long a successful sign-in, and a user's row, is remembered. Users and tokens change only
+ * when a seed is loaded (at a process's start), so a few seconds only bound how late another
+ * process sees that change.
+ */
+const SIGN_IN_TTL_MS = 5_000;
+/** Remembered sign-ins (and users) per process; past this the memory is emptied (it refills from the database). */
+const SIGN_IN_MAX = 10_000;
+
+interface SignIn { user: UserRow; kind: string; scopes: readonly string[]; until: number }
 
 /** Jira's 401: the reason travels in `X-Seraph-LoginReason`, the body is an ErrorCollection. */
 export function unauthorized(message: string): ApiError {
@@ -33,12 +43,18 @@ export class Tracker {
   private sites: SiteRow[] = [];
   private readonly statusCache = new Map<number, StatusRow[]>();
   private readonly workflowCache = new Map<string, Workflow>();
+  /** Successful sign-ins, keyed by site, e-mail and the token's salted hash (never the token). */
+  private readonly signIns = new Map<string, SignIn>();
+  /** Users by row id, for rendering people (assignee, reporter, comment authors). */
+  private readonly userRows = new Map<number, { user: UserRow; until: number }>();
 
   constructor(readonly store: Store) {}
 
   async refreshSites(): Promise<void> {
     this.sites = await this.store.listSites();
     this.statusCache.clear();
+    this.signIns.clear();
+    this.userRows.clear();
   }
 
   get siteCount(): number { return this.sites.length; }
@@ -73,23 +89,62 @@ export class Tracker {
     if (/^Bearer\s/i.test(header)) throw unauthorized('Bearer tokens are not accepted here: use HTTP Basic authentication with your e-mail and an API token.');
     const cred = parseBasic(header);
     if (!cred) throw unauthorized('Malformed Authorization header: expected "Basic base64(email:api_token)".');
-    const user = await this.store.userByEmail(site.id, cred.email);
-    const tokens = user && user.active ? await this.store.tokensOf(user.id) : [];
     const hash = hashToken(site.token_salt, cred.token);
+    const cacheKey = `${site.id}\0${cred.email.toLowerCase()}\0${hash}`;
+    const now = Date.now();
+    let signIn = this.signIns.get(cacheKey);
+    if (!signIn || signIn.until < now) {
+      this.signIns.delete(cacheKey);
+      signIn = { ...(await this.signInFromStore(site, cred.email, hash)), until: now + SIGN_IN_TTL_MS };
+      if (this.signIns.size >= SIGN_IN_MAX) this.signIns.clear();
+      this.signIns.set(cacheKey, signIn);
+    }
+    if (signIn.kind === 'scoped') {
+      if (form === 'site') {
+        throw unauthorized(`${AUTH_FAILED}: a scoped API token is accepted only through the API gateway (/ex/jira/${site.cloud_id}/rest/api/3/…), not on the site domain.`);
+      }
+      if (!signIn.scopes.includes(scope)) {
+        throw unauthorized(`Unauthorized; scope does not match. This operation needs the scope "${scope}", which the token was not granted.`);
+      }
+    }
+    return signIn.user;
+  }
+
+  /**
+   * The database check behind a sign-in. The token hash is always compared (against a dummy when
+   * the user is unknown), so a wrong user and a wrong token take the same time. Failures are
+   * never remembered: every wrong credential costs the full check.
+   */
+  private async signInFromStore(site: SiteRow, email: string, hash: string): Promise<Omit<SignIn, 'until'>> {
+    const user = await this.store.userByEmail(site.id, email);
+    // The tokens query runs for an unknown user too (row ids start at 1, so 0 finds none): both
+    // failures cost the same two reads, or the time of a 401 would tell which e-mails exist.
+    const tokens = await this.store.tokensOf(user && user.active ? user.id : 0);
     let match: (typeof tokens)[number] | undefined;
     if (tokens.length === 0) sameHash(hash, DUMMY_HASH);
     for (const t of tokens) if (sameHash(hash, t.token_hash) && !match) match = t;
     if (!user || !match) throw unauthorized('Client must be authenticated to access this resource: the e-mail and API token do not match an active account (the token may be stale or revoked).');
-    if (match.kind === 'scoped') {
-      if (form === 'site') {
-        throw unauthorized(`${AUTH_FAILED}: a scoped API token is accepted only through the API gateway (/ex/jira/${site.cloud_id}/rest/api/3/…), not on the site domain.`);
-      }
-      const scopes = JSON.parse(match.scopes) as string[];
-      if (!scopes.includes(scope)) {
-        throw unauthorized(`Unauthorized; scope does not match. This operation needs the scope "${scope}", which the token was not granted.`);
+    return { user, kind: match.kind, scopes: match.kind === 'scoped' ? (JSON.parse(match.scopes) as string[]) : [] };
+  }
+
+  /** Users by row id (unknown ids are left out); rows read in the last few seconds are reused. */
+  async users(ids: readonly number[]): Promise<Map<number, UserRow>> {
+    const now = Date.now();
+    const found = new Map<number, UserRow>();
+    const missing: number[] = [];
+    for (const id of ids) {
+      const hit = this.userRows.get(id);
+      if (hit && hit.until >= now) found.set(id, hit.user);
+      else if (!found.has(id)) missing.push(id);
+    }
+    if (missing.length > 0) {
+      if (this.userRows.size >= SIGN_IN_MAX) this.userRows.clear();
+      for (const user of await this.store.usersByIds(missing)) {
+        found.set(user.id, user);
+        this.userRows.set(user.id, { user, until: now + SIGN_IN_TTL_MS });
       }
     }
-    return user;
+    return found;
   }
 
   async statuses(siteId: number): Promise<StatusRow[]> {

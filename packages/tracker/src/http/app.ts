@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 import type { AddressForm, Tracker } from '../domain/tracker.js';
@@ -8,6 +9,8 @@ import { searchRoutes } from './routes/search.js';
 import { userRoutes } from './routes/users.js';
 
 export const BODY_LIMIT = 1024 * 1024;
+/** Deepest nesting of a JSON body; ADF at its own limit (100 levels) needs about 210. */
+export const MAX_JSON_DEPTH = 512;
 
 export interface AppOptions {
   /** pino log level; 'silent' in tests. Request logs never include headers (no credential). */
@@ -42,6 +45,22 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,
     routerOptions: { caseSensitive: true, ignoreTrailingSlash: true, maxParamLength: 200 },
+    // A request Node's HTTP parser refuses (broken framing, a bad header, headers too large) is
+    // answered before Fastify routes it; say so in the vendor's error shape too.
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      const [status, reason, message] = error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'The request headers (or the URL) are larger than the server accepts.']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'The request was not received in time.']
+          : [400, 'Bad Request', 'The request is not valid HTTP/1.1 (malformed request line, header or body framing).'];
+      const body = JSON.stringify({ errorMessages: [message], errors: {} });
+      // Not when an answer is already on its way on this connection (Node's own rule): a second
+      // response after it would corrupt what the client reads.
+      const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+      if (socket.writable && !answering) socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      socket.destroy(error);
+    },
     // A malformed URL or an over-long path parameter is refused before routing; answer it in the
     // vendor's error shape too (Fastify's own body is not an ErrorCollection).
     frameworkErrors: (error, _request, reply) => {
@@ -49,6 +68,14 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
       const message = status === 414 ? 'A path parameter is longer than 200 characters.' : 'The request URL is not valid (bad percent-encoding).';
       void (reply as FastifyReply).code(status).send({ errorMessages: [message], errors: {} });
     },
+  });
+
+  // An Expect header other than 100-continue: Node answers 417 itself, with an empty body,
+  // unless told how; answer it in the vendor's error shape like every other refusal.
+  app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const body = JSON.stringify({ errorMessages: ['Expectation Failed: the only Expect value this server supports is 100-continue.'], errors: {} });
+    response.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body);
+    request.resume();
   });
 
   // Our own JSON parser: an empty body reads as "no body" (curl clients send the header on
@@ -60,6 +87,11 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
     try {
+      // JSON.parse nests without limit, but JSON.stringify (storing a document, sending a reply)
+      // recurses and overflows the stack a few thousand levels down: refuse such bodies up front.
+      if (text.length > 2 * MAX_JSON_DEPTH && nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+        throw new ApiError(400, [`The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`]);
+      }
       // U+0000 cannot be stored in PostgreSQL text; it is refused on every store alike.
       done(null, text.includes('\\u0000') ? JSON.parse(text, refuseNul) : JSON.parse(text));
     } catch (e) {
@@ -119,6 +151,22 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
   void app.register(api('site'), { prefix: '/rest/api/3' });
   void app.register(api('gateway'), { prefix: '/ex/jira/:cloudId/rest/api/3' });
   return app;
+}
+
+/** Whether JSON text nests arrays/objects deeper than `limit` (brackets inside strings do not count). */
+function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) { // a string: skip to its closing quote
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
 }
 
 function refuseNul(key: string, value: unknown): unknown {

@@ -7,11 +7,21 @@ import { issueSelf, renderComment, renderIssueType, renderProject, renderStatus,
 
 const EXPAND = 'renderedFields,names,schema,operations,editmeta,changelog,versionedRepresentations';
 
+/** The people an issue's selected fields name (comment authors aside). */
+export function peopleOf(issue: IssueRow, fields: Set<FieldName>): number[] {
+  const ids: number[] = [];
+  if (fields.has('assignee') && issue.assignee_id !== null) ids.push(issue.assignee_id);
+  if (fields.has('reporter')) ids.push(issue.reporter_id);
+  if (fields.has('creator')) ids.push(issue.creator_id);
+  return ids;
+}
+
 /**
  * An issue as GET /issue answers it, with only the selected fields. Related rows (people,
- * parent, sub-tasks, comments) are read only when a selected field needs them.
+ * parent, sub-tasks, comments) are read only when a selected field needs them; `known` holds
+ * people already read (a search page reads everyone its issues name in one query).
  */
-export async function renderIssue(tracker: Tracker, caller: Caller, access: IssueAccess, fields: Set<FieldName>) {
+export async function renderIssue(tracker: Tracker, caller: Caller, access: IssueAccess, fields: Set<FieldName>, known?: ReadonlyMap<number, UserRow>) {
   const { issue, project } = access;
   const { store } = tracker;
   const wants = (f: FieldName) => fields.has(f);
@@ -19,12 +29,11 @@ export async function renderIssue(tracker: Tracker, caller: Caller, access: Issu
   const parent = wants('parent') && issue.parent_id !== null ? await store.issueById(issue.parent_id) : undefined;
   const comments = wants('comment') ? await store.commentsOf(issue.id, { startAt: 0, maxResults: 5000, descending: false }) : undefined;
 
-  const userIds: number[] = [];
-  if (wants('assignee') && issue.assignee_id !== null) userIds.push(issue.assignee_id);
-  if (wants('reporter')) userIds.push(issue.reporter_id);
-  if (wants('creator')) userIds.push(issue.creator_id);
+  const userIds = peopleOf(issue, fields);
   for (const c of comments?.rows ?? []) userIds.push(c.author_id);
-  const users = new Map<number, UserRow>((await store.usersByIds(userIds)).map((u) => [u.id, u]));
+  const users = new Map<number, UserRow>(known);
+  const unknown = userIds.filter((id) => !users.has(id));
+  if (unknown.length > 0) for (const [id, u] of await tracker.users(unknown)) users.set(id, u);
   const person = (id: number | null) => {
     const u = id === null ? undefined : users.get(id);
     return u ? renderUserDetails(caller, u) : null;

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool, type PostgresPoolClient, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -22,6 +23,11 @@ export interface Db {
   dialect: Dialect;
   /** Where the data lives, for the ready line and the demo (never includes a password). */
   location: string;
+  /**
+   * Marks a SQL text as one of the store's fixed queries (store/prepared.ts): on PostgreSQL it is
+   * then kept prepared on each connection (parsed and planned once, not per request).
+   */
+  keepPrepared(sql: string): void;
   close(): Promise<void>;
 }
 
@@ -39,10 +45,11 @@ export function openDb(options: DbOptions): Db {
     // An idle connection dropped by the server (restart, failover, admin) must not crash the
     // process: the pool discards it and the next query opens a fresh one.
     pool.on('error', (e) => options.onPoolError?.(e));
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const named = new NamedStatements();
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: named.wrap(pool) }) });
     const url = new URL(options.databaseUrl);
     url.password = '';
-    return { kysely, dialect: 'postgres', location: url.toString(), close: () => kysely.destroy() };
+    return { kysely, dialect: 'postgres', location: url.toString(), keepPrepared: (sql) => named.add(sql), close: () => kysely.destroy() };
   }
   const dir = options.dataDir ?? '.jst-tracker';
   mkdirSync(dir, { recursive: true });
@@ -52,6 +59,74 @@ export function openDb(options: DbOptions): Db {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { kysely, dialect: 'sqlite', location: file, close: () => kysely.destroy() };
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  return { kysely, dialect: 'sqlite', location: file, keepPrepared: () => undefined, close: () => kysely.destroy() };
+}
+
+/** How many distinct SQL texts keep their compiled SQLite statement (least recently used go first). */
+const STATEMENT_CACHE = 500;
+
+/**
+ * better-sqlite3 compiles a statement on every prepare(), and Kysely prepares once per query: this
+ * keeps the compiled statements of recent SQL texts. Reusing one is safe because Kysely runs one
+ * query at a time on the single SQLite connection.
+ */
+function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (statement) {
+        cache.delete(sql);
+      } else {
+        statement = database.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(sql, statement);
+      return statement;
+    },
+    close: () => database.close(),
+  };
+}
+
+/**
+ * Runs the store's fixed queries as named prepared statements on PostgreSQL, so each connection
+ * parses and plans them once. Only SQL texts registered with `add` are named, which bounds the
+ * statements a connection keeps; anything else (search queries, seed writes) runs unnamed.
+ */
+class NamedStatements {
+  private readonly names = new Map<string, string>();
+  private readonly clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+
+  add(sql: string): void {
+    if (!this.names.has(sql)) this.names.set(sql, `jst_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`);
+  }
+
+  wrap(pool: pg.Pool): PostgresPool {
+    return {
+      connect: async () => {
+        const client = await pool.connect();
+        let wrapped = this.clients.get(client);
+        if (!wrapped) {
+          wrapped = { query: ((text: unknown, values?: unknown[]) => this.query(client, text, values)) as PostgresPoolClient['query'], release: () => client.release() };
+          this.clients.set(client, wrapped);
+        }
+        return wrapped;
+      },
+      end: () => pool.end(),
+    };
+  }
+
+  private query(client: pg.PoolClient, text: unknown, values?: unknown[]): unknown {
+    const name = typeof text === 'string' ? this.names.get(text) : undefined;
+    // Unnamed SQL, or a cursor (which must come back as it is, not wrapped in a promise).
+    if (name === undefined) return client.query(text as string, values);
+    return client.query({ name, text: text as string, values: values ?? [] }).catch((e: unknown) => {
+      // A schema change under a kept statement ("cached plan must not change result type"):
+      // stop naming that text and run it as an ordinary query.
+      if ((e as { code?: string }).code !== '0A000') throw e;
+      this.names.delete(text as string);
+      return client.query(text as string, values);
+    });
+  }
 }

@@ -1,6 +1,7 @@
-import { sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Compilable, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Db, Dialect } from './db.js';
 import { migrate } from './migrations.js';
+import { Prepared } from './prepared.js';
 import type { Database } from './schema.js';
 
 export type Tx = Kysely<Database> | Transaction<Database>;
@@ -24,6 +25,92 @@ export interface NewIssue {
 
 export interface IssuePatch { summary?: string; description?: string | null; assignee_id?: number | null; reporter_id?: number; status_id?: number }
 
+/** An issue with its project and the reading user's role there (undefined: not a member). */
+export interface IssueWithProject { issue: IssueRow; project: ProjectRow; role: string | undefined }
+
+const ISSUE_COLUMNS = ['id', 'project_id', 'number', 'key', 'issue_type', 'summary', 'description', 'status_id', 'parent_id',
+  'assignee_id', 'reporter_id', 'creator_id', 'created_at', 'updated_at', 'version'] as const;
+/** Issue-update statements kept compiled, one per set of changed columns (a request changes few). */
+const MAX_PREPARED_PATCHES = 64;
+/** `where id in (…)` statements kept compiled, one per list length up to this. */
+const MAX_PREPARED_IN = 16;
+
+/**
+ * The queries every request runs, compiled once per store (store/prepared.ts). The builders
+ * use their arguments only as values; everything computed (lower-casing, counting) happens in the
+ * Store methods that call them.
+ */
+function hotQueries(prepare: <A extends unknown[], R>(build: (db: Kysely<Database>, ...args: A) => Compilable<R>) => Prepared<A, R>) {
+  const issueWithProject = (db: Kysely<Database>, userId: number) => db.selectFrom('issues')
+    .innerJoin('projects', 'projects.id', 'issues.project_id')
+    .leftJoin('members', (join) => join.onRef('members.project_id', '=', 'projects.id').on('members.user_id', '=', userId))
+    .select(ISSUE_COLUMNS.map((c) => `issues.${c}` as const))
+    .select(['projects.site_id as p_site_id', 'projects.key as p_key', 'projects.name as p_name', 'projects.lead_user_id as p_lead_user_id',
+      'projects.workflow as p_workflow', 'projects.issue_counter as p_issue_counter', 'members.role as p_role']);
+  const projectWithRole = (db: Kysely<Database>, userId: number) => db.selectFrom('projects')
+    .leftJoin('members', (join) => join.onRef('members.project_id', '=', 'projects.id').on('members.user_id', '=', userId))
+    .selectAll('projects').select('members.role as role');
+  return {
+    userByEmail: prepare((db, siteId: number, email: string) => db.selectFrom('users').selectAll().where('site_id', '=', siteId).where('email', '=', email)),
+    userByAccountId: prepare((db, siteId: number, accountId: string) => db.selectFrom('users').selectAll().where('site_id', '=', siteId).where('account_id', '=', accountId)),
+    tokensOf: prepare((db, userId: number) => db.selectFrom('tokens').select(['token_hash', 'kind', 'scopes']).where('user_id', '=', userId)),
+    projectByKey: prepare((db, siteId: number, key: string) => db.selectFrom('projects').selectAll().where('site_id', '=', siteId).where('key', '=', key)),
+    projectById: prepare((db, id: number) => db.selectFrom('projects').selectAll().where('id', '=', id)),
+    projectWithRoleByKey: prepare((db, userId: number, siteId: number, key: string) => projectWithRole(db, userId).where('projects.site_id', '=', siteId).where('projects.key', '=', key)),
+    projectWithRoleById: prepare((db, userId: number, id: number) => projectWithRole(db, userId).where('projects.id', '=', id)),
+    roleOf: prepare((db, projectId: number, userId: number) => db.selectFrom('members').select('role').where('project_id', '=', projectId).where('user_id', '=', userId)),
+    issueByNumber: prepare((db, projectId: number, number: number) => db.selectFrom('issues').selectAll().where('project_id', '=', projectId).where('number', '=', number)),
+    issueById: prepare((db, id: number) => db.selectFrom('issues').selectAll().where('id', '=', id)),
+    issueWithProjectByKey: prepare((db, userId: number, siteId: number, key: string, number: number) => issueWithProject(db, userId)
+      .where('projects.site_id', '=', siteId).where('projects.key', '=', key).where('issues.number', '=', number)),
+    issueWithProjectById: prepare((db, userId: number, id: number) => issueWithProject(db, userId).where('issues.id', '=', id)),
+    subtasksOf: prepare((db, parentId: number) => db.selectFrom('issues').selectAll().where('parent_id', '=', parentId).orderBy('id')),
+    advanceCounter: prepare((db, projectId: number) => db.updateTable('projects').set((eb) => ({ issue_counter: eb('issue_counter', '+', 1) }))
+      .where('id', '=', projectId).returning('issue_counter')),
+    insertIssue: prepare((db, projectId: number, number: number, key: string, issueType: string, summary: string, description: string | null,
+      statusId: number, parentId: number | null, assigneeId: number | null, reporterId: number, creatorId: number, now: string) => db.insertInto('issues').values({
+      project_id: projectId, number, key, issue_type: issueType, summary, description, status_id: statusId, parent_id: parentId,
+      assignee_id: assigneeId, reporter_id: reporterId, creator_id: creatorId, created_at: now, updated_at: now, version: 1,
+    }).returningAll()),
+    // PostgreSQL: counter and insert in one statement. The UPDATE's row lock serialises concurrent
+    // creators exactly as the two-statement transaction does, at one round trip instead of four.
+    createIssueAtomically: prepare((db, projectId: number, keyPrefix: string, issueType: string, summary: string, description: string | null,
+      statusId: number, parentId: number | null, assigneeId: number | null, reporterId: number, creatorId: number, now: string) => db
+      .with('counter', (qb) => qb.updateTable('projects').set((eb) => ({ issue_counter: eb('issue_counter', '+', 1) })).where('id', '=', projectId).returning('issue_counter'))
+      .insertInto('issues').values({
+        project_id: projectId,
+        number: sql<number>`(select issue_counter from counter)`,
+        key: sql<string>`concat(cast(${keyPrefix} as text), (select issue_counter from counter))`,
+        issue_type: issueType, summary, description, status_id: statusId, parent_id: parentId,
+        assignee_id: assigneeId, reporter_id: reporterId, creator_id: creatorId, created_at: now, updated_at: now, version: 1,
+      }).returningAll()),
+    commentCount: prepare((db, issueId: number) => db.selectFrom('comments').select((eb) => eb.fn.countAll<number>().as('n')).where('issue_id', '=', issueId)),
+    commentsAscending: prepare((db, issueId: number, limit: number, offset: number) => db.selectFrom('comments').selectAll().where('issue_id', '=', issueId)
+      .orderBy('id', 'asc').offset(offset).limit(limit)),
+    commentsDescending: prepare((db, issueId: number, limit: number, offset: number) => db.selectFrom('comments').selectAll().where('issue_id', '=', issueId)
+      .orderBy('id', 'desc').offset(offset).limit(limit)),
+    addComment: prepare((db, issueId: number, authorId: number, body: string, now: string) => db.insertInto('comments')
+      .values({ issue_id: issueId, author_id: authorId, body, created_at: now, updated_at: now }).returningAll()),
+  };
+}
+
+type Joined = IssueRow & { p_site_id: number; p_key: string; p_name: string; p_lead_user_id: number | null; p_workflow: string; p_issue_counter: number; p_role: string | null };
+
+/** Spelled out field by field: a rest pattern (`{ p_key, ...issue }`) costs several times as much per request. */
+function splitJoined(row: Joined | undefined): IssueWithProject | undefined {
+  if (!row) return undefined;
+  const issue: IssueRow = {
+    id: row.id, project_id: row.project_id, number: row.number, key: row.key, issue_type: row.issue_type, summary: row.summary,
+    description: row.description, status_id: row.status_id, parent_id: row.parent_id, assignee_id: row.assignee_id,
+    reporter_id: row.reporter_id, creator_id: row.creator_id, created_at: row.created_at, updated_at: row.updated_at, version: row.version,
+  };
+  return {
+    issue,
+    project: { id: row.project_id, site_id: row.p_site_id, key: row.p_key, name: row.p_name, lead_user_id: row.p_lead_user_id, workflow: row.p_workflow, issue_counter: Number(row.p_issue_counter) },
+    role: row.p_role ?? undefined,
+  };
+}
+
 /**
  * The only place that writes SQL. One code path for SQLite and PostgreSQL through Kysely; the
  * store decides no rule (that is the domain's job), it only reads and writes rows.
@@ -31,10 +118,18 @@ export interface IssuePatch { summary?: string; description?: string | null; ass
 export class Store {
   readonly kysely: Kysely<Database>;
   readonly dialect: Dialect;
+  private readonly q: ReturnType<typeof hotQueries>;
+  private readonly patches = new Map<string, Prepared<unknown[], never>>();
+  private readonly inLists = new Map<number, Prepared<number[], UserRow>>();
 
   constructor(private readonly db: Db) {
     this.kysely = db.kysely;
     this.dialect = db.dialect;
+    this.q = hotQueries((build) => this.prepare(build));
+  }
+
+  private prepare<A extends unknown[], R>(build: (db: Kysely<Database>, ...args: A) => Compilable<R>, arity?: number): Prepared<A, R> {
+    return new Prepared(this.kysely, build, (text) => this.db.keepPrepared(text), arity);
   }
 
   get location(): string { return this.db.location; }
@@ -72,20 +167,27 @@ export class Store {
   }
 
   userByEmail(siteId: number, email: string, tx: Tx = this.kysely): Promise<UserRow | undefined> {
-    return tx.selectFrom('users').selectAll().where('site_id', '=', siteId).where('email', '=', email.toLowerCase()).executeTakeFirst();
+    return this.q.userByEmail.first(tx, siteId, email.toLowerCase());
   }
 
   userByAccountId(siteId: number, accountId: string, tx: Tx = this.kysely): Promise<UserRow | undefined> {
-    return tx.selectFrom('users').selectAll().where('site_id', '=', siteId).where('account_id', '=', accountId).executeTakeFirst();
+    return this.q.userByAccountId.first(tx, siteId, accountId);
   }
 
   usersByIds(ids: number[], tx: Tx = this.kysely): Promise<UserRow[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return tx.selectFrom('users').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+    const unique = [...new Set(ids)];
+    if (unique.length > MAX_PREPARED_IN) return tx.selectFrom('users').selectAll().where('id', 'in', unique).execute();
+    let query = this.inLists.get(unique.length);
+    if (!query) {
+      query = this.prepare((db, ...list: number[]) => db.selectFrom('users').selectAll().where('id', 'in', list), unique.length);
+      this.inLists.set(unique.length, query);
+    }
+    return query.all(tx, ...unique);
   }
 
   tokensOf(userId: number, tx: Tx = this.kysely): Promise<TokenRow[]> {
-    return tx.selectFrom('tokens').select(['token_hash', 'kind', 'scopes']).where('user_id', '=', userId).execute();
+    return this.q.tokensOf.all(tx, userId);
   }
 
   async insertUser(tx: Tx, user: Omit<UserRow, 'id'>): Promise<UserRow> {
@@ -129,11 +231,21 @@ export class Store {
   // --- projects --------------------------------------------------------------------------------
 
   projectByKey(siteId: number, key: string, tx: Tx = this.kysely): Promise<ProjectRow | undefined> {
-    return tx.selectFrom('projects').selectAll().where('site_id', '=', siteId).where('key', '=', key.toUpperCase()).executeTakeFirst();
+    return this.q.projectByKey.first(tx, siteId, key.toUpperCase());
   }
 
   projectById(id: number, tx: Tx = this.kysely): Promise<ProjectRow | undefined> {
-    return tx.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.q.projectById.first(tx, id);
+  }
+
+  /** A project and the user's role there (undefined: not a member), in one read. */
+  async projectWithRole(ref: { siteId: number; key: string } | { id: number }, userId: number): Promise<{ project: ProjectRow; role: string | undefined } | undefined> {
+    const row = 'key' in ref
+      ? await this.q.projectWithRoleByKey.first(this.kysely, userId, ref.siteId, ref.key.toUpperCase())
+      : await this.q.projectWithRoleById.first(this.kysely, userId, ref.id);
+    if (!row) return undefined;
+    const { role, ...project } = row;
+    return { project, role: role ?? undefined };
   }
 
   async insertProject(tx: Tx, p: Omit<ProjectRow, 'id' | 'issue_counter'>): Promise<ProjectRow> {
@@ -145,8 +257,7 @@ export class Store {
   }
 
   roleOf(projectId: number, userId: number, tx: Tx = this.kysely): Promise<string | undefined> {
-    return tx.selectFrom('members').select('role').where('project_id', '=', projectId).where('user_id', '=', userId)
-      .executeTakeFirst().then((r) => r?.role);
+    return this.q.roleOf.first(tx, projectId, userId).then((r) => r?.role);
   }
 
   async upsertMember(tx: Tx, projectId: number, userId: number, role: string): Promise<void> {
@@ -189,41 +300,45 @@ export class Store {
 
   /**
    * Creates an issue with the next key of its project. The counter is advanced by an UPDATE in the
-   * same transaction as the insert, so the row lock serialises concurrent creators (also across
-   * processes on PostgreSQL) and no two issues ever share a key.
+   * same transaction as the insert (on PostgreSQL: the same statement), so the row lock serialises
+   * concurrent creators (also across processes) and no two issues ever share a key.
    */
-  async createIssue(tx: Transaction<Database>, issue: NewIssue, projectKey: string): Promise<IssueRow> {
-    const counter = await tx.updateTable('projects').set((eb) => ({ issue_counter: eb('issue_counter', '+', 1) }))
-      .where('id', '=', issue.projectId).returning('issue_counter').executeTakeFirstOrThrow();
-    const number = Number(counter.issue_counter);
-    return tx.insertInto('issues').values({
-      project_id: issue.projectId,
-      number,
-      key: `${projectKey}-${number}`,
-      issue_type: issue.issueType,
-      summary: issue.summary,
-      description: issue.description,
-      status_id: issue.statusId,
-      parent_id: issue.parentId,
-      assignee_id: issue.assigneeId,
-      reporter_id: issue.reporterId,
-      creator_id: issue.creatorId,
-      created_at: issue.now,
-      updated_at: issue.now,
-      version: 1,
-    }).returningAll().executeTakeFirstOrThrow();
+  async createIssue(issue: NewIssue, projectKey: string): Promise<IssueRow> {
+    const { projectId, issueType, summary, description, statusId, parentId, assigneeId, reporterId, creatorId, now } = issue;
+    if (this.dialect === 'postgres') {
+      const row = await this.q.createIssueAtomically.first(this.kysely, projectId, `${projectKey}-`, issueType, summary, description,
+        statusId, parentId, assigneeId, reporterId, creatorId, now);
+      return row!;
+    }
+    return this.transaction(async (tx) => {
+      const counter = await this.q.advanceCounter.first(tx, projectId);
+      if (!counter) throw new Error(`project ${projectId} vanished while an issue was created in it`);
+      const number = Number(counter.issue_counter);
+      const row = await this.q.insertIssue.first(tx, projectId, number, `${projectKey}-${number}`, issueType, summary,
+        description, statusId, parentId, assigneeId, reporterId, creatorId, now);
+      return row!;
+    });
   }
 
   issueByNumber(projectId: number, number: number, tx: Tx = this.kysely): Promise<IssueRow | undefined> {
-    return tx.selectFrom('issues').selectAll().where('project_id', '=', projectId).where('number', '=', number).executeTakeFirst();
+    return this.q.issueByNumber.first(tx, projectId, number);
   }
 
   issueById(id: number, tx: Tx = this.kysely): Promise<IssueRow | undefined> {
-    return tx.selectFrom('issues').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.q.issueById.first(tx, id);
+  }
+
+  /** One read for the common case of every request on an issue: the issue, its project, the caller's role. */
+  async issueWithProjectByKey(siteId: number, projectKey: string, number: number, userId: number): Promise<IssueWithProject | undefined> {
+    return splitJoined(await this.q.issueWithProjectByKey.first(this.kysely, userId, siteId, projectKey.toUpperCase(), number) as Joined | undefined);
+  }
+
+  async issueWithProjectById(id: number, userId: number): Promise<IssueWithProject | undefined> {
+    return splitJoined(await this.q.issueWithProjectById.first(this.kysely, userId, id) as Joined | undefined);
   }
 
   subtasksOf(parentId: number, tx: Tx = this.kysely): Promise<IssueRow[]> {
-    return tx.selectFrom('issues').selectAll().where('parent_id', '=', parentId).orderBy('id').execute();
+    return this.q.subtasksOf.all(tx, parentId);
   }
 
   countSubtasks(parentId: number, tx: Tx = this.kysely): Promise<number> {
@@ -237,11 +352,17 @@ export class Store {
    * Returns false when the version moved on.
    */
   async updateIssue(tx: Tx, id: number, expectedVersion: number, patch: IssuePatch, now: string): Promise<boolean> {
-    const result = await tx.updateTable('issues')
-      .set({ ...patch, updated_at: now, version: expectedVersion + 1 })
-      .where('id', '=', id).where('version', '=', expectedVersion)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    const columns = (Object.keys(patch) as (keyof IssuePatch)[]).filter((c) => patch[c] !== undefined).sort();
+    const signature = columns.join(',');
+    let query = this.patches.get(signature);
+    if (!query) {
+      query = this.prepare((db, ...args: unknown[]) => db.updateTable('issues')
+        .set({ ...Object.fromEntries(columns.map((c, i) => [c, args[i + 4]])), updated_at: args[0] as string, version: args[1] as number })
+        .where('id', '=', args[2] as number).where('version', '=', args[3] as number), columns.length + 4) as Prepared<unknown[], never>;
+      if (this.patches.size < MAX_PREPARED_PATCHES) this.patches.set(signature, query);
+    }
+    const result = await query.execute(tx, now, expectedVersion + 1, id, expectedVersion, ...columns.map((c) => patch[c]));
+    return Number(result.numAffectedRows) === 1;
   }
 
   /** Deletes issues and their comments. */
@@ -254,15 +375,17 @@ export class Store {
   // --- comments --------------------------------------------------------------------------------
 
   async addComment(tx: Tx, issueId: number, authorId: number, body: string, now: string): Promise<CommentRow> {
-    return tx.insertInto('comments').values({ issue_id: issueId, author_id: authorId, body, created_at: now, updated_at: now })
-      .returningAll().executeTakeFirstOrThrow();
+    const row = await this.q.addComment.first(tx, issueId, authorId, body, now);
+    return row!;
   }
 
   async commentsOf(issueId: number, opts: { startAt: number; maxResults: number; descending: boolean }, tx: Tx = this.kysely): Promise<{ total: number; rows: CommentRow[] }> {
-    const count = await tx.selectFrom('comments').select((eb) => eb.fn.countAll<number>().as('n')).where('issue_id', '=', issueId).executeTakeFirstOrThrow();
-    const rows = opts.maxResults === 0 ? [] : await tx.selectFrom('comments').selectAll().where('issue_id', '=', issueId)
-      .orderBy('id', opts.descending ? 'desc' : 'asc').offset(opts.startAt).limit(opts.maxResults).execute();
-    return { total: Number(count.n), rows };
+    const page = opts.descending ? this.q.commentsDescending : this.q.commentsAscending;
+    const rows = opts.maxResults === 0 ? [] : await page.all(tx, issueId, opts.maxResults, opts.startAt);
+    // A first page that is not full holds every comment: its length is the total, no count needed.
+    if (opts.startAt === 0 && rows.length < opts.maxResults) return { total: rows.length, rows };
+    const count = await this.q.commentCount.first(tx, issueId);
+    return { total: Number(count?.n ?? 0), rows };
   }
 }
 

@@ -30,7 +30,34 @@ export async function compileJql(query: Query, ctx: JqlContext): Promise<Compile
     if (!field.sort) throw jqlError(`Field '${s.field}' does not support sorting.`);
     return { key: field.sort, descending: s.direction === 'desc' };
   });
+  checkSqlSize(filter);
   return { filter, order: order.length > 0 ? order : DEFAULT_ORDER };
+}
+
+/**
+ * Bounds on the SQL a filter becomes: SQLite refuses expressions nested over 1000 deep (and
+ * `a OR b OR …` nests one level per term) and more than 32766 bound values; PostgreSQL takes at
+ * most 65535. A query beyond these bounds is the caller's 400, never a database error.
+ */
+const MAX_SQL_DEPTH = 500;
+const MAX_WORD = 1000;
+const MAX_SQL_VALUES = 10_000;
+
+function checkSqlSize(filter: Filter): void {
+  let values = 0;
+  const depth = (f: Filter): number => {
+    switch (f.kind) {
+      case 'true': case 'false': case 'empty': return 1;
+      case 'compare': values++; return 3;
+      case 'in': values += f.values.length; return 3;
+      case 'contains': values += f.ignore.length + 1; return f.ignore.length + 3;
+      case 'not': return 1 + depth(f.item);
+      case 'and': case 'or': return f.items.reduce((deepest, item) => Math.max(deepest, depth(item)), 0) + f.items.length;
+    }
+  };
+  if (depth(filter) > MAX_SQL_DEPTH || values > MAX_SQL_VALUES) {
+    throw jqlError('The JQL query is too complex: it combines too many clauses or words. Simplify it, or split it into several searches.');
+  }
 }
 
 async function expr(e: Expr, ctx: JqlContext): Promise<Filter> {
@@ -124,6 +151,8 @@ function contains(field: JqlField, name: string, operand: Operand): Filter {
   }
   const words = wordsOf(operand.value);
   if (words.length === 0) throw jqlError(`The text '${quote(operand.value)}' for the field '${name}' has no words to search for.`);
+  // SQLite refuses LIKE patterns over 50 000 bytes; no real word comes near this.
+  if (words.some((w) => w.length > MAX_WORD)) throw jqlError(`The text '${quote(operand.value)}' for the field '${name}' has a word longer than ${MAX_WORD} characters.`);
   const columns = field.text ?? [];
   const perWord = words.map((w): Filter => {
     const each = columns.map((col) => containsWord(col, w));

@@ -25,9 +25,15 @@ const OPERATORS = "The valid operators are '=', '!=', '<', '>', '<=', '>=', '~',
 /** Words that cannot be a field or an unquoted value (Jira reserves them). */
 const KEYWORDS = new Set(['AND', 'OR', 'NOT', 'IN', 'IS', 'ORDER', 'EMPTY', 'NULL']);
 const HISTORY_OPERATORS = new Set(['WAS', 'CHANGED']);
+/** Parentheses and NOTs nest at most this deep (parsing and compiling recurse once per level). */
+export const MAX_NESTING = 100;
+/** Values one query may name in all (each may cost a database lookup when compiled). */
+export const MAX_VALUES = 1000;
 
 class Parser {
   private i = 0;
+  private depth = 0;
+  private values = 0;
   constructor(private readonly tokens: Token[]) {}
 
   query(): Query {
@@ -55,15 +61,23 @@ class Parser {
 
   private not(): Expr {
     const t = this.peek();
-    if (t.kind === 'not' || this.isWord(t, 'NOT')) { this.next(); return { kind: 'not', expr: this.not() }; }
-    if (t.kind === 'lparen') {
-      this.next();
-      const inner = this.or();
-      const close = this.next();
-      if (close.kind !== 'rparen') throw this.unexpected("')'", close);
-      return inner;
+    const nests = t.kind === 'not' || this.isWord(t, 'NOT') || t.kind === 'lparen';
+    if (nests && ++this.depth > MAX_NESTING) {
+      throw jqlSyntaxError(`The query nests parentheses and NOT more than ${MAX_NESTING} levels deep.`, t.pos);
     }
-    return this.clause();
+    try {
+      if (t.kind === 'not' || this.isWord(t, 'NOT')) { this.next(); return { kind: 'not', expr: this.not() }; }
+      if (t.kind === 'lparen') {
+        this.next();
+        const inner = this.or();
+        const close = this.next();
+        if (close.kind !== 'rparen') throw this.unexpected("')'", close);
+        return inner;
+      }
+      return this.clause();
+    } finally {
+      if (nests) this.depth--;
+    }
   }
 
   private clause(): Expr {
@@ -126,6 +140,7 @@ class Parser {
   /** One value, EMPTY/NULL, or a function call. */
   private item(): Operand {
     const t = this.next();
+    if (++this.values > MAX_VALUES) throw jqlSyntaxError(`The query names more than ${MAX_VALUES} values; split it into several searches.`, t.pos);
     if (t.kind === 'string') return { kind: 'value', value: t.value, pos: t.pos };
     if (t.kind === 'word') {
       const upper = t.value.toUpperCase();

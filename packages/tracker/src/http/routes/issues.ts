@@ -68,7 +68,7 @@ export const issueRoutes = (tracker: Tracker) => async (app: FastifyInstance) =>
       orderBy: param(q, 'orderBy'),
     });
     const access = await findIssue(tracker, caller, key);
-    const authors = new Map((await tracker.store.usersByIds(page.rows.map((c) => c.author_id))).map((u) => [u.id, u]));
+    const authors = await tracker.users(page.rows.map((c) => c.author_id));
     return {
       startAt: page.startAt,
       maxResults: page.maxResults,

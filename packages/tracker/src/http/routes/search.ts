@@ -5,7 +5,7 @@ import { isObject } from '../../domain/issue-input.js';
 import { searchIssues, type SearchRequest, type SearchResult } from '../../domain/jql/search.js';
 import type { Caller, Tracker } from '../../domain/tracker.js';
 import { callerOf } from '../context.js';
-import { renderIssue } from '../issue-view.js';
+import { peopleOf, renderIssue } from '../issue-view.js';
 import { boolParam, intParam, listParam, param, type Query } from '../params.js';
 
 const READ = { config: { scope: 'read:jira-work' as const } };
@@ -46,10 +46,12 @@ async function respond(tracker: Tracker, caller: Caller, req: SearchRequest) {
 }
 
 /** `{id}` by default (the operation's documented default); with fields, each issue as GET /issue renders it. */
-function render(tracker: Tracker, caller: Caller, result: SearchResult) {
+async function render(tracker: Tracker, caller: Caller, result: SearchResult) {
   const { fields } = result;
   if (fields === null) return result.issues.map((a) => ({ id: publicId(a.issue.id) }));
-  return Promise.all(result.issues.map((a) => renderIssue(tracker, caller, a, fields)));
+  // Everyone the page's issues name, in one read rather than one per issue.
+  const known = await tracker.users(result.issues.flatMap((a) => peopleOf(a.issue, fields)));
+  return Promise.all(result.issues.map((a) => renderIssue(tracker, caller, a, fields, known)));
 }
 
 function parseBody(body: unknown): SearchRequest {

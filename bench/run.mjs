@@ -1,0 +1,502 @@
+// jst-tracker load benchmarks (bench/RESULTS.md says how to read them). Run from the repository
+// root after a build: `npm run bench` (builds, installs bench/'s tools, runs this and cli-startup).
+//
+// Every figure is measured beside a reference in the same run: a bare node:http server answering a
+// fixed JSON body (the ceiling of any Node.js HTTP server on this machine), so the ratio is what
+// counts on a noisy machine. The load comes from a second process (bench/lib/load.mjs, autocannon)
+// over loopback; the servers run as child processes, started from the built dist.
+//
+// Environment: QUICK=1 (a short smoke run), BENCH_ONLY=calibration,sqlite,postgres,anatomy,prism,scale,profile
+// (the sections to run),
+// BENCH_ISSUES, BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS=1,10,50, BENCH_DATABASE_URL (the
+// PostgreSQL server's admin URL; a database of its own is created there and dropped at the end),
+// BENCH_TRACKER_DIR (a built packages/tracker to measure instead of this checkout's).
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { summarize } from './lib/cpuprofile.mjs';
+import { authHeader, CALLER, CLOUD_ID, PROJECTS } from './lib/dataset.mjs';
+import { loadDataset } from './lib/load-data.mjs';
+import { cpuBetween, cpuSeconds, cpuSnapshot, rssMiB, rssSampler } from './lib/procstat.mjs';
+
+const QUICK = process.env.QUICK === '1';
+const env = (name, dflt) => process.env[name] ?? dflt;
+const ISSUES = Number(env('BENCH_ISSUES', QUICK ? 10_000 : 100_000));
+const DURATION = Number(env('BENCH_DURATION', QUICK ? 2 : 5));
+const WARMUP = Number(env('BENCH_WARMUP', QUICK ? 1 : 2));
+const CONNECTIONS = env('BENCH_CONNECTIONS', QUICK ? '1,10' : '1,10,50').split(',').map(Number);
+const SCALE_CONNECTIONS = QUICK ? [10] : [10, 50];
+const PROFILE_SECONDS = QUICK ? 2 : 4;
+const ONLY = new Set(env('BENCH_ONLY', 'calibration,sqlite,postgres,anatomy,prism,scale,profile').split(','));
+const ADMIN_URL = env('BENCH_DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/postgres');
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BENCH = fileURLToPath(new URL('.', import.meta.url));
+// Another build of the tracker can be measured (say, the last commit's, for a before/after figure).
+const TRACKER_DIR = env('BENCH_TRACKER_DIR', join(ROOT, 'packages/tracker'));
+const TRACKER_BIN = join(TRACKER_DIR, 'bin/jst-tracker.js');
+const LOAD = join(BENCH, 'lib/load.mjs');
+const OPENAPI = env('BENCH_OPENAPI', join(ROOT, '../shared/jira-openapi/jira-cloud-v3-subset.json'));
+const PREFIX = `/ex/jira/${CLOUD_ID}/rest/api/3`;
+const AUTH = authHeader(CALLER);
+
+/** Routes in the order they run (reads first, so writes do not change what the reads see). */
+const ROUTES = [
+  { name: 'GET /issue/{key}?fields=(executor\'s 7)', scenario: 'get-issue' },
+  { name: 'POST /search/jql (project + status, 50 issues, 3 fields)', scenario: 'search' },
+  { name: 'GET …/transitions + POST …/transitions', scenario: 'transitions' },
+  { name: 'POST …/comment', scenario: 'comment' },
+  { name: 'POST /issue', scenario: 'create-issue' },
+];
+
+const log = (line) => process.stderr.write(`[bench] ${line}\n`);
+const children = new Set();
+
+// --- processes --------------------------------------------------------------------------------
+
+/** Starts a server process and waits for a line matching `ready` (which captures the URL). */
+function startProcess(name, cmd, args, ready, options = {}) {
+  const proc = spawn(cmd, args, { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(proc);
+  const output = [];
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within 60 s:\n${output.join('')}`)), 60_000);
+    const onData = (d) => {
+      output.push(d.toString());
+      const m = ready.exec(output.join(''));
+      if (m) {
+        clearTimeout(timer);
+        proc.stdout.off('data', onData);
+        proc.stdout.resume();
+        resolve({ name, proc, pid: proc.pid, url: m[1], stop: () => stopProcess(proc) });
+      }
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', (d) => output.push(d.toString()));
+    proc.on('exit', (code) => { clearTimeout(timer); children.delete(proc); reject(new Error(`${name} exited (${code}) before it was ready:\n${output.join('')}`)); });
+  });
+}
+
+function stopProcess(proc) {
+  return new Promise((resolve) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+    const kill = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+    proc.once('exit', () => { clearTimeout(kill); children.delete(proc); resolve(); });
+    proc.kill('SIGTERM');
+  });
+}
+
+const startTracker = (store, extraNodeArgs = []) => startProcess(
+  `jst-tracker (${store.kind})`, process.execPath,
+  [...extraNodeArgs, TRACKER_BIN, 'serve', '--port', '0', '--log-level', 'warn', ...(store.url ? ['--database-url', store.url] : ['--data', store.dataDir])],
+  /jst-tracker listening on (http:\/\/\S+)/,
+);
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+}
+
+/** Prism prints nothing when silent: wait until its port answers. */
+async function startPrism() {
+  const port = await freePort();
+  const proc = spawn(join(BENCH, 'node_modules/.bin/prism'), ['mock', OPENAPI, '-h', '127.0.0.1', '-p', String(port), '--verboseLevel', 'silent'], { cwd: BENCH, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.add(proc);
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      const res = await fetch(`${url}/rest/api/3/issue/PA-1`, { headers: { authorization: AUTH } });
+      await res.arrayBuffer();
+      if (res.ok) return { name: 'prism', proc, pid: proc.pid, url, stop: () => stopProcess(proc) };
+    } catch { /* not listening yet */ }
+    if (proc.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('Prism did not start');
+}
+
+// --- PostgreSQL ---------------------------------------------------------------------------------
+
+async function createDatabase() {
+  const name = `jst_bench_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    name, url: url.toString(), admin,
+    /** Backends serving this database, and the writers every write goes through. */
+    async pids() {
+      const r = await admin.query(
+        `select pid from pg_stat_activity where pid <> pg_backend_pid()
+           and (datname = $1 or backend_type in ('walwriter', 'checkpointer', 'background writer'))`, [name]);
+      return r.rows.map((row) => row.pid);
+    },
+    async version() { return (await admin.query('show server_version')).rows[0].server_version; },
+    async drop() {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+// --- one measurement ----------------------------------------------------------------------------
+
+/**
+ * Runs one scenario from the load process and measures the servers meanwhile: CPU seconds of the
+ * server processes (and of PostgreSQL's, when `db` is given) over the measured window, their peak RSS.
+ */
+function measure({ scenario, urls, connections, servers, db, path, prefix = PREFIX, keyspace, duration = DURATION }) {
+  const spec = { scenario, urls, connections, duration, warmup: WARMUP, prefix, auth: AUTH, keyspace, path };
+  const proc = spawn(process.execPath, [LOAD, JSON.stringify(spec)], { cwd: BENCH, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.add(proc);
+  const pids = servers.map((s) => s.pid);
+  let before;
+  let dbBefore;
+  let loadBefore;
+  let rss;
+  let buffer = '';
+  return new Promise((resolve, reject) => {
+    proc.stdout.on('data', async (d) => {
+      buffer += d.toString();
+      let nl;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        if (line === 'measuring') {
+          before = cpuSnapshot(pids);
+          loadBefore = cpuSeconds(proc.pid);
+          rss = rssSampler(pids);
+          if (db) dbBefore = cpuSnapshot(await db.pids());
+        } else if (line.startsWith('{')) {
+          const result = JSON.parse(line);
+          const serverCpu = cpuBetween(before, cpuSnapshot(pids));
+          const loadCpu = cpuSeconds(proc.pid) - loadBefore;
+          const dbCpu = db ? cpuBetween(dbBefore, cpuSnapshot(await db.pids())) : null;
+          const mem = rss.stop();
+          resolve({
+            ...result,
+            serverCpuPct: (100 * serverCpu) / result.seconds,
+            serverCpuPer1k: result.requests ? (1000 * serverCpu) / result.requests : null,
+            dbCpuPct: dbCpu === null ? null : (100 * dbCpu) / result.seconds,
+            dbCpuPer1k: dbCpu === null || !result.requests ? null : (1000 * dbCpu) / result.requests,
+            loadCpuPct: (100 * loadCpu) / result.seconds,
+            rssPeak: mem.max,
+            rssSum: mem.sum,
+          });
+        }
+      }
+    });
+    proc.on('exit', (code) => { children.delete(proc); if (code !== 0) reject(new Error(`load process for ${scenario} exited with ${code}`)); });
+  });
+}
+
+// --- sections -----------------------------------------------------------------------------------
+
+const results = { machine: {}, sections: {} };
+const fmt = (n, digits = 0) => (n === null || n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits));
+
+const ceilingOf = (refs, connections, keyspace) => measure({ scenario: 'fixed', urls: [refs.bare.url], connections, servers: [refs.bare], keyspace });
+
+/** The yardsticks the targets were set against: Fastify hello-world, a naive SQLite read and insert route. */
+async function calibrationSection(refs, keyspace) {
+  const rows = [];
+  for (const connections of CONNECTIONS) {
+    const ceiling = await ceilingOf(refs, connections, keyspace);
+    const fastify = await measure({ scenario: 'fixed', urls: [refs.fastify.url], connections, servers: [refs.fastify], keyspace });
+    const read = await measure({ scenario: 'naive-read', urls: [refs.naive.url], connections, servers: [refs.naive], keyspace });
+    const insert = await measure({ scenario: 'naive-insert', urls: [refs.naive.url], connections, servers: [refs.naive], keyspace });
+    const pct = (r) => `${fmt((100 * r.rps) / ceiling.rps)}%`;
+    log(`  c=${connections} ceiling ${fmt(ceiling.rps)} req/s; fastify hello ${pct(fastify)}, naive read ${pct(read)}, naive insert ${pct(insert)}`);
+    rows.push({ connections, ceiling, fastify, read, insert });
+  }
+  return { rows };
+}
+
+async function routesSection(store, refs, keyspace, db) {
+  const tracker = await startTracker(store);
+  const idleRss = rssMiB(tracker.pid);
+  log(`${store.kind}: tracker at ${tracker.url}, idle RSS ${fmt(idleRss)} MiB`);
+  const rows = [];
+  try {
+    for (const connections of CONNECTIONS) {
+      const ceiling = await ceilingOf(refs, connections, keyspace);
+      log(`  c=${connections} ceiling ${fmt(ceiling.rps)} req/s`);
+      for (const route of ROUTES) {
+        const r = await measure({ scenario: route.scenario, urls: [tracker.url], connections, servers: [tracker], db, keyspace });
+        log(`  c=${connections} ${route.name}: ${fmt(r.rps)} req/s = ${fmt((100 * r.rps) / ceiling.rps)}% of ceiling, p50 ${fmt(r.p50, 2)} ms, p99 ${fmt(r.p99, 2)} ms, RSS ${fmt(r.rssPeak)} MiB`);
+        rows.push({ route: route.name, scenario: route.scenario, connections, result: r, ceiling });
+      }
+    }
+  } finally {
+    await tracker.stop();
+  }
+  return { idleRss, rows };
+}
+
+/**
+ * Where a GET /issue's cost comes from, layer by layer, on SQLite at 10 connections: the server's CPU
+ * per request for the bare server, Fastify's hello-world, the tracker's unauthenticated and
+ * authenticated routes without a database read, one issue read with one field, and the full read.
+ */
+async function anatomySection(store, refs, keyspace) {
+  const tracker = await startTracker(store);
+  const steps = [
+    { name: 'bare node:http, fixed 17-byte body', server: refs.bare, scenario: 'fixed', path: '/' },
+    { name: 'Fastify hello-world', server: refs.fastify, scenario: 'fixed', path: '/' },
+    { name: 'jst-tracker GET /rest/api/3/serverInfo (no authentication, no database)', server: tracker, scenario: 'fixed', path: '/rest/api/3/serverInfo' },
+    { name: 'jst-tracker GET …/myself (authentication from the sign-in cache, no database)', server: tracker, scenario: 'fixed', path: `${PREFIX}/myself` },
+    { name: 'jst-tracker GET …/issue/PC-100?fields=summary (one joined read)', server: tracker, scenario: 'fixed', path: `${PREFIX}/issue/PC-100?fields=summary` },
+    { name: 'jst-tracker GET …/issue/{random}?fields=(executor\'s 7)', server: tracker, scenario: 'get-issue' },
+  ];
+  const rows = [];
+  try {
+    for (const step of steps) {
+      const r = await measure({ scenario: step.scenario, path: step.path, urls: [step.server.url], connections: 10, servers: [step.server], keyspace });
+      log(`  ${step.name}: ${fmt(r.rps)} req/s, ${fmt(1000 * r.serverCpuPer1k)} µs CPU per request`);
+      rows.push({ name: step.name, result: r });
+    }
+  } finally {
+    await tracker.stop();
+  }
+  return { rows };
+}
+
+async function prismSection(refs, keyspace, trackerStore) {
+  const prism = await startPrism();
+  const tracker = await startTracker(trackerStore);
+  log(`prism at ${prism.url}`);
+  const rows = [];
+  try {
+    for (const connections of CONNECTIONS) {
+      const ceiling = await ceilingOf(refs, connections, keyspace);
+      const p = await measure({ scenario: 'get-issue', urls: [prism.url], prefix: '/rest/api/3', connections, servers: [prism], keyspace });
+      const t = await measure({ scenario: 'get-issue', urls: [tracker.url], connections, servers: [tracker], keyspace });
+      log(`  c=${connections} prism ${fmt(p.rps)} req/s (${fmt((100 * p.rps) / ceiling.rps)}%), jst-tracker ${fmt(t.rps)} req/s (${fmt((100 * t.rps) / ceiling.rps)}%)`);
+      rows.push({ connections, ceiling, prism: p, tracker: t });
+    }
+  } finally {
+    await prism.stop();
+    await tracker.stop();
+  }
+  return { rows };
+}
+
+async function scaleSection(store, refs, keyspace, db) {
+  const rows = [];
+  for (const processes of [1, 2]) {
+    const trackers = [];
+    try {
+      for (let i = 0; i < processes; i++) trackers.push(await startTracker(store));
+      for (const connections of SCALE_CONNECTIONS) {
+        const ceiling = await ceilingOf(refs, connections, keyspace);
+        const r = await measure({ scenario: 'write-mix', urls: trackers.map((t) => t.url), connections, servers: trackers, db, keyspace });
+        log(`  ${processes} process(es), c=${connections}: write mix ${fmt(r.rps)} req/s, tracker ${fmt(r.serverCpuPer1k, 2)} CPU-s/1000, PostgreSQL ${fmt(r.dbCpuPer1k, 2)} CPU-s/1000`);
+        rows.push({ processes, connections, ceiling, result: r });
+      }
+    } finally {
+      for (const t of trackers) await t.stop();
+    }
+  }
+  return { rows };
+}
+
+async function profileSection(store, keyspace, dir) {
+  const out = [];
+  for (const route of ROUTES) {
+    const profDir = join(dir, `prof-${store.kind}-${route.scenario}`);
+    mkdirSync(profDir, { recursive: true });
+    const tracker = await startTracker(store, ['--cpu-prof', '--cpu-prof-dir', profDir]);
+    try {
+      await measure({ scenario: route.scenario, urls: [tracker.url], connections: 10, servers: [tracker], keyspace, duration: PROFILE_SECONDS });
+    } finally {
+      await tracker.stop();
+    }
+    const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+    const summary = summarize(join(profDir, file));
+    log(`  profile ${store.kind} ${route.name}: ${summary.self.slice(0, 3).map((s) => `${s.name} ${fmt(s.pct, 1)}%`).join('; ')}`);
+    out.push({ route: route.name, summary });
+  }
+  return out;
+}
+
+async function keyspaceOf(store) {
+  const counters = {};
+  if (store.url) {
+    const c = new pg.Client({ connectionString: store.url });
+    await c.connect();
+    for (const row of (await c.query('select key, issue_counter from projects')).rows) counters[row.key] = Number(row.issue_counter);
+    await c.end();
+  } else {
+    const { default: Sqlite } = await import('better-sqlite3');
+    const db = new Sqlite(join(store.dataDir, 'tracker.sqlite'), { readonly: true });
+    for (const row of db.prepare('select key, issue_counter from projects').all()) counters[row.key] = row.issue_counter;
+    db.close();
+  }
+  return { projects: PROJECTS, counters };
+}
+
+// --- report -------------------------------------------------------------------------------------
+
+function report() {
+  const m = results.machine;
+  const lines = [];
+  const p = (s = '') => lines.push(s);
+  p(`## Run of ${m.date}`);
+  p();
+  p(`Machine: ${m.nproc} × ${m.cpu}, ${m.memGiB} GiB; Node.js ${m.node}; PostgreSQL ${m.postgres ?? '–'}; ${m.issues.toLocaleString('en')} issues, ${m.comments?.toLocaleString('en')} comments;`
+    + ` ${DURATION} s per figure after ${WARMUP} s warm-up; autocannon from a second process over loopback.`);
+  p(`Load times: SQLite ${fmt(m.loadSqlite, 1)} s, PostgreSQL ${fmt(m.loadPostgres, 1)} s.`);
+  p();
+  if (results.sections.calibration) {
+    p('### Yardsticks (same run): bare node:http, Fastify hello-world, a naive Fastify + better-sqlite3 read and insert route');
+    p();
+    p('| conns | ceiling req/s | Fastify hello | ratio | naive read | ratio | naive insert | ratio | ceiling server CPU-s / 1000 req | load generator CPU % at ceiling |');
+    p('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const row of results.sections.calibration.rows) {
+      const pct = (r) => `${fmt((100 * r.rps) / row.ceiling.rps)}%`;
+      p(`| ${row.connections} | ${fmt(row.ceiling.rps)} | ${fmt(row.fastify.rps)} | ${pct(row.fastify)} | ${fmt(row.read.rps)} | ${pct(row.read)} | ${fmt(row.insert.rps)} | ${pct(row.insert)} | ${fmt(row.ceiling.serverCpuPer1k, 3)} | ${fmt(row.ceiling.loadCpuPct)} |`);
+    }
+    p();
+  }
+  for (const [kind, title] of [['sqlite', 'SQLite'], ['postgres', 'PostgreSQL (one process)']]) {
+    const s = results.sections[kind];
+    if (!s) continue;
+    p(`### jst-tracker on ${title}`);
+    p();
+    p(`Idle RSS after start: ${fmt(s.idleRss)} MiB. "ceiling" = bare node:http in the same run at the same connection count; ratio = route ÷ ceiling.`);
+    p();
+    const pgCols = kind === 'postgres';
+    p(`| route | conns | req/s | ceiling req/s | ratio | p50 ms | p99 ms | non-2xx | tracker CPU-s / 1000 req${pgCols ? ' | PostgreSQL CPU-s / 1000 req' : ''} | peak RSS MiB |`);
+    p(`|---|---:|---:|---:|---:|---:|---:|---:|---:|${pgCols ? '---:|' : ''}---:|`);
+    for (const row of s.rows) {
+      const r = row.result;
+      const non2xx = r.requests - r.ok;
+      p(`| ${row.route} | ${row.connections} | ${fmt(r.rps)} | ${fmt(row.ceiling.rps)} | **${fmt((100 * r.rps) / row.ceiling.rps)}%** | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${non2xx} | ${fmt(r.serverCpuPer1k, 3)}${pgCols ? ` | ${fmt(r.dbCpuPer1k, 3)}` : ''} | ${fmt(r.rssPeak)} |`);
+    }
+    p();
+  }
+  if (results.sections.anatomy) {
+    p('### Anatomy of a read (SQLite, 10 connections): server CPU per request, layer by layer');
+    p();
+    p('| request | req/s | server CPU µs / request |');
+    p('|---|---:|---:|');
+    for (const row of results.sections.anatomy.rows) p(`| ${row.name} | ${fmt(row.result.rps)} | ${fmt(1000 * row.result.serverCpuPer1k)} |`);
+    p();
+  }
+  if (results.sections.prism) {
+    p('### Stoplight Prism 5.14.2 (mock of the vendor\'s OpenAPI subset) on the same read');
+    p();
+    p('Prism keeps no state, checks no credential and answers the example body of the vendor\'s document for every key; jst-tracker reads the issue from SQLite, authenticates the caller and checks its project role.');
+    p();
+    p('| conns | ceiling req/s | Prism req/s | Prism ratio | Prism p50 / p99 ms | jst-tracker (SQLite) req/s | jst-tracker ratio | jst-tracker p50 / p99 ms | Prism peak RSS MiB |');
+    p('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const row of results.sections.prism.rows) {
+      p(`| ${row.connections} | ${fmt(row.ceiling.rps)} | ${fmt(row.prism.rps)} | ${fmt((100 * row.prism.rps) / row.ceiling.rps)}% | ${fmt(row.prism.p50, 2)} / ${fmt(row.prism.p99, 2)} | ${fmt(row.tracker.rps)} | ${fmt((100 * row.tracker.rps) / row.ceiling.rps)}% | ${fmt(row.tracker.p50, 2)} / ${fmt(row.tracker.p99, 2)} | ${fmt(row.prism.rssPeak)} |`);
+    }
+    p();
+  }
+  if (results.sections.scale) {
+    p('### PostgreSQL: one process or two, write mix (create, comment, GET + POST transitions)');
+    p();
+    p('| processes | conns | req/s | ceiling req/s | ratio | p50 ms | p99 ms | non-2xx | tracker CPU % (all processes) | tracker CPU-s / 1000 req | PostgreSQL CPU % | PostgreSQL CPU-s / 1000 req | load generator CPU % | peak RSS MiB (sum) |');
+    p('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const row of results.sections.scale.rows) {
+      const r = row.result;
+      p(`| ${row.processes} | ${row.connections} | ${fmt(r.rps)} | ${fmt(row.ceiling.rps)} | ${fmt((100 * r.rps) / row.ceiling.rps)}% | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.requests - r.ok} | ${fmt(r.serverCpuPct)} | ${fmt(r.serverCpuPer1k, 3)} | ${fmt(r.dbCpuPct)} | ${fmt(r.dbCpuPer1k, 3)} | ${fmt(r.loadCpuPct)} | ${fmt(r.rssSum)} |`);
+    }
+    p();
+  }
+  for (const kind of ['sqlite', 'postgres']) {
+    const prof = results.sections[`profile-${kind}`];
+    if (!prof) continue;
+    p(`### Where the time goes (--cpu-prof, ${kind}, 10 connections, ${PROFILE_SECONDS} s; % of busy samples)`);
+    p();
+    for (const { route, summary } of prof) {
+      p(`* **${route}**`);
+      p(`  * self: ${summary.self.slice(0, 5).map((s) => `${s.name} ${fmt(s.pct, 1)}%`).join('; ')}`);
+      p(`  * areas: ${summary.areas.slice(0, 6).map((s) => `${s.name} ${fmt(s.pct, 1)}%`).join('; ')}`);
+      p(`  * tracker, inclusive: ${summary.tracker.slice(0, 5).map((s) => `${s.name} ${fmt(s.pct, 1)}%`).join('; ')}`);
+    }
+    p();
+  }
+  return lines.join('\n');
+}
+
+// --- main ---------------------------------------------------------------------------------------
+
+async function main() {
+  const started = Date.now();
+  const dir = mkdtempSync(join(tmpdir(), 'jst-bench-'));
+  let db;
+  const refs = {};
+  try {
+    results.machine = {
+      date: new Date().toISOString(), nproc: cpus().length, cpu: cpus()[0]?.model ?? '?', memGiB: Math.round(totalmem() / 2 ** 30),
+      node: process.version, issues: ISSUES, quick: QUICK,
+    };
+    const sqlite = { kind: 'sqlite', dataDir: join(dir, 'sqlite') };
+    log(`loading ${ISSUES} issues into SQLite…`);
+    const loaded = await loadDataset({ trackerDir: TRACKER_DIR, dataDir: sqlite.dataDir, issues: ISSUES });
+    results.machine.loadSqlite = loaded.seconds;
+    results.machine.comments = loaded.comments;
+    log(`  ${loaded.issues} issues, ${loaded.comments} comments in ${fmt(loaded.seconds, 1)} s`);
+    const keyspace = await keyspaceOf(sqlite);
+
+    let postgres;
+    if (['postgres', 'scale'].some((s) => ONLY.has(s))) {
+      db = await createDatabase();
+      results.machine.postgres = await db.version();
+      postgres = { kind: 'postgres', url: db.url };
+      log(`loading ${ISSUES} issues into PostgreSQL (${db.name})…`);
+      const pgLoaded = await loadDataset({ trackerDir: TRACKER_DIR, databaseUrl: db.url, issues: ISSUES });
+      results.machine.loadPostgres = pgLoaded.seconds;
+      log(`  done in ${fmt(pgLoaded.seconds, 1)} s`);
+    }
+
+    refs.bare = await startProcess('bare node:http', process.execPath, [join(BENCH, 'lib/bare-server.mjs')], /listening on (http:\/\/\S+)/);
+    refs.fastify = await startProcess('fastify hello', process.execPath, [join(BENCH, 'lib/fastify-hello.mjs')], /listening on (http:\/\/\S+)/);
+    mkdirSync(join(dir, 'naive'));
+    refs.naive = await startProcess('naive sqlite', process.execPath, [join(BENCH, 'lib/naive-sqlite.mjs'), join(dir, 'naive')], /listening on (http:\/\/\S+)/);
+
+    if (ONLY.has('calibration')) { log('yardsticks'); results.sections.calibration = await calibrationSection(refs, keyspace); }
+
+    if (ONLY.has('sqlite')) results.sections.sqlite = await routesSection(sqlite, refs, keyspace);
+    if (ONLY.has('postgres')) results.sections.postgres = await routesSection(postgres, refs, keyspace, db);
+    if (ONLY.has('anatomy')) { log('anatomy of GET /issue (SQLite)'); results.sections.anatomy = await anatomySection(sqlite, refs, keyspace); }
+    if (ONLY.has('prism')) results.sections.prism = await prismSection(refs, keyspace, sqlite);
+    if (ONLY.has('scale')) { log('postgres: 1 vs 2 processes'); results.sections.scale = await scaleSection(postgres, refs, keyspace, db); }
+    if (ONLY.has('profile')) {
+      log('profiles');
+      results.sections['profile-sqlite'] = await profileSection(sqlite, keyspace, dir);
+      if (postgres) results.sections['profile-postgres'] = await profileSection(postgres, keyspace, dir);
+    }
+  } finally {
+    for (const r of Object.values(refs)) await r.stop();
+    for (const proc of children) proc.kill('SIGKILL');
+    if (db) await db.drop().catch((e) => log(`could not drop ${db.name}: ${e.message}`));
+    rmSync(dir, { recursive: true, force: true });
+  }
+  results.machine.minutes = (Date.now() - started) / 60_000;
+  const md = report();
+  const outDir = join(BENCH, 'results-raw');
+  mkdirSync(outDir, { recursive: true });
+  const stamp = results.machine.date.replace(/[:.]/g, '-');
+  writeFileSync(join(outDir, `${stamp}.json`), JSON.stringify(results, null, 2));
+  writeFileSync(join(outDir, `${stamp}.md`), `${md}\n`);
+  process.stdout.write(`${md}\n\nRun took ${fmt(results.machine.minutes, 1)} min; raw figures in bench/results-raw/${stamp}.json\n`);
+}
+
+main().catch((e) => {
+  for (const proc of children) proc.kill('SIGKILL');
+  process.stderr.write(`bench failed: ${e.stack ?? e}\n`);
+  process.exitCode = 1;
+});

@@ -10,9 +10,10 @@
 // (the sections to run),
 // BENCH_ISSUES, BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS=1,10,50, BENCH_DATABASE_URL (the
 // PostgreSQL server's admin URL; a database of its own is created there and dropped at the end),
-// BENCH_TRACKER_DIR (a built packages/tracker to measure instead of this checkout's).
+// BENCH_TRACKER_DIR (a built packages/tracker to measure instead of this checkout's), BENCH_OPENAPI
+// (the vendor's OpenAPI document Prism mocks; default ../shared/jira-openapi/jira-cloud-v3-subset.json).
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -453,7 +454,13 @@ async function main() {
 
     let postgres;
     if (['postgres', 'scale'].some((s) => ONLY.has(s))) {
-      db = await createDatabase();
+      db = await createDatabase().catch((e) => {
+        log(`PostgreSQL sections skipped: no server at ${new URL(ADMIN_URL).host} (${e.message}); set BENCH_DATABASE_URL`);
+        for (const section of ['postgres', 'scale']) ONLY.delete(section);
+        return undefined;
+      });
+    }
+    if (db) {
       results.machine.postgres = await db.version();
       postgres = { kind: 'postgres', url: db.url };
       log(`loading ${ISSUES} issues into PostgreSQL (${db.name})…`);
@@ -472,7 +479,8 @@ async function main() {
     if (ONLY.has('sqlite')) results.sections.sqlite = await routesSection(sqlite, refs, keyspace);
     if (ONLY.has('postgres')) results.sections.postgres = await routesSection(postgres, refs, keyspace, db);
     if (ONLY.has('anatomy')) { log('anatomy of GET /issue (SQLite)'); results.sections.anatomy = await anatomySection(sqlite, refs, keyspace); }
-    if (ONLY.has('prism')) results.sections.prism = await prismSection(refs, keyspace, sqlite);
+    if (ONLY.has('prism') && !existsSync(OPENAPI)) log(`prism: skipped, no OpenAPI document at ${OPENAPI} (set BENCH_OPENAPI)`);
+    else if (ONLY.has('prism')) results.sections.prism = await prismSection(refs, keyspace, sqlite);
     if (ONLY.has('scale')) { log('postgres: 1 vs 2 processes'); results.sections.scale = await scaleSection(postgres, refs, keyspace, db); }
     if (ONLY.has('profile')) {
       log('profiles');

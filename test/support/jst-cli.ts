@@ -8,6 +8,9 @@ import type { TestTracker } from './tracker.js';
 
 export const JST_BIN = fileURLToPath(new URL('../../packages/jst/bin/jst.cjs', import.meta.url));
 
+/** One V8 code-cache folder for every run of this test process (HOME is each test's own folder). */
+export const JST_TEST_CACHE = join(tmpdir(), `jst-test-compile-cache-${process.getuid?.() ?? 'user'}`);
+
 export interface CliResult { code: number; stdout: string; stderr: string }
 
 /** Runs the built jst CLI as a child process, as a user would (no TTY). */
@@ -15,7 +18,7 @@ export function runJst(args: string[], opts: { cwd: string; env?: Record<string,
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [JST_BIN, ...args], {
       cwd: opts.cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: opts.cwd, NO_COLOR: '1', ...opts.env },
+      env: { PATH: process.env.PATH ?? '', HOME: opts.cwd, XDG_CACHE_HOME: JST_TEST_CACHE, NO_COLOR: '1', ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

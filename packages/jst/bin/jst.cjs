@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 'use strict';
-require('../dist/jst.cjs');
+require('./cached-require.cjs').cachedRequire(require('node:path').join(__dirname, '..', 'dist', 'jst.cjs'));

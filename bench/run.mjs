@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { summarize } from './lib/cpuprofile.mjs';
-import { authHeader, CALLER, CLOUD_ID, PROJECTS } from './lib/dataset.mjs';
+import { authHeader, CALLER, CLOUD_ID, HOST, PROJECTS } from './lib/dataset.mjs';
 import { loadDataset } from './lib/load-data.mjs';
 import { cpuBetween, cpuSeconds, cpuSnapshot, rssMiB, rssSampler } from './lib/procstat.mjs';
 
@@ -215,9 +215,11 @@ async function calibrationSection(refs, keyspace) {
     const fastify = await measure({ scenario: 'fixed', urls: [refs.fastify.url], connections, servers: [refs.fastify], keyspace });
     const read = await measure({ scenario: 'naive-read', urls: [refs.naive.url], connections, servers: [refs.naive], keyspace });
     const insert = await measure({ scenario: 'naive-insert', urls: [refs.naive.url], connections, servers: [refs.naive], keyspace });
+    const floor = await measure({ scenario: 'get-issue', urls: [refs.floor.url], connections, servers: [refs.floor], keyspace, prefix: '' });
+    const floorCreate = await measure({ scenario: 'create-issue', urls: [refs.floor.url], connections, servers: [refs.floor], keyspace, prefix: '' });
     const pct = (r) => `${fmt((100 * r.rps) / ceiling.rps)}%`;
-    log(`  c=${connections} ceiling ${fmt(ceiling.rps)} req/s; fastify hello ${pct(fastify)}, naive read ${pct(read)}, naive insert ${pct(insert)}`);
-    rows.push({ connections, ceiling, fastify, read, insert });
+    log(`  c=${connections} ceiling ${fmt(ceiling.rps)} req/s; fastify hello ${pct(fastify)}, naive read ${pct(read)}, naive insert ${pct(insert)}, floor issue read ${pct(floor)}, floor create ${pct(floorCreate)}`);
+    rows.push({ connections, ceiling, fastify, read, insert, floor, floorCreate });
   }
   return { rows };
 }
@@ -358,13 +360,16 @@ function report() {
   p(`Load times: SQLite ${fmt(m.loadSqlite, 1)} s, PostgreSQL ${fmt(m.loadPostgres, 1)} s.`);
   p();
   if (results.sections.calibration) {
-    p('### Yardsticks (same run): bare node:http, Fastify hello-world, a naive Fastify + better-sqlite3 read and insert route');
+    p('### Yardsticks (same run): bare node:http, Fastify hello-world, a naive Fastify + better-sqlite3 read and insert route, and the floor of an issue read');
     p();
-    p('| conns | ceiling req/s | Fastify hello | ratio | naive read | ratio | naive insert | ratio | ceiling server CPU-s / 1000 req | load generator CPU % at ceiling |');
-    p('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    p('"floor issue read" and "floor create" (bench/lib/floor-read.mjs): the executor\'s read of a random issue, and a create, on a copy of the same SQLite file with the least work any faithful server does (no framework, auth by one Map lookup, synchronous statements compiled once, ADF spliced in unparsed; the create: body parsed, project + role read, counter advanced and row inserted in one transaction, no validation): upper bounds on what jst-tracker\'s `GET /issue` and `POST /issue` can reach.');
+    p();
+    p('| conns | ceiling req/s | Fastify hello | ratio | naive read | ratio | naive insert | ratio | floor issue read | ratio | floor server CPU µs / req | floor create | ratio | ceiling server CPU-s / 1000 req | load generator CPU % at ceiling |');
+    p('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of results.sections.calibration.rows) {
       const pct = (r) => `${fmt((100 * r.rps) / row.ceiling.rps)}%`;
-      p(`| ${row.connections} | ${fmt(row.ceiling.rps)} | ${fmt(row.fastify.rps)} | ${pct(row.fastify)} | ${fmt(row.read.rps)} | ${pct(row.read)} | ${fmt(row.insert.rps)} | ${pct(row.insert)} | ${fmt(row.ceiling.serverCpuPer1k, 3)} | ${fmt(row.ceiling.loadCpuPct)} |`);
+      const floor = row.floor ?? {};
+      p(`| ${row.connections} | ${fmt(row.ceiling.rps)} | ${fmt(row.fastify.rps)} | ${pct(row.fastify)} | ${fmt(row.read.rps)} | ${pct(row.read)} | ${fmt(row.insert.rps)} | ${pct(row.insert)} | ${fmt(floor.rps)} | ${row.floor ? pct(floor) : '–'} | ${fmt(floor.serverCpuPer1k === undefined ? undefined : floor.serverCpuPer1k * 1000)} | ${fmt(row.floorCreate?.rps)} | ${row.floorCreate ? pct(row.floorCreate) : '–'} | ${fmt(row.ceiling.serverCpuPer1k, 3)} | ${fmt(row.ceiling.loadCpuPct)} |`);
     }
     p();
   }
@@ -473,6 +478,8 @@ async function main() {
     refs.fastify = await startProcess('fastify hello', process.execPath, [join(BENCH, 'lib/fastify-hello.mjs')], /listening on (http:\/\/\S+)/);
     mkdirSync(join(dir, 'naive'));
     refs.naive = await startProcess('naive sqlite', process.execPath, [join(BENCH, 'lib/naive-sqlite.mjs'), join(dir, 'naive')], /listening on (http:\/\/\S+)/);
+
+    refs.floor = await startProcess('floor read', process.execPath, [join(BENCH, 'lib/floor-read.mjs'), join(sqlite.dataDir, 'tracker.sqlite'), AUTH, CALLER.email, HOST], /listening on (http:\/\/\S+)/);
 
     if (ONLY.has('calibration')) { log('yardsticks'); results.sections.calibration = await calibrationSection(refs, keyspace); }
 

@@ -14,7 +14,7 @@ describe('npm start (ARCHITECTURE §3): the main job on the embedded default', (
       const r = spawnSync(process.execPath, [join(root, 'scripts/demo.mjs'), '--once', '--dir', dir], { encoding: 'utf8', timeout: 60_000 });
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout.split('\n')[0]).toBe('Assignment report');
-      expect(r.stdout.match(/^ {2}cd .*worktree-DEMO-\d+ && jst start$/gm)).toHaveLength(4);
+      expect(r.stdout.match(/^cd .*worktree-DEMO-\d+ && jst start$/gm)).toHaveLength(4);
       expect(r.stdout).toContain('Scope decision: multistep, parent DEMO-');
       for (const label of ['tracker', 'tracker data', 'credentials', 'repository', 'worktrees']) expect(r.stdout).toMatch(new RegExp(`^ {2}${label} +\\S`, 'm'));
       // Demo tokens live in a 0600 file and never appear in the output.

@@ -52,4 +52,28 @@ describe('jst healthcheck, the binary (ARCHITECTURE §6)', () => {
       stale.cleanup();
     }
   });
+
+  it('ARCHITECTURE §6: the text form is one line per check (also with several env_config problems), then the hint; JSON and text end without a blank line', async () => {
+    const bare = makeRepo();
+    try {
+      // no .jst/ at all: env_config has several problems to report
+      for (const role of ['assigner', 'executor'] as const) {
+        const r = await runJst(['healthcheck', '--role', role], { cwd: bare.repo });
+        expect(r.code).toBe(1);
+        expect(r.stdout.endsWith('\n')).toBe(true);
+        expect(r.stdout.endsWith('\n\n')).toBe(false);
+        const lines = r.stdout.slice(0, -1).split('\n');
+        const rows = role === 'assigner' ? lines.slice(0, -1) : lines;
+        expect(rows.map((l) => l.split(/\s+/)[0])).toEqual(['worktree', 'worktrees_dir', 'branch', 'production_branch', 'branch_pair', 'env_config', 'tracker_login', 'codehost_login', 'platform']);
+        for (const l of rows) expect(l).toMatch(/^\S+\s+(PASS|WARN|FAIL)(\s+\S.*)?$/);
+        expect(rows.find((l) => l.startsWith('env_config'))).toMatch(/^env_config\s+FAIL\s+.+; .+/);
+        if (role === 'assigner') expect(lines.at(-1)).toMatch(/rerun: jst healthcheck --role assigner$/);
+      }
+      const j = await runJst(['healthcheck', '--role', 'reviewer', '--json'], { cwd: bare.repo });
+      expect(j.stdout.endsWith('}\n')).toBe(true);
+      expect(JSON.parse(j.stdout).rows).toHaveLength(9);
+    } finally {
+      bare.cleanup();
+    }
+  });
 });

@@ -41,6 +41,26 @@ describe('jst plan gates and paths (spec §1 rules 1-8)', () => {
     expect(await issueCount()).toBe(before);
   });
 
+  it('spec §1 rule 1: outside any git checkout it refuses (exit 2) and says so, not "detached HEAD"', async () => {
+    const w = world();
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'jst-not-a-repo-'));
+    try {
+      const { copyJstDir } = await import('../support/repo.js');
+      copyJstDir(w.repo.repo, dir);
+      const before = await issueCount();
+      const { runJst } = await import('../support/jst-cli.js');
+      const r = await runJst(['plan', '--plan', w.planFile(SINGLE)], { cwd: dir });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/not inside a git checkout/);
+      expect(r.stderr).not.toMatch(/detached/);
+      expect(await issueCount()).toBe(before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('spec §1 rule 2: on a feature/ or hotfix/ branch or a detached HEAD it refuses (exit 2)', async () => {
     for (const setup of [(w: PlanWorld) => w.git('checkout', '-q', '-b', 'feature/ABC-9-x'), (w: PlanWorld) => w.git('checkout', '-q', '-b', 'hotfix/ABC-9-y'), (w: PlanWorld) => w.git('checkout', '-q', '--detach')]) {
       const w = world();

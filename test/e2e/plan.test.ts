@@ -87,8 +87,11 @@ describe('jst plan, end to end (spec §1 phase 1)', () => {
     const r = await w.plan(['--plan', w.planFile(SINGLE)]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('Assignment report');
-    expect(r.stdout).toMatch(/cd .*worktree-ABC-\d+ && jst start/);
     const key = /Issue (ABC-\d+)/.exec(r.stdout)![1]!;
+    // ARCHITECTURE §7: stdout is the Assignment report, then one hand-off line per worktree, nothing else
+    expect(r.stdout.endsWith(`\ncd ${join(w.repo.worktreesDir, `worktree-${key}`)} && jst start\n`)).toBe(true);
+    expect(r.stdout.split('\n').filter((l) => /^cd .* && jst start$/.test(l))).toHaveLength(1);
+    expect(r.stdout).not.toMatch(/^Hand-off/m);
     const branch = `feature/${key}-fix-login-page-typo`;
     expect(w.originHas(branch)).toBe(true);
     expect(w.git('config', `branch.${branch}.parentbranch`).trim()).toBe('development');

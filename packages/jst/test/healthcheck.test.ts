@@ -46,18 +46,21 @@ describe('spec §4 "Local client commands": text form and the rerun hint', () =>
     ],
   };
 
-  it('one row per line, `name  STATUS  detail`, columns aligned, continuation lines under the detail', () => {
-    const lines = formatReport({ ...fixed, role: 'executor' }, { color: false }).trimEnd().split('\n');
-    expect(lines).toEqual([
+  it('ARCHITECTURE §6: one row per check, `name  STATUS  detail`, columns aligned; a detail of several parts stays on its row', () => {
+    const text = formatReport({ ...fixed, role: 'executor' }, { color: false });
+    expect(text.split('\n')).toEqual([
       'worktree    PASS  main checkout',
-      'env_config  FAIL  first problem',
-      '                  second problem',
+      'env_config  FAIL  first problem; second problem',
       'platform    WARN  Linux',
+      '',
     ]);
   });
 
-  it('assigner and reviewer end with a hint to rerun after fixing; the executor has none', () => {
-    expect(formatReport(fixed, { color: false }).trimEnd().split('\n').at(-1)).toBe('Fix the FAIL rows above, then rerun: jst healthcheck --role assigner');
+  it('assigner and reviewer end with a hint to rerun after fixing, right after the rows; the executor has none', () => {
+    const lines = formatReport(fixed, { color: false }).split('\n');
+    expect(lines).toHaveLength(fixed.rows.length + 2);
+    expect(lines.at(-2)).toBe('Fix the FAIL rows above, then rerun: jst healthcheck --role assigner');
+    expect(lines.at(-1)).toBe('');
     expect(formatReport({ ...fixed, role: 'reviewer' }, { color: false })).toContain('rerun: jst healthcheck --role reviewer');
     expect(formatReport({ ...fixed, role: 'executor' }, { color: false })).not.toMatch(/rerun/i);
   });

@@ -6,7 +6,7 @@ import { exitCodeOf, formatReport, reportJson, runHealthcheck } from '../healthc
 export async function healthcheck(ctx: Context, role: Role, o: { json?: boolean }): Promise<number> {
   const report = await runHealthcheck({ cwd: ctx.cwd, role, config: ctx.config(), env: ctx.env });
   // The text form is the contract's default (ARCHITECTURE §6), also when piped; --json asks for JSON.
-  if (o.json) ctx.io.stdout.write(`${reportJson(report)}\n`);
-  else ctx.io.stdout.write(`${formatReport(report, { color: ctx.io.color })}\n`);
+  if (o.json) ctx.io.stdout.write(reportJson(report));
+  else ctx.io.stdout.write(formatReport(report, { color: ctx.io.color }));
   return exitCodeOf(report);
 }

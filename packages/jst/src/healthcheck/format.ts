@@ -6,21 +6,24 @@ const RESET = '\x1b[0m';
 const GAP = '  ';
 
 /**
- * The text form (ARCHITECTURE §6): `name  STATUS  detail`, columns aligned; a detail of several
- * lines continues under the detail column. Colour only marks the status word, so the columns line
- * up the same with and without it.
+ * The text form (ARCHITECTURE §6): one line per check, `name  STATUS  detail`, columns aligned; a
+ * detail of several parts (env_config's problems) is joined with "; " so that every line is a row.
+ * The assigner's and reviewer's output then ends with the rerun hint. Colour only marks the status
+ * word, so the columns line up the same with and without it.
  */
 export function formatReport(report: HealthReport, options: { color: boolean }): string {
   const nameWidth = Math.max(...report.rows.map((r) => r.name.length));
-  const statusWidth = 4;
-  const indent = ' '.repeat(nameWidth + GAP.length + statusWidth + GAP.length);
   const lines = report.rows.map((r) => {
     const status = options.color ? `${COLORS[r.status]}${r.status}${RESET}` : r.status;
-    const [first = '', ...rest] = r.detail.split('\n');
-    return [`${r.name.padEnd(nameWidth)}${GAP}${status}${GAP}${first}`.trimEnd(), ...rest.map((line) => `${indent}${line}`)].join('\n');
+    return `${r.name.padEnd(nameWidth)}${GAP}${status}${GAP}${oneLine(r.detail)}`.trimEnd();
   });
   const hint = rerunHint(report);
-  return `${[...lines, ...(hint === null ? [] : ['', hint])].join('\n')}\n`;
+  return `${[...lines, ...(hint === null ? [] : [hint])].join('\n')}\n`;
+}
+
+/** A detail as one line: its lines joined with "; " (the --json form keeps them as they are). */
+export function oneLine(detail: string): string {
+  return detail.split('\n').map((l) => l.trim()).filter((l) => l !== '').join('; ');
 }
 
 /**

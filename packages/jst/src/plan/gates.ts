@@ -5,6 +5,8 @@ import { refused } from './prompt.js';
 /** The branch context of spec §1 rule 4, read from the healthcheck rows (git is not asked again). */
 export interface BranchContext {
   linkedWorktree: boolean;
+  /** The `worktree` row found no git checkout here at all. */
+  notACheckout: boolean;
   /** null = detached HEAD. */
   branch: string | null;
   /** null = the `production_branch` row reads unset. */
@@ -19,6 +21,7 @@ export function branchContext(report: HealthReport): BranchContext {
   const dir = row('worktrees_dir');
   return {
     linkedWorktree: row('worktree').detail.startsWith('linked worktree'),
+    notACheckout: row('worktree').detail.startsWith('not inside a git checkout'),
     branch: branch.status === 'PASS' ? branch.detail : null,
     production: prod.status === 'PASS' ? prod.detail : null,
     worktreesDir: { status: dir.status, detail: dir.detail },
@@ -35,6 +38,7 @@ export type StartBranch = 'base' | 'production' | 'other';
  */
 export function startBranchGate(bc: BranchContext, defaultBase: string): StartBranch {
   // spec §1 rule 1: phase 1 creates worktrees; it never runs inside one.
+  if (bc.notACheckout) throw refused('jst plan runs in the main checkout of the git repository, and this folder is not inside a git checkout', 'cd to the repository\'s main checkout and rerun');
   if (bc.linkedWorktree) throw refused('jst plan runs from the main checkout only, and this is a linked worktree', 'cd to the main checkout and rerun');
   if (bc.branch === null) throw refused('jst plan does not run on a detached HEAD (spec §1 rule 2)', `Check out ${defaultBase} and rerun`);
   if (/^(feature|hotfix)\//.test(bc.branch)) throw refused(`jst plan does not run on the issue branch ${bc.branch} (spec §1 rule 2)`, `Check out ${defaultBase} in the main checkout and rerun`);

@@ -37,7 +37,9 @@ export async function runPlan(ctx: Context, o: PlanOptions): Promise<number> {
     if (o.json) {
       ctx.io.stdout.write(`${JSON.stringify({ keys: result.keys, branches: result.branches, worktrees: result.worktrees, report: result.report, handOff: result.handOff, dryRun: Boolean(o.dryRun) }, null, 2)}\n`);
     } else {
-      ctx.io.stdout.write(`${result.report}\n\nHand-off: run the executor in each worktree${o.dryRun ? ' (dry run: nothing was created)' : ''}:\n${result.handOff.map((l) => `  ${l}`).join('\n')}\n`);
+      // ARCHITECTURE §7: the Assignment report, then one executor hand-off line per worktree.
+      if (o.dryRun) say('Dry run: nothing was created; the hand-off lines below show what a real run would print.');
+      ctx.io.stdout.write(`${result.report}\n${result.handOff.map((l) => `${l}\n`).join('')}`);
     }
     return EXIT.ok;
   } finally {

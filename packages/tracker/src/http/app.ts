@@ -107,11 +107,16 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
   // keep-alive timeout (Fastify does this only for requests that arrive after close()).
   let draining = false;
   app.addHook('preClose', async () => { draining = true; });
-  app.addHook('onSend', async (_request, reply) => { if (draining) void reply.header('connection', 'close'); });
+  // Hooks on every request are written in Fastify's callback style: an async hook costs a promise
+  // and a microtask per request (bench/RESULTS.md, "Anatomy of a read").
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (draining) void reply.header('connection', 'close');
+    done(null, payload);
+  });
 
   // A NUL (%00) in a path or query parameter can match nothing, and PostgreSQL cannot hold one.
-  app.addHook('onRequest', async (request) => {
-    if (/%00/.test(request.url)) throw new ApiError(400, ['The request URL contains a NUL character (%00).']);
+  app.addHook('onRequest', (request, _reply, done) => {
+    done(request.url.includes('%00') ? new ApiError(400, ['The request URL contains a NUL character (%00).']) : undefined);
   });
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {

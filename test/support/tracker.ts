@@ -76,14 +76,17 @@ function client(base: string, authorization: string | undefined): Client {
   };
 }
 
-/** Starts a real jst-tracker on port 0 over a fresh store of the given kind, seeded for tests. */
-export async function startTestTracker(kind: StoreKind, seed: unknown = testSeed()): Promise<TestTracker> {
+/**
+ * Starts a real jst-tracker over a fresh store of the given kind, seeded for tests: on port 0
+ * unless `options.port` asks for a given one (e.g. to replace a stopped tracker at its address).
+ */
+export async function startTestTracker(kind: StoreKind, seed: unknown = testSeed(), options: { port?: number } = {}): Promise<TestTracker> {
   let db: TempDatabase | undefined;
   let dir: string | undefined;
   if (kind === 'postgres') db = await createTempDatabase();
   else dir = mkdtempSync(join(tmpdir(), 'jst-tracker-test-'));
   const server = await startServer({
-    port: 0,
+    port: options.port ?? 0,
     ...(db ? { databaseUrl: db.url, poolSize: 4 } : { dataDir: dir! }),
     seed: parseSeed(seed),
   });

@@ -25,6 +25,9 @@ export interface ClientOptions {
 
 export interface RawResponse { status: number; body: unknown; text: string; headers: Record<string, string | string[] | undefined> }
 
+/** The cloudId in use, whether it came from the cache (and so may be stale), and its `{api_base}`. */
+interface Resolved { cloudId: string; fromCache: boolean; base: string }
+
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
 /**
@@ -34,7 +37,9 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 export class TrackerClient {
   readonly transport: Transport;
   private readonly authorization: string;
-  private base: string | undefined;
+  private resolved: Resolved | undefined;
+  /** The one tenant_info re-read this client may make after a 404 (see `refreshAfter404`). */
+  private refreshing: Promise<Resolved> | undefined;
 
   constructor(readonly options: ClientOptions) {
     this.transport = options.transport ?? new Transport();
@@ -43,7 +48,10 @@ export class TrackerClient {
 
   get email(): string { return this.options.email; }
 
-  /** spec §4 endpoint 1: no authentication. */
+  /**
+   * spec §4 endpoint 1: no authentication. A fresh answer is the truth about the site, so it
+   * also replaces the cloudId this client and the cache hold (a tracker may have been replaced).
+   */
   async tenantInfo(): Promise<{ cloudId: string }> {
     const url = `${siteUrl(this.options.siteHost)}/_edge/tenant_info`;
     const res = await this.transport.send({ method: 'GET', url, headers: { Accept: 'application/json' }, timeoutMs: this.options.timeoutMs ?? 30_000 });
@@ -51,29 +59,59 @@ export class TrackerClient {
     if (res.status !== 200 || typeof body?.cloudId !== 'string') {
       throw new TrackerHttpError('GET', url, res.status, [`tenant_info did not give a cloudId${res.status === 200 ? ' (unexpected body)' : ''}: is TRACKER_ACCOUNT_URL the tracker's site host?`], {});
     }
+    this.use(body.cloudId, false);
+    if (this.options.cloudIdCache?.get(this.options.siteHost) !== body.cloudId) this.options.cloudIdCache?.set(this.options.siteHost, body.cloudId);
     return { cloudId: body.cloudId };
   }
 
   /** spec §4 client rule 1: the cloudId (cached per site host) → `{api_base}`. */
   async apiBase(): Promise<string> {
-    if (this.base) return this.base;
-    const host = this.options.siteHost;
-    let cloudId = this.options.cloudIdCache?.get(host);
-    if (!cloudId) {
-      cloudId = (await this.tenantInfo()).cloudId;
-      this.options.cloudIdCache?.set(host, cloudId);
-    }
-    this.base = apiBase(this.options.gatewayUrl ?? 'https://api.atlassian.com', cloudId);
-    return this.base;
+    return (await this.resolve()).base;
+  }
+
+  private async resolve(): Promise<Resolved> {
+    if (this.resolved) return this.resolved;
+    const cached = this.options.cloudIdCache?.get(this.options.siteHost);
+    if (cached) return this.use(cached, true);
+    return this.use((await this.tenantInfo()).cloudId, false);
+  }
+
+  private use(cloudId: string, fromCache: boolean): Resolved {
+    this.resolved = { cloudId, fromCache, base: apiBase(this.options.gatewayUrl ?? 'https://api.atlassian.com', cloudId) };
+    return this.resolved;
+  }
+
+  /**
+   * A cached cloudId goes stale when the tracker at the same address is replaced: every gateway
+   * call then answers 404. On a 404 made with a cloudId from the cache, tenant_info is read again,
+   * at most once per client (concurrent calls share that one read). Returns the new resolution when
+   * the cloudId changed, so the caller may retry once; null when it is the same (a genuine 404).
+   */
+  private async refreshAfter404(used: Resolved): Promise<Resolved | null> {
+    if (!used.fromCache) return null;
+    // A failed re-read is not remembered: the next 404 may try again (still once per request).
+    this.refreshing ??= this.tenantInfo().then(({ cloudId }) => this.use(cloudId, false), (error: unknown) => { this.refreshing = undefined; throw error; });
+    const fresh = await this.refreshing;
+    return fresh.cloudId === used.cloudId ? null : fresh;
   }
 
   /** One authenticated call to `{api_base}<path>`; never throws on an HTTP status. */
   async raw(method: string, path: string, body?: unknown): Promise<RawResponse> {
     const m = method.toUpperCase();
-    const url = `${await this.apiBase()}${path.startsWith('/') ? path : `/${path}`}`;
+    const rest = path.startsWith('/') ? path : `/${path}`;
     const headers: Record<string, string> = { Accept: 'application/json', Authorization: this.authorization };
     const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     if (text !== undefined) headers['Content-Type'] = 'application/json';
+    const used = await this.resolve();
+    const res = await this.send(m, `${used.base}${rest}`, headers, text);
+    if (res.status !== 404) return res;
+    // A request to an unknown cloudId reached no site, so repeating it is safe even for a POST.
+    const fresh = await this.refreshAfter404(used);
+    return fresh === null ? res : this.send(m, `${fresh.base}${rest}`, headers, text);
+  }
+
+  /** One request with the 429/503 retries of idempotent calls. */
+  private async send(m: string, url: string, headers: Record<string, string>, text: string | undefined): Promise<RawResponse> {
     const retry = this.options.retry ?? { maxRetries: 3, maxWaitMs: 10_000 };
     let waited = 0;
     for (let attempt = 0; ; attempt++) {

@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textToAdf } from '@jst/adf';
-import { accountIdByEmail, apiBase, assignByEmail, commentsWithMarker, gatewayUrl, isLoopbackHost, projectVisible, RuleStop, sameAssignee, siteHostOf, siteUrl, TrackerClient, TrackerHttpError, transitionTo, allComments } from '../src/index.js';
+import { accountIdByEmail, apiBase, assignByEmail, commentsWithMarker, gatewayUrl, isLoopbackHost, projectVisible, RuleStop, sameAssignee, siteHostOf, siteUrl, TrackerClient, TrackerHttpError, Transport, transitionTo, allComments } from '../src/index.js';
+import type { HttpRequest, HttpResponse } from '../src/transport.js';
 import { startTestTracker, type TestTracker } from '../../../test/support/tracker.js';
 import { CLOUD_ID, EMAILS, TOKENS } from '../../../test/support/seed.js';
 
@@ -101,6 +102,112 @@ describe('@jst/client against a real jst-tracker', () => {
     expect(e401.message).toMatch(/stale or revoked/);
     expect(e401.message).not.toContain('wrong-secret-123');
     expect(JSON.stringify(e401)).not.toContain('wrong-secret-123');
+  });
+});
+
+/** The real transport, recording what it sent: the tests count tenant_info reads and retries. */
+class RecordingTransport extends Transport {
+  readonly sent: string[] = [];
+  override send(req: HttpRequest): Promise<HttpResponse> {
+    this.sent.push(`${req.method} ${new URL(req.url).pathname}`);
+    return super.send(req);
+  }
+  count(fragment: string): number { return this.sent.filter((s) => s.includes(fragment)).length; }
+}
+
+describe('spec §4 client rule 1: a cached cloudId that went stale is replaced once, on a 404', () => {
+  let t: TestTracker;
+  let host: string;
+  const TENANT = 'GET /_edge/tenant_info';
+  const make = (cache: Map<string, string> | undefined, transport: RecordingTransport) => new TrackerClient({
+    siteHost: host,
+    gatewayUrl: t.url,
+    email: EMAILS.assigner,
+    token: TOKENS.assigner,
+    transport,
+    ...(cache ? { cloudIdCache: { get: (h) => cache.get(h), set: (h, v) => void cache.set(h, v) } } : {}),
+  });
+  beforeAll(async () => { t = await startTestTracker('sqlite'); host = new URL(t.url).host; });
+  afterAll(async () => { await t?.close(); });
+
+  it('a stale cached cloudId: tenant_info is read again, the cache gets the new id and the call is retried once', async () => {
+    const cache = new Map([[host, 'stale-cloud-id']]);
+    const tr = new RecordingTransport();
+    const c = make(cache, tr);
+    expect((await c.myself()).emailAddress).toBe(EMAILS.assigner);
+    expect(cache.get(host)).toBe(CLOUD_ID);
+    expect(tr.sent).toEqual(['GET /ex/jira/stale-cloud-id/rest/api/3/myself', TENANT, `GET /ex/jira/${CLOUD_ID}/rest/api/3/myself`]);
+    expect(await c.apiBase()).toBe(`${t.url}/ex/jira/${CLOUD_ID}/rest/api/3`);
+    c.close();
+  });
+
+  it('a POST through a stale cache is retried once too (it reached no site) and creates exactly one issue', async () => {
+    const cache = new Map([[host, 'stale-cloud-id']]);
+    const tr = new RecordingTransport();
+    const c = make(cache, tr);
+    const { key } = await c.createIssue({ project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'through a stale cache' });
+    expect(tr.count('POST ')).toBe(2);
+    expect(tr.count(TENANT)).toBe(1);
+    const next = `ABC-${Number(key.split('-')[1]) + 1}`;
+    expect((await c.raw('GET', `/issue/${next}`)).status).toBe(404);
+    c.close();
+  });
+
+  it('a genuine 404 (GET /issue/NOPE-1) with a good cached cloudId: one tenant_info read at most, the 404 returned unchanged', async () => {
+    const cache = new Map([[host, CLOUD_ID]]);
+    const tr = new RecordingTransport();
+    const c = make(cache, tr);
+    const direct = await t.as('assigner').get('/issue/NOPE-1');
+    const first = await c.raw('GET', '/issue/NOPE-1');
+    expect(first.status).toBe(404);
+    expect(first.body).toEqual(direct.body);
+    const second = await c.raw('GET', '/issue/NOPE-1');
+    expect(second.status).toBe(404);
+    const err = await c.getIssue('NOPE-1').catch((e: unknown) => e);
+    expect((err as TrackerHttpError).status).toBe(404);
+    expect(tr.count(TENANT)).toBe(1);
+    expect(tr.count('/issue/NOPE-1')).toBe(3);
+    expect(cache.get(host)).toBe(CLOUD_ID);
+    c.close();
+  });
+
+  it('a stale cache and a genuine 404: one refresh, one retry, then the genuine 404; later 404s do not refresh', async () => {
+    const cache = new Map([[host, 'stale-cloud-id']]);
+    const tr = new RecordingTransport();
+    const c = make(cache, tr);
+    expect((await c.raw('GET', '/issue/NOPE-1')).status).toBe(404);
+    expect(tr.sent).toEqual(['GET /ex/jira/stale-cloud-id/rest/api/3/issue/NOPE-1', TENANT, `GET /ex/jira/${CLOUD_ID}/rest/api/3/issue/NOPE-1`]);
+    expect((await c.raw('GET', '/issue/NOPE-2')).status).toBe(404);
+    expect(tr.count(TENANT)).toBe(1);
+    c.close();
+  });
+
+  it('concurrent calls through a stale cache share one tenant_info read', async () => {
+    const cache = new Map([[host, 'stale-cloud-id']]);
+    const tr = new RecordingTransport();
+    const c = make(cache, tr);
+    const results = await Promise.all(Array.from({ length: 5 }, () => c.raw('GET', '/myself')));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(tr.count(TENANT)).toBe(1);
+    c.close();
+  });
+
+  it('without a cache the cloudId is fresh, so a 404 never re-reads tenant_info', async () => {
+    const tr = new RecordingTransport();
+    const c = make(undefined, tr);
+    expect((await c.raw('GET', '/issue/NOPE-1')).status).toBe(404);
+    expect((await c.raw('DELETE', '/issue/NOPE-1')).status).toBe(404);
+    expect(tr.count(TENANT)).toBe(1);
+    c.close();
+  });
+
+  it('tenantInfo() replaces a stale cached cloudId, so `tenant` and api_base agree', async () => {
+    const cache = new Map([[host, 'stale-cloud-id']]);
+    const c = make(cache, new RecordingTransport());
+    expect((await c.tenantInfo()).cloudId).toBe(CLOUD_ID);
+    expect(await c.apiBase()).toBe(`${t.url}/ex/jira/${CLOUD_ID}/rest/api/3`);
+    expect(cache.get(host)).toBe(CLOUD_ID);
+    c.close();
   });
 });
 

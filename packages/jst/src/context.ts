@@ -40,8 +40,12 @@ export function processIo(env: NodeJS.ProcessEnv = process.env): Io {
   };
 }
 
-/** The cloudId of each site host, cached in `.jst/cloud-id.json` (spec §4 client rule 1). */
-function fileCache(jstDir: string | null): CloudIdCache | undefined {
+/**
+ * The cloudId of each site host, cached in `.jst/cloud-id.json` (spec §4 client rule 1). Every
+ * client of a run shares it, the healthcheck's too, so the two never disagree about the site; the
+ * client replaces a stale entry itself when the tracker answers 404 for it.
+ */
+export function cloudIdFileCache(jstDir: string | null): CloudIdCache | undefined {
   if (!jstDir) return undefined;
   const file = join(jstDir, 'cloud-id.json');
   const read = (): Record<string, string> => {
@@ -88,7 +92,7 @@ export function createContext(options: { cwd?: string; env?: NodeJS.ProcessEnv; 
           gatewayUrl: requireGatewayUrl(cfg),
           email,
           token,
-          cloudIdCache: fileCache(cfg.jstDir),
+          cloudIdCache: cloudIdFileCache(cfg.jstDir),
           timeoutMs: Number(env.JST_TIMEOUT_MS ?? 30_000),
         });
         clients.set(role, c);

@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JstError, describeSource, loadConfig, validateConfig } from '../src/config/index.js';
+import {
+  JstError, checkRoleCredentials, configSecrets, describeSource, displayProductionBranch, loadConfig, redact, requireProductionBranch, requireRoleCredentials, validateConfig,
+} from '../src/config/index.js';
 
 const roots: string[] = [];
 afterEach(() => {
@@ -105,9 +107,57 @@ describe('ARCHITECTURE §10: the process environment overrides both files', () =
     expect(loadConfig({ cwd: r.root, env: { PRODUCTION_BRANCH: 'release' } }).productionBranch).toBe('release');
   });
 
-  it('an empty environment variable does not override the file', () => {
-    const r = repoWith({ team: 'PROJECT_KEY=ABC\n' });
-    expect(loadConfig({ cwd: r.root, env: { PROJECT_KEY: '' } }).projectKey).toBe('ABC');
+  it('ARCHITECTURE §10: the process environment overrides both files, also with an empty value', () => {
+    const r = repoWith({
+      team: 'PROJECT_KEY=ABC\nPRODUCTION_BRANCH=main\nDEFAULT_BASE_BRANCH=trunk\n',
+      local: 'TRACKER_EXECUTOR_EMAIL=e@x.test\nTRACKER_EXECUTOR_TOKEN=tok-from-file\nTRACKER_GATEWAY_URL=http://127.0.0.1:9\n',
+    });
+    const config = loadConfig({
+      cwd: r.root,
+      env: { PROJECT_KEY: '', PRODUCTION_BRANCH: '', DEFAULT_BASE_BRANCH: '', TRACKER_EXECUTOR_TOKEN: '', TRACKER_GATEWAY_URL: '' },
+    });
+    // An empty value means what it means in a file: unset, or the run-time default.
+    expect(config.projectKey).toBeNull();
+    expect(config.productionBranch).toBeNull();
+    expect(displayProductionBranch(config)).toBe('unset');
+    expect(config.defaultBaseBranch).toBe('development');
+    expect(config.gatewayUrl).toBe('https://api.atlassian.com');
+    expect(config.settings.TRACKER_EXECUTOR_TOKEN).toBeUndefined();
+    expect(config.emptied).toMatchObject({ PROJECT_KEY: { kind: 'environment' }, PRODUCTION_BRANCH: { kind: 'environment' }, TRACKER_EXECUTOR_TOKEN: { kind: 'environment' } });
+    // The file's values are untouched where the environment says nothing.
+    expect(config.settings.TRACKER_EXECUTOR_EMAIL?.value).toBe('e@x.test');
+    expect(redact('tok-from-file', configSecrets(config))).toBe('tok-from-file');
+  });
+
+  it('an empty required credential in the environment is the missing error, naming the setting and the environment', () => {
+    const r = repoWith({ local: 'TRACKER_EXECUTOR_EMAIL=e@x.test\nTRACKER_EXECUTOR_TOKEN=tok-from-file\n' });
+    const config = loadConfig({ cwd: r.root, env: { TRACKER_EXECUTOR_TOKEN: '' } });
+    const problems = checkRoleCredentials(config, 'executor');
+    expect(problems).toEqual([expect.objectContaining({ code: 'CONFIG_MISSING', setting: 'TRACKER_EXECUTOR_TOKEN', file: null })]);
+    expect(problems[0]?.message).toBe(`TRACKER_EXECUTOR_TOKEN is set but empty in the environment, which overrides ${r.localFile}`);
+    expect(problems[0]?.fix).toContain('unset TRACKER_EXECUTOR_TOKEN');
+    let error: unknown;
+    try { requireRoleCredentials(config, 'executor'); } catch (e) { error = e; }
+    expect(error).toBeInstanceOf(JstError);
+    expect((error as JstError).message).toContain('TRACKER_EXECUTOR_TOKEN is set but empty in the environment');
+    expect((error as JstError).message).not.toContain('tok-from-file');
+  });
+
+  it('an empty value in a file still reads as not set there (the environment is not blamed)', () => {
+    const r = repoWith({ local: 'TRACKER_EXECUTOR_EMAIL=e@x.test\nTRACKER_EXECUTOR_TOKEN=\n' });
+    const config = loadConfig({ cwd: r.root, env: {} });
+    expect(config.emptied.TRACKER_EXECUTOR_TOKEN).toMatchObject({ kind: 'file', file: r.localFile, line: 2 });
+    const [problem] = checkRoleCredentials(config, 'executor');
+    expect(problem).toMatchObject({ code: 'CONFIG_MISSING', setting: 'TRACKER_EXECUTOR_TOKEN', file: r.localFile });
+    expect(problem?.message).toBe(`TRACKER_EXECUTOR_TOKEN is not set in ${r.localFile} nor in the environment`);
+  });
+
+  it('an empty PRODUCTION_BRANCH in the environment makes requireProductionBranch name the environment', () => {
+    const r = repoWith({ team: 'PRODUCTION_BRANCH=main\n' });
+    let error: unknown;
+    try { requireProductionBranch(loadConfig({ cwd: r.root, env: { PRODUCTION_BRANCH: '' } })); } catch (e) { error = e; }
+    expect(error).toBeInstanceOf(JstError);
+    expect((error as JstError).message).toContain('PRODUCTION_BRANCH is set but empty in the environment');
   });
 
   it('a bad value from the environment is reported as coming from the environment', () => {

@@ -45,6 +45,11 @@ export interface JstConfig {
   readonly filesFound: Readonly<Record<SettingFile, boolean>>;
   /** Every setting that has a value, after the environment override (empty values count as unset). */
   readonly settings: Readonly<Partial<Record<SettingName, SettingValue>>>;
+  /**
+   * Settings left unset by an empty value that won (an empty environment variable overrides the
+   * files too, ARCHITECTURE §10), with where that empty value came from, so a message can say so.
+   */
+  readonly emptied: Readonly<Partial<Record<SettingName, ValueSource>>>;
   readonly defaultBaseBranch: string;
   /** null = the literal state `unset` (never a guessed name); see `displayProductionBranch`. */
   readonly productionBranch: string | null;
@@ -89,11 +94,15 @@ export function loadConfig(options: LoadConfigOptions = {}): JstConfig {
     for (const entry of entries ?? []) collect(entry, kind, files[kind], placed, misplaced, warnings);
   }
   const settings: Partial<Record<SettingName, SettingValue>> = {};
+  const emptied: Partial<Record<SettingName, ValueSource>> = {};
   for (const name of SETTING_NAMES) {
     const fromEnv = env[name];
-    // An empty environment variable does not override: CI systems export empty names for absent secrets.
-    const value = fromEnv !== undefined && fromEnv !== '' ? { value: fromEnv, source: { kind: 'environment' } as const } : (placed.get(name) ?? misplaced.get(name));
-    if (value !== undefined && value.value !== '') settings[name] = value;
+    // ARCHITECTURE §10: a variable present in the environment overrides both files, also when it is
+    // empty; an empty value then means what it means in a file (unset, or the run-time default).
+    const value = fromEnv !== undefined ? { value: fromEnv, source: { kind: 'environment' } as const } : (placed.get(name) ?? misplaced.get(name));
+    if (value === undefined) continue;
+    if (value.value !== '') settings[name] = value;
+    else emptied[name] = value.source;
   }
   const get = (name: SettingName): string | null => settings[name]?.value ?? null;
   const withDefault = (name: SettingName): string => get(name) ?? settingSpec(name).runtimeDefault ?? '';
@@ -105,6 +114,7 @@ export function loadConfig(options: LoadConfigOptions = {}): JstConfig {
     files,
     filesFound,
     settings,
+    emptied,
     defaultBaseBranch: withDefault('DEFAULT_BASE_BRANCH'),
     productionBranch: get('PRODUCTION_BRANCH'),
     projectKey: get('PROJECT_KEY'),

@@ -35,6 +35,11 @@ export function orThrow<T>(problems: readonly ConfigProblem[], value: () => T): 
 
 export function missing(config: JstConfig, name: SettingName, what: string, note?: string): ConfigProblem {
   const file = settingFilePath(config, name);
+  if (config.emptied[name]?.kind === 'environment') {
+    // ARCHITECTURE §10: the empty variable hides whatever the file holds, so the file is not the fix.
+    const fix = `Set ${name}=<${what}> in the environment, or remove the empty variable (unset ${name}) so ${file} is read${note === undefined ? '' : `; ${note}`}`;
+    return { code: 'CONFIG_MISSING', setting: name, file: null, message: `${name} is set but empty in the environment, which overrides ${file}`, fix };
+  }
   const fix = `Add ${name}=<${what}> to ${file} or set it in the environment${note === undefined ? '' : `; ${note}`}`;
   return { code: 'CONFIG_MISSING', setting: name, file, message: `${name} is not set in ${file} nor in the environment`, fix };
 }

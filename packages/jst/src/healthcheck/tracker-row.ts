@@ -1,5 +1,6 @@
 import { TrackerClient, TrackerHttpError, TrackerNetworkError } from '@jst/client';
 import { ROLES, checkRoleCredentials, roleSettings, siteUrlForHost, type JstConfig, type Role } from '../config/index.js';
+import { cloudIdFileCache } from '../context.js';
 import { row, type HealthRow, type HealthcheckContext } from './types.js';
 
 /**
@@ -24,6 +25,8 @@ export async function trackerLoginRow(ctx: HealthcheckContext): Promise<HealthRo
     gatewayUrl: config.gatewayUrl,
     email,
     token,
+    // The same cache as every other command, so a healthcheck and a raw call agree on the cloudId.
+    cloudIdCache: cloudIdFileCache(config.jstDir),
     timeoutMs: ctx.timeoutMs ?? 10_000,
     // A status check answers now; waiting out a rate limit would only hide the problem.
     retry: { maxRetries: 0, maxWaitMs: 0 },

@@ -93,6 +93,13 @@ describe('spec §2: production_branch may read unset; branch_pair FAILs when bas
     expect(rowOf(report, 'branch_pair')).toMatchObject({ status: 'PASS', detail: 'development → main' });
   });
 
+  it('ARCHITECTURE §10: an empty PRODUCTION_BRANCH in the environment overrides team.env: unset, and the row says where it came from', async () => {
+    const r = project();
+    const report = await check(r.repo, 'assigner', { config: loadConfig({ cwd: r.repo, env: { PRODUCTION_BRANCH: '' } }) });
+    expect(rowOf(report, 'production_branch')).toEqual({ name: 'production_branch', status: 'WARN', detail: 'unset' });
+    expect(rowOf(report, 'branch_pair')).toMatchObject({ status: 'WARN', detail: 'development → unset (PRODUCTION_BRANCH is set but empty in the environment)' });
+  });
+
   it('PRODUCTION_BRANCH unset: production_branch WARN "unset" (never a guessed name), branch_pair WARN', async () => {
     const r = project({ team: without('PRODUCTION_BRANCH') });
     const report = await check(r.repo);

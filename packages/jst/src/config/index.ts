@@ -33,7 +33,7 @@ export {
   type StatusNames,
   type ValueSource,
 } from './load.js';
-export { problemToError, type ConfigProblem } from './problems.js';
+export { problemToError, unsetWhere, type ConfigProblem } from './problems.js';
 export { checkRoleCredentials, requireCodehostToken, requireRoleCredentials, requireRoleEmail } from './credentials.js';
 export {
   isValidBranchName,

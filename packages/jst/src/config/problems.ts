@@ -44,6 +44,11 @@ export function missing(config: JstConfig, name: SettingName, what: string, note
   return { code: 'CONFIG_MISSING', setting: name, file, message: `${name} is not set in ${file} nor in the environment`, fix };
 }
 
+/** "is not set in <file>", or "is set but empty in the environment" when an empty variable won (ARCHITECTURE §10). */
+export function unsetWhere(config: JstConfig, name: SettingName): string {
+  return config.emptied[name]?.kind === 'environment' ? 'is set but empty in the environment' : `is not set in ${settingFilePath(config, name)}`;
+}
+
 export function bad(config: JstConfig, name: SettingName, code: string, what: string, fix: string): ConfigProblem {
   const source = config.settings[name]?.source ?? { kind: 'default' };
   const file = source.kind === 'file' ? source.file : null;

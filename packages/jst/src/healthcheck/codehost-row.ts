@@ -1,5 +1,5 @@
 import { checkToken } from '../config/credentials.js';
-import { isLoopbackHost } from '../config/index.js';
+import { isLoopbackHost, unsetWhere } from '../config/index.js';
 import { displayRemote, parseRemote, remoteUrl, type RemoteRepo } from '../git/index.js';
 import { row, type CodehostFetch, type HealthRow, type HealthcheckContext } from './types.js';
 
@@ -11,7 +11,7 @@ import { row, type CodehostFetch, type HealthRow, type HealthcheckContext } from
 export async function codehostLoginRow(ctx: HealthcheckContext): Promise<HealthRow> {
   const { config } = ctx;
   const token = config.settings.CODEHOST_PAT_TOKEN?.value;
-  if (token === undefined) return row('codehost_login', 'WARN', `CODEHOST_PAT_TOKEN is not set in ${config.files.local}: code host login not checked`);
+  if (token === undefined) return row('codehost_login', 'WARN', `CODEHOST_PAT_TOKEN ${unsetWhere(config, 'CODEHOST_PAT_TOKEN')}: code host login not checked`);
   const tokenProblems = checkToken(config, 'CODEHOST_PAT_TOKEN', true);
   if (tokenProblems.length > 0) return row('codehost_login', 'FAIL', `not checked, because ${tokenProblems.map((p) => p.message).join('; ')} (see env_config)`);
   const api = config.codehostApiUrl;

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { FILE_NAMES, describeSource, readWorktreesDir, validateConfig, type ConfigProblem, type JstConfig } from '../config/index.js';
+import { FILE_NAMES, unsetWhere, describeSource, readWorktreesDir, validateConfig, type ConfigProblem, type JstConfig } from '../config/index.js';
 import { currentBranch, gitVersion, isIgnored, worktreeInfo } from '../git/index.js';
 import { row, type HealthRow, type HealthcheckContext } from './types.js';
 
@@ -54,7 +54,7 @@ export function productionBranchRow(config: JstConfig): HealthRow {
 export function branchPairRow(config: JstConfig): HealthRow {
   const base = config.defaultBaseBranch;
   const production = config.productionBranch;
-  if (production === null) return row('branch_pair', 'WARN', `${base} → unset (PRODUCTION_BRANCH is not set in ${config.files.team})`);
+  if (production === null) return row('branch_pair', 'WARN', `${base} → unset (PRODUCTION_BRANCH ${unsetWhere(config, 'PRODUCTION_BRANCH')})`);
   if (production === base) {
     return row('branch_pair', 'FAIL', `DEFAULT_BASE_BRANCH and PRODUCTION_BRANCH are both "${base}": set two different branches in ${config.files.team}, e.g. development and main`);
   }

@@ -1,5 +1,5 @@
 import { TrackerClient, TrackerHttpError, TrackerNetworkError } from '@jst/client';
-import { ROLES, checkRoleCredentials, roleSettings, siteUrlForHost, type JstConfig, type Role } from '../config/index.js';
+import { ROLES, unsetWhere, checkRoleCredentials, roleSettings, siteUrlForHost, type JstConfig, type Role } from '../config/index.js';
 import { cloudIdFileCache } from '../context.js';
 import { row, type HealthRow, type HealthcheckContext } from './types.js';
 
@@ -15,7 +15,7 @@ export async function trackerLoginRow(ctx: HealthcheckContext): Promise<HealthRo
   if (credentialProblems.length > 0) {
     return row('tracker_login', 'FAIL', `no credential: not checked, because ${credentialProblems.map((p) => p.message).join('; ')} (see env_config)`);
   }
-  if (config.trackerHost === null) return row('tracker_login', 'FAIL', `no tracker address: TRACKER_ACCOUNT_URL is not set in ${config.files.local} (see env_config)`);
+  if (config.trackerHost === null) return row('tracker_login', 'FAIL', `no tracker address: TRACKER_ACCOUNT_URL ${unsetWhere(config, 'TRACKER_ACCOUNT_URL')} (see env_config)`);
   if (config.gatewayUrl === null) return row('tracker_login', 'FAIL', 'no tracker address: TRACKER_GATEWAY_URL is not a usable http(s) URL (see env_config)');
   const email = config.settings[names.email]?.value ?? '';
   const token = config.settings[names.token]?.value ?? '';

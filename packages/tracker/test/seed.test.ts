@@ -32,14 +32,40 @@ function seedErrorOf(file: string): SeedError {
   throw new Error(`${file} was accepted`);
 }
 
+/** ARCHITECTURE §5's example seed, verbatim. */
+const ARCHITECTURE_EXAMPLE = `{
+  "sites": [{
+    "host": "acme.atlassian.net",
+    "cloudId": "0b5e6a8c-1d2f-4e3a-9b7c-6d5e4f3a2b1c",
+    "users": [
+      { "email": "assigner@acme.test", "displayName": "Ada Assigner",
+        "tokens": [ { "token": "a-secret", "kind": "classic" } ] },
+      { "email": "bot@acme.test", "displayName": "Scoped Bot",
+        "tokens": [ { "token": "s-secret", "kind": "scoped", "scopes": ["read:jira-user"] } ] }
+    ],
+    "projects": [{
+      "key": "ABC", "name": "Alpha", "lead": "assigner@acme.test",
+      "members": [ { "email": "assigner@acme.test", "role": "admin" },
+                   { "email": "executor@acme.test", "role": "member" },
+                   { "email": "viewer@acme.test", "role": "viewer" } ],
+      "workflow": "kanban"
+    }]
+  }]
+}
+`;
+/** The §5 example as an object, to change one thing in it. */
+// The §5 text parsed as plain JSON (not the test seed's literal types): tests change it freely.
+const example = (): { sites: any[] } => JSON.parse(ARCHITECTURE_EXAMPLE) as { sites: any[] };
+
 const RST = (s: any) => s.sites[0].projects[1].workflow;
 const BAD: [string, (s: any) => void, string, RegExp][] = [
   ['an unknown top-level setting', (s) => { s.version = 2; }, '$.version', /unknown setting \(expected one of: sites\)/],
   ['an unknown user setting', (s) => { s.sites[0].users[0].password = 'x'; }, '$.sites[0].users[0].password', /unknown setting/],
   ['a bad e-mail', (s) => { s.sites[0].users[1].email = 'executor.acme.test'; }, '$.sites[0].users[1].email', /"executor\.acme\.test" is not an e-mail address/],
   ['a duplicate user (e-mail compared without case)', (s) => { s.sites[0].users[2].email = 'ASSIGNER@acme.test'; }, '$.sites[0].users[2].email', /appears twice/],
-  ['a member who is not a user', (s) => { s.sites[0].projects[0].members[1].email = 'ghost@acme.test'; }, '$.sites[0].projects[0].members[1].email', /"ghost@acme\.test" is not one of this site's users/],
-  ['a lead who is not a user', (s) => { s.sites[0].projects[1].lead = 'ghost@acme.test'; }, '$.sites[0].projects[1].lead', /not one of this site's users/],
+  ['a member whose e-mail is not an e-mail address', (s) => { s.sites[0].projects[0].members[1].email = 'ghost.acme.test'; }, '$.sites[0].projects[0].members[1].email', /"ghost\.acme\.test" is not an e-mail address/],
+  ['a lead who is neither a user nor a member', (s) => { s.sites[0].projects[1].lead = 'ghost@acme.test'; }, '$.sites[0].projects[1].lead', /"ghost@acme\.test" is not one of this site's users nor a member of this project/],
+  ['a lead who is a member only of another project', (s) => { s.sites[0].projects[0].members.push({ email: 'ghost@acme.test' }); s.sites[0].projects[1].lead = 'ghost@acme.test'; }, '$.sites[0].projects[1].lead', /nor a member of this project/],
   ['a member listed twice', (s) => { s.sites[0].projects[0].members[1].email = EMAILS.assigner; }, '$.sites[0].projects[0].members[1].email', /listed twice/],
   ['a bad role', (s) => { s.sites[0].projects[0].members[2].role = 'owner'; }, '$.sites[0].projects[0].members[2].role', /must be one of admin, member, viewer/],
   ['a lower-case project key', (s) => { s.sites[0].projects[0].key = 'abc'; }, '$.sites[0].projects[0].key', /"abc" is not a project key/],
@@ -85,6 +111,19 @@ describe('ARCHITECTURE §5: a bad seed file is refused, naming the file and the 
     expect(seedErrorOf(join(tmp, 'a-folder.json')).message).toMatch(/a-folder\.json: \$: cannot read the seed file \(EISDIR\)/);
   });
 
+  it('the §5 example is accepted: members need not be among "users", and the lead may be a member only', () => {
+    const file = join(tmp, 'architecture-example.json');
+    writeFileSync(file, ARCHITECTURE_EXAMPLE);
+    const site = loadSeedFile(file).sites[0]!;
+    expect(site.users.map((u) => u.email)).toEqual(['assigner@acme.test', 'bot@acme.test']);
+    expect(site.projects[0]!.members).toEqual([
+      { email: 'assigner@acme.test', role: 'admin' }, { email: 'executor@acme.test', role: 'member' }, { email: 'viewer@acme.test', role: 'viewer' },
+    ]);
+    const led = example();
+    led.sites[0].projects[0].lead = 'Executor@ACME.test';
+    expect(parseSeed(led).sites[0]!.projects[0]!.lead).toBe('executor@acme.test');
+  });
+
   it('parseSeed without a file name still gives the JSON path; the defaults are filled in', () => {
     expect(() => parseSeed({ sites: [{ host: 'a.test', users: [{ email: 'x' }] }] })).toThrow('<seed>: $.sites[0].users[0].email: "x" is not an e-mail address');
     const seed = parseSeed({ sites: [{ host: 'A.Test', users: [{ email: 'Bo@A.test', tokens: [{ token: 't' }] }], projects: [{ key: 'AB', members: [{ email: 'bo@a.test' }] }] }] });
@@ -108,18 +147,22 @@ describe.each(await storeKinds())('ARCHITECTURE §5: loading a seed again change
   };
   const start = (store: TempDatabase | string, seed: unknown): Promise<RunningServer> =>
     startServer({ port: 0, ...(typeof store === 'string' ? { dataDir: store } : { databaseUrl: store.url, poolSize: 2 }), seed: parseSeed(seed) });
-  const as = (server: RunningServer, cloudId: string, who: Who) => {
-    const { email, token } = credentialOf(who);
+  const signedIn = (server: RunningServer, cloudId: string, email: string, token: string) => {
     const headers = { Authorization: basic(email, token), 'Content-Type': 'application/json' };
     const api = `${server.url}/ex/jira/${cloudId}/rest/api/3`;
     return {
       get: (path: string) => send(`${api}${path}`, { headers }),
       post: (path: string, body: unknown) => send(`${api}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }),
+      put: (path: string, body: unknown) => send(`${api}${path}`, { method: 'PUT', headers, body: JSON.stringify(body) }),
     };
   };
+  const as = (server: RunningServer, cloudId: string, who: Who) => {
+    const { email, token } = credentialOf(who);
+    return signedIn(server, cloudId, email, token);
+  };
   const cloudIdOf = async (server: RunningServer) => (await send(`${server.url}/_edge/tenant_info`, {})).body.cloudId as string;
-  const create = async (server: RunningServer, cloudId: string, summary: string) => {
-    const r = await as(server, cloudId, 'assigner').post('/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary } });
+  const create = async (server: RunningServer, cloudId: string, summary: string, token = credentialOf('assigner').token) => {
+    const r = await signedIn(server, cloudId, EMAILS.assigner, token).post('/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary } });
     expect(r.status).toBe(201);
     return r.body.key as string;
   };
@@ -204,6 +247,106 @@ describe.each(await storeKinds())('ARCHITECTURE §5: loading a seed again change
     const again = await start(store, testSeed());
     expect(await cloudIdOf(again)).toBe(CLOUD_ID);
     await again.close();
+  });
+
+  describe('the §5 example: a member who is not among "users"', () => {
+    const assigner = (server: RunningServer) => signedIn(server, CLOUD_ID, 'assigner@acme.test', 'a-secret');
+    /** The one user a search by e-mail finds. */
+    const found = async (server: RunningServer, email: string) => {
+      const r = await assigner(server).get(`/user/search?query=${encodeURIComponent(email)}`);
+      expect(r.status).toBe(200);
+      expect(r.body, email).toHaveLength(1);
+      return r.body[0] as { accountId: string; displayName: string; active: boolean };
+    };
+
+    it('is a site user without tokens: found by user search, assignable in its role, and unable to sign in', async () => {
+      const file = join(tmp, `example-${kind}.json`);
+      writeFileSync(file, ARCHITECTURE_EXAMPLE);
+      const server = await start(await newStore(), loadSeedFile(file));
+      try {
+        const executor = await found(server, 'executor@acme.test');
+        expect(executor).toMatchObject({ displayName: 'executor', active: true });
+        expect(executor.accountId).toMatch(/^[0-9a-f]{24}$/);
+        const key = await create(server, CLOUD_ID, 'Assigned to a member without tokens', 'a-secret');
+        expect((await assigner(server).put(`/issue/${key}/assignee`, { accountId: executor.accountId })).status).toBe(204);
+        expect((await assigner(server).get(`/issue/${key}?fields=assignee`)).body.fields.assignee.accountId).toBe(executor.accountId);
+        // The viewer holds its role too: found, but not assignable.
+        const viewer = await found(server, 'viewer@acme.test');
+        expect(viewer.displayName).toBe('viewer');
+        const refused = await assigner(server).put(`/issue/${key}/assignee`, { accountId: viewer.accountId });
+        expect(refused.status).toBe(400);
+        expect(refused.body.errors.assignee).toMatch(/only project admins and members/);
+        for (const token of ['a-secret', 's-secret', 'executor', 'anything']) {
+          expect((await signedIn(server, CLOUD_ID, 'executor@acme.test', token).get('/myself')).status, token).toBe(401);
+        }
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('loading the §5 example twice changes nothing', async () => {
+      const store = await newStore();
+      let server = await start(store, example());
+      const rows = await seededRows(server);
+      expect(rows.users).toHaveLength(4);
+      expect(rows.tokens).toHaveLength(2);
+      const people = async () => (await Promise.all(['executor@acme.test', 'viewer@acme.test'].map((e) => found(server, e)))).map((u) => [u.accountId, u.displayName]);
+      const ids = await people();
+      await server.close();
+      server = await start(store, example());
+      try {
+        expect(await seededRows(server)).toEqual(rows);
+        expect(await people()).toEqual(ids);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('a later seed that lists them under "users" adds their tokens and name to the same account; dropping them again removes nothing', async () => {
+      const store = await newStore();
+      let server = await start(store, example());
+      const before = await found(server, 'executor@acme.test');
+      await server.close();
+      const upgraded = example();
+      upgraded.sites[0].users.push({ email: 'executor@acme.test', displayName: 'Eve Executor', tokens: [{ token: 'e-secret' }] });
+      server = await start(store, upgraded);
+      try {
+        const me = await signedIn(server, CLOUD_ID, 'executor@acme.test', 'e-secret').get('/myself');
+        expect(me.status).toBe(200);
+        expect(me.body).toMatchObject({ accountId: before.accountId, displayName: 'Eve Executor' });
+        expect((await seededRows(server)).users).toHaveLength(4);
+      } finally {
+        await server.close();
+      }
+      server = await start(store, example());
+      try {
+        const me = await signedIn(server, CLOUD_ID, 'executor@acme.test', 'e-secret').get('/myself');
+        expect(me.body).toMatchObject({ accountId: before.accountId, displayName: 'Eve Executor' });
+      } finally {
+        await server.close();
+      }
+      // The account id is the one the same e-mail gets as a listed user (same cloud id).
+      const listed = await start(await newStore(), testSeed());
+      try {
+        expect((await as(listed, CLOUD_ID, 'executor').get('/myself')).body.accountId).toBe(before.accountId);
+      } finally {
+        await listed.close();
+      }
+    });
+
+    it('a lead who is a member only is that person', async () => {
+      const led = example();
+      led.sites[0].projects[0].lead = 'viewer@acme.test';
+      const server = await start(await newStore(), led);
+      try {
+        const db = server.store.kysely as unknown as Kysely<any>;
+        const viewer = await db.selectFrom('users').select('id').where('email', '=', 'viewer@acme.test').executeTakeFirstOrThrow();
+        const project = await db.selectFrom('projects').select('lead_user_id').where('key', '=', 'ABC').executeTakeFirstOrThrow();
+        expect(project.lead_user_id).toBe(viewer.id);
+      } finally {
+        await server.close();
+      }
+    });
   });
 });
 

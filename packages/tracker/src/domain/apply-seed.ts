@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/store.js';
 import { accountIdFor } from './ids.js';
-import type { Seed } from './seed.js';
+import { displayNameOf, type Seed, type SeedSite } from './seed.js';
 import { hashToken, newSalt } from './tokens.js';
 import { compileWorkflow, kanbanWorkflow, type Workflow } from './workflow.js';
 
@@ -37,6 +37,14 @@ export async function applySeed(store: Store, seed: Seed, now = new Date().toISO
           await store.insertTokenIfAbsent(tx, user.id, { token_hash: hashToken(site.token_salt, t.token), kind: t.kind, scopes: JSON.stringify(t.scopes) });
         }
       }
+      // ARCHITECTURE §5: a member who is not among "users" is still a person of the site, made
+      // without tokens (so they cannot sign in); someone already stored is left as they are, so a
+      // later seed that lists them under "users" just adds their tokens and name.
+      for (const email of membersOnly(s)) {
+        const user = (await store.userByEmail(site.id, email, tx))
+          ?? (await store.insertUser(tx, { site_id: site.id, account_id: accountIdFor(site.cloud_id, email), email, display_name: displayNameOf(email), active: 1 }));
+        userIds.set(email, user.id);
+      }
       for (const p of s.projects) {
         const workflow: Workflow = p.workflow === 'kanban' ? kanbanWorkflow() : compileWorkflow(p.workflow);
         for (const st of workflow.statuses) await store.ensureStatus(tx, site.id, st.name, st.category);
@@ -50,4 +58,10 @@ export async function applySeed(store: Store, seed: Seed, now = new Date().toISO
       }
     }
   });
+}
+
+/** The e-mails a site's projects name as members that are not among its users, once each. */
+function membersOnly(site: SeedSite): Set<string> {
+  const users = new Set(site.users.map((u) => u.email));
+  return new Set(site.projects.flatMap((p) => p.members.map((m) => m.email)).filter((e) => !users.has(e)));
 }

@@ -31,3 +31,25 @@ export function selectFields(raw: string | string[] | undefined, fallback: 'all'
   for (const t of excludes) chosen.delete(t as FieldName);
   return chosen;
 }
+
+/** Jira's JsonTypeBean for a system field: what GET /field and `expand=schema` report. */
+export interface FieldSchema { type: string; items?: string; system: string }
+
+/** Each field's display name and schema, as Jira Cloud reports them under `expand=names,schema`. */
+export const FIELD_META: Readonly<Record<FieldName, { name: string; schema: FieldSchema }>> = {
+  summary: { name: 'Summary', schema: { type: 'string', system: 'summary' } },
+  // Jira Cloud reports "string" for the description even though v3 sends it as ADF.
+  description: { name: 'Description', schema: { type: 'string', system: 'description' } },
+  issuetype: { name: 'Issue Type', schema: { type: 'issuetype', system: 'issuetype' } },
+  project: { name: 'Project', schema: { type: 'project', system: 'project' } },
+  status: { name: 'Status', schema: { type: 'status', system: 'status' } },
+  parent: { name: 'Parent', schema: { type: 'issuelink', system: 'parent' } },
+  subtasks: { name: 'Sub-tasks', schema: { type: 'array', items: 'issuelinks', system: 'subtasks' } },
+  assignee: { name: 'Assignee', schema: { type: 'user', system: 'assignee' } },
+  reporter: { name: 'Reporter', schema: { type: 'user', system: 'reporter' } },
+  creator: { name: 'Creator', schema: { type: 'user', system: 'creator' } },
+  created: { name: 'Created', schema: { type: 'datetime', system: 'created' } },
+  updated: { name: 'Updated', schema: { type: 'datetime', system: 'updated' } },
+  labels: { name: 'Labels', schema: { type: 'array', items: 'string', system: 'labels' } },
+  comment: { name: 'Comment', schema: { type: 'comments-page', system: 'comment' } },
+};

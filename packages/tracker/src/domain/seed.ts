@@ -13,6 +13,14 @@ export interface SeedProject {
   workflow: 'kanban' | WorkflowSpec;
 }
 
+/**
+ * The display name of a person the seed names only by e-mail: its local part
+ * ("executor@acme.test" → "executor").
+ */
+export function displayNameOf(email: string): string {
+  return email.slice(0, email.lastIndexOf('@'));
+}
+
 export class SeedError extends Error {
   constructor(readonly file: string, readonly path: string, detail: string) {
     super(`${file}: ${path}: ${detail}`);
@@ -90,7 +98,7 @@ export function parseSeed(json: unknown, file = '<seed>'): Seed {
           if (kind === 'classic' && scopes.length > 0) fail(`${tp}.scopes`, 'only a scoped token has scopes');
           return { token, kind: kind as 'classic' | 'scoped', scopes };
         });
-        return { email, displayName: user.displayName === undefined ? email.split('@')[0]! : str(user.displayName, `${up}.displayName`), tokens };
+        return { email, displayName: user.displayName === undefined ? displayNameOf(email) : str(user.displayName, `${up}.displayName`), tokens };
       });
       const keys = new Set<string>();
       // A site's statuses are shared by its projects, so a status name has one category per site.
@@ -103,24 +111,25 @@ export function parseSeed(json: unknown, file = '<seed>'): Seed {
         if (!PROJECT_KEY.test(key)) fail(`${pp}.key`, `"${key}" is not a project key (2-10 upper-case letters, digits or _, starting with a letter)`);
         if (keys.has(key)) fail(`${pp}.key`, `project "${key}" appears twice in this site`);
         keys.add(key);
-        const userRef = (v: unknown, path: string) => {
-          const email = str(v, path).toLowerCase();
-          if (!emails.has(email)) fail(path, `"${email}" is not one of this site's users`);
-          return email;
-        };
-        const lead = project.lead === undefined ? undefined : userRef(project.lead, `${pp}.lead`);
         const memberEmails = new Set<string>();
         const members = arr(project.members ?? [], `${pp}.members`).map((m, mi) => {
           const mp = `${pp}.members[${mi}]`;
           const member = obj(m, mp);
           known(member, mp, ['email', 'role']);
-          const email = userRef(member.email, `${mp}.email`);
+          // ARCHITECTURE §5: a member need not be among "users" (the example's executor and
+          // viewer are not); applySeed makes such a person a site user without tokens.
+          const email = str(member.email, `${mp}.email`).toLowerCase();
+          if (!EMAIL.test(email)) fail(`${mp}.email`, `"${email}" is not an e-mail address`);
           if (memberEmails.has(email)) fail(`${mp}.email`, `"${email}" is listed twice`);
           memberEmails.add(email);
           const role = member.role ?? 'member';
           if (!PROJECT_ROLES.includes(role as ProjectRole)) fail(`${mp}.role`, `must be one of ${PROJECT_ROLES.join(', ')}`);
           return { email, role: role as ProjectRole };
         });
+        const lead = project.lead === undefined ? undefined : str(project.lead, `${pp}.lead`).toLowerCase();
+        if (lead !== undefined && !emails.has(lead) && !memberEmails.has(lead)) {
+          fail(`${pp}.lead`, `"${lead}" is not one of this site's users nor a member of this project`);
+        }
         const workflow = parseWorkflow(project.workflow ?? 'kanban', `${pp}.workflow`, { fail, obj, arr, str, known });
         (workflow === 'kanban' ? kanbanWorkflow() : compileWorkflow(workflow)).statuses.forEach((st, i) => {
           const seen = categories.get(st.name);

@@ -1,8 +1,9 @@
 import type { IssueRow, UserRow } from '../store/store.js';
 import type { IssueAccess } from '../domain/access.js';
-import type { FieldName } from '../domain/fields.js';
+import { ALL_FIELDS, FIELD_META, selectFields, type FieldName, type FieldSchema } from '../domain/fields.js';
 import { jiraDate, publicId } from '../domain/ids.js';
 import type { Caller, Tracker } from '../domain/tracker.js';
+import { listParam, type Query } from './params.js';
 import { issueSelf, renderComment, renderIssueType, renderProject, renderStatus, renderUserDetails } from './render.js';
 
 const EXPAND = 'renderedFields,names,schema,operations,editmeta,changelog,versionedRepresentations';
@@ -78,4 +79,23 @@ export async function renderIssue(tracker: Tracker, caller: Caller, access: Issu
     }
   }
   return { expand: EXPAND, id: publicId(issue.id), self: issueSelf(caller, issue), key: issue.key, fields: out };
+}
+
+/**
+ * `names` and `schema` for the fields present in a response, each only when `expand` asks for it
+ * (GET/PUT /issue and the search's top level). Other expand values are accepted and ignored.
+ */
+export function fieldsMeta(present: Iterable<string>, expand: readonly string[] = []): { names?: Record<string, string>; schema?: Record<string, FieldSchema> } {
+  const has = new Set(present);
+  const fields = ALL_FIELDS.filter((f) => has.has(f));
+  return {
+    ...(expand.includes('names') ? { names: Object.fromEntries(fields.map((f) => [f, FIELD_META[f].name])) } : {}),
+    ...(expand.includes('schema') ? { schema: Object.fromEntries(fields.map((f) => [f, FIELD_META[f].schema])) } : {}),
+  };
+}
+
+/** An issue as GET /issue (and PUT /issue?returnIssue=true) answers it: `fields` and `expand` from the query. */
+export async function viewIssue(tracker: Tracker, caller: Caller, access: IssueAccess, q: Query) {
+  const issue = await renderIssue(tracker, caller, access, selectFields(q.fields));
+  return { ...issue, ...fieldsMeta(Object.keys(issue.fields), listParam(q, 'expand')) };
 }

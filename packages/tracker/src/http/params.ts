@@ -11,7 +11,11 @@ export function param(q: Query, name: string): string | undefined {
 
 /** All values of a parameter, comma lists split (`keys=A,B&keys=C`). */
 export function listParam(q: Query, name: string): string[] | undefined {
-  const raw = q[name];
+  return commaList(q[name]);
+}
+
+/** A comma list (or several), as query parameters and the search body's `expand` carry them. */
+export function commaList(raw: string | string[] | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
   return (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
 }

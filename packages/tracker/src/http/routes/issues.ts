@@ -2,12 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { findIssue } from '../../domain/access.js';
 import { addComment, listComments } from '../../domain/comments.js';
 import { ApiError } from '../../domain/errors.js';
-import { selectFields } from '../../domain/fields.js';
 import { assignIssue, createIssue, deleteIssue, doTransition, editIssue } from '../../domain/issues.js';
 import type { Tracker } from '../../domain/tracker.js';
 import { availableTransitions } from '../../domain/workflow.js';
 import { callerOf } from '../context.js';
-import { renderIssue } from '../issue-view.js';
+import { viewIssue } from '../issue-view.js';
 import { boolParam, intParam, param, type Query } from '../params.js';
 import { renderComment, renderCreated, renderTransition } from '../render.js';
 
@@ -27,7 +26,7 @@ export const issueRoutes = (tracker: Tracker) => async (app: FastifyInstance) =>
   app.get('/issue/:issueIdOrKey', READ, async (request) => {
     const caller = callerOf(request);
     const access = await findIssue(tracker, caller, (request.params as KeyParams).issueIdOrKey);
-    return renderIssue(tracker, caller, access, selectFields((request.query as Query).fields));
+    return viewIssue(tracker, caller, access, request.query as Query);
   });
 
   // spec §4 endpoint 14: 204, or 200 with the issue when returnIssue=true
@@ -38,7 +37,7 @@ export const issueRoutes = (tracker: Tracker) => async (app: FastifyInstance) =>
     const access = await editIssue(tracker, caller, (request.params as KeyParams).issueIdOrKey, request.body);
     if (!returnIssue) return reply.code(204).send();
     const fresh = await findIssue(tracker, caller, access.issue.key);
-    return renderIssue(tracker, caller, fresh, selectFields(q.fields));
+    return viewIssue(tracker, caller, fresh, q);
   });
 
   // spec §4 endpoint 13: deleteSubtasks is a string enum "true" | "false"

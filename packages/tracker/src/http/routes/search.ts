@@ -5,8 +5,8 @@ import { isObject } from '../../domain/issue-input.js';
 import { searchIssues, type SearchRequest, type SearchResult } from '../../domain/jql/search.js';
 import type { Caller, Tracker } from '../../domain/tracker.js';
 import { callerOf } from '../context.js';
-import { peopleOf, renderIssue } from '../issue-view.js';
-import { boolParam, intParam, listParam, param, type Query } from '../params.js';
+import { fieldsMeta, peopleOf, renderIssue } from '../issue-view.js';
+import { boolParam, commaList, intParam, listParam, param, type Query } from '../params.js';
 
 const READ = { config: { scope: 'read:jira-work' as const } };
 
@@ -19,8 +19,9 @@ export const searchRoutes = (tracker: Tracker) => async (app: FastifyInstance) =
   // spec §4 endpoint 15: the same search as query parameters
   app.get('/search/jql', READ, async (request) => {
     const q = request.query as Query;
-    // Accepted and checked, without effect here: expand, properties, fieldsByKeys, failFast and
-    // reconcileIssues (every write is visible to the next search already).
+    // Accepted and checked, without effect here: properties, fieldsByKeys, failFast,
+    // reconcileIssues (every write is visible to the next search already) and every expand but
+    // names and schema.
     boolParam(q, 'fieldsByKeys');
     boolParam(q, 'failFast');
     const token = param(q, 'nextPageToken');
@@ -29,24 +30,30 @@ export const searchRoutes = (tracker: Tracker) => async (app: FastifyInstance) =
       maxResults: param(q, 'maxResults') === undefined ? undefined : intParam(q, 'maxResults', 50, 1, Number.MAX_SAFE_INTEGER),
       fields: listParam(q, 'fields'),
       nextPageToken: token === '' ? undefined : token,
-    });
+    }, listParam(q, 'expand'));
   });
 
   // spec §4 endpoint 15: SearchAndReconcileRequestBean → SearchAndReconcileResults
-  app.post('/search/jql', READ, async (request) => respond(tracker, callerOf(request), parseBody(request.body)));
+  app.post('/search/jql', READ, async (request) => {
+    const { expand, ...req } = parseBody(request.body);
+    return respond(tracker, callerOf(request), req, expand);
+  });
 };
 
-async function respond(tracker: Tracker, caller: Caller, req: SearchRequest) {
+async function respond(tracker: Tracker, caller: Caller, req: SearchRequest, expand: string[] | undefined) {
   const result = await searchIssues(tracker, caller, req);
+  const issues = await render(tracker, caller, result);
   return {
-    issues: await render(tracker, caller, result),
+    issues,
     ...(result.nextPageToken !== undefined ? { nextPageToken: result.nextPageToken } : {}),
     isLast: result.nextPageToken === undefined,
+    // `names` and `schema` cover the fields the page's issues carry.
+    ...fieldsMeta(issues.flatMap((i) => Object.keys(i.fields ?? {})), expand),
   };
 }
 
 /** `{id}` by default (the operation's documented default); with fields, each issue as GET /issue renders it. */
-async function render(tracker: Tracker, caller: Caller, result: SearchResult) {
+async function render(tracker: Tracker, caller: Caller, result: SearchResult): Promise<{ id: string; fields?: Record<string, unknown> }[]> {
   const { fields } = result;
   if (fields === null) return result.issues.map((a) => ({ id: publicId(a.issue.id) }));
   // Everyone the page's issues name, in one read rather than one per issue.
@@ -54,7 +61,7 @@ async function render(tracker: Tracker, caller: Caller, result: SearchResult) {
   return Promise.all(result.issues.map((a) => renderIssue(tracker, caller, a, fields, known)));
 }
 
-function parseBody(body: unknown): SearchRequest {
+function parseBody(body: unknown): SearchRequest & { expand: string[] | undefined } {
   const b = body === undefined ? {} : body;
   if (!isObject(b)) throw new ApiError(400, ['The request body must be a JSON object such as {"jql": "project = ABC", "maxResults": 50}.']);
   for (const key of Object.keys(b)) {
@@ -81,5 +88,6 @@ function parseBody(body: unknown): SearchRequest {
     maxResults: absent(b.maxResults) ? undefined : (b.maxResults as number),
     fields: absent(b.fields) ? undefined : (b.fields as string[]),
     nextPageToken: absent(b.nextPageToken) || b.nextPageToken === '' ? undefined : (b.nextPageToken as string),
+    expand: absent(b.expand) ? undefined : commaList(b.expand as string),
   };
 }

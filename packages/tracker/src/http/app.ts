@@ -133,7 +133,24 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
     void reply.code(status).send({ errorMessages: [describeFrameworkError(error, status)], errors: {} });
   });
 
+  // Which methods each route pattern answers, so a known path asked with another method gets 405
+  // and an Allow header (as the hosted service does) rather than a 404 that says it does not exist.
+  const patterns: { method: string; path: RegExp }[] = [];
+  app.addHook('onRoute', (route) => {
+    const path = new RegExp(`^${route.url.split('/').map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`);
+    for (const method of [route.method].flat()) patterns.push({ method, path });
+  });
+
   app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = [...new Set(patterns.filter((p) => p.path.test(path)).map((p) => p.method))].sort();
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
+      void reply.code(405).header('allow', allowed.join(', ')).send({
+        errorMessages: [`Method ${request.method.slice(0, 20)} is not allowed on ${path.slice(0, 200)}. Allowed: ${allowed.join(', ')}.`],
+        errors: {},
+      });
+      return;
+    }
     void reply.code(404).send({
       errorMessages: [`No such resource: ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}. The REST interface lives under /rest/api/3 (or /ex/jira/<cloudId>/rest/api/3).`],
       errors: {},

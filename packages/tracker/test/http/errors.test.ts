@@ -100,7 +100,7 @@ describe.each(await storeKinds())('spec §7 / NOTES ErrorCollection: hostile and
   });
 
   it('NOTES ErrorCollection: an unknown route is 404 with an ErrorCollection, on every address form', async () => {
-    for (const url of [`${t.api}/no-such-thing`, `${t.siteApi}/issue`, `${t.url}/rest/api/2/myself`, `${t.url}/ex/jira`]) {
+    for (const url of [`${t.api}/no-such-thing`, `${t.siteApi}/issues`, `${t.url}/rest/api/2/myself`, `${t.url}/ex/jira`]) {
       const res = await fetch(url, { headers: { Authorization: auth } });
       expect(res.status, url).toBe(404);
       const body = (await res.json()) as any;
@@ -115,6 +115,20 @@ describe.each(await storeKinds())('spec §7 / NOTES ErrorCollection: hostile and
       expect(r.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
       expect(r.status).toBeLessThan(500);
     }
+    await nothingWritten();
+  });
+
+  it('a method a known path does not answer is 405 with an Allow header (as the hosted service does); an unknown path stays 404', async () => {
+    for (const [method, path, allow] of [
+      ['PATCH', '/issue/ABC-1', 'DELETE, GET, HEAD, PUT'], ['DELETE', '/myself', 'GET, HEAD'], ['PUT', '/issue', 'POST'], ['PATCH', '/issue/ABC-1/transitions', 'GET, HEAD, POST'],
+    ] as const) {
+      const r = await send(method, path, JSON.stringify({ fields: { summary: 'patched' } }));
+      expect(r.status, `${method} ${path}`).toBe(405);
+      expect(r.headers.get('allow'), `${method} ${path}`).toBe(allow);
+      assertErrorCollection(r.body);
+      expect(r.body.errorMessages[0]).toContain(`Allowed: ${allow}.`);
+    }
+    expect((await send('PATCH', '/no/such/thing', '{}')).status).toBe(404);
     await nothingWritten();
   });
 

@@ -1,9 +1,9 @@
 import { validateAdf } from '@jst/adf';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestTracker, storeKinds, type TestTracker } from '../../../../test/support/tracker.js';
+import { describe, expect, it } from 'vitest';
+import { storeKinds, type TestTracker } from '../../../../test/support/tracker.js';
 import { anyDoc, chain } from './adf-arbitraries.js';
-import { createFixture, type Fixture } from './fixture.js';
+import { trackerWithFixture, type Fixture } from './fixture.js';
 import { assertProperty, jsonHeaders, jsonText, LIMIT, RUNS, sendChecked, storeFingerprint, timeoutFor } from './support.js';
 
 /**
@@ -44,11 +44,7 @@ function expected(text: string, field: (parsed: any) => unknown, nullClears = fa
 describe.each(await storeKinds())('Issue 4 hostile input: ADF documents deep and wide (%s)', (kind) => {
   let t: TestTracker;
   let fx: Fixture;
-  beforeAll(async () => {
-    t = await startTestTracker(kind);
-    fx = await createFixture(t);
-  });
-  afterAll(async () => { await t?.close(); });
+  trackerWithFixture(kind, (tracker, fixture) => { t = tracker; fx = fixture; });
 
   it('spec §7: the deepest document the validator allows (100 levels) is accepted and reads back; one level more is 400 on the field', async () => {
     const deepest = chain(99);

@@ -1,4 +1,5 @@
-import { adf, type TestTracker } from '../../../../test/support/tracker.js';
+import { afterAll, beforeAll } from 'vitest';
+import { adf, startTestTracker, type StoreKind, type TestTracker } from '../../../../test/support/tracker.js';
 import type { Who } from '../../../../test/support/seed.js';
 import { jsonHeaders, request } from './support.js';
 
@@ -104,4 +105,17 @@ export async function createFixture(t: TestTracker): Promise<Fixture> {
     },
     keys: () => [...Object.values(targets), ...Object.values(ids)],
   };
+}
+
+/**
+ * The set-up every hostile suite shares: a tracker on `kind` with the fixture created in it before
+ * the suite's tests, closed after them. `use` receives both once they exist.
+ */
+export function trackerWithFixture(kind: StoreKind, use: (t: TestTracker, fx: Fixture) => void): void {
+  let t: TestTracker | undefined;
+  beforeAll(async () => {
+    t = await startTestTracker(kind);
+    use(t, await createFixture(t));
+  });
+  afterAll(async () => { await t?.close(); });
 }

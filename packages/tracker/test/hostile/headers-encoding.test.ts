@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { assertErrorCollection } from '../../../../test/support/openapi.js';
 import { credentialOf } from '../../../../test/support/seed.js';
-import { startTestTracker, storeKinds, type TestTracker } from '../../../../test/support/tracker.js';
-import { createFixture, type Fixture } from './fixture.js';
+import { storeKinds, type TestTracker } from '../../../../test/support/tracker.js';
+import { trackerWithFixture, type Fixture } from './fixture.js';
 import { ROUTES, WHO, type WriteRoute } from './routes.js';
 import {
   assertProperty, authOf, fcParams, jsonHeaders, LIMIT, noteStatus, observableState, rawSocket, RUNS, sendChecked, storeFingerprint, timeoutFor, TIME_BOUND_MS, wellFormed,
@@ -40,11 +40,7 @@ export const authorizationGarbage = (valid: string) => fc.oneof(
 describe.each(await storeKinds())('Issue 4 hostile input: headers, raw request bytes, invalid UTF-8 and 1 MiB strings (%s)', (kind) => {
   let t: TestTracker;
   let fx: Fixture;
-  beforeAll(async () => {
-    t = await startTestTracker(kind);
-    fx = await createFixture(t);
-  });
-  afterAll(async () => { await t?.close(); });
+  trackerWithFixture(kind, (tracker, fixture) => { t = tracker; fx = fixture; });
 
   const urlOf = (route: WriteRoute, form: 'gateway' | 'site' = 'gateway') => `${form === 'gateway' ? t.api : t.siteApi}${route.path.replace('{k}', fx.targets.task)}`;
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { startTestTracker, storeKinds, type TestTracker } from '../../../../test/support/tracker.js';
-import { createFixture, type Fixture } from './fixture.js';
+import { describe, it } from 'vitest';
+import { storeKinds, type TestTracker } from '../../../../test/support/tracker.js';
+import { trackerWithFixture, type Fixture } from './fixture.js';
 import { ROUTES, writeProperty } from './routes.js';
 import { assertProperty, RUNS, timeoutFor } from './support.js';
 
@@ -13,11 +13,7 @@ import { assertProperty, RUNS, timeoutFor } from './support.js';
 describe.each(await storeKinds())('Issue 4 hostile input: bodies of comment, assignee, transitions and POST /search/jql (%s)', (kind) => {
   let t: TestTracker;
   let fx: Fixture;
-  beforeAll(async () => {
-    t = await startTestTracker(kind);
-    fx = await createFixture(t);
-  });
-  afterAll(async () => { await t?.close(); });
+  trackerWithFixture(kind, (tracker, fixture) => { t = tracker; fx = fixture; });
 
   for (const name of ['comment', 'assign', 'transition', 'searchPost'] as const) {
     const route = ROUTES[name]!;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestTracker, storeKinds, type TestTracker } from '../../../../test/support/tracker.js';
-import { createFixture, type Fixture } from './fixture.js';
+import { describe, expect, it } from 'vitest';
+import { storeKinds, type TestTracker } from '../../../../test/support/tracker.js';
+import { trackerWithFixture, type Fixture } from './fixture.js';
 import { resolveRef, ROUTES, targetRef, WHO } from './routes.js';
 import { brokenEscape, queryString } from './url-arbitraries.js';
 import { assertProperty, jsonHeaders, observableState, RUNS, sendChecked, storeFingerprint, timeoutFor, wellFormed } from './support.js';
@@ -28,11 +28,7 @@ const segment = (fx: () => Fixture) => fc.oneof(
 describe.each(await storeKinds())('Issue 4 hostile input: query strings, path segments and methods on every route (%s)', (kind) => {
   let t: TestTracker;
   let fx: Fixture;
-  beforeAll(async () => {
-    t = await startTestTracker(kind);
-    fx = await createFixture(t);
-  });
-  afterAll(async () => { await t?.close(); });
+  trackerWithFixture(kind, (tracker, fixture) => { t = tracker; fx = fixture; });
 
   it('every GET route, both address forms and tenant_info: random query strings and path segments never get a 5xx, answer in time, and never change the store', async () => {
     await assertProperty(fc.asyncProperty(

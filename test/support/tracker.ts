@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseSeed, startServer, type RunningServer } from '../../packages/tracker/src/index.js';
+import { parseSeed, startServer, type RunningServer, type ServerOptions } from '../../packages/tracker/src/index.js';
 import { assertErrorCollection, assertMatchesVendorSchema } from './openapi.js';
 import { createTempDatabase, postgresAvailable, type TempDatabase } from './postgres.js';
 import { CLOUD_ID, credentialOf, testSeed, type Who } from './seed.js';
@@ -80,7 +80,11 @@ function client(base: string, authorization: string | undefined): Client {
  * Starts a real jst-tracker over a fresh store of the given kind, seeded for tests: on port 0
  * unless `options.port` asks for a given one (e.g. to replace a stopped tracker at its address).
  */
-export async function startTestTracker(kind: StoreKind, seed: unknown = testSeed(), options: { port?: number } = {}): Promise<TestTracker> {
+export async function startTestTracker(
+  kind: StoreKind,
+  seed: unknown = testSeed(),
+  options: { port?: number; server?: Pick<ServerOptions, 'readCacheBytes' | 'trustProxy'> } = {},
+): Promise<TestTracker> {
   let db: TempDatabase | undefined;
   let dir: string | undefined;
   if (kind === 'postgres') db = await createTempDatabase();
@@ -89,6 +93,7 @@ export async function startTestTracker(kind: StoreKind, seed: unknown = testSeed
     port: options.port ?? 0,
     ...(db ? { databaseUrl: db.url, poolSize: 4 } : { dataDir: dir! }),
     seed: parseSeed(seed),
+    ...options.server,
   });
   const api = `${server.url}/ex/jira/${CLOUD_ID}/rest/api/3`;
   const siteApi = `${server.url}/rest/api/3`;

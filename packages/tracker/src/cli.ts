@@ -17,6 +17,7 @@ Options (serve):
   --seed FILE          load sites, users, tokens and projects from a seed file (idempotent)
   --log-level LEVEL    fatal|error|warn|info|debug (default warn; logs go to stderr)
   --trust-proxy        trust X-Forwarded-* headers from a load balancer
+  --read-cache MB      memory for repeated GET /issue replies, SQLite only (default 32; 0 = off)
 
 Examples:
   jst-tracker serve --port 0 --seed seed.json
@@ -36,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
     options: {
       host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' },
       'database-url': { type: 'string' }, seed: { type: 'string' }, 'log-level': { type: 'string' },
-      'trust-proxy': { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' },
+      'trust-proxy': { type: 'boolean' }, 'read-cache': { type: 'string' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' },
     },
   });
   if (values.version) { process.stdout.write(`${version()}\n`); return 0; }
@@ -50,6 +51,11 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`jst-tracker: --port must be a number from 0 to 65535 (got "${values.port}").\n`);
     return 2;
   }
+  const readCache = Number(values['read-cache'] ?? 32);
+  if (!Number.isFinite(readCache) || readCache < 0 || readCache > 4096) {
+    process.stderr.write(`jst-tracker: --read-cache must be a number of megabytes from 0 to 4096 (got "${values['read-cache']}").\n`);
+    return 2;
+  }
   let seed: Seed | undefined;
   if (values.seed) seed = loadSeedFile(values.seed);
   const server = await startServer({
@@ -60,6 +66,7 @@ async function main(argv: string[]): Promise<number> {
     seed,
     logLevel: values['log-level'] ?? 'warn',
     trustProxy: values['trust-proxy'] ?? false,
+    readCacheBytes: Math.round(readCache * 1024 * 1024),
   });
   process.stdout.write(`jst-tracker listening on ${server.url}\n`);
   await new Promise<void>((resolve) => {

@@ -17,6 +17,8 @@ export interface ServerOptions {
   logStream?: { write(line: string): void };
   trustProxy?: boolean;
   poolSize?: number;
+  /** Bytes of repeated `GET /issue` replies kept (SQLite only; 0 = off; default 32 MiB). */
+  readCacheBytes?: number;
 }
 
 export interface RunningServer {
@@ -36,7 +38,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (options.seed) await applySeed(store, options.seed);
     const tracker = new Tracker(store);
     await tracker.refreshSites();
-    const app = buildApp(tracker, { logLevel: options.logLevel ?? 'silent', trustProxy: options.trustProxy ?? false, ...(options.logStream ? { logStream: options.logStream } : {}) });
+    const app = buildApp(tracker, { logLevel: options.logLevel ?? 'silent', trustProxy: options.trustProxy ?? false, ...(options.readCacheBytes !== undefined ? { readCacheBytes: options.readCacheBytes } : {}), ...(options.logStream ? { logStream: options.logStream } : {}) });
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;

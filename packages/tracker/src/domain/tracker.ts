@@ -23,11 +23,13 @@ const AUTH_FAILED = 'AUTHENTICATED_FAILED';
  * when a seed is loaded (at a process's start), so a few seconds only bound how late another
  * process sees that change.
  */
-const SIGN_IN_TTL_MS = 5_000;
+export const REMEMBER_MS = 5_000;
 /** Remembered sign-ins (and users) per process; past this the memory is emptied (it refills from the database). */
 const SIGN_IN_MAX = 10_000;
 
 interface SignIn { user: UserRow; kind: string; scopes: readonly string[]; until: number }
+
+const signInKey = (site: SiteRow, email: string, hash: string) => `${site.id}\0${email.toLowerCase()}\0${hash}`;
 
 /** Jira's 401: the reason travels in `X-Seraph-LoginReason`, the body is an ErrorCollection. */
 export function unauthorized(message: string): ApiError {
@@ -61,23 +63,28 @@ export class Tracker {
 
   /** Site form: the Host header (without port) picks the site; with one site any host is fine. */
   async siteForHost(hostHeader: string | undefined): Promise<SiteRow | null> {
-    const find = () => {
-      if (this.sites.length === 1) return this.sites[0]!;
-      const host = (hostHeader ?? '').toLowerCase().replace(/:\d+$/, '');
-      return this.sites.find((s) => s.host === host || s.host.replace(/:\d+$/, '') === host) ?? null;
-    };
-    const site = find();
+    const site = this.knownSiteForHost(hostHeader);
     if (site) return site;
     await this.refreshSites();
-    return find();
+    return this.knownSiteForHost(hostHeader);
   }
 
   async siteForCloudId(cloudId: string): Promise<SiteRow | null> {
-    const find = () => this.sites.find((s) => s.cloud_id === cloudId) ?? null;
-    const site = find();
+    const site = this.knownSiteForCloudId(cloudId);
     if (site) return site;
     await this.refreshSites();
-    return find();
+    return this.knownSiteForCloudId(cloudId);
+  }
+
+  /** siteForHost among the sites already read (null: ask siteForHost, which reads them again). */
+  knownSiteForHost(hostHeader: string | undefined): SiteRow | null {
+    if (this.sites.length === 1) return this.sites[0]!;
+    const host = (hostHeader ?? '').toLowerCase().replace(/:\d+$/, '');
+    return this.sites.find((s) => s.host === host || s.host.replace(/:\d+$/, '') === host) ?? null;
+  }
+
+  knownSiteForCloudId(cloudId: string): SiteRow | null {
+    return this.sites.find((s) => s.cloud_id === cloudId) ?? null;
   }
 
   /**
@@ -90,12 +97,12 @@ export class Tracker {
     const cred = parseBasic(header);
     if (!cred) throw unauthorized('Malformed Authorization header: expected "Basic base64(email:api_token)".');
     const hash = hashToken(site.token_salt, cred.token);
-    const cacheKey = `${site.id}\0${cred.email.toLowerCase()}\0${hash}`;
+    const cacheKey = signInKey(site, cred.email, hash);
     const now = Date.now();
     let signIn = this.signIns.get(cacheKey);
     if (!signIn || signIn.until < now) {
       this.signIns.delete(cacheKey);
-      signIn = { ...(await this.signInFromStore(site, cred.email, hash)), until: now + SIGN_IN_TTL_MS };
+      signIn = { ...(await this.signInFromStore(site, cred.email, hash)), until: now + REMEMBER_MS };
       if (this.signIns.size >= SIGN_IN_MAX) this.signIns.clear();
       this.signIns.set(cacheKey, signIn);
     }
@@ -107,6 +114,20 @@ export class Tracker {
         throw unauthorized(`Unauthorized; scope does not match. This operation needs the scope "${scope}", which the token was not granted.`);
       }
     }
+    return signIn.user;
+  }
+
+  /**
+   * `authenticate` answered from remembered sign-ins only, without waiting: the user when the
+   * credential signed in successfully a moment ago and admits `scope`; undefined for anything
+   * else (unknown, expired, refused), which `authenticate` then decides.
+   */
+  rememberedSignIn(site: SiteRow, header: string | undefined, form: AddressForm, scope: Scope): UserRow | undefined {
+    const cred = parseBasic(header);
+    if (!cred) return undefined;
+    const signIn = this.signIns.get(signInKey(site, cred.email, hashToken(site.token_salt, cred.token)));
+    if (!signIn || signIn.until < Date.now()) return undefined;
+    if (signIn.kind === 'scoped' && (form === 'site' || !signIn.scopes.includes(scope))) return undefined;
     return signIn.user;
   }
 
@@ -141,7 +162,7 @@ export class Tracker {
       if (this.userRows.size >= SIGN_IN_MAX) this.userRows.clear();
       for (const user of await this.store.usersByIds(missing)) {
         found.set(user.id, user);
-        this.userRows.set(user.id, { user, until: now + SIGN_IN_TTL_MS });
+        this.userRows.set(user.id, { user, until: now + REMEMBER_MS });
       }
     }
     return found;

@@ -1,8 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 import type { AddressForm, Tracker } from '../domain/tracker.js';
 import { authenticate, siteOf } from './context.js';
+import { DEFAULT_READ_CACHE_BYTES, IssueReadCache } from './issue-read-cache.js';
 import { issueRoutes } from './routes/issues.js';
 import { projectRoutes } from './routes/projects.js';
 import { searchRoutes } from './routes/search.js';
@@ -19,6 +20,15 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Where log lines go (default stdout); tests pass a collector. */
   logStream?: { write(line: string): void };
+  /** Bytes of `GET /issue` replies kept for repeated reads (SQLite only; 0 turns the cache off). */
+  readCacheBytes?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The cache of issue reads (http/issue-read-cache.ts); null when off or on PostgreSQL. */
+    issueReadCache: IssueReadCache | null;
+  }
 }
 
 /**
@@ -78,6 +88,22 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
     request.resume();
   });
 
+  let draining = false;
+  // Repeated issue reads are answered before Fastify sees them (http/issue-read-cache.ts): in
+  // front of Fastify's own request listener, so every server setting it made stays as it is.
+  const cacheBytes = options.readCacheBytes ?? DEFAULT_READ_CACHE_BYTES;
+  const reads = tracker.store.dataVersion && cacheBytes > 0
+    ? new IssueReadCache(tracker, tracker.store.dataVersion, cacheBytes, options.trustProxy ?? false)
+    : null;
+  app.decorate('issueReadCache', reads);
+  if (reads) {
+    const routed = app.server.listeners('request') as RequestListener[];
+    app.server.removeAllListeners('request');
+    app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      if (draining || !reads.tryServe(request, response)) for (const listener of routed) listener(request, response);
+    });
+  }
+
   // Our own JSON parser: an empty body reads as "no body" (curl clients send the header on
   // DELETE too), and every failure becomes a 400 in the vendor's shape.
   // text/plain is not accepted either (415, as for any non-JSON body). The RegExp is tested against
@@ -105,7 +131,6 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
   // Draining (SIGTERM): a request that was in flight when close() began is answered with
   // `Connection: close`, so its keep-alive connection does not hold the process open until the
   // keep-alive timeout (Fastify does this only for requests that arrive after close()).
-  let draining = false;
   app.addHook('preClose', async () => { draining = true; });
   // Hooks on every request are written in Fastify's callback style: an async hook costs a promise
   // and a microtask per request (bench/RESULTS.md, "Anatomy of a read").
@@ -167,7 +192,7 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
     scope.addHook('onRequest', async (request) => authenticate(tracker, request, form));
     await scope.register(userRoutes(tracker));
     await scope.register(projectRoutes(tracker));
-    await scope.register(issueRoutes(tracker));
+    await scope.register(issueRoutes(tracker, reads));
     await scope.register(searchRoutes(tracker));
   };
   void app.register(api('site'), { prefix: '/rest/api/3' });

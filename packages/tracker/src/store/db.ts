@@ -28,6 +28,18 @@ export interface Db {
    * then kept prepared on each connection (parsed and planned once, not per request).
    */
   keepPrepared(sql: string): void;
+  /**
+   * SQLite only: runs a read-only statement at once on the store's connection instead of waiting
+   * in Kysely's queue for it (the statement runs synchronously either way). Undefined when it
+   * cannot: a transaction is open on the connection (its uncommitted rows must not be read by
+   * another request), or the statement writes.
+   */
+  readNow?(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
+  /**
+   * SQLite only: a number that changes whenever any connection, this process's own or another
+   * process's, commits a change to the database (PRAGMA data_version read on a second connection).
+   */
+  dataVersion?(): number;
   close(): Promise<void>;
 }
 
@@ -59,8 +71,27 @@ export function openDb(options: DbOptions): Db {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  return { kysely, dialect: 'sqlite', location: file, keepPrepared: () => undefined, close: () => kysely.destroy() };
+  const statements = withStatementCache(database);
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  // PRAGMA data_version does not move for a connection's own commits: ask a second one.
+  const watcher = new BetterSqlite3(file, { readonly: true });
+  const version = watcher.prepare('pragma data_version').pluck();
+  return {
+    kysely,
+    dialect: 'sqlite',
+    location: file,
+    keepPrepared: () => undefined,
+    readNow(sql, parameters) {
+      if (database.inTransaction) return undefined;
+      const statement = statements.prepare(sql);
+      return statement.reader && statement.readonly ? statement.all(parameters) : undefined;
+    },
+    dataVersion: () => version.get() as number,
+    close: async () => {
+      watcher.close();
+      await kysely.destroy();
+    },
+  };
 }
 
 /** How many distinct SQL texts keep their compiled SQLite statement (least recently used go first). */
@@ -71,7 +102,7 @@ const STATEMENT_CACHE = 500;
  * keeps the compiled statements of recent SQL texts. Reusing one is safe because Kysely runs one
  * query at a time on the single SQLite connection.
  */
-function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
+function withStatementCache(database: BetterSqlite3.Database): { prepare(sql: string): BetterSqlite3.Statement; close(): void } {
   const cache = new Map<string, BetterSqlite3.Statement>();
   return {
     prepare(sql: string) {

@@ -26,6 +26,8 @@ export class Prepared<A extends unknown[], R> {
     private readonly onCompile?: (sql: string) => void,
     /** How many arguments `build` takes after `db` (needed when it takes them as a rest parameter). */
     private readonly arity = build.length - 1,
+    /** SQLite: runs a read at once outside any transaction (Db.readNow); undefined when it cannot. */
+    private readonly readNow?: (sql: string, parameters: readonly unknown[]) => unknown[] | undefined,
   ) {}
 
   private compile(): CompiledQuery<R> {
@@ -41,6 +43,16 @@ export class Prepared<A extends unknown[], R> {
   execute(db: Tx, ...args: A): Promise<QueryResult<R>> {
     const compiled = this.compiled ?? this.compile();
     const parameters = this.sources.map((s) => ('arg' in s ? args[s.arg] : s.value));
+    // Outside a transaction a SQLite read need not queue behind Kysely's connection lock: nothing
+    // else can run on the connection while it does, and its rows are committed ones.
+    if (this.readNow && db === this.kysely) {
+      try {
+        const rows = this.readNow(compiled.sql, parameters);
+        if (rows) return Promise.resolve({ rows: rows as R[] });
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
     return db.executeQuery<R>({ query: compiled.query, queryId: compiled.queryId, sql: compiled.sql, parameters });
   }
 

@@ -129,8 +129,11 @@ export class Store {
   }
 
   private prepare<A extends unknown[], R>(build: (db: Kysely<Database>, ...args: A) => Compilable<R>, arity?: number): Prepared<A, R> {
-    return new Prepared(this.kysely, build, (text) => this.db.keepPrepared(text), arity);
+    return new Prepared(this.kysely, build, (text) => this.db.keepPrepared(text), arity, this.db.readNow);
   }
+
+  /** SQLite: changes whenever anyone commits (Db.dataVersion); undefined on PostgreSQL. */
+  get dataVersion(): (() => number) | undefined { return this.db.dataVersion; }
 
   get location(): string { return this.db.location; }
 

@@ -6,6 +6,7 @@ import { assignIssue, createIssue, deleteIssue, doTransition, editIssue } from '
 import type { Tracker } from '../../domain/tracker.js';
 import { availableTransitions } from '../../domain/workflow.js';
 import { callerOf } from '../context.js';
+import type { IssueReadCache } from '../issue-read-cache.js';
 import { viewIssue } from '../issue-view.js';
 import { boolParam, intParam, param, type Query } from '../params.js';
 import { renderComment, renderCreated, renderTransition } from '../render.js';
@@ -14,7 +15,7 @@ type KeyParams = { issueIdOrKey: string };
 const READ = { config: { scope: 'read:jira-work' as const } };
 const WRITE = { config: { scope: 'write:jira-work' as const } };
 
-export const issueRoutes = (tracker: Tracker) => async (app: FastifyInstance) => {
+export const issueRoutes = (tracker: Tracker, reads: IssueReadCache | null) => async (app: FastifyInstance) => {
   // spec §4 endpoint 6
   app.post('/issue', WRITE, async (request, reply) => {
     const caller = callerOf(request);
@@ -22,11 +23,16 @@ export const issueRoutes = (tracker: Tracker) => async (app: FastifyInstance) =>
     return reply.code(201).send(renderCreated(caller, issue));
   });
 
-  // spec §4 endpoint 5
-  app.get('/issue/:issueIdOrKey', READ, async (request) => {
+  // spec §4 endpoint 5; a reply rendered from unchanged data is kept for the next same read.
+  app.get('/issue/:issueIdOrKey', READ, async (request, reply) => {
     const caller = callerOf(request);
+    const version = reads?.current();
     const access = await findIssue(tracker, caller, (request.params as KeyParams).issueIdOrKey);
-    return viewIssue(tracker, caller, access, request.query as Query);
+    const view = await viewIssue(tracker, caller, access, request.query as Query);
+    if (!reads || version === undefined) return view;
+    const body = JSON.stringify(view);
+    reads.offer(request.raw, caller.user.id, body, version);
+    return reply.type('application/json; charset=utf-8').send(body);
   });
 
   // spec §4 endpoint 14: 204, or 200 with the issue when returnIssue=true

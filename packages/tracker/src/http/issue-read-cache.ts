@@ -1,0 +1,127 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { REMEMBER_MS, type AddressForm, type Tracker } from '../domain/tracker.js';
+
+/**
+ * `GET /issue/{key}` in either address form, as the cache answers it: a plain key or id segment
+ * (letters, digits, `-`, `_`; nothing percent-encoded, no trailing slash) and any query string.
+ * Anything else goes the usual way, through Fastify.
+ */
+const ISSUE_READ = /^(?:\/ex\/jira\/([^/?%]{1,200}))?\/rest\/api\/3\/issue\/([A-Za-z0-9_-]{1,200})(?:\?(.*))?$/s;
+
+/** The reply headers Fastify sends with a JSON body (Node adds Date, Connection and Keep-Alive). */
+const CONTENT_TYPE = 'application/json; charset=utf-8';
+
+interface Entry { body: string; bytes: number; until: number }
+
+/** Default size of the cache: a few thousand issues as the executor reads them (~1–3 KB each). */
+export const DEFAULT_READ_CACHE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Replies to `GET /issue/{key}` kept as sent, so a repeated read (an executor or a reviewer
+ * polling its issue, a board opening the same cards) costs a lookup instead of a render.
+ *
+ * Faithful by construction:
+ * * a reply is reused only for the same user, address form, site, Host (and, behind a trusted
+ *   proxy, X-Forwarded-Proto/-Host), key and query string: the inputs its bytes depend on;
+ * * only while the database is unchanged: every entry belongs to one data version (SQLite's
+ *   PRAGMA data_version, which moves with any commit by this process or another), and a reply is
+ *   kept only when no commit happened while it was rendered;
+ * * the caller is still authenticated on every request (the remembered sign-ins `authenticate`
+ *   keeps; anything it would have to look up goes the usual way), and an entry lives no longer
+ *   than a remembered user row, so nothing is served staler than an uncached read could be.
+ * SQLite only: on PostgreSQL another process's commit cannot be seen without asking the server.
+ */
+export class IssueReadCache {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+  private version: number;
+  /** Counters for tests and the benchmark's report. */
+  hits = 0;
+
+  constructor(
+    private readonly tracker: Tracker,
+    private readonly dataVersion: () => number,
+    private readonly maxBytes: number,
+    private readonly trustProxy: boolean,
+  ) {
+    this.version = dataVersion();
+  }
+
+  get size(): number { return this.entries.size; }
+
+  /** Bytes of the replies kept (never more than the limit it was made with). */
+  get bytesUsed(): number { return this.bytes; }
+
+  /** The data version now; when it moved since it was last read, every entry is dropped. */
+  current(): number {
+    const version = this.dataVersion();
+    if (version !== this.version) {
+      this.entries.clear();
+      this.bytes = 0;
+      this.version = version;
+    }
+    return version;
+  }
+
+  /** Answers the request from the cache; false when it must go the usual way. */
+  tryServe(req: IncomingMessage, res: ServerResponse): boolean {
+    if (this.entries.size === 0 || req.method !== 'GET') return false;
+    const match = ISSUE_READ.exec(req.url ?? '');
+    if (!match) return false;
+    const { headers } = req;
+    // A body on a GET is parsed (and may be refused) by Fastify: not ours to answer.
+    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
+    const cloudId = match[1];
+    const form: AddressForm = cloudId === undefined ? 'site' : 'gateway';
+    const site = cloudId === undefined ? this.tracker.knownSiteForHost(headers.host) : this.tracker.knownSiteForCloudId(cloudId);
+    if (!site) return false;
+    const user = this.tracker.rememberedSignIn(site, headers.authorization, form, 'read:jira-work');
+    if (!user) return false;
+    const key = this.keyOf(req, cloudId, user.id, match[2]!, match[3]);
+    if (!this.entries.has(key)) return false;
+    this.current();
+    const entry = this.entries.get(key);
+    if (!entry) return false;
+    if (entry.until < Date.now()) {
+      this.drop(key, entry);
+      return false;
+    }
+    this.hits++;
+    res.writeHead(200, { 'content-type': CONTENT_TYPE, 'content-length': entry.bytes });
+    res.end(entry.body);
+    return true;
+  }
+
+  /**
+   * Keeps the reply Fastify is about to send for `req`, rendered for `userId` from the data of
+   * `version` (read before the issue was): kept only if nothing was committed since.
+   */
+  offer(req: IncomingMessage, userId: number, body: string, version: number): void {
+    const bytes = Buffer.byteLength(body);
+    if (bytes > this.maxBytes / 8) return;
+    const match = ISSUE_READ.exec(req.url ?? '');
+    if (!match || this.current() !== version) return;
+    const key = this.keyOf(req, match[1], userId, match[2]!, match[3]);
+    const old = this.entries.get(key);
+    if (old) this.drop(key, old);
+    // Oldest first: a Map iterates in insertion order.
+    for (const [k, e] of this.entries) {
+      if (this.bytes + bytes <= this.maxBytes) break;
+      this.drop(k, e);
+    }
+    this.entries.set(key, { body, bytes, until: Date.now() + REMEMBER_MS });
+    this.bytes += bytes;
+  }
+
+  private drop(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+  }
+
+  /** Everything a reply's bytes depend on besides the data: who, through which address, what. */
+  private keyOf(req: IncomingMessage, cloudId: string | undefined, userId: number, issue: string, query: string | undefined): string {
+    const { headers } = req;
+    const proxied = this.trustProxy ? `${String(headers['x-forwarded-proto'] ?? '')}\0${String(headers['x-forwarded-host'] ?? '')}` : '';
+    return `${userId}\0${cloudId ?? ''}\0${headers.host ?? ''}\0${proxied}\0${issue}\0${query ?? ''}`;
+  }
+}

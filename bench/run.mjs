@@ -48,6 +48,8 @@ const AUTH = authHeader(CALLER);
 /** Routes in the order they run (reads first, so writes do not change what the reads see). */
 const ROUTES = [
   { name: 'GET /issue/{key}?fields=(executor\'s 7)', scenario: 'get-issue' },
+  { name: 'GET /issue/{one of 1,000 keys}?fields=(executor\'s 7)', scenario: 'get-issue-hot' },
+  { name: 'GET /issue/{the same key}?fields=(executor\'s 7)', scenario: 'get-issue-same' },
   { name: 'POST /search/jql (project + status, 50 issues, 3 fields)', scenario: 'search' },
   { name: 'GET …/transitions + POST …/transitions', scenario: 'transitions' },
   { name: 'POST …/comment', scenario: 'comment' },

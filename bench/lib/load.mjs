@@ -26,6 +26,10 @@ const SCENARIOS = {
   fixed: () => [{ method: 'GET', path: spec.path ?? '/' }],
   // spec §4 endpoint 5, the executor's fetch (the reviewer's is the same without comment).
   'get-issue': () => [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `${prefix}/issue/${randomKey()}?fields=${EXECUTOR_FIELDS}` }) }],
+  // The same read again and again: an executor or reviewer polling its issue (the reply cache's best case).
+  'get-issue-same': () => [{ method: 'GET', path: `${prefix}/issue/${keyspace.projects[0]}-${Math.ceil(keyspace.counters[keyspace.projects[0]] / 2)}?fields=${EXECUTOR_FIELDS}` }],
+  // A working set: random reads among 1,000 issues of one project (a team's open issues, a board).
+  'get-issue-hot': () => [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `${prefix}/issue/${keyspace.projects[0]}-${1 + Math.floor(rnd() * Math.min(1000, keyspace.counters[keyspace.projects[0]]))}?fields=${EXECUTOR_FIELDS}` }) }],
   'create-issue': () => [{
     method: 'POST', path: `${prefix}/issue`,
     setupRequest: (req) => ({ ...req, ...json('POST', `${prefix}/issue`, {

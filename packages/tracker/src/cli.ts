@@ -17,7 +17,7 @@ Options (serve):
   --seed FILE          load sites, users, tokens and projects from a seed file (idempotent)
   --log-level LEVEL    fatal|error|warn|info|debug (default warn; logs go to stderr)
   --trust-proxy        trust X-Forwarded-* headers from a load balancer
-  --read-cache MB      memory for repeated GET /issue replies, SQLite only (default 32; 0 = off)
+  --read-cache MB      memory for repeated GET /issue replies, SQLite only (default 16; 0 = off)
 
 Examples:
   jst-tracker serve --port 0 --seed seed.json
@@ -51,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`jst-tracker: --port must be a number from 0 to 65535 (got "${values.port}").\n`);
     return 2;
   }
-  const readCache = Number(values['read-cache'] ?? 32);
+  const readCache = Number(values['read-cache'] ?? 16);
   if (!Number.isFinite(readCache) || readCache < 0 || readCache > 4096) {
     process.stderr.write(`jst-tracker: --read-cache must be a number of megabytes from 0 to 4096 (got "${values['read-cache']}").\n`);
     return 2;
@@ -86,6 +86,6 @@ main(process.argv.slice(2)).then(
   (e: unknown) => {
     const message = e instanceof SeedError ? `invalid seed file: ${e.message}` : e instanceof Error ? e.message : String(e);
     process.stderr.write(`jst-tracker: ${message}\n`);
-    process.exitCode = e instanceof SeedError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? 2 : 1;
+    process.exitCode = e instanceof SeedError || String((e as { code?: string }).code).startsWith('ERR_PARSE_ARGS_') ? 2 : 1;
   },
 );

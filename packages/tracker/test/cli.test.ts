@@ -150,8 +150,9 @@ describe('ARCHITECTURE §3: usage and start-up errors', () => {
     expect(await exitOf(['--version'])).toEqual({ code: 0, out: `${VERSION}\n`, err: '' });
   });
 
-  it('an unknown flag, an unknown command or a bad port exits 2 with a message on stderr', async () => {
-    for (const [args, said] of [[['serve', '--bogus'], /--bogus/], [['frobnicate'], /unknown command "frobnicate".*--help/], [['serve', 'now'], /unknown command/], [['serve', '--port', 'eighty'], /--port must be a number/], [['serve', '--port', '70000'], /--port/]] as const) {
+  it('an unknown flag, an unknown command, a bad port or a bad --read-cache exits 2 with a message on stderr', async () => {
+    for (const [args, said] of [[['serve', '--bogus'], /--bogus/], [['frobnicate'], /unknown command "frobnicate".*--help/], [['serve', 'now'], /unknown command/], [['serve', '--port', 'eighty'], /--port must be a number/], [['serve', '--port', '70000'], /--port/],
+      [['serve', '--read-cache', 'lots'], /--read-cache must be a number of megabytes from 0 to 4096 \(got "lots"\)/], [['serve', '--read-cache=-1'], /--read-cache must be/], [['serve', '--read-cache', '-1'], /--read-cache.*ambiguous/s], [['serve', '--read-cache', '5000'], /--read-cache must be/]] as const) {
       const { code, out, err } = await exitOf([...args]);
       expect(code, args.join(' ')).toBe(2);
       expect(err).toMatch(said);

@@ -11,10 +11,14 @@ const ISSUE_READ = /^(?:\/ex\/jira\/([^/?%]{1,200}))?\/rest\/api\/3\/issue\/([A-
 /** The reply headers Fastify sends with a JSON body (Node adds Date, Connection and Keep-Alive). */
 const CONTENT_TYPE = 'application/json; charset=utf-8';
 
-interface Entry { body: string; bytes: number; until: number }
+/** What an entry costs besides its reply and key: the Map slot, the entry and the Buffer objects. */
+const ENTRY_OVERHEAD = 200;
 
-/** Default size of the cache: a few thousand issues as the executor reads them (~1–3 KB each). */
-export const DEFAULT_READ_CACHE_BYTES = 32 * 1024 * 1024;
+/** A reply as sent (encoded once: writing a Buffer costs far less than writing a string), and its share of the size. */
+interface Entry { body: Buffer; size: number; until: number }
+
+/** Default size of the cache: several thousand issues as the executor reads them (~1–6 KB each). */
+export const DEFAULT_READ_CACHE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Replies to `GET /issue/{key}` kept as sent, so a repeated read (an executor or a reviewer
@@ -49,7 +53,7 @@ export class IssueReadCache {
 
   get size(): number { return this.entries.size; }
 
-  /** Bytes of the replies kept (never more than the limit it was made with). */
+  /** Bytes the kept replies take, keys and bookkeeping included (never more than the limit it was made with). */
   get bytesUsed(): number { return this.bytes; }
 
   /** The data version now; when it moved since it was last read, every entry is dropped. */
@@ -87,7 +91,7 @@ export class IssueReadCache {
       return false;
     }
     this.hits++;
-    res.writeHead(200, { 'content-type': CONTENT_TYPE, 'content-length': entry.bytes });
+    res.writeHead(200, ['content-type', CONTENT_TYPE, 'content-length', String(entry.body.length)]);
     res.end(entry.body);
     return true;
   }
@@ -97,25 +101,27 @@ export class IssueReadCache {
    * `version` (read before the issue was): kept only if nothing was committed since.
    */
   offer(req: IncomingMessage, userId: number, body: string, version: number): void {
-    const bytes = Buffer.byteLength(body);
-    if (bytes > this.maxBytes / 8) return;
     const match = ISSUE_READ.exec(req.url ?? '');
     if (!match || this.current() !== version) return;
     const key = this.keyOf(req, match[1], userId, match[2]!, match[3]);
+    const encoded = Buffer.from(body);
+    // The key counts too (two bytes a character, as V8 may keep it), and a fixed overhead per entry.
+    const size = encoded.length + 2 * key.length + ENTRY_OVERHEAD;
+    if (size > this.maxBytes / 8) return;
     const old = this.entries.get(key);
     if (old) this.drop(key, old);
     // Oldest first: a Map iterates in insertion order.
     for (const [k, e] of this.entries) {
-      if (this.bytes + bytes <= this.maxBytes) break;
+      if (this.bytes + size <= this.maxBytes) break;
       this.drop(k, e);
     }
-    this.entries.set(key, { body, bytes, until: Date.now() + REMEMBER_MS });
-    this.bytes += bytes;
+    this.entries.set(key, { body: encoded, size, until: Date.now() + REMEMBER_MS });
+    this.bytes += size;
   }
 
   private drop(key: string, entry: Entry): void {
     this.entries.delete(key);
-    this.bytes -= entry.bytes;
+    this.bytes -= entry.size;
   }
 
   /** Everything a reply's bytes depend on besides the data: who, through which address, what. */

@@ -36,8 +36,9 @@ export interface Db {
    */
   readNow?(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
   /**
-   * SQLite only: a number that changes whenever any connection, this process's own or another
-   * process's, commits a change to the database (PRAGMA data_version read on a second connection).
+   * SQLite only: a number that changes whenever any connection commits a change to the database
+   * (PRAGMA data_version, read on a second connection). This process's own commits show at once;
+   * another process's from the next turn of the event loop on (see CommitWatch).
    */
   dataVersion?(): number;
   close(): Promise<void>;
@@ -71,11 +72,12 @@ export function openDb(options: DbOptions): Db {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const statements = withStatementCache(database);
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   // PRAGMA data_version does not move for a connection's own commits: ask a second one.
   const watcher = new BetterSqlite3(file, { readonly: true });
   const version = watcher.prepare('pragma data_version').pluck();
+  const commits = new CommitWatch(() => version.get() as number);
+  const statements = withStatementCache(database, () => commits.wrote());
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   return {
     kysely,
     dialect: 'sqlite',
@@ -86,7 +88,7 @@ export function openDb(options: DbOptions): Db {
       const statement = statements.prepare(sql);
       return statement.reader && statement.readonly ? statement.all(parameters) : undefined;
     },
-    dataVersion: () => version.get() as number,
+    dataVersion: () => commits.current(),
     close: async () => {
       watcher.close();
       await kysely.destroy();
@@ -97,27 +99,63 @@ export function openDb(options: DbOptions): Db {
 /** How many distinct SQL texts keep their compiled SQLite statement (least recently used go first). */
 const STATEMENT_CACHE = 500;
 
+/** Statements that end a transaction: read-only to SQLite, yet the moment its writes land. */
+const TRANSACTION_END = /^\s*(commit|end|rollback|release)\b/i;
+
 /**
  * better-sqlite3 compiles a statement on every prepare(), and Kysely prepares once per query: this
  * keeps the compiled statements of recent SQL texts. Reusing one is safe because Kysely runs one
- * query at a time on the single SQLite connection.
+ * query at a time on the single SQLite connection. Kysely prepares each statement just before it
+ * runs it, so `onWrite` is told of every write and commit just before it happens.
  */
-function withStatementCache(database: BetterSqlite3.Database): { prepare(sql: string): BetterSqlite3.Statement; close(): void } {
-  const cache = new Map<string, BetterSqlite3.Statement>();
+function withStatementCache(database: BetterSqlite3.Database, onWrite: () => void): { prepare(sql: string): BetterSqlite3.Statement; close(): void } {
+  const cache = new Map<string, { statement: BetterSqlite3.Statement; writes: boolean }>();
   return {
     prepare(sql: string) {
-      let statement = cache.get(sql);
-      if (statement) {
+      let entry = cache.get(sql);
+      if (entry) {
         cache.delete(sql);
       } else {
-        statement = database.prepare(sql);
+        const statement = database.prepare(sql);
+        entry = { statement, writes: !statement.readonly || TRANSACTION_END.test(sql) };
         if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value!);
       }
-      cache.set(sql, statement);
-      return statement;
+      cache.set(sql, entry);
+      if (entry.writes) onWrite();
+      return entry.statement;
     },
     close: () => database.close(),
   };
+}
+
+/**
+ * PRAGMA data_version costs three system calls (file locks and a stat), several microseconds in a
+ * busy server: asked at most once per turn of the event loop, and again whenever this process has
+ * written since. So this process's own commits are seen at once, and another process's commit from
+ * the next turn on, which is when a request sent after that commit can first be read.
+ */
+class CommitWatch {
+  private writes = 0;
+  private seenWrites = -1;
+  private version = 0;
+  private fresh = false;
+  private readonly expire = () => { this.fresh = false; };
+
+  constructor(private readonly read: () => number) {}
+
+  wrote(): void { this.writes++; }
+
+  current(): number {
+    if (!this.fresh || this.seenWrites !== this.writes) {
+      this.seenWrites = this.writes;
+      this.version = this.read();
+      if (!this.fresh) {
+        this.fresh = true;
+        setImmediate(this.expire);
+      }
+    }
+    return this.version;
+  }
 }
 
 /**

@@ -259,7 +259,7 @@ async function anatomySection(store, refs, keyspace) {
     { name: 'Fastify hello-world', server: refs.fastify, scenario: 'fixed', path: '/' },
     { name: 'jst-tracker GET /rest/api/3/serverInfo (no authentication, no database)', server: tracker, scenario: 'fixed', path: '/rest/api/3/serverInfo' },
     { name: 'jst-tracker GET …/myself (authentication from the sign-in cache, no database)', server: tracker, scenario: 'fixed', path: `${PREFIX}/myself` },
-    { name: 'jst-tracker GET …/issue/PC-100?fields=summary (one joined read)', server: tracker, scenario: 'fixed', path: `${PREFIX}/issue/PC-100?fields=summary` },
+    { name: 'jst-tracker GET …/issue/PC-100?fields=summary (the same read again: from the read cache)', server: tracker, scenario: 'fixed', path: `${PREFIX}/issue/PC-100?fields=summary` },
     { name: 'jst-tracker GET …/issue/{random}?fields=(executor\'s 7)', server: tracker, scenario: 'get-issue' },
   ];
   const rows = [];

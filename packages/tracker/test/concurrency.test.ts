@@ -1,12 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDatabase, postgresAvailable, type TempDatabase } from '../../../test/support/postgres.js';
-import { CLOUD_ID, credentialOf, testSeed, type Who } from '../../../test/support/seed.js';
+import { credentialOf, testSeed, type Who } from '../../../test/support/seed.js';
 import { adf, basic, send, startTestTracker, type Reply, type TestTracker } from '../../../test/support/tracker.js';
+import { ensureTrackerBuilt, spawnTracker, type TrackerProcess } from '../../../test/support/tracker-process.js';
 
 /**
  * ARCHITECTURE §8: keys come from a per-project counter advanced inside the creating transaction,
@@ -14,8 +14,6 @@ import { adf, basic, send, startTestTracker, type Reply, type TestTracker } from
  * issue from several processes lose nothing.
  */
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const BIN = fileURLToPath(new URL('../bin/jst-tracker.js', import.meta.url));
 const CREATES = 400;
 const IN_FLIGHT = 50;
 
@@ -35,28 +33,6 @@ async function pooled<T>(n: number, limit: number, work: (i: number) => Promise<
 const expectedKeys = (n: number) => Array.from({ length: n }, (_, i) => `ABC-${i + 1}`);
 const byNumber = (a: string, b: string) => Number(a.split('-')[1]) - Number(b.split('-')[1]);
 
-interface Child { proc: ChildProcess; url: string; api: string; output: string[] }
-
-/** Starts `jst-tracker serve` from the built dist and waits for its ready line. */
-function spawnTracker(args: string[], children: ChildProcess[]): Promise<Child> {
-  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(proc);
-  const output: string[] = [];
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`jst-tracker did not start within 20 s:\n${output.join('')}`)), 20_000);
-    proc.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
-    proc.stdout!.on('data', (d: Buffer) => {
-      output.push(d.toString());
-      const m = /jst-tracker listening on (http:\/\/\S+)/.exec(output.join(''));
-      if (m) {
-        clearTimeout(timer);
-        resolve({ proc, url: m[1]!, api: `${m[1]!}/ex/jira/${CLOUD_ID}/rest/api/3`, output });
-      }
-    });
-    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`jst-tracker exited with ${code} before it was ready:\n${output.join('')}`)); });
-  });
-}
-
 /** SIGTERM, then SIGKILL for any child still running after 5 s. */
 async function stopAll(children: ChildProcess[]): Promise<void> {
   await Promise.all(children.map((proc) => new Promise<void>((resolve) => {
@@ -67,11 +43,6 @@ async function stopAll(children: ChildProcess[]): Promise<void> {
   })));
 }
 
-function ensureBuilt(): void {
-  if (existsSync(fileURLToPath(new URL('../dist/cli.js', import.meta.url)))) return;
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'packages/tracker'], { cwd: ROOT, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`building packages/tracker failed:\n${r.stdout}${r.stderr}`);
-}
 
 const call = (api: string, who: Who, method: string, path: string, body?: unknown): Promise<Reply> => {
   const { email, token } = credentialOf(who);
@@ -88,22 +59,27 @@ const postgres = await postgresAvailable();
 
 describe.skipIf(!postgres)('ARCHITECTURE §8: four jst-tracker processes over one PostgreSQL database', () => {
   const children: ChildProcess[] = [];
-  let trackers: Child[] = [];
+  let trackers: TrackerProcess[] = [];
   let db: TempDatabase | undefined;
   let dir: string;
   const at = (i: number) => trackers[i % trackers.length]!.api;
 
   beforeAll(async () => {
-    ensureBuilt();
+    ensureTrackerBuilt();
     db = await createTempDatabase();
     dir = mkdtempSync(join(tmpdir(), 'jst-concurrency-'));
     const seedFile = join(dir, 'seed.json');
     writeFileSync(seedFile, JSON.stringify(testSeed()));
     // All four start at once over an empty database: migrations and the seed must serialise.
-    const started = await Promise.allSettled([0, 1, 2, 3].map(() => spawnTracker(['--database-url', db!.url, '--seed', seedFile], children)));
+    // One that fails to start is killed or has exited; the others are stopped in afterAll.
+    const started = await Promise.allSettled([0, 1, 2, 3].map(async () => {
+      const t = await spawnTracker(['--database-url', db!.url, '--seed', seedFile]);
+      children.push(t.proc);
+      return t;
+    }));
     const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw failed.reason;
-    trackers = started.map((s) => (s as PromiseFulfilledResult<Child>).value);
+    trackers = started.map((s) => (s as PromiseFulfilledResult<TrackerProcess>).value);
   }, 60_000);
 
   afterAll(async () => {

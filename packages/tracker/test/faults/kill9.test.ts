@@ -1,15 +1,14 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDatabase, type TempDatabase } from '../../../../test/support/postgres.js';
-import { CLOUD_ID, credentialOf, testSeed, type Who } from '../../../../test/support/seed.js';
+import { credentialOf, testSeed, type Who } from '../../../../test/support/seed.js';
 import { basic, storeKinds } from '../../../../test/support/tracker.js';
+import { ensureTrackerBuilt, spawnTracker, type TrackerProcess } from '../../../../test/support/tracker-process.js';
 
 /**
  * Issue 4 "Faults": `jst-tracker serve` (the built binary) is killed with SIGKILL at random
@@ -21,38 +20,17 @@ import { basic, storeKinds } from '../../../../test/support/tracker.js';
  * store is whole; and each delete of a parent with sub-tasks happened entirely or not at all.
  */
 
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const BIN = fileURLToPath(new URL('../../bin/jst-tracker.js', import.meta.url));
 const ROUNDS = Number(process.env.JST_FAULT_ROUNDS ?? 5);
 const WORKERS = 12;
 const DELETERS = 3;
 const SUBTASKS = 4;
 
-function ensureBuilt(): void {
-  if (existsSync(fileURLToPath(new URL('../../dist/cli.js', import.meta.url)))) return;
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'packages/tracker'], { cwd: ROOT, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`building packages/tracker failed:\n${r.stdout}${r.stderr}`);
-}
 
-interface Child { proc: ChildProcess; api: string; agent: http.Agent; output: string[]; exited: Promise<void> }
+interface Child extends TrackerProcess { agent: http.Agent }
 
-function spawnTracker(store: string[], seedFile: string): Promise<Child> {
-  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--seed', seedFile, ...store], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`jst-tracker did not start within 20 s:\n${output.join('')}`)); }, 20_000);
-    proc.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
-    proc.stdout!.on('data', (d: Buffer) => {
-      output.push(d.toString());
-      const m = /jst-tracker listening on (http:\/\/\S+)/.exec(output.join(''));
-      if (m) {
-        clearTimeout(timer);
-        resolve({ proc, api: `${m[1]!}/ex/jira/${CLOUD_ID}/rest/api/3`, agent: new http.Agent({ keepAlive: true, maxSockets: WORKERS + DELETERS }), output, exited });
-      }
-    });
-    proc.once('exit', (code, signal) => { clearTimeout(timer); reject(new Error(`jst-tracker exited (${code ?? signal}) before it was ready:\n${output.join('')}`)); });
-  });
+async function startChild(store: string[], seedFile: string): Promise<Child> {
+  const t = await spawnTracker(['--seed', seedFile, ...store]);
+  return { ...t, agent: new http.Agent({ keepAlive: true, maxSockets: WORKERS + DELETERS }) };
 }
 
 interface Reply { status: number; body: any }
@@ -95,7 +73,7 @@ describe.each(await storeKinds())('Issue 4 faults: kill -9 of jst-tracker mid-wr
   const store = () => (kind === 'postgres' ? ['--database-url', db!.url] : ['--data', join(dir, 'data')]);
 
   beforeAll(async () => {
-    ensureBuilt();
+    ensureTrackerBuilt();
     dir = mkdtempSync(join(tmpdir(), 'jst-faults-'));
     seedFile = join(dir, 'seed.json');
     writeFileSync(seedFile, JSON.stringify(testSeed()));
@@ -131,7 +109,7 @@ describe.each(await storeKinds())('Issue 4 faults: kill -9 of jst-tracker mid-wr
 
     for (let round = 0; round < ROUNDS; round++) {
       const started = performance.now();
-      child = await spawnTracker(store(), seedFile);
+      child = await startChild(store(), seedFile);
       stats.startMs.push(Math.round(performance.now() - started));
       await verify(child, round);
 
@@ -228,7 +206,7 @@ describe.each(await storeKinds())('Issue 4 faults: kill -9 of jst-tracker mid-wr
     }
 
     // The last restart, checked like the others, then stopped cleanly.
-    child = await spawnTracker(store(), seedFile);
+    child = await startChild(store(), seedFile);
     await verify(child, ROUNDS);
     child.proc.kill('SIGTERM');
     await child.exited;

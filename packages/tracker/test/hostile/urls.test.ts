@@ -4,7 +4,7 @@ import { storeKinds, type TestTracker } from '../../../../test/support/tracker.j
 import { trackerWithFixture, type Fixture } from './fixture.js';
 import { resolveRef, ROUTES, targetRef, WHO } from './routes.js';
 import { brokenEscape, queryString } from './url-arbitraries.js';
-import { assertProperty, jsonHeaders, observableState, RUNS, sendChecked, storeFingerprint, timeoutFor, wellFormed } from './support.js';
+import { assertProperty, authOf, jsonHeaders, observableState, RUNS, sendChecked, storeFingerprint, timeoutFor, wellFormed } from './support.js';
 
 /**
  * Issue 4 "Hostile input", URLs: every route of spec §4 on both address forms (and
@@ -59,6 +59,29 @@ describe.each(await storeKinds())('Issue 4 hostile input: query strings, path se
         const r = await sendChecked({ method, url, headers: jsonHeaders(who), ...(text === undefined ? {} : { body: text }) });
         if (r.status >= 400 || method === 'GET' || method === 'OPTIONS') expect(await observableState(t, watched)).toEqual(before);
         else await fx.ensure();
+      },
+    ));
+  }, timeoutFor(RUNS, 400));
+
+  it('GET /issue asked twice (the second may come from the read cache on SQLite): the same status and bytes as the router renders, with or without a write in between', async () => {
+    let serial = 0;
+    const headerVariant = fc.constantFrom<Record<string, string>>({}, {}, { Host: 'other.example:8443' }, { 'X-Forwarded-Host': 'proxy.example', 'X-Forwarded-Proto': 'https' }, { Authorization: 'Basic ' }, { Authorization: authOf('executor').toLowerCase() });
+    await assertProperty(fc.asyncProperty(
+      fc.constantFrom('gateway', 'site'), fc.constantFrom(...WHO), segment(() => fx), queryString, headerVariant, fc.boolean(),
+      async (form, who, seg, query, extra, writeBetween) => {
+        const url = `${form === 'gateway' ? t.api : t.siteApi}/issue/${seg}${query}`;
+        const headers = jsonHeaders(who, extra);
+        const first = await sendChecked({ method: 'GET', url, headers });
+        if (writeBetween) {
+          await sendChecked({ method: 'PUT', url: `${t.api}/issue/${fx.targets.task}`, headers: jsonHeaders('assigner'), body: JSON.stringify({ fields: { summary: `Rewritten ${++serial}` } }) });
+        }
+        const second = await sendChecked({ method: 'GET', url, headers });
+        // The same read with one more parameter the route ignores: never a cache entry, always the router's render.
+        const rendered = await sendChecked({ method: 'GET', url: `${url}${query === '' ? '?' : '&'}_fresh=${++serial}`, headers });
+        expect(second.status).toBe(rendered.status);
+        if (second.status === 200) expect(second.text).toBe(rendered.text);
+        if (!writeBetween) expect(second.status).toBe(first.status);
+        if (!writeBetween && first.status === 200) expect(second.text).toBe(first.text);
       },
     ));
   }, timeoutFor(RUNS, 400));

@@ -32,13 +32,19 @@ export interface RunningServer {
 
 /** Opens the store, migrates, loads the seed and listens. Used by the CLI, the demo and tests. */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const store = new Store(openDb({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, poolSize: options.poolSize }));
+  // Until the app (and its logger) exists, a failed checkpoint thread is reported on stderr.
+  let checkpointFailed = (e: Error) => { process.stderr.write(`jst-tracker: ${e.message}; WAL checkpoints now run on the request thread.\n`); };
+  const store = new Store(openDb({
+    databaseUrl: options.databaseUrl, dataDir: options.dataDir, poolSize: options.poolSize,
+    onCheckpointError: (e) => checkpointFailed(e),
+  }));
   try {
     await store.migrate();
     if (options.seed) await applySeed(store, options.seed);
     const tracker = new Tracker(store);
     await tracker.refreshSites();
     const app = buildApp(tracker, { logLevel: options.logLevel ?? 'silent', trustProxy: options.trustProxy ?? false, ...(options.readCacheBytes !== undefined ? { readCacheBytes: options.readCacheBytes } : {}), ...(options.logStream ? { logStream: options.logStream } : {}) });
+    checkpointFailed = (e) => app.log.error({ err: e }, 'the WAL checkpoint thread failed; checkpoints now run on the request thread');
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool, type PostgresPoolClient, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
+import { BACKSTOP_PAGES, startCheckpointer, WAL_SIZE_LIMIT } from './checkpointer.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -16,6 +17,8 @@ export interface DbOptions {
   poolSize?: number | undefined;
   /** Told about connections the database dropped while idle. */
   onPoolError?: ((error: Error) => void) | undefined;
+  /** SQLite: told if the checkpoint thread fails (checkpoints then run on the request thread again). */
+  onCheckpointError?: ((error: Error) => void) | undefined;
 }
 
 export interface Db {
@@ -72,6 +75,13 @@ export function openDb(options: DbOptions): Db {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
+  // WAL checkpoints run on a thread of their own (store/checkpointer.ts); this is the backstop.
+  database.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+  database.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
+  const checkpointer = startCheckpointer(file, (error) => {
+    if (database.open) database.pragma('wal_autocheckpoint = 1000');
+    options.onCheckpointError?.(error);
+  });
   // PRAGMA data_version does not move for a connection's own commits: ask a second one.
   const watcher = new BetterSqlite3(file, { readonly: true });
   const version = watcher.prepare('pragma data_version').pluck();
@@ -90,6 +100,7 @@ export function openDb(options: DbOptions): Db {
     },
     dataVersion: () => commits.current(),
     close: async () => {
+      await checkpointer.stop();
       watcher.close();
       await kysely.destroy();
     },

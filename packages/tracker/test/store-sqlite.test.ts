@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import type { Kysely, Transaction } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDb, type Db } from '../src/store/db.js';
+import { BACKSTOP_PAGES, startCheckpointer } from '../src/store/checkpointer.js';
+
+/**
+ * The SQLite store's own machinery: WAL checkpoints on a thread of their own, the data version
+ * that tells the read cache about commits, and reads that skip Kysely's queue only outside a
+ * transaction.
+ */
+
+const dirs: string[] = [];
+const dbs: Db[] = [];
+function open(): { db: Db; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'jst-store-'));
+  dirs.push(dir);
+  const db = openDb({ dataDir: dir });
+  dbs.push(db);
+  return { db, file: join(dir, 'tracker.sqlite') };
+}
+/** The tests' own scratch table is not in the store's schema type. */
+type Scratch = { t: { x: string } };
+const scratch = (db: Db) => db.kysely as unknown as Kysely<Scratch>;
+
+afterEach(async () => {
+  for (const db of dbs.splice(0)) await db.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const until = async (what: () => boolean, ms = 5_000) => {
+  const end = Date.now() + ms;
+  while (!what()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('SQLite store: WAL checkpoints off the request thread', () => {
+  it('commits are copied into the database file by the checkpoint thread, long before the backstop', async () => {
+    const { db, file } = open();
+    await db.kysely.schema.createTable('t').addColumn('x', 'text').execute();
+    const size = () => statSync(file).size;
+    const before = size();
+    // ~300 pages of WAL: far below the store's own automatic checkpoint.
+    for (let i = 0; i < 300; i++) await scratch(db).insertInto('t').values({ x: 'y'.repeat(3000) }).execute();
+    expect(300).toBeLessThan(BACKSTOP_PAGES);
+    await until(() => size() > before + 300 * 3000);
+  });
+
+  it('a checkpoint thread that cannot open the file reports it (the store then checkpoints on its own)', async () => {
+    const errors: Error[] = [];
+    const checkpointer = startCheckpointer('/nonexistent-dir/for/jst/tracker.sqlite', (e) => errors.push(e));
+    await until(() => errors.length > 0);
+    expect(errors[0]!.message).toMatch(/unable to open|directory does not exist|SQLITE_CANTOPEN/i);
+    await checkpointer.stop();
+  });
+
+  it('close() ends the checkpoint thread (no thread keeps the process alive)', async () => {
+    const { db } = open();
+    await db.close();
+    dbs.pop();
+  });
+});
+
+describe('SQLite store: data version and reads outside transactions', () => {
+  it('dataVersion moves with this connection\'s own commit at once, and with another connection\'s', async () => {
+    const { db, file } = open();
+    await db.kysely.schema.createTable('t').addColumn('x', 'text').execute();
+    const v0 = db.dataVersion!();
+    await scratch(db).insertInto('t').values({ x: 'a' }).execute();
+    const v1 = db.dataVersion!();
+    expect(v1).not.toBe(v0);
+    expect(db.dataVersion!()).toBe(v1);
+    const other = new BetterSqlite3(file);
+    other.prepare('insert into t (x) values (?)').run('b');
+    other.close();
+    // Another process's commit shows from the next turn of the event loop on.
+    await new Promise((r) => setImmediate(r));
+    expect(db.dataVersion!()).not.toBe(v1);
+  });
+
+  it('a commit inside a transaction moves the version when it commits, not before', async () => {
+    const { db } = open();
+    await db.kysely.schema.createTable('t').addColumn('x', 'text').execute();
+    let inside = 0;
+    const before = db.dataVersion!();
+    await scratch(db).transaction().execute(async (tx: Transaction<Scratch>) => {
+      await tx.insertInto('t').values({ x: 'a' }).execute();
+      inside = db.dataVersion!();
+    });
+    expect(inside).toBe(before);
+    expect(db.dataVersion!()).not.toBe(before);
+  });
+
+  it('readNow declines while a transaction is open on the connection (its rows are not committed yet)', async () => {
+    const { db } = open();
+    await db.kysely.schema.createTable('t').addColumn('x', 'text').execute();
+    const count = 'select count(*) as n from "t"';
+    expect(db.readNow!(count, [])).toEqual([{ n: 0 }]);
+    await scratch(db).transaction().execute(async (tx: Transaction<Scratch>) => {
+      await tx.insertInto('t').values({ x: 'a' }).execute();
+      expect(db.readNow!(count, [])).toBeUndefined();
+    });
+    expect(db.readNow!(count, [])).toEqual([{ n: 1 }]);
+    expect(db.readNow!('insert into "t" (x) values (?)', ['b'])).toBeUndefined();
+    expect(db.readNow!(count, [])).toEqual([{ n: 1 }]);
+  });
+});

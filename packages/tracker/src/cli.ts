@@ -17,7 +17,7 @@ Options (serve):
   --seed FILE          load sites, users, tokens and projects from a seed file (idempotent)
   --log-level LEVEL    fatal|error|warn|info|debug (default warn; logs go to stderr)
   --trust-proxy        trust X-Forwarded-* headers from a load balancer
-  --read-cache MB      memory for repeated GET /issue replies, SQLite only (default 16; 0 = off)
+  --read-cache MB      memory for repeated GET /issue replies, SQLite only (default 8; 0 = off)
 
 Examples:
   jst-tracker serve --port 0 --seed seed.json
@@ -51,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`jst-tracker: --port must be a number from 0 to 65535 (got "${values.port}").\n`);
     return 2;
   }
-  const readCache = Number(values['read-cache'] ?? 16);
+  const readCache = Number(values['read-cache'] ?? 8);
   if (!Number.isFinite(readCache) || readCache < 0 || readCache > 4096) {
     process.stderr.write(`jst-tracker: --read-cache must be a number of megabytes from 0 to 4096 (got "${values['read-cache']}").\n`);
     return 2;

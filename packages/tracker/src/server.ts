@@ -17,7 +17,7 @@ export interface ServerOptions {
   logStream?: { write(line: string): void };
   trustProxy?: boolean;
   poolSize?: number;
-  /** Bytes of repeated `GET /issue` replies kept (SQLite only; 0 = off; default 16 MiB). */
+  /** Bytes of repeated `GET /issue` replies kept (SQLite only; 0 = off; default 8 MiB). */
   readCacheBytes?: number;
 }
 

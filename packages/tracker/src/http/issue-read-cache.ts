@@ -17,8 +17,8 @@ const ENTRY_OVERHEAD = 200;
 /** A reply as sent (encoded once: writing a Buffer costs far less than writing a string), and its share of the size. */
 interface Entry { body: Buffer; size: number; until: number }
 
-/** Default size of the cache: several thousand issues as the executor reads them (~1–6 KB each). */
-export const DEFAULT_READ_CACHE_BYTES = 16 * 1024 * 1024;
+/** Default size of the cache: a couple of thousand issues as the executor reads them (~1–6 KB each). */
+export const DEFAULT_READ_CACHE_BYTES = 8 * 1024 * 1024;
 
 /**
  * Replies to `GET /issue/{key}` kept as sent, so a repeated read (an executor or a reviewer

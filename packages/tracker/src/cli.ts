@@ -17,7 +17,8 @@ Options (serve):
   --seed FILE          load sites, users, tokens and projects from a seed file (idempotent)
   --log-level LEVEL    fatal|error|warn|info|debug (default warn; logs go to stderr)
   --trust-proxy        trust X-Forwarded-* headers from a load balancer
-  --read-cache MB      memory for repeated GET /issue replies, SQLite only (default 8; 0 = off)
+  --read-cache MB      memory for repeated GET /issue replies, SQLite only (default 8; 0 = off;
+                       off too at --log-level info or debug)
 
 Examples:
   jst-tracker serve --port 0 --seed seed.json

@@ -91,7 +91,9 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
   let draining = false;
   // Repeated issue reads are answered before Fastify sees them (http/issue-read-cache.ts): in
   // front of Fastify's own request listener, so every server setting it made stays as it is.
-  const cacheBytes = options.readCacheBytes ?? DEFAULT_READ_CACHE_BYTES;
+  // Off when requests are logged (info and below): an answer from the cache would not be.
+  const logsRequests = ['trace', 'debug', 'info'].includes(app.log.level);
+  const cacheBytes = logsRequests ? 0 : options.readCacheBytes ?? DEFAULT_READ_CACHE_BYTES;
   const reads = tracker.store.dataVersion && cacheBytes > 0
     ? new IssueReadCache(tracker, tracker.store.dataVersion, cacheBytes, options.trustProxy ?? false)
     : null;

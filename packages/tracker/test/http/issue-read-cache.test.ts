@@ -1,9 +1,13 @@
 import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adf, basic, createIssue, send, startTestTracker, storeKinds, type Reply, type TestTracker } from '../../../../test/support/tracker.js';
-import { credentialOf, EMAILS, TOKENS, type Who } from '../../../../test/support/seed.js';
+import { credentialOf, EMAILS, TOKENS, testSeed, type Who } from '../../../../test/support/seed.js';
+import { parseSeed, startServer } from '../../src/index.js';
 
 /**
  * The cache of repeated `GET /issue` reads (http/issue-read-cache.ts): whatever it answers must be
@@ -241,6 +245,23 @@ describe('GET /issue read cache (sqlite)', () => {
       }
     } finally {
       await proxied.close();
+    }
+  });
+
+  it('is off when requests are logged (--log-level info or debug): every read shows in the log', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jst-cache-log-'));
+    let logs = '';
+    const server = await startServer({ port: 0, dataDir: dir, seed: parseSeed(testSeed()), logLevel: 'info', logStream: { write: (line: string) => { logs += line; } } });
+    try {
+      expect(server.app.issueReadCache).toBeNull();
+      const auth = basic(EMAILS.assigner, TOKENS.assigner);
+      const api = `${server.url}/rest/api/3`;
+      const created = await send(`${api}/issue`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'Logged' } }) });
+      for (let i = 0; i < 3; i++) expect((await send(`${api}/issue/${created.body.key}?fields=summary`, { headers: { authorization: auth } })).status).toBe(200);
+      expect(logs.split('\n').filter((l) => l.includes('incoming request') && l.includes(`/issue/${created.body.key}`)).length).toBe(3);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -35,7 +35,7 @@ export function orThrow<T>(problems: readonly ConfigProblem[], value: () => T): 
 
 export function missing(config: JstConfig, name: SettingName, what: string, note?: string): ConfigProblem {
   const file = settingFilePath(config, name);
-  if (config.emptied[name]?.kind === 'environment') {
+  if (emptiedInEnvironment(config, name)) {
     // ARCHITECTURE §10: the empty variable hides whatever the file holds, so the file is not the fix.
     const fix = `Set ${name}=<${what}> in the environment, or remove the empty variable (unset ${name}) so ${file} is read${note === undefined ? '' : `; ${note}`}`;
     return { code: 'CONFIG_MISSING', setting: name, file: null, message: `${name} is set but empty in the environment, which overrides ${file}`, fix };
@@ -46,7 +46,12 @@ export function missing(config: JstConfig, name: SettingName, what: string, note
 
 /** "is not set in <file>", or "is set but empty in the environment" when an empty variable won (ARCHITECTURE §10). */
 export function unsetWhere(config: JstConfig, name: SettingName): string {
-  return config.emptied[name]?.kind === 'environment' ? 'is set but empty in the environment' : `is not set in ${settingFilePath(config, name)}`;
+  return emptiedInEnvironment(config, name) ? 'is set but empty in the environment' : `is not set in ${settingFilePath(config, name)}`;
+}
+
+/** Whether an empty environment variable is what leaves the setting unset (ARCHITECTURE §10). */
+function emptiedInEnvironment(config: JstConfig, name: SettingName): boolean {
+  return config.emptied[name]?.kind === 'environment';
 }
 
 export function bad(config: JstConfig, name: SettingName, code: string, what: string, fix: string): ConfigProblem {

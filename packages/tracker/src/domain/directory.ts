@@ -24,10 +24,8 @@ export function searchProjects(tracker: Tracker, caller: Caller, q: { query?: st
 
 /** A project by key or id, visible to the caller; otherwise 404 as Jira says it. */
 export async function visibleProject(tracker: Tracker, caller: Caller, idOrKey: string): Promise<{ project: ProjectRow; role: ProjectRole }> {
-  const project = /^\d+$/.test(idOrKey)
-    ? await tracker.store.projectById(rowIdOf(idOrKey) ?? -1)
-    : await tracker.store.projectByKey(caller.site.id, idOrKey);
-  const role = project && project.site_id === caller.site.id ? await tracker.store.roleOf(project.id, caller.user.id) : undefined;
-  if (!project || !role) throw notFound(`No project could be found with key '${idOrKey}'.`);
-  return { project, role: role as ProjectRole };
+  // The project and the caller's role there in one read, as for a create (domain/issues.ts).
+  const found = await tracker.store.projectWithRole(/^\d+$/.test(idOrKey) ? { id: rowIdOf(idOrKey) ?? -1 } : { siteId: caller.site.id, key: idOrKey }, caller.user.id);
+  if (!found || found.project.site_id !== caller.site.id || !found.role) throw notFound(`No project could be found with key '${idOrKey}'.`);
+  return { project: found.project, role: found.role as ProjectRole };
 }

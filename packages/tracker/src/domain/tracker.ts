@@ -31,6 +31,14 @@ interface SignIn { user: UserRow; kind: string; scopes: readonly string[]; until
 
 const signInKey = (site: SiteRow, email: string, hash: string) => `${site.id}\0${email.toLowerCase()}\0${hash}`;
 
+/** Why a signed-in token may not make this call (a scoped token: gateway only, its scopes only); null when it may. */
+function scopeRefusal(signIn: SignIn, site: SiteRow, form: AddressForm, scope: Scope): string | null {
+  if (signIn.kind !== 'scoped') return null;
+  if (form === 'site') return `${AUTH_FAILED}: a scoped API token is accepted only through the API gateway (/ex/jira/${site.cloud_id}/rest/api/3/…), not on the site domain.`;
+  if (!signIn.scopes.includes(scope)) return `Unauthorized; scope does not match. This operation needs the scope "${scope}", which the token was not granted.`;
+  return null;
+}
+
 /** Jira's 401: the reason travels in `X-Seraph-LoginReason`, the body is an ErrorCollection. */
 export function unauthorized(message: string): ApiError {
   return new ApiError(401, [message], {}, { 'x-seraph-loginreason': AUTH_FAILED });
@@ -106,14 +114,8 @@ export class Tracker {
       if (this.signIns.size >= SIGN_IN_MAX) this.signIns.clear();
       this.signIns.set(cacheKey, signIn);
     }
-    if (signIn.kind === 'scoped') {
-      if (form === 'site') {
-        throw unauthorized(`${AUTH_FAILED}: a scoped API token is accepted only through the API gateway (/ex/jira/${site.cloud_id}/rest/api/3/…), not on the site domain.`);
-      }
-      if (!signIn.scopes.includes(scope)) {
-        throw unauthorized(`Unauthorized; scope does not match. This operation needs the scope "${scope}", which the token was not granted.`);
-      }
-    }
+    const refusal = scopeRefusal(signIn, site, form, scope);
+    if (refusal) throw unauthorized(refusal);
     return signIn.user;
   }
 
@@ -127,8 +129,7 @@ export class Tracker {
     if (!cred) return undefined;
     const signIn = this.signIns.get(signInKey(site, cred.email, hashToken(site.token_salt, cred.token)));
     if (!signIn || signIn.until < Date.now()) return undefined;
-    if (signIn.kind === 'scoped' && (form === 'site' || !signIn.scopes.includes(scope))) return undefined;
-    return signIn.user;
+    return scopeRefusal(signIn, site, form, scope) ? undefined : signIn.user;
   }
 
   /**

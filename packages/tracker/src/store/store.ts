@@ -55,11 +55,9 @@ function hotQueries(prepare: <A extends unknown[], R>(build: (db: Kysely<Databas
     userByAccountId: prepare((db, siteId: number, accountId: string) => db.selectFrom('users').selectAll().where('site_id', '=', siteId).where('account_id', '=', accountId)),
     tokensOf: prepare((db, userId: number) => db.selectFrom('tokens').select(['token_hash', 'kind', 'scopes']).where('user_id', '=', userId)),
     projectByKey: prepare((db, siteId: number, key: string) => db.selectFrom('projects').selectAll().where('site_id', '=', siteId).where('key', '=', key)),
-    projectById: prepare((db, id: number) => db.selectFrom('projects').selectAll().where('id', '=', id)),
     projectWithRoleByKey: prepare((db, userId: number, siteId: number, key: string) => projectWithRole(db, userId).where('projects.site_id', '=', siteId).where('projects.key', '=', key)),
     projectWithRoleById: prepare((db, userId: number, id: number) => projectWithRole(db, userId).where('projects.id', '=', id)),
     roleOf: prepare((db, projectId: number, userId: number) => db.selectFrom('members').select('role').where('project_id', '=', projectId).where('user_id', '=', userId)),
-    issueByNumber: prepare((db, projectId: number, number: number) => db.selectFrom('issues').selectAll().where('project_id', '=', projectId).where('number', '=', number)),
     issueById: prepare((db, id: number) => db.selectFrom('issues').selectAll().where('id', '=', id)),
     issueWithProjectByKey: prepare((db, userId: number, siteId: number, key: string, number: number) => issueWithProject(db, userId)
       .where('projects.site_id', '=', siteId).where('projects.key', '=', key).where('issues.number', '=', number)),
@@ -237,9 +235,6 @@ export class Store {
     return this.q.projectByKey.first(tx, siteId, key.toUpperCase());
   }
 
-  projectById(id: number, tx: Tx = this.kysely): Promise<ProjectRow | undefined> {
-    return this.q.projectById.first(tx, id);
-  }
 
   /** A project and the user's role there (undefined: not a member), in one read. */
   async projectWithRole(ref: { siteId: number; key: string } | { id: number }, userId: number): Promise<{ project: ProjectRow; role: string | undefined } | undefined> {
@@ -323,9 +318,6 @@ export class Store {
     });
   }
 
-  issueByNumber(projectId: number, number: number, tx: Tx = this.kysely): Promise<IssueRow | undefined> {
-    return this.q.issueByNumber.first(tx, projectId, number);
-  }
 
   issueById(id: number, tx: Tx = this.kysely): Promise<IssueRow | undefined> {
     return this.q.issueById.first(tx, id);
@@ -344,10 +336,6 @@ export class Store {
     return this.q.subtasksOf.all(tx, parentId);
   }
 
-  countSubtasks(parentId: number, tx: Tx = this.kysely): Promise<number> {
-    return tx.selectFrom('issues').select((eb) => eb.fn.countAll<number>().as('n')).where('parent_id', '=', parentId)
-      .executeTakeFirstOrThrow().then((r) => Number(r.n));
-  }
 
   /**
    * Compare-and-set update: applies only when the row still has `expectedVersion`, so two

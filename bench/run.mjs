@@ -14,11 +14,11 @@
 // (the vendor's OpenAPI document Prism mocks; default ../shared/jira-openapi/jira-cloud-v3-subset.json).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { createTempDatabase, freePort } from '../scripts/lib/local-services.mjs';
 import { summarize } from './lib/cpuprofile.mjs';
 import { authHeader, CALLER, CLOUD_ID, HOST, PROJECTS } from './lib/dataset.mjs';
 import { loadDataset } from './lib/load-data.mjs';
@@ -99,14 +99,6 @@ const startTracker = (store, extraNodeArgs = []) => startProcess(
   /jst-tracker listening on (http:\/\/\S+)/,
 );
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-}
-
 /** Prism prints nothing when silent: wait until its port answers. */
 async function startPrism() {
   const port = await freePort();
@@ -127,26 +119,24 @@ async function startPrism() {
 
 // --- PostgreSQL ---------------------------------------------------------------------------------
 
+/** A database of the run's own, with an admin connection for the CPU figures of its backends. */
 async function createDatabase() {
-  const name = `jst_bench_${process.pid}_${Date.now().toString(36)}`;
+  const db = await createTempDatabase(ADMIN_URL, 'jst_bench');
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
   return {
-    name, url: url.toString(), admin,
+    name: db.name, url: db.url,
     /** Backends serving this database, and the writers every write goes through. */
     async pids() {
       const r = await admin.query(
         `select pid from pg_stat_activity where pid <> pg_backend_pid()
-           and (datname = $1 or backend_type in ('walwriter', 'checkpointer', 'background writer'))`, [name]);
+           and (datname = $1 or backend_type in ('walwriter', 'checkpointer', 'background writer'))`, [db.name]);
       return r.rows.map((row) => row.pid);
     },
     async version() { return (await admin.query('show server_version')).rows[0].server_version; },
     async drop() {
-      await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();
+      await db.drop();
     },
   };
 }

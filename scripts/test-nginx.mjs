@@ -11,11 +11,10 @@
 // postgres://postgres@127.0.0.1:5432/postgres), NGINX (the nginx binary; default: from PATH).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { createTempDatabase, freePort } from './lib/local-services.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'packages/tracker/bin/jst-tracker.js');
@@ -57,33 +56,6 @@ function nginxBinary() {
   }
   // A package install may start a system nginx on port 80; this test never uses it.
   return existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx';
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-}
-
-async function createDatabase() {
-  const name = `jst_nginx_${process.pid}_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: ADMIN_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
 }
 
 function startTracker(port, seedFile, name) {
@@ -181,7 +153,7 @@ async function main() {
   if (!existsSync(join(ROOT, 'packages/tracker/dist/cli.js'))) throw new Error('packages/tracker is not built: run `npm run build` first.');
   const nginx = nginxBinary();
   say(`nginx: ${execFileSync(nginx, ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) || spawnSync(nginx, ['-v'], { encoding: 'utf8' }).stderr.trim()}`);
-  database = await createDatabase();
+  database = await createTempDatabase(ADMIN_URL, 'jst_nginx');
 
   const seedFile = join(dir, 'seed.json');
   writeFileSync(seedFile, JSON.stringify({

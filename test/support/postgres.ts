@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { createTempDatabase as createDatabaseAt, type TempDatabase } from '../../scripts/lib/local-services.mjs';
 
 /**
  * PostgreSQL for tests: each caller gets a database of its own, dropped afterwards. When no
@@ -28,23 +28,9 @@ export async function postgresAvailable(): Promise<boolean> {
   return available;
 }
 
-export interface TempDatabase { url: string; drop(): Promise<void> }
+export type { TempDatabase } from '../../scripts/lib/local-services.mjs';
 
-export async function createTempDatabase(): Promise<TempDatabase> {
-  const name = `jst_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: ADMIN_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+/** A database of the caller's own on the test server, dropped with `drop()`. */
+export function createTempDatabase(): Promise<TempDatabase> {
+  return createDatabaseAt(ADMIN_URL, 'jst_test');
 }

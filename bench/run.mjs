@@ -18,7 +18,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createTempDatabase, freePort } from '../scripts/lib/local-services.mjs';
+import { createTempDatabase, freePort, spawnUntilReady, stopProcess } from '../scripts/lib/local-services.mjs';
 import { summarize } from './lib/cpuprofile.mjs';
 import { authHeader, CALLER, CLOUD_ID, HOST, PROJECTS } from './lib/dataset.mjs';
 import { loadDataset } from './lib/load-data.mjs';
@@ -62,35 +62,13 @@ const children = new Set();
 // --- processes --------------------------------------------------------------------------------
 
 /** Starts a server process and waits for a line matching `ready` (which captures the URL). */
-function startProcess(name, cmd, args, ready, options = {}) {
-  const proc = spawn(cmd, args, { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startProcess(name, cmd, args, ready, options = {}) {
+  const started = spawnUntilReady(cmd, args, ready, { name, cwd: options.cwd ?? ROOT, env: options.env, timeoutMs: 60_000 });
+  const { proc } = started;
   children.add(proc);
-  const output = [];
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within 60 s:\n${output.join('')}`)), 60_000);
-    const onData = (d) => {
-      output.push(d.toString());
-      const m = ready.exec(output.join(''));
-      if (m) {
-        clearTimeout(timer);
-        proc.stdout.off('data', onData);
-        proc.stdout.resume();
-        resolve({ name, proc, pid: proc.pid, url: m[1], stop: () => stopProcess(proc) });
-      }
-    };
-    proc.stdout.on('data', onData);
-    proc.stderr.on('data', (d) => output.push(d.toString()));
-    proc.on('exit', (code) => { clearTimeout(timer); children.delete(proc); reject(new Error(`${name} exited (${code}) before it was ready:\n${output.join('')}`)); });
-  });
-}
-
-function stopProcess(proc) {
-  return new Promise((resolve) => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
-    const kill = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-    proc.once('exit', () => { clearTimeout(kill); children.delete(proc); resolve(); });
-    proc.kill('SIGTERM');
-  });
+  proc.once('exit', () => children.delete(proc));
+  const m = await started.ready;
+  return { name, proc, pid: proc.pid, url: m[1], stop: () => stopProcess(proc, 10_000) };
 }
 
 const startTracker = (store, extraNodeArgs = []) => startProcess(
@@ -109,7 +87,7 @@ async function startPrism() {
     try {
       const res = await fetch(`${url}/rest/api/3/issue/PA-1`, { headers: { authorization: AUTH } });
       await res.arrayBuffer();
-      if (res.ok) return { name: 'prism', proc, pid: proc.pid, url, stop: () => stopProcess(proc) };
+      if (res.ok) return { name: 'prism', proc, pid: proc.pid, url, stop: () => stopProcess(proc, 10_000) };
     } catch { /* not listening yet */ }
     if (proc.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 200));

@@ -9,12 +9,12 @@
 // Usage (from the repository root, after `npm run build`): node scripts/test-nginx.mjs
 // Environment: JST_TEST_DATABASE_URL (admin URL of the PostgreSQL server; default
 // postgres://postgres@127.0.0.1:5432/postgres), NGINX (the nginx binary; default: from PATH).
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTempDatabase, freePort } from './lib/local-services.mjs';
+import { createTempDatabase, freePort, spawnUntilReady, stopProcess } from './lib/local-services.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'packages/tracker/bin/jst-tracker.js');
@@ -58,30 +58,15 @@ function nginxBinary() {
   return existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx';
 }
 
-function startTracker(port, seedFile, name) {
-  const proc = spawn(process.execPath, [BIN, 'serve', '--host', '127.0.0.1', '--port', String(port), '--database-url', database.url, '--seed', seedFile, '--trust-proxy'],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  const tracker = { name, port, proc, output: '' };
+async function startTracker(port, seedFile, name) {
+  const started = spawnUntilReady(process.execPath, [BIN, 'serve', '--host', '127.0.0.1', '--port', String(port), '--database-url', database.url, '--seed', seedFile, '--trust-proxy'],
+    /jst-tracker listening on/, { name, cwd: ROOT, timeoutMs: 30_000 });
+  const tracker = { name, port, proc: started.proc };
   children.push(tracker);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within 30 s:\n${tracker.output}`)), 30_000);
-    proc.stderr.on('data', (d) => { tracker.output += d; });
-    proc.stdout.on('data', (d) => {
-      tracker.output += d;
-      if (/jst-tracker listening on/.test(tracker.output)) { clearTimeout(timer); resolve(tracker); }
-    });
-    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${name} exited with ${code}:\n${tracker.output}`)); });
-  });
+  await started.ready;
+  return tracker;
 }
 
-function stop(proc) {
-  return new Promise((resolve) => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
-    const kill = setTimeout(() => proc.kill('SIGKILL'), 5000);
-    proc.once('exit', () => { clearTimeout(kill); resolve(); });
-    proc.kill('SIGTERM');
-  });
-}
 
 /**
  * The documented file, run as it is: only its ports (upstream servers, listen) are rewritten, and a
@@ -223,7 +208,7 @@ async function main() {
   check(fits.status === 400 && fits.json?.errors?.summary !== undefined, 'a body just under 1 MiB passes nginx and is judged by the tracker (400 on summary)', `${fits.status} ${fits.text.slice(0, 200)}`);
 
   // One process goes away (a crash, a restart): nginx routes around it.
-  await stop(trackers[1].proc);
+  await stopProcess(trackers[1].proc);
   const after = await pooled(20, 4, (i) => call(site, 'GET', `/issue/${keys[i % CREATES]}?fields=summary`));
   check(after.every((r) => r.status === 200), 'with one process stopped, 20 reads through nginx still answer 200', after.map((r) => r.status).join(' '));
   const more = await call(site, 'POST', '/issue', { body: { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'After the failover' } } });
@@ -239,7 +224,7 @@ async function teardown() {
     try { process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGQUIT'); } catch { /* already gone */ }
     for (let i = 0; i < 50 && existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
   }
-  await Promise.all(children.map((c) => stop(c.proc)));
+  await Promise.all(children.map((c) => stopProcess(c.proc)));
   if (database) await database.drop().catch((e) => say(`could not drop the test database: ${e.message}`));
   rmSync(dir, { recursive: true, force: true });
 }

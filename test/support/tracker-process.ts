@@ -1,7 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnUntilReady } from '../../scripts/lib/local-services.mjs';
 import { CLOUD_ID } from './seed.js';
 
 /** jst-tracker as a process of its own (the built binary), for tests that kill or multiply it. */
@@ -28,21 +29,9 @@ export function ensureTrackerBuilt(): void {
 }
 
 /** Starts `jst-tracker serve --port 0 ARGS` and waits (up to 20 s) for its ready line. */
-export function spawnTracker(args: string[]): Promise<TrackerProcess> {
-  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`jst-tracker did not start within 20 s:\n${output.join('')}`)); }, 20_000);
-    proc.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
-    proc.stdout!.on('data', (d: Buffer) => {
-      output.push(d.toString());
-      const m = /jst-tracker listening on (http:\/\/\S+)/.exec(output.join(''));
-      if (m) {
-        clearTimeout(timer);
-        resolve({ proc, url: m[1]!, api: `${m[1]!}/ex/jira/${CLOUD_ID}/rest/api/3`, output, exited });
-      }
-    });
-    proc.once('exit', (code, signal) => { clearTimeout(timer); reject(new Error(`jst-tracker exited (${code ?? signal}) before it was ready:\n${output.join('')}`)); });
-  });
+export async function spawnTracker(args: string[]): Promise<TrackerProcess> {
+  const started = spawnUntilReady(process.execPath, [BIN, 'serve', '--port', '0', ...args], /jst-tracker listening on (http:\/\/\S+)/,
+    { name: 'jst-tracker', cwd: ROOT, timeoutMs: 20_000 });
+  const url = (await started.ready)[1]!;
+  return { proc: started.proc, url, api: `${url}/ex/jira/${CLOUD_ID}/rest/api/3`, output: started.output, exited: started.exited };
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDatabase, postgresAvailable, type TempDatabase } from '../../../test/support/postgres.js';
 import { credentialOf, testSeed, type Who } from '../../../test/support/seed.js';
 import { adf, basic, send, startTestTracker, type Reply, type TestTracker } from '../../../test/support/tracker.js';
+import { stopProcess } from '../../../scripts/lib/local-services.mjs';
 import { ensureTrackerBuilt, spawnTracker, type TrackerProcess } from '../../../test/support/tracker-process.js';
 
 /**
@@ -33,15 +34,6 @@ async function pooled<T>(n: number, limit: number, work: (i: number) => Promise<
 const expectedKeys = (n: number) => Array.from({ length: n }, (_, i) => `ABC-${i + 1}`);
 const byNumber = (a: string, b: string) => Number(a.split('-')[1]) - Number(b.split('-')[1]);
 
-/** SIGTERM, then SIGKILL for any child still running after 5 s. */
-async function stopAll(children: ChildProcess[]): Promise<void> {
-  await Promise.all(children.map((proc) => new Promise<void>((resolve) => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
-    const kill = setTimeout(() => proc.kill('SIGKILL'), 5000);
-    proc.once('exit', () => { clearTimeout(kill); resolve(); });
-    proc.kill('SIGTERM');
-  })));
-}
 
 
 const call = (api: string, who: Who, method: string, path: string, body?: unknown): Promise<Reply> => {
@@ -83,7 +75,7 @@ describe.skipIf(!postgres)('ARCHITECTURE §8: four jst-tracker processes over on
   }, 60_000);
 
   afterAll(async () => {
-    await stopAll(children);
+    await Promise.all(children.map((proc) => stopProcess(proc)));
     await db?.drop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });

@@ -22,7 +22,7 @@ import { createTempDatabase, freePort, spawnUntilReady, stopProcess } from '../s
 import { summarize } from './lib/cpuprofile.mjs';
 import { authHeader, CALLER, CLOUD_ID, HOST, PROJECTS } from './lib/dataset.mjs';
 import { loadDataset } from './lib/load-data.mjs';
-import { cpuBetween, cpuSeconds, cpuSnapshot, rssMiB, rssSampler } from './lib/procstat.mjs';
+import { contextSwitchesFrom, cpuBetween, cpuSeconds, cpuSnapshot, rssMiB, rssSampler } from './lib/procstat.mjs';
 
 const QUICK = process.env.QUICK === '1';
 const env = (name, dflt) => process.env[name] ?? dflt;
@@ -31,6 +31,7 @@ const DURATION = Number(env('BENCH_DURATION', QUICK ? 2 : 5));
 const WARMUP = Number(env('BENCH_WARMUP', QUICK ? 1 : 2));
 const CONNECTIONS = env('BENCH_CONNECTIONS', QUICK ? '1,10' : '1,10,50').split(',').map(Number);
 const SCALE_CONNECTIONS = QUICK ? [10] : [10, 50];
+const SCALE_ROUNDS = Number(env('BENCH_SCALE_ROUNDS', QUICK ? 2 : 4));
 const PROFILE_SECONDS = QUICK ? 2 : 4;
 const ONLY = new Set(env('BENCH_ONLY', 'calibration,sqlite,postgres,anatomy,prism,scale,profile').split(','));
 const ADMIN_URL = env('BENCH_DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/postgres');
@@ -112,6 +113,18 @@ async function createDatabase() {
       return r.rows.map((row) => row.pid);
     },
     async version() { return (await admin.query('show server_version')).rows[0].server_version; },
+    /**
+     * Lets PostgreSQL finish what the last measurement left it (a checkpoint of the WAL it wrote, an
+     * autovacuum of the rows it changed), so that work is not billed to the next one.
+     */
+    async settle() {
+      await admin.query('checkpoint');
+      for (let waited = 0; waited < 60_000; waited += 250) {
+        const r = await admin.query("select count(*)::int as n from pg_stat_activity where backend_type = 'autovacuum worker' and datname = $1", [db.name]);
+        if (r.rows[0].n === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    },
     async drop() {
       await admin.end();
       await db.drop();
@@ -134,6 +147,7 @@ function measure({ scenario, urls, connections, servers, db, path, prefix = PREF
   let dbBefore;
   let loadBefore;
   let rss;
+  let switches;
   let buffer = '';
   return new Promise((resolve, reject) => {
     proc.stdout.on('data', async (d) => {
@@ -146,6 +160,7 @@ function measure({ scenario, urls, connections, servers, db, path, prefix = PREF
           before = cpuSnapshot(pids);
           loadBefore = cpuSeconds(proc.pid);
           rss = rssSampler(pids);
+          switches = contextSwitchesFrom(pids);
           if (db) dbBefore = cpuSnapshot(await db.pids());
         } else if (line.startsWith('{')) {
           const result = JSON.parse(line);
@@ -153,6 +168,7 @@ function measure({ scenario, urls, connections, servers, db, path, prefix = PREF
           const loadCpu = cpuSeconds(proc.pid) - loadBefore;
           const dbCpu = db ? cpuBetween(dbBefore, cpuSnapshot(await db.pids())) : null;
           const mem = rss.stop();
+          const serverSwitches = switches();
           resolve({
             ...result,
             serverCpuPct: (100 * serverCpu) / result.seconds,
@@ -160,6 +176,7 @@ function measure({ scenario, urls, connections, servers, db, path, prefix = PREF
             dbCpuPct: dbCpu === null ? null : (100 * dbCpu) / result.seconds,
             dbCpuPer1k: dbCpu === null || !result.requests ? null : (1000 * dbCpu) / result.requests,
             loadCpuPct: (100 * loadCpu) / result.seconds,
+            serverSwitchesPerRequest: result.requests ? serverSwitches / result.requests : null,
             rssPeak: mem.max,
             rssSum: mem.sum,
           });
@@ -187,9 +204,10 @@ async function calibrationSection(refs, keyspace) {
     const insert = await measure({ scenario: 'naive-insert', urls: [refs.naive.url], connections, servers: [refs.naive], keyspace });
     const floor = await measure({ scenario: 'get-issue', urls: [refs.floor.url], connections, servers: [refs.floor], keyspace, prefix: '' });
     const floorCreate = await measure({ scenario: 'create-issue', urls: [refs.floor.url], connections, servers: [refs.floor], keyspace, prefix: '' });
+    const floorGroup = await measure({ scenario: 'create-issue', urls: [refs.floorGroup.url], connections, servers: [refs.floorGroup], keyspace, prefix: '' });
     const pct = (r) => `${fmt((100 * r.rps) / ceiling.rps)}%`;
-    log(`  c=${connections} ceiling ${fmt(ceiling.rps)} req/s; fastify hello ${pct(fastify)}, naive read ${pct(read)}, naive insert ${pct(insert)}, floor issue read ${pct(floor)}, floor create ${pct(floorCreate)}`);
-    rows.push({ connections, ceiling, fastify, read, insert, floor, floorCreate });
+    log(`  c=${connections} ceiling ${fmt(ceiling.rps)} req/s; fastify hello ${pct(fastify)}, naive read ${pct(read)}, naive insert ${pct(insert)}, floor issue read ${pct(floor)}, floor create ${pct(floorCreate)}, floor create with group commit ${pct(floorGroup)}`);
+    rows.push({ connections, ceiling, fastify, read, insert, floor, floorCreate, floorGroup });
   }
   return { rows };
 }
@@ -263,24 +281,41 @@ async function prismSection(refs, keyspace, trackerStore) {
   return { rows };
 }
 
+/**
+ * One process against two over the same database, on the write mix. The two set-ups run side by side
+ * (an idle one costs nothing) and take turns, A B B A, round after round, each beside a ceiling
+ * measured a moment before: this box's ceiling moves by half within a minute, and the database
+ * grows with every write, so figures taken one set-up after the other compare the machine's moods.
+ * Before each, PostgreSQL checkpoints and any autovacuum ends, so neither pays for the other's writes.
+ */
 async function scaleSection(store, refs, keyspace, db) {
   const rows = [];
-  for (const processes of [1, 2]) {
-    const trackers = [];
-    try {
-      for (let i = 0; i < processes; i++) trackers.push(await startTracker(store));
-      for (const connections of SCALE_CONNECTIONS) {
-        const ceiling = await ceilingOf(refs, connections, keyspace);
-        const r = await measure({ scenario: 'write-mix', urls: trackers.map((t) => t.url), connections, servers: trackers, db, keyspace });
-        log(`  ${processes} process(es), c=${connections}: write mix ${fmt(r.rps)} req/s, tracker ${fmt(r.serverCpuPer1k, 2)} CPU-s/1000, PostgreSQL ${fmt(r.dbCpuPer1k, 2)} CPU-s/1000`);
-        rows.push({ processes, connections, ceiling, result: r });
+  const setups = {};
+  try {
+    setups[1] = [await startTracker(store)];
+    setups[2] = [await startTracker(store), await startTracker(store)];
+    for (const connections of SCALE_CONNECTIONS) {
+      for (let round = 0; round < SCALE_ROUNDS; round++) {
+        for (const processes of round % 2 === 0 ? [1, 2] : [2, 1]) {
+          const trackers = setups[processes];
+          await db.settle();
+          const ceiling = await ceilingOf(refs, connections, keyspace);
+          const r = await measure({ scenario: 'write-mix', urls: trackers.map((t) => t.url), connections, servers: trackers, db, keyspace });
+          log(`  round ${round + 1}, ${processes} process(es), c=${connections}: write mix ${fmt(r.rps)} req/s (ceiling ${fmt(ceiling.rps)}), tracker ${fmt(r.serverCpuPer1k, 2)} CPU-s/1000, PostgreSQL ${fmt(r.dbCpuPer1k, 2)} CPU-s/1000`);
+          rows.push({ processes, connections, round: round + 1, ceiling, result: r });
+        }
       }
-    } finally {
-      for (const t of trackers) await t.stop();
     }
+  } finally {
+    for (const t of Object.values(setups).flat()) await t.stop();
   }
   return { rows };
 }
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? undefined : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 
 async function profileSection(store, keyspace, dir) {
   const out = [];
@@ -334,12 +369,12 @@ function report() {
     p();
     p('"floor issue read" and "floor create" (bench/lib/floor-read.mjs): the executor\'s read of a random issue, and a create, on a copy of the same SQLite file with the least work any faithful server does (no framework, auth by one Map lookup, synchronous statements compiled once, ADF spliced in unparsed; the create: body parsed, project + role read, counter advanced and row inserted in one transaction, no validation): upper bounds on what jst-tracker\'s `GET /issue` and `POST /issue` can reach.');
     p();
-    p('| conns | ceiling req/s | Fastify hello | ratio | naive read | ratio | naive insert | ratio | floor issue read | ratio | floor server CPU µs / req | floor create | ratio | ceiling server CPU-s / 1000 req | load generator CPU % at ceiling |');
-    p('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    p('| conns | ceiling req/s | Fastify hello | ratio | naive read | ratio | naive insert | ratio | floor issue read | ratio | floor server CPU µs / req | floor create | ratio | floor create, group commit | ratio | ceiling server CPU-s / 1000 req | load generator CPU % at ceiling |');
+    p('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of results.sections.calibration.rows) {
       const pct = (r) => `${fmt((100 * r.rps) / row.ceiling.rps)}%`;
       const floor = row.floor ?? {};
-      p(`| ${row.connections} | ${fmt(row.ceiling.rps)} | ${fmt(row.fastify.rps)} | ${pct(row.fastify)} | ${fmt(row.read.rps)} | ${pct(row.read)} | ${fmt(row.insert.rps)} | ${pct(row.insert)} | ${fmt(floor.rps)} | ${row.floor ? pct(floor) : '–'} | ${fmt(floor.serverCpuPer1k === undefined ? undefined : floor.serverCpuPer1k * 1000)} | ${fmt(row.floorCreate?.rps)} | ${row.floorCreate ? pct(row.floorCreate) : '–'} | ${fmt(row.ceiling.serverCpuPer1k, 3)} | ${fmt(row.ceiling.loadCpuPct)} |`);
+      p(`| ${row.connections} | ${fmt(row.ceiling.rps)} | ${fmt(row.fastify.rps)} | ${pct(row.fastify)} | ${fmt(row.read.rps)} | ${pct(row.read)} | ${fmt(row.insert.rps)} | ${pct(row.insert)} | ${fmt(floor.rps)} | ${row.floor ? pct(floor) : '–'} | ${fmt(floor.serverCpuPer1k === undefined ? undefined : floor.serverCpuPer1k * 1000)} | ${fmt(row.floorCreate?.rps)} | ${row.floorCreate ? pct(row.floorCreate) : '–'} | ${fmt(row.floorGroup?.rps)} | ${row.floorGroup ? pct(row.floorGroup) : '–'} | ${fmt(row.ceiling.serverCpuPer1k, 3)} | ${fmt(row.ceiling.loadCpuPct)} |`);
     }
     p();
   }
@@ -383,11 +418,25 @@ function report() {
   if (results.sections.scale) {
     p('### PostgreSQL: one process or two, write mix (create, comment, GET + POST transitions)');
     p();
-    p('| processes | conns | req/s | ceiling req/s | ratio | p50 ms | p99 ms | non-2xx | tracker CPU % (all processes) | tracker CPU-s / 1000 req | PostgreSQL CPU % | PostgreSQL CPU-s / 1000 req | load generator CPU % | peak RSS MiB (sum) |');
-    p('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-    for (const row of results.sections.scale.rows) {
+    p('Both set-ups run side by side and take turns (A B B A …), each figure beside a ceiling measured a moment before it. "2 ÷ 1" is the two processes\' requests/s over the one process\'s in the same round; the summary gives medians over the rounds.');
+    p();
+    p('| conns | rounds | median req/s, 1 process | median req/s, 2 processes | 2 ÷ 1 per round | median 2 ÷ 1 | tracker CPU-s / 1000 req, 1 / 2 (median) | PostgreSQL CPU-s / 1000 req, 1 / 2 (median) | tracker context switches / req, 1 / 2 (median) |');
+    p('|---:|---:|---:|---:|---|---:|---:|---:|---:|');
+    const scaleRows = results.sections.scale.rows;
+    for (const connections of [...new Set(scaleRows.map((r) => r.connections))]) {
+      const of = (processes) => scaleRows.filter((r) => r.connections === connections && r.processes === processes);
+      const one = of(1);
+      const two = of(2);
+      const ratios = one.map((r, i) => (two[i] ? two[i].result.rps / r.result.rps : undefined)).filter((x) => x !== undefined);
+      const med = (rows, pick) => median(rows.map((r) => pick(r.result)).filter((x) => x !== undefined));
+      p(`| ${connections} | ${one.length} | ${fmt(med(one, (r) => r.rps))} | ${fmt(med(two, (r) => r.rps))} | ${ratios.map((x) => fmt(x, 2)).join(', ')} | **${fmt(median(ratios), 2)}** | ${fmt(med(one, (r) => r.serverCpuPer1k), 3)} / ${fmt(med(two, (r) => r.serverCpuPer1k), 3)} | ${fmt(med(one, (r) => r.dbCpuPer1k), 3)} / ${fmt(med(two, (r) => r.dbCpuPer1k), 3)} | ${fmt(med(one, (r) => r.serverSwitchesPerRequest), 2)} / ${fmt(med(two, (r) => r.serverSwitchesPerRequest), 2)} |`);
+    }
+    p();
+    p('| round | processes | conns | req/s | ceiling req/s | ratio | p50 ms | p99 ms | non-2xx | tracker CPU % (all processes) | tracker CPU-s / 1000 req | PostgreSQL CPU % | PostgreSQL CPU-s / 1000 req | load generator CPU % | peak RSS MiB (sum) |');
+    p('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const row of scaleRows) {
       const r = row.result;
-      p(`| ${row.processes} | ${row.connections} | ${fmt(r.rps)} | ${fmt(row.ceiling.rps)} | ${fmt((100 * r.rps) / row.ceiling.rps)}% | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.requests - r.ok} | ${fmt(r.serverCpuPct)} | ${fmt(r.serverCpuPer1k, 3)} | ${fmt(r.dbCpuPct)} | ${fmt(r.dbCpuPer1k, 3)} | ${fmt(r.loadCpuPct)} | ${fmt(r.rssSum)} |`);
+      p(`| ${row.round ?? 1} | ${row.processes} | ${row.connections} | ${fmt(r.rps)} | ${fmt(row.ceiling.rps)} | ${fmt((100 * r.rps) / row.ceiling.rps)}% | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.requests - r.ok} | ${fmt(r.serverCpuPct)} | ${fmt(r.serverCpuPer1k, 3)} | ${fmt(r.dbCpuPct)} | ${fmt(r.dbCpuPer1k, 3)} | ${fmt(r.loadCpuPct)} | ${fmt(r.rssSum)} |`);
     }
     p();
   }
@@ -450,6 +499,7 @@ async function main() {
     refs.naive = await startProcess('naive sqlite', process.execPath, [join(BENCH, 'lib/naive-sqlite.mjs'), join(dir, 'naive')], /listening on (http:\/\/\S+)/);
 
     refs.floor = await startProcess('floor read', process.execPath, [join(BENCH, 'lib/floor-read.mjs'), join(sqlite.dataDir, 'tracker.sqlite'), AUTH, CALLER.email, HOST], /listening on (http:\/\/\S+)/);
+    refs.floorGroup = await startProcess('floor group', process.execPath, [join(BENCH, 'lib/floor-read.mjs'), join(sqlite.dataDir, 'tracker.sqlite'), AUTH, CALLER.email, HOST, 'group'], /listening on (http:\/\/\S+)/);
 
     if (ONLY.has('calibration')) { log('yardsticks'); results.sections.calibration = await calibrationSection(refs, keyspace); }
 

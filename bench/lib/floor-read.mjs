@@ -11,14 +11,18 @@
 // transaction that advances the project's key counter and inserts the row (the tracker's seven
 // indexes on issues maintained by SQLite); no validation of the body beyond what the insert needs,
 // no ADF check, no assignee, no reply beyond {id, key}.
-// Usage: node floor-read.mjs SQLITE_FILE AUTH_HEADER CALLER_EMAIL SITE_HOST (the file is copied first:
-// the creates must not change the dataset the tracker is measured on)
+// With a fifth argument `group`, creates that arrive in one turn of the event loop are committed
+// together at its end (each in a savepoint of its own, answered after the commit): a group commit,
+// the floor of what batching can do.
+// Usage: node floor-read.mjs SQLITE_FILE AUTH_HEADER CALLER_EMAIL SITE_HOST [group] (the file is copied
+// first: the creates must not change the dataset the tracker is measured on)
 import { copyFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import Database from 'better-sqlite3';
 
-const [source, authHeader, email, host] = process.argv.slice(2);
-const file = `${source}.floor-copy`;
+const [source, authHeader, email, host, mode] = process.argv.slice(2);
+const GROUP = mode === 'group';
+const file = `${source}.floor-copy${GROUP ? '-group' : ''}`;
 copyFileSync(source, file);
 const db = new Database(file, { fileMustExist: true });
 db.pragma('journal_mode = WAL');
@@ -44,6 +48,17 @@ const create = db.transaction((project, key, fields, user) => {
   return { id: String(lastInsertRowid), key: `${key}-${number}` };
 });
 
+let pending = [];
+const createAll = db.transaction((batch) => batch.map((c) => {
+  try { return create(c.project, c.key, c.fields, c.user); } catch (e) { return e; }
+}));
+function flush() {
+  const batch = pending;
+  pending = [];
+  const created = createAll(batch);
+  batch.forEach((c, i) => (created[i] instanceof Error ? send(c.res, 500, '{"errorMessages":["failed"],"errors":{}}') : send(c.res, 201, JSON.stringify(created[i]))));
+}
+
 const send = (res, status, body) => {
   res.writeHead(status, { 'content-type': 'application/json;charset=UTF-8', 'content-length': Buffer.byteLength(body) });
   res.end(body);
@@ -57,7 +72,9 @@ const server = createServer((req, res) => {
       const { fields } = JSON.parse(body);
       const project = projectOf.get(user, site.id, fields.project.key);
       if (!project || project.role === null) return send(res, 404, '{"errorMessages":["not found"],"errors":{}}');
-      send(res, 201, JSON.stringify(create(project, fields.project.key, fields, user)));
+      if (!GROUP) return send(res, 201, JSON.stringify(create(project, fields.project.key, fields, user)));
+      pending.push({ res, project, key: fields.project.key, fields, user });
+      if (pending.length === 1) setImmediate(flush);
     });
     return;
   }
@@ -70,7 +87,7 @@ const server = createServer((req, res) => {
     + `"description":${row.description ?? 'null'},"created":"${row.created_at}","updated":"${row.updated_at}","comment":{"comments":[${comments.join(',')}]}}}`);
 });
 server.keepAliveTimeout = 72_000;
-server.listen(0, '127.0.0.1', () => process.stdout.write(`floor read listening on http://127.0.0.1:${server.address().port}\n`));
+server.listen(0, '127.0.0.1', () => process.stdout.write(`floor ${GROUP ? 'group ' : ''}read listening on http://127.0.0.1:${server.address().port}\n`));
 process.on('SIGTERM', () => server.close(() => {
   db.close();
   for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });

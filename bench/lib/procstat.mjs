@@ -28,6 +28,22 @@ export function rssMiB(pid) {
   }
 }
 
+/** Context switches (voluntary + involuntary) of one process so far, or null when it is gone: about one per wake-up. */
+export function contextSwitches(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/\nvoluntary_ctxt_switches:\s+(\d+)/.exec(status)[1]) + Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(status)[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** Context switches of some pids between now and when the returned function is called. */
+export function contextSwitchesFrom(pids) {
+  const before = new Map(pids.map((pid) => [pid, contextSwitches(pid)]));
+  return () => pids.reduce((sum, pid) => sum + ((contextSwitches(pid) ?? 0) - (before.get(pid) ?? 0)), 0);
+}
+
 /** CPU seconds of each pid now. */
 export function cpuSnapshot(pids) {
   const out = new Map();

@@ -24,6 +24,12 @@ function cacheOf(t: TestTracker) {
   return cache;
 }
 
+/** Reads a path twice: a reply is kept on its key's second read, so the next one is answered from the cache. */
+async function warm(t: TestTracker, who: Who, path: string): Promise<void> {
+  await t.as(who).get(path);
+  await t.as(who).get(path);
+}
+
 /** A read, its fresh-render twin, and whether the first came from the cache. */
 async function readTwice(t: TestTracker, who: Who, path: string, form: 'gateway' | 'site' = 'gateway') {
   const cache = cacheOf(t);
@@ -55,6 +61,7 @@ describe('GET /issue read cache (sqlite)', () => {
   it('answers a repeated read from the cache, byte for byte and header for header as the render', async () => {
     const key = await createIssue(t, 'assigner', { description: adf('Cache me'), assignee: { accountId: executorId } });
     const path = `/issue/${key}?fields=${FIELDS}`;
+    await t.as('executor').get(path);
     const first = await t.as('executor').get(path);
     const hits = cacheOf(t).hits;
     const second = await t.as('executor').get(path);
@@ -82,7 +89,7 @@ describe('GET /issue read cache (sqlite)', () => {
       () => createIssue(t, 'assigner', { issuetype: { name: 'Subtask' }, parent: { key } }).then(() => ({ status: 201 }) as Reply),
     ];
     for (const write of writes) {
-      await t.as('executor').get(path);
+      await warm(t, 'executor', path);
       expect((await readTwice(t, 'executor', path)).hit).toBe(true);
       expect((await write()).status).toBeLessThan(300);
       const { got, oracle, hit } = await readTwice(t, 'executor', path);
@@ -101,7 +108,7 @@ describe('GET /issue read cache (sqlite)', () => {
     const parent = await createIssue(t, 'assigner', { summary: 'Parent v1' });
     const child = await createIssue(t, 'assigner', { issuetype: { name: 'Subtask' }, parent: { key: parent } });
     const path = `/issue/${child}?fields=parent`;
-    await t.as('executor').get(path);
+    await warm(t, 'executor', path);
     expect((await readTwice(t, 'executor', path)).hit).toBe(true);
     await t.as('assigner').put(`/issue/${parent}`, { fields: { summary: 'Parent v2' } });
     expect((await t.as('executor').get(path)).body.fields.parent.fields.summary).toBe('Parent v2');
@@ -110,7 +117,7 @@ describe('GET /issue read cache (sqlite)', () => {
   it('a commit by another connection to the database file (another process) is seen by the next read', async () => {
     const key = await createIssue(t, 'assigner', { summary: 'Seen by this process' });
     const path = `/issue/${key}?fields=summary`;
-    await t.as('executor').get(path);
+    await warm(t, 'executor', path);
     expect((await readTwice(t, 'executor', path)).hit).toBe(true);
     const other = new Database(t.server.store.location);
     try {
@@ -126,7 +133,7 @@ describe('GET /issue read cache (sqlite)', () => {
   it('a caller removed from the project elsewhere gets 404 at once, not the cached reply', async () => {
     const key = await createIssue(t, 'assigner', {});
     const path = `/issue/${key}?fields=summary`;
-    await t.as('reviewer').get(path);
+    await warm(t, 'reviewer', path);
     expect((await readTwice(t, 'reviewer', path)).hit).toBe(true);
     const other = new Database(t.server.store.location);
     const user = other.prepare('select id from users where email = ?').get(EMAILS.reviewer) as { id: number };
@@ -142,10 +149,36 @@ describe('GET /issue read cache (sqlite)', () => {
     expect((await t.as('reviewer').get(path)).status).toBe(200);
   });
 
+  it('keeps a reply on the second read of its key, not the first: reads never repeated cost no copy', async () => {
+    const small = await startTestTracker('sqlite');
+    try {
+      const cache = cacheOf(small);
+      const keys: string[] = [];
+      for (let i = 0; i < 5; i++) keys.push(await createIssue(small, 'assigner', {}));
+      const hits = cache.hits;
+      for (const key of keys) expect((await small.as('executor').get(`/issue/${key}?fields=summary`)).status).toBe(200);
+      expect(cache.size).toBe(0);
+      expect(cache.bytesUsed).toBe(0);
+      await small.as('executor').get(`/issue/${keys[0]}?fields=summary`);
+      expect(cache.size).toBe(1);
+      expect(cache.hits).toBe(hits);
+      const third = await small.as('executor').get(`/issue/${keys[0]}?fields=summary`);
+      expect(cache.hits).toBe(hits + 1);
+      expect(third.body.key).toBe(keys[0]);
+      // Another user's first read of the same key is that user's first: not kept.
+      await small.as('reviewer').get(`/issue/${keys[0]}?fields=summary`);
+      expect(cache.size).toBe(1);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('a reply rendered while something was committed is not kept (it may mix old and new rows)', async () => {
     const key = await createIssue(t, 'assigner', {});
     const cache = cacheOf(t);
     const request = { method: 'GET', url: `/ex/jira/x/rest/api/3/issue/${key}?fields=summary`, headers: { host: 'h' } } as unknown as IncomingMessage;
+    cache.offer(request, 1, '{"first":true}', cache.current()); // a first read: remembered, not kept
+    expect(cache.size).toBe(0);
     const before = cache.current();
     await t.as('assigner').put(`/issue/${key}`, { fields: { summary: 'Committed meanwhile' } });
     cache.offer(request, 1, '{"stale":true}', before);
@@ -166,7 +199,7 @@ describe('GET /issue read cache (sqlite)', () => {
   it('wrong, missing and other users\' credentials are refused on a cached key as on any other', async () => {
     const key = await createIssue(t, 'assigner', {});
     const path = `/issue/${key}?fields=summary`;
-    await t.as('executor').get(path);
+    await warm(t, 'executor', path);
     expect((await readTwice(t, 'executor', path)).hit).toBe(true);
     const url = `${t.api}${path}`;
     const wrong = await send(url, { headers: { authorization: basic(EMAILS.executor, 'not-the-token') } });
@@ -176,7 +209,7 @@ describe('GET /issue read cache (sqlite)', () => {
     expect((await send(url, { headers: { authorization: `Bearer ${TOKENS.executor}` } })).status).toBe(401);
     expect((await t.as('outsider').get(path)).status).toBe(404);
     // A scoped token on the site form is refused there, though it read the same key via the gateway.
-    await t.as('scopedRead').get(path);
+    await warm(t, 'scopedRead', path);
     expect((await readTwice(t, 'scopedRead', path)).hit).toBe(true);
     const site = await send(`${t.siteApi}${path}`, { headers: { authorization: basic(credentialOf('scopedRead').email, TOKENS.scopedRead) } });
     expect(site.status).toBe(401);
@@ -200,7 +233,7 @@ describe('GET /issue read cache (sqlite)', () => {
   it('a GET with a body, a trailing slash or an encoded key is answered by the router, as before', async () => {
     const key = await createIssue(t, 'assigner', {});
     const path = `/issue/${key}?fields=summary`;
-    await t.as('executor').get(path);
+    await warm(t, 'executor', path);
     const auth = basic(EMAILS.executor, TOKENS.executor);
     const hits = cacheOf(t).hits;
     const slash = await send(`${t.api}/issue/${key}/?fields=summary`, { headers: { authorization: auth } });
@@ -217,7 +250,7 @@ describe('GET /issue read cache (sqlite)', () => {
       const keys: string[] = [];
       for (let i = 0; i < 20; i++) keys.push(await createIssue(small, 'assigner', { description: adf(`Issue ${i} `.repeat(60)) }));
       for (const key of keys) {
-        await small.as('executor').get(`/issue/${key}?fields=summary,description`);
+        await warm(small, 'executor', `/issue/${key}?fields=summary,description`);
         expect(cacheOf(small).bytesUsed).toBeLessThanOrEqual(16 * 1024);
       }
       expect(cacheOf(small).size).toBeGreaterThan(0);

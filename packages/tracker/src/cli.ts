@@ -2,6 +2,10 @@ import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import { loadSeedFile, SeedError, type Seed } from './domain/seed.js';
 import { startServer } from './server.js';
+import { capYoungGeneration } from './young-generation.js';
+
+/** V8's young generation per semi-space for a serving process (young-generation.ts says why). */
+const YOUNG_GENERATION_SEMI_SPACE_MIB = 4;
 
 const HELP = `jst-tracker — a Jira Cloud REST v3 compatible issue tracker (SQLite or PostgreSQL)
 
@@ -59,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
   }
   let seed: Seed | undefined;
   if (values.seed) seed = loadSeedFile(values.seed);
+  capYoungGeneration(YOUNG_GENERATION_SEMI_SPACE_MIB);
   const server = await startServer({
     host: values.host ?? '127.0.0.1',
     port,

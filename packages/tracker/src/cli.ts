@@ -56,8 +56,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`jst-tracker: --port must be a number from 0 to 65535 (got "${values.port}").\n`);
     return 2;
   }
-  const readCache = Number(values['read-cache'] ?? 8);
-  if (!Number.isFinite(readCache) || readCache < 0 || readCache > 4096) {
+  const readCache = values['read-cache'] === undefined ? undefined : Number(values['read-cache']);
+  if (readCache !== undefined && !(Number.isFinite(readCache) && readCache >= 0 && readCache <= 4096)) {
     process.stderr.write(`jst-tracker: --read-cache must be a number of megabytes from 0 to 4096 (got "${values['read-cache']}").\n`);
     return 2;
   }
@@ -72,7 +72,7 @@ async function main(argv: string[]): Promise<number> {
     seed,
     logLevel: values['log-level'] ?? 'warn',
     trustProxy: values['trust-proxy'] ?? false,
-    readCacheBytes: Math.round(readCache * 1024 * 1024),
+    ...(readCache === undefined ? {} : { readCacheBytes: Math.round(readCache * 1024 * 1024) }),
   });
   process.stdout.write(`jst-tracker listening on ${server.url}\n`);
   await new Promise<void>((resolve) => {

@@ -95,9 +95,8 @@ export class IssueReadCache {
     if (!site) return false;
     const user = this.tracker.rememberedSignIn(site, headers.authorization, form, 'read:jira-work');
     if (!user) return false;
-    const key = this.keyOf(req, cloudId, user.id, match[2]!, match[3]);
-    if (!this.entries.has(key)) return false;
     this.current();
+    const key = this.keyOf(req, cloudId, user.id, match[2]!, match[3]);
     const entry = this.entries.get(key);
     if (!entry) return false;
     if (entry.until < Date.now()) {

@@ -235,7 +235,6 @@ export class Store {
     return this.q.projectByKey.first(tx, siteId, key.toUpperCase());
   }
 
-
   /** A project and the user's role there (undefined: not a member), in one read. */
   async projectWithRole(ref: { siteId: number; key: string } | { id: number }, userId: number): Promise<{ project: ProjectRow; role: string | undefined } | undefined> {
     const row = 'key' in ref
@@ -318,7 +317,6 @@ export class Store {
     });
   }
 
-
   issueById(id: number, tx: Tx = this.kysely): Promise<IssueRow | undefined> {
     return this.q.issueById.first(tx, id);
   }
@@ -335,7 +333,6 @@ export class Store {
   subtasksOf(parentId: number, tx: Tx = this.kysely): Promise<IssueRow[]> {
     return this.q.subtasksOf.all(tx, parentId);
   }
-
 
   /**
    * Compare-and-set update: applies only when the row still has `expectedVersion`, so two

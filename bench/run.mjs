@@ -11,7 +11,7 @@
 // BENCH_ISSUES, BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS=1,10,50, BENCH_DATABASE_URL (the
 // PostgreSQL server's admin URL; a database of its own is created there and dropped at the end),
 // BENCH_TRACKER_DIR (a built packages/tracker to measure instead of this checkout's), BENCH_OPENAPI
-// (the vendor's OpenAPI document Prism mocks; default ../shared/jira-openapi/jira-cloud-v3-subset.json).
+// (the vendor's OpenAPI document Prism mocks; default spec/jira-openapi/jira-cloud-v3-subset.json).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -42,7 +42,7 @@ const BENCH = fileURLToPath(new URL('.', import.meta.url));
 const TRACKER_DIR = env('BENCH_TRACKER_DIR', join(ROOT, 'packages/tracker'));
 const TRACKER_BIN = join(TRACKER_DIR, 'bin/jst-tracker.js');
 const LOAD = join(BENCH, 'lib/load.mjs');
-const OPENAPI = env('BENCH_OPENAPI', join(ROOT, '../shared/jira-openapi/jira-cloud-v3-subset.json'));
+const OPENAPI = env('BENCH_OPENAPI', join(ROOT, 'spec/jira-openapi/jira-cloud-v3-subset.json'));
 const PREFIX = `/ex/jira/${CLOUD_ID}/rest/api/3`;
 const AUTH = authHeader(CALLER);
 

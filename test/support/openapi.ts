@@ -5,9 +5,9 @@ import addFormatsModule from 'ajv-formats';
 
 /**
  * Validates every response body the tests receive against the vendor's own OpenAPI description
- * (`../shared/jira-openapi/jira-cloud-v3-subset.json`). A mismatch throws, failing the test.
+ * (`spec/jira-openapi/jira-cloud-v3-subset.json`, vendored from the vendor's description: see its SOURCE.md). A mismatch throws, failing the test.
  */
-const SPEC_FILE = fileURLToPath(new URL('../../../shared/jira-openapi/jira-cloud-v3-subset.json', import.meta.url));
+const SPEC_FILE = fileURLToPath(new URL('../../spec/jira-openapi/jira-cloud-v3-subset.json', import.meta.url));
 
 interface Operation { template: string; method: string; pattern: RegExp; responses: Record<string, unknown> }
 

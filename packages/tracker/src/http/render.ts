@@ -4,7 +4,7 @@ import { ISSUE_TYPES } from '../domain/issue-input.js';
 import type { Caller } from '../domain/tracker.js';
 import type { WorkflowTransition } from '../domain/workflow.js';
 
-/** JSON shapes of the vendor's OpenAPI (`../shared/jira-openapi`), built from rows. */
+/** JSON shapes of the vendor's OpenAPI (`spec/jira-openapi`), built from rows. */
 
 const avatarUrls = (base: string, kind: string, id: string) => ({
   '48x48': `${base}/secure/${kind}avatar?size=large&id=${id}`,

@@ -2,6 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 import type { AddressForm, Tracker } from '../domain/tracker.js';
+import { registerBoard } from './board/routes.js';
 import { authenticate, siteOf } from './context.js';
 import { DEFAULT_READ_CACHE_BYTES, IssueReadCache } from './issue-read-cache.js';
 import { issueRoutes } from './routes/issues.js';
@@ -199,6 +200,9 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
   };
   void app.register(api('site'), { prefix: '/rest/api/3' });
   void app.register(api('gateway'), { prefix: '/ex/jira/:cloudId/rest/api/3' });
+
+  // The board (ARCHITECTURE §12): web pages on the site form, in their own scope (http/board/).
+  registerBoard(app, tracker);
   return app;
 }
 

@@ -1,0 +1,42 @@
+import type { IssuePage } from '../../domain/board.js';
+import type { UserRow } from '../../store/store.js';
+import { adfToHtml } from './adf-html.js';
+import { html } from './html.js';
+import { page } from './layout.js';
+import { markerOf } from './markers.js';
+
+const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+
+/** `/browse/KEY`: the issue, its description and comments from ADF, and its transitions as buttons. */
+export function issuePage(view: IssuePage, viewer: UserRow): string {
+  const { issue, project, people } = view;
+  const name = (id: number | null) => (id === null ? 'Unassigned' : people.get(id)?.display_name ?? 'Unknown user');
+  const transitions = view.transitions.length === 0
+    ? ''
+    : html`<div class="transitions" aria-label="Move this issue">${view.transitions.map((t) => html`<button type="button" class="transition" data-issue="${issue.key}" data-transition="${t.id}" title="Move to ${t.to}">${t.name}</button>`)}</div>`;
+  const comments = view.comments.map((c) => {
+    const marker = markerOf(c.body);
+    return html`<article class="comment${marker ? html` marker marker-${marker.kind}` : ''}">
+<p class="comment-head"><span class="author">${name(c.author_id)}</span> <time datetime="${c.created_at}">${when(c.created_at)}</time>${marker ? html` <span class="badge">${marker.label}</span>` : ''}</p>
+<div class="adf">${adfToHtml(c.body)}</div>
+</article>`;
+  });
+  return page(
+    { title: `${issue.key} ${issue.summary}`, viewer: viewer.display_name, poll: { projectKey: project.key, version: view.version } },
+    html`<main class="issue" data-key="${issue.key}">
+<nav class="crumbs"><a href="/?project=${project.key}">${project.key} board</a>${view.parent ? html` / <a href="/browse/${view.parent.key}">${view.parent.key}</a>` : ''} / ${issue.key}</nav>
+<h1><span class="key">${issue.key}</span> <span class="summary">${issue.summary}</span></h1>
+<dl class="fields">
+<dt>Status</dt><dd class="status" data-status="${view.status.name}">${view.status.name}</dd>
+<dt>Type</dt><dd>${issue.issue_type}</dd>
+<dt>Assignee</dt><dd class="assignee">${name(issue.assignee_id)}</dd>
+<dt>Reporter</dt><dd>${name(issue.reporter_id)}</dd>
+<dt>Updated</dt><dd><time datetime="${issue.updated_at}">${when(issue.updated_at)}</time></dd>
+</dl>
+${transitions}
+<section class="description"><h2>Description</h2>${issue.description ? html`<div class="adf">${adfToHtml(issue.description)}</div>` : html`<p class="empty">No description.</p>`}</section>
+${view.subtasks.length > 0 ? html`<section class="subtasks"><h2>Sub-tasks</h2><ul>${view.subtasks.map((s) => html`<li><a href="/browse/${s.issue.key}">${s.issue.key}</a> ${s.issue.summary} <span class="status-badge" data-status="${s.status.name}">${s.status.name}</span></li>`)}</ul></section>` : ''}
+<section class="comments"><h2>Comments (${view.comments.length})</h2>${comments.length > 0 ? comments : html`<p class="empty">No comments.</p>`}</section>
+</main>`,
+  );
+}

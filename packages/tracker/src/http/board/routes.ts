@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { loadBoard, loadIssuePage, visibleBoardVersion } from '../../domain/board.js';
+import { ApiError } from '../../domain/errors.js';
+import type { Caller, Tracker } from '../../domain/tracker.js';
+import { siteOf } from '../context.js';
+import { param, type Query } from '../params.js';
+import { boardPage } from './board-view.js';
+import { issuePage } from './issue-view.js';
+import { ASSETS, messagePage, SECURITY_HEADERS } from './layout.js';
+
+/** The realm of the browser's sign-in prompt. */
+const REALM = 'jst-tracker';
+const CHALLENGE = `Basic realm="${REALM}", charset="UTF-8"`;
+/** Static files of the page, read once; found beside `src/` and `dist/` alike (package root). */
+const ASSET_DIR = new URL('../../../board-assets/', import.meta.url);
+const ASSET_TYPES: Record<string, string> = { 'board.js': 'text/javascript; charset=utf-8', 'board.css': 'text/css; charset=utf-8' };
+
+const started = new WeakMap<FastifyRequest, number>();
+
+/**
+ * The viewer of a page: the same HTTP Basic sign-in as the REST interface on the site form (so a
+ * scoped token gets 401 AUTHENTICATED_FAILED, spec §5.4), for the read scope. No session, no
+ * cookie: the browser resends the credential it was given at the prompt.
+ */
+async function viewerOf(tracker: Tracker, request: FastifyRequest): Promise<Caller> {
+  const site = await siteOf(tracker, request, 'site');
+  const user = await tracker.authenticate(site, request.headers.authorization, 'site', 'read:jira-work');
+  return { site, user, baseUrl: `${request.protocol}://${request.host}` };
+}
+
+const sendHtml = (reply: FastifyReply, status: number, body: string) =>
+  reply.code(status).type('text/html; charset=utf-8').send(body);
+
+/** The header the board's script sends with its REST calls (board-assets/board.js). */
+export const BOARD_HEADER = 'x-jst-board';
+
+/**
+ * Registers the board: its routes in a scope of their own, and one root hook. The REST interface
+ * answers 401 without a Basic challenge (as the vendor's does), so a browser would not resend the
+ * credential it holds for the board's pages when the page's script calls the REST interface
+ * (its cache is per path). For a call that says it comes from the board, a 401 also carries the
+ * board's challenge, and the browser answers it from its cache, without a prompt.
+ */
+export function registerBoard(app: FastifyInstance, tracker: Tracker): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (reply.statusCode === 401 && request.headers[BOARD_HEADER] === '1' && !reply.hasHeader('www-authenticate')) {
+      void reply.header('www-authenticate', CHALLENGE);
+    }
+    done(null, payload);
+  });
+  void app.register(boardRoutes(tracker));
+}
+
+/**
+ * jst-tracker's board (ARCHITECTURE §12), on the site form only: `GET /` (a project's board),
+ * `GET /browse/<KEY>` (one issue), `GET /_board/version/<PROJECT>` (what the page polls) and the
+ * page's static files. The gateway form stays an API host, as the vendor's gateway is.
+ */
+const boardRoutes = (tracker: Tracker) => async (app: FastifyInstance) => {
+  const assets = new Map(Object.entries(ASSET_TYPES).map(([name, type]) => [name, { type, body: readFileSync(new URL(name, ASSET_DIR)) }]));
+
+  app.addHook('onRequest', (request, _reply, done) => { started.set(request, performance.now()); done(); });
+  app.addHook('onSend', (request, reply, payload, done) => {
+    void reply.headers(SECURITY_HEADERS);
+    if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
+    const t0 = started.get(request);
+    if (t0 !== undefined) void reply.header('server-timing', `app;dur=${(performance.now() - t0).toFixed(2)}`);
+    done(null, payload);
+  });
+
+  // Every refusal is a page that says what to do and shows no data; a 401 asks the browser to prompt.
+  app.setErrorHandler((error: Error, request, reply) => {
+    if (error instanceof ApiError && error.status === 401) {
+      void reply.header('www-authenticate', CHALLENGE);
+      return sendHtml(reply, 401, messagePage('Sign in', ['Sign in with your e-mail address as the user name and an API token as the password.', ...error.errorMessages]));
+    }
+    if (error instanceof ApiError && error.status < 500) {
+      return sendHtml(reply, error.status, messagePage(error.status === 404 ? 'Not found' : 'Cannot show this page', error.errorMessages));
+    }
+    request.log.error({ err: error }, 'board page failed');
+    return sendHtml(reply, 500, messagePage('Something went wrong', ['The page could not be built; reload it in a moment.']));
+  });
+
+  app.get(`${ASSETS}/:file`, async (request, reply) => {
+    const asset = assets.get((request.params as { file: string }).file);
+    if (!asset) throw new ApiError(404, ['No such file.']);
+    return reply.header('cache-control', 'no-cache').type(asset.type).send(asset.body);
+  });
+
+  // Browsers ask for it on every page; there is none, and saying so is cheaper than a 404 body.
+  app.get('/favicon.ico', async (_request, reply) => reply.code(204).header('cache-control', 'max-age=86400').send());
+
+  app.get('/', async (request, reply) => {
+    const caller = await viewerOf(tracker, request);
+    const q = request.query as Query;
+    const want = { projectKey: param(q, 'project') || undefined, jql: param(q, 'jql') ?? '' };
+    try {
+      return sendHtml(reply, 200, boardPage(await loadBoard(tracker, caller, want), caller.user));
+    } catch (e) {
+      // A filter the JQL parser refuses: the board without it, and the search endpoint's own words.
+      if (!(e instanceof ApiError) || e.status !== 400 || want.jql === '') throw e;
+      const board = await loadBoard(tracker, caller, { projectKey: want.projectKey });
+      return sendHtml(reply, 400, boardPage({ ...board, jql: want.jql }, caller.user, [...e.errorMessages, ...Object.values(e.errors)]));
+    }
+  });
+
+  app.get('/browse/:key', async (request, reply) => {
+    const caller = await viewerOf(tracker, request);
+    return sendHtml(reply, 200, issuePage(await loadIssuePage(tracker, caller, (request.params as { key: string }).key), caller.user));
+  });
+
+  // What an open page polls: 304 while nothing changed (spec §6 has no event stream to follow).
+  app.get('/_board/version/:project', async (request, reply) => {
+    const caller = await viewerOf(tracker, request);
+    const etag = `"${await visibleBoardVersion(tracker, caller, (request.params as { project: string }).project)}"`;
+    void reply.header('etag', etag);
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send({ version: etag.slice(1, -1) });
+  });
+};

@@ -1,3 +1,4 @@
+import { walkText } from '@jst/adf';
 import { html, Html } from './html.js';
 
 /**
@@ -55,9 +56,9 @@ function children(node: Node, depth: number): Html {
   return html`${(Array.isArray(node.content) ? node.content : []).map((c) => renderNode(c, depth + 1))}`;
 }
 
+/** The text under a node, read without recursion (walkText keeps its own stack). */
 function plainText(node: Node): string {
-  if (typeof node.text === 'string') return node.text;
-  return (Array.isArray(node.content) ? node.content.filter(isNode) : []).map(plainText).join('');
+  return typeof node.text === 'string' ? node.text : [...walkText(node)].join('');
 }
 
 function renderNode(value: unknown, depth: number): Html {

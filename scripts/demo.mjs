@@ -95,6 +95,7 @@ process.stdout.write([
   '',
   'Where everything is:',
   `  tracker        ${server.url}   (REST: ${api})`,
+  `  board          ${server.url}/   (web page: sign in with an e-mail and token from the credentials file)`,
   `  tracker data   ${server.store.location}`,
   `  credentials    ${envFile}   (mode 0600, never printed)`,
   `  repository     ${repo}   (origin: ${origin})`,

@@ -84,14 +84,14 @@ describe.skipIf(!run)('ARCHITECTURE §12 board in Chromium, after npm start', ()
   it('polling: a change made through the REST interface appears without a reload', async () => {
     const page = await browser.context.newPage();
     await page.goto(demo.board);
-    await page.evaluate(() => { (window as unknown as { stayed: boolean }).stayed = true; });
+    await page.evaluate('window.stayed = true');
     const api = `${demo.board}rest/api/3/issue/DEMO-3/transitions`;
     const list = await (await fetch(api, { headers: { Authorization: demoAuth } })).json() as { transitions: { id: string; to: { name: string } }[] };
     const to = list.transitions.find((x) => x.to.name === 'In Review')!;
     const moved = await fetch(api, { method: 'POST', headers: { Authorization: demoAuth, 'Content-Type': 'application/json' }, body: JSON.stringify({ transition: { id: to.id } }) });
     expect(moved.status).toBe(204);
     await expect.poll(() => card(page, 'In Review', 'DEMO-3').count(), { timeout: 10_000 }).toBe(1);
-    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+    expect(await page.evaluate('window.stayed')).toBe(true);
     await page.close();
   });
 });

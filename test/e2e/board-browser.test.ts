@@ -128,6 +128,23 @@ describe.skipIf(!run)('ARCHITECTURE §12 board in Chromium: rights, outsiders, e
     expect(await viewer.locator('button.transition').count()).toBe(0);
   });
 
+  it('pick a project you can see, filter with JQL, and see a JQL error in the search endpoint\'s words', async () => {
+    const page = await as('executor');
+    await page.goto(`${t.url}/`);
+    expect(await page.locator('select[name="project"] option').allTextContents()).toEqual(['ABC · Alpha', 'RST · Restricted flow']);
+    await Promise.all([page.waitForURL(/project=RST/), page.selectOption('select[name="project"]', 'RST')]);
+    expect(await page.locator('.column-head').allTextContents()).toEqual(['Backlog', 'Doing', 'Checking', 'Finished']);
+    await page.selectOption('select[name="project"]', 'ABC');
+    await page.waitForURL(/project=ABC/);
+    await page.fill('input[name="jql"]', `key = ${key}`);
+    await Promise.all([page.waitForURL(/jql=/), page.press('input[name="jql"]', 'Enter')]);
+    expect(await page.locator('.card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-key')))).toEqual([key]);
+    await page.fill('input[name="jql"]', 'status = = Done');
+    await Promise.all([page.waitForURL(/jql=status/), page.press('input[name="jql"]', 'Enter')]);
+    const rest = await t.as('executor', 'site').get(`/search/jql?jql=${encodeURIComponent('status = = Done')}`);
+    expect(await page.locator('[role="alert"] li').first().textContent()).toBe((rest.body.errorMessages as string[])[0]);
+  });
+
   it('spec §5: an outsider without a valid credential gets 401 and no data', async () => {
     // Chromium gives up on the sign-in (it has no credential, or the wrong one): the navigation
     // fails, and what the server sent is the 401 response itself.

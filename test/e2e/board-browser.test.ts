@@ -13,7 +13,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const run = browserAvailable();
 
 /** `npm start` without --once: resolves with the board's address once the report is printed. */
-function startDemo(dir: string): Promise<{ child: ChildProcess; board: string }> {
+function startDemo(dir: string): Promise<{ child: ChildProcess; board: string; report: string }> {
   const child = spawn(process.execPath, [join(root, 'scripts/demo.mjs'), '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -22,7 +22,7 @@ function startDemo(dir: string): Promise<{ child: ChildProcess; board: string }>
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const board = /^ {2}board +(http:\/\/\S+)/m.exec(out)?.[1];
-      if (board) resolve({ child, board });
+      if (board) resolve({ child, board, report: out });
     });
     child.on('exit', (code) => reject(new Error(`the demo exited with ${code} before printing the board's address:\n${out}\n${err}`)));
   });
@@ -33,7 +33,7 @@ const card = (page: Page, status: string, key: string) => page.locator(`.column[
 
 describe.skipIf(!run)('ARCHITECTURE §12 board in Chromium, after npm start', () => {
   let dir: string;
-  let demo: { child: ChildProcess; board: string };
+  let demo: { child: ChildProcess; board: string; report: string };
   let browser: Browser;
   let demoAuth: string;
   beforeAll(async () => {
@@ -62,6 +62,18 @@ describe.skipIf(!run)('ARCHITECTURE §12 board in Chromium, after npm start', ()
     const lane = page.locator('.lane-group', { has: page.locator('.lane-title a[href="/browse/DEMO-1"]') });
     expect(await lane.locator('.card.subtask').count()).toBe(3);
     expect(await lane.locator('.lane-title .progress').textContent()).toBe('0/3');
+    await page.close();
+  });
+
+  it('the Assignment report\'s /browse/<KEY> links open the issue page', async () => {
+    const links = [...demo.report.matchAll(/(http:\/\/\S+\/browse\/DEMO-\d+)/g)].map((m) => m[1]!);
+    expect(links.length).toBeGreaterThanOrEqual(4);
+    const page = await browser.context.newPage();
+    for (const link of links) {
+      const res = await page.goto(link);
+      expect(res?.status(), link).toBe(200);
+      expect(await page.locator('h1 .key').textContent()).toBe(link.split('/').pop());
+    }
     await page.close();
   });
 

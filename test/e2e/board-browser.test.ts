@@ -133,11 +133,19 @@ describe.skipIf(!run)('ARCHITECTURE §12 board in Chromium: rights, outsiders, e
     const member = await as('executor');
     await member.goto(`${t.url}/browse/${key}`);
     expect(await member.locator('button.transition').count()).toBe(3);
+    // Opened first at /browse/… (a report link in a fresh browser), the browser holds the credential
+    // for /browse/ only: the button's REST call must still be signed in (the board's challenge).
+    await member.getByRole('button', { name: 'In Progress' }).click();
+    await expect.poll(() => member.locator('dd.status').textContent()).toBe('In Progress');
+    expect((await t.as('executor').get(`/issue/${key}?fields=status`)).body.fields.status.name).toBe('In Progress');
     const viewer = await as('viewer');
     const res = await viewer.goto(`${t.url}/browse/${key}`);
     expect(res?.status()).toBe(200);
     expect(await viewer.locator('.summary').first().textContent()).toBe('Visible to members');
     expect(await viewer.locator('button.transition').count()).toBe(0);
+    // The same call the button makes, forced from the viewer's page: the server refuses it.
+    const forced = await viewer.evaluate(`fetch('/rest/api/3/issue/${key}/transitions', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Jst-Board': '1' }, body: JSON.stringify({ transition: { id: '31' } }) }).then((r) => r.status)`);
+    expect(forced).toBe(403);
   });
 
   it('pick a project you can see, filter with JQL, and see a JQL error in the search endpoint\'s words', async () => {

@@ -25,6 +25,18 @@ export class TrackerNetworkError extends Error {
   }
 }
 
+/**
+ * A 2xx answer whose body is not JSON (issue 14 item 5): a login page, a proxy's error page or
+ * another service at the configured address. Never a success.
+ */
+export class TrackerResponseError extends Error {
+  constructor(readonly method: string, readonly path: string, readonly status: number, contentType: string | undefined, text: string) {
+    const start = text.replace(/\s+/g, ' ').trim().slice(0, 60);
+    super(`${method} ${path} answered HTTP ${status} with a body that is not JSON (${contentType ? `content-type ${contentType}, ` : ''}starting ${JSON.stringify(start)}): the address reaches something other than the tracker's REST API (a proxy or a login page); check TRACKER_ACCOUNT_URL and TRACKER_GATEWAY_URL`);
+    this.name = 'TrackerResponseError';
+  }
+}
+
 function hint(status: number, text: string): string {
   if (status === 401 && /scope does not match/i.test(text)) {
     return 'The token is valid but lacks a scope this operation needs: this is not a credential problem; grant the scope or use a classic token.';

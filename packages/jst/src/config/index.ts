@@ -51,3 +51,4 @@ export {
   type WorktreesDirStatus,
 } from './validate.js';
 export { REDACTED, basicAuthSecrets, configSecrets, redact } from './redact.js';
+export { clientLimits, type ClientLimits } from './limits.js';

@@ -39,6 +39,8 @@ export interface HealthcheckContext {
   codehostFetch?: CodehostFetch | undefined;
   /** Per network probe; default 10 s. */
   timeoutMs?: number | undefined;
+  /** The largest answer a probe reads; default the client's. */
+  maxResponseBytes?: number | undefined;
 }
 
 export const row = (name: RowName, status: RowStatus, detail: string): HealthRow => ({ name, status, detail });

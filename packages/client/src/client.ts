@@ -2,7 +2,7 @@ import { TrackerHttpError, TrackerResponseError } from './errors.js';
 import { DEFAULT_TIMEOUT_MS } from './bounded.js';
 import { Transport, type HttpRequest, type HttpResponse } from './transport.js';
 import { apiBase, siteUrl } from './url.js';
-import type { Comment, CommentPage, CreatedIssue, Issue, IssueFields, Project, ProjectPage, ProjectStatuses, SearchResults, Transition, User } from './types.js';
+import type { Comment, CommentPage, CreatedIssue, Issue, IssueFields, Priority, Project, ProjectPage, ProjectStatuses, SearchResults, Transition, User } from './types.js';
 
 export interface CloudIdCache {
   get(siteHost: string): string | undefined;
@@ -184,6 +184,8 @@ export class TrackerClient {
   listComments(key: string, q: { startAt?: number; maxResults?: number } = {}): Promise<CommentPage> {
     return this.call('GET', `/issue/${enc(key)}/comment${qs(q)}`);
   }
+
+  priorities(): Promise<Priority[]> { return this.call('GET', '/priority'); }
 
   findUsers(query: string): Promise<User[]> { return this.call('GET', `/user/search${qs({ query })}`); }
 

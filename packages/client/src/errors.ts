@@ -20,7 +20,7 @@ export class TrackerHttpError extends Error {
 
 export class TrackerNetworkError extends Error {
   constructor(readonly method: string, readonly url: string, cause: string) {
-    super(`${method} ${url} could not be completed: ${cause}. Check that the tracker address (TRACKER_ACCOUNT_URL / TRACKER_GATEWAY_URL) is right and reachable.`);
+    super(joinSentences(`${method} ${url} could not be completed: ${cause}`, 'Check that the tracker address (TRACKER_ACCOUNT_URL / TRACKER_GATEWAY_URL) is right and reachable.'));
     this.name = 'TrackerNetworkError';
   }
 }
@@ -51,8 +51,15 @@ function hint(status: number, text: string): string {
   return '';
 }
 
+/** Two sentences as one message: a period between them unless the first already ends in punctuation. */
+export function joinSentences(first: string, second: string): string {
+  if (second === '') return first;
+  if (first === '') return second;
+  return /[.?!:;]$/.test(first.trimEnd()) ? `${first.trimEnd()} ${second}` : `${first}. ${second}`;
+}
+
 function describe(method: string, path: string, status: number, errorMessages: string[], errors: Record<string, string>): string {
   const vendor = [...errorMessages, ...Object.entries(errors).map(([k, v]) => `${k}: ${v}`)].join('; ');
   const h = hint(status, vendor);
-  return `${method} ${path} failed with HTTP ${status}${vendor ? `: ${vendor}` : ''}${h ? `. ${h}` : ''}`;
+  return joinSentences(`${method} ${path} failed with HTTP ${status}${vendor ? `: ${vendor}` : ''}`, h);
 }

@@ -109,8 +109,9 @@ export function buildProgram(run: (work: (ctx: Context) => Promise<number>) => P
   ['printf \'{"method":"GET","path":"/myself"}\\n\' | jst --role assigner batch']);
 
   examples(json(withRole(program.command('healthcheck'))).description('the status check: configuration, logins, branches, platform')
+    .option('--context', 'also the context rows issue_key, parent_branch and working_tree (status PASS, WARN or INFO = does not apply; never change the exit code)')
     .action(async (o, cmd: Command) => { const role = roleOf(cmd); await run(async (ctx) => (await import('./commands/healthcheck.js')).healthcheck(ctx, role, o)); }),
-  ['jst healthcheck --role assigner', 'jst healthcheck --role executor --json']);
+  ['jst healthcheck --role assigner', 'jst healthcheck --role executor --json', 'jst healthcheck --role executor --context']);
 
   examples(json(program.command('plan'))
     .description('phase 1, the assigner: plan a request into issues, branches and worktrees')

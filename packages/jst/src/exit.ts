@@ -24,3 +24,8 @@ export function messageFor(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
 }
+
+/** A person's Ctrl-C at a question (EXIT.cancelled): says where, and what was (not) done. */
+export function cancelledError(question: string, hint: string): JstError {
+  return new JstError({ code: 'CANCELLED', exitCode: EXIT.cancelled, problem: `cancelled (Ctrl-C) at the question: ${question}`, hint });
+}

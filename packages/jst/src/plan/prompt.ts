@@ -1,7 +1,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import { JstError } from '../config/index.js';
 import type { Io } from '../context.js';
-import { EXIT } from '../exit.js';
+import { EXIT, cancelledError } from '../exit.js';
 
 /** What a question accepts: a default taken by a bare Enter, and a check that names what is wrong. */
 export interface AskOptions {
@@ -113,7 +113,7 @@ function inputEnded(question: string): JstError {
 
 /** Ctrl-C at a question (ARCHITECTURE §7 keeps 3 for a question nobody could answer). */
 function cancelled(question: string): JstError {
-  return new JstError({ code: 'CANCELLED', exitCode: EXIT.cancelled, problem: `cancelled (Ctrl-C) at the question: ${question}`, hint: 'Nothing was created; run jst plan again when ready' });
+  return cancelledError(question, 'Nothing was created; run jst plan again when ready');
 }
 
 /** A gate said no (ARCHITECTURE §7: exit 2, nothing created). */

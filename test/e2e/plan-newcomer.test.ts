@@ -4,6 +4,14 @@ import { onTerminal } from '../support/terminal.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
 import { MULTISTEP, SINGLE, planWorld, type PlanWorld } from './plan-fixture.js';
 
+/** The answers before the priority question, the same in every dialogue here. */
+const SUMMARY_SCOPE_CRITERIA: [RegExp, string][] = [
+  [/one-line summary for the issue\? $/, 'Rename projects'],
+  [/\(and what is not\)\? $/, 'Display name only'],
+  [/ends the list\)\s+- $/, 'New name shows'],
+  [/- $/, ''],
+];
+
 /** issue 14 item 7: what a newcomer met on a first `jst plan`, each reproduced. */
 describe('jst plan, newcomer findings (issue 14 item 7)', () => {
   let t: TestTracker;
@@ -52,10 +60,7 @@ describe('jst plan, newcomer findings (issue 14 item 7)', () => {
   it('spec §1 rule 5 on a terminal: a bare Enter takes the offered default (priority, sub-task count), each question printed once', async () => {
     const w = world();
     const { code, screen } = await onTerminal(w.repo.repo, ['plan', 'Rename projects'], [
-      [/one-line summary for the issue\? $/, 'Rename projects'],
-      [/\(and what is not\)\? $/, 'Display name only'],
-      [/ends the list\)\s+- $/, 'New name shows'],
-      [/- $/, ''],
+      ...SUMMARY_SCOPE_CRITERIA,
       [/Lowest\)\? \[Medium\] $/, ''],
       [/\(a hotfix\)\? \[y\/N\] $/, ''],
       [/single issue\) \[0\] $/, ''],
@@ -71,10 +76,7 @@ describe('jst plan, newcomer findings (issue 14 item 7)', () => {
   it('spec §1 rule 5: the priority is checked against the tracker\'s (404 on GET /priority: the vendor\'s default names); a wrong one is asked again', async () => {
     const w = world();
     const { code, screen } = await onTerminal(w.repo.repo, ['plan', 'Rename projects'], [
-      [/one-line summary for the issue\? $/, 'Rename projects'],
-      [/\(and what is not\)\? $/, 'Display name only'],
-      [/ends the list\)\s+- $/, 'New name shows'],
-      [/- $/, ''],
+      ...SUMMARY_SCOPE_CRITERIA,
       [/\[Medium\] $/, 'Urgentish'],
       [/\(one of Highest, High, Medium, Low, Lowest\) > $/, 'high'],
       [/\(a hotfix\)\? \[y\/N\] $/, 'n'],

@@ -101,10 +101,16 @@ process.stdout.write([
   `  repository     ${repo}   (origin: ${origin})`,
   `  worktrees      ${worktrees}`,
   '',
-  'Look around (another terminal):',
-  `  set -a; . ${envFile}; set +a`,
-  `  curl -s -u "$DEMO_ASSIGNER_EMAIL:$DEMO_ASSIGNER_TOKEN" "${api}/search/jql?jql=project%3DDEMO&fields=summary,status,assignee"`,
-  `  cd ${repo} && npx --prefix ${root} jst healthcheck --role executor`,
+  // The tracker stops after the report with --once (or a failed plan): offer only what still works then.
+  ...(values.once || code !== 0 ? [
+    'The tracker has stopped (--once); its data, the repository and the worktrees stay where listed above.',
+    `To look around: cd ${repo} && git worktree list   (or run npm start without --once to keep the tracker running)`,
+  ] : [
+    'Look around (another terminal, while the tracker runs):',
+    `  set -a; . ${envFile}; set +a`,
+    `  curl -s -u "$DEMO_ASSIGNER_EMAIL:$DEMO_ASSIGNER_TOKEN" "${api}/search/jql?jql=project%3DDEMO&fields=summary,status,assignee"`,
+    `  cd ${repo} && npx --prefix ${root} jst healthcheck --role executor`,
+  ]),
   '',
 ].join('\n') + '\n');
 if (code !== 0) process.stderr.write(`jst plan exited with ${code}\n`);

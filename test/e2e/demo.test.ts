@@ -19,6 +19,9 @@ describe('npm start (ARCHITECTURE §3): the main job on the embedded default', (
       for (const label of ['tracker', 'tracker data', 'credentials', 'repository', 'worktrees']) expect(r.stdout).toMatch(new RegExp(`^ {2}${label} +\\S`, 'm'));
       // ARCHITECTURE §12: the board's address, on the site form.
       expect(r.stdout).toMatch(/^ {2}board +http:\/\/127\.0\.0\.1:\d+\/ /m);
+      // issue 14 item 7: --once stops the tracker, so it is not offered to "look around" at.
+      expect(r.stdout).toContain('The tracker has stopped (--once)');
+      expect(r.stdout).not.toMatch(/Look around|curl /);
       // Demo tokens live in a 0600 file and never appear in the output.
       expect(statSync(join(dir, 'demo.env')).mode & 0o777).toBe(0o600);
       expect(r.stdout + r.stderr).not.toMatch(/demo-(assigner|executor|reviewer)-[0-9a-f]{24}/);

@@ -53,7 +53,7 @@ describe('jst healthcheck, the binary (ARCHITECTURE §6)', () => {
     }
   });
 
-  it('ARCHITECTURE §6: the text form is one line per check (also with several env_config problems), then the hint; JSON and text end without a blank line', async () => {
+  it('ARCHITECTURE §6: the text form is one row line per check, a detail of several problems listed one per indented line under its row (issue 14 item 7), then the hint; JSON keeps them all; no trailing blank line', async () => {
     const bare = makeRepo();
     try {
       // no .jst/ at all: env_config has several problems to report
@@ -63,15 +63,26 @@ describe('jst healthcheck, the binary (ARCHITECTURE §6)', () => {
         expect(r.stdout.endsWith('\n')).toBe(true);
         expect(r.stdout.endsWith('\n\n')).toBe(false);
         const lines = r.stdout.slice(0, -1).split('\n');
-        const rows = role === 'assigner' ? lines.slice(0, -1) : lines;
+        const body = role === 'assigner' ? lines.slice(0, -1) : lines;
+        const rows = body.filter((l) => !l.startsWith(' '));
         expect(rows.map((l) => l.split(/\s+/)[0])).toEqual(['worktree', 'worktrees_dir', 'branch', 'production_branch', 'branch_pair', 'env_config', 'tracker_login', 'codehost_login', 'platform']);
         for (const l of rows) expect(l).toMatch(/^\S+\s+(PASS|WARN|FAIL)(\s+\S.*)?$/);
-        expect(rows.find((l) => l.startsWith('env_config'))).toMatch(/^env_config\s+FAIL\s+.+; .+/);
+        // The problems after the first sit under env_config, each on its own line at the detail column.
+        const at = body.findIndex((l) => l.startsWith('env_config'));
+        const under = body.slice(at + 1).filter((l, i, all) => all.slice(0, i + 1).every((x) => x.startsWith(' ')));
+        expect(under.length).toBeGreaterThan(0);
+        const column = body[at]!.search(/FAIL/) + 'FAIL  '.length;
+        for (const l of under) expect(l.search(/\S/)).toBe(column);
+        for (const l of [...rows, ...under]) expect(l.length).toBeLessThan(400);
         if (role === 'assigner') expect(lines.at(-1)).toMatch(/rerun: jst healthcheck --role assigner$/);
       }
       const j = await runJst(['healthcheck', '--role', 'reviewer', '--json'], { cwd: bare.repo });
       expect(j.stdout.endsWith('}\n')).toBe(true);
-      expect(JSON.parse(j.stdout).rows).toHaveLength(9);
+      const json = JSON.parse(j.stdout);
+      expect(json.rows).toHaveLength(9);
+      const text = await runJst(['healthcheck', '--role', 'reviewer'], { cwd: bare.repo });
+      const detail: string = json.rows.find((x: { name: string }) => x.name === 'env_config').detail;
+      for (const problem of detail.split('\n')) expect(text.stdout).toContain(problem.trim());
     } finally {
       bare.cleanup();
     }

@@ -72,15 +72,24 @@ describe('jst plan gates and paths (spec §1 rules 1-8)', () => {
     }
   });
 
-  it('spec §1 rule 2: on any other branch it asks (non-interactive: exit 3); --yes proceeds from the base', async () => {
+  it('spec §1 rule 2: on any other branch it asks (non-interactive: exit 3, also with --yes); --from-branch <it> proceeds from the base', async () => {
     const w = world();
     w.git('checkout', '-q', '-b', 'experiments');
     const before = await issueCount();
     const r = await w.plan(['--plan', w.planFile(SINGLE)]);
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toContain('experiments');
+    expect(r.stderr).toContain('--from-branch experiments');
     await expectNothingCreated(w, before);
-    const ok = await w.plan(['--plan', w.planFile(SINGLE), '--yes', '--json']);
+    // issue 14 item 7: --yes skips only the final confirmation; it never accepts an unusual branch.
+    const yes = await w.plan(['--plan', w.planFile(SINGLE), '--yes']);
+    expect(yes.code, yes.stderr).toBe(3);
+    await expectNothingCreated(w, before);
+    const wrong = await w.plan(['--plan', w.planFile(SINGLE), '--from-branch', 'other']);
+    expect(wrong.code, wrong.stderr).toBe(2);
+    expect(wrong.stderr).toContain('--from-branch other does not name the current branch experiments');
+    await expectNothingCreated(w, before);
+    const ok = await w.plan(['--plan', w.planFile(SINGLE), '--from-branch', 'experiments', '--json']);
     expect(ok.code, ok.stderr).toBe(0);
     const out = JSON.parse(ok.stdout);
     expect(w.git('config', `branch.${out.branches[0]}.parentbranch`).trim()).toBe('development');
@@ -227,13 +236,12 @@ describe('jst plan gates and paths (spec §1 rules 1-8)', () => {
     expect(w.git('rev-parse', 'origin/development').trim()).toBe(head);
   });
 
-  it('a plan whose slug already has a branch on origin is refused before any issue', async () => {
+  it('issue 14 item 7: a branch on origin with the same slug but another key is no collision (whole names are compared)', async () => {
     const w = world();
     w.git('push', '-q', 'origin', 'development:feature/ABC-77-fix-login-page-typo');
-    const before = await issueCount();
-    const r = await w.plan(['--plan', w.planFile(SINGLE)]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('feature/ABC-77-fix-login-page-typo');
-    expect(await issueCount()).toBe(before);
+    const r = await w.plan(['--plan', w.planFile(SINGLE), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).branches[0]).toMatch(/^feature\/ABC-\d+-fix-login-page-typo$/);
+    expect(JSON.parse(r.stdout).branches[0]).not.toBe('feature/ABC-77-fix-login-page-typo');
   });
 });

@@ -1,7 +1,8 @@
-import { TrackerHttpError } from './errors.js';
-import { Transport, type HttpResponse } from './transport.js';
+import { TrackerHttpError, TrackerResponseError } from './errors.js';
+import { DEFAULT_TIMEOUT_MS } from './bounded.js';
+import { Transport, type HttpRequest, type HttpResponse } from './transport.js';
 import { apiBase, siteUrl } from './url.js';
-import type { Comment, CommentPage, CreatedIssue, Issue, IssueFields, Project, ProjectPage, ProjectStatuses, SearchResults, Transition, User } from './types.js';
+import type { Comment, CommentPage, CreatedIssue, Issue, IssueFields, Priority, Project, ProjectPage, ProjectStatuses, SearchResults, Transition, User } from './types.js';
 
 export interface CloudIdCache {
   get(siteHost: string): string | undefined;
@@ -16,14 +17,23 @@ export interface ClientOptions {
   email: string;
   token: string;
   cloudIdCache?: CloudIdCache | undefined;
-  /** Per request; default 30 s. */
+  /** The whole of each request (connect, headers, body); default DEFAULT_TIMEOUT_MS. */
   timeoutMs?: number | undefined;
+  /** The largest answer read; default DEFAULT_MAX_RESPONSE_BYTES. */
+  maxResponseBytes?: number | undefined;
   /** Retries of idempotent calls answered 429/503: at most `maxRetries`, waiting at most `maxWaitMs` in all. */
   retry?: { maxRetries: number; maxWaitMs: number } | undefined;
   transport?: Transport | undefined;
 }
 
-export interface RawResponse { status: number; body: unknown; text: string; headers: Record<string, string | string[] | undefined> }
+export interface RawResponse {
+  status: number;
+  body: unknown;
+  text: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body is not empty and not JSON: for a 2xx a failure (TrackerResponseError), never a success. */
+  notJson: boolean;
+}
 
 /** The cloudId in use, whether it came from the cache (and so may be stale), and its `{api_base}`. */
 interface Resolved { cloudId: string; fromCache: boolean; base: string }
@@ -54,8 +64,8 @@ export class TrackerClient {
    */
   async tenantInfo(): Promise<{ cloudId: string }> {
     const url = `${siteUrl(this.options.siteHost)}/_edge/tenant_info`;
-    const res = await this.transport.send({ method: 'GET', url, headers: { Accept: 'application/json' }, timeoutMs: this.options.timeoutMs ?? 30_000 });
-    const body = parse(res.text) as { cloudId?: unknown } | undefined;
+    const res = await this.transport.send({ method: 'GET', url, headers: { Accept: 'application/json' }, ...this.bounds() });
+    const body = parse(res.text).value as { cloudId?: unknown } | undefined;
     if (res.status !== 200 || typeof body?.cloudId !== 'string') {
       throw new TrackerHttpError('GET', url, res.status, [`tenant_info did not give a cloudId${res.status === 200 ? ' (unexpected body)' : ''}: is TRACKER_ACCOUNT_URL the tracker's site host?`], {});
     }
@@ -115,15 +125,20 @@ export class TrackerClient {
     const retry = this.options.retry ?? { maxRetries: 3, maxWaitMs: 10_000 };
     let waited = 0;
     for (let attempt = 0; ; attempt++) {
-      const res: HttpResponse = await this.transport.send({ method: m, url, headers, body: text, timeoutMs: this.options.timeoutMs ?? 30_000 });
+      const res: HttpResponse = await this.transport.send({ method: m, url, headers, body: text, ...this.bounds() });
       const wait = retryDelay(res, attempt);
       if ((res.status === 429 || res.status === 503) && IDEMPOTENT.has(m) && attempt < retry.maxRetries && waited + wait <= retry.maxWaitMs) {
         waited += wait;
         await new Promise((r) => setTimeout(r, wait));
         continue;
       }
-      return { status: res.status, body: parse(res.text), text: res.text, headers: res.headers };
+      const parsed = parse(res.text);
+      return { status: res.status, body: parsed.value, text: res.text, headers: res.headers, notJson: !parsed.json };
     }
+  }
+
+  private bounds(): Pick<HttpRequest, 'timeoutMs' | 'maxResponseBytes'> {
+    return { timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxResponseBytes: this.options.maxResponseBytes };
   }
 
   /** A call that must succeed: a non-2xx answer becomes a TrackerHttpError with the vendor's words. */
@@ -136,6 +151,7 @@ export class TrackerClient {
       const reason = res.headers['x-seraph-loginreason'];
       throw new TrackerHttpError(method.toUpperCase(), path.split('?')[0]!, res.status, messages, errors, typeof reason === 'string' ? reason : undefined);
     }
+    if (res.notJson) throw notJsonError(method.toUpperCase(), path, res);
     return res.body as T;
   }
 
@@ -169,6 +185,8 @@ export class TrackerClient {
     return this.call('GET', `/issue/${enc(key)}/comment${qs(q)}`);
   }
 
+  priorities(): Promise<Priority[]> { return this.call('GET', '/priority'); }
+
   findUsers(query: string): Promise<User[]> { return this.call('GET', `/user/search${qs({ query })}`); }
 
   assign(key: string, accountId: string | null): Promise<void> { return this.call('PUT', `/issue/${enc(key)}/assignee`, { accountId }); }
@@ -191,9 +209,16 @@ function qs(q: Record<string, string | number | undefined>): string {
   return s ? `?${s}` : '';
 }
 
-function parse(text: string): unknown {
-  if (text === '') return undefined;
-  try { return JSON.parse(text); } catch { return text; }
+/** An empty body is JSON's "nothing"; anything else that does not parse is kept as text and flagged. */
+function parse(text: string): { value: unknown; json: boolean } {
+  if (text === '') return { value: undefined, json: true };
+  try { return { value: JSON.parse(text), json: true }; } catch { return { value: text, json: false }; }
+}
+
+/** The error for a 2xx whose body is not JSON; `jst raw` raises the same one. */
+export function notJsonError(method: string, path: string, res: RawResponse): TrackerResponseError {
+  const type = res.headers['content-type'];
+  return new TrackerResponseError(method, path.split('?')[0]!, res.status, Array.isArray(type) ? type[0] : type, res.text);
 }
 
 /** Retry-After in seconds or as an HTTP date; otherwise a short exponential back-off. */

@@ -20,8 +20,20 @@ export class TrackerHttpError extends Error {
 
 export class TrackerNetworkError extends Error {
   constructor(readonly method: string, readonly url: string, cause: string) {
-    super(`${method} ${url} could not be completed: ${cause}. Check that the tracker address (TRACKER_ACCOUNT_URL / TRACKER_GATEWAY_URL) is right and reachable.`);
+    super(joinSentences(`${method} ${url} could not be completed: ${cause}`, 'Check that the tracker address (TRACKER_ACCOUNT_URL / TRACKER_GATEWAY_URL) is right and reachable.'));
     this.name = 'TrackerNetworkError';
+  }
+}
+
+/**
+ * A 2xx answer whose body is not JSON (issue 14 item 5): a login page, a proxy's error page or
+ * another service at the configured address. Never a success.
+ */
+export class TrackerResponseError extends Error {
+  constructor(readonly method: string, readonly path: string, readonly status: number, contentType: string | undefined, text: string) {
+    const start = text.replace(/\s+/g, ' ').trim().slice(0, 60);
+    super(`${method} ${path} answered HTTP ${status} with a body that is not JSON (${contentType ? `content-type ${contentType}, ` : ''}starting ${JSON.stringify(start)}): the address reaches something other than the tracker's REST API (a proxy or a login page); check TRACKER_ACCOUNT_URL and TRACKER_GATEWAY_URL`);
+    this.name = 'TrackerResponseError';
   }
 }
 
@@ -39,8 +51,15 @@ function hint(status: number, text: string): string {
   return '';
 }
 
+/** Two sentences as one message: a period between them unless the first already ends in punctuation. */
+export function joinSentences(first: string, second: string): string {
+  if (second === '') return first;
+  if (first === '') return second;
+  return /[.?!:;]$/.test(first.trimEnd()) ? `${first.trimEnd()} ${second}` : `${first}. ${second}`;
+}
+
 function describe(method: string, path: string, status: number, errorMessages: string[], errors: Record<string, string>): string {
   const vendor = [...errorMessages, ...Object.entries(errors).map(([k, v]) => `${k}: ${v}`)].join('; ');
   const h = hint(status, vendor);
-  return `${method} ${path} failed with HTTP ${status}${vendor ? `: ${vendor}` : ''}${h ? `. ${h}` : ''}`;
+  return joinSentences(`${method} ${path} failed with HTTP ${status}${vendor ? `: ${vendor}` : ''}`, h);
 }

@@ -1,5 +1,6 @@
 import * as http from 'node:http';
 import type { Agent, IncomingHttpHeaders } from 'node:http';
+import { BodyTooLargeError, CallLimitError, DEFAULT_MAX_RESPONSE_BYTES, readBounded } from './bounded.js';
 import { TrackerNetworkError } from './errors.js';
 
 export interface HttpRequest {
@@ -7,7 +8,10 @@ export interface HttpRequest {
   url: string;
   headers: Record<string, string>;
   body?: string | undefined;
+  /** The whole call: connect, headers and body (issue 14 item 5), not only an idle socket. */
   timeoutMs: number;
+  /** Default DEFAULT_MAX_RESPONSE_BYTES. */
+  maxResponseBytes?: number | undefined;
 }
 
 export interface HttpResponse {
@@ -33,17 +37,27 @@ export class Transport {
       agent = new mod.Agent({ keepAlive: true, maxSockets: 8 });
       this.agents.set(url.protocol, agent);
     }
+    const shown = redactUrl(url);
+    const maxBytes = req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     return new Promise<HttpResponse>((resolve, reject) => {
       const headers: Record<string, string> = { ...req.headers };
       if (req.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(req.body));
+      let settled = false;
+      const settle = (outcome: () => void) => { if (!settled) { settled = true; clearTimeout(deadline); outcome(); } };
+      const fail = (e: Error & { code?: string }) => settle(() => reject(
+        e instanceof CallLimitError ? e
+          : e instanceof BodyTooLargeError ? new CallLimitError(req.method, shown, 'size', maxBytes)
+            : new TrackerNetworkError(req.method, shown, e.code ? `${e.code} (${e.message})` : e.message)));
       const r = mod.request(url, { method: req.method, headers, agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', (e) => reject(new TrackerNetworkError(req.method, redactUrl(url), e.message)));
+        readBounded(res, maxBytes, res.headers['content-length']).then(
+          (body) => settle(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: body.toString('utf8') })),
+          (e: Error) => { fail(e); r.destroy(); },
+        );
       });
-      r.setTimeout(req.timeoutMs, () => r.destroy(new Error(`no answer within ${req.timeoutMs} ms`)));
-      r.on('error', (e: NodeJS.ErrnoException) => reject(new TrackerNetworkError(req.method, redactUrl(url), e.code ? `${e.code} (${e.message})` : e.message)));
+      // One timer for the whole call: a server that answers headers and then drips a byte a second
+      // never lets an idle-socket timeout fire.
+      const deadline = setTimeout(() => { fail(new CallLimitError(req.method, shown, 'timeout', req.timeoutMs)); r.destroy(); }, req.timeoutMs);
+      r.on('error', fail);
       if (req.body !== undefined) r.write(req.body);
       r.end();
     });

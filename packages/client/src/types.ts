@@ -13,6 +13,9 @@ export interface ProjectPage { startAt: number; maxResults: number; total?: numb
 
 export type ProjectStatuses = { id: string; name: string; subtask: boolean; statuses: { id: string; name: string }[] }[];
 
+/** GET /priority: the tracker's issue priorities. */
+export interface Priority { id?: string; name: string; isDefault?: boolean; [k: string]: unknown }
+
 export interface Status { id?: string; name: string; statusCategory?: { key?: string } }
 
 export interface IssueLink { id: string; key: string; self?: string; fields?: { summary?: string; status?: Status } }

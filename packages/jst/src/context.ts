@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TrackerClient, type CloudIdCache } from '@jst/client';
 import {
-  JstError, configSecrets, isRole, loadConfig, redact, requireGatewayUrl, requireRoleCredentials, requireTrackerHost,
+  JstError, clientLimits, configSecrets, isRole, loadConfig, redact, requireGatewayUrl, requireRoleCredentials, requireTrackerHost,
   type JstConfig, type Role,
 } from './config/index.js';
 
@@ -93,7 +93,7 @@ export function createContext(options: { cwd?: string; env?: NodeJS.ProcessEnv; 
           email,
           token,
           cloudIdCache: cloudIdFileCache(cfg.jstDir),
-          timeoutMs: Number(env.JST_TIMEOUT_MS ?? 30_000),
+          ...clientLimits(env),
         });
         clients.set(role, c);
       }

@@ -8,8 +8,10 @@ export const EXIT = {
   failed: 1,
   /** Usage or configuration. */
   usage: 2,
-  /** A question that would be asked, in a non-interactive run. */
+  /** A question that would be asked, in a non-interactive run (or input that ended unanswered). */
   question: 3,
+  /** A person pressed Ctrl-C at a question: a cancel, as a shell reports SIGINT (128 + 2). */
+  cancelled: 130,
 } as const;
 
 export function exitCodeFor(error: unknown): number {
@@ -21,4 +23,9 @@ export function exitCodeFor(error: unknown): number {
 export function messageFor(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/** A person's Ctrl-C at a question (EXIT.cancelled): says where, and what was (not) done. */
+export function cancelledError(question: string, hint: string): JstError {
+  return new JstError({ code: 'CANCELLED', exitCode: EXIT.cancelled, problem: `cancelled (Ctrl-C) at the question: ${question}`, hint });
 }

@@ -109,19 +109,21 @@ export function buildProgram(run: (work: (ctx: Context) => Promise<number>) => P
   ['printf \'{"method":"GET","path":"/myself"}\\n\' | jst --role assigner batch']);
 
   examples(json(withRole(program.command('healthcheck'))).description('the status check: configuration, logins, branches, platform')
+    .option('--context', 'also the context rows issue_key, parent_branch and working_tree (status PASS, WARN or INFO = does not apply; never change the exit code)')
     .action(async (o, cmd: Command) => { const role = roleOf(cmd); await run(async (ctx) => (await import('./commands/healthcheck.js')).healthcheck(ctx, role, o)); }),
-  ['jst healthcheck --role assigner', 'jst healthcheck --role executor --json']);
+  ['jst healthcheck --role assigner', 'jst healthcheck --role executor --json', 'jst healthcheck --role executor --context']);
 
   examples(json(program.command('plan'))
     .description('phase 1, the assigner: plan a request into issues, branches and worktrees')
     .argument('[request...]', 'what to build (asked for when empty)')
     .option('--plan <file>', 'a plan file (JSON) with the settled answers; runs non-interactively')
-    .option('--yes', 'do not ask for the final confirmation; plan from an unusual start branch')
+    .option('--yes', 'do not ask for the final confirmation (never accepts an unusual start branch: see --from-branch)')
+    .option('--from-branch <name>', 'plan from this branch, which is neither the default base nor the production branch, without asking (spec §1 rule 2); must name the current branch')
     .option('--confirm-hotfix', 'the explicit yes the hotfix path needs')
     .option('--dry-run', 'print every call and git command, change nothing')
-    .addHelpText('after', '\nExit codes: 0 done, 1 a tracker or git failure, 2 a gate refused (nothing created), 3 a question needs an answer (non-interactive).\nA run cut off at any point is finished by running jst plan again (the journal is .jst/plan-journal.json).\n')
+    .addHelpText('after', '\nExit codes: 0 done, 1 a tracker or git failure, 2 a gate refused (nothing created), 3 a question needs an answer (non-interactive), 130 cancelled with Ctrl-C at a question.\nA run cut off at any point is finished by running jst plan again (the journal is .jst/plan-journal.json).\n')
     .action(async (request: string[], o) => { await run(async (ctx) => (await import('./plan/run.js')).runPlan(ctx, { request, ...o })); }),
-  ['jst plan "Add CSV export to the reports page"', 'jst plan --plan plan.json --json', 'jst plan --plan hotfix.json --confirm-hotfix', 'jst plan --plan plan.json --dry-run']);
+  ['jst plan "Add CSV export to the reports page"', 'jst plan --plan plan.json --json', 'jst plan --plan hotfix.json --confirm-hotfix', 'jst plan --plan plan.json --dry-run', 'jst plan --plan plan.json --from-branch release-prep']);
 
   examples(json(withRole(program.command('start')))
     .description('phase 2, the executor: start work on the issue of this worktree (the key comes from the branch)')

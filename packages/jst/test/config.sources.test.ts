@@ -21,7 +21,7 @@ function repoWith(files: { team?: string; local?: string }): { root: string; tea
   const teamFile = path.join(root, '.jst', 'team.env');
   const localFile = path.join(root, '.jst', 'local.env');
   if (files.team !== undefined) fs.writeFileSync(teamFile, files.team);
-  if (files.local !== undefined) fs.writeFileSync(localFile, files.local);
+  if (files.local !== undefined) fs.writeFileSync(localFile, files.local, { mode: 0o600 }); // as jst init writes it (ARCHITECTURE §10)
   return { root, teamFile, localFile };
 }
 

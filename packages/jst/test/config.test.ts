@@ -72,7 +72,7 @@ function project(edit: { team?: (lines: string[]) => string[] | null; local?: (l
   const team = (edit.team ?? ((l) => l))([...TEAM]);
   const local = (edit.local ?? ((l) => l))(localLines(root));
   if (team !== null) fs.writeFileSync(teamFile, `${team.join('\n')}\n`);
-  if (local !== null) fs.writeFileSync(localFile, `${local.join('\n')}\n`);
+  if (local !== null) fs.writeFileSync(localFile, `${local.join('\n')}\n`, { mode: 0o600 });
   return { root, teamFile, localFile, load: (env = {}) => loadConfig({ cwd: root, env }) };
 }
 

@@ -46,11 +46,12 @@ describe('spec §4 "Local client commands": text form and the rerun hint', () =>
     ],
   };
 
-  it('ARCHITECTURE §6: one row per check, `name  STATUS  detail`, columns aligned; a detail of several parts stays on its row', () => {
+  it('ARCHITECTURE §6: one row per check, `name  STATUS  detail`, columns aligned; a detail of several parts lists the rest one per line under its row (issue 14 item 7)', () => {
     const text = formatReport({ ...fixed, role: 'executor' }, { color: false });
     expect(text.split('\n')).toEqual([
       'worktree    PASS  main checkout',
-      'env_config  FAIL  first problem; second problem',
+      'env_config  FAIL  first problem',
+      '                  second problem',
       'platform    WARN  Linux',
       '',
     ]);
@@ -58,7 +59,7 @@ describe('spec §4 "Local client commands": text form and the rerun hint', () =>
 
   it('assigner and reviewer end with a hint to rerun after fixing, right after the rows; the executor has none', () => {
     const lines = formatReport(fixed, { color: false }).split('\n');
-    expect(lines).toHaveLength(fixed.rows.length + 2);
+    expect(lines).toHaveLength(fixed.rows.length + 3);
     expect(lines.at(-2)).toBe('Fix the FAIL rows above, then rerun: jst healthcheck --role assigner');
     expect(lines.at(-1)).toBe('');
     expect(formatReport({ ...fixed, role: 'reviewer' }, { color: false })).toContain('rerun: jst healthcheck --role reviewer');

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import { notJsonError } from '@jst/client';
 import type { Role } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
@@ -30,8 +31,10 @@ export async function batch(ctx: Context, role: Role): Promise<number> {
       continue;
     }
     const res = await client.raw(req.method, req.path, req.body);
-    if (res.status < 200 || res.status >= 300) failures++;
-    ctx.io.stdout.write(`${JSON.stringify({ ...(req.id !== undefined ? { id: req.id } : {}), status: res.status, ...(res.body !== undefined ? { body: res.body } : {}) })}\n`);
+    const ok = res.status >= 200 && res.status < 300 && !res.notJson;
+    if (!ok) failures++;
+    const error = ok || !res.notJson ? {} : { error: notJsonError(req.method.toUpperCase(), req.path, res).message };
+    ctx.io.stdout.write(`${JSON.stringify({ ...(req.id !== undefined ? { id: req.id } : {}), status: res.status, ...(res.body !== undefined ? { body: res.body } : {}), ...error })}\n`);
   }
   return failures === 0 ? EXIT.ok : EXIT.failed;
 }

@@ -1,10 +1,10 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
-import { JstError, findRepoRoot, looksLikeFilePath, serializeEnvFile, type EnvLine } from '../config/index.js';
+import { JstError, findRepoRoot, looksLikeFilePath, serializeEnvFile, type EnvLine, type SettingName } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import { line } from '../output.js';
+import { problemWith, terminalAsker } from './init-ask.js';
 
 export interface InitOptions {
   force?: boolean;
@@ -28,30 +28,35 @@ export async function init(ctx: Context, o: InitOptions): Promise<number> {
   if (existing.length && !o.force) {
     throw new JstError({ code: 'EXISTS', problem: `${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}`, hint: 'Edit the files, or rerun with --force to overwrite them' });
   }
-  const rl = ctx.io.interactive ? createInterface({ input: ctx.io.stdin, output: ctx.io.stderr as NodeJS.WritableStream }) : undefined;
-  const ask = async (label: string, given: string | undefined, fallback: string): Promise<string> => {
-    if (given !== undefined) return given;
-    if (!rl) return fallback;
-    const answer = (await rl.question(`${label}${fallback ? ` [${fallback}]` : ''}: `)).trim();
-    return answer || fallback;
+  const rl = ctx.io.interactive ? terminalAsker(ctx.io) : undefined;
+  const typed: Record<string, string> = {};
+  /** A value from its flag, else asked on a terminal and checked as typed (a bad one is asked again), else the fallback. */
+  const ask = async (name: SettingName, label: string, given: string | undefined, fallback: string, secret = false): Promise<string> => {
+    if (given !== undefined || !rl) return (typed[name] = given ?? fallback);
+    for (;;) {
+      const answer = (await rl.question(`${label}${fallback ? ` [${fallback}]` : ''}: `, secret)) || fallback;
+      const problem = problemWith(name, answer, typed, root);
+      if (problem === null) return (typed[name] = answer);
+      ctx.io.stderr.write(`  ${problem}\n`);
+    }
   };
   try {
     const values = {
-      DEFAULT_BASE_BRANCH: await ask('Default base branch', o.baseBranch, 'development'),
-      PRODUCTION_BRANCH: await ask('Production branch', o.productionBranch, 'main'),
-      PROJECT_KEY: await ask('Project key', o.projectKey, ''),
-      TRACKER_ACCOUNT_URL: await ask('Tracker site host (e.g. acme.atlassian.net)', o.site, ''),
-      TRACKER_GATEWAY_URL: await ask('Tracker gateway URL', o.gateway, 'https://api.atlassian.com'),
-      WORKTREES_DIR: await ask('Worktrees folder (absolute path)', o.worktreesDir, resolve(root, '..', 'worktrees')),
-      CODEHOST_API_URL: await ask('Code host API URL', o.codehostApi, 'https://api.github.com'),
-      TRACKER_ASSIGNER_EMAIL: await ask('Assigner e-mail', o.assignerEmail, ''),
-      TRACKER_EXECUTOR_EMAIL: await ask('Executor e-mail', o.executorEmail, ''),
-      TRACKER_REVIEWER_EMAIL: await ask('Reviewer e-mail', o.reviewerEmail, ''),
+      DEFAULT_BASE_BRANCH: await ask('DEFAULT_BASE_BRANCH', 'Default base branch', o.baseBranch, 'development'),
+      PRODUCTION_BRANCH: await ask('PRODUCTION_BRANCH', 'Production branch', o.productionBranch, 'main'),
+      PROJECT_KEY: await ask('PROJECT_KEY', 'Project key', o.projectKey, ''),
+      TRACKER_ACCOUNT_URL: await ask('TRACKER_ACCOUNT_URL', 'Tracker site host (e.g. acme.atlassian.net)', o.site, ''),
+      TRACKER_GATEWAY_URL: await ask('TRACKER_GATEWAY_URL', 'Tracker gateway URL', o.gateway, 'https://api.atlassian.com'),
+      WORKTREES_DIR: await ask('WORKTREES_DIR', 'Worktrees folder (absolute path)', o.worktreesDir, resolve(root, '..', 'worktrees')),
+      CODEHOST_API_URL: await ask('CODEHOST_API_URL', 'Code host API URL', o.codehostApi, 'https://api.github.com'),
+      TRACKER_ASSIGNER_EMAIL: await ask('TRACKER_ASSIGNER_EMAIL', 'Assigner e-mail', o.assignerEmail, ''),
+      TRACKER_EXECUTOR_EMAIL: await ask('TRACKER_EXECUTOR_EMAIL', 'Executor e-mail', o.executorEmail, ''),
+      TRACKER_REVIEWER_EMAIL: await ask('TRACKER_REVIEWER_EMAIL', 'Reviewer e-mail', o.reviewerEmail, ''),
     };
     const tokens: Record<string, string> = {};
     for (const name of TOKEN_ENV) {
-      const fromEnv = ctx.env[name];
-      tokens[name] = fromEnv ?? (rl ? (await rl.question(`${name} (the token value itself; leave empty to fill in later): `)).trim() : '');
+      // Tokens never come from flags (other users can read the process list), and are never echoed.
+      tokens[name] = await ask(name, `${name} (the token itself, hidden as you type; Enter to fill it in later)`, ctx.env[name] || undefined, '', true);
       if (tokens[name] && looksLikeFilePath(tokens[name]!, [ctx.cwd, root])) throw new JstError({ code: 'CONFIG', problem: `${name} looks like a file path`, setting: name, hint: 'Paste the token value itself, not the path of a file holding it' });
     }
     if (values.WORKTREES_DIR && !isAbsolute(values.WORKTREES_DIR)) throw new JstError({ code: 'CONFIG', problem: `WORKTREES_DIR must be an absolute path (got "${values.WORKTREES_DIR}")`, setting: 'WORKTREES_DIR' });

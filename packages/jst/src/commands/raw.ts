@@ -1,3 +1,4 @@
+import { notJsonError } from '@jst/client';
 import { JstError, type Role } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
@@ -18,6 +19,8 @@ export async function raw(ctx: Context, role: Role, method: string, path: string
   const res = await ctx.client(role).raw(m, path, body);
   const out = res.body === undefined ? '' : typeof res.body === 'string' ? res.body : JSON.stringify(res.body, null, 2);
   if (res.status >= 200 && res.status < 300) {
+    // A 2xx that is not JSON came from something other than the tracker: a failure, not a body to pass on.
+    if (res.notJson) throw notJsonError(m, path, res);
     if (out) ctx.io.stdout.write(`${out}\n`);
     return EXIT.ok;
   }

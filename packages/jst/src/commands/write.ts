@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { textToAdf, validateAdf, type AdfDoc } from '@jst/adf';
-import { accountIdByEmail, assignByEmail, transitionTo, type IssueFields } from '@jst/client';
+import { TrackerHttpError, accountIdByEmail, assignByEmail, transitionTo, type IssueFields } from '@jst/client';
 import { JstError, requireRoleEmail, type Role } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
@@ -89,7 +89,15 @@ export async function issueDelete(ctx: Context, role: Role, key: string, o: Outp
     rl.close();
     if (answer !== key) { ctx.io.stderr.write('Not deleted: the key typed did not match.\n'); return EXIT.usage; }
   }
-  await ctx.client(role).deleteIssue(key, o.withSubtasks ?? false);
+  try {
+    await ctx.client(role).deleteIssue(key, o.withSubtasks ?? false);
+  } catch (e) {
+    // The tracker's remedy names its API parameter (deleteSubtasks=true); a jst user's is the flag.
+    if (e instanceof TrackerHttpError && e.status === 400 && !o.withSubtasks && /sub-?tasks?/i.test(e.vendorMessage)) {
+      throw new JstError({ code: 'HAS_SUBTASKS', exitCode: EXIT.failed, problem: `${key} has sub-tasks, so it was not deleted (nothing was)`, hint: `Rerun with --with-subtasks to delete it together with them: jst --role ${role} issue delete ${key} --with-subtasks --yes ${key}` });
+    }
+    throw e;
+  }
   if (wantsJson(ctx, o)) printJson(ctx.io, { key, deleted: true });
   else line(ctx.io, `${key} deleted`);
   return EXIT.ok;

@@ -1,3 +1,5 @@
+import { joinSentences } from '@jst/client';
+
 /** Exit code for a usage or configuration error (ARCHITECTURE §3: 2 = usage or configuration). */
 export const EXIT_USAGE = 2;
 
@@ -57,7 +59,7 @@ function composeMessage(o: JstErrorOptions): string {
     if (!o.problem.includes(where)) missing.push(`in ${where}`);
   }
   const what = missing.length > 0 ? `${o.problem} (${missing.join(', ')})` : o.problem;
-  return o.hint === undefined ? what : `${what}. ${o.hint}`;
+  return o.hint === undefined ? what : joinSentences(what, o.hint);
 }
 
 export function isJstError(value: unknown): value is JstError {

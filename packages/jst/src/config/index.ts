@@ -50,4 +50,5 @@ export {
   type WorktreesDirState,
   type WorktreesDirStatus,
 } from './validate.js';
-export { REDACTED, basicAuthSecrets, configSecrets, redact } from './redact.js';
+export { MIN_ANYWHERE, REDACTED, basicAuthSecrets, configSecrets, redact } from './redact.js';
+export { clientLimits, type ClientLimits } from './limits.js';

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { readEnvFile, type EnvEntry } from './env-file.js';
 import { fileLocation } from './errors.js';
+import { exposedFileWarning } from './file-mode.js';
 import { JST_DIR_NAME, locateJstDir } from './locate.js';
 import { FILE_NAMES, SETTING_NAMES, isSettingName, settingSpec, type SettingFile, type SettingName } from './schema.js';
 import { closestName } from './suggest.js';
@@ -25,11 +26,12 @@ export interface StatusNames {
 }
 
 export interface ConfigWarning {
-  readonly code: 'UNKNOWN_SETTING' | 'WRONG_FILE' | 'DUPLICATE_SETTING';
-  /** The name as written in the file. */
+  readonly code: 'UNKNOWN_SETTING' | 'WRONG_FILE' | 'DUPLICATE_SETTING' | 'FILE_MODE';
+  /** The name as written in the file (for FILE_MODE, the file's name). */
   readonly setting: string;
   readonly file: string;
-  readonly line: number;
+  /** Absent for a warning about the whole file. */
+  readonly line?: number | undefined;
   readonly message: string;
   /** For an unknown name: the closest known one. */
   readonly suggestion?: SettingName | undefined;
@@ -92,6 +94,8 @@ export function loadConfig(options: LoadConfigOptions = {}): JstConfig {
     const entries = jstDir === null ? null : readEnvFile(files[kind]);
     filesFound[kind] = entries !== null;
     for (const entry of entries ?? []) collect(entry, kind, files[kind], placed, misplaced, warnings);
+    const exposed = kind === 'local' && entries !== null ? exposedFileWarning(files.local) : null;
+    if (exposed !== null) warnings.push(exposed);
   }
   const settings: Partial<Record<SettingName, SettingValue>> = {};
   const emptied: Partial<Record<SettingName, ValueSource>> = {};

@@ -19,8 +19,19 @@ export function configSecrets(config: JstConfig): string[] {
 }
 
 /**
- * Replaces every occurrence of every secret in `text` with `***`. URL-encoded forms are covered
- * too, since a token can end up in a query string or a logged URL.
+ * Secrets at least this long are masked wherever they occur, also inside a longer word: a real
+ * API token is tens of characters, and such a string does not turn up by chance.
+ */
+export const MIN_ANYWHERE = 8;
+
+/** Characters a token is made of; a short secret counts only where none of these touch it. */
+const TOKEN_CHAR = 'A-Za-z0-9_-';
+
+/**
+ * Masks every secret in `text` with `***`, whole values only (issue 14 item 6). A secret of
+ * MIN_ANYWHERE or more characters is masked wherever it occurs; a shorter one (a test token "x")
+ * only where it stands as a whole token — `TOKEN=x`, `"x"`, `x` alone — so it never eats the "x"
+ * of "Linux x64". URL-encoded forms are covered too, since a token can end up in a query string.
  */
 export function redact(text: string, secrets: readonly string[]): string {
   const forms = new Set<string>();
@@ -32,6 +43,14 @@ export function redact(text: string, secrets: readonly string[]): string {
   }
   // Longest first, so a secret that contains another is replaced whole rather than leaving a tail.
   let out = text;
-  for (const form of [...forms].sort((a, b) => b.length - a.length)) out = out.split(form).join(REDACTED);
+  for (const form of [...forms].sort((a, b) => b.length - a.length)) {
+    out = form.length >= MIN_ANYWHERE
+      ? out.split(form).join(REDACTED)
+      : out.replace(new RegExp(`(?<![${TOKEN_CHAR}])${escapeRegExp(form)}(?![${TOKEN_CHAR}])`, 'g'), REDACTED);
+  }
   return out;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

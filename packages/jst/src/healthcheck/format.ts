@@ -1,29 +1,42 @@
 import type { Role } from '../config/index.js';
-import type { HealthReport, RowStatus } from './types.js';
+import type { ContextRow, HealthReport, HealthRow } from './types.js';
 
-const COLORS: Record<RowStatus, string> = { PASS: '\x1b[32m', WARN: '\x1b[33m', FAIL: '\x1b[31m' };
+type AnyStatus = HealthRow['status'] | ContextRow['status'];
+const COLORS: Record<AnyStatus, string> = { PASS: '\x1b[32m', WARN: '\x1b[33m', FAIL: '\x1b[31m', INFO: '\x1b[2m' };
 const RESET = '\x1b[0m';
 const GAP = '  ';
 
 /**
- * The text form (ARCHITECTURE §6): one line per check, `name  STATUS  detail`, columns aligned; a
- * detail of several parts (env_config's problems) is joined with "; " so that every line is a row.
- * The assigner's and reviewer's output then ends with the rerun hint. Colour only marks the status
- * word, so the columns line up the same with and without it.
+ * The text form (ARCHITECTURE §6): one line per check, `name  STATUS  detail`, columns aligned.
+ * A detail of several parts (env_config's problems) keeps its first part on the row and lists the
+ * rest one per line beneath, indented to the detail column, so no line runs to a screen's width
+ * times ten and a parser of `name  STATUS  detail` lines still finds every row (continuation lines
+ * start with a space). The context rows (`--context`: `issue_key`, `parent_branch`,
+ * `working_tree`) follow the contract rows; then the assigner's and reviewer's rerun hint. Colour
+ * only marks the status word.
  */
 export function formatReport(report: HealthReport, options: { color: boolean }): string {
-  const nameWidth = Math.max(...report.rows.map((r) => r.name.length));
-  const lines = report.rows.map((r) => {
+  const all: { name: string; status: AnyStatus; detail: string }[] = [...report.rows, ...(report.context ?? [])];
+  const nameWidth = Math.max(...all.map((r) => r.name.length));
+  const statusWidth = 4;
+  const indent = ' '.repeat(nameWidth + GAP.length + statusWidth + GAP.length);
+  const lines = all.flatMap((r) => {
     const status = options.color ? `${COLORS[r.status]}${r.status}${RESET}` : r.status;
-    return `${r.name.padEnd(nameWidth)}${GAP}${status}${GAP}${oneLine(r.detail)}`.trimEnd();
+    const [first = '', ...rest] = detailLines(r.detail);
+    return [`${r.name.padEnd(nameWidth)}${GAP}${status}${GAP}${first}`.trimEnd(), ...rest.map((l) => `${indent}${l}`)];
   });
   const hint = rerunHint(report);
   return `${[...lines, ...(hint === null ? [] : [hint])].join('\n')}\n`;
 }
 
-/** A detail as one line: its lines joined with "; " (the --json form keeps them as they are). */
+/** A detail's non-empty lines, trimmed (the --json form keeps the detail as it is). */
+export function detailLines(detail: string): string[] {
+  return detail.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+}
+
+/** A detail as one line, its parts joined with "; " (for a one-line summary such as the plan's). */
 export function oneLine(detail: string): string {
-  return detail.split('\n').map((l) => l.trim()).filter((l) => l !== '').join('; ');
+  return detailLines(detail).join('; ');
 }
 
 /**
@@ -40,7 +53,12 @@ export function rerunHint(report: HealthReport): string | null {
 
 const HINTED_ROLES: readonly Role[] = ['assigner', 'reviewer'];
 
-/** The `--json` form: exactly `{"role": R, "rows": [{"name", "status", "detail"}]}`. */
+/**
+ * The `--json` form: exactly `{"role": R, "rows": [{"name", "status", "detail"}]}` (ARCHITECTURE
+ * §6; every problem kept, `\n`-separated), plus `"context": […]` in the same shape with --context.
+ */
 export function reportJson(report: HealthReport): string {
-  return `${JSON.stringify({ role: report.role, rows: report.rows.map((r) => ({ name: r.name, status: r.status, detail: r.detail })) }, null, 2)}\n`;
+  const plain = (r: { name: string; status: string; detail: string }) => ({ name: r.name, status: r.status, detail: r.detail });
+  const context = report.context === undefined ? {} : { context: report.context.map(plain) };
+  return `${JSON.stringify({ role: report.role, rows: report.rows.map(plain), ...context }, null, 2)}\n`;
 }

@@ -1,3 +1,4 @@
+import { joinSentences } from '@jst/client';
 import os from 'node:os';
 import path from 'node:path';
 import { FILE_NAMES, unsetWhere, describeSource, readWorktreesDir, validateConfig, type ConfigProblem, type JstConfig } from '../config/index.js';
@@ -70,7 +71,7 @@ const OWNED_ELSEWHERE = (p: ConfigProblem) => p.setting === 'WORKTREES_DIR' || p
  */
 export async function envConfigRow(ctx: HealthcheckContext): Promise<HealthRow> {
   const { config } = ctx;
-  const problems = validateConfig(config).filter((p) => !OWNED_ELSEWHERE(p)).map((p) => `${p.message}. ${p.fix}`);
+  const problems = validateConfig(config).filter((p) => !OWNED_ELSEWHERE(p)).map((p) => joinSentences(p.message, p.fix));
   if (config.jstDir !== null) {
     for (const kind of ['team', 'local'] as const) {
       if (!config.filesFound[kind]) problems.unshift(`${config.files[kind]} is missing: run jst init in the main checkout, or copy .jst/ from it into this worktree`);

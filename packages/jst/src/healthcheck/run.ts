@@ -1,14 +1,16 @@
 import { configSecrets, redact } from '../config/index.js';
 import { codehostLoginRow } from './codehost-row.js';
+import { contextRows } from './context-rows.js';
 import { branchPairRow, branchRow, envConfigRow, platformRow, productionBranchRow, worktreeRow, worktreesDirRow } from './local-rows.js';
 import { trackerLoginRow } from './tracker-row.js';
-import { row, type HealthReport, type HealthRow, type HealthcheckContext, type RowName, type RowStatus } from './types.js';
+import { row, type ContextRow, type HealthReport, type HealthRow, type HealthcheckContext, type RowName, type RowStatus } from './types.js';
 
 /**
  * `jst healthcheck --role R` (ARCHITECTURE §6). The probes do not depend on one another, so they
  * run at once: the check costs the slowest probe, not the sum. Rows keep the documented order.
  */
 export async function runHealthcheck(ctx: HealthcheckContext): Promise<HealthReport> {
+  const context = ctx.withContext ? contextRows(ctx).catch((error: unknown): ContextRow[] => [{ name: 'working_tree', status: 'INFO', detail: `context not read: ${error instanceof Error ? error.message : String(error)}` }]) : null;
   const rows = await Promise.all([
     guarded('worktree', 'WARN', () => worktreeRow(ctx)),
     guarded('worktrees_dir', 'FAIL', () => worktreesDirRow(ctx.config)),
@@ -23,7 +25,11 @@ export async function runHealthcheck(ctx: HealthcheckContext): Promise<HealthRep
   // The last line of defence (STYLE.md "redact at the one place that prints"): whatever a probe
   // or a server put into a detail, no configured secret leaves this function.
   const secrets = configSecrets(ctx.config);
-  return { role: ctx.role, rows: rows.map((r) => ({ name: r.name, status: r.status, detail: redact(r.detail, secrets) })) };
+  return {
+    role: ctx.role,
+    rows: rows.map((r) => ({ name: r.name, status: r.status, detail: redact(r.detail, secrets) })),
+    ...(context === null ? {} : { context: (await context).map((r) => ({ ...r, detail: redact(r.detail, secrets) })) }),
+  };
 }
 
 /**

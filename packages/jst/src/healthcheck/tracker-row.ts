@@ -1,4 +1,4 @@
-import { TrackerClient, TrackerHttpError, TrackerNetworkError } from '@jst/client';
+import { TrackerClient, TrackerHttpError, TrackerNetworkError, TrackerResponseError } from '@jst/client';
 import { ROLES, unsetWhere, checkRoleCredentials, roleSettings, siteUrlForHost, type JstConfig, type Role } from '../config/index.js';
 import { cloudIdFileCache } from '../context.js';
 import { row, type HealthRow, type HealthcheckContext } from './types.js';
@@ -28,6 +28,7 @@ export async function trackerLoginRow(ctx: HealthcheckContext): Promise<HealthRo
     // The same cache as every other command, so a healthcheck and a raw call agree on the cloudId.
     cloudIdCache: cloudIdFileCache(config.jstDir),
     timeoutMs: ctx.timeoutMs ?? 10_000,
+    maxResponseBytes: ctx.maxResponseBytes,
     // A status check answers now; waiting out a rate limit would only hide the problem.
     retry: { maxRetries: 0, maxWaitMs: 0 },
   });
@@ -52,6 +53,7 @@ function explain(error: unknown, config: JstConfig, role: Role, email: string, t
   const names = roleSettings(role);
   const site = siteUrlForHost(config.trackerHost ?? '');
   if (error instanceof TrackerNetworkError) return `could not reach the tracker at ${error.url}: ${error.message}`;
+  if (error instanceof TrackerResponseError) return error.message;
   if (!(error instanceof TrackerHttpError)) return `GET /myself failed: ${error instanceof Error ? error.message : String(error)}`;
   if (error.path.includes('/_edge/tenant_info')) {
     return `${site}/_edge/tenant_info answered HTTP ${error.status} without a cloud id: check that TRACKER_ACCOUNT_URL (${config.trackerHost}) is the tracker's site host`;

@@ -1,13 +1,17 @@
 import type { Draft, PlanInput, WorkItem } from './input.js';
 import { openQuestions, settle } from './input.js';
+import { matchPriority, type Priorities } from './priority.js';
 import { needsAnswer, type Prompter } from './prompt.js';
+
+/** Sub-tasks of one plan at most (a longer list is a plan file's job). */
+const MAX_STEPS = 20;
 
 /**
  * spec §1 rule 5: ask until scope, acceptance criteria and priority are settled; the answers
  * become the issue description. Without a terminal (or with a plan file) an open question ends
  * the run with exit 3, naming every question still open.
  */
-export async function clarify(draft: Draft, prompt: Prompter): Promise<PlanInput> {
+export async function clarify(draft: Draft, prompt: Prompter, priorities: Priorities): Promise<PlanInput> {
   if (!prompt.interactive) {
     const open = openQuestions(draft);
     if (open.length) {
@@ -19,15 +23,24 @@ export async function clarify(draft: Draft, prompt: Prompter): Promise<PlanInput
   d.summary ??= await prompt.ask('A one-line summary for the issue?');
   d.scope ??= await prompt.ask('What is in scope (and what is not)?');
   if (!d.acceptanceCriteria?.length) d.acceptanceCriteria = await prompt.askList('What are the acceptance criteria?');
-  d.priority ??= await prompt.ask('Priority (Highest, High, Medium, Low)?');
+  if (d.priority === undefined) {
+    const answer = await prompt.ask(`Priority (${priorities.names.join(', ')})?`, undefined, {
+      default: priorities.default,
+      check: (a) => (matchPriority(a, priorities) === null ? `one of ${priorities.names.join(', ')}` : null),
+    });
+    d.priority = matchPriority(answer, priorities)!;
+  }
   if (d.path === undefined) {
     // spec §1 rule 7: urgency words in the request are not the signal; only this explicit answer is.
     const hotfix = await prompt.yesNo('Is this an emergency fix of production that must be cut from the production branch (a hotfix)?');
     d.path = hotfix ? 'hotfix' : 'planned';
   }
   if (d.path === 'planned' && d.steps === undefined) {
-    const n = Number(await prompt.ask('Split into how many sub-tasks? (0 = a single issue)'));
-    d.steps = Array.from({ length: Number.isInteger(n) && n > 0 ? Math.min(n, 20) : 0 }, () => ({}));
+    const n = Number(await prompt.ask('Split into how many sub-tasks? (0 = a single issue)', undefined, {
+      default: '0',
+      check: (a) => (/^\d+$/.test(a) && Number(a) <= MAX_STEPS ? null : `a whole number from 0 to ${MAX_STEPS}`),
+    }));
+    d.steps = Array.from({ length: n }, () => ({}));
   }
   const steps: WorkItem[] = [];
   for (const [i, s] of (d.steps ?? []).entries()) {

@@ -1,6 +1,6 @@
 import type { HealthReport } from '../healthcheck/index.js';
 import type { PlanInput } from './input.js';
-import { refused } from './prompt.js';
+import { refused, type Prompter } from './prompt.js';
 
 /** The branch context of spec §1 rule 4, read from the healthcheck rows (git is not asked again). */
 export interface BranchContext {
@@ -57,5 +57,22 @@ export function pathGate(plan: PlanInput, start: StartBranch, bc: BranchContext)
   }
   if (plan.path === 'planned' && start === 'production') {
     throw refused(`you stand on the production branch ${bc.production}, which is accepted only for an emergency hotfix, and this is planned work (spec §1 rule 7)`, 'Check out the default base branch and rerun');
+  }
+}
+
+/**
+ * spec §1 rule 2: on any other branch the user is asked how to proceed, before the questionnaire
+ * (an answer then is not wasted). `--from-branch <name>` is the non-interactive yes, and it must
+ * name the branch: `--yes` (skip the final confirmation) never accepts an unusual branch.
+ */
+export async function otherBranchGate(bc: BranchContext, start: StartBranch, defaultBase: string, fromBranch: string | undefined, prompt: Prompter): Promise<void> {
+  if (fromBranch !== undefined && fromBranch !== bc.branch) {
+    throw refused(`--from-branch ${fromBranch} does not name the current branch ${bc.branch ?? '(detached)'}`, `Pass --from-branch ${bc.branch ?? '<branch>'}, or check out ${defaultBase}`);
+  }
+  if (start !== 'other' || fromBranch !== undefined) return;
+  const from = bc.production === null ? `origin/${defaultBase}` : `origin/${defaultBase} (a hotfix from origin/${bc.production})`;
+  const question = `You are on ${bc.branch}, neither the default base branch ${defaultBase} nor the production branch ${bc.production ?? '(unset)'}. New branches would be cut from ${from}. Plan from here anyway?`;
+  if (!(await prompt.yesNo(question, `Check out ${defaultBase}, or pass --from-branch ${bc.branch} to plan from it anyway`))) {
+    throw refused(`not planning from ${bc.branch}`, `Check out ${defaultBase} and rerun`);
   }
 }

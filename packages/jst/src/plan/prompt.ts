@@ -1,13 +1,21 @@
 import { createInterface, type Interface } from 'node:readline';
 import { JstError } from '../config/index.js';
 import type { Io } from '../context.js';
-import { EXIT } from '../exit.js';
+import { EXIT, cancelledError } from '../exit.js';
+
+/** What a question accepts: a default taken by a bare Enter, and a check that names what is wrong. */
+export interface AskOptions {
+  /** Shown as `[default]`; a bare Enter takes it. */
+  default?: string | undefined;
+  /** null = accepted; otherwise why not (the question is asked again). */
+  check?: ((answer: string) => string | null) | undefined;
+}
 
 /**
  * The questions phase 1 may ask (ARCHITECTURE §7). On a terminal they are asked; otherwise (no
  * TTY, or a plan file) the run ends with exit 3 and the question on stderr, having created nothing.
  * Lines typed ahead of a question are kept for it, not dropped; input that ends unanswered is a
- * question left open (exit 3), never a hang.
+ * question left open (exit 3), never a hang; Ctrl-C at a question is a cancel (exit 130).
  */
 export class Prompter {
   private rl: Interface | undefined;
@@ -24,10 +32,19 @@ export class Prompter {
         const w = this.waiting;
         if (w) { this.waiting = undefined; w.resolve(line); } else this.queue.push(line);
       });
+      // A person's Ctrl-C: the terminal gives readline the key, not a signal to the process.
+      this.rl.on('SIGINT', () => {
+        this.io.stderr.write('\n');
+        const w = this.waiting;
+        if (w) { this.waiting = undefined; w.reject(cancelled(w.question)); return; }
+        // Between questions (a check or a call running): stop as Ctrl-C always does.
+        this.rl?.close();
+        process.kill(process.pid, 'SIGINT');
+      });
       this.rl.on('close', () => {
         this.ended = true;
         const w = this.waiting;
-        if (w) { this.waiting = undefined; w.reject(needsAnswer(w.question, 'The input ended before the question was answered')); }
+        if (w) { this.waiting = undefined; w.reject(inputEnded(w.question)); }
       });
     }
     return this.rl;
@@ -39,17 +56,29 @@ export class Prompter {
     rl.prompt();
     const typed = this.queue.shift();
     if (typed !== undefined) return Promise.resolve(typed.trim());
-    if (this.ended) return Promise.reject(needsAnswer(prompt.trim(), 'The input ended before the question was answered'));
+    if (this.ended) return Promise.reject(inputEnded(prompt.trim()));
     return new Promise((resolve, reject) => { this.waiting = { resolve: (l) => resolve(l.trim()), reject, question: prompt.trim() }; });
   }
 
-  /** A question that must be answered (exit 3 when nobody can answer it). */
-  async ask(question: string, hint?: string): Promise<string> {
+  /**
+   * A question that must be answered (exit 3 when nobody can answer it). The question is printed
+   * once; an empty or refused answer is asked for again with a short `>` line, not the whole text.
+   */
+  async ask(question: string, hint?: string, o: AskOptions = {}): Promise<string> {
     if (!this.interactive) throw needsAnswer(question, hint);
+    let prompt = `${question}${o.default !== undefined ? ` [${o.default}]` : ''} `;
     for (;;) {
-      const answer = await this.read(`${question} `);
-      if (answer) return answer;
+      const answer = (await this.read(prompt)) || o.default || '';
+      const problem = answer === '' ? 'an answer is needed' : (o.check?.(answer) ?? null);
+      if (problem === null) return answer;
+      prompt = `  (${problem}) > `;
     }
+  }
+
+  /** Waits for Enter (any answer, an empty one included): for "do this, then press Enter". */
+  async pause(message: string, hint?: string): Promise<void> {
+    if (!this.interactive) throw needsAnswer(message, hint);
+    await this.read(`${message} `);
   }
 
   /** Several lines, ended by an empty line. */
@@ -64,6 +93,7 @@ export class Prompter {
     }
   }
 
+  /** A bare Enter is the offered default, No. */
   async yesNo(question: string, hint?: string): Promise<boolean> {
     if (!this.interactive) throw needsAnswer(question, hint);
     const answer = (await this.read(`${question} [y/N] `)).toLowerCase();
@@ -75,6 +105,15 @@ export class Prompter {
 
 export function needsAnswer(question: string, hint?: string): JstError {
   return new JstError({ code: 'QUESTION', exitCode: EXIT.question, problem: `a question needs an answer: ${question}`, hint: hint ?? 'Run jst plan on a terminal, or give the answer in the plan file (--plan)' });
+}
+
+function inputEnded(question: string): JstError {
+  return needsAnswer(question, 'The input ended before the question was answered');
+}
+
+/** Ctrl-C at a question (ARCHITECTURE §7 keeps 3 for a question nobody could answer). */
+function cancelled(question: string): JstError {
+  return cancelledError(question, 'Nothing was created; run jst plan again when ready');
 }
 
 /** A gate said no (ARCHITECTURE §7: exit 2, nothing created). */

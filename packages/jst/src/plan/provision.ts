@@ -82,14 +82,22 @@ async function createIssueStep(c: ProvisionContext, id: string, item: WorkItem, 
   return r.key!;
 }
 
+/** The exact branch name, here and on origin (as last fetched): a slug shared with older work is no collision. */
+async function wholeNameFree(c: ProvisionContext, branch: string): Promise<void> {
+  const out = await git.runGit(['for-each-ref', '--format=%(refname:short)', `refs/heads/${branch}`, `refs/remotes/origin/${branch}`], c.repo, { env: c.env });
+  const clash = out.stdout.split('\n').find(Boolean);
+  if (clash) throw new JstError({ code: 'PLAN_COLLISION', exitCode: 1, problem: `branch ${branch} exists already (${clash}), left from an earlier issue with the same key`, hint: 'The tracker reused a key: rename or delete that branch, then rerun jst plan to finish this run' });
+}
+
 /** spec §1 rule 10: branch + worktree, `.jst/` copied, parentbranch (and gh-merge-base) recorded. */
 async function provisionLeaf(c: ProvisionContext, id: string, key: string, item: WorkItem, role: Leaf['role'], prTarget: string, startPoint: string): Promise<Leaf> {
   const branch = c.plan.path === 'hotfix' ? hotfixBranch(key, item.summary) : featureBranch(key, item.summary);
   const worktree = join(c.worktreesDir, `worktree-${key}`);
   const leaf: Leaf = { key, summary: item.summary, branch, worktree, prTarget, role };
   await step(c, `${id}:worktree`, `create branch ${branch} and worktree ${worktree}`, async (resuming) => {
-    // A fresh run needs no look first: the branch name holds a key minted moments ago, and
-    // `git worktree add -b` itself refuses an existing branch or a non-empty folder.
+    // A fresh run judges a collision on the whole branch name, which holds a key minted moments
+    // ago: only a key reused after a tracker reset can meet an old branch (issue 14 item 7).
+    if (!resuming && !c.effects.dryRun) await wholeNameFree(c, branch);
     if (resuming && !c.effects.dryRun) {
       const o = { env: c.env };
       const entries = await git.worktreeList(c.repo, o);

@@ -8,9 +8,10 @@ import * as git from '../git/index.js';
 import { runHealthcheck, type HealthReport } from '../healthcheck/index.js';
 import { clarify } from './clarify.js';
 import { dryRunEffects, realEffects, type Effects } from './effects.js';
-import { branchContext, pathGate, startBranchGate, type BranchContext } from './gates.js';
+import { branchContext, otherBranchGate, pathGate, startBranchGate, type BranchContext } from './gates.js';
 import { readPlanFile, type Draft, type PlanInput } from './input.js';
 import { Journal } from './journal.js';
+import { trackerPriorities, requirePriority } from './priority.js';
 import { Prompter, refused } from './prompt.js';
 import { commentOnce, provision, type Leaf } from './provision.js';
 import { assignmentReport, handOffLines } from './report.js';
@@ -20,6 +21,8 @@ export interface PlanOptions {
   request: string[];
   plan?: string | undefined;
   yes?: boolean | undefined;
+  /** spec §1 rule 2: plan from this unusual start branch without asking (must be the current branch). */
+  fromBranch?: string | undefined;
   confirmHotfix?: boolean | undefined;
   json?: boolean | undefined;
   dryRun?: boolean | undefined;
@@ -69,15 +72,19 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompter, say: (l: str
   const defaultBase = config.defaultBaseBranch;
   const start = startBranchGate(bc, defaultBase);
   failOnHealth(health, say);
+  await otherBranchGate(bc, start, defaultBase, o.fromBranch, prompt);
   await worktreesDirGate(bc, prompt);
 
-  // --- spec §1 rules 5-7: clarify, scope, base.
-  const settled = resumePlan ?? (await clarify(draft, prompt));
-  pathGate(settled, start, bc);
-  if (start === 'other') {
-    const ok = o.yes || (await prompt.yesNo(`You are on ${bc.branch}, neither the default base branch ${defaultBase} nor the production branch. Plan from ${settled.path === 'hotfix' ? `origin/${bc.production}` : defaultBase} anyway?`, `Check out ${defaultBase} (or pass --yes to plan from it anyway)`));
-    if (!ok) throw refused(`not planning from ${bc.branch}`, `Check out ${defaultBase} and rerun`);
+  // --- spec §1 rules 5-7: clarify (the priority one of the tracker's), scope, base.
+  let settled: PlanInput;
+  if (resumePlan) settled = resumePlan;
+  else {
+    say('→ priorities of the tracker');
+    const priorities = await trackerPriorities(ctx.client('assigner'));
+    if (draft.priority !== undefined) draft.priority = requirePriority(draft.priority, priorities);
+    settled = await clarify(draft, prompt, priorities);
   }
+  pathGate(settled, start, bc);
   const hotfix = settled.path === 'hotfix';
   if (hotfix && !resumePlan) {
     // spec §1 rule 7: the hotfix path is named and waits for an explicit yes.
@@ -100,7 +107,6 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompter, say: (l: str
   const repo = config.repoRoot ?? (await git.worktreeInfo(ctx.cwd, { env: ctx.env })).root;
   await syncWithOrigin(ctx, repo, { hotfix, onBase: start === 'base', base: defaultBase, dryRun: Boolean(o.dryRun), say, prompt });
   const planHash = createHash('sha256').update(JSON.stringify(settled)).digest('hex');
-  if (!resumePlan && !pending) await collisionGate(ctx, repo, settled, say);
 
   const worktreesDir = bc.worktreesDir.detail;
   if (prompt.interactive && !o.yes && !o.dryRun && !resumePlan) {
@@ -143,10 +149,12 @@ function failOnHealth(report: HealthReport, say: (l: string) => void): void {
 async function worktreesDirGate(bc: BranchContext, prompt: Prompter): Promise<void> {
   if (bc.worktreesDir.status === 'PASS') return;
   const dir = bc.worktreesDir.detail;
+  const path = dir.split(' ')[0]!;
+  let message = `The worktrees folder is not ready: ${dir}. Create it yourself (jst never creates it), then press Enter to continue.`;
   for (;;) {
-    await prompt.ask(`The worktrees folder is not ready: ${dir}. Create it yourself (jst never creates it), then press Enter to continue.`, 'Create the folder named by WORKTREES_DIR in .jst/local.env, then rerun');
-    const path = dir.split(' ')[0]!;
+    await prompt.pause(message, 'Create the folder named by WORKTREES_DIR in .jst/local.env, then rerun');
     if (existsSync(path) && statSync(path).isDirectory()) return;
+    message = `  (${path} is still not a folder) press Enter once it is:`;
   }
 }
 
@@ -176,18 +184,6 @@ async function syncWithOrigin(ctx: Context, repo: string, s: { hotfix: boolean; 
     if (!(e instanceof JstError) || e.code !== 'GIT_PULL_DIVERGED') throw e;
     const goOn = await s.prompt.yesNo(`${s.base} has diverged from origin/${s.base} (a fast-forward pull is not possible). Plan from your local ${s.base} anyway?`, `Reconcile ${s.base} with origin/${s.base} (rebase or merge), then rerun`);
     if (!goOn) throw refused(`${s.base} has diverged from origin/${s.base}; nothing was created`, `Reconcile it, then rerun`);
-  }
-}
-
-/** Branch names still unknown (they hold the new keys): refuse work whose slug already has a branch, here or on origin. */
-async function collisionGate(ctx: Context, repo: string, p: PlanInput, say: (l: string) => void): Promise<void> {
-  say('→ branch names are free locally and on origin');
-  const out = await git.runGit(['for-each-ref', '--format=%(refname:short)', 'refs/heads/feature', 'refs/heads/hotfix', 'refs/remotes/origin/feature', 'refs/remotes/origin/hotfix'], repo, { env: ctx.env });
-  const refs = out.stdout.split('\n').filter(Boolean);
-  const slugs = [p, ...p.steps].map((i) => slugify(i.summary));
-  for (const slug of slugs) {
-    const clash = refs.find((r) => r.endsWith(`-${slug}`));
-    if (clash) throw refused(`a branch for this work seems to exist already: ${clash} (same slug "${slug}")`, 'Was it planned before? Use that issue, or change the summary');
   }
 }
 

@@ -1,0 +1,46 @@
+import { configGet, currentBranch, runGit } from '../git/index.js';
+import { issueKeyFromBranch } from '../start/handover.js';
+import type { ContextRow, HealthcheckContext } from './types.js';
+
+/**
+ * The context rows the original status check had (kantorv/jira-sdlc-tools statuscheck.sh):
+ * `issue_key` from the branch, `parent_branch` from git config, `working_tree` clean or dirty.
+ * They describe where the check ran and never decide the exit code, so they are kept apart from
+ * the contract rows of ARCHITECTURE §6 (docs/healthcheck.md): INFO where they do not apply.
+ */
+export async function contextRows(ctx: HealthcheckContext): Promise<ContextRow[]> {
+  const o = { env: ctx.env };
+  let branch: string | null;
+  try {
+    branch = await currentBranch(ctx.cwd, o);
+  } catch {
+    const none = 'not inside a git checkout';
+    return [info('issue_key', none), info('parent_branch', none), info('working_tree', none)];
+  }
+  return Promise.all([issueKeyRow(branch), parentBranchRow(ctx, branch), workingTreeRow(ctx)]);
+}
+
+const info = (name: ContextRow['name'], detail: string): ContextRow => ({ name, status: 'INFO', detail });
+
+/** The assigner stands on a base branch, where no key applies; the executor and the reviewer need one. */
+function issueKeyRow(branch: string | null): ContextRow {
+  const parsed = branch === null ? null : issueKeyFromBranch(branch);
+  if (parsed !== null) return { name: 'issue_key', status: 'PASS', detail: `${parsed.key} (from the branch ${branch}): check it is the issue you mean to work on` };
+  return info('issue_key', branch === null ? 'does not apply: HEAD is detached' : `does not apply: ${branch} is not an issue branch (feature/<KEY>-… or hotfix/<KEY>-…)`);
+}
+
+/** spec §1 rule 10: phase 1 records `branch.<b>.parentbranch` for every issue branch. */
+async function parentBranchRow(ctx: HealthcheckContext, branch: string | null): Promise<ContextRow> {
+  if (branch === null) return info('parent_branch', 'does not apply: HEAD is detached');
+  const parent = await configGet(ctx.cwd, `branch.${branch}.parentbranch`, { env: ctx.env });
+  if (parent !== null) return { name: 'parent_branch', status: 'PASS', detail: `${parent} (git config branch.${branch}.parentbranch: the PR base)` };
+  if (issueKeyFromBranch(branch) === null) return info('parent_branch', `does not apply: ${branch} is not an issue branch`);
+  return { name: 'parent_branch', status: 'WARN', detail: `unset: git config branch.${branch}.parentbranch is missing (jst plan records it); the PR base falls back to the "PR target branch:" comment, then DEFAULT_BASE_BRANCH` };
+}
+
+async function workingTreeRow(ctx: HealthcheckContext): Promise<ContextRow> {
+  const out = await runGit(['status', '--porcelain'], ctx.cwd, { env: ctx.env });
+  const changes = out.stdout.split('\n').filter((l) => l.trim() !== '').length;
+  if (changes === 0) return { name: 'working_tree', status: 'PASS', detail: 'clean' };
+  return { name: 'working_tree', status: 'WARN', detail: `dirty: ${changes} uncommitted change${changes === 1 ? '' : 's'} (git status)` };
+}

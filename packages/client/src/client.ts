@@ -1,6 +1,6 @@
 import { TrackerHttpError } from './errors.js';
 import { Transport, type HttpResponse } from './transport.js';
-import { apiBase, siteUrl } from './url.js';
+import { apiBase, siteUrl } from '@jst/url';
 import type { Comment, CommentPage, CreatedIssue, Issue, IssueFields, Project, ProjectPage, ProjectStatuses, SearchResults, Transition, User } from './types.js';
 
 export interface CloudIdCache {

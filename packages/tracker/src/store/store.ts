@@ -2,9 +2,9 @@ import { sql, type Compilable, type Expression, type Kysely, type SqlBool, type 
 import type { Db, Dialect } from './db.js';
 import { migrate } from './migrations.js';
 import { Prepared } from './prepared.js';
-import type { Database } from './schema.js';
+import type { Database, Tx } from './schema.js';
 
-export type Tx = Kysely<Database> | Transaction<Database>;
+export type { Tx } from './schema.js';
 
 export interface SiteRow { id: number; host: string; cloud_id: string; token_salt: string }
 export interface UserRow { id: number; site_id: number; account_id: string; email: string; display_name: string; active: number }

@@ -9,6 +9,7 @@ export default defineConfig({
     alias: {
       '@jst/adf': src('adf'),
       '@jst/client': src('client'),
+      '@jst/url': src('url'),
     },
   },
   test: {

@@ -1,7 +1,7 @@
 import { TrackerHttpError, TrackerResponseError } from './errors.js';
 import { DEFAULT_TIMEOUT_MS } from './bounded.js';
 import { Transport, type HttpRequest, type HttpResponse } from './transport.js';
-import { apiBase, siteUrl } from './url.js';
+import { apiBase, siteUrl } from '@jst/url';
 import type { Comment, CommentPage, CreatedIssue, Issue, IssueFields, Priority, Project, ProjectPage, ProjectStatuses, SearchResults, Transition, User } from './types.js';
 
 export interface CloudIdCache {

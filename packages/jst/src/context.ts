@@ -2,9 +2,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TrackerClient, type CloudIdCache } from '@jst/client';
 import {
-  JstError, clientLimits, configSecrets, isRole, loadConfig, redact, requireGatewayUrl, requireRoleCredentials, requireTrackerHost,
+  JstError, configSecrets, isRole, loadConfig, redact, requireGatewayUrl, requireRoleCredentials, requireTrackerHost,
   type JstConfig, type Role,
 } from './config/index.js';
+import { clientLimits } from './limits.js';
 
 /** Where a command writes, and whether a person is watching (colour, prompts, human output). */
 export interface Io {

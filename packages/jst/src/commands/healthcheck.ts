@@ -1,5 +1,6 @@
 import { LIMIT_SETTINGS } from '@jst/client';
-import { clientLimits, type Role } from '../config/index.js';
+import { type Role } from '../config/index.js';
+import { clientLimits } from '../limits.js';
 import type { Context } from '../context.js';
 import { exitCodeOf, formatReport, reportJson, runHealthcheck } from '../healthcheck/index.js';
 

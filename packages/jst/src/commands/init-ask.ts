@@ -1,7 +1,6 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { joinSentences } from '@jst/client';
-import { describeSource, loadConfig, validateConfig, type SettingName } from '../config/index.js';
+import { describeSource, joinSentences, loadConfig, validateConfig, type SettingName } from '../config/index.js';
 import type { Io } from '../context.js';
 import { cancelledError, EXIT } from '../exit.js';
 import { JstError } from '../config/index.js';

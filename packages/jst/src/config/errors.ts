@@ -1,5 +1,3 @@
-import { joinSentences } from '@jst/client';
-
 /** Exit code for a usage or configuration error (ARCHITECTURE §3: 2 = usage or configuration). */
 export const EXIT_USAGE = 2;
 
@@ -64,4 +62,15 @@ function composeMessage(o: JstErrorOptions): string {
 
 export function isJstError(value: unknown): value is JstError {
   return value instanceof JstError;
+}
+
+/**
+ * Two sentences as one message: a full stop between them unless the first already ends in
+ * punctuation (issue 14: no "?." or ".."). The client composes its own messages the same way;
+ * jst's settings depend on no client code, so this is jst's copy of the rule.
+ */
+export function joinSentences(first: string, second: string): string {
+  if (second === '') return first;
+  if (first === '') return second;
+  return /[.?!:;]$/.test(first.trimEnd()) ? `${first.trimEnd()} ${second}` : `${first}. ${second}`;
 }

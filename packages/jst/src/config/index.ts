@@ -1,5 +1,5 @@
 // Configuration layer of jst: `.jst/team.env` + `.jst/local.env` + environment (ARCHITECTURE §4, §10; spec §2).
-export { EXIT_USAGE, JstError, fileLocation, isJstError, type JstErrorOptions } from './errors.js';
+export { EXIT_USAGE, JstError, fileLocation, isJstError, joinSentences, type JstErrorOptions } from './errors.js';
 export { formatEnvValue, parseEnvFile, readEnvFile, serializeEnvFile, type EnvEntry, type EnvLine } from './env-file.js';
 export { JST_DIR_NAME, findRepoRoot, locateJstDir, type JstLocation } from './locate.js';
 export {
@@ -51,4 +51,3 @@ export {
   type WorktreesDirStatus,
 } from './validate.js';
 export { MIN_ANYWHERE, REDACTED, basicAuthSecrets, configSecrets, redact } from './redact.js';
-export { clientLimits, type ClientLimits } from './limits.js';

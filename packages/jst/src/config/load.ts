@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { readEnvFile, type EnvEntry } from './env-file.js';
 import { fileLocation } from './errors.js';
-import { exposedFileWarning } from './file-mode.js';
+import { exposedFileWarning, type ConfigWarning } from './file-mode.js';
+
+export type { ConfigWarning } from './file-mode.js';
 import { JST_DIR_NAME, locateJstDir } from './locate.js';
 import { FILE_NAMES, SETTING_NAMES, isSettingName, settingSpec, type SettingFile, type SettingName } from './schema.js';
 import { closestName } from './suggest.js';
@@ -25,17 +27,6 @@ export interface StatusNames {
   readonly done: string;
 }
 
-export interface ConfigWarning {
-  readonly code: 'UNKNOWN_SETTING' | 'WRONG_FILE' | 'DUPLICATE_SETTING' | 'FILE_MODE';
-  /** The name as written in the file (for FILE_MODE, the file's name). */
-  readonly setting: string;
-  readonly file: string;
-  /** Absent for a warning about the whole file. */
-  readonly line?: number | undefined;
-  readonly message: string;
-  /** For an unknown name: the closest known one. */
-  readonly suggestion?: SettingName | undefined;
-}
 
 export interface JstConfig {
   readonly cwd: string;

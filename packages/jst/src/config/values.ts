@@ -1,11 +1,11 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { isLoopbackHost, siteHostOf, siteUrl } from '@jst/client';
+import { isLoopbackHost, siteHostOf, siteUrl } from '@jst/url';
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 
 // One implementation of the addressing rules, shared with the REST client (ARCHITECTURE §4).
-export { hostPart, isLoopbackHost } from '@jst/client';
+export { hostPart, isLoopbackHost } from '@jst/url';
 
 /** spec §2: TRACKER_ACCOUNT_URL with any scheme stripped; null when nothing host-like is left. */
 export function normalizeTrackerHost(raw: string): string | null {

@@ -1,7 +1,6 @@
-import { joinSentences } from '@jst/client';
 import os from 'node:os';
 import path from 'node:path';
-import { FILE_NAMES, unsetWhere, describeSource, readWorktreesDir, validateConfig, type ConfigProblem, type JstConfig } from '../config/index.js';
+import { FILE_NAMES, joinSentences, unsetWhere, describeSource, readWorktreesDir, validateConfig, type ConfigProblem, type JstConfig } from '../config/index.js';
 import { currentBranch, gitVersion, isIgnored, worktreeInfo } from '../git/index.js';
 import { row, type HealthRow, type HealthcheckContext } from './types.js';
 

@@ -1,11 +1,12 @@
-import type { CommentRow } from '../store/store.js';
 import { findIssue, requirePermission, type IssueAccess } from './access.js';
 import { ApiError, fieldError } from './errors.js';
 import { adfOf, isObject } from './issue-input.js';
+import type { Comment } from './model.js';
+import { commentsOf } from './related.js';
 import type { Caller, Tracker } from './tracker.js';
 
 /** POST /issue/{key}/comment (spec §4 endpoint 7): the body must be ADF. */
-export async function addComment(tracker: Tracker, caller: Caller, idOrKey: string, body: unknown): Promise<{ access: IssueAccess; comment: CommentRow }> {
+export async function addComment(tracker: Tracker, caller: Caller, idOrKey: string, body: unknown): Promise<{ access: IssueAccess; comment: Comment }> {
   const access = await findIssue(tracker, caller, idOrKey);
   if (!isObject(body)) throw new ApiError(400, ['Send {"body": <ADF document>}.']);
   if (body.body === undefined || body.body === null) throw fieldError('body', 'Comment body can not be empty: send {"body": <ADF document>}.');
@@ -18,7 +19,7 @@ export async function addComment(tracker: Tracker, caller: Caller, idOrKey: stri
   return { access, comment };
 }
 
-export interface CommentPage { startAt: number; maxResults: number; total: number; rows: CommentRow[] }
+export interface CommentPage { startAt: number; maxResults: number; total: number; rows: Comment[] }
 
 /** GET /issue/{key}/comment (spec §4 endpoint 8): Jira's paging, ordered by creation. */
 export async function listComments(tracker: Tracker, caller: Caller, idOrKey: string, q: { startAt: number; maxResults: number; orderBy?: string | undefined }): Promise<CommentPage> {
@@ -27,6 +28,6 @@ export async function listComments(tracker: Tracker, caller: Caller, idOrKey: st
   if (!['created', '+created', '-created'].includes(order)) {
     throw new ApiError(400, [`orderBy '${order}' is not supported: use created, +created or -created.`]);
   }
-  const page = await tracker.store.commentsOf(access.issue.id, { startAt: q.startAt, maxResults: q.maxResults, descending: order === '-created' });
+  const page = await commentsOf(tracker, access.issue, { startAt: q.startAt, maxResults: q.maxResults, descending: order === '-created' });
   return { startAt: q.startAt, maxResults: q.maxResults, total: page.total, rows: page.rows };
 }

@@ -1,7 +1,8 @@
-import type { IssueRow, UserRow } from '../store/store.js';
 import type { IssueAccess } from '../domain/access.js';
 import { ALL_FIELDS, FIELD_META, selectFields, type FieldName, type FieldSchema } from '../domain/fields.js';
 import { jiraDate, publicId } from '../domain/ids.js';
+import type { Issue, User } from '../domain/model.js';
+import { commentsOf, parentOf, subtasksOf } from '../domain/related.js';
 import type { Caller, Tracker } from '../domain/tracker.js';
 import { listParam, type Query } from './params.js';
 import { issueSelf, renderComment, renderIssueType, renderProject, renderStatus, renderUserDetails } from './render.js';
@@ -9,7 +10,7 @@ import { issueSelf, renderComment, renderIssueType, renderProject, renderStatus,
 const EXPAND = 'renderedFields,names,schema,operations,editmeta,changelog,versionedRepresentations';
 
 /** The people an issue's selected fields name (comment authors aside). */
-export function peopleOf(issue: IssueRow, fields: Set<FieldName>): number[] {
+export function peopleOf(issue: Issue, fields: Set<FieldName>): number[] {
   const ids: number[] = [];
   if (fields.has('assignee') && issue.assignee_id !== null) ids.push(issue.assignee_id);
   if (fields.has('reporter')) ids.push(issue.reporter_id);
@@ -22,24 +23,23 @@ export function peopleOf(issue: IssueRow, fields: Set<FieldName>): number[] {
  * parent, sub-tasks, comments) are read only when a selected field needs them; `known` holds
  * people already read (a search page reads everyone its issues name in one query).
  */
-export async function renderIssue(tracker: Tracker, caller: Caller, access: IssueAccess, fields: Set<FieldName>, known?: ReadonlyMap<number, UserRow>) {
+export async function renderIssue(tracker: Tracker, caller: Caller, access: IssueAccess, fields: Set<FieldName>, known?: ReadonlyMap<number, User>) {
   const { issue, project } = access;
-  const { store } = tracker;
   const wants = (f: FieldName) => fields.has(f);
-  const subtasks = wants('subtasks') ? await store.subtasksOf(issue.id) : [];
-  const parent = wants('parent') && issue.parent_id !== null ? await store.issueById(issue.parent_id) : undefined;
-  const comments = wants('comment') ? await store.commentsOf(issue.id, { startAt: 0, maxResults: 5000, descending: false }) : undefined;
+  const subtasks = wants('subtasks') ? await subtasksOf(tracker, issue) : [];
+  const parent = wants('parent') ? await parentOf(tracker, issue) : undefined;
+  const comments = wants('comment') ? await commentsOf(tracker, issue, { startAt: 0, maxResults: 5000, descending: false }) : undefined;
 
   const userIds = peopleOf(issue, fields);
   for (const c of comments?.rows ?? []) userIds.push(c.author_id);
-  const users = new Map<number, UserRow>(known);
+  const users = new Map<number, User>(known);
   const unknown = userIds.filter((id) => !users.has(id));
   if (unknown.length > 0) for (const [id, u] of await tracker.users(unknown)) users.set(id, u);
   const person = (id: number | null) => {
     const u = id === null ? undefined : users.get(id);
     return u ? renderUserDetails(caller, u) : null;
   };
-  const link = async (row: IssueRow) => ({
+  const link = async (row: Issue) => ({
     id: publicId(row.id),
     key: row.key,
     self: issueSelf(caller, row),

@@ -1,10 +1,10 @@
-import type { CommentRow, IssueRow, ProjectRow, StatusRow, UserRow } from '../store/store.js';
 import { jiraDate, publicId } from '../domain/ids.js';
 import { ISSUE_TYPES } from '../domain/issue-input.js';
+import type { Comment, Issue, Project, Status, User } from '../domain/model.js';
 import type { Caller } from '../domain/tracker.js';
 import type { WorkflowTransition } from '../domain/workflow.js';
 
-/** JSON shapes of the vendor's OpenAPI (`spec/jira-openapi`), built from rows. */
+/** JSON shapes of the vendor's OpenAPI (`spec/jira-openapi`), built from domain values (domain/model.ts). */
 
 const avatarUrls = (base: string, kind: string, id: string) => ({
   '48x48': `${base}/secure/${kind}avatar?size=large&id=${id}`,
@@ -17,7 +17,7 @@ const avatarUrls = (base: string, kind: string, id: string) => ({
  * spec §2: `emailAddress` is shown only to the user it belongs to (as a Jira site with the
  * default privacy setting does), so an assignee's address appears only when it is the caller.
  */
-export function renderUser(caller: Caller, user: UserRow, withLocale = true) {
+export function renderUser(caller: Caller, user: User, withLocale = true) {
   return {
     self: `${caller.baseUrl}/rest/api/3/user?accountId=${user.account_id}`,
     accountId: user.account_id,
@@ -32,9 +32,9 @@ export function renderUser(caller: Caller, user: UserRow, withLocale = true) {
 }
 
 /** UserDetails (comment authors, issue people) has no `locale` in the vendor's schema. */
-export const renderUserDetails = (caller: Caller, user: UserRow) => renderUser(caller, user, false);
+export const renderUserDetails = (caller: Caller, user: User) => renderUser(caller, user, false);
 
-export function renderProject(caller: Caller, project: ProjectRow) {
+export function renderProject(caller: Caller, project: Project) {
   const id = publicId(project.id);
   return {
     expand: 'description,lead,issueTypes,url,projectKeys,permissions,insight',
@@ -57,7 +57,7 @@ const CATEGORIES = {
   done: { id: 3, key: 'done', colorName: 'green', name: 'Done' },
 } as const;
 
-export function renderStatus(caller: Caller, status: StatusRow) {
+export function renderStatus(caller: Caller, status: Status) {
   const id = publicId(status.id);
   const cat = CATEGORIES[status.category as keyof typeof CATEGORIES] ?? CATEGORIES.indeterminate;
   return {
@@ -84,13 +84,13 @@ export function renderIssueType(caller: Caller, name: string) {
   };
 }
 
-export const issueSelf = (caller: Caller, issue: IssueRow) => `${caller.baseUrl}/rest/api/3/issue/${publicId(issue.id)}`;
+export const issueSelf = (caller: Caller, issue: Issue) => `${caller.baseUrl}/rest/api/3/issue/${publicId(issue.id)}`;
 
-export function renderCreated(caller: Caller, issue: IssueRow) {
+export function renderCreated(caller: Caller, issue: Issue) {
   return { id: publicId(issue.id), key: issue.key, self: issueSelf(caller, issue) };
 }
 
-export function renderComment(caller: Caller, issue: IssueRow, comment: CommentRow, author: UserRow | undefined) {
+export function renderComment(caller: Caller, issue: Issue, comment: Comment, author: User | undefined) {
   const who = author ? renderUserDetails(caller, author) : undefined;
   return {
     self: `${caller.baseUrl}/rest/api/3/issue/${publicId(issue.id)}/comment/${publicId(comment.id)}`,
@@ -104,7 +104,7 @@ export function renderComment(caller: Caller, issue: IssueRow, comment: CommentR
   };
 }
 
-export function renderTransition(caller: Caller, t: WorkflowTransition, to: StatusRow) {
+export function renderTransition(caller: Caller, t: WorkflowTransition, to: Status) {
   return {
     id: t.id,
     name: t.name,

@@ -1,6 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
-import type { Database } from './schema.js';
-import type { Tx } from './store.js';
+import type { Database, Tx } from './schema.js';
 
 /** Stands for the i-th argument while a query is compiled; replaced by the real value per call. */
 class Slot {

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, Kysely, Transaction } from 'kysely';
 
 /** One schema for SQLite and PostgreSQL. JSON is kept as text; times as ISO-8601 UTC text. */
 export interface Database {
@@ -11,6 +11,9 @@ export interface Database {
   issues: IssuesTable;
   comments: CommentsTable;
 }
+
+/** The store's connection or an open transaction: where a query runs (store.ts and prepared.ts). */
+export type Tx = Kysely<Database> | Transaction<Database>;
 
 export interface SitesTable {
   id: Generated<number>;

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { IssueRow, ProjectRow, Store, UserRow } from './store.js';
+import type { VisibleProject } from '../domain/model.js';
+import type { IssueRow, Store, UserRow } from './store.js';
 
 /**
  * Issue search: the store's side of JQL. The domain hands over a query description (which rows,
@@ -137,7 +138,7 @@ function escapeLike(text: string): string {
 
 // --- resolving the names a query uses --------------------------------------------------------
 
-export interface VisibleProject extends ProjectRow { role: string }
+export type { VisibleProject };
 
 /** The projects a user is a member of, with the role: what the user may search and see. */
 export function visibleProjects(store: Store, userId: number): Promise<VisibleProject[]> {

@@ -1,22 +1,20 @@
 import { sql, type Compilable, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import type { Comment, CommentRows, Issue, Project, Site, Status, User } from '../domain/model.js';
 import type { Db, Dialect } from './db.js';
 import { migrate } from './migrations.js';
 import { Prepared } from './prepared.js';
-import type { Database } from './schema.js';
+import type { Database, Tx } from './schema.js';
 
-export type Tx = Kysely<Database> | Transaction<Database>;
+export type { Tx } from './schema.js';
 
-export interface SiteRow { id: number; host: string; cloud_id: string; token_salt: string }
-export interface UserRow { id: number; site_id: number; account_id: string; email: string; display_name: string; active: number }
+// The rows are the domain's values (domain/model.ts, which imports nothing), under the store's names.
+export type SiteRow = Site;
+export type UserRow = User;
 export interface TokenRow { token_hash: string; kind: string; scopes: string }
-export interface ProjectRow { id: number; site_id: number; key: string; name: string; lead_user_id: number | null; workflow: string; issue_counter: number }
-export interface StatusRow { id: number; site_id: number; name: string; category: string }
-export interface IssueRow {
-  id: number; project_id: number; number: number; key: string; issue_type: string; summary: string;
-  description: string | null; status_id: number; parent_id: number | null; assignee_id: number | null;
-  reporter_id: number; creator_id: number; created_at: string; updated_at: string; version: number;
-}
-export interface CommentRow { id: number; issue_id: number; author_id: number; body: string; created_at: string; updated_at: string }
+export type ProjectRow = Project;
+export type StatusRow = Status;
+export type IssueRow = Issue;
+export type CommentRow = Comment;
 
 export interface NewIssue {
   projectId: number; issueType: string; summary: string; description: string | null; statusId: number;
@@ -367,7 +365,7 @@ export class Store {
     return row!;
   }
 
-  async commentsOf(issueId: number, opts: { startAt: number; maxResults: number; descending: boolean }, tx: Tx = this.kysely): Promise<{ total: number; rows: CommentRow[] }> {
+  async commentsOf(issueId: number, opts: { startAt: number; maxResults: number; descending: boolean }, tx: Tx = this.kysely): Promise<CommentRows> {
     const page = opts.descending ? this.q.commentsDescending : this.q.commentsAscending;
     const rows = opts.maxResults === 0 ? [] : await page.all(tx, issueId, opts.maxResults, opts.startAt);
     // A first page that is not full holds every comment: its length is the total, no count needed.

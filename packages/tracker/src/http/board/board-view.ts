@@ -1,5 +1,5 @@
 import { BOARD_MAX_ISSUES, type Board, type Card } from '../../domain/board.js';
-import type { UserRow } from '../../store/store.js';
+import type { User } from '../../domain/model.js';
 import { html, type Html } from './html.js';
 import { filterForm, page } from './layout.js';
 
@@ -21,7 +21,7 @@ function cardHtml(card: Card): Html {
 }
 
 /** The board: one row of columns per lane (a parent and its sub-tasks; then every other issue). */
-export function boardPage(board: Board, viewer: UserRow, jqlErrors: string[] = []): string {
+export function boardPage(board: Board, viewer: User, jqlErrors: string[] = []): string {
   const filter = filterForm(board.projects, board.project?.key, board.jql);
   const title = board.project ? `${board.project.key} board` : 'Board';
   const errors = jqlErrors.length > 0

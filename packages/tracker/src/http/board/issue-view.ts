@@ -1,5 +1,5 @@
 import type { IssuePage } from '../../domain/board.js';
-import type { UserRow } from '../../store/store.js';
+import type { User } from '../../domain/model.js';
 import { adfToHtml } from './adf-html.js';
 import { html } from './html.js';
 import { page } from './layout.js';
@@ -8,7 +8,7 @@ import { markerOf } from './markers.js';
 const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
 /** `/browse/KEY`: the issue, its description and comments from ADF, and its transitions as buttons. */
-export function issuePage(view: IssuePage, viewer: UserRow): string {
+export function issuePage(view: IssuePage, viewer: User): string {
   const { issue, project, people } = view;
   const name = (id: number | null) => (id === null ? 'Unassigned' : people.get(id)?.display_name ?? 'Unknown user');
   const transitions = view.transitions.length === 0

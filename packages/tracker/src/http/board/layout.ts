@@ -1,4 +1,4 @@
-import type { VisibleProject } from '../../store/search.js';
+import type { VisibleProject } from '../../domain/model.js';
 import { html, type Html } from './html.js';
 
 /** Where the board's static files are served (no data in them, no authentication needed). */

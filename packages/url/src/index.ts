@@ -1,4 +1,5 @@
-/** spec §4 client rule 1 and ARCHITECTURE §4: where the tracker is reached. */
+/** spec §4 client rule 1 and ARCHITECTURE §4: where the tracker is reached. Shared by the REST client
+ * (@jst/client) and the toolkit's settings (jst config), which must not depend on the client. */
 export const DEFAULT_GATEWAY_URL = 'https://api.atlassian.com';
 
 /** Splits `host[:port]` (including `[v6]:port` and bare `::1`) into its host part. */

@@ -1,0 +1,42 @@
+/**
+ * Import rules checked by `npm run lint:deps` (dependency-cruiser), which `npm test` runs first.
+ * Type-only imports count (tsPreCompilationDeps): a layer that names another's types depends on it.
+ */
+const TRACKER = '^packages/tracker/src/';
+
+/** A forbidden import: any module matching `from` that imports one matching `to`. */
+const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    forbid('no-circular', 'No import circle anywhere in the packages: a cycle means two files are one concern or a type lives in the wrong file.',
+      { path: '^packages/[^/]+/src/' }, { circular: true }),
+    // The tracker's layers: http → domain → store.
+    forbid('tracker-http-not-store', 'Routes and renderers take domain values (domain/model.ts) and read through domain functions.',
+      { path: `${TRACKER}http/` }, { path: `${TRACKER}store/` }),
+    forbid('tracker-domain-not-http', 'The domain knows nothing of HTTP.',
+      { path: `${TRACKER}domain/` }, { path: `${TRACKER}http/` }),
+    forbid('tracker-store-not-http', 'The store knows nothing of HTTP.',
+      { path: `${TRACKER}store/` }, { path: `${TRACKER}http/` }),
+    forbid('tracker-store-only-domain-model', 'The store reads and writes the domain\'s values (domain/model.ts, which imports nothing) and no domain rule.',
+      { path: `${TRACKER}store/` }, { path: `${TRACKER}domain/`, pathNot: `${TRACKER}domain/model\\.ts$` }),
+    // Workspaces resolve through node_modules links (to their dist/), or stay bare names when unbuilt.
+    forbid('jst-config-not-client', 'jst\'s settings depend on no client code: the address helpers they share with the client live in @jst/url.',
+      { path: '^packages/jst/src/config/' }, { path: '(^|/)packages/client/|(^|/)node_modules/@jst/client/|^@jst/client$' }),
+    forbid('adf-standalone', '@jst/adf imports no other workspace.',
+      { path: '^packages/adf/src/' }, { path: '(^|/)packages/(?!adf/)|(^|/)node_modules/@jst/|^@jst/' }),
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    // A workspace package reached through its link is checked as a target, not followed: each
+    // package is judged on its own sources.
+    doNotFollow: { path: ['node_modules', '/dist/'] },
+    exclude: { path: '/test/' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs'],
+    },
+  },
+};

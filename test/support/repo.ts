@@ -123,7 +123,7 @@ export function writeJstFiles(checkout: string, o: JstFilesOptions): JstFiles {
   ];
   write(files.team, (o.team ?? same)([...TEAM_LINES]));
   write(files.local, (o.local ?? same)(local), 0o600);
-  const ignore = o.gitignore === undefined ? 'local.env\nplan-journal*\n' : o.gitignore;
+  const ignore = o.gitignore === undefined ? 'local.env\ncloud-id.json\nplan-journal*\n' : o.gitignore;
   if (ignore !== null) fs.writeFileSync(files.gitignore, ignore);
   return files;
 }

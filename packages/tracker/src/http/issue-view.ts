@@ -2,6 +2,7 @@ import type { IssueRow, UserRow } from '../store/store.js';
 import type { IssueAccess } from '../domain/access.js';
 import { ALL_FIELDS, FIELD_META, selectFields, type FieldName, type FieldSchema } from '../domain/fields.js';
 import { jiraDate, publicId } from '../domain/ids.js';
+import { COMMENT_PAGE_MAX } from '../domain/limits.js';
 import type { Caller, Tracker } from '../domain/tracker.js';
 import { listParam, type Query } from './params.js';
 import { issueSelf, renderComment, renderIssueType, renderProject, renderStatus, renderUserDetails } from './render.js';
@@ -28,7 +29,7 @@ export async function renderIssue(tracker: Tracker, caller: Caller, access: Issu
   const wants = (f: FieldName) => fields.has(f);
   const subtasks = wants('subtasks') ? await store.subtasksOf(issue.id) : [];
   const parent = wants('parent') && issue.parent_id !== null ? await store.issueById(issue.parent_id) : undefined;
-  const comments = wants('comment') ? await store.commentsOf(issue.id, { startAt: 0, maxResults: 5000, descending: false }) : undefined;
+  const comments = wants('comment') ? await store.commentsOf(issue.id, { startAt: 0, maxResults: COMMENT_PAGE_MAX, descending: false }) : undefined;
 
   const userIds = peopleOf(issue, fields);
   for (const c of comments?.rows ?? []) userIds.push(c.author_id);
@@ -71,7 +72,8 @@ export async function renderIssue(tracker: Tracker, caller: Caller, access: Issu
         out.comment = {
           comments: comments!.rows.map((c) => renderComment(caller, issue, c, users.get(c.author_id))),
           self: `${issueSelf(caller, issue)}/comment`,
-          maxResults: comments!.total,
+          // The vendor's shape: the first page only (GET …/comment pages on); maxResults is what it holds.
+          maxResults: comments!.rows.length,
           total: comments!.total,
           startAt: 0,
         };

@@ -64,12 +64,16 @@ function parse(argv: string[]) {
   }
 }
 
+/** A value as an error may show it: short plain words and numbers as they are, anything else only by its length. */
+const describeValue = (value: string): string => (/^[\w.+-]{0,12}$/.test(value) && !/\d.*[A-Za-z]|[A-Za-z].*\d/.test(value) ? `"${value}"` : `a value of ${value.length} characters`);
+const shown = (word: string): string => (/^[a-z-]{1,20}$/.test(word) ? word : `(${word.length} characters)`);
+
 /** A number of megabytes from `min` to `max`, or undefined when the option is absent. */
 function megabytes(value: string | undefined, option: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
-    throw new UsageError(`${option} must be a number of megabytes from ${min} to ${max} (got "${value.slice(0, 20)}").`);
+    throw new UsageError(`${option} must be a number of megabytes from ${min} to ${max} (got ${describeValue(value)}).`);
   }
   return n;
 }
@@ -78,15 +82,11 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv);
   if (values.version) { process.stdout.write(`${version()}\n`); return 0; }
   if (values.help || positionals.length === 0) { process.stdout.write(HELP); return values.help ? 0 : 2; }
-  if (positionals[0] !== 'serve' || positionals.length > 1) {
-    process.stderr.write(`jst-tracker: unknown command "${positionals.join(' ')}". Run jst-tracker --help.\n`);
-    return 2;
-  }
+  // Arguments are not echoed back whole: one may be a secret pasted in the wrong place.
+  if (positionals[0] !== 'serve') throw new UsageError(`unknown command "${shown(positionals[0]!)}". Run jst-tracker --help.`);
+  if (positionals.length > 1) throw new UsageError(`unknown command: serve takes only options, not ${positionals.length - 1} more argument(s). Run jst-tracker --help.`);
   const port = Number(values.port ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`jst-tracker: --port must be a number from 0 to 65535 (got "${values.port}").\n`);
-    return 2;
-  }
+  if (!/^\d+$/.test(values.port ?? '8080') || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${describeValue(values.port!)}).`);
   const readCache = megabytes(values['read-cache'], '--read-cache', 0, 4096);
   const bodyLimit = megabytes(values['body-limit'], '--body-limit', 0.001, 1024) ?? DEFAULT_BODY_LIMIT / 1024 / 1024;
   let seed: Seed | undefined;
@@ -104,8 +104,11 @@ async function main(argv: string[]): Promise<number> {
     ...(readCache === undefined ? {} : { readCacheBytes: Math.round(readCache * 1024 * 1024) }),
     bodyLimit: Math.round(bodyLimit * 1024 * 1024),
   }).catch((e: unknown) => {
-    if ((e as { code?: string }).code !== 'EADDRINUSE') throw e;
-    throw new Error(`port ${port} on ${host} is already in use (another jst-tracker, or another program). Pick another port: --port 0 takes a free one, or --port <number>.`);
+    const code = (e as { code?: string }).code;
+    if (code === 'EADDRINUSE') throw new Error(`port ${port} on ${host} is already in use (another jst-tracker, or another program). Pick another port: --port 0 takes a free one, or --port <number>.`);
+    if (code === 'EACCES') throw new Error(`not allowed to listen on port ${port} on ${host} (ports below 1024 need privileges). Pick another port: --port 0 takes a free one, or --port <number> above 1023.`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new Error(`cannot listen on --host ${host.slice(0, 100)}: no network interface of this machine has that address. Use 127.0.0.1, 0.0.0.0 or one of its addresses.`);
+    throw e;
   });
   process.stdout.write(`jst-tracker listening on ${server.url}\n`);
   await new Promise<void>((resolve) => {

@@ -53,6 +53,15 @@ describe('issue 14 item 3: no part of a secret in an error', () => {
     }
   });
 
+  it('a token given where a number, a command or nothing belongs is not echoed (exit 2)', async () => {
+    for (const args of [['serve', '--port', TOKEN], ['serve', '--read-cache', TOKEN], ['serve', '--body-limit', `postgres://u:${TOKEN}@h/db`], [TOKEN], ['serve', TOKEN]]) {
+      const { code, out, err } = await exitOf(args);
+      expect(code, args.join(' ')).toBe(2);
+      expect(err).toMatch(/^jst-tracker: /);
+      expect(fragmentsOf(TOKEN, out + err), args.join(' ')).toEqual([]);
+    }
+  });
+
   it('a --database-url with a password, unreachable or mistyped as a flag, never shows the password', async () => {
     for (const args of [['--database-url', `postgres://u:${TOKEN}@127.0.0.1:1/jst`], [`--database-ur=postgres://u:${TOKEN}@127.0.0.1:1/jst`], ['--database-url', `postgres://u:${TOKEN}@[bad/jst`]]) {
       const { code, out, err } = await exitOf(['serve', '--port', '0', ...args]);
@@ -118,6 +127,13 @@ describe('issue 14 item 4: logs, Host, a port in use and a mistyped option', () 
       expect(err).toBe(`jst-tracker: unknown option ${typed}. Did you mean ${near}? Run jst-tracker --help for the options.\n`);
     }
     expect((await exitOf(['serve', '--frobnicate'])).err).toBe('jst-tracker: unknown option --frobnicate. Run jst-tracker --help for the options.\n');
+  });
+
+  it('a host this machine has no address for: exit 1 saying so, no stack trace', async () => {
+    const { code, out, err } = await exitOf(['serve', '--host', '192.0.2.77', '--port', '0', '--data', join(tmp, 'data-n')]);
+    expect(code).toBe(1);
+    expect(out).toBe('');
+    expect(err).toBe('jst-tracker: cannot listen on --host 192.0.2.77: no network interface of this machine has that address. Use 127.0.0.1, 0.0.0.0 or one of its addresses.\n');
   });
 
   it('--body-limit must be a positive number of megabytes (exit 2)', async () => {

@@ -103,7 +103,7 @@ describe('ARCHITECTURE §3: usage and start-up errors', () => {
   });
 
   it('an unknown flag, an unknown command, a bad port or a bad --read-cache exits 2 with a message on stderr', async () => {
-    for (const [args, said] of [[['serve', '--bogus'], /--bogus/], [['frobnicate'], /unknown command "frobnicate".*--help/], [['serve', 'now'], /unknown command/], [['serve', '--port', 'eighty'], /--port must be a number/], [['serve', '--port', '70000'], /--port/],
+    for (const [args, said] of [[['serve', '--bogus'], /--bogus/], [['frobnicate'], /unknown command "frobnicate".*--help/], [['serve', 'now'], /unknown command/], [['serve', '--port', 'eighty'], /--port must be a whole number from 0 to 65535 \(got "eighty"\)/], [['serve', '--port', '70000'], /--port/],
       [['serve', '--read-cache', 'lots'], /--read-cache must be a number of megabytes from 0 to 4096 \(got "lots"\)/], [['serve', '--read-cache=-1'], /--read-cache must be/], [['serve', '--read-cache', '-1'], /--read-cache.*ambiguous/s], [['serve', '--read-cache', '5000'], /--read-cache must be/]] as const) {
       const { code, out, err } = await exitOf([...args]);
       expect(code, args.join(' ')).toBe(2);

@@ -173,6 +173,8 @@ export async function deleteIssue(tracker: Tracker, caller: Caller, idOrKey: str
     if (subtasks.length > 0 && !deleteSubtasks) {
       throw new ApiError(400, [`The issue ${access.issue.key} has ${subtasks.length} subtask(s). Delete them first, or pass deleteSubtasks=true to delete the issue together with its subtasks.`]);
     }
+    // The sub-tasks too: a comment being added to one then lands before the delete reads them.
+    for (const subtask of subtasks) await tracker.store.holdIssue(tx, subtask.id);
     await tracker.store.deleteIssues(tx, [...subtasks.map((s) => s.id), access.issue.id]);
   });
 }

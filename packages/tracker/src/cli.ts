@@ -21,7 +21,7 @@ Options (serve):
   --data DIR           SQLite data folder (default ./.jst-tracker)
   --database-url URL   postgres://… to use PostgreSQL instead (or DATABASE_URL)
   --seed FILE          load sites, users, tokens and projects from a seed file (idempotent)
-  --log-level LEVEL    fatal|error|warn|info|debug (default warn; logs go to stderr)
+  --log-level LEVEL    fatal|error|warn|info|debug|trace|silent (default warn; logs go to stderr)
   --trust-proxy        trust X-Forwarded-* headers from a load balancer
   --read-cache MB      memory for repeated GET /issue replies, SQLite only (default 8; 0 = off;
                        off too at --log-level info or debug)
@@ -47,6 +47,8 @@ const OPTIONS = {
   'trust-proxy': { type: 'boolean' }, 'read-cache': { type: 'string' }, 'body-limit': { type: 'string' },
   help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' },
 } as const;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** A command-line mistake: said on stderr, exit 2. */
 class UsageError extends Error {}
@@ -87,6 +89,8 @@ async function main(argv: string[]): Promise<number> {
   if (positionals.length > 1) throw new UsageError(`unknown command: serve takes only options, not ${positionals.length - 1} more argument(s). Run jst-tracker --help.`);
   const port = Number(values.port ?? 8080);
   if (!/^\d+$/.test(values.port ?? '8080') || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${describeValue(values.port!)}).`);
+  const logLevel = values['log-level'] ?? 'warn';
+  if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')} (got ${describeValue(logLevel)}).`);
   const readCache = megabytes(values['read-cache'], '--read-cache', 0, 4096);
   const bodyLimit = megabytes(values['body-limit'], '--body-limit', 0.001, 1024) ?? DEFAULT_BODY_LIMIT / 1024 / 1024;
   let seed: Seed | undefined;
@@ -99,7 +103,7 @@ async function main(argv: string[]): Promise<number> {
     dataDir: values.data ?? '.jst-tracker',
     databaseUrl: values['database-url'] ?? process.env.DATABASE_URL ?? undefined,
     seed,
-    logLevel: values['log-level'] ?? 'warn',
+    logLevel,
     trustProxy: values['trust-proxy'] ?? false,
     ...(readCache === undefined ? {} : { readCacheBytes: Math.round(readCache * 1024 * 1024) }),
     bodyLimit: Math.round(bodyLimit * 1024 * 1024),

@@ -136,6 +136,10 @@ describe('issue 14 item 4: logs, Host, a port in use and a mistyped option', () 
     expect(err).toBe('jst-tracker: cannot listen on --host 192.0.2.77: no network interface of this machine has that address. Use 127.0.0.1, 0.0.0.0 or one of its addresses.\n');
   });
 
+  it('an unknown --log-level names the levels (exit 2)', async () => {
+    expect(await exitOf(['serve', '--log-level', 'verbose'])).toEqual({ code: 2, out: '', err: 'jst-tracker: --log-level must be one of fatal, error, warn, info, debug, trace, silent (got "verbose").\n' });
+  });
+
   it('--body-limit must be a positive number of megabytes (exit 2)', async () => {
     for (const value of ['lots', '0', '2048']) {
       const { code, err } = await exitOf(['serve', '--body-limit', value]);

@@ -83,7 +83,7 @@ function client(base: string, authorization: string | undefined): Client {
 export async function startTestTracker(
   kind: StoreKind,
   seed: unknown = testSeed(),
-  options: { port?: number; server?: Pick<ServerOptions, 'readCacheBytes' | 'trustProxy'> } = {},
+  options: { port?: number; server?: Pick<ServerOptions, 'readCacheBytes' | 'trustProxy' | 'bodyLimit'> } = {},
 ): Promise<TestTracker> {
   let db: TempDatabase | undefined;
   let dir: string | undefined;

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
+import { closestOption } from './cli-suggest.js';
+import { DEFAULT_BODY_LIMIT } from './domain/limits.js';
 import { loadSeedFile, SeedError, type Seed } from './domain/seed.js';
 import { startServer } from './server.js';
 import { capYoungGeneration } from './young-generation.js';
@@ -19,10 +21,14 @@ Options (serve):
   --data DIR           SQLite data folder (default ./.jst-tracker)
   --database-url URL   postgres://… to use PostgreSQL instead (or DATABASE_URL)
   --seed FILE          load sites, users, tokens and projects from a seed file (idempotent)
-  --log-level LEVEL    fatal|error|warn|info|debug (default warn; logs go to stderr)
+  --log-level LEVEL    fatal|error|warn|info|debug|trace|silent (default warn; logs go to stderr)
   --trust-proxy        trust X-Forwarded-* headers from a load balancer
   --read-cache MB      memory for repeated GET /issue replies, SQLite only (default 8; 0 = off;
                        off too at --log-level info or debug)
+  --body-limit MB      largest request body; a larger one is refused with 413 before it is read
+                       (default 1; docs/limits.md lists every limit)
+
+Output: the ready line goes to stdout, logs and errors to stderr.
 
 Examples:
   jst-tracker serve --port 0 --seed seed.json
@@ -35,44 +41,78 @@ function version(): string {
   return (require('../package.json') as { version: string }).version;
 }
 
+const OPTIONS = {
+  host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' },
+  'database-url': { type: 'string' }, seed: { type: 'string' }, 'log-level': { type: 'string' },
+  'trust-proxy': { type: 'boolean' }, 'read-cache': { type: 'string' }, 'body-limit': { type: 'string' },
+  help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' },
+} as const;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** A command-line mistake: said on stderr, exit 2. */
+class UsageError extends Error {}
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    // Node names only the option (never a value that followed it); suggest the closest one.
+    const unknown = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /Unknown option '(-[^']{0,60})/.exec((e as Error).message)?.[1] : undefined;
+    if (unknown === undefined) throw new UsageError(`${(e as Error).message}. Run jst-tracker --help for the options.`);
+    const near = closestOption(unknown.replace(/^-+/, ''), Object.keys(OPTIONS));
+    throw new UsageError(`unknown option ${unknown}.${near ? ` Did you mean --${near}?` : ''} Run jst-tracker --help for the options.`);
+  }
+}
+
+/** A value as an error may show it: short plain words and numbers as they are, anything else only by its length. */
+const describeValue = (value: string): string => (/^[\w.+-]{0,12}$/.test(value) && !/\d.*[A-Za-z]|[A-Za-z].*\d/.test(value) ? `"${value}"` : `a value of ${value.length} characters`);
+const shown = (word: string): string => (/^[a-z-]{1,20}$/.test(word) ? word : `(${word.length} characters)`);
+
+/** A number of megabytes from `min` to `max`, or undefined when the option is absent. */
+function megabytes(value: string | undefined, option: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+    throw new UsageError(`${option} must be a number of megabytes from ${min} to ${max} (got ${describeValue(value)}).`);
+  }
+  return n;
+}
+
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' },
-      'database-url': { type: 'string' }, seed: { type: 'string' }, 'log-level': { type: 'string' },
-      'trust-proxy': { type: 'boolean' }, 'read-cache': { type: 'string' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' },
-    },
-  });
+  const { values, positionals } = parse(argv);
   if (values.version) { process.stdout.write(`${version()}\n`); return 0; }
   if (values.help || positionals.length === 0) { process.stdout.write(HELP); return values.help ? 0 : 2; }
-  if (positionals[0] !== 'serve' || positionals.length > 1) {
-    process.stderr.write(`jst-tracker: unknown command "${positionals.join(' ')}". Run jst-tracker --help.\n`);
-    return 2;
-  }
+  // Arguments are not echoed back whole: one may be a secret pasted in the wrong place.
+  if (positionals[0] !== 'serve') throw new UsageError(`unknown command "${shown(positionals[0]!)}". Run jst-tracker --help.`);
+  if (positionals.length > 1) throw new UsageError(`unknown command: serve takes only options, not ${positionals.length - 1} more argument(s). Run jst-tracker --help.`);
   const port = Number(values.port ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`jst-tracker: --port must be a number from 0 to 65535 (got "${values.port}").\n`);
-    return 2;
-  }
-  const readCache = values['read-cache'] === undefined ? undefined : Number(values['read-cache']);
-  if (readCache !== undefined && !(Number.isFinite(readCache) && readCache >= 0 && readCache <= 4096)) {
-    process.stderr.write(`jst-tracker: --read-cache must be a number of megabytes from 0 to 4096 (got "${values['read-cache']}").\n`);
-    return 2;
-  }
+  if (!/^\d+$/.test(values.port ?? '8080') || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${describeValue(values.port!)}).`);
+  const logLevel = values['log-level'] ?? 'warn';
+  if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')} (got ${describeValue(logLevel)}).`);
+  const readCache = megabytes(values['read-cache'], '--read-cache', 0, 4096);
+  const bodyLimit = megabytes(values['body-limit'], '--body-limit', 0.001, 1024) ?? DEFAULT_BODY_LIMIT / 1024 / 1024;
   let seed: Seed | undefined;
   if (values.seed) seed = loadSeedFile(values.seed);
   capYoungGeneration(YOUNG_GENERATION_SEMI_SPACE_MIB);
+  const host = values.host ?? '127.0.0.1';
   const server = await startServer({
-    host: values.host ?? '127.0.0.1',
+    host,
     port,
     dataDir: values.data ?? '.jst-tracker',
     databaseUrl: values['database-url'] ?? process.env.DATABASE_URL ?? undefined,
     seed,
-    logLevel: values['log-level'] ?? 'warn',
+    logLevel,
     trustProxy: values['trust-proxy'] ?? false,
     ...(readCache === undefined ? {} : { readCacheBytes: Math.round(readCache * 1024 * 1024) }),
+    bodyLimit: Math.round(bodyLimit * 1024 * 1024),
+  }).catch((e: unknown) => {
+    const code = (e as { code?: string }).code;
+    if (code === 'EADDRINUSE') throw new Error(`port ${port} on ${host} is already in use (another jst-tracker, or another program). Pick another port: --port 0 takes a free one, or --port <number>.`);
+    if (code === 'EACCES') throw new Error(`not allowed to listen on port ${port} on ${host} (ports below 1024 need privileges). Pick another port: --port 0 takes a free one, or --port <number> above 1023.`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new Error(`cannot listen on --host ${host.slice(0, 100)}: no network interface of this machine has that address. Use 127.0.0.1, 0.0.0.0 or one of its addresses.`);
+    throw e;
   });
   process.stdout.write(`jst-tracker listening on ${server.url}\n`);
   await new Promise<void>((resolve) => {
@@ -92,6 +132,6 @@ main(process.argv.slice(2)).then(
   (e: unknown) => {
     const message = e instanceof SeedError ? `invalid seed file: ${e.message}` : e instanceof Error ? e.message : String(e);
     process.stderr.write(`jst-tracker: ${message}\n`);
-    process.exitCode = e instanceof SeedError || String((e as { code?: string }).code).startsWith('ERR_PARSE_ARGS_') ? 2 : 1;
+    process.exitCode = e instanceof SeedError || e instanceof UsageError ? 2 : 1;
   },
 );

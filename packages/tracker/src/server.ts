@@ -13,12 +13,14 @@ export interface ServerOptions {
   databaseUrl?: string;
   seed?: Seed;
   logLevel?: string;
-  /** Where log lines go (default stdout). */
+  /** Where log lines go (default stderr: stdout carries only the ready line). */
   logStream?: { write(line: string): void };
   trustProxy?: boolean;
   poolSize?: number;
   /** Bytes of repeated `GET /issue` replies kept (SQLite only; 0 = off; default 8 MiB). */
   readCacheBytes?: number;
+  /** Largest request body in bytes (default 1 MiB, domain/limits.ts). */
+  bodyLimit?: number;
 }
 
 export interface RunningServer {
@@ -43,7 +45,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (options.seed) await applySeed(store, options.seed);
     const tracker = new Tracker(store);
     await tracker.refreshSites();
-    const app = buildApp(tracker, { logLevel: options.logLevel ?? 'silent', trustProxy: options.trustProxy ?? false, ...(options.readCacheBytes !== undefined ? { readCacheBytes: options.readCacheBytes } : {}), ...(options.logStream ? { logStream: options.logStream } : {}) });
+    const app = buildApp(tracker, { logLevel: options.logLevel ?? 'silent', trustProxy: options.trustProxy ?? false, ...(options.readCacheBytes !== undefined ? { readCacheBytes: options.readCacheBytes } : {}), ...(options.logStream ? { logStream: options.logStream } : {}), ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}) });
     checkpointFailed = (e) => app.log.error({ err: e }, 'the WAL checkpoint thread failed; checkpoints now run on the request thread');
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     const address = app.server.address();

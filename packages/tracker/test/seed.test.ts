@@ -61,28 +61,28 @@ const RST = (s: any) => s.sites[0].projects[1].workflow;
 const BAD: [string, (s: any) => void, string, RegExp][] = [
   ['an unknown top-level setting', (s) => { s.version = 2; }, '$.version', /unknown setting \(expected one of: sites\)/],
   ['an unknown user setting', (s) => { s.sites[0].users[0].password = 'x'; }, '$.sites[0].users[0].password', /unknown setting/],
-  ['a bad e-mail', (s) => { s.sites[0].users[1].email = 'executor.acme.test'; }, '$.sites[0].users[1].email', /"executor\.acme\.test" is not an e-mail address/],
-  ['a duplicate user (e-mail compared without case)', (s) => { s.sites[0].users[2].email = 'ASSIGNER@acme.test'; }, '$.sites[0].users[2].email', /appears twice/],
-  ['a member whose e-mail is not an e-mail address', (s) => { s.sites[0].projects[0].members[1].email = 'ghost.acme.test'; }, '$.sites[0].projects[0].members[1].email', /"ghost\.acme\.test" is not an e-mail address/],
-  ['a lead who is neither a user nor a member', (s) => { s.sites[0].projects[1].lead = 'ghost@acme.test'; }, '$.sites[0].projects[1].lead', /"ghost@acme\.test" is not one of this site's users nor a member of this project/],
+  ['a bad e-mail', (s) => { s.sites[0].users[1].email = 'executor.acme.test'; }, '$.sites[0].users[1].email', /: is not an e-mail address$/],
+  ['a duplicate user (e-mail compared without case)', (s) => { s.sites[0].users[2].email = 'ASSIGNER@acme.test'; }, '$.sites[0].users[2].email', /the e-mail of an earlier user/],
+  ['a member whose e-mail is not an e-mail address', (s) => { s.sites[0].projects[0].members[1].email = 'ghost.acme.test'; }, '$.sites[0].projects[0].members[1].email', /: is not an e-mail address$/],
+  ['a lead who is neither a user nor a member', (s) => { s.sites[0].projects[1].lead = 'ghost@acme.test'; }, '$.sites[0].projects[1].lead', /: is not one of this site's users nor a member of this project$/],
   ['a lead who is a member only of another project', (s) => { s.sites[0].projects[0].members.push({ email: 'ghost@acme.test' }); s.sites[0].projects[1].lead = 'ghost@acme.test'; }, '$.sites[0].projects[1].lead', /nor a member of this project/],
-  ['a member listed twice', (s) => { s.sites[0].projects[0].members[1].email = EMAILS.assigner; }, '$.sites[0].projects[0].members[1].email', /listed twice/],
+  ['a member listed twice', (s) => { s.sites[0].projects[0].members[1].email = EMAILS.assigner; }, '$.sites[0].projects[0].members[1].email', /a member listed earlier/],
   ['a bad role', (s) => { s.sites[0].projects[0].members[2].role = 'owner'; }, '$.sites[0].projects[0].members[2].role', /must be one of admin, member, viewer/],
-  ['a lower-case project key', (s) => { s.sites[0].projects[0].key = 'abc'; }, '$.sites[0].projects[0].key', /"abc" is not a project key/],
+  ['a lower-case project key', (s) => { s.sites[0].projects[0].key = 'abc'; }, '$.sites[0].projects[0].key', /: is not a project key/],
   ['a one-letter project key', (s) => { s.sites[0].projects[2].key = 'S'; }, '$.sites[0].projects[2].key', /not a project key/],
-  ['a duplicate project key', (s) => { s.sites[0].projects[2].key = 'ABC'; }, '$.sites[0].projects[2].key', /project "ABC" appears twice/],
-  ['a transition to an unknown status', (s) => { RST(s).transitions[0].to = 'Doing it'; }, '$.sites[0].projects[1].workflow.transitions[0].to', /"Doing it" is not one of the workflow's statuses/],
-  ['a transition from an unknown status', (s) => { RST(s).transitions[1].from = ['Doing', 'Nowhere']; }, '$.sites[0].projects[1].workflow.transitions[1].from[1]', /"Nowhere" is not one of/],
-  ['an unknown initial status', (s) => { RST(s).initial = 'Open'; }, '$.sites[0].projects[1].workflow.initial', /"Open" is not one of/],
+  ['a duplicate project key', (s) => { s.sites[0].projects[2].key = 'ABC'; }, '$.sites[0].projects[2].key', /the key of an earlier project/],
+  ['a transition to an unknown status', (s) => { RST(s).transitions[0].to = 'Doing it'; }, '$.sites[0].projects[1].workflow.transitions[0].to', /: is not one of the workflow's statuses$/],
+  ['a transition from an unknown status', (s) => { RST(s).transitions[1].from = ['Doing', 'Nowhere']; }, '$.sites[0].projects[1].workflow.transitions[1].from[1]', /: is not one of the workflow's statuses$/],
+  ['an unknown initial status', (s) => { RST(s).initial = 'Open'; }, '$.sites[0].projects[1].workflow.initial', /: is not one of the workflow's statuses$/],
   ['a status category that does not exist', (s) => { RST(s).statuses[1].category = 'started'; }, '$.sites[0].projects[1].workflow.statuses[1].category', /new, indeterminate, done/],
-  ['a workflow name that is not kanban', (s) => { s.sites[0].projects[0].workflow = 'scrum'; }, '$.sites[0].projects[0].workflow', /unknown workflow "scrum"/],
-  ['one status name in two categories across projects', (s) => { RST(s).statuses[0].name = 'Done'; RST(s).initial = 'Done'; RST(s).transitions[0].from = ['Done']; RST(s).transitions[3].to = 'Done'; }, '$.sites[0].projects[1].workflow.statuses[0]', /status "Done" has category "new" here but "done"/],
+  ['a workflow name that is not kanban', (s) => { s.sites[0].projects[0].workflow = 'scrum'; }, '$.sites[0].projects[0].workflow', /: is not a workflow \(use "kanban"/],
+  ['one status name in two categories across projects', (s) => { RST(s).statuses[0].name = 'Done'; RST(s).initial = 'Done'; RST(s).transitions[0].from = ['Done']; RST(s).transitions[3].to = 'Done'; }, '$.sites[0].projects[1].workflow.statuses[0]', /a status here has category new but done in an earlier project/],
   ['scopes on a classic token', (s) => { s.sites[0].users[0].tokens[0].scopes = ['read:jira-user']; }, '$.sites[0].users[0].tokens[0].scopes', /only a scoped token has scopes/],
   ['a token kind that does not exist', (s) => { s.sites[0].users[1].tokens[0].kind = 'oauth'; }, '$.sites[0].users[1].tokens[0].kind', /"classic" or "scoped"/],
   ['an empty token', (s) => { s.sites[0].users[5].tokens[1].token = ''; }, '$.sites[0].users[5].tokens[1].token', /non-empty string/],
   ['a host with a scheme', (s) => { s.sites[0].host = 'https://acme.atlassian.net'; }, '$.sites[0].host', /is not a host name/],
-  ['two sites on one host', (s) => { s.sites.push({ host: 'ACME.atlassian.net', users: [] }); }, '$.sites[1].host', /appears twice/],
-  ['two sites with one cloud id', (s) => { s.sites.push({ host: 'other.atlassian.net', cloudId: CLOUD_ID }); }, '$.sites[1].cloudId', /used by two sites/],
+  ['two sites on one host', (s) => { s.sites.push({ host: 'ACME.atlassian.net', users: [] }); }, '$.sites[1].host', /the same host as an earlier site/],
+  ['two sites with one cloud id', (s) => { s.sites.push({ host: 'other.atlassian.net', cloudId: CLOUD_ID }); }, '$.sites[1].cloudId', /the cloud id of an earlier site/],
   ['a cloud id with a slash', (s) => { s.sites[0].cloudId = 'a/b'; }, '$.sites[0].cloudId', /letters, digits and dashes/],
   ['no site at all', (s) => { s.sites = []; }, '$.sites', /at least one site/],
   ['users that are not a list', (s) => { s.sites[0].users = { a: 1 }; }, '$.sites[0].users', /must be an array/],
@@ -102,7 +102,7 @@ describe('ARCHITECTURE §5: a bad seed file is refused, naming the file and the 
     const file = join(tmp, 'broken.json');
     writeFileSync(file, '{"sites": [ { "host": "acme.atlassian.net", } ]');
     const err = seedErrorOf(file);
-    expect(err.message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\$: not valid JSON`));
+    expect(err.message).toBe(`${file}:1:45: $.sites[0]: not valid JSON here (look for a missing comma, quote or bracket, or a value without quotes)`);
   });
 
   it('an unreadable file (missing, or a folder) names the file and the reason', () => {
@@ -125,7 +125,7 @@ describe('ARCHITECTURE §5: a bad seed file is refused, naming the file and the 
   });
 
   it('parseSeed without a file name still gives the JSON path; the defaults are filled in', () => {
-    expect(() => parseSeed({ sites: [{ host: 'a.test', users: [{ email: 'x' }] }] })).toThrow('<seed>: $.sites[0].users[0].email: "x" is not an e-mail address');
+    expect(() => parseSeed({ sites: [{ host: 'a.test', users: [{ email: 'x' }] }] })).toThrow('<seed>: $.sites[0].users[0].email: is not an e-mail address');
     const seed = parseSeed({ sites: [{ host: 'A.Test', users: [{ email: 'Bo@A.test', tokens: [{ token: 't' }] }], projects: [{ key: 'AB', members: [{ email: 'bo@a.test' }] }] }] });
     expect(seed.sites[0]).toEqual({
       host: 'a.test',

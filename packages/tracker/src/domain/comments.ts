@@ -1,6 +1,7 @@
 import { findIssue, requirePermission, type IssueAccess } from './access.js';
-import { ApiError, fieldError } from './errors.js';
-import { adfOf, isObject } from './issue-input.js';
+import { ApiError, fieldError, issueNotFound } from './errors.js';
+import { isObject, richTextOf } from './issue-input.js';
+import { COMMENTS_PER_ISSUE_MAX } from './limits.js';
 import type { Comment } from './model.js';
 import { commentsOf } from './related.js';
 import type { Caller, Tracker } from './tracker.js';
@@ -10,12 +11,17 @@ export async function addComment(tracker: Tracker, caller: Caller, idOrKey: stri
   const access = await findIssue(tracker, caller, idOrKey);
   if (!isObject(body)) throw new ApiError(400, ['Send {"body": <ADF document>}.']);
   if (body.body === undefined || body.body === null) throw fieldError('body', 'Comment body can not be empty: send {"body": <ADF document>}.');
-  const doc = adfOf(body.body, 'body');
+  const text = richTextOf(body.body, 'body');
   if (body.visibility !== undefined && body.visibility !== null) {
     throw fieldError('visibility', 'Restricting comment visibility is not supported by this tracker; leave "visibility" out.');
   }
   requirePermission(access, 'comment', 'add comments');
-  const comment = await tracker.store.addComment(tracker.store.kysely, access.issue.id, caller.user.id, JSON.stringify(doc), new Date().toISOString());
+  const comment = await tracker.store.addComment(access.issue.id, caller.user.id, text, new Date().toISOString(), COMMENTS_PER_ISSUE_MAX);
+  // Deleted by another request since it was read: what a request a moment later would hear.
+  if (comment === 'gone') throw issueNotFound();
+  if (comment === 'full') {
+    throw new ApiError(400, [`The issue ${access.issue.key} already has ${COMMENTS_PER_ISSUE_MAX.toLocaleString('en-US')} comments, the most one issue may carry. Add the comment to another issue (for example a new sub-task).`]);
+  }
   return { access, comment };
 }
 

@@ -1,5 +1,6 @@
 import { validateAdf, type AdfDoc } from '@jst/adf';
 import { ApiError, fieldError } from './errors.js';
+import { TEXT_FIELD_MAX, TEXT_TOO_LONG } from './limits.js';
 
 export const ISSUE_TYPES = [
   { id: '10001', name: 'Task', subtask: false, hierarchyLevel: 0, description: 'A small, distinct piece of work.' },
@@ -45,6 +46,16 @@ export function adfOf(value: unknown, field: string): AdfDoc {
     throw fieldError(field, `The value of '${field}' is not valid ADF (Atlassian Document Format): ${why}. Send a document like {"type":"doc","version":1,"content":[{"type":"paragraph","content":[{"type":"text","text":"…"}]}]}.`);
   }
   return result.doc;
+}
+
+/**
+ * A rich-text field (description, comment body) as it is stored: valid ADF (`adfOf`) whose JSON
+ * is at most TEXT_FIELD_MAX characters, else 400 with the vendor's message on the field.
+ */
+export function richTextOf(value: unknown, field: string): string {
+  const text = JSON.stringify(adfOf(value, field));
+  if (text.length > TEXT_FIELD_MAX) throw fieldError(field, TEXT_TOO_LONG);
+  return text;
 }
 
 export function issueTypeOf(value: unknown): IssueType {

@@ -1,8 +1,8 @@
 import type { IssueRow, IssuePatch, ProjectRow, UserRow } from '../store/store.js';
 import { findIssue, requirePermission, conflictError, type IssueAccess } from './access.js';
-import { ApiError, fieldError, forbidden } from './errors.js';
+import { ApiError, fieldError, forbidden, issueNotFound } from './errors.js';
 import { rowIdOf } from './ids.js';
-import { adfOf, fieldsOf, isObject, issueTypeOf, refOf, rejectUnknownFields, summaryOf } from './issue-input.js';
+import { fieldsOf, isObject, issueTypeOf, refOf, rejectUnknownFields, richTextOf, summaryOf } from './issue-input.js';
 import { assignable, can, type ProjectRole } from './permissions.js';
 import type { Caller, Tracker } from './tracker.js';
 import { resolveTransition } from './workflow.js';
@@ -52,7 +52,7 @@ export async function createIssue(tracker: Tracker, caller: Caller, body: unknow
   if (!can(role, 'create')) throw forbidden(`You do not have permission to create issues in project ${project.key} (your role: ${role}).`);
   const type = fields.issuetype === undefined ? (() => { throw fieldError('issuetype', 'Specify an issue type: Task or Subtask.'); })() : issueTypeOf(fields.issuetype);
   const summary = summaryOf(fields.summary);
-  const description = fields.description === undefined || fields.description === null ? null : adfOf(fields.description, 'description');
+  const description = fields.description === undefined || fields.description === null ? null : richTextOf(fields.description, 'description');
   let parent: IssueRow | null = null;
   if (type.subtask) {
     if (fields.parent === undefined || fields.parent === null) throw fieldError('parent', 'A Subtask needs a parent: send "parent": {"key": "<PROJECT>-<n>"}.');
@@ -78,7 +78,7 @@ export async function createIssue(tracker: Tracker, caller: Caller, body: unknow
     projectId: project.id,
     issueType: type.name,
     summary,
-    description: description ? JSON.stringify(description) : null,
+    description,
     statusId: status.id,
     parentId: parent?.id ?? null,
     assigneeId: assignee?.id ?? null,
@@ -117,7 +117,7 @@ export async function editIssue(tracker: Tracker, caller: Caller, idOrKey: strin
   requirePermission(access, 'edit', 'edit issues');
   const patch: IssuePatch = {};
   if (fields.summary !== undefined) patch.summary = summaryOf(fields.summary);
-  if (fields.description !== undefined) patch.description = fields.description === null ? null : JSON.stringify(adfOf(fields.description, 'description'));
+  if (fields.description !== undefined) patch.description = fields.description === null ? null : richTextOf(fields.description, 'description');
   if (fields.assignee !== undefined) {
     requirePermission(access, 'assign', 'assign issues');
     patch.assignee_id = (await assigneeFor(tracker, caller, access.project, fields.assignee))?.id ?? null;
@@ -167,10 +167,14 @@ export async function deleteIssue(tracker: Tracker, caller: Caller, idOrKey: str
   const access = await findIssue(tracker, caller, idOrKey);
   requirePermission(access, 'delete', 'delete issues');
   await tracker.store.transaction(async (tx) => {
+    // Held first, so writes racing this delete land before it or find the issue gone (store.holdIssue).
+    if (!(await tracker.store.holdIssue(tx, access.issue.id))) throw issueNotFound();
     const subtasks = await tracker.store.subtasksOf(access.issue.id, tx);
     if (subtasks.length > 0 && !deleteSubtasks) {
       throw new ApiError(400, [`The issue ${access.issue.key} has ${subtasks.length} subtask(s). Delete them first, or pass deleteSubtasks=true to delete the issue together with its subtasks.`]);
     }
+    // The sub-tasks too: a comment being added to one then lands before the delete reads them.
+    for (const subtask of subtasks) await tracker.store.holdIssue(tx, subtask.id);
     await tracker.store.deleteIssues(tx, [...subtasks.map((s) => s.id), access.issue.id]);
   });
 }

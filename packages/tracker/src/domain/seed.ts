@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { compileWorkflow, kanbanWorkflow, type StatusCategoryKey, type WorkflowSpec } from './workflow.js';
+import { findJsonFault, shownKey } from './json-fault.js';
 import { PROJECT_ROLES, type ProjectRole } from './permissions.js';
 
 /** A seed file (ARCHITECTURE §5), parsed and checked once at the edge. */
@@ -21,9 +22,13 @@ export function displayNameOf(email: string): string {
   return email.slice(0, email.lastIndexOf('@'));
 }
 
+/**
+ * A problem in a seed file: the file, the setting's JSON path and (for a syntax error) the line
+ * and column. Never a value from the file: any of them may be a token (ARCHITECTURE §4).
+ */
 export class SeedError extends Error {
-  constructor(readonly file: string, readonly path: string, detail: string) {
-    super(`${file}: ${path}: ${detail}`);
+  constructor(readonly file: string, readonly path: string, detail: string, at?: { line: number; column: number }) {
+    super(`${file}${at ? `:${at.line}:${at.column}` : ''}: ${path}: ${detail}`);
   }
 }
 
@@ -42,8 +47,11 @@ export function loadSeedFile(file: string): Seed {
   let json: unknown;
   try {
     json = JSON.parse(text);
-  } catch (e) {
-    throw new SeedError(file, '$', `not valid JSON: ${(e as Error).message}`);
+  } catch {
+    // JSON.parse's message quotes the text around the fault: report only where it is.
+    const fault = findJsonFault(text);
+    throw new SeedError(file, fault?.path ?? '$', 'not valid JSON here (look for a missing comma, quote or bracket, or a value without quotes)',
+      fault ? { line: fault.line, column: fault.column } : undefined);
   }
   return parseSeed(json, file);
 }
@@ -56,7 +64,7 @@ export function parseSeed(json: unknown, file = '<seed>'): Seed {
   const arr = (v: unknown, path: string): unknown[] => (Array.isArray(v) ? v : fail(path, 'must be an array'));
   const str = (v: unknown, path: string): string => (typeof v === 'string' && v.trim() !== '' ? v : fail(path, 'must be a non-empty string'));
   const known = (o: Record<string, unknown>, path: string, keys: string[]) => {
-    for (const k of Object.keys(o)) if (!keys.includes(k)) fail(`${path}.${k}`, `unknown setting (expected one of: ${keys.join(', ')})`);
+    for (const k of Object.keys(o)) if (!keys.includes(k)) fail(`${path}.${shownKey(k)}`, `unknown setting (expected one of: ${keys.join(', ')})`);
   };
 
   const root = obj(json, '$');
@@ -71,12 +79,12 @@ export function parseSeed(json: unknown, file = '<seed>'): Seed {
       const site = obj(s, sp);
       known(site, sp, ['host', 'cloudId', 'users', 'projects']);
       const host = str(site.host, `${sp}.host`).toLowerCase();
-      if (!HOST.test(host)) fail(`${sp}.host`, `"${host}" is not a host name (no scheme or path: e.g. acme.atlassian.net)`);
-      if (hosts.has(host)) fail(`${sp}.host`, `site "${host}" appears twice`);
+      if (!HOST.test(host)) fail(`${sp}.host`, 'is not a host name (no scheme or path: e.g. acme.atlassian.net)');
+      if (hosts.has(host)) fail(`${sp}.host`, 'names the same host as an earlier site');
       hosts.add(host);
       const cloudId = site.cloudId === undefined ? undefined : str(site.cloudId, `${sp}.cloudId`);
       if (cloudId !== undefined && !/^[A-Za-z0-9-]{1,64}$/.test(cloudId)) fail(`${sp}.cloudId`, 'may hold only letters, digits and dashes');
-      if (cloudId !== undefined && cloudIds.has(cloudId)) fail(`${sp}.cloudId`, `cloud id "${cloudId}" is used by two sites`);
+      if (cloudId !== undefined && cloudIds.has(cloudId)) fail(`${sp}.cloudId`, 'is the cloud id of an earlier site too');
       if (cloudId !== undefined) cloudIds.add(cloudId);
       const emails = new Set<string>();
       const users = arr(site.users ?? [], `${sp}.users`).map((u, ui) => {
@@ -84,8 +92,8 @@ export function parseSeed(json: unknown, file = '<seed>'): Seed {
         const user = obj(u, up);
         known(user, up, ['email', 'displayName', 'tokens']);
         const email = str(user.email, `${up}.email`).toLowerCase();
-        if (!EMAIL.test(email)) fail(`${up}.email`, `"${email}" is not an e-mail address`);
-        if (emails.has(email)) fail(`${up}.email`, `user "${email}" appears twice in this site`);
+        if (!EMAIL.test(email)) fail(`${up}.email`, 'is not an e-mail address');
+        if (emails.has(email)) fail(`${up}.email`, 'is the e-mail of an earlier user of this site too');
         emails.add(email);
         const tokens = arr(user.tokens ?? [], `${up}.tokens`).map((t, ti) => {
           const tp = `${up}.tokens[${ti}]`;
@@ -108,8 +116,8 @@ export function parseSeed(json: unknown, file = '<seed>'): Seed {
         const project = obj(p, pp);
         known(project, pp, ['key', 'name', 'lead', 'members', 'workflow']);
         const key = str(project.key, `${pp}.key`);
-        if (!PROJECT_KEY.test(key)) fail(`${pp}.key`, `"${key}" is not a project key (2-10 upper-case letters, digits or _, starting with a letter)`);
-        if (keys.has(key)) fail(`${pp}.key`, `project "${key}" appears twice in this site`);
+        if (!PROJECT_KEY.test(key)) fail(`${pp}.key`, 'is not a project key (2-10 upper-case letters, digits or _, starting with a letter)');
+        if (keys.has(key)) fail(`${pp}.key`, 'is the key of an earlier project of this site too');
         keys.add(key);
         const memberEmails = new Set<string>();
         const members = arr(project.members ?? [], `${pp}.members`).map((m, mi) => {
@@ -119,8 +127,8 @@ export function parseSeed(json: unknown, file = '<seed>'): Seed {
           // ARCHITECTURE §5: a member need not be among "users" (the example's executor and
           // viewer are not); applySeed makes such a person a site user without tokens.
           const email = str(member.email, `${mp}.email`).toLowerCase();
-          if (!EMAIL.test(email)) fail(`${mp}.email`, `"${email}" is not an e-mail address`);
-          if (memberEmails.has(email)) fail(`${mp}.email`, `"${email}" is listed twice`);
+          if (!EMAIL.test(email)) fail(`${mp}.email`, 'is not an e-mail address');
+          if (memberEmails.has(email)) fail(`${mp}.email`, 'names a member listed earlier too');
           memberEmails.add(email);
           const role = member.role ?? 'member';
           if (!PROJECT_ROLES.includes(role as ProjectRole)) fail(`${mp}.role`, `must be one of ${PROJECT_ROLES.join(', ')}`);
@@ -128,13 +136,13 @@ export function parseSeed(json: unknown, file = '<seed>'): Seed {
         });
         const lead = project.lead === undefined ? undefined : str(project.lead, `${pp}.lead`).toLowerCase();
         if (lead !== undefined && !emails.has(lead) && !memberEmails.has(lead)) {
-          fail(`${pp}.lead`, `"${lead}" is not one of this site's users nor a member of this project`);
+          fail(`${pp}.lead`, "is not one of this site's users nor a member of this project");
         }
         const workflow = parseWorkflow(project.workflow ?? 'kanban', `${pp}.workflow`, { fail, obj, arr, str, known });
         (workflow === 'kanban' ? kanbanWorkflow() : compileWorkflow(workflow)).statuses.forEach((st, i) => {
           const seen = categories.get(st.name);
           if (seen !== undefined && seen !== st.category) {
-            fail(workflow === 'kanban' ? `${pp}.workflow` : `${pp}.workflow.statuses[${i}]`, `status "${st.name}" has category "${st.category}" here but "${seen}" in an earlier project; a site's projects share their statuses`);
+            fail(workflow === 'kanban' ? `${pp}.workflow` : `${pp}.workflow.statuses[${i}]`, `a status here has category ${st.category} but ${seen} in an earlier project; a site's projects share their statuses`);
           }
           categories.set(st.name, st.category);
         });
@@ -155,7 +163,7 @@ interface Checks {
 
 function parseWorkflow(value: unknown, path: string, c: Checks): 'kanban' | WorkflowSpec {
   if (value === 'kanban') return 'kanban';
-  if (typeof value === 'string') return c.fail(path, `unknown workflow "${value}" (use "kanban" or an object with statuses and transitions)`);
+  if (typeof value === 'string') return c.fail(path, 'is not a workflow (use "kanban" or an object with statuses and transitions)');
   const wf = c.obj(value, path);
   c.known(wf, path, ['statuses', 'initial', 'transitions']);
   const names = new Set<string>();
@@ -164,7 +172,7 @@ function parseWorkflow(value: unknown, path: string, c: Checks): 'kanban' | Work
     const st = c.obj(s, sp);
     c.known(st, sp, ['name', 'category']);
     const name = c.str(st.name, `${sp}.name`);
-    if (names.has(name)) c.fail(`${sp}.name`, `status "${name}" appears twice`);
+    if (names.has(name)) c.fail(`${sp}.name`, 'names a status listed earlier too');
     names.add(name);
     if (st.category !== undefined && !CATEGORIES.includes(st.category as StatusCategoryKey)) c.fail(`${sp}.category`, `must be one of ${CATEGORIES.join(', ')}`);
     return st.category === undefined ? { name } : { name, category: st.category as StatusCategoryKey };
@@ -172,7 +180,7 @@ function parseWorkflow(value: unknown, path: string, c: Checks): 'kanban' | Work
   if (statuses.length === 0) c.fail(`${path}.statuses`, 'needs at least one status');
   const status = (v: unknown, p: string) => {
     const name = c.str(v, p);
-    if (!names.has(name)) c.fail(p, `"${name}" is not one of the workflow's statuses`);
+    if (!names.has(name)) c.fail(p, "is not one of the workflow's statuses");
     return name;
   };
   const initial = wf.initial === undefined ? undefined : status(wf.initial, `${path}.initial`);

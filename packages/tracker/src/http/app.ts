@@ -1,16 +1,18 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
+import { DEFAULT_BODY_LIMIT } from '../domain/limits.js';
+import { lostRace } from '../domain/races.js';
 import type { AddressForm, Tracker } from '../domain/tracker.js';
 import { registerBoard } from './board/routes.js';
 import { authenticate, siteOf } from './context.js';
+import { hasDuplicateHost } from './host.js';
 import { DEFAULT_READ_CACHE_BYTES, IssueReadCache } from './issue-read-cache.js';
 import { issueRoutes } from './routes/issues.js';
 import { projectRoutes } from './routes/projects.js';
 import { searchRoutes } from './routes/search.js';
 import { userRoutes } from './routes/users.js';
 
-export const BODY_LIMIT = 1024 * 1024;
 /** Deepest nesting of a JSON body; ADF at its own limit (100 levels) needs about 210. */
 export const MAX_JSON_DEPTH = 512;
 
@@ -19,10 +21,12 @@ export interface AppOptions {
   logLevel?: string;
   /** Trust X-Forwarded-* from a load balancer in front (docs/deploy.md). */
   trustProxy?: boolean;
-  /** Where log lines go (default stdout); tests pass a collector. */
+  /** Where log lines go (default stderr, ARCHITECTURE §3: stdout carries only the ready line); tests pass a collector. */
   logStream?: { write(line: string): void };
   /** Bytes of `GET /issue` replies kept for repeated reads (SQLite only; 0 turns the cache off). */
   readCacheBytes?: number;
+  /** Largest request body in bytes; a larger one is 413 before it is read whole (default 1 MiB). */
+  bodyLimit?: number;
 }
 
 declare module 'fastify' {
@@ -46,13 +50,14 @@ const logRequest = (req: FastifyRequest) => ({
 
 /** Builds the HTTP server: the three address forms over one set of routes (ARCHITECTURE §4). */
 export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyInstance {
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const app = Fastify({
     logger: {
       level: options.logLevel ?? 'warn',
       serializers: { req: logRequest },
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      stream: options.logStream ?? process.stderr,
     },
-    bodyLimit: BODY_LIMIT,
+    bodyLimit,
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,
     routerOptions: { caseSensitive: true, ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -144,12 +149,20 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
 
   // A NUL (%00) in a path or query parameter can match nothing, and PostgreSQL cannot hold one.
   app.addHook('onRequest', (request, _reply, done) => {
-    done(request.url.includes('%00') ? new ApiError(400, ['The request URL contains a NUL character (%00).']) : undefined);
+    done(request.url.includes('%00') ? new ApiError(400, ['The request URL contains a NUL character (%00).'])
+      : hasDuplicateHost(request.raw.rawHeaders) ? new ApiError(400, ['The request carries more than one Host header: send exactly one.'])
+        : undefined);
   });
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
       void reply.code(error.status).headers(error.headers).send(error.body());
+      return;
+    }
+    // A write that lost a race with another request (domain/races.ts): a conflict, not a fault.
+    const refusal = lostRace(error);
+    if (refusal) {
+      void reply.code(refusal.status).send(refusal.body());
       return;
     }
     const status = error.statusCode ?? 500;
@@ -158,7 +171,7 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
       void reply.code(500).send({ errorMessages: ['Internal server error. The request was not applied; retry it.'], errors: {} });
       return;
     }
-    void reply.code(status).send({ errorMessages: [describeFrameworkError(error, status)], errors: {} });
+    void reply.code(status).send({ errorMessages: [describeFrameworkError(error, status, bodyLimit)], errors: {} });
   });
 
   // Which methods each route pattern answers, so a known path asked with another method gets 405
@@ -229,9 +242,9 @@ function refuseNul(key: string, value: unknown): unknown {
   return value;
 }
 
-function describeFrameworkError(error: FastifyError, status: number): string {
+function describeFrameworkError(error: FastifyError, status: number, bodyLimit: number): string {
   switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE': return `The request body is larger than the limit of ${BODY_LIMIT} bytes.`;
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': return `The request body is larger than the limit of ${bodyLimit} bytes (jst-tracker serve --body-limit).`;
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return `Unsupported Content-Type: send JSON bodies with "Content-Type: application/json".`;
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH': return 'The Content-Length header does not match the body.';
     default: return status === 415 ? 'Unsupported Content-Type.' : error.message;

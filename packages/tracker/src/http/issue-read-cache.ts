@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { REMEMBER_MS, type AddressForm, type Tracker } from '../domain/tracker.js';
+import { hasDuplicateHost } from './host.js';
 
 /**
  * `GET /issue/{key}` in either address form, as the cache answers it: a plain key or id segment
@@ -89,6 +90,8 @@ export class IssueReadCache {
     const { headers } = req;
     // A body on a GET is parsed (and may be refused) by Fastify: not ours to answer.
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
+    // Refused by the app (http/host.ts), never answered from here.
+    if (hasDuplicateHost(req.rawHeaders)) return false;
     const cloudId = match[1];
     const form: AddressForm = cloudId === undefined ? 'site' : 'gateway';
     const site = cloudId === undefined ? this.tracker.knownSiteForHost(headers.host) : this.tracker.knownSiteForCloudId(cloudId);

@@ -3,6 +3,7 @@ import { ALL_FIELDS, FIELD_META, selectFields, type FieldName, type FieldSchema 
 import { jiraDate, publicId } from '../domain/ids.js';
 import type { Issue, User } from '../domain/model.js';
 import { commentsOf, parentOf, subtasksOf } from '../domain/related.js';
+import { COMMENT_PAGE_MAX } from '../domain/limits.js';
 import type { Caller, Tracker } from '../domain/tracker.js';
 import { listParam, type Query } from './params.js';
 import { issueSelf, renderComment, renderIssueType, renderProject, renderStatus, renderUserDetails } from './render.js';
@@ -28,7 +29,7 @@ export async function renderIssue(tracker: Tracker, caller: Caller, access: Issu
   const wants = (f: FieldName) => fields.has(f);
   const subtasks = wants('subtasks') ? await subtasksOf(tracker, issue) : [];
   const parent = wants('parent') ? await parentOf(tracker, issue) : undefined;
-  const comments = wants('comment') ? await commentsOf(tracker, issue, { startAt: 0, maxResults: 5000, descending: false }) : undefined;
+  const comments = wants('comment') ? await commentsOf(tracker, issue, { startAt: 0, maxResults: COMMENT_PAGE_MAX, descending: false }) : undefined;
 
   const userIds = peopleOf(issue, fields);
   for (const c of comments?.rows ?? []) userIds.push(c.author_id);
@@ -71,7 +72,8 @@ export async function renderIssue(tracker: Tracker, caller: Caller, access: Issu
         out.comment = {
           comments: comments!.rows.map((c) => renderComment(caller, issue, c, users.get(c.author_id))),
           self: `${issueSelf(caller, issue)}/comment`,
-          maxResults: comments!.total,
+          // The vendor's shape: the first page only (GET …/comment pages on); maxResults is what it holds.
+          maxResults: comments!.rows.length,
           total: comments!.total,
           startAt: 0,
         };

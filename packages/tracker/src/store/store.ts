@@ -85,8 +85,24 @@ function hotQueries(prepare: <A extends unknown[], R>(build: (db: Kysely<Databas
       .orderBy('id', 'asc').offset(offset).limit(limit)),
     commentsDescending: prepare((db, issueId: number, limit: number, offset: number) => db.selectFrom('comments').selectAll().where('issue_id', '=', issueId)
       .orderBy('id', 'desc').offset(offset).limit(limit)),
-    addComment: prepare((db, issueId: number, authorId: number, body: string, now: string) => db.insertInto('comments')
-      .values({ issue_id: issueId, author_id: authorId, body, created_at: now, updated_at: now }).returningAll()),
+    // One statement: the comment is written only while its issue exists and holds fewer than
+    // `max` comments, so a deleted issue (or a full one) gets no row, never a foreign-key failure.
+    addCommentBounded: prepare((db, issueId: number, authorId: number, body: string, now: string, max: number) => db.insertInto('comments')
+      .columns(['issue_id', 'author_id', 'body', 'created_at', 'updated_at'])
+      .expression(db.selectFrom('issues').select([
+        'issues.id',
+        sql<number>`cast(${authorId} as integer)`.as('author_id'),
+        sql<string>`cast(${body} as text)`.as('body'),
+        sql<string>`cast(${now} as text)`.as('created_at'),
+        sql<string>`cast(${now} as text)`.as('updated_at'),
+      ]).where('issues.id', '=', issueId)
+        .where(sql<SqlBool>`(select count(*) from comments where comments.issue_id = ${issueId}) < ${max}`))
+      .returningAll()),
+    // PostgreSQL: holds the issue's row until the transaction ends, so a delete and a write that
+    // needs the issue to stay (a comment) run one after the other, not into each other.
+    lockIssue: prepare((db, id: number) => db.selectFrom('issues').select('id').where('id', '=', id).forUpdate()),
+    // SQLite: the same by writing to the row (a write takes the database's one write lock at once).
+    touchIssue: prepare((db, id: number) => db.updateTable('issues').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', id)),
   };
 }
 
@@ -351,6 +367,17 @@ export class Store {
     return Number(result.numAffectedRows) === 1;
   }
 
+  /**
+   * Holds an issue against concurrent writers until `tx` ends (false: it is gone). Called first
+   * in a transaction that deletes it: on PostgreSQL a comment or sub-task being written to it then
+   * either lands before (and is deleted with it) or finds it gone, never a foreign-key failure; on
+   * SQLite the write lock is taken before any read, so another process cannot slip in between.
+   */
+  async holdIssue(tx: Transaction<Database>, id: number): Promise<boolean> {
+    if (this.dialect === 'postgres') return (await this.q.lockIssue.first(tx, id)) !== undefined;
+    return Number((await this.q.touchIssue.execute(tx, id)).numAffectedRows) === 1;
+  }
+
   /** Deletes issues and their comments. */
   async deleteIssues(tx: Tx, ids: number[]): Promise<void> {
     if (ids.length === 0) return;
@@ -360,9 +387,19 @@ export class Store {
 
   // --- comments --------------------------------------------------------------------------------
 
-  async addComment(tx: Tx, issueId: number, authorId: number, body: string, now: string): Promise<CommentRow> {
-    const row = await this.q.addComment.first(tx, issueId, authorId, body, now);
-    return row!;
+  /**
+   * Adds a comment unless the issue is gone or already has `max` comments. PostgreSQL reads the
+   * count under the issue's row lock, so concurrent writers cannot pass `max` together; SQLite's
+   * single statement runs under its one write lock.
+   */
+  async addComment(issueId: number, authorId: number, body: string, now: string, max: number): Promise<CommentRow | 'gone' | 'full'> {
+    const row = this.dialect === 'postgres'
+      ? await this.transaction(async (tx) => ((await this.q.lockIssue.first(tx, issueId))
+        ? this.q.addCommentBounded.first(tx, issueId, authorId, body, now, max)
+        : undefined))
+      : await this.q.addCommentBounded.first(this.kysely, issueId, authorId, body, now, max);
+    if (row) return row;
+    return (await this.issueById(issueId)) ? 'full' : 'gone';
   }
 
   async commentsOf(issueId: number, opts: { startAt: number; maxResults: number; descending: boolean }, tx: Tx = this.kysely): Promise<CommentRows> {

@@ -38,6 +38,8 @@ function expected(text: string, field: (parsed: any) => unknown, nullClears = fa
   if (value === null && nullClears) return { verdict: 'accepted', why: 'null clears the field' };
   const result = validateAdf(value);
   if (!result.ok) return { verdict: 400, why: `not ADF: ${result.message} at ${result.path}` };
+  // Issue 14: a rich-text field's stored JSON is at most 32,767 characters (docs/limits.md).
+  if (JSON.stringify(value).length > 32_767) return { verdict: 400, why: 'over 32,767 characters' };
   return { verdict: 'accepted', why: 'valid ADF' };
 }
 

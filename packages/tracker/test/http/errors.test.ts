@@ -70,7 +70,7 @@ describe.each(await storeKinds())('spec §7 / NOTES ErrorCollection: hostile and
     for (const r of [garbage, json, chunked]) {
       expect(r.status).toBe(413);
       assertErrorCollection(r.body);
-      expect(r.body.errorMessages[0]).toBe(`The request body is larger than the limit of ${LIMIT} bytes.`);
+      expect(r.body.errorMessages[0]).toBe(`The request body is larger than the limit of ${LIMIT} bytes (jst-tracker serve --body-limit).`);
     }
     await nothingWritten();
   });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { findIssue } from '../../domain/access.js';
 import { addComment, listComments } from '../../domain/comments.js';
 import { ApiError } from '../../domain/errors.js';
+import { COMMENT_PAGE_MAX } from '../../domain/limits.js';
 import { assignIssue, createIssue, deleteIssue, doTransition, editIssue } from '../../domain/issues.js';
 import type { Tracker } from '../../domain/tracker.js';
 import { availableTransitions } from '../../domain/workflow.js';
@@ -69,7 +70,7 @@ export const issueRoutes = (tracker: Tracker, reads: IssueReadCache | null) => a
     const key = (request.params as KeyParams).issueIdOrKey;
     const page = await listComments(tracker, caller, key, {
       startAt: intParam(q, 'startAt', 0, 0, Number.MAX_SAFE_INTEGER),
-      maxResults: intParam(q, 'maxResults', 100, 0, 5000),
+      maxResults: intParam(q, 'maxResults', COMMENT_PAGE_MAX, 0, COMMENT_PAGE_MAX),
       orderBy: param(q, 'orderBy'),
     });
     const access = await findIssue(tracker, caller, key);

@@ -11,8 +11,9 @@ import v8 from 'node:v8';
  * per request (bench/RESULTS.md, session 4). `--max-semi-space-size` does that but is read only when
  * the process starts (V8 ignores it at run time); the growth factor is read each time the young
  * generation grows, so this lets it grow (factor 2) until it reaches the cap and then holds it there
- * (factor 1), watching every collection (from the event loop, so between requests: one long
- * synchronous stretch could still grow it a step past the cap); should V8 shrink it when idle, it
+ * (factor 1), watching every collection (from the event loop, so between requests: Node delivers
+ * the gc entry a turn or two after the collection, and a collection in that window or in one long
+ * synchronous stretch may still grow it one step past the cap); should V8 shrink it when idle, it
  * may grow back.
  *
  * Does nothing when the process was started with its own `--max-semi-space-size` or

@@ -38,18 +38,21 @@ beforeAll(() => {
 }, 120_000);
 
 describe('the young generation of a serving process', () => {
-  it('grows past the cap without it (the case the cap is for)', () => {
-    expect(newSpaceAfterChurn({})).toBeGreaterThan(4 * MiB);
+  it('grows well past the cap without it (the case the cap is for)', () => {
+    expect(newSpaceAfterChurn({})).toBeGreaterThan(8 * MiB);
   });
 
-  it('grows up to the cap and stays there: 2 MiB semi-spaces make at most 4 MiB of new space', () => {
+  // The cap is applied when V8's gc entry reaches the event loop, which Node delivers a turn or
+  // two after the collection: a collection in that window may still double the space once. Seen:
+  // 4 MiB in most runs, 8 MiB in about one in three; without the cap the same churn reaches 32 MiB.
+  it('grows up to the cap and stays within one growth step of it: 2 MiB semi-spaces make 4 (at most 8) MiB of new space', () => {
     const size = newSpaceAfterChurn({ capMiB: 2 });
-    expect(size).toBeLessThanOrEqual(4 * MiB);
+    expect(size).toBeLessThanOrEqual(8 * MiB);
     expect(size).toBeGreaterThan(2 * MiB);
   });
 
   it('leaves the size to the operator who set --max-semi-space-size or --semi-space-growth-factor', () => {
-    expect(newSpaceAfterChurn({ capMiB: 2, nodeArgs: ['--max-semi-space-size=16'] })).toBeGreaterThan(4 * MiB);
-    expect(newSpaceAfterChurn({ capMiB: 2, nodeArgs: ['--semi-space-growth-factor=2'] })).toBeGreaterThan(4 * MiB);
+    expect(newSpaceAfterChurn({ capMiB: 2, nodeArgs: ['--max-semi-space-size=16'] })).toBeGreaterThan(8 * MiB);
+    expect(newSpaceAfterChurn({ capMiB: 2, nodeArgs: ['--semi-space-growth-factor=2'] })).toBeGreaterThan(8 * MiB);
   });
 });

@@ -1,0 +1,90 @@
+import type { FastifyInstance } from 'fastify';
+import { findIssue } from '../../domain/access.js';
+import { createFields, editFields, FIELD_DETAILS, issueTypeById, visibleIssueTypes, visibleProjectList, visibleStatuses } from '../../domain/catalog.js';
+import { visibleProject } from '../../domain/directory.js';
+import { notFound } from '../../domain/errors.js';
+import { ISSUE_TYPES } from '../../domain/issue-input.js';
+import { can } from '../../domain/permissions.js';
+import type { Tracker } from '../../domain/tracker.js';
+import { callerOf } from '../context.js';
+import { intParam, listParam, type Query } from '../params.js';
+import { renderIssueType, renderStatus } from '../render.js';
+import {
+  PROJECT_PARTS, renderCreateField, renderEditField, renderPriorities, renderProjectFull, renderProjectWith, renderStatusCategories, type ProjectPart,
+} from '../render-catalog.js';
+
+const READ = { config: { scope: 'read:jira-work' as const } };
+
+/** One page of a list, as createmeta pages it: `{startAt, maxResults, total}` and the page's items. */
+function pageOf<T>(q: Query, items: readonly T[]) {
+  const startAt = intParam(q, 'startAt', 0, 0, Number.MAX_SAFE_INTEGER);
+  const maxResults = intParam(q, 'maxResults', 50, 0, 200);
+  return { startAt, maxResults, total: items.length, items: items.slice(startAt, startAt + maxResults) };
+}
+
+/**
+ * The lookups clients make on start-up and before a write (issue 15): python `jira`'s projects(),
+ * project(), statuses(), fields(); jira-client's listProjects, getProject, listStatus; jira.js's
+ * projects, issue types, fields and metadata calls.
+ */
+export const catalogRoutes = (tracker: Tracker) => async (app: FastifyInstance) => {
+  // Deprecated list form: every project the caller may browse, no paging.
+  app.get('/project', READ, async (request) => {
+    const caller = callerOf(request);
+    const parts = new Set((listParam(request.query as Query, 'expand') ?? []).filter((p): p is ProjectPart => (PROJECT_PARTS as string[]).includes(p)));
+    const projects = await visibleProjectList(tracker, caller);
+    const leads = parts.has('lead') ? await tracker.users(projects.flatMap((p) => (p.lead_user_id === null ? [] : [p.lead_user_id]))) : new Map();
+    return projects.map((p) => renderProjectWith(caller, p, parts, p.lead_user_id === null ? undefined : leads.get(p.lead_user_id)));
+  });
+
+  // A project the caller cannot browse answers as one that does not exist (404).
+  app.get('/project/:projectIdOrKey', READ, async (request) => {
+    const caller = callerOf(request);
+    const { project } = await visibleProject(tracker, caller, (request.params as { projectIdOrKey: string }).projectIdOrKey);
+    const lead = project.lead_user_id === null ? undefined : (await tracker.users([project.lead_user_id])).get(project.lead_user_id);
+    return renderProjectFull(caller, project, lead);
+  });
+
+  app.get('/status', READ, async (request) => {
+    const caller = callerOf(request);
+    return (await visibleStatuses(tracker, caller)).map((s) => renderStatus(caller, s));
+  });
+
+  app.get('/statuscategory', READ, async (request) => renderStatusCategories(callerOf(request)));
+
+  app.get('/priority', READ, async (request) => renderPriorities(callerOf(request)));
+
+  app.get('/issuetype', READ, async (request) => {
+    const caller = callerOf(request);
+    return (await visibleIssueTypes(tracker, caller)).map((t) => renderIssueType(caller, t.name));
+  });
+
+  app.get('/field', READ, async () => FIELD_DETAILS);
+
+  // The issue types a caller may create in the project (none for a viewer), paged.
+  app.get('/issue/createmeta/:projectIdOrKey/issuetypes', READ, async (request) => {
+    const caller = callerOf(request);
+    const { role } = await visibleProject(tracker, caller, (request.params as { projectIdOrKey: string }).projectIdOrKey);
+    const types = can(role, 'create') ? ISSUE_TYPES : [];
+    const { items, ...page } = pageOf(request.query as Query, types);
+    return { ...page, issueTypes: items.map((t) => renderIssueType(caller, t.name)) };
+  });
+
+  // The fields a create of that issue type takes, paged.
+  app.get('/issue/createmeta/:projectIdOrKey/issuetypes/:issueTypeId', READ, async (request) => {
+    const caller = callerOf(request);
+    const params = request.params as { projectIdOrKey: string; issueTypeId: string };
+    const { role } = await visibleProject(tracker, caller, params.projectIdOrKey);
+    const type = issueTypeById(params.issueTypeId);
+    if (!type || !can(role, 'create')) throw notFound(`Issue type with id '${params.issueTypeId.slice(0, 40)}' does not exist or you do not have permission to create issues of it in this project.`);
+    const { items, ...page } = pageOf(request.query as Query, createFields(type, role));
+    return { ...page, fields: items.map(renderCreateField) };
+  });
+
+  // The fields the caller may change on the issue (none for a viewer); 404 for an issue it cannot see.
+  app.get('/issue/:issueIdOrKey/editmeta', READ, async (request) => {
+    const caller = callerOf(request);
+    const access = await findIssue(tracker, caller, (request.params as { issueIdOrKey: string }).issueIdOrKey);
+    return { fields: Object.fromEntries(editFields(access).map((f) => [f.key, renderEditField(f)])) };
+  });
+};

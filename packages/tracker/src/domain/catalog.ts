@@ -1,5 +1,7 @@
 import type { ProjectRow, StatusRow } from '../store/store.js';
 import type { IssueAccess } from './access.js';
+import { notFound } from './errors.js';
+import { publicId } from './ids.js';
 import { FIELD_META, type FieldName, type FieldSchema } from './fields.js';
 import { ISSUE_TYPES, type IssueType } from './issue-input.js';
 import { JQL_FIELDS } from './jql/fields.js';
@@ -22,6 +24,14 @@ export async function visibleProjectList(tracker: Tracker, caller: Caller): Prom
 export async function visibleStatuses(tracker: Tracker, caller: Caller): Promise<StatusRow[]> {
   const names = new Set((await visibleProjectList(tracker, caller)).flatMap((p) => tracker.workflowOf(p).statuses.map((s) => s.name)));
   return (await tracker.statuses(caller.site.id)).filter((s) => names.has(s.name));
+}
+
+/** One status of the caller's projects by id or name (names in any case, as Jira matches them); 404 otherwise. */
+export async function visibleStatus(tracker: Tracker, caller: Caller, idOrName: string): Promise<StatusRow> {
+  const statuses = await visibleStatuses(tracker, caller);
+  const found = statuses.find((s) => publicId(s.id) === idOrName) ?? statuses.find((s) => s.name.toLowerCase() === idOrName.toLowerCase());
+  if (!found) throw notFound(`The status with id or name '${idOrName.slice(0, 60)}' does not exist.`);
+  return found;
 }
 
 /** Issue types are the same in every project: a caller who sees no project sees none. */

@@ -49,7 +49,7 @@ describe.skipIf(!found)(`python jira ${found?.version ?? ''} against jst-tracker
     expect(out.version).toEqual([1001, 0, 0]);
   });
 
-  it('myself, fields (and the clause-name map built from them), projects, project, statuses, issue types, priorities', () => {
+  it('myself, fields (and the clause-name map built from them), projects, project, statuses, issue types, priorities, single items, user', () => {
     expect(out.myself).toBe(EMAILS.assigner);
     expect(out.fields).toEqual(expect.arrayContaining(['summary', 'description', 'status', 'assignee', 'issuekey']));
     expect(out.fieldsCache).toEqual({ summary: 'summary', type: 'issuetype' });
@@ -60,6 +60,8 @@ describe.skipIf(!found)(`python jira ${found?.version ?? ''} against jst-tracker
     expect(out.statuses).toEqual(['Backlog', 'Checking', 'Doing', 'Done', 'Finished', 'In Progress', 'In Review', 'To Do']);
     expect(out.issueTypes).toEqual(['Task', 'Subtask']);
     expect(out.priorities).toEqual(['Highest', 'High', 'Medium', 'Low', 'Lowest']);
+    expect(out.user).toBe('Ada Assigner');
+    expect(out.single).toEqual(['In Progress', 'Medium', 'Subtask']);
   });
 
   it('create (a Task and its Subtask) and get', () => {

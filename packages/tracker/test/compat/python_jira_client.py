@@ -44,6 +44,10 @@ def main():
     out["statuses"] = sorted({s.name for s in jira.statuses()})
     out["issueTypes"] = [t.name for t in jira.issue_types()]
     out["priorities"] = [p.name for p in jira.priorities()]
+    # Single items by id, as the client fetches them (and as the lists' self links name them)
+    me = jira.myself()
+    out["user"] = jira.user(me["accountId"]).displayName
+    out["single"] = [jira.status("In Progress").name, jira.priority("3").name, jira.issue_type("10002").name]
 
     # create (project as a key: the client looks its id up with GET /project/{key}) and get
     parent = jira.create_issue(project=cfg["project"], summary="Parent from python jira", issuetype={"name": "Task"}, description=adf("Made by python jira"))

@@ -17,7 +17,7 @@ import { assertProperty, authOf, jsonHeaders, observableState, RUNS, sendChecked
 const READS = ['/myself', '/project/search', '/project/{p}/statuses', '/user/search', '/issue/{k}', '/issue/{k}/comment', '/issue/{k}/transitions', '/search/jql', '/serverInfo',
   // Issue 15: the start-up lookups.
   '/project', '/project/{p}', '/status', '/statuscategory', '/field', '/priority', '/issuetype', '/issue/{k}/editmeta',
-  '/issue/createmeta/{p}/issuetypes', '/issue/createmeta/{p}/issuetypes/{k}'];
+  '/issue/createmeta/{p}/issuetypes', '/issue/createmeta/{p}/issuetypes/{k}', '/status/{p}', '/statuscategory/{p}', '/priority/{k}', '/issuetype/{k}', '/user'];
 
 /** A path segment where an issue key, id or project key belongs. */
 const segment = (fx: () => Fixture) => fc.oneof(

@@ -165,6 +165,40 @@ describe.each(await storeKinds())('issue 15: every popular Jira client works unc
     });
   });
 
+  describe('single items the lists link to (their self URLs resolve)', () => {
+    it('GET /status/{id|name}, /statuscategory/{id|key}, /priority/{id}, /issuetype/{id} follow the self links of the lists', async () => {
+      for (const list of ['/status', '/statuscategory', '/priority', '/issuetype']) {
+        for (const item of (await t.as('executor').get(list)).body as any[]) {
+          const r = await t.as('executor').raw(new URL(item.self).pathname.replace(/^.*\/rest\/api\/3/, ''), { method: 'GET' });
+          expect(r.status, item.self).toBe(200);
+          expect(r.body).toEqual(item);
+        }
+      }
+      expect((await t.as('executor').get('/status/in%20progress')).body.name).toBe('In Progress');
+      expect((await t.as('executor').get('/statuscategory/done')).body.id).toBe(3);
+    });
+
+    it('unknown ids are 404; a status of a project the caller cannot see is 404; no project means no issue types', async () => {
+      for (const path of ['/status/Nope', '/statuscategory/9', '/priority/9', '/issuetype/1']) {
+        expect((await t.as('executor').get(path)).status, path).toBe(404);
+      }
+      expect((await t.as('viewer').get('/status/Backlog')).status).toBe(404);
+      expect((await t.as('executor').get('/status/Backlog')).status).toBe(200);
+      const lonely = await t.as('outsider').get('/issuetype');
+      expect(lonely.body.map((i: any) => i.name)).toEqual(['Task', 'Subtask']);
+    });
+
+    it('GET /user?accountId= gives the user (the self link of every rendered user); missing 400, unknown 404', async () => {
+      const me = (await t.as('executor').get('/myself')).body;
+      const r = await t.as('assigner').raw(new URL(me.self).pathname.replace(/^.*\/rest\/api\/3/, '') + new URL(me.self).search, { method: 'GET' });
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ accountId: me.accountId, displayName: 'Eve Executor' });
+      expect('emailAddress' in r.body).toBe(false);
+      expect((await t.as('assigner').get('/user')).status).toBe(400);
+      expect((await t.as('assigner').get('/user?accountId=nobody')).status).toBe(404);
+    });
+  });
+
   describe('create and edit metadata', () => {
     it('createmeta issue types: paged, none for a viewer; unknown and hidden projects 404', async () => {
       const r = await t.as('executor').get('/issue/createmeta/ABC/issuetypes');
@@ -200,7 +234,7 @@ describe.each(await storeKinds())('issue 15: every popular Jira client works unc
     });
 
     it('every lookup needs a signed-in caller (401)', async () => {
-      for (const path of ['/project', '/project/ABC', '/status', '/statuscategory', '/field', '/priority', '/issuetype', '/issue/createmeta/ABC/issuetypes']) {
+      for (const path of ['/project', '/project/ABC', '/status', '/status/Done', '/statuscategory', '/statuscategory/2', '/field', '/priority', '/priority/3', '/issuetype', '/issuetype/10001', '/issue/createmeta/ABC/issuetypes', '/user?accountId=x']) {
         expect((await t.anonymous().get(path)).status, path).toBe(401);
       }
     });

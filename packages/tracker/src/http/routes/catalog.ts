@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { findIssue } from '../../domain/access.js';
-import { createFields, editFields, FIELD_DETAILS, issueTypeById, visibleIssueTypes, visibleProjectList, visibleStatuses } from '../../domain/catalog.js';
+import { createFields, editFields, FIELD_DETAILS, issueTypeById, visibleIssueTypes, visibleProjectList, visibleStatus, visibleStatuses } from '../../domain/catalog.js';
 import { visibleProject } from '../../domain/directory.js';
-import { notFound } from '../../domain/errors.js';
+import { ApiError, notFound } from '../../domain/errors.js';
 import { ISSUE_TYPES } from '../../domain/issue-input.js';
 import { can } from '../../domain/permissions.js';
 import type { Tracker } from '../../domain/tracker.js';
 import { callerOf } from '../context.js';
-import { intParam, listParam, type Query } from '../params.js';
-import { renderIssueType, renderStatus } from '../render.js';
+import { intParam, listParam, param, type Query } from '../params.js';
+import { renderIssueType, renderStatus, renderUser } from '../render.js';
 import {
   PROJECT_PARTS, renderCreateField, renderEditField, renderPriorities, renderProjectFull, renderProjectWith, renderStatusCategories, type ProjectPart,
 } from '../render-catalog.js';
@@ -57,6 +57,44 @@ export const catalogRoutes = (tracker: Tracker) => async (app: FastifyInstance) 
   app.get('/issuetype', READ, async (request) => {
     const caller = callerOf(request);
     return (await visibleIssueTypes(tracker, caller)).map((t) => renderIssueType(caller, t.name));
+  });
+
+  // The single items the lists' `self` links name (python jira's status(), priority(), issue_type(), user()).
+  app.get('/status/:idOrName', READ, async (request) => {
+    const caller = callerOf(request);
+    return renderStatus(caller, await visibleStatus(tracker, caller, (request.params as { idOrName: string }).idOrName));
+  });
+
+  app.get('/statuscategory/:idOrKey', READ, async (request) => {
+    const wanted = (request.params as { idOrKey: string }).idOrKey;
+    const found = renderStatusCategories(callerOf(request)).find((c) => String(c.id) === wanted || c.key === wanted);
+    if (!found) throw notFound(`The status category with id or key '${wanted.slice(0, 60)}' does not exist.`);
+    return found;
+  });
+
+  app.get('/priority/:id', READ, async (request) => {
+    const { id } = request.params as { id: string };
+    const found = renderPriorities(callerOf(request)).find((p) => p.id === id);
+    if (!found) throw notFound(`The priority with id '${id.slice(0, 60)}' does not exist.`);
+    return found;
+  });
+
+  app.get('/issuetype/:id', READ, async (request) => {
+    const caller = callerOf(request);
+    const { id } = request.params as { id: string };
+    const type = (await visibleIssueTypes(tracker, caller)).find((t) => t.id === id);
+    if (!type) throw notFound(`The issue type with id '${id.slice(0, 60)}' does not exist or you do not have permission to see it.`);
+    return renderIssueType(caller, type.name);
+  });
+
+  // A user of the site by account id (the `self` link of every user this tracker renders).
+  app.get('/user', { config: { scope: 'read:jira-user' } }, async (request) => {
+    const caller = callerOf(request);
+    const accountId = param(request.query as Query, 'accountId');
+    if (accountId === undefined || accountId === '') throw new ApiError(400, ["The 'accountId' query parameter is required: GET /user?accountId=<id> (the accountId from /myself or /user/search)."]);
+    const user = await tracker.store.userByAccountId(caller.site.id, accountId);
+    if (!user) throw notFound(`User with accountId '${accountId.slice(0, 64)}' does not exist.`);
+    return renderUser(caller, user);
   });
 
   app.get('/field', READ, async () => FIELD_DETAILS);

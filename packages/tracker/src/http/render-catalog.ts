@@ -1,7 +1,8 @@
 import type { ProjectRow, UserRow } from '../store/store.js';
 import type { FieldMeta } from '../domain/catalog.js';
 import { ISSUE_TYPES } from '../domain/issue-input.js';
-import type { Caller } from '../domain/tracker.js';
+import type { Caller, Tracker } from '../domain/tracker.js';
+import { listParam, type Query } from './params.js';
 import { CATEGORIES, renderIssueType, renderProject, renderUser } from './render.js';
 
 /** JSON shapes of the lookup endpoints (vendor OpenAPI: Project, Priority, StatusCategory, FieldDetails, FieldMetadata). */
@@ -17,6 +18,17 @@ export function renderProjectWith(caller: Caller, project: ProjectRow, parts: Re
     ...(parts.has('lead') && lead ? { lead: renderUser(caller, lead) } : {}),
     ...(parts.has('issueTypes') ? { issueTypes: ISSUE_TYPES.map((t) => renderIssueType(caller, t.name)) } : {}),
   };
+}
+
+/** The parts a client asked for with `expand` (others, such as url or insight, are not kept here). */
+export function projectParts(q: Query): Set<ProjectPart> {
+  return new Set((listParam(q, 'expand') ?? []).filter((p): p is ProjectPart => (PROJECT_PARTS as string[]).includes(p)));
+}
+
+/** Projects as GET /project and /project/search list them, with their leads read once for the page. */
+export async function renderProjects(tracker: Tracker, caller: Caller, projects: ProjectRow[], parts: ReadonlySet<ProjectPart>) {
+  const leads = parts.has('lead') ? await tracker.users(projects.flatMap((p) => (p.lead_user_id === null ? [] : [p.lead_user_id]))) : new Map<number, UserRow>();
+  return projects.map((p) => renderProjectWith(caller, p, parts, p.lead_user_id === null ? undefined : leads.get(p.lead_user_id)));
 }
 
 /** GET /project/{key}: everything, with the lists this tracker keeps none of empty (as Jira sends them). */

@@ -135,6 +135,17 @@ describe.each(await storeKinds())('issue 15: every popular Jira client works unc
       expect(next.body.values.map((p: any) => p.key)).toEqual(['RST']);
       expect((await t.as('executor').get('/project/search?startAt=-1')).status).toBe(400);
     });
+
+    it('GET /project/search narrows by id (a hidden or unknown id matches nothing) and expands lead and issue types', async () => {
+      const abc = (await t.as('executor').get('/project/ABC')).body.id;
+      const sec = (await t.as('outsider').get('/project/SEC')).body.id;
+      expect((await t.as('executor').get(`/project/search?id=${abc}`)).body.values.map((p: any) => p.key)).toEqual(['ABC']);
+      expect((await t.as('executor').get(`/project/search?id=${sec}`)).body).toMatchObject({ total: 0, values: [] });
+      expect((await t.as('executor').get('/project/search?id=x')).body.total).toBe(0);
+      const expanded = await t.as('executor').get('/project/search?keys=ABC&expand=lead,issueTypes');
+      expect(expanded.body.values[0]).toMatchObject({ lead: { displayName: 'Ada Assigner' }, issueTypes: [{ name: 'Task' }, { name: 'Subtask' }] });
+      expect('lead' in (await t.as('executor').get('/project/search?keys=ABC')).body.values[0]).toBe(false);
+    });
   });
 
   describe('start-up lookups: statuses, categories, fields, priorities, issue types', () => {

@@ -7,10 +7,10 @@ import { ISSUE_TYPES } from '../../domain/issue-input.js';
 import { can } from '../../domain/permissions.js';
 import type { Tracker } from '../../domain/tracker.js';
 import { callerOf } from '../context.js';
-import { intParam, listParam, param, type Query } from '../params.js';
+import { intParam, param, type Query } from '../params.js';
 import { renderIssueType, renderStatus, renderUser } from '../render.js';
 import {
-  PROJECT_PARTS, renderCreateField, renderEditField, renderPriorities, renderProjectFull, renderProjectWith, renderStatusCategories, type ProjectPart,
+  projectParts, renderCreateField, renderEditField, renderPriorities, renderProjectFull, renderProjects, renderStatusCategories,
 } from '../render-catalog.js';
 
 const READ = { config: { scope: 'read:jira-work' as const } };
@@ -31,10 +31,7 @@ export const catalogRoutes = (tracker: Tracker) => async (app: FastifyInstance) 
   // Deprecated list form: every project the caller may browse, no paging.
   app.get('/project', READ, async (request) => {
     const caller = callerOf(request);
-    const parts = new Set((listParam(request.query as Query, 'expand') ?? []).filter((p): p is ProjectPart => (PROJECT_PARTS as string[]).includes(p)));
-    const projects = await visibleProjectList(tracker, caller);
-    const leads = parts.has('lead') ? await tracker.users(projects.flatMap((p) => (p.lead_user_id === null ? [] : [p.lead_user_id]))) : new Map();
-    return projects.map((p) => renderProjectWith(caller, p, parts, p.lead_user_id === null ? undefined : leads.get(p.lead_user_id)));
+    return renderProjects(tracker, caller, await visibleProjectList(tracker, caller), projectParts(request.query as Query));
   });
 
   // A project the caller cannot browse answers as one that does not exist (404).

@@ -60,6 +60,24 @@ describe.each(await storeKinds())('issue 15: every popular Jira client works unc
     });
   });
 
+  describe("error texts open with the vendor's own words", () => {
+    it('a transition not available, an assignee who may not hold issues, an empty comment; nothing is written', async () => {
+      const key = await createIssue(t, 'assigner', {});
+      const transition = await t.as('assigner').post(`/issue/${key}/transitions`, { transition: { id: '999' } });
+      expect(transition.status).toBe(400);
+      expect(transition.body.errorMessages[0]).toMatch(/^Transition id '999' is not valid for this issue\. /);
+      const viewer = (await t.as('viewer').get('/myself')).body.accountId;
+      const assign = await t.as('assigner').put(`/issue/${key}/assignee`, { accountId: viewer });
+      expect(assign.status).toBe(400);
+      expect(Object.values(assign.body.errors)[0]).toMatch(/^User 'Vic Viewer' cannot be assigned issues\. /);
+      const comment = await t.as('assigner').post(`/issue/${key}/comment`, { body: null });
+      expect(comment.status).toBe(400);
+      expect(comment.body.errors.body).toMatch(/^Comment body can not be empty! /);
+      const after = (await t.as('assigner').get(`/issue/${key}`)).body.fields;
+      expect([after.status.name, after.assignee, after.comment.total]).toEqual(['To Do', null, 0]);
+    });
+  });
+
   describe('address forms: /rest/api/latest and /rest/api/2', () => {
     const latest = (form: 'site' | 'gateway') => `${t.url}${form === 'gateway' ? `/ex/jira/${CLOUD_ID}` : ''}/rest/api/latest`;
 

@@ -36,9 +36,9 @@ function load(): Ajv {
 
 const pointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
-/** The path under /rest/api/3, whatever address form the request used. */
+/** The path under /rest/api/3, whatever address form the request used (`latest` answers as `3`). */
 export function restPath(url: string): string {
-  const path = new URL(url).pathname.replace(/^\/ex\/jira\/[^/]+/, '');
+  const path = new URL(url).pathname.replace(/^\/ex\/jira\/[^/]+/, '').replace(/^\/rest\/api\/latest(?=\/|$)/, '/rest/api/3');
   return path.replace(/\/$/, '');
 }
 

@@ -10,7 +10,7 @@ import type { Caller, Tracker } from './tracker.js';
 export async function addComment(tracker: Tracker, caller: Caller, idOrKey: string, body: unknown): Promise<{ access: IssueAccess; comment: Comment }> {
   const access = await findIssue(tracker, caller, idOrKey);
   if (!isObject(body)) throw new ApiError(400, ['Send {"body": <ADF document>}.']);
-  if (body.body === undefined || body.body === null) throw fieldError('body', 'Comment body can not be empty: send {"body": <ADF document>}.');
+  if (body.body === undefined || body.body === null) throw fieldError('body', 'Comment body can not be empty! Send {"body": <ADF document>}.');
   const text = richTextOf(body.body, 'body');
   if (body.visibility !== undefined && body.visibility !== null) {
     throw fieldError('visibility', 'Restricting comment visibility is not supported by this tracker; leave "visibility" out.');

@@ -18,7 +18,7 @@ export async function findUsers(tracker: Tracker, caller: Caller, q: { query?: s
 }
 
 /** GET /project/search (spec §4 endpoint 3): only projects the caller is a member of. */
-export function searchProjects(tracker: Tracker, caller: Caller, q: { query?: string | undefined; keys?: string[] | undefined; orderBy?: 'key' | 'name'; descending?: boolean; startAt: number; maxResults: number }) {
+export function searchProjects(tracker: Tracker, caller: Caller, q: { query?: string | undefined; keys?: string[] | undefined; ids?: number[] | undefined; orderBy?: 'key' | 'name'; descending?: boolean; startAt: number; maxResults: number }) {
   return tracker.store.projectsForUser(caller.site.id, caller.user.id, q);
 }
 

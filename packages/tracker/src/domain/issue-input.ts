@@ -36,6 +36,9 @@ export function summaryOf(value: unknown): string {
   return value.replace(LONE_SURROGATE, '\uFFFD');
 }
 
+/** The hosted service's text for a rich-text field whose value is not an ADF document. */
+export const ADF_INVALID = 'The field value is not valid Atlassian Document Format (ADF) content.';
+
 /** spec §2 / §7: rich text must be ADF; a plain string (or any invalid document) is a 400 on that field. */
 export function adfOf(value: unknown, field: string): AdfDoc {
   const result = validateAdf(value);
@@ -43,7 +46,9 @@ export function adfOf(value: unknown, field: string): AdfDoc {
     const why = typeof value === 'string'
       ? 'a plain string was sent'
       : `${result.message} at ${result.path}`;
-    throw fieldError(field, `The value of '${field}' is not valid ADF (Atlassian Document Format): ${why}. Send a document like {"type":"doc","version":1,"content":[{"type":"paragraph","content":[{"type":"text","text":"…"}]}]}.`);
+    // Opens with the hosted service's sentence, word for word (clients show it), then says what
+    // exactly was wrong and what to send instead.
+    throw fieldError(field, `${ADF_INVALID} The value of '${field}' is not valid ADF: ${why}. Send a document like {"type":"doc","version":1,"content":[{"type":"paragraph","content":[{"type":"text","text":"…"}]}]}.`);
   }
   return result.doc;
 }

@@ -32,7 +32,7 @@ async function assigneeFor(tracker: Tracker, caller: Caller, project: ProjectRow
   const user = await tracker.store.userByAccountId(caller.site.id, accountId);
   if (!user || !user.active) throw fieldError(field, `User '${accountId}' does not exist.`);
   const role = (await tracker.store.roleOf(project.id, user.id)) as ProjectRole | undefined;
-  if (!assignable(role)) throw fieldError(field, `User '${user.display_name}' cannot be assigned issues in project ${project.key}: only project admins and members can.`);
+  if (!assignable(role)) throw fieldError(field, `User '${user.display_name}' cannot be assigned issues. In project ${project.key} only project admins and members can.`);
   return user;
 }
 

@@ -85,7 +85,7 @@ export function resolveTransition(workflow: Workflow, current: string, id: unkno
   const found = availableTransitions(workflow, current).find((t) => t.id === wanted);
   if (!found) {
     throw new ApiError(400, [
-      `Transition id '${wanted}' is not valid for this issue (current status '${current}'). List the available ones with GET …/transitions.`,
+      `Transition id '${wanted}' is not valid for this issue. Its status is '${current}'; list the available transitions with GET …/transitions.`,
     ]);
   }
   return found;

@@ -8,6 +8,9 @@ import { registerBoard } from './board/routes.js';
 import { authenticate, siteOf } from './context.js';
 import { hasDuplicateHost } from './host.js';
 import { DEFAULT_READ_CACHE_BYTES, IssueReadCache } from './issue-read-cache.js';
+import { checkBooleanParams } from './boolean-params.js';
+import { catalogRoutes } from './routes/catalog.js';
+import { SERVED_VERSIONS, unservedVersionRoutes } from './routes/versions.js';
 import { issueRoutes } from './routes/issues.js';
 import { projectRoutes } from './routes/projects.js';
 import { searchRoutes } from './routes/search.js';
@@ -206,13 +209,21 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
 
   const api = (form: AddressForm) => async (scope: FastifyInstance) => {
     scope.addHook('onRequest', async (request) => authenticate(tracker, request, form));
+    // Issue 15: every boolean query parameter in any letter case, checked in one place.
+    scope.addHook('preValidation', checkBooleanParams);
     await scope.register(userRoutes(tracker));
     await scope.register(projectRoutes(tracker));
     await scope.register(issueRoutes(tracker, reads));
     await scope.register(searchRoutes(tracker));
+    // Issue 15: the lookups clients make on start-up (GET /project, /status, /field, createmeta…).
+    await scope.register(catalogRoutes(tracker));
   };
-  void app.register(api('site'), { prefix: '/rest/api/3' });
-  void app.register(api('gateway'), { prefix: '/ex/jira/:cloudId/rest/api/3' });
+  // Issue 15: /rest/api/latest answers as /rest/api/3; /rest/api/2 is a 404 that says so (routes/versions.ts).
+  for (const version of SERVED_VERSIONS) {
+    void app.register(api('site'), { prefix: `/rest/api/${version}` });
+    void app.register(api('gateway'), { prefix: `/ex/jira/:cloudId/rest/api/${version}` });
+  }
+  void app.register(unservedVersionRoutes);
 
   // The board (ARCHITECTURE §12): web pages on the site form, in their own scope (http/board/).
   registerBoard(app, tracker);

@@ -3,11 +3,12 @@ import { REMEMBER_MS, type AddressForm, type Tracker } from '../domain/tracker.j
 import { hasDuplicateHost } from './host.js';
 
 /**
- * `GET /issue/{key}` in either address form, as the cache answers it: a plain key or id segment
+ * `GET /issue/{key}` in either address form and either served version (`3`, `latest`), as the
+ * cache answers it: a plain key or id segment
  * (letters, digits, `-`, `_`; nothing percent-encoded, no trailing slash) and any query string.
  * Anything else goes the usual way, through Fastify.
  */
-const ISSUE_READ = /^(?:\/ex\/jira\/([^/?%]{1,200}))?\/rest\/api\/3\/issue\/([A-Za-z0-9_-]{1,200})(?:\?(.*))?$/s;
+const ISSUE_READ = /^(?:\/ex\/jira\/([^/?%]{1,200}))?\/rest\/api\/(3|latest)\/issue\/([A-Za-z0-9_-]{1,200})(?:\?(.*))?$/s;
 
 /** The reply headers Fastify sends with a JSON body (Node adds Date, Connection and Keep-Alive). */
 const CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -99,7 +100,7 @@ export class IssueReadCache {
     const user = this.tracker.rememberedSignIn(site, headers.authorization, form, 'read:jira-work');
     if (!user) return false;
     this.current();
-    const key = this.keyOf(req, cloudId, user.id, match[2]!, match[3]);
+    const key = this.keyOf(req, cloudId, match[2]!, user.id, match[3]!, match[4]);
     const entry = this.entries.get(key);
     if (!entry) return false;
     if (entry.until < Date.now()) {
@@ -119,7 +120,7 @@ export class IssueReadCache {
   offer(req: IncomingMessage, userId: number, body: string, version: number): void {
     const match = ISSUE_READ.exec(req.url ?? '');
     if (!match || this.current() !== version) return;
-    const key = this.keyOf(req, match[1], userId, match[2]!, match[3]);
+    const key = this.keyOf(req, match[1], match[2]!, userId, match[3]!, match[4]);
     if (!this.seenOnce(key)) return;
     // A Buffer of its own, exactly as long as the reply: Buffer.from would cut a reply under 4 KiB
     // out of Node's shared 8 KiB pool, and the entry would keep the whole slab alive (measured: an
@@ -156,10 +157,10 @@ export class IssueReadCache {
     this.bytes -= entry.size;
   }
 
-  /** Everything a reply's bytes depend on besides the data: who, through which address, what. */
-  private keyOf(req: IncomingMessage, cloudId: string | undefined, userId: number, issue: string, query: string | undefined): string {
+  /** Everything a reply's bytes depend on besides the data: who, through which address and version, what. */
+  private keyOf(req: IncomingMessage, cloudId: string | undefined, version: string, userId: number, issue: string, query: string | undefined): string {
     const { headers } = req;
     const proxied = this.trustProxy ? `${String(headers['x-forwarded-proto'] ?? '')}\0${String(headers['x-forwarded-host'] ?? '')}` : '';
-    return `${userId}\0${cloudId ?? ''}\0${headers.host ?? ''}\0${proxied}\0${issue}\0${query ?? ''}`;
+    return `${userId}\0${cloudId ?? ''}\0${version}\0${headers.host ?? ''}\0${proxied}\0${issue}\0${query ?? ''}`;
   }
 }

@@ -29,9 +29,17 @@ export function intParam(q: Query, name: string, dflt: number, min: number, max:
   return Math.min(n, max);
 }
 
-export function boolParam(q: Query, name: string): boolean {
+/**
+ * A boolean query parameter, in any letter case, as the hosted service reads it (python `jira`
+ * sends `deleteSubtasks=True`); absent or empty is the operation's default. Anything else is a 400.
+ * The one parser of booleans in query strings: routes read them through it, and
+ * http/boolean-params.ts checks every one an operation documents before its handler runs.
+ */
+export function boolParam(q: Query, name: string, dflt = false): boolean {
   const v = param(q, name);
-  if (v === undefined || v === '' || v === 'false') return false;
-  if (v === 'true') return true;
+  if (v === undefined || v === '') return dflt;
+  const lower = v.toLowerCase();
+  if (lower === 'true') return true;
+  if (lower === 'false') return false;
   throw new ApiError(400, [`The '${name}' parameter must be true or false (got '${v.slice(0, 40)}').`]);
 }

@@ -51,7 +51,7 @@ export function renderProject(caller: Caller, project: Project) {
   };
 }
 
-const CATEGORIES = {
+export const CATEGORIES = {
   new: { id: 2, key: 'new', colorName: 'blue-gray', name: 'To Do' },
   indeterminate: { id: 4, key: 'indeterminate', colorName: 'yellow', name: 'In Progress' },
   done: { id: 3, key: 'done', colorName: 'green', name: 'Done' },

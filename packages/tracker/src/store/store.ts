@@ -278,7 +278,7 @@ export class Store {
   }
 
   /** Projects the user is a member of, ordered by key, with an optional key/name filter. */
-  async projectsForUser(siteId: number, userId: number, opts: { query?: string | undefined; keys?: string[] | undefined; orderBy?: 'key' | 'name'; descending?: boolean; startAt: number; maxResults: number }): Promise<{ total: number; rows: ProjectRow[] }> {
+  async projectsForUser(siteId: number, userId: number, opts: { query?: string | undefined; keys?: string[] | undefined; ids?: number[] | undefined; orderBy?: 'key' | 'name'; descending?: boolean; startAt: number; maxResults: number }): Promise<{ total: number; rows: ProjectRow[] }> {
     let base = this.kysely
       .selectFrom('projects')
       .innerJoin('members', 'members.project_id', 'projects.id')
@@ -289,6 +289,7 @@ export class Store {
       base = base.where((eb) => eb.or([like(eb.fn('lower', ['projects.key']), pattern), like(eb.fn('lower', ['projects.name']), pattern)]));
     }
     if (opts.keys && opts.keys.length > 0) base = base.where('projects.key', 'in', opts.keys.map((k) => k.toUpperCase()));
+    if (opts.ids) base = opts.ids.length > 0 ? base.where('projects.id', 'in', opts.ids) : base.where(sql<SqlBool>`1 = 0`);
     const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const direction = opts.descending ? 'desc' : 'asc';
     const rows = opts.maxResults === 0 ? [] : await base.selectAll('projects').orderBy(opts.orderBy === 'name' ? 'projects.name' : 'projects.key', direction).orderBy('projects.id').offset(opts.startAt).limit(opts.maxResults).execute();

@@ -214,6 +214,25 @@ describe.each(await storeKinds())('jira.js 5.x Version3Client against jst-tracke
     expect((await jira('scopedAll').myself.getCurrentUser()).emailAddress).toBe('bot@acme.test');
   });
 
+  it('issue 15: the lookups — project, statuses, status categories, fields, priorities, issue types, create and edit metadata, server info', async () => {
+    const project = await executor.projects.getProject({ projectIdOrKey: 'ABC' });
+    expect(project).toMatchObject({ key: 'ABC', name: 'Alpha', lead: { accountId: ids.assigner } });
+    await expect(jira('viewer').projects.getProject({ projectIdOrKey: 'RST' })).rejects.toMatchObject({ status: 404 });
+    expect((await executor.workflowStatuses.getStatuses()).map((s) => s.name)).toEqual(expect.arrayContaining(['To Do', 'Done', 'Backlog', 'Finished']));
+    expect((await executor.workflowStatusCategories.getStatusCategories()).map((c) => c.key)).toEqual(['undefined', 'new', 'indeterminate', 'done']);
+    expect((await executor.issueFields.getFields()).find((f) => f.id === 'summary')).toMatchObject({ name: 'Summary', searchable: true });
+    expect((await executor.issuePriorities.getPriorities()).find((p) => p.isDefault)?.name).toBe('Medium');
+    expect((await executor.issueTypes.getIssueAllTypes()).map((i) => i.name)).toEqual(['Task', 'Subtask']);
+    const types = await executor.issues.getCreateIssueMetaIssueTypes({ projectIdOrKey: 'ABC' });
+    expect(types.issueTypes?.map((i) => i.name)).toEqual(['Task', 'Subtask']);
+    const fields = await executor.issues.getCreateIssueMetaIssueTypeId({ projectIdOrKey: 'ABC', issueTypeId: types.issueTypes![0]!.id! });
+    expect(fields.fields?.filter((f) => f.required).map((f) => f.fieldId)).toEqual(['project', 'issuetype', 'summary']);
+    const key = await createTask(assigner, 'Edit metadata');
+    expect(Object.keys((await executor.issues.getEditIssueMeta({ issueIdOrKey: key })).fields ?? {})).toEqual(['summary', 'description', 'assignee']);
+    await expect(jira('outsider').issues.getEditIssueMeta({ issueIdOrKey: key })).rejects.toMatchObject({ status: 404 });
+    expect((await executor.serverInfo.getServerInfo()).deploymentType).toBe('Cloud');
+  });
+
   it('spec §7: a wrong token makes jira.js throw with status 401', async () => {
     const bad = new Version3Client({ host: `${t.url}/ex/jira/${CLOUD_ID}`, authentication: { basic: { email: EMAILS.assigner, apiToken: 'not-the-token' } } });
     await expect(bad.myself.getCurrentUser()).rejects.toMatchObject({ status: 401 });

@@ -41,7 +41,7 @@ describe.each(await storeKinds())('spec §4 comments, users and projects (%s)', 
       const key = await createIssue(t, 'assigner', {});
       const r = await t.as('assigner').post(`/issue/${key}/comment`, { body: 'just text' });
       expect(r.status).toBe(400);
-      expect(r.body.errors.body).toMatch(/not valid ADF/);
+      expect(r.body.errors.body).toMatch(/^The field value is not valid Atlassian Document Format \(ADF\) content\. The value of 'body' is not valid ADF: a plain string was sent\./);
       expect((await t.as('assigner').post(`/issue/${key}/comment`, {})).status).toBe(400);
       expect((await t.as('assigner').get(`/issue/${key}/comment`)).body.total).toBe(0);
     });

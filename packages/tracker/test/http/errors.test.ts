@@ -100,7 +100,7 @@ describe.each(await storeKinds())('spec §7 / NOTES ErrorCollection: hostile and
   });
 
   it('NOTES ErrorCollection: an unknown route is 404 with an ErrorCollection, on every address form', async () => {
-    for (const url of [`${t.api}/no-such-thing`, `${t.siteApi}/issues`, `${t.url}/rest/api/2/myself`, `${t.url}/ex/jira`]) {
+    for (const url of [`${t.api}/no-such-thing`, `${t.siteApi}/issues`, `${t.url}/rest/api/1/myself`, `${t.url}/ex/jira`]) {
       const res = await fetch(url, { headers: { Authorization: auth } });
       expect(res.status, url).toBe(404);
       const body = (await res.json()) as any;

@@ -81,7 +81,7 @@ describe.each(await storeKinds())('spec §4 issues (%s)', (kind) => {
       const r = await t.as('assigner').post('/issue', task({ description: 'plain text' }));
       expect(r.status).toBe(400);
       expect(r.body.errorMessages).toEqual([]);
-      expect(r.body.errors.description).toMatch(/not valid ADF/);
+      expect(r.body.errors.description).toMatch(/^The field value is not valid Atlassian Document Format \(ADF\) content\. The value of 'description' is not valid ADF: a plain string was sent\./);
       const bad = await t.as('assigner').post('/issue', task({ description: { type: 'doc', version: 1, content: [{ type: 'blink' }] } }));
       expect(bad.body.errors.description).toMatch(/\$\.content\[0\]/);
     });

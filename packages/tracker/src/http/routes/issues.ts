@@ -47,12 +47,10 @@ export const issueRoutes = (tracker: Tracker, reads: IssueReadCache | null) => a
     return viewIssue(tracker, caller, fresh, q);
   });
 
-  // spec §4 endpoint 13: deleteSubtasks is a string enum "true" | "false"
+  // spec §4 endpoint 13: deleteSubtasks "true" | "false", in any case (python jira sends "True")
   app.delete('/issue/:issueIdOrKey', WRITE, async (request, reply) => {
     const caller = callerOf(request);
-    const flag = param(request.query as Query, 'deleteSubtasks') ?? 'false';
-    if (flag !== 'true' && flag !== 'false') throw new ApiError(400, [`deleteSubtasks must be "true" or "false" (got '${flag.slice(0, 40)}').`]);
-    await deleteIssue(tracker, caller, (request.params as KeyParams).issueIdOrKey, flag === 'true');
+    await deleteIssue(tracker, caller, (request.params as KeyParams).issueIdOrKey, boolParam(request.query as Query, 'deleteSubtasks'));
     return reply.code(204).send();
   });
 

@@ -5,7 +5,9 @@ import { ISSUE_TYPES } from '../../domain/issue-input.js';
 import type { Tracker } from '../../domain/tracker.js';
 import { callerOf } from '../context.js';
 import { intParam, listParam, param, type Query } from '../params.js';
-import { renderProject, renderStatus } from '../render.js';
+import { renderStatus } from '../render.js';
+import { projectParts, renderProjects } from '../render-catalog.js';
+import { rowIdOf } from '../../domain/ids.js';
 
 const ORDER_BY = ['key', '+key', '-key', 'name', '+name', '-name', 'category', 'issueCount', 'lastIssueUpdatedDate', 'owner', 'archivedDate', 'deletedDate'];
 
@@ -22,9 +24,12 @@ export const projectRoutes = (tracker: Tracker) => async (app: FastifyInstance) 
     }
     const query = param(q, 'query');
     const keys = listParam(q, 'keys');
+    // Issue 15: `id` narrows to projects by id (an id that names none matches nothing); `expand` as GET /project.
+    const ids = listParam(q, 'id')?.map((id) => rowIdOf(id) ?? -1);
+    const parts = projectParts(q);
     // Orders this tracker has no data for (issue counts, categories…) fall back to the key.
     const page = await searchProjects(tracker, caller, {
-      query, keys, startAt, maxResults,
+      query, keys, ids, startAt, maxResults,
       orderBy: orderBy?.endsWith('name') ? 'name' : 'key',
       descending: orderBy?.startsWith('-') ?? false,
     });
@@ -43,7 +48,7 @@ export const projectRoutes = (tracker: Tracker) => async (app: FastifyInstance) 
       startAt,
       total: page.total,
       isLast,
-      values: rows.map((p) => renderProject(caller, p)),
+      values: await renderProjects(tracker, caller, rows, parts),
     };
   });
 

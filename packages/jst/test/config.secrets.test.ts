@@ -111,3 +111,25 @@ describe('ARCHITECTURE §4: http only for loopback hosts, otherwise always https
     expect(siteUrlForHost(host).startsWith(loopback ? 'http://' : 'https://')).toBe(true);
   });
 });
+
+describe('issue 14 item 3: a syntax error in local.env names the file, line and setting, never a secret', () => {
+  const parse = (text: string) => {
+    try { parseEnvFile(text, '.jst/local.env'); } catch (error) { return error as JstError; }
+    throw new Error('expected a syntax error');
+  };
+
+  it('a token pasted on a line of its own is not echoed (it reads as a name not followed by =)', () => {
+    const token = 'ATATT3xFfGF0T4kEnWithOnlyNameCharacters_9d8c7b6a';
+    const e = parse(`TRACKER_ASSIGNER_EMAIL=a@acme.test\n${token}\n`);
+    const text = `${e.message} ${e.problem} ${e.hint ?? ''} ${e.setting ?? ''}`;
+    for (let i = 0; i + 4 <= token.length; i++) expect(text).not.toContain(token.slice(i, i + 4));
+    expect(e.message).toContain('.jst/local.env:2');
+    expect(e.setting).toBeUndefined();
+  });
+
+  it('a known setting not followed by = is still named', () => {
+    const e = parse('TRACKER_ASSIGNER_TOKEN\n');
+    expect(e.message).toContain('.jst/local.env:1: TRACKER_ASSIGNER_TOKEN is not followed by =');
+    expect(e.setting).toBe('TRACKER_ASSIGNER_TOKEN');
+  });
+});

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { JstError } from './errors.js';
+import { isSettingName } from './schema.js';
 
 /** One `NAME=value` setting read from an environment-style file. */
 export interface EnvEntry {
@@ -64,7 +65,12 @@ function parseLine(text: string, file: string, line: number): EnvEntry {
   const name = NAME.exec(body)?.[0];
   if (name === undefined) return fail('line is not a NAME=value setting (a name starts with a letter or _)');
   const rest = body.slice(name.length).trimStart();
-  if (!rest.startsWith('=')) return fail(`${name} is not followed by = (expected NAME=value)`, name);
+  if (!rest.startsWith('=')) {
+    // A token pasted on a line of its own reads as a name here: only a known setting's name is quoted.
+    return isSettingName(name)
+      ? fail(`${name} is not followed by = (expected NAME=value)`, name)
+      : fail('the line starts with a word that is not followed by = and is not a setting name (not shown: it may be a token); expected NAME=value');
+  }
   const afterEquals = rest.slice(1);
   const valueText = afterEquals.trimStart();
   const quote = valueText[0];

@@ -27,7 +27,7 @@ export async function pr(ctx: Context, o: PrOptions): Promise<number> {
   say('→ work tree is clean (git status --porcelain)');
   const dirty = await dirtyFiles(here.root, ctx.env);
   if (dirty.length) {
-    throw refuse('PR_DIRTY', `the work tree of ${here.branch} has uncommitted changes: ${dirty.slice(0, 8).map((l) => l.slice(3)).join(', ')}${dirty.length > 8 ? ', …' : ''}`, 'Nothing was pushed or posted. Commit the changes (or stash them), then rerun jst pr');
+    throw refuse('PR_DIRTY', `the work tree of ${here.branch} has uncommitted changes: ${dirty.slice(0, 8).map((l) => l.trim().replace(/^\S+\s+/, '')).join(', ')}${dirty.length > 8 ? ', …' : ''}`, 'Nothing was pushed or posted. Commit the changes (or stash them), then rerun jst pr');
   }
   const codehost = await ctx.codehost();
   const client = ctx.client('executor');

@@ -1,4 +1,5 @@
-import type { Issue, IssueLink } from '@jst/client';
+import { allComments, transitionTo, type Issue, type IssueLink } from '@jst/client';
+import { markedBody, markedComments, RUN_REPORT } from '../phase/markers.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import { issueCheckout, refuse, usage } from '../phase/locate.js';
@@ -59,6 +60,7 @@ export async function reviewBrief(ctx: Context, o: ReviewBriefOptions): Promise<
         own.entry = { ...own.entry, number: p.number, url: p.html_url, state: 'open' };
         opened = true;
       }
+      if (o.openParentPr && own.entry.state === 'open') await parentInReview(ctx, issue, own.entry, say);
       set = [own.entry];
       parentPr = { allMerged, opened };
     } else {
@@ -86,6 +88,24 @@ export async function reviewBrief(ctx: Context, o: ReviewBriefOptions): Promise<
     'The diff: git diff <base>...<branch>, or the pull request on the code host.',
   ], next);
   return EXIT.ok;
+}
+
+/**
+ * The parent's pull request is its `jst pr`: the parent moves to STATUS_IN_REVIEW and gets a
+ * `Run report` naming the URL (each only once), so its verdict and `jst done` follow the same rules.
+ */
+async function parentInReview(ctx: Context, issue: Issue, e: PrEntry, say: (l: string) => void): Promise<void> {
+  const client = ctx.client('reviewer');
+  const s = ctx.config().statuses;
+  const status = issue.fields.status?.name ?? '';
+  if (status !== s.inReview) {
+    say(`→ move ${issue.key} from "${status}" to "${s.inReview}"`);
+    await transitionTo(client, issue.key, s.inReview);
+  }
+  say(`→ comments of ${issue.key} (${RUN_REPORT})`);
+  if (markedComments(await allComments(client, issue.key), RUN_REPORT).some((c) => c.text.includes(e.url ?? '\u0000'))) return;
+  say(`→ comment on ${issue.key}: ${RUN_REPORT}`);
+  await client.addComment(issue.key, markedBody(RUN_REPORT, [`Pull request: ${e.url}`, `Branch: ${e.branch} → ${e.base}`, `Every sub-task pull request of ${issue.key} is merged into ${e.branch}.`]).adf);
 }
 
 function nextFor(key: string, set: PrEntry[], parentPr: { allMerged: boolean; opened: boolean } | null): string[] {

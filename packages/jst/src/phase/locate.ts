@@ -52,7 +52,8 @@ export async function branchOfKey(cwd: string, key: string, env: NodeJS.ProcessE
 
 /** What `git status --porcelain` lists: empty when the work tree is clean. */
 export async function dirtyFiles(cwd: string, env: NodeJS.ProcessEnv): Promise<string[]> {
-  const out = (await git.runGit(['status', '--porcelain'], cwd, { env })).stdout;
+  // `.jst/` is the toolkit's own configuration, which the plan copies into every worktree.
+  const out = (await git.runGit(['status', '--porcelain', '--', '.', ':(exclude).jst'], cwd, { env })).stdout;
   return out.split('\n').filter((l) => l.trim() !== '');
 }
 

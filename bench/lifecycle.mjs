@@ -5,12 +5,13 @@
 // (a counting `git` shim first on PATH). Setup (plan, start, commits, merges) is not timed.
 // Run: npm run bench:lifecycle
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { parseSeed, startServer } from '../packages/tracker/dist/index.js';
+import { gitShim } from './lib/git-shim.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const base = mkdtempSync(join(tmpdir(), 'jst-lifecycle-bench-'));
@@ -18,12 +19,7 @@ const base = mkdtempSync(join(tmpdir(), 'jst-lifecycle-bench-'));
 await build({ entryPoints: [join(root, 'test/support/codehost.ts')], bundle: true, platform: 'node', format: 'esm', outfile: join(base, 'codehost.mjs'), logLevel: 'error' });
 const { startCodehost } = await import(pathToFileURL(join(base, 'codehost.mjs')).href);
 
-const realGit = execFileSync('sh', ['-c', 'command -v git']).toString().trim();
-const shimDir = join(base, 'shim');
-const gitLog = join(base, 'git-calls.log');
-mkdirSync(shimDir);
-writeFileSync(join(shimDir, 'git'), `#!/bin/sh\necho "$*" >> ${gitLog}\nexec ${realGit} "$@"\n`);
-chmodSync(join(shimDir, 'git'), 0o755);
+const { realGit, shimDir, log: gitLog } = gitShim(base);
 const git = (cwd, ...a) => execFileSync(realGit, a, { cwd, stdio: 'pipe' }).toString().trim();
 
 const calls = [];

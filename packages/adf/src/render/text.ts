@@ -20,11 +20,12 @@ interface Ctx extends Style {
  * `text (href)`. Neighbouring paragraphs print on neighbouring lines, so plain text made by
  * `textToAdf` prints as the lines it came from; other blocks get a blank line around them.
  * Mentions, emoji, status, dates, cards and panels degrade to readable text; unknown nodes show
- * their text. Never throws; nesting past the validator's limit prints as plain text.
+ * their text. Takes a doc, one node or an array of nodes. Never throws; nesting past the
+ * validator's limit prints as plain text.
  */
 export function adfToText(doc: unknown, options: TextOptions = {}): string {
   const ctx: Ctx = { width: options.width ?? 80, color: options.color ?? false };
-  const top = isObj(doc) && doc.type === 'doc' ? kidsOf(doc) : [doc];
+  const top = Array.isArray(doc) ? doc : isObj(doc) && doc.type === 'doc' ? kidsOf(doc) : [doc];
   return blocks(top, ctx, 1, false).join('\n');
 }
 

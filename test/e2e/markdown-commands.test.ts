@@ -2,11 +2,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { textToAdf } from '../../packages/adf/src/index.js';
+import { textToAdf, validateAdf } from '../../packages/adf/src/index.js';
 import { issueView, commentList } from '../../packages/jst/src/commands/read.js';
 import { createContext, type Io } from '../../packages/jst/src/context.js';
 import { jstFolder, runJst } from '../support/jst-cli.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
+import { SINGLE, planWorld } from './plan-fixture.js';
 
 const MARKDOWN = '## Scope\n\n- one `x()`\n  - nested\n\n```sh\nnpm test\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n';
 
@@ -93,5 +94,26 @@ describe('Markdown on request, literal text without it (ARCHITECTURE §11, spec 
     expect(list.out()).toContain('> quoted\n\n1. first\n2. second');
     const json = JSON.parse(await ok(['--role', 'executor', 'issue', 'view', key, '--fields', 'description', '--json']));
     expect(json.fields.description).toEqual(await description(key));
+  });
+
+  it('jst plan with "markdown": true writes scope and criteria as ADF nodes; without it they stay literal', async () => {
+    const w = planWorld(t);
+    const md = { ...SINGLE, markdown: true, scope: '# Login page\n\nThe **heading** only', acceptanceCriteria: ['Heading reads `Sign in`'] };
+    const r = await w.plan(['--plan', w.planFile(md), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const d = await description(JSON.parse(r.stdout).keys[0]);
+    expect(validateAdf(d).ok).toBe(true);
+    const scope = d.content.findIndex((n: { type: string; content?: Array<{ text?: string }> }) => n.type === 'heading' && n.content?.[0]?.text === 'Scope');
+    expect(d.content.slice(scope + 1, scope + 3)).toEqual([
+      { type: 'heading', attrs: { level: 3 }, content: [{ type: 'text', text: 'Login page' }] },
+      { type: 'paragraph', content: [{ type: 'text', text: 'The ' }, { type: 'text', text: 'heading', marks: [{ type: 'strong' }] }, { type: 'text', text: ' only' }] },
+    ]);
+    expect(d.content[scope + 4].content[0].content[0].content).toEqual([{ type: 'text', text: 'Heading reads ' }, { type: 'text', text: 'Sign in', marks: [{ type: 'code' }] }]);
+
+    const w2 = planWorld(t);
+    const r2 = await w2.plan(['--plan', w2.planFile({ ...md, markdown: false, request: 'literal plan' }), '--json']);
+    expect(r2.code, r2.stderr).toBe(0);
+    const d2 = await description(JSON.parse(r2.stdout).keys[0]);
+    expect(d2.content).toContainEqual({ type: 'paragraph', content: [{ type: 'text', text: md.scope }] });
   });
 });

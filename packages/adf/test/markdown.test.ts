@@ -121,4 +121,12 @@ describe('markdownToAdf bounds its work (MARKDOWN_LIMITS)', () => {
     const ok = markdownToAdf(lists(49));
     expectValidAdf(ok);
   });
+  it('refuses more emphasis delimiter runs than maxDelimiterRuns (micromark pairs them in superlinear time)', () => {
+    const hostile = '*_*_*_x_*_*_ '.repeat(1000);
+    const error = (() => { try { markdownToAdf(hostile); } catch (e) { return e; } })() as MarkdownLimitError;
+    expect(error).toBeInstanceOf(MarkdownLimitError);
+    expect(error.limit).toBe('maxDelimiterRuns');
+    expect(error.message).toContain(`Markdown has 11000 runs of * or _; the limit is ${MARKDOWN_LIMITS.maxDelimiterRuns}`);
+    expectValidAdf(markdownToAdf('*_*_*_x_*_*_ '.repeat(600)));
+  });
 });

@@ -2,7 +2,7 @@ import type * as Md from 'mdast';
 import { NODES } from '../schema.js';
 import type { AdfDoc, AdfMark, AdfNode } from '../types.js';
 import { loadMarkdownParser } from './load.js';
-import { MARKDOWN_LIMITS, MarkdownLimitError, nestingBound } from './limits.js';
+import { delimiterRuns, MARKDOWN_LIMITS, MarkdownLimitError, nestingBound } from './limits.js';
 
 type Block = Md.RootContent;
 type Inline = Md.PhrasingContent;
@@ -24,12 +24,14 @@ const paragraph = (content: AdfNode[]): AdfNode => ({ type: 'paragraph', content
  * stays literal text. Task items keep `[ ]` / `[x]` as text. Soft line breaks stay newlines inside
  * the text, as the author wrote them. `0.` lists start at 1 (our validator's lower bound).
  *
- * Throws `MarkdownLimitError` past `MARKDOWN_LIMITS` (input length, nesting).
+ * Throws `MarkdownLimitError` past `MARKDOWN_LIMITS` (input length, nesting, emphasis delimiters).
  */
 export function markdownToAdf(markdown: string): AdfDoc {
   if (markdown.length > MARKDOWN_LIMITS.maxChars) throw new MarkdownLimitError('maxChars', markdown.length);
   const nesting = nestingBound(markdown);
   if (nesting > MARKDOWN_LIMITS.maxDepth) throw new MarkdownLimitError('maxDepth', nesting);
+  const runs = delimiterRuns(markdown);
+  if (runs > MARKDOWN_LIMITS.maxDelimiterRuns) throw new MarkdownLimitError('maxDelimiterRuns', runs);
   const root = loadMarkdownParser()(markdown);
   return { type: 'doc', version: 1, content: new Converter(root).blocks(root.children, 'doc', 1) };
 }

@@ -71,9 +71,11 @@ export function buildProgram(run: (work: (ctx: Context) => Promise<number>) => P
     .option('--description-file <file>', 'plain text: one paragraph per non-empty line, nothing interpreted')
     .option('--adf-file <file>', 'an ADF document (JSON)')
     .option('--description <dash>', '- reads plain text from stdin')
+    .option('--markdown', 'the description text is Markdown (headings, lists, code, tables…) made into ADF nodes; without it text stays literal')
     .action(async (o, cmd: Command) => { const role = roleOf(cmd); await run(async (ctx) => (await import('./commands/write.js')).issueCreate(ctx, role, o)); }),
   ['jst --role assigner issue create --type Task --summary "Add login" --assignee executor --description-file scope.txt',
-    'jst --role assigner issue create --type Subtask --parent ABC-1 --summary "Form" --assignee executor']);
+    'jst --role assigner issue create --type Subtask --parent ABC-1 --summary "Form" --assignee executor',
+    'jst --role assigner issue create --type Task --summary "Add login" --description-file scope.md --markdown']);
   examples(json(withRole(issue.command('assign'))).argument('<key>').argument('<who>', 'EMAIL, @me, executor or none')
     .action(async (key: string, who: string, o, cmd: Command) => { const role = roleOf(cmd); await run(async (ctx) => (await import('./commands/write.js')).issueAssign(ctx, role, key, who, o)); }),
   ['jst --role assigner issue assign ABC-1 executor@acme.test', 'jst --role executor issue assign ABC-1 @me', 'jst --role assigner issue assign ABC-1 none']);
@@ -90,12 +92,14 @@ export function buildProgram(run: (work: (ctx: Context) => Promise<number>) => P
   const comment = program.command('comment').description('add and list comments');
   examples(json(withRole(comment.command('add'))).argument('<key>').argument('[dash]', '- reads plain text from stdin')
     .option('--body-file <file>', 'plain text: one paragraph per non-empty line').option('--adf-file <file>', 'an ADF document (JSON)')
+    .option('--markdown', 'the body text is Markdown made into ADF nodes; without it text stays literal')
     .action(async (key: string, dash: string | undefined, o, cmd: Command) => {
       const role = roleOf(cmd);
       if (dash !== undefined && dash !== '-') throw new CommanderError(EXIT.usage, 'jst.usage', `error: unexpected argument "${dash}" (use --body-file F, --adf-file F or -)`);
       await run(async (ctx) => (await import('./commands/write.js')).commentAdd(ctx, role, key, { ...o, stdin: dash === '-' }));
     }),
-  ['echo "Looks good" | jst --role reviewer comment add ABC-1 -', 'jst --role assigner comment add ABC-1 --body-file note.txt']);
+  ['echo "Looks good" | jst --role reviewer comment add ABC-1 -', 'jst --role assigner comment add ABC-1 --body-file note.txt',
+    'printf \'**Blocked** on `ABC-2`\\n\' | jst --role executor comment add ABC-1 - --markdown']);
   examples(json(withRole(comment.command('list'))).argument('<key>').option('--marker <text>', 'only comments whose text starts with it')
     .action(async (key: string, o, cmd: Command) => { const role = roleOf(cmd); await run(async (ctx) => (await import('./commands/read.js')).commentList(ctx, role, key, o)); }),
   ['jst --role executor comment list ABC-1 --marker "Assignment report"']);

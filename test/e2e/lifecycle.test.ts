@@ -30,6 +30,7 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
   const json = (r: CliResult) => JSON.parse(ok(r).stdout);
   const statusOf = async (key: string): Promise<string> => (await t.as('assigner').get(`/issue/${key}?fields=status`)).body.fields.status.name;
   const firstLines = async (key: string): Promise<string[]> => ((await t.as('assigner').get(`/issue/${key}/comment?maxResults=100`)).body.comments as { body: unknown }[]).map((c) => firstLineText(c.body));
+  const lastComments = async (key: string, n: number): Promise<{ body: unknown }[]> => ((await t.as('assigner').get(`/issue/${key}/comment?maxResults=100`)).body.comments as { body: unknown }[]).slice(-n);
   const commit = (wt: string, file: string, text: string) => { writeFileSync(join(wt, file), text); git(wt, 'add', file); git(wt, 'commit', '--quiet', '-m', `work on ${file}`); };
   const originSha = (branch: string) => git(w.repo.origin, 'rev-parse', `refs/heads/${branch}`);
   const pullOf = (head: string) => ch.pulls.find((p) => p.head === head)!;
@@ -67,6 +68,16 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     ok(await jst(aw, 'note', 'serialiser done; quoting next'));
     expect((await firstLines(A)).at(-1)).toBe('Task memory');
     expect(ok(await jst(aw, 'start')).stdout).toContain('Task memory (1 earlier note):\n  - serialiser done; quoting next');
+    // --markdown: CommonMark made into ADF nodes after the literal marker line; without it, literal text.
+    const md = join(w.repo.root, 'note.md');
+    writeFileSync(md, '## Next\n\n- quoting\n  - commas\n\n```ts\nconst q = 1;\n```\n');
+    ok(await jst(aw, 'note', '--body-file', md, '--markdown'));
+    ok(await jst(aw, 'note', '--body-file', md));
+    const [withMd, literal] = (await lastComments(A, 2)).map((c) => c.body as { content: { type: string }[] });
+    expect(withMd!.content.map((n) => n.type)).toEqual(['paragraph', 'heading', 'bulletList', 'codeBlock']);
+    expect(firstLineText(withMd)).toBe('Task memory');
+    expect(literal!.content.every((n) => n.type === 'paragraph')).toBe(true);
+    expect(JSON.stringify(literal)).toContain('"## Next"');
 
     // --- commits, then pr each into the parent branch.
     commit(aw, 'csv.ts', 'export const csv = 1;\n');
@@ -108,7 +119,11 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     expect((await firstLines(P)).at(-1)).toBe('Review tally');
     expect(await statusOf(A)).toBe('In Review');
 
-    ok(await jst(w.repo.repo, 'review', B, '--request-changes', '--summary', 'Set Content-Type'));
+    const review = join(w.repo.root, 'review.md');
+    writeFileSync(review, 'Please set the **Content-Type**:\n\n| header | value |\n| --- | --- |\n| Content-Type | text/csv |\n');
+    ok(await jst(w.repo.repo, 'review', B, '--request-changes', '--summary', 'Set Content-Type', '--body-file', review, '--markdown'));
+    const [changes] = (await lastComments(B, 1)).map((c) => c.body as { content: { type: string }[] });
+    expect(changes!.content.map((n) => n.type)).toContain('table');
     expect(await statusOf(B)).toBe('In Progress');
     expect((await firstLines(B)).at(-1)).toBe('CHANGES REQUESTED — Set Content-Type');
 

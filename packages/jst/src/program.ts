@@ -157,18 +157,20 @@ export function buildProgram(run: (work: (ctx: Context) => Promise<number>) => P
     .description('the executor\'s task memory: a "Task memory" comment on this worktree\'s issue')
     .argument('[text...]', 'the note')
     .option('--body-file <file>', 'read the note from a file')
+    .option('--markdown', 'the text is CommonMark, made into ADF nodes (headings, lists, code, tables…); without it it stays literal')
     .addHelpText('after', phaseHelp('executor', '1 the tracker said no, 2 usage or not in an issue worktree.'))
-    .action(async (words: string[], o: { bodyFile?: string; json?: boolean }, cmd: Command) => { fixedRole(cmd, 'executor'); await run(async (ctx) => (await import('./commands/note.js')).note(ctx, { words, ...o })); }),
-  ['jst note "parser done; the UI still needs the error states"', 'jst note --body-file notes.txt']);
+    .action(async (words: string[], o: { bodyFile?: string; markdown?: boolean; json?: boolean }, cmd: Command) => { fixedRole(cmd, 'executor'); await run(async (ctx) => (await import('./commands/note.js')).note(ctx, { words, ...o })); }),
+  ['jst note "parser done; the UI still needs the error states"', 'jst note --body-file notes.md --markdown']);
 
   examples(json(withRole(program.command('pr')))
     .description('push this issue branch, open (or find) its pull request into jst pr-base, move the issue to review, post the Run report')
     .option('--title <text>', 'default: "<KEY>: <summary>"')
     .option('--body-file <file>', 'the pull request body (also added to the Run report)')
+    .option('--markdown', 'the text is CommonMark, made into ADF nodes (headings, lists, code, tables…); without it it stays literal')
     .option('--draft', 'open the pull request as a draft')
     .addHelpText('after', phaseHelp('executor', '1 refused (dirty work tree, no commits beyond the base, wrong status) or the tracker / code host said no, 2 usage, configuration (CODEHOST_PAT_TOKEN, CODEHOST_API_URL, CODEHOST_REPO) or not in an issue worktree.\nRerunning finds the open pull request: no second pull request, no second Run report.'))
-    .action(async (o: { title?: string; bodyFile?: string; draft?: boolean; json?: boolean }, cmd: Command) => { fixedRole(cmd, 'executor'); await run(async (ctx) => (await import('./commands/pr.js')).pr(ctx, o)); }),
-  ['jst pr', 'jst pr --title "ABC-2: CSV serialiser" --body-file pr.txt', 'jst pr --draft --json']);
+    .action(async (o: { title?: string; bodyFile?: string; markdown?: boolean; draft?: boolean; json?: boolean }, cmd: Command) => { fixedRole(cmd, 'executor'); await run(async (ctx) => (await import('./commands/pr.js')).pr(ctx, o)); }),
+  ['jst pr', 'jst pr --title "ABC-2: CSV serialiser" --body-file pr.md --markdown', 'jst pr --draft --json']);
 
   examples(json(withRole(program.command('review')))
     .description('the review brief (track, pull requests, your verdicts), or the verdict with --approve / --request-changes')
@@ -178,19 +180,20 @@ export function buildProgram(run: (work: (ctx: Context) => Promise<number>) => P
     .option('--request-changes', 'verdict: CHANGES REQUESTED — <summary> (the issue goes back to STATUS_IN_PROGRESS)')
     .option('--summary <text>', 'the verdict\'s one-line summary')
     .option('--body-file <file>', 'the rest of the review')
+    .option('--markdown', 'the text is CommonMark, made into ADF nodes (headings, lists, code, tables…); without it it stays literal')
     .addHelpText('after', phaseHelp('reviewer', '1 refused (no open pull request, not in review, sub-task pull requests not merged) or the tracker / code host said no, 2 usage or configuration.\nA rerun with the same verdict posts nothing.'))
-    .action(async (key: string | undefined, o: { openParentPr?: boolean; approve?: boolean; requestChanges?: boolean; summary?: string; bodyFile?: string; json?: boolean }, cmd: Command) => {
+    .action(async (key: string | undefined, o: { openParentPr?: boolean; approve?: boolean; requestChanges?: boolean; summary?: string; bodyFile?: string; markdown?: boolean; json?: boolean }, cmd: Command) => {
       fixedRole(cmd, 'reviewer');
-      const verdict = o.approve || o.requestChanges || o.summary !== undefined || o.bodyFile !== undefined;
+      const verdict = o.approve || o.requestChanges || o.summary !== undefined || o.bodyFile !== undefined || o.markdown;
       if (!verdict) { await run(async (ctx) => (await import('./commands/review.js')).reviewBrief(ctx, { key, ...o })); return; }
       if (o.approve && o.requestChanges) throw new CommanderError(EXIT.usage, 'jst.usage', 'error: give one verdict: --approve or --request-changes');
-      if (!o.approve && !o.requestChanges) throw new CommanderError(EXIT.usage, 'jst.usage', 'error: --summary and --body-file go with a verdict: add --approve or --request-changes');
+      if (!o.approve && !o.requestChanges) throw new CommanderError(EXIT.usage, 'jst.usage', 'error: --summary, --body-file and --markdown go with a verdict: add --approve or --request-changes');
       if (!key || o.summary === undefined) throw new CommanderError(EXIT.usage, 'jst.usage', 'error: a verdict needs the KEY and --summary S: jst review ABC-2 --approve --summary "…"');
       if (o.openParentPr) throw new CommanderError(EXIT.usage, 'jst.usage', 'error: --open-parent-pr goes with the brief, not with a verdict');
       const summary = o.summary;
-      await run(async (ctx) => (await import('./commands/verdict.js')).reviewVerdict(ctx, { key, kind: o.approve ? 'approved' : 'changes-requested', summary, bodyFile: o.bodyFile, json: o.json }));
+      await run(async (ctx) => (await import('./commands/verdict.js')).reviewVerdict(ctx, { key, kind: o.approve ? 'approved' : 'changes-requested', summary, bodyFile: o.bodyFile, markdown: o.markdown, json: o.json }));
     }),
-  ['jst review ABC-1', 'jst review ABC-1 --open-parent-pr', 'jst review ABC-2 --approve --summary "Clean, tested"', 'jst review ABC-3 --request-changes --summary "Quote fields with commas" --body-file review.txt']);
+  ['jst review ABC-1', 'jst review ABC-1 --open-parent-pr', 'jst review ABC-2 --approve --summary "Clean, tested"', 'jst review ABC-3 --request-changes --summary "Quote fields with commas" --body-file review.md --markdown']);
 
   examples(json(withRole(program.command('done')))
     .description('move approved issues from STATUS_IN_REVIEW to STATUS_DONE, each after an explicit yes')

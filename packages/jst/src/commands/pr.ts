@@ -2,13 +2,13 @@ import { allComments, transitionTo } from '@jst/client';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import * as git from '../git/index.js';
-import { bodyText } from '../phase/body.js';
+import { bodyText, writtenBody } from '../phase/body.js';
 import { dirtyFiles, firstRef, issueCheckout, refuse } from '../phase/locate.js';
 import { markedBody, markedComments, RUN_REPORT } from '../phase/markers.js';
 import { resolvePrBase } from '../phase/pr-base.js';
 import { finish, stepper } from '../phase/steps.js';
 
-export interface PrOptions { title?: string | undefined; bodyFile?: string | undefined; draft?: boolean | undefined; json?: boolean | undefined }
+export interface PrOptions { title?: string | undefined; bodyFile?: string | undefined; markdown?: boolean | undefined; draft?: boolean | undefined; json?: boolean | undefined }
 
 /**
  * `jst pr` (ARCHITECTURE §11), the executor in the issue's worktree. Every refusal (a dirty work
@@ -78,7 +78,9 @@ export async function pr(ctx: Context, o: PrOptions): Promise<number> {
   const reported = markedComments(await allComments(client, here.key), RUN_REPORT).some((c) => c.text.includes(pull.html_url));
   let reportId: string | null = null;
   if (transitioned || !reported) {
-    const report = markedBody(RUN_REPORT, [`Pull request: ${pull.html_url}`, `Branch: ${here.branch} → ${base.base}`, `Commits beyond ${base.base}: ${commits}`, ...(body ? ['', ...body.split(/\r?\n/)] : [])]);
+    // The pull request's body goes to the code host as written (it renders Markdown itself); in the
+    // Run report it is literal, or ADF nodes with --markdown.
+    const report = markedBody(RUN_REPORT, [`Pull request: ${pull.html_url}`, `Branch: ${here.branch} → ${base.base}`, `Commits beyond ${base.base}: ${commits}`], writtenBody(body, o.markdown, o.bodyFile ?? 'the body'));
     say(`→ comment on ${here.key}: ${RUN_REPORT}`);
     reportId = (await client.addComment(here.key, report.adf)).id;
   } else {

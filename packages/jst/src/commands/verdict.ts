@@ -1,14 +1,14 @@
 import { allComments, transitionTo, type TrackerClient } from '@jst/client';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
-import { bodyText } from '../phase/body.js';
+import { bodyText, writtenBody } from '../phase/body.js';
 import { refuse, usage } from '../phase/locate.js';
 import { latestVerdict, verdictOf, type Verdict, markedBody, markedComments, REVIEW_TALLY, verdictLine, type VerdictKind } from '../phase/markers.js';
 import { myVerdict, pullOfIssue } from '../phase/pulls.js';
 import { finish, stepper } from '../phase/steps.js';
 import { ISSUE_FIELDS } from './review.js';
 
-export interface VerdictOptions { key: string; kind: VerdictKind; summary: string; bodyFile?: string | undefined; json?: boolean | undefined }
+export interface VerdictOptions { key: string; kind: VerdictKind; summary: string; bodyFile?: string | undefined; markdown?: boolean | undefined; json?: boolean | undefined }
 
 /**
  * `jst review KEY --approve|--request-changes --summary S` (ARCHITECTURE §11): one `COMMENT` review
@@ -44,7 +44,7 @@ export async function reviewVerdict(ctx: Context, o: VerdictOptions): Promise<nu
   if (!rerun && status !== s.inReview) {
     throw refuse('REVIEW_STATUS', `${o.key} is in "${status}", not "${s.inReview}": a verdict is given on work in review`, 'Nothing was posted. The executor moves it to review with jst pr');
   }
-  const report = markedBody(line, [...(body ? ['', ...body.split(/\r?\n/)] : []), '', `Issue: ${o.key}`, `Pull request: ${pull.html_url}`]);
+  const report = markedBody(line, [`Issue: ${o.key}`, `Pull request: ${pull.html_url}`], writtenBody(body, o.markdown, o.bodyFile ?? 'the review body'));
   const posted = { review: false, comment: false, tally: false, transitioned: false };
   if (mine?.line !== line) {
     say(`→ review on pull request #${pull.number}: ${line}`);

@@ -1,5 +1,6 @@
 import { readFileArg } from '../commands/input.js';
 import { usage } from './locate.js';
+import type { WrittenBody } from './markers.js';
 
 /** The text of a note, PR body or review body: the words given, or `--body-file F` (not both). */
 export function bodyText(o: { words?: string[] | undefined; bodyFile?: string | undefined }, what: string): string | null {
@@ -11,4 +12,9 @@ export function bodyText(o: { words?: string[] | undefined; bodyFile?: string | 
     return text;
   }
   return words || null;
+}
+
+/** The text as a comment body part: `--markdown` reads it as CommonMark; `what` names it in an error. */
+export function writtenBody(text: string | null, markdown: boolean | undefined, what: string): WrittenBody | null {
+  return text === null ? null : { text, markdown: Boolean(markdown), what };
 }

@@ -1,5 +1,6 @@
 import { adfToPlainText, textToAdf, type AdfDoc } from '@jst/adf';
 import type { Comment } from '@jst/client';
+import { textDocument } from '../commands/document.js';
 
 /**
  * The first lines phases 2 and 3 write (ARCHITECTURE §11), and how they are read back: one place
@@ -41,8 +42,18 @@ export function latestVerdict(comments: Comment[]): Verdict | null {
   return found;
 }
 
-/** A comment body: the marker line, then the text (plain: one paragraph per line, nothing interpreted). */
-export function markedBody(marker: string, rest: string[]): { text: string; adf: AdfDoc } {
-  const text = [marker, ...rest].join('\n').replace(/\n{3,}/g, '\n\n').trimEnd();
-  return { text, adf: textToAdf(text) };
+/** The free text a person wrote for a comment, and whether they asked for it to be read as Markdown. */
+export interface WrittenBody { text: string; markdown: boolean; what: string }
+
+/**
+ * A comment body: the marker line and the fixed lines, literal (one paragraph per line, so the
+ * marker stays the first line whatever follows), then the person's text — literal too, or
+ * CommonMark made into ADF nodes when they asked with `--markdown` (ARCHITECTURE §11).
+ */
+export function markedBody(marker: string, lines: string[], body?: WrittenBody | null): { text: string; adf: AdfDoc } {
+  const head = [marker, ...lines].join('\n');
+  const text = (body ? `${head}\n\n${body.text}` : head).replace(/\n{3,}/g, '\n\n').trimEnd();
+  if (!body?.markdown) return { text, adf: textToAdf(text) };
+  const fixed = textToAdf(head);
+  return { text, adf: { ...fixed, content: [...fixed.content, ...textDocument(body.text, true, body.what).content] } };
 }

@@ -1,11 +1,13 @@
 // Bundles the jst CLI into two CommonJS files: no TypeScript and no workspace resolution at run time.
 //   dist/jst.cjs      the entry: the hand-parsed fast path (`raw`, `batch`) and nothing else
 //   dist/program.cjs  every other command, with commander; required only when the fast path declines
-// CommonJS because Node starts a CJS program markedly faster than an ESM graph; two files because
+//   dist/markdown.cjs the Markdown parser; required only by a command given --markdown
+// CommonJS because Node starts a CJS program markedly faster than an ESM graph; several files because
 // V8 pre-parses every byte it loads, so `jst raw` should not carry the plan, the healthcheck and
 // commander. bin/jst.cjs loads them through a per-user V8 code cache (see there).
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const path = (p) => new URL(p, import.meta.url).pathname;
@@ -22,21 +24,38 @@ const common = {
   logLevel: 'warning',
 };
 
+/** Replaces a module with a load of a sibling bundle through the cached loader (bin/cached-require.cjs). */
+function sibling(name, filter, accept, contents) {
+  return {
+    name,
+    setup(b) {
+      b.onResolve({ filter }, (a) => (accept(a) ? { path: name, namespace: name } : undefined));
+      b.onLoad({ filter: /.*/, namespace: name }, () => ({ contents, loader: 'js' }));
+      b.onResolve({ filter: /cached-require\.cjs$/ }, (a) => ({ path: a.path, external: true }));
+    },
+  };
+}
+const cached = (file) => `require('../bin/cached-require.cjs').cachedRequire(require('node:path').join(__dirname, '${file}'))`;
+
 /** The entry's `import('./program.js')` becomes a load of the second bundle through the cached loader. */
-const programAsSibling = {
-  name: 'program-as-sibling',
-  setup(b) {
-    b.onResolve({ filter: /^\.\/program\.js$/ }, () => ({ path: 'program', namespace: 'jst-sibling' }));
-    b.onLoad({ filter: /.*/, namespace: 'jst-sibling' }, () => ({
-      contents: "module.exports = require('../bin/cached-require.cjs').cachedRequire(require('node:path').join(__dirname, 'program.cjs'));",
-      loader: 'js',
-    }));
-    b.onResolve({ filter: /cached-require\.cjs$/ }, (a) => ({ path: a.path, external: true }));
-  },
-};
+const programAsSibling = sibling('program-as-sibling', /^\.\/program\.js$/, () => true, `module.exports = ${cached('program.cjs')};`);
+
+/**
+ * dist/markdown.cjs: the Markdown parser (micromark), loaded only when a command converts Markdown.
+ * @jst/adf's own loader (src/markdown/load.ts) resolves the package at run time, which a bundle cannot
+ * do, so the program bundle gets this one instead.
+ */
+const markdownAsSibling = sibling(
+  'markdown-as-sibling',
+  /^\.\/load\.js$/,
+  (a) => /[\\/]adf[\\/](dist|src)[\\/]markdown[\\/]/.test(a.importer),
+  `exports.loadMarkdownParser = () => ${cached('markdown.cjs')}.parseMarkdown;`,
+);
+const markdownParser = createRequire(import.meta.url).resolve('@jst/adf/markdown-parser');
 
 await Promise.all([
-  build({ ...common, entryPoints: [path('./dist/program.js')], outfile: path('./dist/program.cjs') }),
+  build({ ...common, entryPoints: [path('./dist/program.js')], outfile: path('./dist/program.cjs'), plugins: [markdownAsSibling] }),
+  build({ ...common, entryPoints: [markdownParser], outfile: path('./dist/markdown.cjs') }),
   build({
     ...common,
     entryPoints: [path('./dist/cli.js')],

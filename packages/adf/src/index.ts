@@ -1,7 +1,7 @@
 export type {
   AdfBlock, AdfBlockquote, AdfBulletList, AdfCodeBlock, AdfDoc, AdfHardBreak, AdfHeading, AdfInline,
   AdfListItem, AdfListItemBlock, AdfMark, AdfMention, AdfNode, AdfOrderedList, AdfPanel, AdfPanelBlock,
-  AdfPanelType, AdfParagraph, AdfRule, AdfText, AdfValidation, HeadingLevel,
+  AdfPanelType, AdfParagraph, AdfRule, AdfTable, AdfTableCell, AdfTableRow, AdfText, AdfValidation, HeadingLevel,
 } from './types.js';
 export { ADF_LIMITS } from './types.js';
 export { textToAdf } from './text.js';
@@ -12,3 +12,6 @@ export {
 export type { InlineArg, ListItemArg } from './build.js';
 export { adfToPlainText, firstLineText, walkText } from './walk.js';
 export { validateAdf } from './validate.js';
+export { markdownToAdf } from './markdown/to-adf.js';
+export { MARKDOWN_LIMITS, MarkdownLimitError, type MarkdownLimit } from './markdown/limits.js';
+export { adfToText, type TextOptions } from './render/text.js';

@@ -27,7 +27,11 @@ const NESTABLE = new Set(['paragraph', 'bulletList', 'orderedList', 'codeBlock']
 const LIST_ITEMS = new Set(['listItem']);
 const PANEL_CHILDREN = new Set([...NESTABLE, 'heading', 'rule']);
 
-export const DOC_CHILDREN: ReadonlySet<string> = new Set([...PANEL_CHILDREN, 'blockquote', 'panel']);
+export const DOC_CHILDREN: ReadonlySet<string> = new Set([...PANEL_CHILDREN, 'blockquote', 'panel', 'table']);
+// The vendor's table_cell_content, less the media, card, task and extension nodes we do not support.
+const CELL_CHILDREN = new Set([...PANEL_CHILDREN, 'blockquote', 'panel']);
+const ROW_CHILDREN = new Set(['tableCell', 'tableHeader']);
+const CELL: NodeSpec = { children: CELL_CHILDREN, needsContent: 'table cells need a non-empty "content" array' };
 
 const PANEL_TYPES = new Set(['info', 'note', 'warning', 'success', 'error']);
 
@@ -65,6 +69,10 @@ export const NODES: ReadonlyMap<string, NodeSpec> = new Map<string, NodeSpec>([
         ? undefined
         : 'panel needs attrs.panelType of info, note, warning, success or error',
   }],
+  ['table', { children: new Set(['tableRow']), needsContent: 'table needs at least one tableRow' }],
+  ['tableRow', { children: ROW_CHILDREN }],
+  ['tableHeader', CELL],
+  ['tableCell', CELL],
   ['rule', {}],
   ['text', {}],
   ['hardBreak', {}],

@@ -59,9 +59,13 @@ export interface AdfPanel extends AdfNode {
   content: AdfPanelBlock[];
 }
 
+export interface AdfTableCell extends AdfNode { type: 'tableCell' | 'tableHeader'; content: AdfPanelBlock[] }
+export interface AdfTableRow extends AdfNode { type: 'tableRow'; content: AdfTableCell[] }
+export interface AdfTable extends AdfNode { type: 'table'; content: AdfTableRow[] }
+
 /** Blocks allowed inside listItem and blockquote. */
 export type AdfListItemBlock = AdfParagraph | AdfBulletList | AdfOrderedList | AdfCodeBlock;
 /** Blocks allowed inside panel. */
 export type AdfPanelBlock = AdfListItemBlock | AdfHeading | AdfRule;
 /** Blocks allowed at the top level of a doc. */
-export type AdfBlock = AdfPanelBlock | AdfBlockquote | AdfPanel;
+export type AdfBlock = AdfPanelBlock | AdfBlockquote | AdfPanel | AdfTable;

@@ -1,9 +1,9 @@
-import { adfToPlainText } from '@jst/adf';
-import { allComments, commentsWithMarker, projectVisible, EXECUTOR_FIELDS, REVIEWER_FIELDS, type Issue } from '@jst/client';
+import { allComments, commentsWithMarker, projectVisible, EXECUTOR_FIELDS, REVIEWER_FIELDS, type Comment, type Issue } from '@jst/client';
 import { JstError, type Role } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import { bold, dim, line, printJson, table } from '../output.js';
+import { documentText } from './document.js';
 
 export interface OutputOptions { json?: boolean | undefined }
 
@@ -76,8 +76,13 @@ function describeIssue(ctx: Context, issue: Issue): string {
   if (f.parent) rows.push(['parent', `${f.parent.key} ${f.parent.fields?.summary ?? ''}`]);
   if (f.subtasks?.length) rows.push(['subtasks', f.subtasks.map((s) => s.key).join(', ')]);
   if (f.comment) rows.push(['comments', String(f.comment.total ?? f.comment.comments.length)]);
-  const text = f.description ? `\n${adfToPlainText(f.description)}` : '';
-  return `${bold(ctx.io, issue.key)} ${f.summary ?? ''}\n${table(rows)}${text}`;
+  const text = f.description ? `\n\n${documentText(ctx.io, f.description)}` : '';
+  const comments = (f.comment?.comments ?? []).map((c) => `\n\n${commentText(ctx, c)}`).join('');
+  return `${bold(ctx.io, issue.key)} ${f.summary ?? ''}\n${table(rows)}${text}${comments}`;
+}
+
+function commentText(ctx: Context, c: Comment): string {
+  return `${bold(ctx.io, `#${c.id}`)} ${c.author?.displayName ?? ''} ${dim(ctx.io, c.created ?? '')}\n${documentText(ctx.io, c.body)}`;
 }
 
 export async function issueTransitions(ctx: Context, role: Role, key: string, o: OutputOptions): Promise<number> {
@@ -91,7 +96,7 @@ export async function commentList(ctx: Context, role: Role, key: string, o: Outp
   let comments = await allComments(ctx.client(role), key);
   if (o.marker) comments = commentsWithMarker(comments, o.marker);
   if (wantsJson(ctx, o)) printJson(ctx.io, comments);
-  else for (const c of comments) line(ctx.io, `${bold(ctx.io, `#${c.id}`)} ${c.author?.displayName ?? ''} ${dim(ctx.io, c.created ?? '')}\n${adfToPlainText(c.body)}\n`);
+  else for (const c of comments) line(ctx.io, `${commentText(ctx, c)}\n`);
   return EXIT.ok;
 }
 

@@ -1,18 +1,23 @@
 import { createInterface } from 'node:readline/promises';
-import { textToAdf, validateAdf, type AdfDoc } from '@jst/adf';
+import { validateAdf, type AdfDoc } from '@jst/adf';
 import { TrackerHttpError, accountIdByEmail, assignByEmail, transitionTo, type IssueFields } from '@jst/client';
 import { JstError, requireRoleEmail, type Role } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import { line, printJson } from '../output.js';
+import { textDocument } from './document.js';
 import { readFileArg, readStdin } from './input.js';
 import { wantsJson, type OutputOptions } from './read.js';
 
-/** Plain text → one ADF paragraph per non-empty line (nothing interpreted), or an ADF file checked locally. */
-async function documentFrom(ctx: Context, o: { textFile?: string | undefined; adfFile?: string | undefined; stdin?: boolean }, what: string): Promise<AdfDoc | undefined> {
+/**
+ * Plain text → one ADF paragraph per non-empty line (nothing interpreted), Markdown → ADF nodes
+ * with `markdown`, or an ADF file checked locally.
+ */
+async function documentFrom(ctx: Context, o: { textFile?: string | undefined; adfFile?: string | undefined; stdin?: boolean; markdown?: boolean | undefined }, what: string): Promise<AdfDoc | undefined> {
   const given = [o.textFile, o.adfFile, o.stdin ? '-' : undefined].filter((x) => x !== undefined);
   if (given.length > 1) throw new JstError({ code: 'USAGE', problem: `give the ${what} one way only`, hint: 'Use one of a text file, an ADF file or - (stdin)' });
   if (o.adfFile) {
+    if (o.markdown) throw new JstError({ code: 'USAGE', problem: '--markdown applies to text, not to --adf-file', hint: 'Drop --markdown, or pass the Markdown as a text file' });
     const text = readFileArg(o.adfFile, 'ADF');
     let json: unknown;
     try { json = JSON.parse(text); } catch (e) { throw new JstError({ code: 'USAGE', problem: `${o.adfFile} is not JSON: ${(e as Error).message}` }); }
@@ -20,9 +25,10 @@ async function documentFrom(ctx: Context, o: { textFile?: string | undefined; ad
     if (!v.ok) throw new JstError({ code: 'USAGE', problem: `${o.adfFile} is not valid ADF: ${v.message} at ${v.path}`, hint: 'Fix the document, or pass plain text with a text file instead' });
     return v.doc;
   }
-  if (o.textFile) return textToAdf(o.textFile === '-' ? await readStdin(ctx.io) : readFileArg(o.textFile, what));
-  if (o.stdin) return textToAdf(await readStdin(ctx.io));
-  return undefined;
+  const fromStdin = o.stdin || o.textFile === '-';
+  if (!fromStdin && !o.textFile) return undefined;
+  const text = fromStdin ? await readStdin(ctx.io) : readFileArg(o.textFile!, what);
+  return textDocument(text, o.markdown ?? false, fromStdin ? `the ${what} on standard input` : o.textFile!);
 }
 
 /** EMAIL | @me | executor (the executor's e-mail from local configuration only, spec §1 rule 9). */
@@ -32,7 +38,7 @@ function resolveWho(ctx: Context, who: string): string {
 
 export interface CreateOptions extends OutputOptions {
   type: string; summary: string; parent?: string; assignee?: string; project?: string;
-  descriptionFile?: string; adfFile?: string; description?: string;
+  descriptionFile?: string; adfFile?: string; description?: string; markdown?: boolean;
 }
 
 /** spec §4 endpoint 6 / client rule 3: prints the new key (or {id, key, self} with --json). */
@@ -43,7 +49,7 @@ export async function issueCreate(ctx: Context, role: Role, o: CreateOptions): P
   if (o.description !== undefined && o.description !== '-') throw new JstError({ code: 'USAGE', problem: '--description takes only - (read plain text from stdin)', hint: 'Use --description-file F for a file' });
   const project = o.project ?? ctx.config().projectKey;
   if (!project) throw new JstError({ code: 'CONFIG', problem: 'no project key', setting: 'PROJECT_KEY', file: ctx.config().files.team, hint: 'Set PROJECT_KEY in .jst/team.env or pass --project KEY' });
-  const description = await documentFrom(ctx, { textFile: o.descriptionFile, adfFile: o.adfFile, stdin: o.description === '-' }, 'description');
+  const description = await documentFrom(ctx, { textFile: o.descriptionFile, adfFile: o.adfFile, stdin: o.description === '-', markdown: o.markdown }, 'description');
   const client = ctx.client(role);
   const fields: IssueFields = { project: { key: project }, issuetype: { name: o.type }, summary: o.summary };
   if (description) fields.description = description;
@@ -103,8 +109,8 @@ export async function issueDelete(ctx: Context, role: Role, key: string, o: Outp
   return EXIT.ok;
 }
 
-export async function commentAdd(ctx: Context, role: Role, key: string, o: OutputOptions & { bodyFile?: string; adfFile?: string; stdin?: boolean }): Promise<number> {
-  const body = await documentFrom(ctx, { textFile: o.bodyFile, adfFile: o.adfFile, stdin: o.stdin ?? false }, 'comment body');
+export async function commentAdd(ctx: Context, role: Role, key: string, o: OutputOptions & { bodyFile?: string; adfFile?: string; stdin?: boolean; markdown?: boolean }): Promise<number> {
+  const body = await documentFrom(ctx, { textFile: o.bodyFile, adfFile: o.adfFile, stdin: o.stdin ?? false, markdown: o.markdown }, 'comment body');
   if (!body) throw new JstError({ code: 'USAGE', problem: 'no comment body', hint: 'Pass --body-file F, --adf-file F or - (stdin)' });
   const c = await ctx.client(role).addComment(key, body);
   if (o.json) printJson(ctx.io, c);

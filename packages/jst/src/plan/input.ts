@@ -1,26 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { MarkdownLimitError } from '@jst/adf';
 import { JstError } from '../config/index.js';
+import { criteriaList, scopeBlocks } from './description.js';
+import type { PlanInput, WorkItem } from './plan-types.js';
 
-/** One unit of work: the single issue, the parent, or a sub-task. */
-export interface WorkItem {
-  summary: string;
-  scope: string;
-  acceptanceCriteria: string[];
-}
-
-/** The settled plan (ARCHITECTURE §7 plan file), after the clarify loop or from `--plan FILE`. */
-export interface PlanInput extends WorkItem {
-  request: string;
-  priority: string;
-  path: 'planned' | 'hotfix';
-  /** Present and non-empty = multistep (always planned). */
-  steps: WorkItem[];
-}
+export type { PlanInput, WorkItem } from './plan-types.js';
 
 /** What is still open, each as the question the clarify loop asks (spec §1 rule 5). */
 export interface Question { field: string; question: string }
 
-export type Draft = Partial<Omit<PlanInput, 'steps'>> & { steps?: Partial<WorkItem>[] };
+export type Draft = Partial<Omit<PlanInput, 'steps' | 'markdown'>> & { steps?: Partial<WorkItem>[]; markdown?: boolean };
 
 const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 const list = (v: unknown) => (Array.isArray(v) ? v.map(str).filter((x): x is string => x !== undefined) : typeof v === 'string' && v.trim() ? [v.trim()] : undefined);
@@ -37,7 +26,7 @@ export function readPlanFile(file: string): Draft {
     throw new JstError({ code: 'PLAN_FILE', problem: `the plan file ${file} must hold a JSON object` });
   }
   const o = json as Record<string, unknown>;
-  const known = ['request', 'summary', 'scope', 'acceptanceCriteria', 'priority', 'path', 'steps'];
+  const known = ['request', 'summary', 'scope', 'acceptanceCriteria', 'priority', 'path', 'steps', 'markdown'];
   for (const k of Object.keys(o)) {
     if (!known.includes(k)) throw new JstError({ code: 'PLAN_FILE', problem: `unknown key "${k}" in the plan file ${file}`, hint: `Known keys: ${known.join(', ')}` });
   }
@@ -45,6 +34,9 @@ export function readPlanFile(file: string): Draft {
     throw new JstError({ code: 'PLAN_FILE', problem: `"path" in ${file} must be "planned" or "hotfix" (got ${JSON.stringify(o.path)})` });
   }
   if (o.steps !== undefined && !Array.isArray(o.steps)) throw new JstError({ code: 'PLAN_FILE', problem: `"steps" in ${file} must be an array` });
+  if (o.markdown !== undefined && typeof o.markdown !== 'boolean') {
+    throw new JstError({ code: 'PLAN_FILE', problem: `"markdown" in ${file} must be true or false (got ${JSON.stringify(o.markdown)})` });
+  }
   const draft: Draft = {};
   const set = <K extends keyof Draft>(k: K, v: Draft[K] | undefined) => { if (v !== undefined) draft[k] = v; };
   set('request', str(o.request));
@@ -64,7 +56,32 @@ export function readPlanFile(file: string): Draft {
       return step;
     });
   }
+  if (o.markdown === true) {
+    draft.markdown = true;
+    checkMarkdown(draft, file);
+  }
   return draft;
+}
+
+/**
+ * ARCHITECTURE §7: every check that can fail runs before the first issue is created, so Markdown
+ * over the converter's limits is refused here, naming the key, not halfway through the run.
+ */
+function checkMarkdown(d: Draft, file: string): void {
+  const check = (key: string, convert: () => unknown) => {
+    try {
+      convert();
+    } catch (e) {
+      if (e instanceof MarkdownLimitError) throw new JstError({ code: 'PLAN_FILE', problem: `"${key}" in ${file}: ${e.message}` });
+      throw e;
+    }
+  };
+  if (d.scope) check('scope', () => scopeBlocks(d.scope!, true));
+  if (d.acceptanceCriteria) check('acceptanceCriteria', () => criteriaList(d.acceptanceCriteria!, true));
+  d.steps?.forEach((s, i) => {
+    if (s.scope) check(`steps[${i}].scope`, () => scopeBlocks(s.scope!, true));
+    if (s.acceptanceCriteria) check(`steps[${i}].acceptanceCriteria`, () => criteriaList(s.acceptanceCriteria!, true));
+  });
 }
 
 /** spec §1 rule 5: the questions still open before scope, acceptance criteria and priority are settled. */
@@ -89,5 +106,7 @@ export function settle(d: Draft): PlanInput {
   return {
     request: d.request!, summary: d.summary!, scope: d.scope!, acceptanceCriteria: d.acceptanceCriteria!,
     priority: d.priority!, path: d.path ?? 'planned', steps,
+    // Only when set, so the journal's hash of a literal plan is what it always was.
+    ...(d.markdown ? { markdown: true as const } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import { adfToPlainText } from '@jst/adf';
+import { adfToPlainText, adfToText } from '@jst/adf';
 import { commentsWithMarker, type Comment } from '@jst/client';
 
 /**
@@ -37,10 +37,13 @@ export function prTargetFrom(comments: Comment[]): PrTarget | null {
   return found;
 }
 
-/** spec §1 rule 12: the comment whose first line is the literal marker; the newest one wins. */
+/**
+ * spec §1 rule 12: the comment whose first line is the literal marker; the newest one wins. Its
+ * text keeps the comment's shape (lists, code, links) as every issue view prints it.
+ */
 export function assignmentReportFrom(comments: Comment[]): string | null {
   const reports = commentsWithMarker(comments, REPORT_MARKER)
-    .map((c) => adfToPlainText(c.body))
+    .map((c) => adfToText(c.body))
     .filter((text) => text.split('\n', 1)[0]!.trim() === REPORT_MARKER);
   return reports.at(-1) ?? null;
 }
@@ -61,7 +64,8 @@ export function acceptanceCriteria(description: unknown): string[] {
     if (block.type === 'heading') break;
     if (block.type === 'bulletList' || block.type === 'orderedList') {
       for (const item of nodes(block.content)) {
-        const text = adfToPlainText(item).replace(/\s*\n\s*/g, ' ').trim();
+        // Printed like every issue view (inline code, links, marks), on one line per criterion.
+        const text = adfToText((item as { content?: unknown }).content ?? []).replace(/\s*\n\s*/g, ' ').trim();
         if (text) items.push(text);
       }
     }

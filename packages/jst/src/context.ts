@@ -5,6 +5,7 @@ import {
   JstError, configSecrets, isRole, loadConfig, redact, requireGatewayUrl, requireRoleCredentials, requireTrackerHost,
   type JstConfig, type Role,
 } from './config/index.js';
+import type { Prompt } from './plan/prompt.js';
 
 /** Where a command writes, and whether a person is watching (colour, prompts, human output). */
 export interface Io {
@@ -23,6 +24,8 @@ export interface Context {
   io: Io;
   config(): JstConfig;
   client(role: Role): TrackerClient;
+  /** How commands ask the person; absent = on the terminal (plan/prompt.ts promptFor). `jst mcp` maps it to elicitation. */
+  prompt?: ((interactive: boolean) => Prompt) | undefined;
   /** Strips every configured secret from text that is about to be shown. */
   redact(text: string): string;
   close(): void;
@@ -62,7 +65,19 @@ export function cloudIdFileCache(jstDir: string | null): CloudIdCache | undefine
   };
 }
 
-export function createContext(options: { cwd?: string; env?: NodeJS.ProcessEnv; io?: Io } = {}): Context {
+export interface ContextOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  io?: Io;
+  prompt?: (interactive: boolean) => Prompt;
+  /**
+   * Tracker clients kept across contexts (a long-lived `jst mcp` session builds one context per
+   * tool call and should not open a new connection for each); keyed by everything that built them.
+   */
+  clientPool?: Map<string, TrackerClient>;
+}
+
+export function createContext(options: ContextOptions = {}): Context {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   let config: JstConfig | undefined;
@@ -71,6 +86,7 @@ export function createContext(options: { cwd?: string; env?: NodeJS.ProcessEnv; 
     cwd,
     env,
     io: options.io ?? processIo(env),
+    prompt: options.prompt,
     config() {
       if (!config) {
         config = loadConfig({ cwd, env });
@@ -87,14 +103,16 @@ export function createContext(options: { cwd?: string; env?: NodeJS.ProcessEnv; 
       if (!c) {
         const cfg = ctx.config();
         const { email, token } = requireRoleCredentials(cfg, role);
-        c = new TrackerClient({
+        const made = {
           siteHost: requireTrackerHost(cfg),
           gatewayUrl: requireGatewayUrl(cfg),
           email,
           token,
-          cloudIdCache: cloudIdFileCache(cfg.jstDir),
           timeoutMs: Number(env.JST_TIMEOUT_MS ?? 30_000),
-        });
+        };
+        const key = JSON.stringify(made);
+        c = options.clientPool?.get(key) ?? new TrackerClient({ ...made, cloudIdCache: cloudIdFileCache(cfg.jstDir) });
+        options.clientPool?.set(key, c);
         clients.set(role, c);
       }
       return c;
@@ -102,7 +120,7 @@ export function createContext(options: { cwd?: string; env?: NodeJS.ProcessEnv; 
     redact(text) {
       try { return redact(text, configSecrets(ctx.config())); } catch { return text; }
     },
-    close() { for (const c of clients.values()) c.close(); },
+    close() { if (!options.clientPool) for (const c of clients.values()) c.close(); },
   };
   return ctx;
 }

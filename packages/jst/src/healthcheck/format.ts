@@ -42,5 +42,9 @@ const HINTED_ROLES: readonly Role[] = ['assigner', 'reviewer'];
 
 /** The `--json` form: exactly `{"role": R, "rows": [{"name", "status", "detail"}]}`. */
 export function reportJson(report: HealthReport): string {
-  return `${JSON.stringify({ role: report.role, rows: report.rows.map((r) => ({ name: r.name, status: r.status, detail: r.detail })) }, null, 2)}\n`;
+  return `${JSON.stringify(reportObject(report), null, 2)}\n`;
+}
+
+export function reportObject(report: HealthReport): HealthReport {
+  return { role: report.role, rows: report.rows.map((r) => ({ name: r.name, status: r.status, detail: r.detail })) };
 }

@@ -1,13 +1,13 @@
 import type { Draft, PlanInput, WorkItem } from './input.js';
 import { openQuestions, settle } from './input.js';
-import { needsAnswer, type Prompter } from './prompt.js';
+import { needsAnswer, type Prompt } from './prompt.js';
 
 /**
  * spec §1 rule 5: ask until scope, acceptance criteria and priority are settled; the answers
  * become the issue description. Without a terminal (or with a plan file) an open question ends
  * the run with exit 3, naming every question still open.
  */
-export async function clarify(draft: Draft, prompt: Prompter): Promise<PlanInput> {
+export async function clarify(draft: Draft, prompt: Prompt): Promise<PlanInput> {
   if (!prompt.interactive) {
     const open = openQuestions(draft);
     if (open.length) {

@@ -1,7 +1,25 @@
 import { createInterface, type Interface } from 'node:readline';
 import { JstError } from '../config/index.js';
-import type { Io } from '../context.js';
+import type { Context, Io } from '../context.js';
 import { EXIT } from '../exit.js';
+
+/**
+ * How a command asks the person (STYLE.md: injected, never global). `interactive` = a person sits
+ * at a terminal, so the clarify loop and the final confirmation run; `ask` and `yesNo` may still be
+ * answered when it is false (`jst mcp` asks through MCP elicitation) or throw `needsAnswer`.
+ */
+export interface Prompt {
+  readonly interactive: boolean;
+  ask(question: string, hint?: string): Promise<string>;
+  askList(question: string, hint?: string): Promise<string[]>;
+  yesNo(question: string, hint?: string): Promise<boolean>;
+  close(): void;
+}
+
+/** The context's prompt (the MCP adapter's), else the terminal's. */
+export function promptFor(ctx: Context, interactive: boolean): Prompt {
+  return ctx.prompt ? ctx.prompt(interactive) : new Prompter(ctx.io, interactive);
+}
 
 /**
  * The questions phase 1 may ask (ARCHITECTURE §7). On a terminal they are asked; otherwise (no
@@ -9,7 +27,7 @@ import { EXIT } from '../exit.js';
  * Lines typed ahead of a question are kept for it, not dropped; input that ends unanswered is a
  * question left open (exit 3), never a hang.
  */
-export class Prompter {
+export class Prompter implements Prompt {
   private rl: Interface | undefined;
   private readonly queue: string[] = [];
   private waiting: { resolve: (line: string) => void; reject: (e: Error) => void; question: string } | undefined;

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { healthcheckOutcome } from '../commands/healthcheck.js';
+import { issueViewOutcome, searchOutcome } from '../commands/read.js';
+import { startOutcome } from '../commands/start.js';
+import { JstError, type Role } from '../config/index.js';
+import type { Context } from '../context.js';
+import * as git from '../git/index.js';
+import type { Outcome } from '../output.js';
+import { planOutcome } from '../plan/run.js';
+import { issueKeyFromBranch } from '../start/handover.js';
+
+/**
+ * The tools of `jst mcp` (ARCHITECTURE §13): each is a name, the roles that see it, an input
+ * schema mirroring the CLI's options in camelCase, and a call of the same command function the
+ * CLI calls. No rule lives here; only the translation of arguments.
+ */
+export interface ToolSpec {
+  name: string;
+  roles: readonly Role[];
+  title: string;
+  description: string;
+  readOnly: boolean;
+  input: z.ZodRawShape;
+  run(ctx: Context, role: Role, args: Record<string, unknown>): Promise<Outcome>;
+}
+
+const ALL: readonly Role[] = ['assigner', 'executor', 'reviewer'];
+
+/** Every tool takes `cwd` (ARCHITECTURE §13): a folder of the server's repository or one of its worktrees. */
+export const CWD = z.string().optional().describe('Working folder for this call (default: the server\'s): a folder of the same repository or one of its worktrees');
+
+const fields = z.union([z.string(), z.array(z.string())]).optional();
+const list = (v: unknown) => (Array.isArray(v) ? v.join(',') : typeof v === 'string' ? v : undefined);
+
+/** The plan-file object of ARCHITECTURE §7; the command itself checks it (unknown keys, open questions). */
+const item = { summary: z.string().optional(), scope: z.string().optional(), acceptanceCriteria: z.union([z.string(), z.array(z.string())]).optional() };
+const PLAN = z.looseObject({
+  request: z.string().optional().describe('what the person asked for'),
+  ...item,
+  priority: z.string().optional().describe('e.g. Highest, High, Medium, Low'),
+  path: z.enum(['planned', 'hotfix']).optional(),
+  steps: z.array(z.looseObject(item)).optional().describe('present and non-empty = multistep (a parent and one sub-task per step)'),
+}).describe('The plan-file object (jst plan --plan FILE): request, summary, scope, acceptanceCriteria, priority, path, steps');
+
+/** issue_view without a key: the issue of the worktree's branch, read as `jst start` reads it. */
+async function currentKey(ctx: Context): Promise<string> {
+  const branch = await git.currentBranch(ctx.cwd, { env: ctx.env }).catch(() => null);
+  const parsed = branch ? issueKeyFromBranch(branch) : null;
+  if (!parsed) {
+    throw new JstError({
+      code: 'MCP_NO_KEY',
+      problem: `no key was given and ${branch ? `the branch ${branch} is not an issue branch (feature/<KEY>-… or hotfix/<KEY>-…)` : `${ctx.cwd} is on no branch`}`,
+      hint: 'Pass key, or set cwd to the issue\'s worktree',
+    });
+  }
+  return parsed.key;
+}
+
+export const TOOLS: readonly ToolSpec[] = [
+  {
+    name: 'healthcheck', roles: ALL, readOnly: true, title: 'Status check',
+    description: 'jst healthcheck --role <this role> --json: configuration, logins, branches, platform (ARCHITECTURE §6). isError when a row FAILs.',
+    input: {},
+    run: (ctx, role) => healthcheckOutcome(ctx, role),
+  },
+  {
+    name: 'issue_view', roles: ALL, readOnly: true, title: 'View an issue',
+    description: 'jst issue view KEY --json as this role. Without key: the issue of the current worktree\'s branch. fields: a comma list or array, or the presets executor | reviewer.',
+    input: { key: z.string().optional().describe('e.g. ABC-1; default: the key in the worktree\'s branch'), fields },
+    run: async (ctx, role, a) => issueViewOutcome(ctx, role, typeof a.key === 'string' && a.key ? a.key : await currentKey(ctx), { fields: list(a.fields) }),
+  },
+  {
+    name: 'search', roles: ALL, readOnly: true, title: 'Search issues (JQL)',
+    description: 'jst search JQL --json as this role: POST /search/jql; all follows nextPageToken to the end.',
+    input: {
+      jql: z.string().describe('e.g. assignee = currentUser() AND status = "To Do"'),
+      fields: fields.describe('default key,summary,status'),
+      max: z.number().int().positive().optional().describe('page size (default 50)'),
+      all: z.boolean().optional(),
+    },
+    run: (ctx, role, a) => searchOutcome(ctx, role, a.jql as string, { fields: list(a.fields), max: a.max === undefined ? undefined : String(a.max), all: a.all === true }),
+  },
+  {
+    name: 'plan', roles: ['assigner'], readOnly: false, title: 'Phase 1: plan',
+    description: 'jst plan --plan FILE --json with the plan-file object: creates the issues, branches, worktrees and comments. Open questions come back as an error listing them; the person\'s decisions (an unusual start branch, a missing worktrees folder, a diverged base, the hotfix yes) are asked through elicitation. Sends one progress notification per step.',
+    input: { plan: PLAN },
+    run: (ctx, _role, a) => planOutcome(ctx, { request: [], planData: a.plan }),
+  },
+  {
+    name: 'plan_dry_run', roles: ['assigner'], readOnly: true, title: 'Phase 1: dry run',
+    description: 'jst plan --plan FILE --dry-run --json: every check runs, every call and git command is printed (as progress), nothing is created.',
+    input: { plan: PLAN },
+    run: (ctx, _role, a) => planOutcome(ctx, { request: [], planData: a.plan, dryRun: true }),
+  },
+  {
+    name: 'start', roles: ['executor'], readOnly: false, title: 'Phase 2: start work',
+    description: 'jst start --json in the issue\'s worktree (set cwd to it): the key from the branch, the issue to In Progress, the branch on origin, the PR base and the acceptance criteria.',
+    input: { notes: z.union([z.string(), z.array(z.string())]).optional().describe('free-form notes for this piece of work') },
+    run: (ctx, _role, a) => startOutcome(ctx, { notes: Array.isArray(a.notes) ? a.notes.map(String) : typeof a.notes === 'string' ? [a.notes] : [], json: true }),
+  },
+];
+
+export function toolsOf(role: Role): ToolSpec[] {
+  return TOOLS.filter((t) => t.roles.includes(role));
+}

@@ -2,21 +2,17 @@
 // (SQLite), counting the tracker calls (from the server's request log) and the git processes (a
 // counting `git` shim first on PATH). Run: npm run bench:plan   (RUNS=5 by default)
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseSeed, startServer } from '../packages/tracker/dist/index.js';
+import { gitShim } from './lib/git-shim.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const base = mkdtempSync(join(tmpdir(), 'jst-plan-bench-'));
-const realGit = execFileSync('sh', ['-c', 'command -v git']).toString().trim();
-const shimDir = join(base, 'shim');
-const gitLog = join(base, 'git-calls.log');
-mkdirSync(shimDir);
-writeFileSync(join(shimDir, 'git'), `#!/bin/sh\necho "$*" >> ${gitLog}\nexec ${realGit} "$@"\n`);
-chmodSync(join(shimDir, 'git'), 0o755);
+const { realGit, shimDir, log: gitLog } = gitShim(base);
 
 const calls = [];
 const logStream = { write(line) { const o = JSON.parse(line); if (o.msg === 'incoming request') calls.push({ method: o.req.method, url: o.req.url }); } };

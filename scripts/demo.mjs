@@ -5,7 +5,7 @@
 // Demo tokens are generated once into a 0600 file and never printed.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -90,6 +90,11 @@ const code = await new Promise((done) => {
   const child = spawn(process.execPath, [join(root, 'packages/jst/bin/jst.cjs'), 'plan', '--plan', planFile], { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env } });
   child.on('close', done);
 });
+// A hand-off line a fresh clone can run as printed: `jst` is a workspace bin, not on PATH.
+const shq = (p) => (/^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`);
+const jst = `npx --prefix ${shq(root.replace(/\/$/, ''))} jst`;
+const numbered = readdirSync(worktrees).map((d) => [Number(/-(\d+)$/.exec(d)?.[1] ?? NaN), join(worktrees, d)]).filter(([n]) => Number.isFinite(n)).sort((a, b) => a[0] - b[0]);
+const firstSubtask = (numbered[1] ?? numbered[0])?.[1];
 const api = `${server.url}/ex/jira/${(await (await fetch(`${server.url}/_edge/tenant_info`)).json()).cloudId}/rest/api/3`;
 process.stdout.write([
   '',
@@ -103,8 +108,14 @@ process.stdout.write([
   'Look around (another terminal):',
   `  set -a; . ${envFile}; set +a`,
   `  curl -s -u "$DEMO_ASSIGNER_EMAIL:$DEMO_ASSIGNER_TOKEN" "${api}/search/jql?jql=project%3DDEMO&fields=summary,status,assignee"`,
-  `  cd ${repo} && npx --prefix ${root} jst healthcheck --role executor`,
+  `  cd ${shq(repo)} && ${jst} healthcheck --role executor`,
   '',
+  ...(firstSubtask ? [
+    'Next, the executor (jst is not on PATH: this form runs it from this checkout):',
+    `  cd ${shq(firstSubtask)} && ${jst} start`,
+    `  then commit, and: ${jst} pr   (the code host settings it needs: README "The whole lifecycle")`,
+    '',
+  ] : []),
 ].join('\n') + '\n');
 if (code !== 0) process.stderr.write(`jst plan exited with ${code}\n`);
 if (values.once || code !== 0) {

@@ -63,7 +63,7 @@ describe('jst start, end to end (phase 2 entry: spec §1 rules 9-13, §3, §4)',
       expect(r.stdout.split('\n')[0]).toBe(`${sub}  ${MULTISTEP.steps[0]!.summary}`);
       expect(r.stdout).toContain('Type: Subtask   Status: In Progress (was To Do)');
       expect(r.stdout).toContain('Acceptance criteria:\n  - RFC 4180 quoting\n');
-      expect(r.stdout).toContain(`Open a pull request from ${subBranch} into ${parentBranch}.`);
+      expect(r.stdout).toContain(`Commit, then open a pull request from ${subBranch} into ${parentBranch}, moving ${sub} to "In Review": jst pr`);
       expect(r.stdout).not.toContain('Warnings:');
     });
 
@@ -82,10 +82,21 @@ describe('jst start, end to end (phase 2 entry: spec §1 rules 9-13, §3, §4)',
       expect(again.code, again.stderr).toBe(0);
     });
 
-    it('spec §1 rule 10: in the parent worktree the PR base is development and nothing more is pushed', async () => {
+    it('ARCHITECTURE §11: on a parent (it has sub-tasks) start without --on-parent asks; not on a terminal that is exit 3, nothing moved or pushed', async () => {
       const [parent] = m.keys as [string];
       const before = originBranches(m.w);
       const r = await start(m.worktrees[0]!);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain(`${parent} has sub-tasks`);
+      expect(r.stderr).toContain('jst start --on-parent');
+      expect(await statusOf(parent)).toBe('To Do');
+      expect(originBranches(m.w)).toEqual(before);
+    });
+
+    it('spec §1 rule 10: in the parent worktree (confirmed with --on-parent) the PR base is development and nothing more is pushed', async () => {
+      const [parent] = m.keys as [string];
+      const before = originBranches(m.w);
+      const r = await start(m.worktrees[0]!, ['--on-parent']);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('PR base: development (from the "PR target branch:" comment)');
       expect(r.stderr).not.toContain('→ git push');
@@ -121,7 +132,7 @@ describe('jst start, end to end (phase 2 entry: spec §1 rules 9-13, §3, §4)',
         warnings: [],
       });
       expect(out.assignmentReport.text.split('\n')[0]).toBe('Assignment report');
-      expect(out.nextSteps).toContain(`Open a pull request from ${branch2} into ${parentBranch}.`);
+      expect(out.nextSteps).toContain(`Commit, then open a pull request from ${branch2} into ${parentBranch}, moving ${sub2} to "In Review": jst pr`);
       // Progress stays on stderr so stdout is the JSON alone.
       expect(r.stderr).toContain(`→ read ${sub2} with the executor's fields`);
     });

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TrackerClient, type CloudIdCache } from '@jst/client';
+import { codehostFor, type CodehostClient } from './codehost/index.js';
 import {
   JstError, configSecrets, isRole, loadConfig, redact, requireGatewayUrl, requireRoleCredentials, requireTrackerHost,
   type JstConfig, type Role,
@@ -26,6 +27,8 @@ export interface Context {
   client(role: Role): TrackerClient;
   /** How commands ask the person; absent = on the terminal (plan/prompt.ts promptFor). `jst mcp` maps it to elicitation. */
   prompt?: ((interactive: boolean) => Prompt) | undefined;
+  /** The code host of ARCHITECTURE §11 (built on first use; a configuration error names what it needs). */
+  codehost(): Promise<CodehostClient>;
   /** Strips every configured secret from text that is about to be shown. */
   redact(text: string): string;
   close(): void;
@@ -82,6 +85,7 @@ export function createContext(options: ContextOptions = {}): Context {
   const cwd = options.cwd ?? process.cwd();
   let config: JstConfig | undefined;
   const clients = new Map<Role, TrackerClient>();
+  let codehost: Promise<CodehostClient> | undefined;
   const ctx: Context = {
     cwd,
     env,
@@ -116,6 +120,10 @@ export function createContext(options: ContextOptions = {}): Context {
         clients.set(role, c);
       }
       return c;
+    },
+    codehost() {
+      codehost ??= codehostFor(ctx.config(), cwd, env);
+      return codehost;
     },
     redact(text) {
       try { return redact(text, configSecrets(ctx.config())); } catch { return text; }

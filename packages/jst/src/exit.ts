@@ -1,14 +1,18 @@
 import { RuleStop, TrackerHttpError, TrackerNetworkError } from '@jst/client';
 import { JstError } from './config/index.js';
 
-/** Exit codes are part of the contract (ARCHITECTURE §3, §7); this is the one place that maps them. */
+/**
+ * Exit codes are part of the contract (ARCHITECTURE §3, §7, §11); this is the one place that maps
+ * them. §11 puts "the tracker or code host said no" at 1, so finer causes are not new exit codes
+ * but the machine-readable `code` of a `--json` error (README "Error codes").
+ */
 export const EXIT = {
   ok: 0,
-  /** An HTTP error from the tracker, a healthcheck FAIL, a rule stop. */
+  /** An HTTP error from the tracker or code host, a healthcheck FAIL, a rule stop. */
   failed: 1,
-  /** Usage or configuration. */
+  /** Usage or configuration, or run in the wrong place. */
   usage: 2,
-  /** A question that would be asked, in a non-interactive run. */
+  /** A question that would be asked, in a non-interactive run (or an explicit yes missing). */
   question: 3,
 } as const;
 
@@ -21,4 +25,40 @@ export function exitCodeFor(error: unknown): number {
 export function messageFor(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/** The `code` of a `--json` error: one word a script can branch on. */
+export type ErrorCode =
+  | 'usage' | 'config' | 'question' | 'refused'
+  | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'rate_limited'
+  | 'timeout' | 'too_large' | 'network' | 'git' | 'http_error' | 'failed';
+
+function byStatus(status: number): ErrorCode {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 409 || status === 422) return 'conflict';
+  if (status === 429) return 'rate_limited';
+  return 'http_error';
+}
+
+export function errorCodeFor(error: unknown): ErrorCode {
+  if (error instanceof TrackerHttpError) return byStatus(error.status);
+  if (error instanceof TrackerNetworkError) return 'network';
+  if (error instanceof RuleStop) return 'refused';
+  if (error instanceof JstError) {
+    const failure = (error as JstError & { failure?: unknown }).failure;
+    if (typeof failure === 'string') return failure as ErrorCode; // a CodehostError
+    if (error.exitCode === EXIT.question) return 'question';
+    if (error.code.startsWith('GIT_')) return 'git';
+    if (error.code.startsWith('CONFIG') || error.code.endsWith('_CONFIG') || error.setting !== undefined) return error.exitCode === EXIT.usage ? 'config' : 'refused';
+    if (error.exitCode === EXIT.usage) return 'usage';
+    return error.code.endsWith('_NOT_FOUND') ? 'not_found' : 'refused';
+  }
+  return 'failed';
+}
+
+/** `{"error": {code, exitCode, message}}`: what a `--json` run prints on stdout when it fails. */
+export function jsonError(error: unknown, message: string): string {
+  return `${JSON.stringify({ error: { code: errorCodeFor(error), exitCode: exitCodeFor(error), message } }, null, 2)}\n`;
 }

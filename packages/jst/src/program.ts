@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { Role } from './config/index.js';
 import { createContext, type Context } from './context.js';
-import { EXIT, exitCodeFor, messageFor } from './exit.js';
+import { EXIT, exitCodeFor, jsonError, messageFor } from './exit.js';
 import { VERSION } from './version.js';
 
 /**
@@ -126,14 +126,75 @@ export function buildProgram(run: (work: (ctx: Context) => Promise<number>) => P
   examples(json(withRole(program.command('start')))
     .description('phase 2, the executor: start work on the issue of this worktree (the key comes from the branch)')
     .argument('[notes...]', 'free-form notes for this piece of work')
-    .addHelpText('after', '\nRuns inside a worktree made by jst plan, always as the executor (--role executor is accepted, no other role).\nExit codes: 0 started, 1 refused by the tracker or a rule (not assigned to the executor, no transition to STATUS_IN_PROGRESS), 2 not in an issue worktree or a configuration error.\n')
-    .action(async (notes: string[], o: { json?: boolean }, cmd: Command) => {
+    .option('--on-parent', 'confirm starting work on an issue that has sub-tasks (asked on a terminal)')
+    .addHelpText('after', '\nRuns inside a worktree made by jst plan, always as the executor (--role executor is accepted, no other role).\nExit codes: 0 started, 1 refused by the tracker or a rule (not assigned to the executor, no transition to STATUS_IN_PROGRESS, a conflict merging the parent branch), 2 not in an issue worktree or a configuration error, 3 an issue with sub-tasks without --on-parent (not on a terminal).\nWith branch.<b>.parentbranch set it fetches origin and merges origin/<parent> first; then runs .jst/bootstrap.sh when present.\n')
+    .action(async (notes: string[], o: { json?: boolean; onParent?: boolean }, cmd: Command) => {
       // spec §1 rule 13: phase 2 is the executor's; its account is never chosen by a flag.
       const role = (cmd.optsWithGlobals() as { role?: Role }).role;
       if (role !== undefined && role !== 'executor') throw new CommanderError(EXIT.usage, 'jst.role', `error: jst start always runs as the executor (got --role ${role})`);
-      await run(async (ctx) => (await import('./commands/start.js')).start(ctx, { notes, json: o.json }));
+      await run(async (ctx) => (await import('./commands/start.js')).start(ctx, { notes, json: o.json, onParent: o.onParent }));
     }),
   ['cd ~/worktrees/worktree-ABC-2 && jst start', 'jst start "begin with the parser; the UI can wait"', 'jst start --json']);
+
+  // ARCHITECTURE §11: phases 2 and 3 act as a fixed role; --role is accepted only when it matches.
+  const fixedRole = (cmd: Command, role: Role) => {
+    const given = (cmd.optsWithGlobals() as { role?: Role }).role;
+    if (given !== undefined && given !== role) throw new CommanderError(EXIT.usage, 'jst.role', `error: jst ${cmd.name()} always runs as the ${role} (got --role ${given})`);
+  };
+  const phaseHelp = (role: Role, codes: string) => `\nRuns as the ${role} (--role ${role} is accepted, no other role). Each step is printed on stderr.\nExit codes: 0 done, ${codes}\nWith --json an error also prints {"error": {"code", "exitCode", "message"}} on stdout (README "Error codes").\n`;
+
+  examples(json(withRole(program.command('pr-base')))
+    .description('the PR base of this issue branch and where it came from: <base>\t<source>')
+    .addHelpText('after', phaseHelp('executor', '1 unresolved (what was tried is listed), 2 not in an issue worktree.\nOrder: branch.<b>.parentbranch, the "PR target branch:" comment, the parent\'s branch (a sub-task), DEFAULT_BASE_BRANCH (top-level only).'))
+    .action(async (o: { json?: boolean }, cmd: Command) => { fixedRole(cmd, 'executor'); await run(async (ctx) => (await import('./commands/pr-base.js')).prBase(ctx, o)); }),
+  ['jst pr-base', 'jst pr-base --json']);
+
+  examples(json(withRole(program.command('note')))
+    .description('the executor\'s task memory: a "Task memory" comment on this worktree\'s issue')
+    .argument('[text...]', 'the note')
+    .option('--body-file <file>', 'read the note from a file')
+    .addHelpText('after', phaseHelp('executor', '1 the tracker said no, 2 usage or not in an issue worktree.'))
+    .action(async (words: string[], o: { bodyFile?: string; json?: boolean }, cmd: Command) => { fixedRole(cmd, 'executor'); await run(async (ctx) => (await import('./commands/note.js')).note(ctx, { words, ...o })); }),
+  ['jst note "parser done; the UI still needs the error states"', 'jst note --body-file notes.txt']);
+
+  examples(json(withRole(program.command('pr')))
+    .description('push this issue branch, open (or find) its pull request into jst pr-base, move the issue to review, post the Run report')
+    .option('--title <text>', 'default: "<KEY>: <summary>"')
+    .option('--body-file <file>', 'the pull request body (also added to the Run report)')
+    .option('--draft', 'open the pull request as a draft')
+    .addHelpText('after', phaseHelp('executor', '1 refused (dirty work tree, no commits beyond the base, wrong status) or the tracker / code host said no, 2 usage, configuration (CODEHOST_PAT_TOKEN, CODEHOST_API_URL, CODEHOST_REPO) or not in an issue worktree.\nRerunning finds the open pull request: no second pull request, no second Run report.'))
+    .action(async (o: { title?: string; bodyFile?: string; draft?: boolean; json?: boolean }, cmd: Command) => { fixedRole(cmd, 'executor'); await run(async (ctx) => (await import('./commands/pr.js')).pr(ctx, o)); }),
+  ['jst pr', 'jst pr --title "ABC-2: CSV serialiser" --body-file pr.txt', 'jst pr --draft --json']);
+
+  examples(json(withRole(program.command('review')))
+    .description('the review brief (track, pull requests, your verdicts), or the verdict with --approve / --request-changes')
+    .argument('[key]', 'the issue (default: this worktree\'s)')
+    .option('--open-parent-pr', 'open the parent\'s pull request once every sub-task pull request is merged')
+    .option('--approve', 'verdict: APPROVED — <summary>')
+    .option('--request-changes', 'verdict: CHANGES REQUESTED — <summary> (the issue goes back to STATUS_IN_PROGRESS)')
+    .option('--summary <text>', 'the verdict\'s one-line summary')
+    .option('--body-file <file>', 'the rest of the review')
+    .addHelpText('after', phaseHelp('reviewer', '1 refused (no open pull request, not in review, sub-task pull requests not merged) or the tracker / code host said no, 2 usage or configuration.\nA rerun with the same verdict posts nothing.'))
+    .action(async (key: string | undefined, o: { openParentPr?: boolean; approve?: boolean; requestChanges?: boolean; summary?: string; bodyFile?: string; json?: boolean }, cmd: Command) => {
+      fixedRole(cmd, 'reviewer');
+      const verdict = o.approve || o.requestChanges || o.summary !== undefined || o.bodyFile !== undefined;
+      if (!verdict) { await run(async (ctx) => (await import('./commands/review.js')).reviewBrief(ctx, { key, ...o })); return; }
+      if (o.approve && o.requestChanges) throw new CommanderError(EXIT.usage, 'jst.usage', 'error: give one verdict: --approve or --request-changes');
+      if (!o.approve && !o.requestChanges) throw new CommanderError(EXIT.usage, 'jst.usage', 'error: --summary and --body-file go with a verdict: add --approve or --request-changes');
+      if (!key || o.summary === undefined) throw new CommanderError(EXIT.usage, 'jst.usage', 'error: a verdict needs the KEY and --summary S: jst review ABC-2 --approve --summary "…"');
+      if (o.openParentPr) throw new CommanderError(EXIT.usage, 'jst.usage', 'error: --open-parent-pr goes with the brief, not with a verdict');
+      const summary = o.summary;
+      await run(async (ctx) => (await import('./commands/verdict.js')).reviewVerdict(ctx, { key, kind: o.approve ? 'approved' : 'changes-requested', summary, bodyFile: o.bodyFile, json: o.json }));
+    }),
+  ['jst review ABC-1', 'jst review ABC-1 --open-parent-pr', 'jst review ABC-2 --approve --summary "Clean, tested"', 'jst review ABC-3 --request-changes --summary "Quote fields with commas" --body-file review.txt']);
+
+  examples(json(withRole(program.command('done')))
+    .description('move approved issues from STATUS_IN_REVIEW to STATUS_DONE, each after an explicit yes')
+    .argument('<keys...>', 'the issues')
+    .option('--yes <key...>', 'the explicit yes for each key (required when not on a terminal)')
+    .addHelpText('after', phaseHelp('reviewer', '1 refused (not in review, no APPROVED verdict, a key declined on the prompt) or the tracker said no, 2 usage, 3 a yes is missing (not on a terminal): nothing moved.\nAn issue already done is left as it is (success).'))
+    .action(async (keys: string[], o: { yes?: string[]; json?: boolean }, cmd: Command) => { fixedRole(cmd, 'reviewer'); await run(async (ctx) => (await import('./commands/done.js')).done(ctx, { keys, ...o })); }),
+  ['jst done ABC-2 --yes ABC-2', 'jst done ABC-2 ABC-3 --yes ABC-2 ABC-3', 'jst done ABC-2   # asks on a terminal']);
 
   examples(withRole(program.command('mcp'))
     .description('serve the role\'s tools to a coding agent: a Model Context Protocol server on stdio (ARCHITECTURE §13)')
@@ -171,8 +232,11 @@ export async function main(argv: string[]): Promise<number> {
       if (!e.message.startsWith('error:') || e.code === 'jst.role' || e.code === 'jst.usage') process.stderr.write(`${e.message}\n`);
       return EXIT.usage;
     }
-    const text = messageFor(e);
-    process.stderr.write(`jst: ${ctx ? ctx.redact(text) : text}\n`);
+    const raw = messageFor(e);
+    const text = ctx ? ctx.redact(raw) : raw;
+    process.stderr.write(`jst: ${text}\n`);
+    // ARCHITECTURE §11: every error of a --json run also says, on stdout, what kind of no it was.
+    if (argv.includes('--json')) process.stdout.write(jsonError(e, text));
     return exitCodeFor(e);
   } finally {
     ctx?.close();

@@ -6,10 +6,13 @@ import { EXIT } from '../exit.js';
 import * as git from '../git/index.js';
 import { bold, dim, emit, yellow, type Outcome } from '../output.js';
 import { acceptanceCriteria, assignmentReportFrom, issueKeyFromBranch, prTargetFrom, PR_TARGET_MARKER, REPORT_MARKER } from '../start/handover.js';
+import { confirmParent, mergeParent, runBootstrap, taskMemory, type BootstrapResult, type SyncResult } from '../start/phase2.js';
 
 export interface StartOptions {
   notes: string[];
   json?: boolean | undefined;
+  /** The explicit yes to start work on an issue that has sub-tasks (ARCHITECTURE §11). */
+  onParent?: boolean | undefined;
 }
 
 export interface StartResult {
@@ -30,6 +33,11 @@ export interface StartResult {
   assignmentReport: { issue: string; text: string } | null;
   /** `wasOnOrigin`: the branch was on origin before the run; `upstream`: what it tracks now. */
   push: { pushed: boolean; wasOnOrigin: boolean; upstream: string | null };
+  /** ARCHITECTURE §11: the parent branch merged in (null when parentbranch is unset). */
+  sync: SyncResult | null;
+  bootstrap: BootstrapResult | null;
+  /** The issue's earlier `Task memory` notes, oldest first. */
+  taskMemory: { created: string | null; text: string }[];
   warnings: string[];
   nextSteps: string[];
 }
@@ -132,6 +140,13 @@ async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
   const heads = await originHeads(info.root, g);
   if (!heads.has(base.branch)) warn(`the PR base ${base.branch} is not on origin yet: a pull request into it cannot be opened until it is pushed`);
 
+  // --- ARCHITECTURE §11: a parent only on an explicit yes; a stale branch gets its parent merged in.
+  // Both come before the transition and the push, so a refusal or a conflict moves nothing.
+  await confirmParent(ctx, issue, o.onParent);
+  const sync = parentbranch === null ? null : await mergeParent(info.root, branch, parentbranch, ctx.env, say);
+  if (sync) say(sync.outcome === 'merged' ? `✓ merged ${sync.ref} into ${branch}` : `✓ ${branch} is up to date with ${sync.ref}`);
+  else warn(`${branch} may be stale: with no git config branch.${branch}.parentbranch there is no parent branch to merge in`);
+
   // --- spec §3: STATUS_TODO → STATUS_IN_PROGRESS, by destination name (spec §4 client rules 5, 7).
   const s = config.statuses;
   const previousStatus = issue.fields.status?.name ?? '';
@@ -164,6 +179,11 @@ async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
   const merge = await git.configGet(info.root, `branch.${branch}.merge`, g);
   const upstream = remote && merge ? `${remote}/${merge.replace(/^refs\/heads\//, '')}` : null;
 
+  const bootstrap = await runBootstrap(info.root, {
+    JST_ISSUE_KEY: key, JST_WORKTREE_DIR: info.root, JST_BRANCH: branch, JST_PARENT_BRANCH: parentbranch ?? base.branch, JST_PROJECT_KEY: config.projectKey ?? key.split('-')[0]!,
+  }, ctx.env, say);
+  if (bootstrap && !bootstrap.ok) warn(`${bootstrap.script} failed (exit ${bootstrap.exitCode ?? 'not started'}); fix it and run it yourself from ${info.root}`);
+
   const notes = o.notes.join(' ').trim() || null;
   return {
     key,
@@ -181,6 +201,9 @@ async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
     notes,
     assignmentReport: report,
     push: { pushed, wasOnOrigin: onOrigin, upstream },
+    sync,
+    bootstrap,
+    taskMemory: taskMemory(comments),
     warnings,
     nextSteps: nextSteps(issue, { key, branch, base: base.branch, inReview: s.inReview, hotfix: parsed.kind === 'hotfix', defaultBase: config.defaultBaseBranch, upstream }),
   };
@@ -189,9 +212,8 @@ async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
 function nextSteps(issue: Issue, n: { key: string; branch: string; base: string; inReview: string; hotfix: boolean; defaultBase: string; upstream: string | null }): string[] {
   const steps = [
     `Do the work in this worktree on ${n.branch}; the acceptance criteria are the definition of done${issue.fields.subtasks?.length ? ` (the sub-tasks ${issue.fields.subtasks.map((t) => t.key).join(', ')} have their own worktrees)` : ''}.`,
-    `Commit, then push: git push${n.upstream ? '' : ` -u origin ${n.branch}`}`,
-    `Open a pull request from ${n.branch} into ${n.base}.`,
-    `When it is open, move ${n.key} to "${n.inReview}": jst --role executor issue transition ${n.key} --to "${n.inReview}"`,
+    `Keep notes for the next session: jst note "…" (a "Task memory" comment on ${n.key}).`,
+    `Commit, then open a pull request from ${n.branch} into ${n.base}, moving ${n.key} to "${n.inReview}": jst pr`,
   ];
   if (n.hotfix && n.base !== n.defaultBase) steps.push(`After it lands on ${n.base}, the fix must still reach ${n.defaultBase}.`);
   return steps;
@@ -210,6 +232,7 @@ function render(ctx: Context, r: StartResult): string {
   out.push('', 'Acceptance criteria:');
   out.push(...(r.acceptanceCriteria.length ? r.acceptanceCriteria.map((c) => `  - ${c}`) : [dim(io, '  (none found under an "Acceptance criteria" heading in the description)')]));
   if (r.notes) out.push('', 'Notes:', `  ${r.notes}`);
+  if (r.taskMemory.length) out.push('', `Task memory (${r.taskMemory.length} earlier note${r.taskMemory.length === 1 ? '' : 's'}):`, ...r.taskMemory.flatMap((m) => m.text.split('\n').map((l, i) => `  ${i === 0 ? '- ' : '  '}${l}`)));
   out.push('');
   if (r.assignmentReport) out.push(`Assignment report (on ${r.assignmentReport.issue}):`, ...r.assignmentReport.text.split('\n').map((l) => `  ${l}`));
   else out.push(dim(io, `No "${REPORT_MARKER}" comment found on ${r.parent?.key ?? r.key}.`));

@@ -3,7 +3,7 @@ export type SettingFile = 'team' | 'local';
 
 export const FILE_NAMES: Readonly<Record<SettingFile, string>> = { team: 'team.env', local: 'local.env' };
 
-export type SettingKind = 'branch' | 'status' | 'project-key' | 'path' | 'host' | 'url' | 'email' | 'token';
+export type SettingKind = 'branch' | 'status' | 'project-key' | 'path' | 'host' | 'url' | 'email' | 'token' | 'repo';
 
 export interface SettingSpec {
   readonly name: string;
@@ -38,6 +38,8 @@ export const SETTINGS = [
   { name: 'CODEHOST_PAT_TOKEN', file: 'local', kind: 'token', description: 'code host personal access token (granular)' },
   { name: 'TRACKER_GATEWAY_URL', file: 'local', kind: 'url', runtimeDefault: 'https://api.atlassian.com', description: 'tracker REST gateway' },
   { name: 'CODEHOST_API_URL', file: 'local', kind: 'url', runtimeDefault: 'https://api.github.com', description: 'code host REST API' },
+  // ARCHITECTURE §11: owner/name when origin's URL names no repository on the code host (a mirror or proxy).
+  { name: 'CODEHOST_REPO', file: 'local', kind: 'repo', description: 'code host repository owner/name (default: read from origin)' },
 ] as const satisfies readonly SettingSpec[];
 
 export type SettingName = (typeof SETTINGS)[number]['name'];

@@ -1,7 +1,8 @@
+import { CodehostClient, CodehostError } from '../codehost/index.js';
 import { checkToken } from '../config/credentials.js';
 import { isLoopbackHost, unsetWhere } from '../config/index.js';
 import { displayRemote, parseRemote, remoteUrl, type RemoteRepo } from '../git/index.js';
-import { row, type CodehostFetch, type HealthRow, type HealthcheckContext } from './types.js';
+import { row, type HealthRow, type HealthcheckContext } from './types.js';
 
 /**
  * spec §4 "Local client commands": the status check proves the code-host token with a read of the
@@ -45,37 +46,29 @@ function onCodeHost(repo: RemoteRepo, apiHost: string): boolean {
 async function readRepository(ctx: HealthcheckContext, api: string, repo: RemoteRepo, token: string): Promise<HealthRow> {
   const slug = `${repo.owner}/${repo.name}`;
   const url = `${api}/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.name)}`;
-  const doFetch: CodehostFetch = ctx.codehostFetch ?? ((u, init) => globalThis.fetch(u, init));
-  let res: Awaited<ReturnType<CodehostFetch>>;
-  try {
-    res = await doFetch(url, {
-      method: 'GET',
-      // GitHub refuses requests without a User-Agent; the version header pins the response shape.
-      headers: { Authorization: `Bearer ${token}`, Accept: 'application/vnd.github+json', 'User-Agent': 'jst-healthcheck', 'X-GitHub-Api-Version': '2022-11-28' },
-      signal: AbortSignal.timeout(ctx.timeoutMs ?? 10_000),
-    });
-  } catch (error) {
-    const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-    return row('codehost_login', 'FAIL', `could not reach the code host at ${url}: ${cause}; check CODEHOST_API_URL and the network`);
-  }
+  // The same bounded client the phase 2-3 commands use (ARCHITECTURE §11), one attempt only.
+  const client = new CodehostClient({ apiUrl: api, token, repo, fetch: ctx.codehostFetch, limits: { timeoutMs: ctx.timeoutMs ?? 10_000, maxRetries: 0 } });
   const fix = `in ${ctx.config.files.local}`;
-  switch (res.status) {
-    case 200: {
-      const body = (await res.json().catch(() => ({}))) as { full_name?: unknown; private?: unknown };
-      const name = typeof body.full_name === 'string' ? body.full_name : slug;
-      const visibility = body.private === true ? 'private' : body.private === false ? 'public' : 'visibility unknown';
-      return row('codehost_login', 'PASS', `read ${name} (${visibility}) at ${api}`);
+  try {
+    const body = await client.repository();
+    const name = typeof body?.full_name === 'string' ? body.full_name : slug;
+    const visibility = body?.private === true ? 'private' : body?.private === false ? 'public' : 'visibility unknown';
+    return row('codehost_login', 'PASS', `read ${name} (${visibility}) at ${api}`);
+  } catch (error) {
+    if (!(error instanceof CodehostError)) throw error;
+    switch (error.failure) {
+      case 'timeout': case 'network':
+        return row('codehost_login', 'FAIL', `could not reach the code host at ${url}: ${error.problem}; check CODEHOST_API_URL and the network`);
+      case 'unauthorized':
+        return row('codehost_login', 'FAIL', `the code host refused CODEHOST_PAT_TOKEN (401 reading ${slug}): the token is wrong, expired or revoked; create a new fine-grained personal access token and put it in CODEHOST_PAT_TOKEN ${fix}`);
+      case 'rate_limited':
+        return row('codehost_login', 'FAIL', `the code host rate limit is used up (${error.status} reading ${slug}): wait until it resets, then rerun`);
+      case 'forbidden':
+        return row('codehost_login', 'FAIL', `CODEHOST_PAT_TOKEN may not read ${slug} (403): grant the token read access (Metadata and Contents) to this repository`);
+      case 'not_found':
+        return row('codehost_login', 'FAIL', `${slug} was not found with CODEHOST_PAT_TOKEN (404): the repository does not exist or is not among the token's selected repositories; add it to the token's repository access`);
+      default:
+        return row('codehost_login', 'FAIL', `reading ${slug} at ${url} answered HTTP ${error.status ?? '?'}`);
     }
-    case 401:
-      return row('codehost_login', 'FAIL', `the code host refused CODEHOST_PAT_TOKEN (401 reading ${slug}): the token is wrong, expired or revoked; create a new fine-grained personal access token and put it in CODEHOST_PAT_TOKEN ${fix}`);
-    case 403:
-      if (res.headers.get('x-ratelimit-remaining') === '0') {
-        return row('codehost_login', 'FAIL', `the code host rate limit is used up (403 reading ${slug}): wait until it resets, then rerun`);
-      }
-      return row('codehost_login', 'FAIL', `CODEHOST_PAT_TOKEN may not read ${slug} (403): grant the token read access (Metadata and Contents) to this repository`);
-    case 404:
-      return row('codehost_login', 'FAIL', `${slug} was not found with CODEHOST_PAT_TOKEN (404): the repository does not exist or is not among the token's selected repositories; add it to the token's repository access`);
-    default:
-      return row('codehost_login', 'FAIL', `reading ${slug} at ${url} answered HTTP ${res.status}`);
   }
 }

@@ -22,10 +22,8 @@ export interface HealthReport {
 }
 
 /** The slice of `fetch` the code-host probe uses; tests and offline runs inject their own. */
-export type CodehostFetch = (
-  url: string,
-  init: { method: 'GET'; headers: Record<string, string>; signal?: AbortSignal },
-) => Promise<{ status: number; headers: { get(name: string): string | null }; json(): Promise<unknown> }>;
+export type { FetchLike as CodehostFetch } from '../codehost/http.js';
+import type { FetchLike as CodehostFetch } from '../codehost/http.js';
 
 export interface HealthcheckContext {
   cwd: string;

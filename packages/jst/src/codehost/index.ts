@@ -1,0 +1,41 @@
+import { JstError, unsetWhere, type JstConfig } from '../config/index.js';
+import { EXIT } from '../exit.js';
+import { displayRemote, parseRemote, remoteUrl } from '../git/index.js';
+import { CodehostClient, type Repo } from './client.js';
+import type { FetchLike } from './http.js';
+
+export { CodehostClient, CodehostError, type PullRequest, type Repo, type Review } from './client.js';
+export { retryAfterMs, sendBounded, type CodehostFailure, type FetchLike } from './http.js';
+
+const NEEDS = 'jst needs CODEHOST_PAT_TOKEN (a token that may read and write pull requests), CODEHOST_API_URL (default https://api.github.com) and the repository: origin\'s GitHub URL, or CODEHOST_REPO=owner/name';
+
+function needs(problem: string, setting: string, file: string): JstError {
+  return new JstError({ code: 'CODEHOST_CONFIG', exitCode: EXIT.usage, problem, setting, hint: `${NEEDS}, in ${file}` });
+}
+
+/** `owner/name` from CODEHOST_REPO, else from origin's URL (https or ssh form). */
+export async function codehostRepo(config: JstConfig, cwd: string, env: NodeJS.ProcessEnv): Promise<Repo> {
+  const set = config.settings.CODEHOST_REPO?.value;
+  if (set !== undefined) {
+    const m = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?$/.exec(set.trim());
+    if (!m) throw needs(`CODEHOST_REPO is "${set}", not owner/name`, 'CODEHOST_REPO', config.files.local);
+    return { owner: m[1]!, name: m[2]! };
+  }
+  const origin = await remoteUrl(cwd, 'origin', { env }).catch(() => null);
+  const parsed = origin === null ? null : parseRemote(origin);
+  if (!parsed) {
+    const what = origin === null ? 'there is no origin remote' : `origin (${displayRemote(origin)}) names no owner/name repository`;
+    throw needs(`the code host repository is unknown: ${what} and CODEHOST_REPO ${unsetWhere(config, 'CODEHOST_REPO')}`, 'CODEHOST_REPO', config.files.local);
+  }
+  return { owner: parsed.owner, name: parsed.name };
+}
+
+/** The configured code host, or a configuration error (exit 2) that says plainly what it needs. */
+export async function codehostFor(config: JstConfig, cwd: string, env: NodeJS.ProcessEnv, fetch?: FetchLike): Promise<CodehostClient> {
+  const token = config.settings.CODEHOST_PAT_TOKEN?.value;
+  if (token === undefined || token === '') throw needs(`CODEHOST_PAT_TOKEN ${unsetWhere(config, 'CODEHOST_PAT_TOKEN')}, so the code host cannot be reached`, 'CODEHOST_PAT_TOKEN', config.files.local);
+  if (config.codehostApiUrl === null) throw needs('CODEHOST_API_URL is not a usable http(s) URL', 'CODEHOST_API_URL', config.files.local);
+  const repo = await codehostRepo(config, cwd, env);
+  const timeoutMs = Number(env.JST_TIMEOUT_MS ?? 30_000);
+  return new CodehostClient({ apiUrl: config.codehostApiUrl, token, repo, fetch, limits: { timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 30_000 } });
+}

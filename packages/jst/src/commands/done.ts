@@ -1,0 +1,77 @@
+import { allComments, transitionTo } from '@jst/client';
+import type { Context } from '../context.js';
+import { EXIT } from '../exit.js';
+import { refuse, usage } from '../phase/locate.js';
+import { APPROVED, latestVerdict } from '../phase/markers.js';
+import { finish, stepper } from '../phase/steps.js';
+import { needsAnswer, Prompter } from '../plan/prompt.js';
+
+export interface DoneOptions { keys: string[]; yes?: string[] | undefined; json?: boolean | undefined }
+
+interface Checked { key: string; parent: string | null; state: 'already-done' | 'ready' }
+
+/**
+ * `jst done KEY… [--yes KEY…]` (ARCHITECTURE §11), the reviewer: each key moves to STATUS_DONE
+ * only after an explicit yes for that key, and only from STATUS_IN_REVIEW with an `APPROVED — `
+ * verdict. Every key is checked, and every yes collected, before the first issue moves; an issue
+ * already done is a success that changes nothing.
+ */
+export async function done(ctx: Context, o: DoneOptions): Promise<number> {
+  const { say, warnings } = stepper(ctx);
+  if (!o.keys.length) throw usage('USAGE', 'jst done needs at least one issue KEY');
+  const bad = o.keys.find((k) => !/^[A-Z][A-Z0-9_]*-[1-9][0-9]*$/.test(k));
+  if (bad) throw usage('USAGE', `"${bad}" is not an issue key (PROJECT-123)`);
+  const keys = [...new Set(o.keys)];
+  const s = ctx.config().statuses;
+  const client = ctx.client('reviewer');
+
+  const checked: Checked[] = [];
+  for (const key of keys) {
+    say(`→ read ${key}`);
+    const issue = await client.getIssue(key, ['status', 'parent']);
+    const status = issue.fields.status?.name ?? '';
+    const parent = issue.fields.parent?.key ?? null;
+    if (status === s.done) { checked.push({ key, parent, state: 'already-done' }); continue; }
+    if (status !== s.inReview) throw refuse('DONE_STATUS', `${key} is in "${status}", not "${s.inReview}": only reviewed work is closed`, 'Nothing was moved. The executor opens the pull request with jst pr, then the reviewer approves it');
+    say(`→ comments of ${key} (the verdict)`);
+    const verdict = latestVerdict(await allComments(client, key));
+    if (verdict?.kind !== 'approved') {
+      throw refuse('DONE_NOT_APPROVED', `${key} has ${verdict ? `"${verdict.line}" as its newest verdict` : 'no verdict'}, not "${APPROVED}…"`, `Nothing was moved. Approve it first: jst review ${key} --approve --summary "…"`);
+    }
+    checked.push({ key, parent, state: 'ready' });
+  }
+
+  // spec: each key only after an explicit yes for that key.
+  const ready = checked.filter((c) => c.state === 'ready');
+  const yes = new Set(o.yes ?? []);
+  const prompter = new Prompter(ctx.io, ctx.io.interactive);
+  const declined: string[] = [];
+  try {
+    for (const c of ready) {
+      if (yes.has(c.key)) continue;
+      if (!ctx.io.interactive) throw needsAnswer(`move ${c.key} to "${s.done}"?`, `Nothing was moved. Confirm each key explicitly: jst done ${keys.join(' ')} ${ready.map((r) => `--yes ${r.key}`).join(' ')}`);
+      if (!(await prompter.yesNo(`Move ${c.key} to "${s.done}"?`))) declined.push(c.key);
+    }
+  } finally {
+    prompter.close();
+  }
+
+  const moved: string[] = [];
+  for (const c of ready) {
+    if (declined.includes(c.key)) continue;
+    say(`→ move ${c.key} from "${s.inReview}" to "${s.done}"`);
+    await transitionTo(client, c.key, s.done);
+    moved.push(c.key);
+  }
+  const already = checked.filter((c) => c.state === 'already-done').map((c) => c.key);
+  for (const k of already) say(`✓ ${k} is already in "${s.done}"`);
+
+  const parents = [...new Set(checked.map((c) => c.parent).filter((p): p is string => p !== null))];
+  const next = parents.map((p) => `When every sub-task pull request of ${p} is merged: jst review ${p} --open-parent-pr`);
+  finish(ctx, o.json, { moved, alreadyDone: already, declined, status: s.done, warnings, next }, [
+    ...moved.map((k) => `${k} → "${s.done}"`),
+    ...already.map((k) => `${k} was already "${s.done}": nothing changed`),
+    ...declined.map((k) => `${k} not moved (no yes)`),
+  ], next);
+  return declined.length ? EXIT.failed : EXIT.ok;
+}

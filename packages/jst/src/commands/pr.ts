@@ -1,0 +1,100 @@
+import { allComments, transitionTo } from '@jst/client';
+import type { Context } from '../context.js';
+import { EXIT } from '../exit.js';
+import * as git from '../git/index.js';
+import { bodyText } from '../phase/body.js';
+import { dirtyFiles, firstRef, issueCheckout, refuse } from '../phase/locate.js';
+import { markedBody, markedComments, RUN_REPORT } from '../phase/markers.js';
+import { resolvePrBase } from '../phase/pr-base.js';
+import { finish, stepper } from '../phase/steps.js';
+
+export interface PrOptions { title?: string | undefined; bodyFile?: string | undefined; draft?: boolean | undefined; json?: boolean | undefined }
+
+/**
+ * `jst pr` (ARCHITECTURE §11), the executor in the issue's worktree. Every refusal (a dirty work
+ * tree, no code host configured, the wrong status, no commits beyond the base) comes before the
+ * first change; then push → find or open the pull request → STATUS_IN_REVIEW → `Run report`.
+ * A rerun finds the open pull request and posts no second report.
+ */
+export async function pr(ctx: Context, o: PrOptions): Promise<number> {
+  const { say, warnings } = stepper(ctx);
+  const here = await issueCheckout(ctx, 'jst pr');
+  const g = { env: ctx.env };
+  const config = ctx.config();
+  const s = config.statuses;
+  const body = bodyText({ bodyFile: o.bodyFile }, 'pull request body');
+
+  say('→ work tree is clean (git status --porcelain)');
+  const dirty = await dirtyFiles(here.root, ctx.env);
+  if (dirty.length) {
+    throw refuse('PR_DIRTY', `the work tree of ${here.branch} has uncommitted changes: ${dirty.slice(0, 8).map((l) => l.trim().replace(/^\S+\s+/, '')).join(', ')}${dirty.length > 8 ? ', …' : ''}`, 'Nothing was pushed or posted. Commit the changes (or stash them), then rerun jst pr');
+  }
+  const codehost = await ctx.codehost();
+  const client = ctx.client('executor');
+  say(`→ read ${here.key}`);
+  const issue = await client.getIssue(here.key, ['summary', 'status', 'parent', 'issuetype']);
+  const status = issue.fields.status?.name ?? '';
+  if (status !== s.inProgress && status !== s.inReview) {
+    throw refuse('PR_STATUS', `${here.key} is in "${status}": jst pr opens the pull request of work in "${s.inProgress}" (or reruns on "${s.inReview}")`,
+      status === s.done ? 'Nothing was changed: the issue is finished' : 'Nothing was changed. Run jst start first, then commit, then jst pr');
+  }
+  const base = await resolvePrBase({ cwd: here.root, env: ctx.env, branch: here.branch, key: here.key, config, client, issue, say });
+  say(`✓ PR base ${base.base} (${base.source})`);
+
+  say('→ git fetch origin');
+  await git.fetch(here.root, g);
+  const baseRef = await firstRef(here.root, [`refs/remotes/origin/${base.base}`, `refs/heads/${base.base}`], ctx.env);
+  if (baseRef === null) throw refuse('PR_NO_BASE', `the PR base ${base.base} exists neither on origin nor here`, `Push ${base.base} first (its worktree's jst pr, or git push -u origin ${base.base}), then rerun`);
+  const commits = Number((await git.runGit(['rev-list', '--count', `${baseRef}..HEAD`], here.root, g)).stdout);
+  if (commits === 0) throw refuse('PR_NO_COMMITS', `${here.branch} has no commits beyond ${base.base}, so there is nothing to review`, 'Nothing was pushed or posted. Commit the work, then rerun jst pr');
+
+  say(`→ pull requests from ${here.branch} into ${base.base}`);
+  const existing = (await codehost.pulls(here.branch, base.base)).find((p) => p.state === 'open');
+  say(`→ git push -u origin ${here.branch}`);
+  await git.push(here.root, here.branch, g);
+  let pull = existing;
+  if (pull) {
+    say(`✓ pull request #${pull.number} is already open: ${pull.html_url}`);
+  } else {
+    say(`→ open a pull request from ${here.branch} into ${base.base}`);
+    pull = await codehost.createPull({
+      title: o.title ?? `${here.key}: ${issue.fields.summary ?? ''}`.trim(),
+      head: here.branch,
+      base: base.base,
+      body: body ?? `${here.key}: ${issue.fields.summary ?? ''}\n\nOpened by jst pr.`,
+      draft: Boolean(o.draft),
+    });
+  }
+
+  // spec §3 / §4 client rule 5: STATUS_IN_REVIEW by destination name.
+  let transitioned = false;
+  if (status !== s.inReview) {
+    say(`→ move ${here.key} from "${status}" to "${s.inReview}"`);
+    await transitionTo(client, here.key, s.inReview);
+    transitioned = true;
+  }
+  // A new round (the issue came back from review) gets a new report; a plain rerun does not.
+  say(`→ comments of ${here.key} (${RUN_REPORT})`);
+  const reported = markedComments(await allComments(client, here.key), RUN_REPORT).some((c) => c.text.includes(pull.html_url));
+  let reportId: string | null = null;
+  if (transitioned || !reported) {
+    const report = markedBody(RUN_REPORT, [`Pull request: ${pull.html_url}`, `Branch: ${here.branch} → ${base.base}`, `Commits beyond ${base.base}: ${commits}`, ...(body ? ['', ...body.split(/\r?\n/)] : [])]);
+    say(`→ comment on ${here.key}: ${RUN_REPORT}`);
+    reportId = (await client.addComment(here.key, report.adf)).id;
+  } else {
+    say(`✓ the ${RUN_REPORT} naming ${pull.html_url} is already on ${here.key}`);
+  }
+
+  const result = {
+    key: here.key, branch: here.branch, base: base.base, baseSource: base.source, commits,
+    pullRequest: { number: pull.number, url: pull.html_url, state: pull.state, created: !existing },
+    status: s.inReview, transitioned, runReport: { posted: reportId !== null, commentId: reportId }, warnings,
+    next: [`jst review ${here.key}`],
+  };
+  finish(ctx, o.json, result, [
+    `${here.key}: pull request #${pull.number} ${existing ? 'was already open' : 'opened'}: ${pull.html_url}`,
+    `${here.branch} → ${base.base} (${commits} commit${commits === 1 ? '' : 's'}), ${here.key} is "${s.inReview}"${transitioned ? ` (was "${status}")` : ''}`,
+    reportId ? `${RUN_REPORT} posted on ${here.key}.` : `${RUN_REPORT} already on ${here.key}: nothing new posted.`,
+  ], [`The reviewer: jst review ${here.key}`]);
+  return EXIT.ok;
+}

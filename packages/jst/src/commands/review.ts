@@ -1,0 +1,121 @@
+import { allComments, transitionTo, type Issue, type IssueLink } from '@jst/client';
+import { markedBody, markedComments, RUN_REPORT } from '../phase/markers.js';
+import type { Context } from '../context.js';
+import { EXIT } from '../exit.js';
+import { issueCheckout, refuse, usage } from '../phase/locate.js';
+import { myVerdict, pullOfIssue, type PrEntry, type PullLookup } from '../phase/pulls.js';
+import { finish, stepper } from '../phase/steps.js';
+
+export interface ReviewBriefOptions { key?: string | undefined; openParentPr?: boolean | undefined; json?: boolean | undefined }
+
+export const ISSUE_FIELDS = ['summary', 'status', 'parent', 'subtasks', 'issuetype'];
+
+/** The issue a reviewer names, or the one of the worktree the command runs in. */
+export async function reviewKey(ctx: Context, key: string | undefined, command: string): Promise<{ key: string; cwd: string }> {
+  if (key) {
+    if (!/^[A-Z][A-Z0-9_]*-[1-9][0-9]*$/.test(key)) throw usage('USAGE', `"${key}" is not an issue key (PROJECT-123)`);
+    return { key, cwd: ctx.cwd };
+  }
+  const here = await issueCheckout(ctx, `${command} KEY`).catch(() => null);
+  if (!here) throw usage('USAGE', `${command} needs an issue KEY outside an issue's worktree`, `Pass the key: ${command} ABC-1`);
+  return { key: here.key, cwd: here.root };
+}
+
+/**
+ * `jst review [KEY] [--open-parent-pr]` (ARCHITECTURE §11): the review brief. The track, the PR set
+ * (each in-review sub-task's pull request into the parent branch, or the one top-level pull
+ * request; once every sub-task pull request is merged, the parent's), each with its state and this
+ * code-host identity's verdict. The diff is left to git or the code host.
+ */
+export async function reviewBrief(ctx: Context, o: ReviewBriefOptions): Promise<number> {
+  const { say, warn, warnings } = stepper(ctx);
+  const { key, cwd } = await reviewKey(ctx, o.key, 'jst review');
+  const config = ctx.config();
+  const codehost = await ctx.codehost();
+  const client = ctx.client('reviewer');
+  say(`→ read ${key}`);
+  const issue = await client.getIssue(key, ISSUE_FIELDS);
+  const l: PullLookup = { cwd, env: ctx.env, config, client, codehost, say };
+  const subtasks = issue.fields.subtasks ?? [];
+  const track = subtasks.length || issue.fields.parent ? 'multistep' : 'single-step';
+  let set: PrEntry[] = [];
+  let parentPr: { allMerged: boolean; opened: boolean } | null = null;
+
+  if (subtasks.length) {
+    const subs: PrEntry[] = [];
+    for (const t of subtasks) {
+      const found = await pullOfIssue(l, subtaskAsIssue(t, issue)).catch((e: unknown) => { warn(`${t.key}: ${(e as Error).message}`); return null; });
+      subs.push(found?.entry ?? { key: t.key, branch: '', base: '', number: null, url: null, state: 'none', verdict: null });
+    }
+    const allMerged = subs.length > 0 && subs.every((e) => e.state === 'merged');
+    if (o.openParentPr && !allMerged) {
+      throw refuse('REVIEW_NOT_MERGED', `the parent's pull request waits for every sub-task pull request to be merged, and these are not: ${subs.filter((e) => e.state !== 'merged').map((e) => `${e.key} (${e.state === 'none' ? 'no pull request' : e.state})`).join(', ')}`, 'Nothing was opened. Merge them on the code host first, then rerun');
+    }
+    if (allMerged) {
+      const own = await pullOfIssue(l, issue);
+      let opened = false;
+      if (own.entry.state !== 'open' && own.entry.state !== 'merged' && o.openParentPr) {
+        say(`→ open the parent's pull request from ${own.entry.branch} into ${own.entry.base}`);
+        const p = await codehost.createPull({ title: `${key}: ${issue.fields.summary ?? ''}`.trim(), head: own.entry.branch, base: own.entry.base, body: `${key}: ${issue.fields.summary ?? ''}\n\nEvery sub-task pull request (${subs.map((e) => e.key).join(', ')}) is merged into ${own.entry.branch}.\nOpened by jst review --open-parent-pr.`, draft: false });
+        own.entry = { ...own.entry, number: p.number, url: p.html_url, state: 'open' };
+        opened = true;
+      }
+      if (o.openParentPr && own.entry.state === 'open') await parentInReview(ctx, issue, own.entry, say);
+      set = [own.entry];
+      parentPr = { allMerged, opened };
+    } else {
+      const inReview = new Set(subtasks.filter((t) => t.fields?.status?.name === config.statuses.inReview).map((t) => t.key));
+      set = subs.filter((e) => inReview.has(e.key));
+      parentPr = { allMerged, opened: false };
+    }
+  } else {
+    if (o.openParentPr) throw refuse('REVIEW_NOT_PARENT', `${key} has no sub-tasks, so there is no parent's pull request to open`, `Run jst review ${key} for its own pull request`);
+    set = [(await pullOfIssue(l, issue)).entry];
+  }
+
+  const withPr = set.filter((e) => e.number !== null);
+  if (withPr.length) {
+    say('→ this code-host identity (GET /user)');
+    const me = await codehost.user();
+    for (const e of withPr) e.verdict = await myVerdict(codehost, e.number!, me.login);
+  }
+  const next = nextFor(key, set, parentPr);
+  finish(ctx, o.json, { key, summary: issue.fields.summary ?? '', status: issue.fields.status?.name ?? '', track, prs: set, parentPr, warnings, next }, [
+    `${key}  ${issue.fields.summary ?? ''}  [${issue.fields.status?.name ?? ''}]`,
+    `Track: ${track}`,
+    set.length ? 'Pull requests:' : 'Pull requests: none to review yet',
+    ...set.map((e) => `  ${e.key}  ${e.branch} → ${e.base}  ${e.url ?? '(no pull request)'}  ${e.state}  ${e.verdict ? `your verdict: ${e.verdict.line}` : 'no verdict from you yet'}`),
+    'The diff: git diff <base>...<branch>, or the pull request on the code host.',
+  ], next);
+  return EXIT.ok;
+}
+
+/**
+ * The parent's pull request is its `jst pr`: the parent moves to STATUS_IN_REVIEW and gets a
+ * `Run report` naming the URL (each only once), so its verdict and `jst done` follow the same rules.
+ */
+async function parentInReview(ctx: Context, issue: Issue, e: PrEntry, say: (l: string) => void): Promise<void> {
+  const client = ctx.client('reviewer');
+  const s = ctx.config().statuses;
+  const status = issue.fields.status?.name ?? '';
+  if (status !== s.inReview) {
+    say(`→ move ${issue.key} from "${status}" to "${s.inReview}"`);
+    await transitionTo(client, issue.key, s.inReview);
+  }
+  say(`→ comments of ${issue.key} (${RUN_REPORT})`);
+  if (markedComments(await allComments(client, issue.key), RUN_REPORT).some((c) => c.text.includes(e.url ?? '\u0000'))) return;
+  say(`→ comment on ${issue.key}: ${RUN_REPORT}`);
+  await client.addComment(issue.key, markedBody(RUN_REPORT, [`Pull request: ${e.url}`, `Branch: ${e.branch} → ${e.base}`, `Every sub-task pull request of ${issue.key} is merged into ${e.branch}.`]).adf);
+}
+
+function nextFor(key: string, set: PrEntry[], parentPr: { allMerged: boolean; opened: boolean } | null): string[] {
+  if (parentPr?.allMerged && set[0]?.state === 'none') return [`Every sub-task pull request is merged: jst review ${key} --open-parent-pr`];
+  const open = set.filter((e) => e.state === 'open');
+  if (!open.length) return [];
+  return open.flatMap((e) => [`jst review ${e.key} --approve --summary "…"   or   jst review ${e.key} --request-changes --summary "…"`]);
+}
+
+/** A sub-task as the parent lists it, with the parent link the PR-base resolver reads. */
+function subtaskAsIssue(t: IssueLink, parent: Issue): Issue {
+  return { id: t.id, key: t.key, fields: { ...(t.fields ?? {}), parent: { id: parent.id, key: parent.key } } };
+}

@@ -1,0 +1,98 @@
+import { allComments, transitionTo, type TrackerClient } from '@jst/client';
+import type { Context } from '../context.js';
+import { EXIT } from '../exit.js';
+import { bodyText } from '../phase/body.js';
+import { refuse, usage } from '../phase/locate.js';
+import { latestVerdict, markedBody, markedComments, REVIEW_TALLY, verdictLine, type VerdictKind } from '../phase/markers.js';
+import { myVerdict, pullOfIssue } from '../phase/pulls.js';
+import { finish, stepper } from '../phase/steps.js';
+import { ISSUE_FIELDS } from './review.js';
+
+export interface VerdictOptions { key: string; kind: VerdictKind; summary: string; bodyFile?: string | undefined; json?: boolean | undefined }
+
+/**
+ * `jst review KEY --approve|--request-changes --summary S` (ARCHITECTURE §11): one `COMMENT` review
+ * whose first line is `APPROVED — S` or `CHANGES REQUESTED — S`, the same report on the issue, a
+ * tally on the parent; changes requested moves the issue back to STATUS_IN_PROGRESS. Each of the
+ * posts is skipped when it is already there, so a rerun with the same verdict posts nothing.
+ */
+export async function reviewVerdict(ctx: Context, o: VerdictOptions): Promise<number> {
+  const { say, warnings } = stepper(ctx);
+  const summary = o.summary.trim();
+  if (!summary || /[\r\n]/.test(summary)) throw usage('USAGE', '--summary must be one non-empty line: it becomes the verdict\'s first line');
+  const body = bodyText({ bodyFile: o.bodyFile }, 'review body');
+  const config = ctx.config();
+  const s = config.statuses;
+  const codehost = await ctx.codehost();
+  const client = ctx.client('reviewer');
+  say(`→ read ${o.key}`);
+  const issue = await client.getIssue(o.key, ISSUE_FIELDS);
+  const { entry, pull } = await pullOfIssue({ cwd: ctx.cwd, env: ctx.env, config, client, codehost, say }, issue);
+  if (!pull || entry.state !== 'open') {
+    throw refuse('REVIEW_NO_PR', `${o.key} has no open pull request from ${entry.branch} into ${entry.base}${entry.state === 'none' ? '' : ` (the newest is ${entry.state})`}`,
+      issue.fields.subtasks?.length ? `Nothing was posted. For a parent: jst review ${o.key} --open-parent-pr once every sub-task pull request is merged` : 'Nothing was posted. The executor opens it with jst pr');
+  }
+  const line = verdictLine(o.kind, summary);
+  say('→ this code-host identity (GET /user)');
+  const me = await codehost.user();
+  say(`→ reviews of pull request #${pull.number}`);
+  const mine = await myVerdict(codehost, pull.number, me.login);
+  say(`→ comments of ${o.key}`);
+  const onIssue = latestVerdict(await allComments(client, o.key));
+  const status = issue.fields.status?.name ?? '';
+  const rerun = mine?.line === line && onIssue?.line === line;
+  if (!rerun && status !== s.inReview) {
+    throw refuse('REVIEW_STATUS', `${o.key} is in "${status}", not "${s.inReview}": a verdict is given on work in review`, 'Nothing was posted. The executor moves it to review with jst pr');
+  }
+  const report = markedBody(line, [...(body ? ['', ...body.split(/\r?\n/)] : []), '', `Issue: ${o.key}`, `Pull request: ${pull.html_url}`]);
+  const posted = { review: false, comment: false, tally: false, transitioned: false };
+  if (mine?.line !== line) {
+    say(`→ review on pull request #${pull.number}: ${line}`);
+    await codehost.createReview(pull.number, report.text);
+    posted.review = true;
+  } else say(`✓ pull request #${pull.number} already carries your "${line}"`);
+  if (onIssue?.line !== line) {
+    say(`→ comment on ${o.key}: ${line}`);
+    await client.addComment(o.key, report.adf);
+    posted.comment = true;
+  } else say(`✓ ${o.key} already carries "${line}"`);
+  // spec §3: changes requested sends the work back; an approval leaves it in review.
+  if (o.kind === 'changes-requested' && !rerun && status === s.inReview) {
+    say(`→ move ${o.key} from "${status}" to "${s.inProgress}"`);
+    await transitionTo(client, o.key, s.inProgress);
+    posted.transitioned = true;
+  }
+  const parent = issue.fields.parent?.key;
+  if (parent && (posted.review || posted.comment)) posted.tally = await postTally(client, parent, say);
+
+  const approved = o.kind === 'approved';
+  const next = approved ? [`jst done ${o.key} --yes ${o.key}`] : [`The executor, in ${entry.branch}'s worktree: fix, commit, then jst pr`];
+  finish(ctx, o.json, { key: o.key, verdict: line, pullRequest: { number: pull.number, url: pull.html_url }, rerun: !posted.review && !posted.comment, posted, status: posted.transitioned ? s.inProgress : status, warnings, next }, [
+    posted.review || posted.comment ? `${o.key}: ${line}` : `${o.key}: "${line}" was already given: nothing new posted`,
+    `Pull request #${pull.number}: ${pull.html_url}`,
+    ...(posted.transitioned ? [`${o.key} moved back to "${s.inProgress}".`] : []),
+    ...(posted.tally ? [`Tally updated on ${parent}.`] : []),
+  ], next);
+  return EXIT.ok;
+}
+
+/** `Review tally` on the parent: every sub-task's newest verdict; posted only when it changed. */
+async function postTally(client: TrackerClient, parentKey: string, say: (l: string) => void): Promise<boolean> {
+  say(`→ read ${parentKey} (the tally)`);
+  const parent = await client.getIssue(parentKey, ['subtasks']);
+  const rows: string[] = [];
+  let approved = 0;
+  const subs = parent.fields.subtasks ?? [];
+  for (const t of subs) {
+    const v = latestVerdict(await allComments(client, t.key));
+    if (v?.kind === 'approved') approved++;
+    rows.push(`${t.key}: ${v ? v.line : 'no verdict yet'}`);
+  }
+  const tally = markedBody(REVIEW_TALLY, [...rows, `${approved} of ${subs.length} sub-tasks approved`]);
+  const last = markedComments(await allComments(client, parentKey), REVIEW_TALLY).at(-1);
+  if (last && last.text.trim() === tally.text.trim()) return false;
+  say(`→ comment on ${parentKey}: ${REVIEW_TALLY} (${approved} of ${subs.length} approved)`);
+  await client.addComment(parentKey, tally.adf);
+  return true;
+}
+

@@ -1,0 +1,45 @@
+import type { Issue, TrackerClient } from '@jst/client';
+import type { CodehostClient, PullRequest } from '../codehost/index.js';
+import type { JstConfig } from '../config/index.js';
+import { branchOfKey } from './locate.js';
+import { verdictOf, type Verdict } from './markers.js';
+import { resolvePrBase } from './pr-base.js';
+
+export type PullState = 'open' | 'closed' | 'merged' | 'none';
+
+/** One row of the review brief's PR set (ARCHITECTURE §11). */
+export interface PrEntry {
+  key: string;
+  branch: string;
+  base: string;
+  number: number | null;
+  url: string | null;
+  state: PullState;
+  /** This code-host identity's newest verdict on the pull request, if any. */
+  verdict: Verdict | null;
+}
+
+export interface PullLookup { cwd: string; env: NodeJS.ProcessEnv; config: JstConfig; client: TrackerClient; codehost: CodehostClient; say: (l: string) => void }
+
+/** The pull request of an issue: the open one from its branch into its PR base, else the newest. */
+export async function pullOfIssue(l: PullLookup, issue: Issue): Promise<{ entry: PrEntry; pull: PullRequest | null }> {
+  const branch = await branchOfKey(l.cwd, issue.key, l.env);
+  const base = await resolvePrBase({ cwd: l.cwd, env: l.env, branch, key: issue.key, config: l.config, client: l.client, issue, say: l.say });
+  l.say(`→ pull requests from ${branch} into ${base.base}`);
+  const pulls = await l.codehost.pulls(branch, base.base);
+  let pull = pulls.find((p) => p.state === 'open') ?? [...pulls].sort((a, b) => b.number - a.number)[0] ?? null;
+  // The list form carries no `merged`; the single read does.
+  if (pull && pull.state === 'closed' && pull.merged === undefined) pull = await l.codehost.pull(pull.number);
+  const state: PullState = pull === null ? 'none' : pull.state === 'open' ? 'open' : pull.merged ? 'merged' : 'closed';
+  return { entry: { key: issue.key, branch, base: base.base, number: pull?.number ?? null, url: pull?.html_url ?? null, state, verdict: null }, pull };
+}
+
+/** The newest review by `login` whose body's first line is a verdict. */
+export async function myVerdict(codehost: CodehostClient, n: number, login: string): Promise<Verdict | null> {
+  let found: Verdict | null = null;
+  for (const r of await codehost.reviews(n)) {
+    if (r.user?.login !== login) continue;
+    found = verdictOf(r.body ?? '') ?? found;
+  }
+  return found;
+}

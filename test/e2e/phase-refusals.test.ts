@@ -57,6 +57,17 @@ describe('phases 2-3 refusals change nothing (ARCHITECTURE §11)', () => {
     await t?.close();
   });
 
+  it('every phase 2-3 command has --help with examples, its role and its exit codes', async () => {
+    for (const [cmd, role] of [['pr-base', 'executor'], ['note', 'executor'], ['pr', 'executor'], ['review', 'reviewer'], ['done', 'reviewer']]) {
+      const r = await jst(w.repo.repo, [cmd!, '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`Examples:\n  $ jst ${cmd}`);
+      expect(r.stdout).toContain(`Runs as the ${role}`);
+      expect(r.stdout).toContain('Exit codes: 0 done');
+      expect(r.stdout).toContain('--json');
+    }
+  });
+
   it('jst pr outside an issue worktree: exit 2', async () => {
     await refused(w.repo.repo, ['pr'], 2, /runs in an issue's worktree/);
   });

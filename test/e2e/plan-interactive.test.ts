@@ -1,37 +1,8 @@
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walkText } from '@jst/adf';
-import { JST_BIN } from '../support/jst-cli.js';
+import { onTerminal } from '../support/terminal.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
 import { planWorld } from './plan-fixture.js';
-
-/**
- * Drives `jst plan` on a real terminal: util-linux `script` gives it a pseudo-terminal, and each
- * answer is typed only once its question is on the screen, as a person would.
- */
-function onTerminal(cwd: string, args: string[], dialogue: [RegExp, string][]): Promise<{ code: number; screen: string }> {
-  return new Promise((resolve, reject) => {
-    const cmd = [process.execPath, JST_BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
-    const child = spawn('script', ['-qec', cmd, '/dev/null'], { cwd, env: { ...process.env, NO_COLOR: '1', TERM: 'dumb' } });
-    let screen = '';
-    let next = 0;
-    let answeredAt = 0;
-    const onData = (c: Buffer) => {
-      screen += c.toString('utf8');
-      const step = dialogue[next];
-      if (step && step[0].test(screen.slice(answeredAt).replace(/\r/g, ''))) {
-        answeredAt = screen.length;
-        next++;
-        child.stdin.write(`${step[1]}\n`);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, screen }));
-    setTimeout(() => child.kill('SIGKILL'), 30_000).unref();
-  });
-}
 
 describe('spec §1 rules 3 and 5 on a terminal', () => {
   let t: TestTracker;

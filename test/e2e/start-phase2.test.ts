@@ -68,6 +68,19 @@ describe('jst start: the parent branch merged in, bootstrap (ARCHITECTURE §11)'
     });
   });
 
+  it('a parent branch never pushed: the local ref is merged in', async () => {
+    const m = await planned({ ...MULTISTEP, steps: MULTISTEP.steps.slice(0, 1) });
+    const [pb, sb] = m.branches as [string, string];
+    const [pw, sw] = m.worktrees as [string, string];
+    git(m.w.repo.repo, 'push', '--quiet', 'origin', '--delete', pb);
+    commit(pw, 'local-only.txt', 'not pushed\n');
+    const r = await runJst(['start', '--json'], { cwd: sw });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).sync).toEqual({ parent: pb, ref: pb, outcome: 'merged' });
+    expect(readFileSync(join(sw, 'local-only.txt'), 'utf8')).toBe('not pushed\n');
+    expect(m.w.originHas(sb)).toBe(true);
+  });
+
   it('with parentbranch unset it says the branch may be stale, and merges nothing', async () => {
     const s = await planned(SINGLE);
     git(s.w.repo.repo, 'config', '--unset', `branch.${s.branches[0]}.parentbranch`);

@@ -1,0 +1,63 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCodehost, type TestCodehost } from '../support/codehost.js';
+import { runJst } from '../support/jst-cli.js';
+import { CODEHOST_TOKEN, git } from '../support/repo.js';
+import { onTerminal } from '../support/terminal.js';
+import { startTestTracker, type TestTracker } from '../support/tracker.js';
+import { MULTISTEP, planWorld, type PlanWorld } from './plan-fixture.js';
+
+/** ARCHITECTURE §11 on a terminal: the explicit yes of `jst done` and of `jst start` on a parent is asked for. */
+describe('phases 2-3 on a terminal: each yes is asked (ARCHITECTURE §11)', () => {
+  let t: TestTracker;
+  let ch: TestCodehost;
+  let w: PlanWorld;
+  let keys: string[];
+  let worktrees: string[];
+  const statusOf = async (key: string): Promise<string> => (await t.as('assigner').get(`/issue/${key}?fields=status`)).body.fields.status.name;
+
+  beforeAll(async () => {
+    t = await startTestTracker('sqlite');
+    ch = await startCodehost({ token: CODEHOST_TOKEN, repos: ['acme/widgets'] });
+    w = planWorld(t, { local: (lines) => [...lines, `CODEHOST_API_URL=${ch.url}`, 'CODEHOST_REPO=acme/widgets'] });
+    const r = await w.plan(['--plan', w.planFile({ ...MULTISTEP, steps: MULTISTEP.steps.slice(0, 1) }), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    ({ keys, worktrees } = JSON.parse(r.stdout));
+  });
+  afterAll(async () => {
+    w?.repo.cleanup();
+    await ch?.close();
+    await t?.close();
+  });
+
+  it('jst start on a parent asks first: "n" moves nothing (exit 1), "y" starts it', async () => {
+    const [parent] = keys as [string];
+    const no = await onTerminal(worktrees[0]!, ['start'], [[/Start work on the parent itself\? \[y\/N\]/, 'n']]);
+    expect(no.code).toBe(1);
+    expect(no.screen).toContain(`work on the parent ${parent} was not confirmed`);
+    expect(await statusOf(parent)).toBe('To Do');
+    const yes = await onTerminal(worktrees[0]!, ['start'], [[/Start work on the parent itself\? \[y\/N\]/, 'y']]);
+    expect(yes.code, yes.screen).toBe(0);
+    expect(await statusOf(parent)).toBe('In Progress');
+  });
+
+  it('jst done asks for each key: "n" leaves it in review (exit 1), "y" moves it to Done', async () => {
+    const [, sub] = keys as [string, string];
+    const wt = worktrees[1]!;
+    expect((await runJst(['start'], { cwd: wt })).code).toBe(0);
+    writeFileSync(join(wt, 'x.txt'), 'x\n');
+    git(wt, 'add', 'x.txt');
+    git(wt, 'commit', '--quiet', '-m', 'x');
+    expect((await runJst(['pr'], { cwd: wt })).code).toBe(0);
+    expect((await runJst(['review', sub, '--approve', '--summary', 'ok'], { cwd: w.repo.repo })).code).toBe(0);
+    const question = new RegExp(`Move ${sub} to "Done"\\? \\[y/N\\]`);
+    const no = await onTerminal(w.repo.repo, ['done', sub], [[question, 'n']]);
+    expect(no.code).toBe(1);
+    expect(no.screen).toContain(`${sub} not moved (no yes)`);
+    expect(await statusOf(sub)).toBe('In Review');
+    const yes = await onTerminal(w.repo.repo, ['done', sub], [[question, 'y']]);
+    expect(yes.code, yes.screen).toBe(0);
+    expect(await statusOf(sub)).toBe('Done');
+  });
+});

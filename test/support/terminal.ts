@@ -1,0 +1,30 @@
+import { spawn } from 'node:child_process';
+import { JST_BIN } from './jst-cli.js';
+
+/**
+ * Drives a jst command on a real terminal: util-linux `script` gives it a pseudo-terminal, and each
+ * answer is typed only once its question is on the screen, as a person would.
+ */
+export function onTerminal(cwd: string, args: string[], dialogue: [RegExp, string][]): Promise<{ code: number; screen: string }> {
+  return new Promise((resolve, reject) => {
+    const cmd = [process.execPath, JST_BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+    const child = spawn('script', ['-qec', cmd, '/dev/null'], { cwd, env: { ...process.env, NO_COLOR: '1', TERM: 'dumb' } });
+    let screen = '';
+    let next = 0;
+    let answeredAt = 0;
+    const onData = (c: Buffer) => {
+      screen += c.toString('utf8');
+      const step = dialogue[next];
+      if (step && step[0].test(screen.slice(answeredAt).replace(/\r/g, ''))) {
+        answeredAt = screen.length;
+        next++;
+        child.stdin.write(`${step[1]}\n`);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, screen }));
+    setTimeout(() => child.kill('SIGKILL'), 30_000).unref();
+  });
+}

@@ -8,8 +8,8 @@ import { MULTISTEP, SINGLE, planWorld, type PlanWorld } from './plan-fixture.js'
 const EVERY_ROLE = ['healthcheck', 'issue_view', 'search'];
 const TOOLS_OF = {
   assigner: [...EVERY_ROLE, 'plan', 'plan_dry_run'],
-  executor: [...EVERY_ROLE, 'start'],
-  reviewer: [...EVERY_ROLE],
+  executor: [...EVERY_ROLE, 'start', 'note', 'pr_base', 'pr'],
+  reviewer: [...EVERY_ROLE, 'review_brief', 'review_verdict', 'done'],
 } as const;
 /** Every secret of the test seed in every form it could leak in (raw and inside Basic auth). */
 const SECRETS = Object.entries(TOKENS).flatMap(([who, token]) => [token, Buffer.from(`${EMAILS[who as keyof typeof EMAILS] ?? ''}:${token}`).toString('base64')]);
@@ -60,17 +60,33 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
           expect(props.plan_dry_run).toEqual(['cwd', 'plan']);
           expect(required.plan).toEqual(['plan']);
         }
-        if (role === 'executor') expect(props.start).toEqual(['cwd', 'notes']);
+        if (role === 'executor') {
+          expect(props.start).toEqual(['cwd', 'notes', 'onParent']);
+          expect(props.note).toEqual(['cwd', 'text']);
+          expect(required.note).toEqual(['text']);
+          expect(props.pr_base).toEqual(['cwd']);
+          expect(props.pr).toEqual(['body', 'cwd', 'draft', 'title']);
+        }
+        if (role === 'reviewer') {
+          expect(props.review_brief).toEqual(['cwd', 'key']);
+          expect(props.review_verdict).toEqual(['body', 'cwd', 'key', 'summary', 'verdict']);
+          expect(required.review_verdict).toEqual(['key', 'verdict', 'summary']);
+          const verdict = tools.find((x) => x.name === 'review_verdict')!.inputSchema.properties!.verdict as { enum: string[] };
+          expect(verdict.enum).toEqual(['approve', 'request-changes']);
+          expect(props.done).toEqual(['cwd', 'keys']);
+          expect((tools.find((x) => x.name === 'done')!.inputSchema.properties!.keys as { type: string }).type).toBe('array');
+        }
       });
     }
 
-    it('a tool of another role is not there to call: the executor cannot plan, the reviewer cannot start', async () => {
+    it('a tool of another role is not there to call: the executor cannot plan or close, the reviewer cannot start', async () => {
       const w = world();
       const before = await issueCount();
       const ex = await mcp('executor', w.repo.repo);
       const r = await ex.call('plan', { plan: SINGLE });
       expect(r.isError).toBe(true);
       expect(textOf(r)).toContain('Tool plan not found');
+      expect((await ex.call('done', { keys: ['ABC-1'] })).isError).toBe(true);
       const rv = await mcp('reviewer', w.repo.repo);
       expect((await rv.call('start', {})).isError).toBe(true);
       expect(await issueCount()).toBe(before);

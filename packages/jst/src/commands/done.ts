@@ -55,7 +55,7 @@ export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome
   try {
     for (const c of ready) {
       if (yes.has(c.key)) continue;
-      if (!(await prompter.yesNo(`move ${c.key} to "${s.done}"?`, `Nothing was moved. Confirm each key explicitly: jst done ${keys.join(' ')} ${ready.map((r) => `--yes ${r.key}`).join(' ')}`))) declined.push(c.key);
+      if (!(await prompter.yesNo(`Move ${c.key} to "${s.done}"?`, `Nothing was moved. Confirm each key explicitly: jst done ${keys.join(' ')} ${ready.map((r) => `--yes ${r.key}`).join(' ')}`))) declined.push(c.key);
     }
   } finally {
     prompter.close();

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { TrackerClient } from '@jst/client';
 import { JstError } from '../config/index.js';
 import { createContext, type Context, type Io } from '../context.js';
-import { EXIT, exitCodeFor, messageFor } from '../exit.js';
+import { errorObject, EXIT, messageFor } from '../exit.js';
 import * as git from '../git/index.js';
 import type { Outcome } from '../output.js';
 import { ElicitPrompt, type Elicitor } from './elicit.js';
@@ -77,14 +77,13 @@ export async function callTool(session: Session, channel: CallChannel, cwdArg: s
   } catch (e) {
     io.flush();
     await sent;
+    // The CLI's --json error ({"error": {code, exitCode, message}}), plus the question when one is left open.
     const message = redact(messageFor(e));
-    const code = exitCodeFor(e);
+    const { error } = errorObject(e, message);
     const question = (e as { question?: unknown }).question;
     return {
       content: [{ type: 'text', text: message }],
-      structuredContent: {
-        error: { exitCode: code, code: e instanceof JstError ? e.code : e instanceof Error ? e.name : 'ERROR', message, ...(typeof question === 'string' ? { question } : {}) },
-      },
+      structuredContent: { error: { ...error, ...(typeof question === 'string' ? { question: redact(question) } : {}) } },
       isError: true,
     };
   } finally {

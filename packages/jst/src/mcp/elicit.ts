@@ -49,7 +49,7 @@ export class ElicitPrompt implements Prompt {
     const r = await this.to.elicit(question, { type: 'object', properties, required: Object.keys(properties) });
     if (r.action !== 'accept') {
       throw new JstError({
-        code: 'DECLINED', exitCode: EXIT.usage,
+        code: 'DECLINED', exitCode: EXIT.failed,
         problem: `the person ${r.action === 'decline' ? 'declined' : 'cancelled'} the question "${question}", so the command stopped there and changed nothing that depends on the answer`,
         ...(hint ? { hint } : {}),
       });

@@ -1,7 +1,13 @@
 import { z } from 'zod';
+import { doneOutcome } from '../commands/done.js';
 import { healthcheckOutcome } from '../commands/healthcheck.js';
+import { noteOutcome } from '../commands/note.js';
+import { prBaseOutcome } from '../commands/pr-base.js';
+import { prOutcome } from '../commands/pr.js';
 import { issueViewOutcome, searchOutcome } from '../commands/read.js';
+import { reviewBriefOutcome } from '../commands/review.js';
 import { startOutcome } from '../commands/start.js';
+import { reviewVerdictOutcome } from '../commands/verdict.js';
 import { JstError, type Role } from '../config/index.js';
 import type { Context } from '../context.js';
 import * as git from '../git/index.js';
@@ -94,9 +100,57 @@ export const TOOLS: readonly ToolSpec[] = [
   },
   {
     name: 'start', roles: ['executor'], readOnly: false, title: 'Phase 2: start work',
-    description: 'jst start --json in the issue\'s worktree (set cwd to it): the key from the branch, the issue to In Progress, the branch on origin, the PR base and the acceptance criteria.',
-    input: { notes: z.union([z.string(), z.array(z.string())]).optional().describe('free-form notes for this piece of work') },
-    run: (ctx, _role, a) => startOutcome(ctx, { notes: Array.isArray(a.notes) ? a.notes.map(String) : typeof a.notes === 'string' ? [a.notes] : [], json: true }),
+    description: 'jst start --json in the issue\'s worktree (set cwd to it): the key from the branch, the parent branch merged in, the issue to In Progress, the branch on origin, the PR base, the acceptance criteria and earlier task memory. On a parent (an issue with sub-tasks) the person is asked first (elicitation); onParent is their yes given beforehand (--on-parent).',
+    input: {
+      notes: z.union([z.string(), z.array(z.string())]).optional().describe('free-form notes for this piece of work'),
+      onParent: z.boolean().optional().describe('the person\'s explicit yes to work on a parent issue itself (--on-parent)'),
+    },
+    run: (ctx, _role, a) => startOutcome(ctx, { notes: Array.isArray(a.notes) ? a.notes.map(String) : typeof a.notes === 'string' ? [a.notes] : [], onParent: a.onParent === true, json: true }),
+  },
+  {
+    name: 'note', roles: ['executor'], readOnly: false, title: 'Task memory',
+    description: 'jst note TEXT --json in the issue\'s worktree: a "Task memory" comment on its issue, printed again by the next start.',
+    input: { text: z.string().describe('the note') },
+    run: (ctx, _role, a) => noteOutcome(ctx, { words: [a.text as string] }),
+  },
+  {
+    name: 'pr_base', roles: ['executor'], readOnly: true, title: 'PR base',
+    description: 'jst pr-base --json in the issue\'s worktree: the base of its pull request and where it came from (an error lists what was tried).',
+    input: {},
+    run: (ctx) => prBaseOutcome(ctx),
+  },
+  {
+    name: 'pr', roles: ['executor'], readOnly: false, title: 'Open the pull request',
+    description: 'jst pr --json in the issue\'s worktree: refuses a dirty tree or no commits; pushes, opens (or finds) the pull request into pr_base, moves the issue to In Review, posts the Run report. Sends one progress notification per step.',
+    input: {
+      title: z.string().optional().describe('default "<KEY>: <summary>"'),
+      body: z.string().optional().describe('the pull request body (also added to the Run report)'),
+      draft: z.boolean().optional(),
+    },
+    run: (ctx, _role, a) => prOutcome(ctx, { title: a.title as string | undefined, body: a.body as string | undefined, draft: a.draft === true }),
+  },
+  {
+    name: 'review_brief', roles: ['reviewer'], readOnly: true, title: 'Review brief',
+    description: 'jst review [KEY] --json: the track, the pull requests to review with their states, and whether you already left a verdict. Without key: the issue of the worktree in cwd.',
+    input: { key: z.string().optional().describe('e.g. ABC-1; default: the key in the worktree\'s branch') },
+    run: (ctx, _role, a) => reviewBriefOutcome(ctx, { key: a.key as string | undefined }),
+  },
+  {
+    name: 'review_verdict', roles: ['reviewer'], readOnly: false, title: 'Review verdict',
+    description: 'jst review KEY --approve|--request-changes --summary S --json: one review "APPROVED — S" or "CHANGES REQUESTED — S" on the pull request, the same report on the issue, a tally on the parent; changes requested moves the issue back to In Progress. A rerun with the same verdict posts nothing. The verdict is the person\'s: confirm it with them first.',
+    input: {
+      key: z.string().describe('e.g. ABC-2'),
+      verdict: z.enum(['approve', 'request-changes']),
+      summary: z.string().describe('one line: the verdict\'s first line after the dash'),
+      body: z.string().optional().describe('the rest of the review'),
+    },
+    run: (ctx, _role, a) => reviewVerdictOutcome(ctx, { key: a.key as string, kind: a.verdict === 'approve' ? 'approved' : 'changes-requested', summary: a.summary as string, body: a.body as string | undefined }),
+  },
+  {
+    name: 'done', roles: ['reviewer'], readOnly: false, title: 'Done',
+    description: 'jst done KEY… --json: approved issues in review move to Done, each only after the person\'s explicit yes for that key, asked through elicitation; a client without elicitation gets the question back and nothing moves.',
+    input: { keys: z.array(z.string()).min(1).describe('the issues, e.g. ["ABC-2"]') },
+    run: (ctx, _role, a) => doneOutcome(ctx, { keys: a.keys as string[] }),
   },
 ];
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJst } from '../support/jst-cli.js';
-import { startMcp, textOf, type McpSession } from '../support/mcp.js';
-import { TOKENS, EMAILS } from '../support/seed.js';
+import { startMcp, TEST_SECRETS, textOf, type McpSession } from '../support/mcp.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
 import { MULTISTEP, SINGLE, planWorld, type PlanWorld } from './plan-fixture.js';
 
@@ -11,20 +10,15 @@ const TOOLS_OF = {
   executor: [...EVERY_ROLE, 'start', 'note', 'pr_base', 'pr'],
   reviewer: [...EVERY_ROLE, 'review_brief', 'review_verdict', 'done'],
 } as const;
-/** Every secret of the test seed in every form it could leak in (raw and inside Basic auth). */
-const SECRETS = Object.entries(TOKENS).flatMap(([who, token]) => [token, Buffer.from(`${EMAILS[who as keyof typeof EMAILS] ?? ''}:${token}`).toString('base64')]);
 
 describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command code', () => {
   let t: TestTracker;
   const sessions: McpSession[] = [];
   const worlds: PlanWorld[] = [];
-  const seen: string[] = [];
 
   async function mcp(role: string, cwd: string, o: Omit<Parameters<typeof startMcp>[1], 'cwd'> = {}): Promise<McpSession> {
     const s = await startMcp(role, { cwd, ...o });
     sessions.push(s);
-    const call = s.call.bind(s);
-    s.call = async (name, args, c) => { const r = await call(name, args, c); seen.push(JSON.stringify(r)); return r; };
     return s;
   }
   function world(o: Parameters<typeof planWorld>[1] = {}): PlanWorld {
@@ -279,9 +273,9 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
   });
 
   it('no token in any tool result or on the server\'s stderr', async () => {
-    expect(seen.length).toBeGreaterThan(10);
-    const all = [...seen, ...sessions.map((s) => s.stderr())].join('\n');
+    const all = sessions.flatMap((s) => [...s.results, s.stderr()]).join('\n');
+    expect(sessions.flatMap((s) => s.results).length).toBeGreaterThan(10);
     expect(sessions.some((s) => s.stderr().includes('→ healthcheck --role assigner'))).toBe(true);
-    for (const secret of SECRETS) expect(all).not.toContain(secret);
+    for (const secret of TEST_SECRETS) expect(all).not.toContain(secret);
   });
 });

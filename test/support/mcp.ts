@@ -2,11 +2,21 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { JST_BIN, JST_TEST_CACHE } from './jst-cli.js';
+import { CODEHOST_TOKEN } from './repo.js';
+import { EMAILS, TOKENS } from './seed.js';
+
+/** Every secret of the test fixtures, in every form it could leak in (raw, and inside Basic auth). */
+export const TEST_SECRETS: readonly string[] = [
+  CODEHOST_TOKEN,
+  ...Object.entries(TOKENS).flatMap(([who, token]) => [token, Buffer.from(`${EMAILS[who as keyof typeof EMAILS] ?? ''}:${token}`).toString('base64')]),
+];
 
 export interface McpSession {
   client: Client;
   /** Everything the server wrote on stderr so far. */
   stderr(): string;
+  /** Every tool result so far, as JSON. */
+  results: string[];
   /** Every elicitation the server sent, in order. */
   elicitations: ElicitRequest['params'][];
   call(name: string, args?: Record<string, unknown>, o?: { progress?: string[] }): Promise<CallToolResult>;
@@ -46,13 +56,17 @@ export async function startMcp(role: string, o: McpOptions): Promise<McpSession>
     client.setRequestHandler(ElicitRequestSchema, (req) => { elicitations.push(req.params); return answer(req.params); });
   }
   await client.connect(transport);
+  const results: string[] = [];
   return {
     client,
     stderr: () => stderr,
+    results,
     elicitations,
     async call(name, args = {}, c = {}) {
       const progress = c.progress;
-      return (await client.callTool({ name, arguments: args }, undefined, progress ? { onprogress: (p) => { progress.push(p.message ?? ''); } } : {})) as CallToolResult;
+      const r = (await client.callTool({ name, arguments: args }, undefined, progress ? { onprogress: (p) => { progress.push(p.message ?? ''); } } : {})) as CallToolResult;
+      results.push(JSON.stringify(r));
+      return r;
     },
     close: () => client.close(),
   };

@@ -9,6 +9,9 @@ import * as git from '../git/index.js';
 import type { Outcome } from '../output.js';
 import { ElicitPrompt, type Elicitor } from './elicit.js';
 
+/** How long a call that sent progress waits after the last notification before its result (see callTool). */
+const PROGRESS_SETTLE_MS = 20;
+
 /** A tool result as the MCP SDK takes it (CallToolResult). */
 export interface ToolResult {
   [key: string]: unknown;
@@ -62,12 +65,19 @@ export async function callTool(session: Session, channel: CallChannel, cwdArg: s
       sent = sent.then(() => channel.progress!(n, text)).catch(() => undefined);
     }
   });
+  // Every step's notification is written before the result. The SDK's client dispatches a
+  // notification a microtask later but a response at once, so when both arrive in one read it drops
+  // the notifications that came first; a short pause after the last one lets it read them apart.
+  const drained = async () => {
+    io.flush();
+    await sent;
+    if (steps > 0) await new Promise((r) => setTimeout(r, PROGRESS_SETTLE_MS));
+  };
   try {
     const cwd = await resolveCwd(session, cwdArg);
     ctx = createContext({ cwd, env: session.env, io, clientPool: session.clientPool, prompt: () => new ElicitPrompt(channel) });
     const out = await work(ctx);
-    io.flush();
-    await sent;
+    await drained();
     const json = redactJson(out.json, redact);
     return {
       content: [{ type: 'text', text: redact(out.text).replace(/\n$/, '') }],
@@ -75,8 +85,7 @@ export async function callTool(session: Session, channel: CallChannel, cwdArg: s
       ...(out.code === EXIT.ok ? {} : { isError: true }),
     };
   } catch (e) {
-    io.flush();
-    await sent;
+    await drained();
     // The CLI's --json error ({"error": {code, exitCode, message}}), plus the question when one is left open.
     const message = redact(messageFor(e));
     const { error } = errorObject(e, message);

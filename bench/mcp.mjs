@@ -37,7 +37,9 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; };
 
 const client = new Client({ name: 'bench', version: '1.0.0' });
+const started = process.hrtime.bigint();
 await client.connect(new StdioClientTransport({ command: process.execPath, args: [...(process.env.MCP_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.MCP_PROF] : []), jst, 'mcp', '--role', 'executor'], cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stderr: 'ignore' }));
+const startMs = Number(process.hrtime.bigint() - started) / 1e6;
 const call = () => client.callTool({ name: 'issue_view', arguments: { key, fields: 'summary,status' } });
 for (let i = 0; i < 50; i++) await call(); // warm: JIT, the pooled connection, the cloudId cache
 const times = [];
@@ -75,4 +77,5 @@ const f = (x) => x.toFixed(2);
 console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'})`);
 console.log(`issue_view over one jst mcp session: median ${f(median(times))} ms, p90 ${f(pct(times, 0.9))} ms, p99 ${f(pct(times, 0.99))} ms (${CALLS} calls after 50 warm-up)`);
 console.log(`  of which: the stdio round trip alone (ping) median ${f(median(pings))} ms; the tracker's GET /issue alone (fetch, this process) median ${f(median(gets))} ms`);
+console.log(`session start (spawn jst mcp → initialize answered): ${f(startMs)} ms`);
 console.log(`jst issue view --json, one process per call: median ${f(median(spawns))} ms (${SPAWNS} runs)`);

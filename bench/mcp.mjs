@@ -27,8 +27,10 @@ const created = await fetch(`${server.url}/rest/api/3/issue`, { method: 'POST', 
 const { key } = await created.json();
 const { cloudId } = await (await fetch(`${server.url}/_edge/tenant_info`)).json();
 
+// A repository, as where an agent runs jst mcp (the server looks for .jst/ up to its root).
 const dir = join(base, 'checkout');
 mkdirSync(join(dir, '.jst'), { recursive: true });
+await promisify(execFile)('git', ['init', '--quiet', dir]);
 writeFileSync(join(dir, '.jst', 'team.env'), 'DEFAULT_BASE_BRANCH=development\nPRODUCTION_BRANCH=main\nPROJECT_KEY=BEN\n');
 writeFileSync(join(dir, '.jst', 'local.env'), [`WORKTREES_DIR=${base}`, `TRACKER_ACCOUNT_URL=${new URL(server.url).host}`, `TRACKER_GATEWAY_URL=${server.url}`,
   ...['ASSIGNER', 'EXECUTOR', 'REVIEWER'].flatMap((r) => [`TRACKER_${r}_EMAIL=${email}`, `TRACKER_${r}_TOKEN=${token}`])].join('\n') + '\n', { mode: 0o600 });

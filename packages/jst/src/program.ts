@@ -198,7 +198,7 @@ export function buildProgram(run: (work: (ctx: Context) => Promise<number>) => P
 
   examples(withRole(program.command('mcp'))
     .description('serve the role\'s tools to a coding agent: a Model Context Protocol server on stdio (ARCHITECTURE §13)')
-    .addHelpText('after', '\nTools: every role healthcheck, issue_view, search; assigner plan, plan_dry_run; executor start, note, pr_base, pr;\nreviewer review_brief, review_verdict, done.\nEach calls the same code as the command of that name; a refusal is a tool result with isError.\nCredentials: the role\'s own from .jst/ (found from the folder the server starts in), as for every command.\n')
+    .addHelpText('after', '\nTools: every role healthcheck, issue_view, search; assigner plan, plan_dry_run; executor start, note, pr_base, pr;\nreviewer review_brief, review_verdict, done.\nEach calls the same code as the command of that name; a refusal is a tool result with isError.\nCredentials: the role\'s own from .jst/ (found from the folder the server starts in), as for every command.\nExit codes: 0 when the client closes stdin, 2 an unknown or missing --role.\n')
     .action(async (_o, cmd: Command) => {
       const role = roleOf(cmd);
       await run(async () => (await import('./mcp/serve.js')).serveMcp(role));

@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { emit, type Outcome } from '../output.js';
 import { bodyText } from '../phase/body.js';
 import { refuse, usage } from '../phase/locate.js';
-import { latestVerdict, markedBody, markedComments, REVIEW_TALLY, verdictLine, type VerdictKind } from '../phase/markers.js';
+import { latestVerdict, verdictOf, type Verdict, markedBody, markedComments, REVIEW_TALLY, verdictLine, type VerdictKind } from '../phase/markers.js';
 import { myVerdict, pullOfIssue } from '../phase/pulls.js';
 import { finish, stepper } from '../phase/steps.js';
 import { ISSUE_FIELDS } from './review.js';
@@ -75,7 +75,7 @@ export async function reviewVerdictOutcome(ctx: Context, o: VerdictOptions): Pro
     posted.transitioned = true;
   }
   const parent = issue.fields.parent?.key;
-  if (parent && (posted.review || posted.comment)) posted.tally = await postTally(client, parent, say);
+  if (parent && (posted.review || posted.comment)) posted.tally = await postTally(client, parent, { key: o.key, verdict: verdictOf(line)! }, say);
 
   const approved = o.kind === 'approved';
   const next = approved ? [`jst done ${o.key} --yes ${o.key}`] : [`The executor, in ${entry.branch}'s worktree: fix, commit, then jst pr`];
@@ -88,14 +88,15 @@ export async function reviewVerdictOutcome(ctx: Context, o: VerdictOptions): Pro
 }
 
 /** `Review tally` on the parent: every sub-task's newest verdict; posted only when it changed. */
-async function postTally(client: TrackerClient, parentKey: string, say: (l: string) => void): Promise<boolean> {
+async function postTally(client: TrackerClient, parentKey: string, known: { key: string; verdict: Verdict }, say: (l: string) => void): Promise<boolean> {
   say(`→ read ${parentKey} (the tally)`);
   const parent = await client.getIssue(parentKey, ['subtasks']);
   const rows: string[] = [];
   let approved = 0;
   const subs = parent.fields.subtasks ?? [];
   for (const t of subs) {
-    const v = latestVerdict(await allComments(client, t.key));
+    // The verdict just given is known; the others are read from their issues.
+    const v = t.key === known.key ? known.verdict : latestVerdict(await allComments(client, t.key));
     if (v?.kind === 'approved') approved++;
     rows.push(`${t.key}: ${v ? v.line : 'no verdict yet'}`);
   }

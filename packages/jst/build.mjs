@@ -1,7 +1,8 @@
-// Bundles the jst CLI into two CommonJS files: no TypeScript and no workspace resolution at run time.
+// Bundles the jst CLI into three CommonJS files: no TypeScript and no workspace resolution at run time.
 //   dist/jst.cjs      the entry: the hand-parsed fast path (`raw`, `batch`) and nothing else
 //   dist/program.cjs  every other command, with commander; required only when the fast path declines
 //   dist/markdown.cjs the Markdown parser; required only by a command given --markdown
+//   dist/mcp.cjs      `jst mcp` (the MCP SDK and zod); required only by that command
 // CommonJS because Node starts a CJS program markedly faster than an ESM graph; several files because
 // V8 pre-parses every byte it loads, so `jst raw` should not carry the plan, the healthcheck and
 // commander. bin/jst.cjs loads them through a per-user V8 code cache (see there).
@@ -40,6 +41,9 @@ const cached = (file) => `require('../bin/cached-require.cjs').cachedRequire(req
 /** The entry's `import('./program.js')` becomes a load of the second bundle through the cached loader. */
 const programAsSibling = sibling('program-as-sibling', /^\.\/program\.js$/, () => true, `module.exports = ${cached('program.cjs')};`);
 
+/** The program's `import('./mcp/serve.js')`: the MCP SDK and zod are loaded by `jst mcp` alone. */
+const mcpAsSibling = sibling('mcp-as-sibling', /^\.\/mcp\/serve\.js$/, () => true, `module.exports = ${cached('mcp.cjs')};`);
+
 /**
  * dist/markdown.cjs: the Markdown parser (micromark), loaded only when a command converts Markdown.
  * @jst/adf's own loader (src/markdown/load.ts) resolves the package at run time, which a bundle cannot
@@ -54,7 +58,8 @@ const markdownAsSibling = sibling(
 const markdownParser = createRequire(import.meta.url).resolve('@jst/adf/markdown-parser');
 
 await Promise.all([
-  build({ ...common, entryPoints: [path('./dist/program.js')], outfile: path('./dist/program.cjs'), plugins: [markdownAsSibling] }),
+  build({ ...common, entryPoints: [path('./dist/program.js')], outfile: path('./dist/program.cjs'), plugins: [markdownAsSibling, mcpAsSibling] }),
+  build({ ...common, entryPoints: [path('./dist/mcp/serve.js')], outfile: path('./dist/mcp.cjs'), plugins: [markdownAsSibling] }),
   build({ ...common, entryPoints: [markdownParser], outfile: path('./dist/markdown.cjs') }),
   build({
     ...common,

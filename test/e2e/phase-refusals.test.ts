@@ -124,7 +124,7 @@ describe('phases 2-3 refusals change nothing (ARCHITECTURE §11)', () => {
     expect((await jst(worktrees[1]!, ['pr'])).code).toBe(0);
     await refused(w.repo.repo, ['done', a, '--yes', a], 1, /has no verdict, not "APPROVED — …"/);
     expect((await jst(w.repo.repo, ['review', a, '--approve', '--summary', 'ok'])).code).toBe(0);
-    await refused(w.repo.repo, ['done', a], 3, /a question needs an answer: move .* to "Done"\?.*--yes/s);
+    await refused(w.repo.repo, ['done', a], 3, /a question needs an answer: Move .* to "Done"\?.*--yes/s);
     // One refused key stops the whole run before any key moves.
     await refused(w.repo.repo, ['done', a, keys[2]!, '--yes', a, keys[2]!], 1, /is in "To Do"/);
     expect(await statusOf(a)).toBe('In Review');

@@ -7,6 +7,7 @@ import {
   type JstConfig, type Role,
 } from './config/index.js';
 import { clientLimits } from './limits.js';
+import type { Prompt } from './ask.js';
 
 /** Where a command writes, and whether a person is watching (colour, prompts, human output). */
 export interface Io {
@@ -25,6 +26,8 @@ export interface Context {
   io: Io;
   config(): JstConfig;
   client(role: Role): TrackerClient;
+  /** How commands ask the person; absent = on the terminal (plan/prompt.ts promptFor). `jst mcp` maps it to elicitation. */
+  prompt?: ((interactive: boolean) => Prompt) | undefined;
   /** The code host of ARCHITECTURE §11 (built on first use; a configuration error names what it needs). */
   codehost(): Promise<CodehostClient>;
   /** Strips every configured secret from text that is about to be shown. */
@@ -66,7 +69,19 @@ export function cloudIdFileCache(jstDir: string | null): CloudIdCache | undefine
   };
 }
 
-export function createContext(options: { cwd?: string; env?: NodeJS.ProcessEnv; io?: Io } = {}): Context {
+export interface ContextOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  io?: Io;
+  prompt?: (interactive: boolean) => Prompt;
+  /**
+   * Tracker clients kept across contexts (a long-lived `jst mcp` session builds one context per
+   * tool call and should not open a new connection for each); keyed by everything that built them.
+   */
+  clientPool?: Map<string, TrackerClient>;
+}
+
+export function createContext(options: ContextOptions = {}): Context {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   let config: JstConfig | undefined;
@@ -76,6 +91,7 @@ export function createContext(options: { cwd?: string; env?: NodeJS.ProcessEnv; 
     cwd,
     env,
     io: options.io ?? processIo(env),
+    prompt: options.prompt,
     config() {
       if (!config) {
         config = loadConfig({ cwd, env });
@@ -92,14 +108,16 @@ export function createContext(options: { cwd?: string; env?: NodeJS.ProcessEnv; 
       if (!c) {
         const cfg = ctx.config();
         const { email, token } = requireRoleCredentials(cfg, role);
-        c = new TrackerClient({
+        const made = {
           siteHost: requireTrackerHost(cfg),
           gatewayUrl: requireGatewayUrl(cfg),
           email,
           token,
-          cloudIdCache: cloudIdFileCache(cfg.jstDir),
           ...clientLimits(env),
-        });
+        };
+        const key = JSON.stringify(made);
+        c = options.clientPool?.get(key) ?? new TrackerClient({ ...made, cloudIdCache: cloudIdFileCache(cfg.jstDir) });
+        options.clientPool?.set(key, c);
         clients.set(role, c);
       }
       return c;
@@ -111,7 +129,7 @@ export function createContext(options: { cwd?: string; env?: NodeJS.ProcessEnv; 
     redact(text) {
       try { return redact(text, configSecrets(ctx.config())); } catch { return text; }
     },
-    close() { for (const c of clients.values()) c.close(); },
+    close() { if (!options.clientPool) for (const c of clients.values()) c.close(); },
   };
   return ctx;
 }

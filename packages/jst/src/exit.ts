@@ -70,5 +70,10 @@ export function errorCodeFor(error: unknown): ErrorCode {
 
 /** `{"error": {code, exitCode, message}}`: what a `--json` run prints on stdout when it fails. */
 export function jsonError(error: unknown, message: string): string {
-  return `${JSON.stringify({ error: { code: errorCodeFor(error), exitCode: exitCodeFor(error), message } }, null, 2)}\n`;
+  return `${JSON.stringify(errorObject(error, message), null, 2)}\n`;
+}
+
+/** The value of that `--json` error (also the structured content of a `jst mcp` refusal). */
+export function errorObject(error: unknown, message: string): { error: { code: ErrorCode; exitCode: number; message: string } } {
+  return { error: { code: errorCodeFor(error), exitCode: exitCodeFor(error), message } };
 }

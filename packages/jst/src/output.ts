@@ -21,3 +21,16 @@ export function table(rows: string[][]): string {
   for (const r of rows) r.forEach((c, i) => { widths[i] = Math.max(widths[i] ?? 0, c.length); });
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n');
 }
+
+/**
+ * What a command produced, before anything is printed (STYLE.md "One command, three faces"): its
+ * `--json` value, its human text (exactly what the CLI prints without --json) and its exit code.
+ * The CLI prints one of the two forms; `jst mcp` returns both as a tool result.
+ */
+export interface Outcome<T = unknown> { json: T; text: string; code: number }
+
+/** The CLI face of an outcome: the JSON (two-space indent) or the text, then the exit code. */
+export function emit(io: Io, out: Outcome, asJson: boolean): number {
+  io.stdout.write(asJson ? `${JSON.stringify(out.json, null, 2)}\n` : out.text);
+  return out.code;
+}

@@ -205,6 +205,15 @@ export function buildProgram(run: (work: (ctx: Context) => Promise<number>) => P
     .action(async (keys: string[], o: { yes?: string[]; json?: boolean }, cmd: Command) => { fixedRole(cmd, 'reviewer'); await run(async (ctx) => (await import('./commands/done.js')).done(ctx, { keys, ...o })); }),
   ['jst done ABC-2 --yes ABC-2', 'jst done ABC-2 ABC-3 --yes ABC-2 ABC-3', 'jst done ABC-2   # asks on a terminal']);
 
+  examples(withRole(program.command('mcp'))
+    .description('serve the role\'s tools to a coding agent: a Model Context Protocol server on stdio (ARCHITECTURE §13)')
+    .addHelpText('after', '\nTools: every role healthcheck, issue_view, search; assigner plan, plan_dry_run; executor start, note, pr_base, pr;\nreviewer review_brief, review_verdict, done.\nEach calls the same code as the command of that name; a refusal is a tool result with isError.\nCredentials: the role\'s own from .jst/ (found from the folder the server starts in), as for every command.\nExit codes: 0 when the client closes stdin, 2 an unknown or missing --role.\n')
+    .action(async (_o, cmd: Command) => {
+      const role = roleOf(cmd);
+      await run(async () => (await import('./mcp/serve.js')).serveMcp(role));
+    }),
+  ['jst mcp --role executor', 'claude mcp add jst-executor -- jst mcp --role executor', 'codex mcp add jst-executor -- jst mcp --role executor']);
+
   examples(program.command('init').description('write .jst/team.env, .jst/local.env (0600) and .jst/.gitignore')
     .option('--force', 'overwrite existing files')
     .option('--project-key <key>').option('--site <host>', 'TRACKER_ACCOUNT_URL').option('--gateway <url>', 'TRACKER_GATEWAY_URL')

@@ -4,7 +4,8 @@ import { EXIT } from '../exit.js';
 import { refuse, usage } from '../phase/locate.js';
 import { APPROVED, latestVerdict } from '../phase/markers.js';
 import { finish, stepper } from '../phase/steps.js';
-import { needsAnswer, Prompter } from '../plan/prompt.js';
+import { promptFor } from '../plan/prompt.js';
+import { emit, type Outcome } from '../output.js';
 
 export interface DoneOptions { keys: string[]; yes?: string[] | undefined; json?: boolean | undefined }
 
@@ -17,6 +18,10 @@ interface Checked { key: string; parent: string | null; state: 'already-done' | 
  * already done is a success that changes nothing.
  */
 export async function done(ctx: Context, o: DoneOptions): Promise<number> {
+  return emit(ctx.io, await doneOutcome(ctx, o), Boolean(o.json));
+}
+
+export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome> {
   const { say, warnings } = stepper(ctx);
   if (!o.keys.length) throw usage('USAGE', 'jst done needs at least one issue KEY');
   const bad = o.keys.find((k) => !/^[A-Z][A-Z0-9_]*-[1-9][0-9]*$/.test(k));
@@ -44,13 +49,13 @@ export async function done(ctx: Context, o: DoneOptions): Promise<number> {
   // spec: each key only after an explicit yes for that key.
   const ready = checked.filter((c) => c.state === 'ready');
   const yes = new Set(o.yes ?? []);
-  const prompter = new Prompter(ctx.io, ctx.io.interactive);
+  // A terminal asks; jst mcp asks through elicitation; otherwise the question ends the run (exit 3).
+  const prompter = promptFor(ctx, ctx.io.interactive);
   const declined: string[] = [];
   try {
     for (const c of ready) {
       if (yes.has(c.key)) continue;
-      if (!ctx.io.interactive) throw needsAnswer(`move ${c.key} to "${s.done}"?`, `Nothing was moved. Confirm each key explicitly: jst done ${keys.join(' ')} ${ready.map((r) => `--yes ${r.key}`).join(' ')}`);
-      if (!(await prompter.yesNo(`Move ${c.key} to "${s.done}"?`))) declined.push(c.key);
+      if (!(await prompter.yesNo(`Move ${c.key} to "${s.done}"?`, `Nothing was moved. Confirm each key explicitly: jst done ${keys.join(' ')} ${ready.map((r) => `--yes ${r.key}`).join(' ')}`))) declined.push(c.key);
     }
   } finally {
     prompter.close();
@@ -68,10 +73,9 @@ export async function done(ctx: Context, o: DoneOptions): Promise<number> {
 
   const parents = [...new Set(checked.map((c) => c.parent).filter((p): p is string => p !== null))];
   const next = parents.map((p) => `When every sub-task pull request of ${p} is merged: jst review ${p} --open-parent-pr`);
-  finish(ctx, o.json, { moved, alreadyDone: already, declined, status: s.done, warnings, next }, [
+  return finish({ moved, alreadyDone: already, declined, status: s.done, warnings, next }, [
     ...moved.map((k) => `${k} → "${s.done}"`),
     ...already.map((k) => `${k} was already "${s.done}": nothing changed`),
     ...declined.map((k) => `${k} not moved (no yes)`),
-  ], next);
-  return declined.length ? EXIT.failed : EXIT.ok;
+  ], next, declined.length ? EXIT.failed : EXIT.ok);
 }

@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { EXIT } from '../exit.js';
+import { emit, type Outcome } from '../output.js';
 import { bodyText, writtenBody } from '../phase/body.js';
 import { issueCheckout, usage } from '../phase/locate.js';
 import { markedBody, TASK_MEMORY } from '../phase/markers.js';
@@ -9,6 +9,10 @@ export interface NoteOptions { words: string[]; bodyFile?: string | undefined; m
 
 /** `jst note [TEXT…] [--body-file F]` (ARCHITECTURE §11): the executor's task memory on the current issue. */
 export async function note(ctx: Context, o: NoteOptions): Promise<number> {
+  return emit(ctx.io, await noteOutcome(ctx, o), Boolean(o.json));
+}
+
+export async function noteOutcome(ctx: Context, o: NoteOptions): Promise<Outcome> {
   const { say } = stepper(ctx);
   const text = bodyText(o, 'note');
   if (text === null) throw usage('USAGE', 'jst note needs the text of the note', 'Pass it as words (jst note "parser done; UI next") or with --body-file F');
@@ -16,8 +20,7 @@ export async function note(ctx: Context, o: NoteOptions): Promise<number> {
   const body = markedBody(TASK_MEMORY, [], writtenBody(text, o.markdown, o.bodyFile ?? 'the note'));
   say(`→ comment on ${here.key}: ${TASK_MEMORY}`);
   const posted = await ctx.client('executor').addComment(here.key, body.adf);
-  finish(ctx, o.json, { key: here.key, commentId: posted.id, text: body.text },
+  return finish({ key: here.key, commentId: posted.id, text: body.text },
     [`${here.key}: task memory saved (comment ${posted.id}); jst start prints it next time.`],
     ['When the work is committed: jst pr']);
-  return EXIT.ok;
 }

@@ -1,6 +1,6 @@
 import { allComments, transitionTo } from '@jst/client';
 import type { Context } from '../context.js';
-import { EXIT } from '../exit.js';
+import { emit, type Outcome } from '../output.js';
 import * as git from '../git/index.js';
 import { bodyText, writtenBody } from '../phase/body.js';
 import { dirtyFiles, firstRef, issueCheckout, refuse } from '../phase/locate.js';
@@ -8,7 +8,15 @@ import { markedBody, markedComments, RUN_REPORT } from '../phase/markers.js';
 import { resolvePrBase } from '../phase/pr-base.js';
 import { finish, stepper } from '../phase/steps.js';
 
-export interface PrOptions { title?: string | undefined; bodyFile?: string | undefined; markdown?: boolean | undefined; draft?: boolean | undefined; json?: boolean | undefined }
+export interface PrOptions {
+  title?: string | undefined;
+  bodyFile?: string | undefined;
+  /** The body itself (`jst mcp`'s pr tool), instead of --body-file. */
+  body?: string | undefined;
+  markdown?: boolean | undefined;
+  draft?: boolean | undefined;
+  json?: boolean | undefined;
+}
 
 /**
  * `jst pr` (ARCHITECTURE §11), the executor in the issue's worktree. Every refusal (a dirty work
@@ -17,12 +25,16 @@ export interface PrOptions { title?: string | undefined; bodyFile?: string | und
  * A rerun finds the open pull request and posts no second report.
  */
 export async function pr(ctx: Context, o: PrOptions): Promise<number> {
+  return emit(ctx.io, await prOutcome(ctx, o), Boolean(o.json));
+}
+
+export async function prOutcome(ctx: Context, o: PrOptions): Promise<Outcome> {
   const { say, warnings } = stepper(ctx);
   const here = await issueCheckout(ctx, 'jst pr');
   const g = { env: ctx.env };
   const config = ctx.config();
   const s = config.statuses;
-  const body = bodyText({ bodyFile: o.bodyFile }, 'pull request body');
+  const body = bodyText({ words: o.body === undefined ? [] : [o.body], bodyFile: o.bodyFile }, 'pull request body');
 
   say('→ work tree is clean (git status --porcelain)');
   const dirty = await dirtyFiles(here.root, ctx.env);
@@ -93,10 +105,9 @@ export async function pr(ctx: Context, o: PrOptions): Promise<number> {
     status: s.inReview, transitioned, runReport: { posted: reportId !== null, commentId: reportId }, warnings,
     next: [`jst review ${here.key}`],
   };
-  finish(ctx, o.json, result, [
+  return finish(result, [
     `${here.key}: pull request #${pull.number} ${existing ? 'was already open' : 'opened'}: ${pull.html_url}`,
     `${here.branch} → ${base.base} (${commits} commit${commits === 1 ? '' : 's'}), ${here.key} is "${s.inReview}"${transitioned ? ` (was "${status}")` : ''}`,
     reportId ? `${RUN_REPORT} posted on ${here.key}.` : `${RUN_REPORT} already on ${here.key}: nothing new posted.`,
   ], [`The reviewer: jst review ${here.key}`]);
-  return EXIT.ok;
 }

@@ -2,7 +2,7 @@ import { allComments, commentsWithMarker, projectVisible, EXECUTOR_FIELDS, REVIE
 import { JstError, type Role } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
-import { bold, dim, line, printJson, table } from '../output.js';
+import { bold, dim, emit, line, printJson, table, type Outcome } from '../output.js';
 import { documentText } from './document.js';
 
 export interface OutputOptions { json?: boolean | undefined }
@@ -60,11 +60,13 @@ const PRESETS: Record<string, readonly string[]> = { executor: EXECUTOR_FIELDS, 
 
 /** spec §4 endpoint 5; `--fields executor|reviewer` picks the phase 2 / phase 3 field sets. */
 export async function issueView(ctx: Context, role: Role, key: string, o: OutputOptions & { fields?: string }): Promise<number> {
+  return emit(ctx.io, await issueViewOutcome(ctx, role, key, o), wantsJson(ctx, o));
+}
+
+export async function issueViewOutcome(ctx: Context, role: Role, key: string, o: { fields?: string | undefined }): Promise<Outcome<Issue>> {
   const fields = o.fields ? PRESETS[o.fields] ?? o.fields.split(',').map((f) => f.trim()).filter(Boolean) : undefined;
   const issue = await ctx.client(role).getIssue(key, fields);
-  if (wantsJson(ctx, o)) printJson(ctx.io, issue);
-  else line(ctx.io, describeIssue(ctx, issue));
-  return EXIT.ok;
+  return { json: issue, text: `${describeIssue(ctx, issue)}\n`, code: EXIT.ok };
 }
 
 function describeIssue(ctx: Context, issue: Issue): string {
@@ -101,7 +103,14 @@ export async function commentList(ctx: Context, role: Role, key: string, o: Outp
 }
 
 /** POST /search/jql, following nextPageToken with --all. */
-export async function search(ctx: Context, role: Role, jql: string, o: OutputOptions & { fields?: string; all?: boolean; max?: string }): Promise<number> {
+export async function search(ctx: Context, role: Role, jql: string, o: OutputOptions & SearchOptions): Promise<number> {
+  return emit(ctx.io, await searchOutcome(ctx, role, jql, o), wantsJson(ctx, o));
+}
+
+export interface SearchOptions { fields?: string | undefined; all?: boolean | undefined; max?: string | undefined }
+export interface SearchResult { issues: Issue[]; nextPageToken?: string }
+
+export async function searchOutcome(ctx: Context, role: Role, jql: string, o: SearchOptions): Promise<Outcome<SearchResult>> {
   const fields = (o.fields ?? 'key,summary,status').split(',').map((f) => f.trim()).filter(Boolean);
   const maxResults = o.max ? Number(o.max) : 50;
   if (!Number.isInteger(maxResults) || maxResults < 1) throw new JstError({ code: 'USAGE', problem: `--max must be a positive integer (got "${o.max}")` });
@@ -113,7 +122,9 @@ export async function search(ctx: Context, role: Role, jql: string, o: OutputOpt
     issues.push(...page.issues);
     token = page.nextPageToken ?? undefined;
   } while (o.all && token);
-  if (wantsJson(ctx, o)) printJson(ctx.io, { issues, ...(token ? { nextPageToken: token } : {}) });
-  else line(ctx.io, table(issues.map((i) => [i.key, i.fields?.status?.name ?? '', i.fields?.summary ?? ''])));
-  return EXIT.ok;
+  return {
+    json: { issues, ...(token ? { nextPageToken: token } : {}) },
+    text: `${table(issues.map((i) => [i.key, i.fields?.status?.name ?? '', i.fields?.summary ?? '']))}\n`,
+    code: EXIT.ok,
+  };
 }

@@ -2,6 +2,7 @@ import { allComments, transitionTo, type Issue, type IssueLink } from '@jst/clie
 import { markedBody, markedComments, RUN_REPORT } from '../phase/markers.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
+import { emit, type Outcome } from '../output.js';
 import { issueCheckout, refuse, usage } from '../phase/locate.js';
 import { myVerdict, pullOfIssue, type PrEntry, type PullLookup } from '../phase/pulls.js';
 import { finish, stepper } from '../phase/steps.js';
@@ -28,6 +29,10 @@ export async function reviewKey(ctx: Context, key: string | undefined, command: 
  * code-host identity's verdict. The diff is left to git or the code host.
  */
 export async function reviewBrief(ctx: Context, o: ReviewBriefOptions): Promise<number> {
+  return emit(ctx.io, await reviewBriefOutcome(ctx, o), Boolean(o.json));
+}
+
+export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): Promise<Outcome> {
   const { say, warn, warnings } = stepper(ctx);
   const { key, cwd } = await reviewKey(ctx, o.key, 'jst review');
   const config = ctx.config();
@@ -80,14 +85,13 @@ export async function reviewBrief(ctx: Context, o: ReviewBriefOptions): Promise<
     for (const e of withPr) e.verdict = await myVerdict(codehost, e.number!, me.login);
   }
   const next = nextFor(key, set, parentPr);
-  finish(ctx, o.json, { key, summary: issue.fields.summary ?? '', status: issue.fields.status?.name ?? '', track, prs: set, parentPr, warnings, next }, [
+  return finish({ key, summary: issue.fields.summary ?? '', status: issue.fields.status?.name ?? '', track, prs: set, parentPr, warnings, next }, [
     `${key}  ${issue.fields.summary ?? ''}  [${issue.fields.status?.name ?? ''}]`,
     `Track: ${track}`,
     set.length ? 'Pull requests:' : 'Pull requests: none to review yet',
     ...set.map((e) => `  ${e.key}  ${e.branch} → ${e.base}  ${e.url ?? '(no pull request)'}  ${e.state}  ${e.verdict ? `your verdict: ${e.verdict.line}` : 'no verdict from you yet'}`),
     'The diff: git diff <base>...<branch>, or the pull request on the code host.',
   ], next);
-  return EXIT.ok;
 }
 
 /**

@@ -4,7 +4,7 @@ import { JstError } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import * as git from '../git/index.js';
-import { bold, dim, yellow } from '../output.js';
+import { bold, dim, emit, yellow, type Outcome } from '../output.js';
 import { acceptanceCriteria, assignmentReportFrom, issueKeyFromBranch, prTargetFrom, PR_TARGET_MARKER, REPORT_MARKER } from '../start/handover.js';
 import { confirmParent, mergeParent, runBootstrap, taskMemory, type BootstrapResult, type SyncResult } from '../start/phase2.js';
 
@@ -48,10 +48,12 @@ export interface StartResult {
  * origin lookup) runs before the one tracker write (the transition) and the one push.
  */
 export async function start(ctx: Context, o: StartOptions): Promise<number> {
+  return emit(ctx.io, await startOutcome(ctx, o), Boolean(o.json));
+}
+
+export async function startOutcome(ctx: Context, o: StartOptions): Promise<Outcome<StartResult>> {
   const r = await run(ctx, o);
-  if (o.json) ctx.io.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
-  else ctx.io.stdout.write(`${render(ctx, r)}\n`);
-  return EXIT.ok;
+  return { json: r, text: `${render(ctx, r)}\n`, code: EXIT.ok };
 }
 
 async function run(ctx: Context, o: StartOptions): Promise<StartResult> {

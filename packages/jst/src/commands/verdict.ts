@@ -1,6 +1,6 @@
 import { allComments, transitionTo, type TrackerClient } from '@jst/client';
 import type { Context } from '../context.js';
-import { EXIT } from '../exit.js';
+import { emit, type Outcome } from '../output.js';
 import { bodyText, writtenBody } from '../phase/body.js';
 import { refuse, usage } from '../phase/locate.js';
 import { latestVerdict, verdictOf, type Verdict, markedBody, markedComments, REVIEW_TALLY, verdictLine, type VerdictKind } from '../phase/markers.js';
@@ -8,7 +8,16 @@ import { myVerdict, pullOfIssue } from '../phase/pulls.js';
 import { finish, stepper } from '../phase/steps.js';
 import { ISSUE_FIELDS } from './review.js';
 
-export interface VerdictOptions { key: string; kind: VerdictKind; summary: string; bodyFile?: string | undefined; markdown?: boolean | undefined; json?: boolean | undefined }
+export interface VerdictOptions {
+  key: string;
+  kind: VerdictKind;
+  summary: string;
+  bodyFile?: string | undefined;
+  /** The body itself (`jst mcp`'s review_verdict tool), instead of --body-file. */
+  body?: string | undefined;
+  markdown?: boolean | undefined;
+  json?: boolean | undefined;
+}
 
 /**
  * `jst review KEY --approve|--request-changes --summary S` (ARCHITECTURE §11): one `COMMENT` review
@@ -17,10 +26,14 @@ export interface VerdictOptions { key: string; kind: VerdictKind; summary: strin
  * posts is skipped when it is already there, so a rerun with the same verdict posts nothing.
  */
 export async function reviewVerdict(ctx: Context, o: VerdictOptions): Promise<number> {
+  return emit(ctx.io, await reviewVerdictOutcome(ctx, o), Boolean(o.json));
+}
+
+export async function reviewVerdictOutcome(ctx: Context, o: VerdictOptions): Promise<Outcome> {
   const { say, warnings } = stepper(ctx);
   const summary = o.summary.trim();
   if (!summary || /[\r\n]/.test(summary)) throw usage('USAGE', '--summary must be one non-empty line: it becomes the verdict\'s first line');
-  const body = bodyText({ bodyFile: o.bodyFile }, 'review body');
+  const body = bodyText({ words: o.body === undefined ? [] : [o.body], bodyFile: o.bodyFile }, 'review body');
   const config = ctx.config();
   const s = config.statuses;
   const codehost = await ctx.codehost();
@@ -67,13 +80,12 @@ export async function reviewVerdict(ctx: Context, o: VerdictOptions): Promise<nu
 
   const approved = o.kind === 'approved';
   const next = approved ? [`jst done ${o.key} --yes ${o.key}`] : [`The executor, in ${entry.branch}'s worktree: fix, commit, then jst pr`];
-  finish(ctx, o.json, { key: o.key, verdict: line, pullRequest: { number: pull.number, url: pull.html_url }, rerun: !posted.review && !posted.comment, posted, status: posted.transitioned ? s.inProgress : status, warnings, next }, [
+  return finish({ key: o.key, verdict: line, pullRequest: { number: pull.number, url: pull.html_url }, rerun: !posted.review && !posted.comment, posted, status: posted.transitioned ? s.inProgress : status, warnings, next }, [
     posted.review || posted.comment ? `${o.key}: ${line}` : `${o.key}: "${line}" was already given: nothing new posted`,
     `Pull request #${pull.number}: ${pull.html_url}`,
     ...(posted.transitioned ? [`${o.key} moved back to "${s.inProgress}".`] : []),
     ...(posted.tally ? [`Tally updated on ${parent}.`] : []),
   ], next);
-  return EXIT.ok;
 }
 
 /** `Review tally` on the parent: every sub-task's newest verdict; posted only when it changed. */

@@ -58,7 +58,12 @@ const HINTED_ROLES: readonly Role[] = ['assigner', 'reviewer'];
  * §6; every problem kept, `\n`-separated), plus `"context": […]` in the same shape with --context.
  */
 export function reportJson(report: HealthReport): string {
-  const plain = (r: { name: string; status: string; detail: string }) => ({ name: r.name, status: r.status, detail: r.detail });
-  const context = report.context === undefined ? {} : { context: report.context.map(plain) };
-  return `${JSON.stringify({ role: report.role, rows: report.rows.map(plain), ...context }, null, 2)}\n`;
+  return `${JSON.stringify(reportObject(report), null, 2)}\n`;
+}
+
+/** The JSON form of a report: `{role, rows}` (ARCHITECTURE §6), and `context` when --context asked for it. */
+export function reportObject(report: HealthReport): HealthReport {
+  const rows = report.rows.map((r) => ({ name: r.name, status: r.status, detail: r.detail }));
+  const context = report.context?.map((r) => ({ name: r.name, status: r.status, detail: r.detail }));
+  return context === undefined ? { role: report.role, rows } : { role: report.role, rows, context };
 }

@@ -1,5 +1,6 @@
 import type { Context } from '../context.js';
-import { yellow } from '../output.js';
+import { EXIT } from '../exit.js';
+import { yellow, type Outcome } from '../output.js';
 
 /** Each step on stderr as it runs (ARCHITECTURE §11); warnings are collected for the result too. */
 export function stepper(ctx: Context): { say: (l: string) => void; warn: (l: string) => void; warnings: string[] } {
@@ -8,10 +9,9 @@ export function stepper(ctx: Context): { say: (l: string) => void; warn: (l: str
   return { say, warnings, warn: (l) => { warnings.push(l); say(yellow(ctx.io, `! ${l}`)); } };
 }
 
-/** The one output of a command: JSON, or the text lines then the hand-off. */
-export function finish(ctx: Context, json: boolean | undefined, result: unknown, text: string[], next: string[]): void {
-  if (json) { ctx.io.stdout.write(`${JSON.stringify(result, null, 2)}\n`); return; }
+/** The one output of a command: its JSON, and its text lines then the hand-off (output.ts emit prints one). */
+export function finish<T>(result: T, text: string[], next: string[], code: number = EXIT.ok): Outcome<T> {
   const out = [...text];
   if (next.length) out.push('', 'Next:', ...next.map((n) => `  ${n}`));
-  ctx.io.stdout.write(`${out.join('\n')}\n`);
+  return { json: result, text: `${out.join('\n')}\n`, code };
 }

@@ -1,7 +1,7 @@
 import type { Draft, PlanInput, WorkItem } from './input.js';
 import { openQuestions, settle } from './input.js';
 import { matchPriority, type Priorities } from './priority.js';
-import { needsAnswer, type Prompter } from './prompt.js';
+import { needsAnswer, type Prompt } from './prompt.js';
 
 /** Sub-tasks of one plan at most (a longer list is a plan file's job). */
 const MAX_STEPS = 20;
@@ -11,7 +11,7 @@ const MAX_STEPS = 20;
  * become the issue description. Without a terminal (or with a plan file) an open question ends
  * the run with exit 3, naming every question still open.
  */
-export async function clarify(draft: Draft, prompt: Prompter, priorities: Priorities): Promise<PlanInput> {
+export async function clarify(draft: Draft, prompt: Prompt, priorities: Priorities): Promise<PlanInput> {
   if (!prompt.interactive) {
     const open = openQuestions(draft);
     if (open.length) {

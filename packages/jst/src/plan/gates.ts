@@ -1,6 +1,6 @@
 import type { HealthReport } from '../healthcheck/index.js';
 import type { PlanInput } from './input.js';
-import { refused, type Prompter } from './prompt.js';
+import { refused, type Prompt } from './prompt.js';
 
 /** The branch context of spec §1 rule 4, read from the healthcheck rows (git is not asked again). */
 export interface BranchContext {
@@ -65,7 +65,7 @@ export function pathGate(plan: PlanInput, start: StartBranch, bc: BranchContext)
  * (an answer then is not wasted). `--from-branch <name>` is the non-interactive yes, and it must
  * name the branch: `--yes` (skip the final confirmation) never accepts an unusual branch.
  */
-export async function otherBranchGate(bc: BranchContext, start: StartBranch, defaultBase: string, fromBranch: string | undefined, prompt: Prompter): Promise<void> {
+export async function otherBranchGate(bc: BranchContext, start: StartBranch, defaultBase: string, fromBranch: string | undefined, prompt: Prompt): Promise<void> {
   if (fromBranch !== undefined && fromBranch !== bc.branch) {
     throw refused(`--from-branch ${fromBranch} does not name the current branch ${bc.branch ?? '(detached)'}`, `Pass --from-branch ${bc.branch ?? '<branch>'}, or check out ${defaultBase}`);
   }

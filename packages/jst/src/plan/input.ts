@@ -22,6 +22,14 @@ export function readPlanFile(file: string): Draft {
   } catch (e) {
     throw new JstError({ code: 'PLAN_FILE', problem: `cannot read the plan file ${file}: ${(e as Error).message}`, hint: 'It must be JSON: {"request","summary","scope","acceptanceCriteria":[…],"priority","path","steps":[…]}' });
   }
+  return parsePlan(json, file);
+}
+
+/** What the plan is called in messages when it came as a tool argument rather than a file. */
+export const PLAN_ARGUMENT = '(the plan argument)';
+
+/** A plan-file object, checked key by key; `file` names it in messages. */
+export function parsePlan(json: unknown, file: string): Draft {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new JstError({ code: 'PLAN_FILE', problem: `the plan file ${file} must hold a JSON object` });
   }

@@ -1,14 +1,14 @@
 import { createInterface, type Interface } from 'node:readline';
 import { JstError } from '../config/index.js';
-import type { Io } from '../context.js';
+import type { Context, Io } from '../context.js';
 import { EXIT, cancelledError } from '../exit.js';
+import type { AskOptions, Prompt } from '../ask.js';
 
-/** What a question accepts: a default taken by a bare Enter, and a check that names what is wrong. */
-export interface AskOptions {
-  /** Shown as `[default]`; a bare Enter takes it. */
-  default?: string | undefined;
-  /** null = accepted; otherwise why not (the question is asked again). */
-  check?: ((answer: string) => string | null) | undefined;
+export type { AskOptions, Prompt } from '../ask.js';
+
+/** The context's prompt (the MCP adapter's), else the terminal's. */
+export function promptFor(ctx: Context, interactive: boolean): Prompt {
+  return ctx.prompt ? ctx.prompt(interactive) : new Prompter(ctx.io, interactive);
 }
 
 /**
@@ -17,7 +17,7 @@ export interface AskOptions {
  * Lines typed ahead of a question are kept for it, not dropped; input that ends unanswered is a
  * question left open (exit 3), never a hang; Ctrl-C at a question is a cancel (exit 130).
  */
-export class Prompter {
+export class Prompter implements Prompt {
   private rl: Interface | undefined;
   private readonly queue: string[] = [];
   private waiting: { resolve: (line: string) => void; reject: (e: Error) => void; question: string } | undefined;

@@ -4,15 +4,16 @@ import { accountIdByEmail, projectVisible } from '@jst/client';
 import { JstError, requireProjectKey, requireRoleEmail, siteUrl } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
+import { emit, type Outcome } from '../output.js';
 import * as git from '../git/index.js';
 import { runHealthcheck, type HealthReport } from '../healthcheck/index.js';
 import { clarify } from './clarify.js';
 import { dryRunEffects, realEffects, type Effects } from './effects.js';
 import { branchContext, otherBranchGate, pathGate, startBranchGate, type BranchContext } from './gates.js';
-import { readPlanFile, type Draft, type PlanInput } from './input.js';
+import { parsePlan, PLAN_ARGUMENT, readPlanFile, type Draft, type PlanInput } from './input.js';
 import { Journal } from './journal.js';
 import { trackerPriorities, requirePriority } from './priority.js';
-import { Prompter, refused } from './prompt.js';
+import { promptFor, refused, type Prompt } from './prompt.js';
 import { commentOnce, provision, type Leaf } from './provision.js';
 import { assignmentReport, handOffLines } from './report.js';
 import { slugify } from './slug.js';
@@ -26,35 +27,43 @@ export interface PlanOptions {
   confirmHotfix?: boolean | undefined;
   json?: boolean | undefined;
   dryRun?: boolean | undefined;
+  /** The plan-file object itself (`jst mcp`'s plan tool), read by the same rules as --plan. */
+  planData?: unknown;
 }
 
 export interface PlanResult { keys: string[]; branches: string[]; worktrees: string[]; report: string; handOff: string[]; leaves: Leaf[] }
 
 /** `jst plan` (ARCHITECTURE §7): spec §1 phase 1, rule by rule, in the order the spec gives them. */
 export async function runPlan(ctx: Context, o: PlanOptions): Promise<number> {
-  const prompt = new Prompter(ctx.io, ctx.io.interactive && !o.plan);
+  const out = await planOutcome(ctx, o);
+  if (o.dryRun && !o.json) ctx.io.stderr.write('Dry run: nothing was created; the hand-off lines below show what a real run would print.\n');
+  return emit(ctx.io, out, Boolean(o.json));
+}
+
+/** The `--json` form of a plan run. */
+export interface PlanJson { keys: string[]; branches: string[]; worktrees: string[]; report: string; handOff: string[]; dryRun: boolean }
+
+export async function planOutcome(ctx: Context, o: PlanOptions): Promise<Outcome<PlanJson>> {
+  const prompt = promptFor(ctx, ctx.io.interactive && !o.plan && o.planData === undefined);
   const say = (line: string) => ctx.io.stderr.write(`${line}\n`);
   try {
-    const result = await plan(ctx, o, prompt, say);
-    if (!result) return EXIT.ok;
-    if (o.json) {
-      ctx.io.stdout.write(`${JSON.stringify({ keys: result.keys, branches: result.branches, worktrees: result.worktrees, report: result.report, handOff: result.handOff, dryRun: Boolean(o.dryRun) }, null, 2)}\n`);
-    } else {
+    const r = await plan(ctx, o, prompt, say);
+    return {
+      json: { keys: r.keys, branches: r.branches, worktrees: r.worktrees, report: r.report, handOff: r.handOff, dryRun: Boolean(o.dryRun) },
       // ARCHITECTURE §7: the Assignment report, then one executor hand-off line per worktree.
-      if (o.dryRun) say('Dry run: nothing was created; the hand-off lines below show what a real run would print.');
-      ctx.io.stdout.write(`${result.report}\n${result.handOff.map((l) => `${l}\n`).join('')}`);
-    }
-    return EXIT.ok;
+      text: `${r.report}\n${r.handOff.map((l) => `${l}\n`).join('')}`,
+      code: EXIT.ok,
+    };
   } finally {
     prompt.close();
   }
 }
 
-async function plan(ctx: Context, o: PlanOptions, prompt: Prompter, say: (l: string) => void): Promise<PlanResult | null> {
+async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: string) => void): Promise<PlanResult> {
   const config = ctx.config();
   const fault = faultInjector(ctx.env);
   // --- spec §1 rule 3: an empty request is asked for before anything runs, the healthcheck included.
-  const draft: Draft = o.plan ? readPlanFile(o.plan) : {};
+  const draft: Draft = o.plan ? readPlanFile(o.plan) : o.planData !== undefined ? parsePlan(o.planData, PLAN_ARGUMENT) : {};
   if (o.request.length) draft.request = o.request.join(' ').trim();
   const pending = config.jstDir ? Journal.pending(config.jstDir) : null;
   let resumePlan: PlanInput | null = null;
@@ -146,7 +155,7 @@ function failOnHealth(report: HealthReport, say: (l: string) => void): void {
 }
 
 /** spec §1 rule 4: a missing worktrees folder is a stop and a question; the folder is never created here. */
-async function worktreesDirGate(bc: BranchContext, prompt: Prompter): Promise<void> {
+async function worktreesDirGate(bc: BranchContext, prompt: Prompt): Promise<void> {
   if (bc.worktreesDir.status === 'PASS') return;
   const dir = bc.worktreesDir.detail;
   const path = dir.split(' ')[0]!;
@@ -170,7 +179,7 @@ async function statusesGate(ctx: Context, project: string): Promise<void> {
 }
 
 /** spec §1 rule 8: fetch on both paths; planned work also pulls the base fast-forward only. */
-async function syncWithOrigin(ctx: Context, repo: string, s: { hotfix: boolean; onBase: boolean; base: string; dryRun: boolean; say: (l: string) => void; prompt: Prompter }): Promise<void> {
+async function syncWithOrigin(ctx: Context, repo: string, s: { hotfix: boolean; onBase: boolean; base: string; dryRun: boolean; say: (l: string) => void; prompt: Prompt }): Promise<void> {
   const o = { env: ctx.env };
   s.say('→ git fetch origin');
   if (s.dryRun) s.say(`git -C ${repo} fetch origin`);

@@ -7,7 +7,7 @@ import { EXIT } from '../exit.js';
 import * as git from '../git/index.js';
 import { firstRef, refuse } from '../phase/locate.js';
 import { markedComments, TASK_MEMORY } from '../phase/markers.js';
-import { needsAnswer, Prompter } from '../plan/prompt.js';
+import { promptFor } from '../plan/prompt.js';
 import { JstError } from '../config/index.js';
 
 /**
@@ -22,10 +22,10 @@ export async function confirmParent(ctx: Context, issue: Issue, onParent: boolea
   if (!subs.length || onParent) return;
   const question = `${issue.key} has sub-tasks (${subs.map((t) => t.key).join(', ')}): it is their merge target, and the work is normally done in their worktrees. Start work on the parent itself?`;
   const hint = `Nothing was moved or pushed. Work in a sub-task's worktree, or confirm with jst start --on-parent`;
-  if (!ctx.io.interactive) throw needsAnswer(question, hint);
-  const prompter = new Prompter(ctx.io, true);
+  // A terminal asks; jst mcp asks through elicitation; otherwise the question ends the run (exit 3).
+  const prompter = promptFor(ctx, ctx.io.interactive);
   try {
-    if (!(await prompter.yesNo(question))) throw refuse('START_PARENT_DECLINED', `work on the parent ${issue.key} was not confirmed`, hint);
+    if (!(await prompter.yesNo(question, hint))) throw refuse('START_PARENT_DECLINED', `work on the parent ${issue.key} was not confirmed`, hint);
   } finally {
     prompter.close();
   }

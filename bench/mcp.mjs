@@ -1,0 +1,83 @@
+// Times one `issue_view` tool call over one `jst mcp --role executor` session (the SDK's own Client over
+// stdio) against the embedded tracker (SQLite), next to one `jst issue view KEY --json` process per call.
+// Run: npm run build && node bench/mcp.mjs   (CALLS=500, SPAWNS=10 by default)
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { parseSeed, startServer } from '../packages/tracker/dist/index.js';
+
+const CALLS = Number(process.env.CALLS ?? 500);
+const SPAWNS = Number(process.env.SPAWNS ?? 10);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const jst = join(root, 'packages/jst/bin/jst.cjs');
+const base = mkdtempSync(join(tmpdir(), 'jst-mcp-bench-'));
+const email = 'e@bench.test';
+const token = 'bench-token';
+const server = await startServer({ port: 0, dataDir: join(base, 'data'),
+  seed: parseSeed({ sites: [{ host: 'bench.atlassian.net', users: [{ email, tokens: [{ token }] }], projects: [{ key: 'BEN', name: 'Bench', members: [{ email, role: 'admin' }] }] }] }) });
+
+const auth = `Basic ${Buffer.from(`${email}:${token}`).toString('base64')}`;
+const created = await fetch(`${server.url}/rest/api/3/issue`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' },
+  body: JSON.stringify({ fields: { project: { key: 'BEN' }, issuetype: { name: 'Task' }, summary: 'Bench issue' } }) });
+const { key } = await created.json();
+const { cloudId } = await (await fetch(`${server.url}/_edge/tenant_info`)).json();
+
+// A repository, as where an agent runs jst mcp (the server looks for .jst/ up to its root).
+const dir = join(base, 'checkout');
+mkdirSync(join(dir, '.jst'), { recursive: true });
+await promisify(execFile)('git', ['init', '--quiet', dir]);
+writeFileSync(join(dir, '.jst', 'team.env'), 'DEFAULT_BASE_BRANCH=development\nPRODUCTION_BRANCH=main\nPROJECT_KEY=BEN\n');
+writeFileSync(join(dir, '.jst', 'local.env'), [`WORKTREES_DIR=${base}`, `TRACKER_ACCOUNT_URL=${new URL(server.url).host}`, `TRACKER_GATEWAY_URL=${server.url}`,
+  ...['ASSIGNER', 'EXECUTOR', 'REVIEWER'].flatMap((r) => [`TRACKER_${r}_EMAIL=${email}`, `TRACKER_${r}_TOKEN=${token}`])].join('\n') + '\n', { mode: 0o600 });
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; };
+
+const client = new Client({ name: 'bench', version: '1.0.0' });
+const started = process.hrtime.bigint();
+await client.connect(new StdioClientTransport({ command: process.execPath, args: [...(process.env.MCP_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.MCP_PROF] : []), jst, 'mcp', '--role', 'executor'], cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stderr: 'ignore' }));
+const startMs = Number(process.hrtime.bigint() - started) / 1e6;
+const call = () => client.callTool({ name: 'issue_view', arguments: { key, fields: 'summary,status' } });
+for (let i = 0; i < 50; i++) await call(); // warm: JIT, the pooled connection, the cloudId cache
+const times = [];
+for (let i = 0; i < CALLS; i++) {
+  const t0 = process.hrtime.bigint();
+  const r = await call();
+  times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  if (r.isError) throw new Error(r.content[0].text);
+}
+const pings = [];
+for (let i = 0; i < CALLS; i++) {
+  const t0 = process.hrtime.bigint();
+  await client.ping();
+  pings.push(Number(process.hrtime.bigint() - t0) / 1e6);
+}
+await client.close();
+const gets = [];
+for (let i = 0; i < CALLS; i++) {
+  const t0 = process.hrtime.bigint();
+  await (await fetch(`${server.url}/ex/jira/${cloudId}/rest/api/3/issue/${key}?fields=summary,status`, { headers: { Authorization: auth } })).json();
+  gets.push(Number(process.hrtime.bigint() - t0) / 1e6);
+}
+
+const spawns = [];
+for (let i = 0; i < SPAWNS; i++) {
+  const t0 = process.hrtime.bigint();
+  // Asynchronous: the tracker answers from this same process.
+  await promisify(execFile)(process.execPath, [jst, '--role', 'executor', 'issue', 'view', key, '--fields', 'summary,status', '--json'], { cwd: dir });
+  spawns.push(Number(process.hrtime.bigint() - t0) / 1e6);
+}
+await server.close();
+rmSync(base, { recursive: true, force: true });
+
+const f = (x) => x.toFixed(2);
+console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'})`);
+console.log(`issue_view over one jst mcp session: median ${f(median(times))} ms, p90 ${f(pct(times, 0.9))} ms, p99 ${f(pct(times, 0.99))} ms (${CALLS} calls after 50 warm-up)`);
+console.log(`  of which: the stdio round trip alone (ping) median ${f(median(pings))} ms; the tracker's GET /issue alone (fetch, this process) median ${f(median(gets))} ms`);
+console.log(`session start (spawn jst mcp → initialize answered): ${f(startMs)} ms`);
+console.log(`jst issue view --json, one process per call: median ${f(median(spawns))} ms (${SPAWNS} runs)`);

@@ -1,0 +1,176 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstLineText } from '@jst/adf';
+import { startCodehost, type TestCodehost } from '../support/codehost.js';
+import { runJst } from '../support/jst-cli.js';
+import { startMcp, TEST_SECRETS, textOf, type McpSession } from '../support/mcp.js';
+import { CODEHOST_TOKEN, git } from '../support/repo.js';
+import { startTestTracker, type TestTracker } from '../support/tracker.js';
+import { MULTISTEP, planWorld, type PlanWorld } from './plan-fixture.js';
+
+const REPO = 'acme/widgets';
+
+/** ARCHITECTURE §13 over §11: phases 2 and 3 through the executor's and the reviewer's tools. */
+describe('jst mcp, phases 2 and 3: start / note / pr_base / pr, review_brief / review_verdict / done', () => {
+  let t: TestTracker;
+  let ch: TestCodehost;
+  let w: PlanWorld;
+  let P: string, A: string, B: string;
+  let pb: string, ab: string;
+  let pw: string, aw: string;
+  const sessions: McpSession[] = [];
+
+  async function mcp(role: string, o: Omit<Parameters<typeof startMcp>[1], 'cwd'> = {}): Promise<McpSession> {
+    const s = await startMcp(role, { cwd: w.repo.repo, ...o });
+    sessions.push(s);
+    return s;
+  }
+  const statusOf = async (key: string): Promise<string> => (await t.as('assigner').get(`/issue/${key}?fields=status`)).body.fields.status.name;
+  const firstLines = async (key: string): Promise<string[]> => ((await t.as('assigner').get(`/issue/${key}/comment?maxResults=100`)).body.comments as { body: unknown }[]).map((c) => firstLineText(c.body));
+  const error = (r: { structuredContent?: unknown }) => (r.structuredContent as { error: { code: string; exitCode: number; question?: string } }).error;
+
+  beforeAll(async () => {
+    t = await startTestTracker('sqlite');
+    ch = await startCodehost({ token: CODEHOST_TOKEN, repos: [REPO], login: 'rey-reviewer' });
+    w = planWorld(t, { local: (lines) => [...lines, `CODEHOST_API_URL=${ch.url}`, `CODEHOST_REPO=${REPO}`] });
+    const r = await w.plan(['--plan', w.planFile({ ...MULTISTEP, steps: MULTISTEP.steps.slice(0, 2) }), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { keys: string[]; branches: string[]; worktrees: string[] };
+    [P, A, B] = out.keys as [string, string, string];
+    [pb, ab] = out.branches as [string, string];
+    [pw, aw] = out.worktrees as [string, string];
+  });
+  afterAll(async () => {
+    for (const s of sessions) await s.close().catch(() => undefined);
+    w?.repo.cleanup();
+    await ch?.close();
+    await t?.close();
+  });
+
+  it('the executor: start, note, pr_base and pr in the sub-task\'s worktree (cwd), pr with one progress notification per step', async () => {
+    const ex = await mcp('executor');
+    const started = await ex.call('start', { cwd: aw });
+    expect(started.isError, textOf(started)).toBeFalsy();
+    expect(await statusOf(A)).toBe('In Progress');
+
+    const noted = await ex.call('note', { cwd: aw, text: 'serialiser first; quoting next' });
+    expect(noted.isError, textOf(noted)).toBeFalsy();
+    expect((await firstLines(A)).at(-1)).toBe('Task memory');
+
+    const base = await ex.call('pr_base', { cwd: aw });
+    const cli = await runJst(['pr-base', '--json'], { cwd: aw });
+    expect(base.structuredContent).toEqual(JSON.parse(cli.stdout));
+    expect(base.structuredContent).toMatchObject({ base: pb, source: 'parentbranch' });
+    expect(textOf(base)).toBe(`${pb}\tparentbranch`);
+
+    // spec §11: a branch with no commits beyond its base is refused, nothing pushed or posted.
+    const before = ch.requests.length;
+    const empty = await ex.call('pr', { cwd: aw });
+    expect(empty.isError).toBe(true);
+    expect(textOf(empty)).toContain('has no commits beyond');
+    expect(error(empty)).toMatchObject({ code: 'refused', exitCode: 1 });
+    expect(ch.calls(before).filter((c) => c.startsWith('POST'))).toEqual([]);
+    expect(await statusOf(A)).toBe('In Progress');
+
+    writeFileSync(join(aw, 'csv.ts'), 'export const csv = 1;\n');
+    git(aw, 'add', 'csv.ts');
+    git(aw, 'commit', '--quiet', '-m', 'CSV serialiser');
+    const progress: string[] = [];
+    const opened = await ex.call('pr', { cwd: aw, body: 'Serialises rows.\nQuotes per RFC 4180.' }, { progress });
+    expect(opened.isError, textOf(opened)).toBeFalsy();
+    expect(opened.structuredContent).toMatchObject({ key: A, base: pb, pullRequest: { created: true, state: 'open' }, transitioned: true, runReport: { posted: true } });
+    expect(progress).toContain(`→ git push -u origin ${ab}`);
+    expect(progress).toContain(`→ comment on ${A}: Run report`);
+    expect(ch.pulls.find((p) => p.head === ab)).toMatchObject({ base: pb, body: 'Serialises rows.\nQuotes per RFC 4180.' });
+    expect(await statusOf(A)).toBe('In Review');
+    expect((await firstLines(A)).at(-1)).toBe('Run report');
+  });
+
+  it('ARCHITECTURE §11: start on a parent without elicitation comes back as the question; nothing moved or pushed', async () => {
+    const ex = await mcp('executor');
+    const r = await ex.call('start', { cwd: pw });
+    expect(r.isError).toBe(true);
+    expect(error(r).question).toContain(`${P} has sub-tasks`);
+    expect(error(r).exitCode).toBe(3);
+    expect(await statusOf(P)).toBe('To Do');
+  });
+
+  it('ARCHITECTURE §11: start on a parent, the person declines: nothing moved', async () => {
+    const ex = await mcp('executor', { elicit: () => ({ action: 'decline' }) });
+    const r = await ex.call('start', { cwd: pw });
+    expect(r.isError).toBe(true);
+    expect(ex.elicitations[0]!.message).toContain(`${P} has sub-tasks`);
+    expect(textOf(r)).toContain('the person declined');
+    expect(await statusOf(P)).toBe('To Do');
+  });
+
+  it('the reviewer: review_brief, then review_verdict (one COMMENT review, the report on the issue)', async () => {
+    const rv = await mcp('reviewer');
+    const brief = await rv.call('review_brief', { key: P });
+    expect(brief.isError, textOf(brief)).toBeFalsy();
+    const cli = await runJst(['review', P, '--json'], { cwd: w.repo.repo });
+    expect(brief.structuredContent).toEqual(JSON.parse(cli.stdout));
+    expect(brief.structuredContent).toMatchObject({ key: P, track: 'multistep' });
+
+    const verdict = await rv.call('review_verdict', { key: A, verdict: 'approve', summary: 'Clean and tested', body: 'Nice quoting.' });
+    expect(verdict.isError, textOf(verdict)).toBeFalsy();
+    expect(verdict.structuredContent).toMatchObject({ key: A, verdict: 'APPROVED — Clean and tested' });
+    const pull = ch.pulls.find((p) => p.head === ab)!;
+    expect(pull.reviews.map((x) => [x.event, x.body.split('\n')[0]])).toEqual([['COMMENT', 'APPROVED — Clean and tested']]);
+    expect((await firstLines(A))).toContain('APPROVED — Clean and tested');
+    // A rerun with the same verdict posts nothing.
+    const again = await rv.call('review_verdict', { key: A, verdict: 'approve', summary: 'Clean and tested', body: 'Nice quoting.' });
+    expect(again.structuredContent).toMatchObject({ rerun: true });
+    expect(pull.reviews).toHaveLength(1);
+  });
+
+  it('done refuses an issue that is not in review (isError, the command\'s text), nothing moved', async () => {
+    const rv = await mcp('reviewer', { elicit: () => ({ action: 'accept', content: { yes: true } }) });
+    const r = await rv.call('done', { keys: [B] });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toContain(`${B} is in "To Do", not "In Review"`);
+    expect(rv.elicitations).toHaveLength(0);
+    expect(await statusOf(B)).toBe('To Do');
+  });
+
+  it('ARCHITECTURE §11: done with no elicitation support moves nothing and returns the question', async () => {
+    const rv = await mcp('reviewer');
+    const r = await rv.call('done', { keys: [A] });
+    expect(r.isError).toBe(true);
+    expect(error(r)).toMatchObject({ code: 'question', exitCode: 3 });
+    expect(error(r).question).toBe(`Move ${A} to "Done"?`);
+    expect(textOf(r)).toContain('never answer it for them');
+    expect(await statusOf(A)).toBe('In Review');
+  });
+
+  it('ARCHITECTURE §11: done, the person declines or cancels the question: nothing moved', async () => {
+    for (const action of ['decline', 'cancel'] as const) {
+      const rv = await mcp('reviewer', { elicit: () => ({ action }) });
+      const r = await rv.call('done', { keys: [A] });
+      expect(r.isError).toBe(true);
+      expect(rv.elicitations.map((e) => e.message)).toEqual([`Move ${A} to "Done"?`]);
+      expect(await statusOf(A)).toBe('In Review');
+    }
+  });
+
+  it('ARCHITECTURE §11: done, the person answers no: not moved; yes: Done', async () => {
+    const no = await mcp('reviewer', { elicit: () => ({ action: 'accept', content: { yes: false } }) });
+    const r = await no.call('done', { keys: [A] });
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toMatchObject({ moved: [], declined: [A] });
+    expect(await statusOf(A)).toBe('In Review');
+
+    const yes = await mcp('reviewer', { elicit: () => ({ action: 'accept', content: { yes: true } }) });
+    const ok = await yes.call('done', { keys: [A] });
+    expect(ok.isError, textOf(ok)).toBeFalsy();
+    expect(ok.structuredContent).toMatchObject({ moved: [A], declined: [] });
+    expect(await statusOf(A)).toBe('Done');
+  });
+
+  it('no token (tracker or code host) in any result or on the servers\' stderr', () => {
+    const all = sessions.flatMap((s) => [...s.results, s.stderr()]).join('\n');
+    expect(sessions.flatMap((s) => s.results).length).toBeGreaterThan(10);
+    for (const secret of TEST_SECRETS) expect(all).not.toContain(secret);
+  });
+});

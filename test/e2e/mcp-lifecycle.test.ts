@@ -58,6 +58,12 @@ describe('jst mcp, phases 2 and 3: start / note / pr_base / pr, review_brief / r
     expect(noted.isError, textOf(noted)).toBeFalsy();
     expect((await firstLines(A)).at(-1)).toBe('Task memory');
 
+    // ARCHITECTURE §13 note {text, markdown}: with markdown the text becomes ADF nodes (a heading), as --markdown does.
+    const md = await ex.call('note', { cwd: aw, text: '## Next\n\n- quoting', markdown: true });
+    expect(md.isError, textOf(md)).toBeFalsy();
+    const last = ((await t.as('assigner').get(`/issue/${A}/comment?maxResults=100`)).body.comments as { body: { content: { type: string }[] } }[]).at(-1)!;
+    expect(last.body.content.map((n) => n.type)).toEqual(expect.arrayContaining(['heading', 'bulletList']));
+
     const base = await ex.call('pr_base', { cwd: aw });
     const cli = await runJst(['pr-base', '--json'], { cwd: aw });
     expect(base.structuredContent).toEqual(JSON.parse(cli.stdout));

@@ -56,14 +56,14 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
         }
         if (role === 'executor') {
           expect(props.start).toEqual(['cwd', 'notes', 'onParent']);
-          expect(props.note).toEqual(['cwd', 'text']);
+          expect(props.note).toEqual(['cwd', 'markdown', 'text']);
           expect(required.note).toEqual(['text']);
           expect(props.pr_base).toEqual(['cwd']);
-          expect(props.pr).toEqual(['body', 'cwd', 'draft', 'title']);
+          expect(props.pr).toEqual(['body', 'cwd', 'draft', 'markdown', 'title']);
         }
         if (role === 'reviewer') {
           expect(props.review_brief).toEqual(['cwd', 'key']);
-          expect(props.review_verdict).toEqual(['body', 'cwd', 'key', 'summary', 'verdict']);
+          expect(props.review_verdict).toEqual(['body', 'cwd', 'key', 'markdown', 'summary', 'verdict']);
           expect(required.review_verdict).toEqual(['key', 'verdict', 'summary']);
           const verdict = tools.find((x) => x.name === 'review_verdict')!.inputSchema.properties!.verdict as { enum: string[] };
           expect(verdict.enum).toEqual(['approve', 'request-changes']);
@@ -206,7 +206,7 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
     });
 
     const odd = (w: PlanWorld) => { w.git('checkout', '--quiet', '-b', 'experiment'); };
-    const RULE_2 = 'You are on experiment, neither the default base branch development nor the production branch.';
+    const RULE_2 = 'You are on experiment, neither the default base branch development nor the production branch main.';
 
     it('spec §1 rule 2: with no elicitation the question comes back as a refusal carrying it; nothing created', async () => {
       const w = world();

@@ -2,20 +2,15 @@ import { allComments, transitionTo } from '@jst/client';
 import type { Context } from '../context.js';
 import { emit, type Outcome } from '../output.js';
 import * as git from '../git/index.js';
-import { bodyText, writtenBody } from '../phase/body.js';
+import { bodyText, writtenBody, type BodyOptions } from '../phase/body.js';
 import { dirtyFiles, firstRef, issueCheckout, refuse } from '../phase/locate.js';
 import { markedBody, markedComments, RUN_REPORT } from '../phase/markers.js';
 import { resolvePrBase } from '../phase/pr-base.js';
 import { finish, stepper } from '../phase/steps.js';
 
-export interface PrOptions {
+export interface PrOptions extends BodyOptions {
   title?: string | undefined;
-  bodyFile?: string | undefined;
-  /** The body itself (`jst mcp`'s pr tool), instead of --body-file. */
-  body?: string | undefined;
-  markdown?: boolean | undefined;
   draft?: boolean | undefined;
-  json?: boolean | undefined;
 }
 
 /**

@@ -1,22 +1,17 @@
 import { allComments, transitionTo, type TrackerClient } from '@jst/client';
 import type { Context } from '../context.js';
 import { emit, type Outcome } from '../output.js';
-import { bodyText, writtenBody } from '../phase/body.js';
+import { bodyText, writtenBody, type BodyOptions } from '../phase/body.js';
 import { refuse, usage } from '../phase/locate.js';
 import { latestVerdict, verdictOf, type Verdict, markedBody, markedComments, REVIEW_TALLY, verdictLine, type VerdictKind } from '../phase/markers.js';
 import { myVerdict, pullOfIssue } from '../phase/pulls.js';
 import { finish, stepper } from '../phase/steps.js';
 import { ISSUE_FIELDS } from './review.js';
 
-export interface VerdictOptions {
+export interface VerdictOptions extends BodyOptions {
   key: string;
   kind: VerdictKind;
   summary: string;
-  bodyFile?: string | undefined;
-  /** The body itself (`jst mcp`'s review_verdict tool), instead of --body-file. */
-  body?: string | undefined;
-  markdown?: boolean | undefined;
-  json?: boolean | undefined;
 }
 
 /**

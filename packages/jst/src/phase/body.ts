@@ -2,6 +2,15 @@ import { readFileArg } from '../commands/input.js';
 import { usage } from './locate.js';
 import type { WrittenBody } from './markers.js';
 
+/** How a PR or review body is given: a file, or the text itself (`jst mcp`), read as Markdown on request. */
+export interface BodyOptions {
+  bodyFile?: string | undefined;
+  /** The body itself (`jst mcp`'s tools), instead of --body-file. */
+  body?: string | undefined;
+  markdown?: boolean | undefined;
+  json?: boolean | undefined;
+}
+
 /** The text of a note, PR body or review body: the words given, or `--body-file F` (not both). */
 export function bodyText(o: { words?: string[] | undefined; bodyFile?: string | undefined }, what: string): string | null {
   const words = (o.words ?? []).join(' ').trim();

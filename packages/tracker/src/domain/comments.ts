@@ -1,15 +1,14 @@
 import { findIssue, requirePermission, type IssueAccess } from './access.js';
 import { ApiError, fieldError, issueNotFound } from './errors.js';
-import { isObject, richTextOf } from './issue-input.js';
+import { richTextOf } from './issue-input.js';
 import { COMMENTS_PER_ISSUE_MAX } from './limits.js';
 import type { Comment } from './model.js';
 import { commentsOf } from './related.js';
 import type { Caller, Tracker } from './tracker.js';
 
 /** POST /issue/{key}/comment (spec §4 endpoint 7): the body must be ADF. */
-export async function addComment(tracker: Tracker, caller: Caller, idOrKey: string, body: unknown): Promise<{ access: IssueAccess; comment: Comment }> {
+export async function addComment(tracker: Tracker, caller: Caller, idOrKey: string, body: { body?: unknown; visibility?: unknown }): Promise<{ access: IssueAccess; comment: Comment }> {
   const access = await findIssue(tracker, caller, idOrKey);
-  if (!isObject(body)) throw new ApiError(400, ['Send {"body": <ADF document>}.']);
   if (body.body === undefined || body.body === null) throw fieldError('body', 'Comment body can not be empty! Send {"body": <ADF document>}.');
   const text = richTextOf(body.body, 'body');
   if (body.visibility !== undefined && body.visibility !== null) {

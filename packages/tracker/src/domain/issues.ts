@@ -45,7 +45,10 @@ async function reporterFor(tracker: Tracker, caller: Caller, project: ProjectRow
 }
 
 /** POST /issue (spec §4 endpoint 6). Creator and reporter are the caller; the key comes from the project counter. */
-export async function createIssue(tracker: Tracker, caller: Caller, body: unknown): Promise<IssueRow> {
+/** The body of create and edit (IssueUpdateDetails), its shape checked by the route's schema. */
+export interface IssueInput { fields?: Record<string, unknown> | undefined; update?: unknown; transition?: unknown }
+
+export async function createIssue(tracker: Tracker, caller: Caller, body: IssueInput): Promise<IssueRow> {
   const fields = fieldsOf(body, true);
   rejectUnknownFields(fields, CREATE_FIELDS);
   const { project, role } = await projectFor(tracker, caller, fields.project);
@@ -109,10 +112,10 @@ async function writeWithRetry(tracker: Tracker, read: IssueRow, change: (issue: 
 }
 
 /** PUT /issue/{key} (spec §4 endpoint 14): summary, description, assignee, reporter (admin). */
-export async function editIssue(tracker: Tracker, caller: Caller, idOrKey: string, body: unknown): Promise<IssueAccess> {
+export async function editIssue(tracker: Tracker, caller: Caller, idOrKey: string, body: IssueInput): Promise<IssueAccess> {
   const access = await findIssue(tracker, caller, idOrKey);
   const fields = fieldsOf(body, false);
-  if (isObject(body) && body.transition !== undefined) throw new ApiError(400, ['Use POST …/transitions to change the status of an issue.']);
+  if (body.transition !== undefined) throw new ApiError(400, ['Use POST …/transitions to change the status of an issue.']);
   rejectUnknownFields(fields, EDIT_FIELDS);
   requirePermission(access, 'edit', 'edit issues');
   const patch: IssuePatch = {};
@@ -131,28 +134,26 @@ export async function editIssue(tracker: Tracker, caller: Caller, idOrKey: strin
 }
 
 /** PUT /issue/{key}/assignee (spec §4 endpoint 10). */
-export async function assignIssue(tracker: Tracker, caller: Caller, idOrKey: string, body: unknown): Promise<void> {
+export async function assignIssue(tracker: Tracker, caller: Caller, idOrKey: string, body: { accountId?: string | null | undefined }): Promise<void> {
   const access = await findIssue(tracker, caller, idOrKey);
-  if (!isObject(body) || !('accountId' in body)) {
+  if (body.accountId === undefined) {
     throw fieldError('accountId', 'Send {"accountId": "<id>"} to assign, or {"accountId": null} to unassign.');
   }
   requirePermission(access, 'assign', 'assign issues');
   const value = body.accountId;
-  if (value !== null && typeof value !== 'string') throw fieldError('accountId', 'accountId must be a string or null.');
   const user = value === null ? null : await assigneeFor(tracker, caller, access.project, { accountId: value }, 'assignee');
   await writeWithRetry(tracker, access.issue, async (current) => (current.assignee_id === (user?.id ?? null) ? null : { assignee_id: user?.id ?? null }));
 }
 
 /** POST /issue/{key}/transitions (spec §4 endpoint 12): validated against the status being written over. */
-export async function doTransition(tracker: Tracker, caller: Caller, idOrKey: string, body: unknown): Promise<void> {
+export async function doTransition(tracker: Tracker, caller: Caller, idOrKey: string, body: { transition?: { id?: unknown } | undefined; fields?: Record<string, unknown> | undefined }): Promise<void> {
   const access = await findIssue(tracker, caller, idOrKey);
-  if (!isObject(body)) throw new ApiError(400, ['Send {"transition": {"id": "<id>"}} with an id from GET …/transitions.']);
-  if (isObject(body.fields) && Object.keys(body.fields).length > 0) {
+  if (body.fields !== undefined && Object.keys(body.fields).length > 0) {
     const name = Object.keys(body.fields)[0]!;
     throw fieldError(name, `Field '${name}' cannot be set. It is not on the appropriate screen, or unknown.`);
   }
   requirePermission(access, 'transition', 'transition issues');
-  const id = isObject(body.transition) ? body.transition.id : undefined;
+  const id = body.transition?.id;
   const workflow = tracker.workflowOf(access.project);
   await writeWithRetry(tracker, access.issue, async (current) => {
     const status = await tracker.statusById(caller.site.id, current.status_id);

@@ -8,13 +8,14 @@ import { registerBoard } from './board/routes.js';
 import { authenticate, siteOf } from './context.js';
 import { hasDuplicateHost } from './host.js';
 import { DEFAULT_READ_CACHE_BYTES, IssueReadCache } from './issue-read-cache.js';
-import { checkBooleanParams } from './boolean-params.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { SERVED_VERSIONS, unservedVersionRoutes } from './routes/versions.js';
 import { issueRoutes } from './routes/issues.js';
 import { projectRoutes } from './routes/projects.js';
 import { searchRoutes } from './routes/search.js';
 import { userRoutes } from './routes/users.js';
+import { replies, TenantInfo } from './schemas.js';
+import { compileValidator, parseQuery, schemaViolation } from './validation.js';
 
 /** Deepest nesting of a JSON body; ADF at its own limit (100 levels) needs about 210. */
 export const MAX_JSON_DEPTH = 512;
@@ -63,7 +64,9 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
     bodyLimit,
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,
-    routerOptions: { caseSensitive: true, ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { caseSensitive: true, ignoreTrailingSlash: true, maxParamLength: 200, querystringParser: parseQuery },
+    // Every route declares its inputs (http/schemas.ts); a violation is the vendor's 400 (http/validation.ts).
+    schemaErrorFormatter: schemaViolation,
     // A request Node's HTTP parser refuses (broken framing, a bad header, headers too large) is
     // answered before Fastify routes it; say so in the vendor's error shape too.
     clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
@@ -96,6 +99,12 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
     response.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body);
     request.resume();
   });
+
+  app.setValidatorCompiler(compileValidator);
+  // Replies are the renderers' objects as JSON.stringify writes them: measured against serialisers
+  // compiled from the response schemas (fast-json-stringify), it is faster on the issue view, the
+  // hot route, and the compiled ones cost start-up time on every route (docs/decisions in bench/RESULTS.md).
+  app.setSerializerCompiler(() => serializeJson);
 
   let draining = false;
   // Repeated issue reads are answered before Fastify sees them (http/issue-read-cache.ts): in
@@ -202,15 +211,13 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
   });
 
   // spec §4 endpoint 1: no authentication.
-  app.get('/_edge/tenant_info', async (request) => {
+  app.get('/_edge/tenant_info', { schema: { response: replies({ 200: TenantInfo }) } }, async (request) => {
     const site = await siteOf(tracker, request, 'site');
     return { cloudId: site.cloud_id };
   });
 
   const api = (form: AddressForm) => async (scope: FastifyInstance) => {
     scope.addHook('onRequest', async (request) => authenticate(tracker, request, form));
-    // Issue 15: every boolean query parameter in any letter case, checked in one place.
-    scope.addHook('preValidation', checkBooleanParams);
     await scope.register(userRoutes(tracker));
     await scope.register(projectRoutes(tracker));
     await scope.register(issueRoutes(tracker, reads));
@@ -229,6 +236,8 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
   registerBoard(app, tracker);
   return app;
 }
+
+const serializeJson = (data: unknown): string => JSON.stringify(data);
 
 /** Whether JSON text nests arrays/objects deeper than `limit` (brackets inside strings do not count). */
 function nestsDeeperThan(text: string, limit: number): boolean {

@@ -15,7 +15,8 @@ declare module 'fastify' {
 /** Which site a request is for, from the gateway path's cloudId or the site form's Host header. */
 export async function siteOf(tracker: Tracker, request: FastifyRequest, form: AddressForm) {
   if (form === 'gateway') {
-    const cloudId = (request.params as { cloudId?: string }).cloudId ?? '';
+    const params: unknown = request.params;
+    const cloudId = typeof params === 'object' && params !== null && 'cloudId' in params && typeof params.cloudId === 'string' ? params.cloudId : '';
     const site = await tracker.siteForCloudId(cloudId);
     if (!site) throw new ApiError(404, [`No site has the cloud id '${cloudId.slice(0, 64)}'. Read the cloudId from GET /_edge/tenant_info on the site.`]);
     return site;

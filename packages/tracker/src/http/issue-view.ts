@@ -5,7 +5,7 @@ import type { Issue, User } from '../domain/model.js';
 import { commentsOf, parentOf, subtasksOf } from '../domain/related.js';
 import { COMMENT_PAGE_MAX } from '../domain/limits.js';
 import type { Caller, Tracker } from '../domain/tracker.js';
-import { listParam, type Query } from './params.js';
+import { commaList } from './params.js';
 import { issueSelf, renderComment, renderIssueType, renderProject, renderStatus, renderUserDetails } from './render.js';
 
 const EXPAND = 'renderedFields,names,schema,operations,editmeta,changelog,versionedRepresentations';
@@ -97,7 +97,7 @@ export function fieldsMeta(present: Iterable<string>, expand: readonly string[] 
 }
 
 /** An issue as GET /issue (and PUT /issue?returnIssue=true) answers it: `fields` and `expand` from the query. */
-export async function viewIssue(tracker: Tracker, caller: Caller, access: IssueAccess, q: Query) {
+export async function viewIssue(tracker: Tracker, caller: Caller, access: IssueAccess, q: { fields?: string[] | undefined; expand?: string[] | undefined }) {
   const issue = await renderIssue(tracker, caller, access, selectFields(q.fields));
-  return { ...issue, ...fieldsMeta(Object.keys(issue.fields), listParam(q, 'expand')) };
+  return { ...issue, ...fieldsMeta(Object.keys(issue.fields), commaList(q.expand)) };
 }

@@ -2,7 +2,7 @@ import type { Project, User } from '../domain/model.js';
 import type { FieldMeta } from '../domain/catalog.js';
 import { ISSUE_TYPES } from '../domain/issue-input.js';
 import type { Caller, Tracker } from '../domain/tracker.js';
-import { listParam, type Query } from './params.js';
+import { commaList } from './params.js';
 import { CATEGORIES, renderIssueType, renderProject, renderUser } from './render.js';
 
 /** JSON shapes of the lookup endpoints (vendor OpenAPI: Project, Priority, StatusCategory, FieldDetails, FieldMetadata). */
@@ -21,8 +21,8 @@ export function renderProjectWith(caller: Caller, project: Project, parts: Reado
 }
 
 /** The parts a client asked for with `expand` (others, such as url or insight, are not kept here). */
-export function projectParts(q: Query): Set<ProjectPart> {
-  return new Set((listParam(q, 'expand') ?? []).filter((p): p is ProjectPart => (PROJECT_PARTS as string[]).includes(p)));
+export function projectParts(expand: string[] | undefined): Set<ProjectPart> {
+  return new Set((commaList(expand) ?? []).filter((p): p is ProjectPart => (PROJECT_PARTS as string[]).includes(p)));
 }
 
 /** Projects as GET /project and /project/search list them, with their leads read once for the page. */

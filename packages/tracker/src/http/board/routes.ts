@@ -5,7 +5,8 @@ import { loadBoard, loadIssuePage, visibleBoardVersion } from '../../domain/boar
 import { ApiError } from '../../domain/errors.js';
 import type { Caller, Tracker } from '../../domain/tracker.js';
 import { siteOf } from '../context.js';
-import { param, type Query } from '../params.js';
+import { Type } from 'typebox';
+import type { TypeBoxProvider } from '../validation.js';
 import { boardPage } from './board-view.js';
 import { issuePage } from './issue-view.js';
 import { ASSETS, messagePage, SECURITY_HEADERS } from './layout.js';
@@ -16,6 +17,9 @@ const CHALLENGE = `Basic realm="${REALM}", charset="UTF-8"`;
 /** Static files of the page, read once; found beside `src/` and `dist/` alike (package root). */
 const ASSET_DIR = new URL('../../../board-assets/', import.meta.url);
 const ASSET_TYPES: Record<string, string> = { 'board.js': 'text/javascript; charset=utf-8', 'board.css': 'text/css; charset=utf-8' };
+
+/** The board's filter: a project key and a JQL query (both optional; an empty one is absent). */
+const BoardQuery = Type.Object({ project: Type.Optional(Type.String({ maxLength: 200 })), jql: Type.Optional(Type.String({ maxLength: 100_000 })) });
 
 const started = new WeakMap<FastifyRequest, number>();
 
@@ -58,7 +62,8 @@ export function registerBoard(app: FastifyInstance, tracker: Tracker): void {
  * `GET /browse/<KEY>` (one issue), `GET /_board/version/<PROJECT>` (what the page polls) and the
  * page's static files. The gateway form stays an API host, as the vendor's gateway is.
  */
-const boardRoutes = (tracker: Tracker) => async (app: FastifyInstance) => {
+const boardRoutes = (tracker: Tracker) => async (scope: FastifyInstance) => {
+  const app = scope.withTypeProvider<TypeBoxProvider>();
   const assets = new Map(Object.entries(ASSET_TYPES).map(([name, type]) => [name, { type, body: readFileSync(new URL(name, ASSET_DIR)) }]));
 
   app.addHook('onRequest', (request, _reply, done) => { started.set(request, performance.now()); done(); });
@@ -83,8 +88,8 @@ const boardRoutes = (tracker: Tracker) => async (app: FastifyInstance) => {
     return sendHtml(reply, 500, messagePage('Something went wrong', ['The page could not be built; reload it in a moment.']));
   });
 
-  app.get(`${ASSETS}/:file`, async (request, reply) => {
-    const asset = assets.get((request.params as { file: string }).file);
+  app.get(`${ASSETS}/:file`, { schema: { params: Type.Object({ file: Type.String({ maxLength: 100 }) }) } }, async (request, reply) => {
+    const asset = assets.get(request.params.file);
     if (!asset) throw new ApiError(404, ['No such file.']);
     return reply.header('cache-control', 'no-cache').type(asset.type).send(asset.body);
   });
@@ -92,10 +97,9 @@ const boardRoutes = (tracker: Tracker) => async (app: FastifyInstance) => {
   // Browsers ask for it on every page; there is none, and saying so is cheaper than a 404 body.
   app.get('/favicon.ico', async (_request, reply) => reply.code(204).header('cache-control', 'max-age=86400').send());
 
-  app.get('/', async (request, reply) => {
+  app.get('/', { schema: { querystring: BoardQuery } }, async (request, reply) => {
     const caller = await viewerOf(tracker, request);
-    const q = request.query as Query;
-    const want = { projectKey: param(q, 'project') || undefined, jql: param(q, 'jql') ?? '' };
+    const want = { projectKey: request.query.project, jql: request.query.jql ?? '' };
     try {
       return sendHtml(reply, 200, boardPage(await loadBoard(tracker, caller, want), caller.user));
     } catch (e) {
@@ -106,17 +110,17 @@ const boardRoutes = (tracker: Tracker) => async (app: FastifyInstance) => {
     }
   });
 
-  app.get('/browse/:key', async (request, reply) => {
+  app.get('/browse/:key', { schema: { params: Type.Object({ key: Type.String({ maxLength: 200 }) }) } }, async (request, reply) => {
     const caller = await viewerOf(tracker, request);
-    return sendHtml(reply, 200, issuePage(await loadIssuePage(tracker, caller, (request.params as { key: string }).key), caller.user));
+    return sendHtml(reply, 200, issuePage(await loadIssuePage(tracker, caller, request.params.key), caller.user));
   });
 
   // What an open page polls: 304 while nothing changed (spec §6 has no event stream to follow).
-  app.get('/_board/version/:project', async (request, reply) => {
+  app.get('/_board/version/:project', { schema: { params: Type.Object({ project: Type.String({ maxLength: 200 }) }), response: { 200: Type.Object({ version: Type.String() }), 304: Type.Null() } } }, async (request, reply) => {
     const caller = await viewerOf(tracker, request);
-    const etag = `"${await visibleBoardVersion(tracker, caller, (request.params as { project: string }).project)}"`;
+    const etag = `"${await visibleBoardVersion(tracker, caller, request.params.project)}"`;
     void reply.header('etag', etag);
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
     return reply.type('application/json; charset=utf-8').send({ version: etag.slice(1, -1) });
   });
 };

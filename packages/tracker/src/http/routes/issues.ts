@@ -9,68 +9,68 @@ import { availableTransitions } from '../../domain/workflow.js';
 import { callerOf } from '../context.js';
 import type { IssueReadCache } from '../issue-read-cache.js';
 import { viewIssue } from '../issue-view.js';
-import { boolParam, intParam, param, type Query } from '../params.js';
+import { countOf } from '../params.js';
 import { renderComment, renderCreated, renderTransition } from '../render.js';
+import {
+  AssigneeBody, Comment, CommentBody, CommentPage, CommentsQuery, Created, CreateIssueQuery, DeleteIssueQuery, EditIssueQuery, Issue,
+  IssueBody, IssueParams, IssueViewQuery, isTrue, NoContent, replies, TransitionBody, Transitions, TransitionsQuery,
+} from '../schemas.js';
+import type { TypeBoxProvider } from '../validation.js';
 
-type KeyParams = { issueIdOrKey: string };
-const READ = { config: { scope: 'read:jira-work' as const } };
-const WRITE = { config: { scope: 'write:jira-work' as const } };
+const READ = { scope: 'read:jira-work' as const };
+const WRITE = { scope: 'write:jira-work' as const };
 
-export const issueRoutes = (tracker: Tracker, reads: IssueReadCache | null) => async (app: FastifyInstance) => {
+export const issueRoutes = (tracker: Tracker, reads: IssueReadCache | null) => async (scope: FastifyInstance) => {
+  const app = scope.withTypeProvider<TypeBoxProvider>();
+
   // spec §4 endpoint 6
-  app.post('/issue', WRITE, async (request, reply) => {
+  app.post('/issue', { config: WRITE, schema: { querystring: CreateIssueQuery, body: IssueBody, response: replies({ 201: Created }) } }, async (request, reply) => {
     const caller = callerOf(request);
     const issue = await createIssue(tracker, caller, request.body);
     return reply.code(201).send(renderCreated(caller, issue));
   });
 
   // spec §4 endpoint 5; a reply rendered from unchanged data is kept for the next same read.
-  app.get('/issue/:issueIdOrKey', READ, async (request, reply) => {
+  app.get('/issue/:issueIdOrKey', { config: READ, schema: { params: IssueParams, querystring: IssueViewQuery, response: replies({ 200: Issue }) } }, async (request, reply) => {
     const caller = callerOf(request);
     const version = reads?.current();
-    const access = await findIssue(tracker, caller, (request.params as KeyParams).issueIdOrKey);
-    const view = await viewIssue(tracker, caller, access, request.query as Query);
+    const access = await findIssue(tracker, caller, request.params.issueIdOrKey);
+    const view = await viewIssue(tracker, caller, access, request.query);
     if (!reads || version === undefined) return view;
-    const body = JSON.stringify(view);
+    // Serialised once, by the route's own serialiser, for the reply and the cache alike.
+    const body = String(reply.serialize(view));
     reads.offer(request.raw, caller.user.id, body, version);
-    return reply.type('application/json; charset=utf-8').send(body);
+    return reply.type('application/json; charset=utf-8').serializer(() => body).send(view);
   });
 
   // spec §4 endpoint 14: 204, or 200 with the issue when returnIssue=true
-  app.put('/issue/:issueIdOrKey', WRITE, async (request, reply) => {
+  app.put('/issue/:issueIdOrKey', { config: WRITE, schema: { params: IssueParams, querystring: EditIssueQuery, body: IssueBody, response: replies({ 200: Issue, 204: NoContent }) } }, async (request, reply) => {
     const caller = callerOf(request);
-    const q = request.query as Query;
-    const returnIssue = boolParam(q, 'returnIssue');
-    const access = await editIssue(tracker, caller, (request.params as KeyParams).issueIdOrKey, request.body);
-    if (!returnIssue) return reply.code(204).send();
+    const access = await editIssue(tracker, caller, request.params.issueIdOrKey, request.body);
+    if (!isTrue(request.query.returnIssue)) return reply.code(204).send(null);
     const fresh = await findIssue(tracker, caller, access.issue.key);
-    return viewIssue(tracker, caller, fresh, q);
+    return viewIssue(tracker, caller, fresh, request.query);
   });
 
   // spec §4 endpoint 13: deleteSubtasks "true" | "false", in any case (python jira sends "True")
-  app.delete('/issue/:issueIdOrKey', WRITE, async (request, reply) => {
-    const caller = callerOf(request);
-    await deleteIssue(tracker, caller, (request.params as KeyParams).issueIdOrKey, boolParam(request.query as Query, 'deleteSubtasks'));
-    return reply.code(204).send();
+  app.delete('/issue/:issueIdOrKey', { config: WRITE, schema: { params: IssueParams, querystring: DeleteIssueQuery, response: replies({ 204: NoContent }) } }, async (request, reply) => {
+    await deleteIssue(tracker, callerOf(request), request.params.issueIdOrKey, isTrue(request.query.deleteSubtasks));
+    return reply.code(204).send(null);
   });
 
   // spec §4 endpoint 7
-  app.post('/issue/:issueIdOrKey/comment', WRITE, async (request, reply) => {
+  app.post('/issue/:issueIdOrKey/comment', { config: WRITE, schema: { params: IssueParams, body: CommentBody, response: replies({ 201: Comment }) } }, async (request, reply) => {
     const caller = callerOf(request);
-    const { access, comment } = await addComment(tracker, caller, (request.params as KeyParams).issueIdOrKey, request.body);
+    const { access, comment } = await addComment(tracker, caller, request.params.issueIdOrKey, request.body);
     return reply.code(201).send(renderComment(caller, access.issue, comment, caller.user));
   });
 
   // spec §4 endpoint 8: {startAt, maxResults, total, comments}
-  app.get('/issue/:issueIdOrKey/comment', READ, async (request) => {
+  app.get('/issue/:issueIdOrKey/comment', { config: READ, schema: { params: IssueParams, querystring: CommentsQuery, response: replies({ 200: CommentPage }) } }, async (request) => {
     const caller = callerOf(request);
-    const q = request.query as Query;
-    const key = (request.params as KeyParams).issueIdOrKey;
-    const page = await listComments(tracker, caller, key, {
-      startAt: intParam(q, 'startAt', 0, 0, Number.MAX_SAFE_INTEGER),
-      maxResults: intParam(q, 'maxResults', COMMENT_PAGE_MAX, 0, COMMENT_PAGE_MAX),
-      orderBy: param(q, 'orderBy'),
-    });
+    const { orderBy } = request.query;
+    const key = request.params.issueIdOrKey;
+    const page = await listComments(tracker, caller, key, { startAt: countOf(request.query.startAt, 0), maxResults: countOf(request.query.maxResults, COMMENT_PAGE_MAX, COMMENT_PAGE_MAX), orderBy });
     const access = await findIssue(tracker, caller, key);
     const authors = await tracker.users(page.rows.map((c) => c.author_id));
     return {
@@ -82,33 +82,33 @@ export const issueRoutes = (tracker: Tracker, reads: IssueReadCache | null) => a
   });
 
   // spec §4 endpoint 10
-  app.put('/issue/:issueIdOrKey/assignee', WRITE, async (request, reply) => {
-    await assignIssue(tracker, callerOf(request), (request.params as KeyParams).issueIdOrKey, request.body);
-    return reply.code(204).send();
+  app.put('/issue/:issueIdOrKey/assignee', { config: WRITE, schema: { params: IssueParams, body: AssigneeBody, response: replies({ 204: NoContent }) } }, async (request, reply) => {
+    await assignIssue(tracker, callerOf(request), request.params.issueIdOrKey, request.body);
+    return reply.code(204).send(null);
   });
 
   // spec §4 endpoint 11: ids come from the project's workflow
-  app.get('/issue/:issueIdOrKey/transitions', READ, async (request) => {
+  app.get('/issue/:issueIdOrKey/transitions', { config: READ, schema: { params: IssueParams, querystring: TransitionsQuery, response: replies({ 200: Transitions }) } }, async (request) => {
     const caller = callerOf(request);
-    const access = await findIssue(tracker, caller, (request.params as KeyParams).issueIdOrKey);
+    const access = await findIssue(tracker, caller, request.params.issueIdOrKey);
     const workflow = tracker.workflowOf(access.project);
     const current = await tracker.statusById(caller.site.id, access.issue.status_id);
-    const only = param(request.query as Query, 'transitionId');
+    const only = request.query.transitionId;
     const list = availableTransitions(workflow, current.name).filter((t) => only === undefined || t.id === only);
     const transitions = await Promise.all(list.map(async (t) => renderTransition(caller, t, await tracker.statusByName(caller.site.id, t.to))));
     return { expand: 'transitions', transitions };
   });
 
   // spec §4 endpoint 12: 204 with no body
-  app.post('/issue/:issueIdOrKey/transitions', WRITE, async (request, reply) => {
-    await doTransition(tracker, callerOf(request), (request.params as KeyParams).issueIdOrKey, request.body);
-    return reply.code(204).send();
+  app.post('/issue/:issueIdOrKey/transitions', { config: WRITE, schema: { params: IssueParams, body: TransitionBody, response: replies({ 204: NoContent }) } }, async (request, reply) => {
+    await doTransition(tracker, callerOf(request), request.params.issueIdOrKey, request.body);
+    return reply.code(204).send(null);
   });
 
   // The removed search endpoints answer as the hosted service does since their removal.
   const gone = async () => {
     throw new ApiError(410, ['The requested API has been removed. Please migrate to the /rest/api/3/search/jql API.']);
   };
-  app.get('/search', READ, gone);
-  app.post('/search', READ, gone);
+  app.get('/search', { config: READ, schema: { response: replies({}) } }, gone);
+  app.post('/search', { config: READ, schema: { response: replies({}) } }, gone);
 };

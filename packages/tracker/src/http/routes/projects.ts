@@ -1,32 +1,32 @@
 import type { FastifyInstance } from 'fastify';
 import { searchProjects, visibleProject } from '../../domain/directory.js';
-import { ApiError } from '../../domain/errors.js';
 import { ISSUE_TYPES } from '../../domain/issue-input.js';
 import type { Tracker } from '../../domain/tracker.js';
 import { callerOf } from '../context.js';
-import { intParam, listParam, param, type Query } from '../params.js';
+import { commaList, countOf } from '../params.js';
+import { IssueTypeWithStatus, ProjectPage, ProjectParams, ProjectSearchQuery, replies } from '../schemas.js';
+import type { TypeBoxProvider } from '../validation.js';
+import { Type } from 'typebox';
 import { renderStatus } from '../render.js';
 import { projectParts, renderProjects } from '../render-catalog.js';
 import { rowIdOf } from '../../domain/ids.js';
 
-const ORDER_BY = ['key', '+key', '-key', 'name', '+name', '-name', 'category', 'issueCount', 'lastIssueUpdatedDate', 'owner', 'archivedDate', 'deletedDate'];
 
-export const projectRoutes = (tracker: Tracker) => async (app: FastifyInstance) => {
+export const projectRoutes = (tracker: Tracker) => async (scope: FastifyInstance) => {
+  const app = scope.withTypeProvider<TypeBoxProvider>();
+
   // spec §4 endpoint 3: only projects the caller may browse; paginated as the vendor does
-  app.get('/project/search', { config: { scope: 'read:jira-work' } }, async (request) => {
+  app.get('/project/search', { config: { scope: 'read:jira-work' }, schema: { querystring: ProjectSearchQuery, response: replies({ 200: ProjectPage }) } }, async (request) => {
     const caller = callerOf(request);
-    const q = request.query as Query;
-    const startAt = intParam(q, 'startAt', 0, 0, Number.MAX_SAFE_INTEGER);
-    const maxResults = intParam(q, 'maxResults', 50, 0, 100);
-    const orderBy = param(q, 'orderBy');
-    if (orderBy !== undefined && !ORDER_BY.includes(orderBy)) {
-      throw new ApiError(400, [`orderBy '${orderBy}' is not supported: use one of ${ORDER_BY.join(', ')}.`]);
-    }
-    const query = param(q, 'query');
-    const keys = listParam(q, 'keys');
+    const q = request.query;
+    const startAt = countOf(q.startAt, 0);
+    const maxResults = countOf(q.maxResults, 50, 100);
+    const orderBy = q.orderBy;
+    const query = q.query;
+    const keys = commaList(q.keys);
     // Issue 15: `id` narrows to projects by id (an id that names none matches nothing); `expand` as GET /project.
-    const ids = listParam(q, 'id')?.map((id) => rowIdOf(id) ?? -1);
-    const parts = projectParts(q);
+    const ids = commaList(q.id)?.map((id) => rowIdOf(id) ?? -1);
+    const parts = projectParts(q.expand);
     // Orders this tracker has no data for (issue counts, categories…) fall back to the key.
     const page = await searchProjects(tracker, caller, {
       query, keys, ids, startAt, maxResults,
@@ -53,9 +53,9 @@ export const projectRoutes = (tracker: Tracker) => async (app: FastifyInstance) 
   });
 
   // spec §4 endpoint 4: a bare array, one element per issue type, each with the workflow's statuses
-  app.get('/project/:projectIdOrKey/statuses', { config: { scope: 'read:jira-work' } }, async (request) => {
+  app.get('/project/:projectIdOrKey/statuses', { config: { scope: 'read:jira-work' }, schema: { params: ProjectParams, response: replies({ 200: Type.Array(IssueTypeWithStatus) }) } }, async (request) => {
     const caller = callerOf(request);
-    const { project } = await visibleProject(tracker, caller, (request.params as { projectIdOrKey: string }).projectIdOrKey);
+    const { project } = await visibleProject(tracker, caller, request.params.projectIdOrKey);
     const workflow = tracker.workflowOf(project);
     const statuses = await Promise.all(workflow.statuses.map((s) => tracker.statusByName(caller.site.id, s.name)));
     return ISSUE_TYPES.map((t) => ({

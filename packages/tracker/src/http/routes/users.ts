@@ -2,30 +2,35 @@ import type { FastifyInstance } from 'fastify';
 import { findUsers } from '../../domain/directory.js';
 import type { Tracker } from '../../domain/tracker.js';
 import { callerOf } from '../context.js';
-import { intParam, param, type Query } from '../params.js';
+import { countOf } from '../params.js';
 import { renderUser } from '../render.js';
+import { replies, ServerInfo, User, UserSearchQuery } from '../schemas.js';
+import { Type } from 'typebox';
+import type { TypeBoxProvider } from '../validation.js';
 
-export const userRoutes = (tracker: Tracker) => async (app: FastifyInstance) => {
+export const userRoutes = (tracker: Tracker) => async (scope: FastifyInstance) => {
+  const app = scope.withTypeProvider<TypeBoxProvider>();
+
   // spec §4 endpoint 2
-  app.get('/myself', { config: { scope: 'read:jira-user' } }, async (request) => {
+  app.get('/myself', { config: { scope: 'read:jira-user' }, schema: { response: replies({ 200: User }) } }, async (request) => {
     const caller = callerOf(request);
     return renderUser(caller, caller.user);
   });
 
   // spec §4 endpoint 9: a bare array, no page envelope
-  app.get('/user/search', { config: { scope: 'read:jira-user' } }, async (request) => {
+  app.get('/user/search', { config: { scope: 'read:jira-user' }, schema: { querystring: UserSearchQuery, response: replies({ 200: Type.Array(User) }) } }, async (request) => {
     const caller = callerOf(request);
-    const q = request.query as Query;
+    const q = request.query;
     const users = await findUsers(tracker, caller, {
-      query: param(q, 'query') ?? param(q, 'username'),
-      accountId: param(q, 'accountId'),
-      startAt: intParam(q, 'startAt', 0, 0, Number.MAX_SAFE_INTEGER),
-      maxResults: intParam(q, 'maxResults', 50, 0, 1000),
+      query: q.query ?? q.username,
+      accountId: q.accountId,
+      startAt: countOf(q.startAt, 0),
+      maxResults: countOf(q.maxResults, 50, 1000),
     });
     return users.map((u) => renderUser(caller, u));
   });
 
-  app.get('/serverInfo', async (request) => {
+  app.get('/serverInfo', { schema: { response: replies({ 200: ServerInfo }) } }, async (request) => {
     const base = `${request.protocol}://${request.host}`;
     return {
       baseUrl: base,

@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifySchema } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 import { DEFAULT_BODY_LIMIT } from '../domain/limits.js';
 import { lostRace } from '../domain/races.js';
@@ -37,8 +37,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The cache of issue reads (http/issue-read-cache.ts); null when off or on PostgreSQL. */
     issueReadCache: IssueReadCache | null;
+    /** Every route with the schemas it declares (http/schemas.ts), for introspection and the tests. */
+    routeTable: readonly RouteEntry[];
   }
 }
+
+/** A route as registered: method, full URL pattern, and its schemas. */
+export interface RouteEntry { method: string; url: string; schema: FastifySchema | undefined }
 
 /**
  * The request as logged: Fastify's default fields, but the URL without its query string, which
@@ -189,7 +194,10 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
   // Which methods each route pattern answers, so a known path asked with another method gets 405
   // and an Allow header (as the hosted service does) rather than a 404 that says it does not exist.
   const patterns: { method: string; path: RegExp }[] = [];
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routeTable.push({ method, url: route.url, schema: route.schema });
     const path = new RegExp(`^${route.url.split('/').map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`);
     for (const method of [route.method].flat()) patterns.push({ method, path });
   });

@@ -114,8 +114,9 @@ async function main(argv: string[]): Promise<number> {
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new Error(`cannot listen on --host ${host.slice(0, 100)}: no network interface of this machine has that address. Use 127.0.0.1, 0.0.0.0 or one of its addresses.`);
     throw e;
   });
-  process.stdout.write(`jst-tracker listening on ${server.url}\n`);
-  await new Promise<void>((resolve) => {
+  // The signal handlers are in place before the ready line: a supervisor that stops the server
+  // the moment it reads the line must not meet the default action (death by signal, no close).
+  const stopped = new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
@@ -124,6 +125,8 @@ async function main(argv: string[]): Promise<number> {
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
+  process.stdout.write(`jst-tracker listening on ${server.url}\n`);
+  await stopped;
   return 0;
 }
 

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 
 /**
  * The JSON shapes of the REST interface, after the vendor's OpenAPI (spec/jira-openapi): route
@@ -8,6 +8,9 @@ import { Type, type TSchema } from 'typebox';
  */
 
 // ---- Inputs ------------------------------------------------------------------------------------
+
+/** One of a list of strings (JSON Schema `enum`). */
+const oneOf = <const T extends readonly string[]>(values: T) => Type.Unsafe<T[number]>({ type: 'string', enum: values });
 
 /** A boolean query parameter, in any letter case (python `jira` sends `True`). */
 export const BoolParam = Type.String({ pattern: '^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$', 'x-expects': 'true or false' });
@@ -75,7 +78,7 @@ export const UserSearchQuery = Type.Object({
 export const ProjectSearchQuery = Type.Object({
   ...Paging,
   // Orders this tracker has no data for (issue counts, categories…) fall back to the key.
-  orderBy: Type.Optional(Type.Enum(['key', '+key', '-key', 'name', '+name', '-name', 'category', '+category', '-category', 'issueCount', '+issueCount', '-issueCount',
+  orderBy: Type.Optional(oneOf(['key', '+key', '-key', 'name', '+name', '-name', 'category', '+category', '-category', 'issueCount', '+issueCount', '-issueCount',
     'lastIssueUpdatedDate', '+lastIssueUpdatedDate', '-lastIssueUpdatedDate', 'owner', '+owner', '-owner', 'archivedDate', '+archivedDate', '-archivedDate', 'deletedDate', '+deletedDate', '-deletedDate'])),
   query: Type.Optional(TextParam),
   keys: Type.Optional(ListParam),

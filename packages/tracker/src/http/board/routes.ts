@@ -5,7 +5,7 @@ import { loadBoard, loadIssuePage, visibleBoardVersion } from '../../domain/boar
 import { ApiError } from '../../domain/errors.js';
 import type { Caller, Tracker } from '../../domain/tracker.js';
 import { siteOf } from '../context.js';
-import { Type } from 'typebox';
+import { Type } from '@sinclair/typebox';
 import type { TypeBoxProvider } from '../validation.js';
 import { boardPage } from './board-view.js';
 import { issuePage } from './issue-view.js';

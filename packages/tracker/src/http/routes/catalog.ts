@@ -13,7 +13,7 @@ import {
   ProjectFull, ProjectListQuery, Project, ProjectParams, replies, Status, StatusCategoryItem, User,
 } from '../schemas.js';
 import type { TypeBoxProvider } from '../validation.js';
-import { Type } from 'typebox';
+import { Type } from '@sinclair/typebox';
 import { renderIssueType, renderStatus, renderUser } from '../render.js';
 import {
   projectParts, renderCreateField, renderEditField, renderPriorities, renderProjectFull, renderProjects, renderStatusCategories,

@@ -6,7 +6,7 @@ import { callerOf } from '../context.js';
 import { commaList, countOf } from '../params.js';
 import { IssueTypeWithStatus, ProjectPage, ProjectParams, ProjectSearchQuery, replies } from '../schemas.js';
 import type { TypeBoxProvider } from '../validation.js';
-import { Type } from 'typebox';
+import { Type } from '@sinclair/typebox';
 import { renderStatus } from '../render.js';
 import { projectParts, renderProjects } from '../render-catalog.js';
 import { rowIdOf } from '../../domain/ids.js';

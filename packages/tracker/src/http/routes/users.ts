@@ -5,7 +5,7 @@ import { callerOf } from '../context.js';
 import { countOf } from '../params.js';
 import { renderUser } from '../render.js';
 import { replies, ServerInfo, User, UserSearchQuery } from '../schemas.js';
-import { Type } from 'typebox';
+import { Type } from '@sinclair/typebox';
 import type { TypeBoxProvider } from '../validation.js';
 
 export const userRoutes = (tracker: Tracker) => async (scope: FastifyInstance) => {

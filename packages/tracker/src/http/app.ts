@@ -4,7 +4,7 @@ import { ApiError } from '../domain/errors.js';
 import { DEFAULT_BODY_LIMIT } from '../domain/limits.js';
 import { lostRace } from '../domain/races.js';
 import type { AddressForm, Tracker } from '../domain/tracker.js';
-import { registerBoard } from './board/routes.js';
+import { boardChallenge, registerBoard } from './board/routes.js';
 import { authenticate, siteOf } from './context.js';
 import { hasDuplicateHost } from './host.js';
 import { DEFAULT_READ_CACHE_BYTES, IssueReadCache } from './issue-read-cache.js';
@@ -173,7 +173,10 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
-      void reply.code(error.status).headers(error.headers).send(error.body());
+      void reply.code(error.status).headers(error.headers);
+      const challenge = error.status === 401 ? boardChallenge(request) : undefined;
+      if (challenge && !reply.hasHeader('www-authenticate')) void reply.header('www-authenticate', challenge);
+      void reply.send(error.body());
       return;
     }
     // A write that lost a race with another request (domain/races.ts): a conflict, not a fault.

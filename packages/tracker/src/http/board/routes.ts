@@ -41,19 +41,16 @@ const sendHtml = (reply: FastifyReply, status: number, body: string) =>
 export const BOARD_HEADER = 'x-jst-board';
 
 /**
- * Registers the board: its routes in a scope of their own, and one root hook. The REST interface
- * answers 401 without a Basic challenge (as the vendor's does), so a browser would not resend the
- * credential it holds for the board's pages when the page's script calls the REST interface
- * (its cache is per path). For a call that says it comes from the board, a 401 also carries the
- * board's challenge, and the browser answers it from its cache, without a prompt.
+ * The REST interface answers 401 without a Basic challenge (as the vendor's does), so a browser
+ * would not resend the credential it holds for the board's pages when the page's script calls the
+ * REST interface (its cache is per path). For a call that says it comes from the board, the API's
+ * error handler adds the board's challenge to a 401 (this header), and the browser answers it from
+ * its cache, without a prompt. Undefined for every other request.
  */
+export const boardChallenge = (request: FastifyRequest): string | undefined => (request.headers[BOARD_HEADER] === '1' ? CHALLENGE : undefined);
+
+/** Registers the board: its routes in a scope of their own. */
 export function registerBoard(app: FastifyInstance, tracker: Tracker): void {
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (reply.statusCode === 401 && request.headers[BOARD_HEADER] === '1' && !reply.hasHeader('www-authenticate')) {
-      void reply.header('www-authenticate', CHALLENGE);
-    }
-    done(null, payload);
-  });
   void app.register(boardRoutes(tracker));
 }
 

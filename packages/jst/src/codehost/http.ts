@@ -1,3 +1,4 @@
+import { BodyTooLargeError, readBounded } from '@jst/client';
 import { JstError } from '../config/index.js';
 import { EXIT } from '../exit.js';
 
@@ -84,17 +85,13 @@ async function once(doFetch: FetchLike, url: string, init: { method: string; hea
 async function readCapped(res: Awaited<ReturnType<FetchLike>>, label: string, maxBytes: number): Promise<string> {
   const tooLarge = () => new CodehostError('too_large', res.status, `${label} answered more than ${maxBytes} bytes`, 'The answer was not read: check CODEHOST_API_URL points at the code host\'s REST API');
   if (res.body) {
-    const reader = res.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) { await reader.cancel().catch(() => undefined); throw tooLarge(); }
-      chunks.push(value);
+    // The tracker client's reader: refused past the cap before the answer is held whole (a web
+    // stream is an async iterable; leaving the loop cancels it).
+    try {
+      return (await readBounded(res.body, maxBytes, res.headers.get('content-length'))).toString('utf8');
+    } catch (error) {
+      throw error instanceof BodyTooLargeError ? tooLarge() : error;
     }
-    return Buffer.concat(chunks).toString('utf8');
   }
   const text = res.text ? await res.text() : res.json ? JSON.stringify(await res.json().catch(() => null)) : '';
   if (Buffer.byteLength(text) > maxBytes) throw tooLarge();

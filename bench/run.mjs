@@ -8,7 +8,8 @@
 //
 // Environment: QUICK=1 (a short smoke run), BENCH_ONLY=calibration,sqlite,postgres,anatomy,prism,scale,profile
 // (the sections to run),
-// BENCH_ISSUES, BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS=1,10,50, BENCH_DATABASE_URL (the
+// BENCH_ISSUES, BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS=1,10,50, BENCH_ROUNDS (of the sqlite and
+// postgres sections; default 1), BENCH_DATABASE_URL (the
 // PostgreSQL server's admin URL; a database of its own is created there and dropped at the end),
 // BENCH_TRACKER_DIR (a built packages/tracker to measure instead of this checkout's), BENCH_BEFORE_DIR
 // (another built packages/tracker: the sqlite and postgres sections then measure it too, on a dataset of
@@ -37,6 +38,8 @@ const WARMUP = Number(env('BENCH_WARMUP', QUICK ? 1 : 2));
 const CONNECTIONS = env('BENCH_CONNECTIONS', QUICK ? '1,10' : '1,10,50').split(',').map(Number);
 const SCALE_CONNECTIONS = QUICK ? [10] : [10, 50];
 const SCALE_ROUNDS = Number(env('BENCH_SCALE_ROUNDS', QUICK ? 2 : 4));
+// Rounds of the sqlite and postgres sections (each with its own ceiling); the summary takes medians.
+const ROUNDS = Number(env('BENCH_ROUNDS', 1));
 const PROFILE_SECONDS = QUICK ? 2 : 4;
 const ONLY = new Set(env('BENCH_ONLY', 'calibration,sqlite,postgres,anatomy,prism,scale,profile').split(','));
 const ADMIN_URL = env('BENCH_DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/postgres');
@@ -254,13 +257,16 @@ async function routesSection(store, refs, keyspace, db, before) {
     }
     let turn = 0;
     for (const connections of CONNECTIONS) {
-      const ceiling = await ceilingOf(refs, connections, keyspace);
-      log(`  c=${connections} ceiling ${fmt(ceiling.rps)} req/s`);
-      for (const route of ROUTES) {
-        for (const { build, tracker, db: trackerDb } of turn++ % 2 === 0 ? setups : [...setups].reverse()) {
-          const r = await measure({ scenario: route.scenario, urls: [tracker.url], connections, servers: [tracker], db: trackerDb, keyspace });
-          log(`  c=${connections} ${route.name}${before ? ` (${build})` : ''}: ${fmt(r.rps)} req/s = ${fmt((100 * r.rps) / ceiling.rps)}% of ceiling, ${fmt(r.serverCpuPer1k * 1000)} µs CPU / req, p50 ${fmt(r.p50, 2)} ms, p99 ${fmt(r.p99, 2)} ms, RSS ${fmt(r.rssPeak)} MiB`);
-          rows.push({ route: route.name, scenario: route.scenario, connections, build, result: r, ceiling });
+      for (let round = 1; round <= ROUNDS; round++) {
+        const ceiling = await ceilingOf(refs, connections, keyspace);
+        const at = `  c=${connections}${ROUNDS > 1 ? ` round ${round}` : ''}`;
+        log(`${at} ceiling ${fmt(ceiling.rps)} req/s`);
+        for (const route of ROUTES) {
+          for (const { build, tracker, db: trackerDb } of turn++ % 2 === 0 ? setups : [...setups].reverse()) {
+            const r = await measure({ scenario: route.scenario, urls: [tracker.url], connections, servers: [tracker], db: trackerDb, keyspace });
+            log(`${at} ${route.name}${before ? ` (${build})` : ''}: ${fmt(r.rps)} req/s = ${fmt((100 * r.rps) / ceiling.rps)}% of ceiling, ${fmt(r.serverCpuPer1k * 1000)} µs CPU / req, p50 ${fmt(r.p50, 2)} ms, p99 ${fmt(r.p99, 2)} ms, RSS ${fmt(r.rssPeak)} MiB`);
+            rows.push({ route: route.name, scenario: route.scenario, connections, round, build, result: r, ceiling });
+          }
         }
       }
     }
@@ -442,12 +448,13 @@ function report() {
     p(`Idle RSS after start: ${fmt(s.idleRss)} MiB${twoBuilds ? ` (before: ${fmt(s.idleRssBefore)} MiB); "before" = ${m.beforeCommit}, "after" = ${m.commit}, taking turns figure by figure` : ''}. "ceiling" = bare node:http in the same run at the same connection count; ratio = route ÷ ceiling.`);
     p();
     const pgCols = kind === 'postgres';
-    p(`| route |${twoBuilds ? ' build |' : ''} conns | req/s | ceiling req/s | ratio | p50 ms | p99 ms | non-2xx | tracker CPU-s / 1000 req${pgCols ? ' | PostgreSQL CPU-s / 1000 req' : ''} | peak RSS MiB |`);
-    p(`|---|${twoBuilds ? '---|' : ''}---:|---:|---:|---:|---:|---:|---:|---:|${pgCols ? '---:|' : ''}---:|`);
+    const rounds = ROUNDS > 1;
+    p(`| route |${twoBuilds ? ' build |' : ''}${rounds ? ' round |' : ''} conns | req/s | ceiling req/s | ratio | p50 ms | p99 ms | non-2xx | tracker CPU-s / 1000 req${pgCols ? ' | PostgreSQL CPU-s / 1000 req' : ''} | peak RSS MiB |`);
+    p(`|---|${twoBuilds ? '---|' : ''}${rounds ? '---:|' : ''}---:|---:|---:|---:|---:|---:|---:|---:|${pgCols ? '---:|' : ''}---:|`);
     for (const row of s.rows) {
       const r = row.result;
       const non2xx = r.requests - r.ok;
-      p(`| ${row.route} |${twoBuilds ? ` ${row.build} |` : ''} ${row.connections} | ${fmt(r.rps)} | ${fmt(row.ceiling.rps)} | **${fmt((100 * r.rps) / row.ceiling.rps)}%** | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${non2xx} | ${fmt(r.serverCpuPer1k, 3)}${pgCols ? ` | ${fmt(r.dbCpuPer1k, 3)}` : ''} | ${fmt(r.rssPeak)} |`);
+      p(`| ${row.route} |${twoBuilds ? ` ${row.build} |` : ''}${rounds ? ` ${row.round} |` : ''} ${row.connections} | ${fmt(r.rps)} | ${fmt(row.ceiling.rps)} | **${fmt((100 * r.rps) / row.ceiling.rps)}%** | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${non2xx} | ${fmt(r.serverCpuPer1k, 3)}${pgCols ? ` | ${fmt(r.dbCpuPer1k, 3)}` : ''} | ${fmt(r.rssPeak)} |`);
     }
     p();
   }
@@ -523,7 +530,7 @@ async function main() {
   try {
     results.machine = {
       date: new Date().toISOString(), nproc: cpus().length, cpu: cpus()[0]?.model ?? '?', memGiB: Math.round(totalmem() / 2 ** 30),
-      node: process.version, issues: ISSUES, quick: QUICK, commit: commitOf(TRACKER_DIR), beforeCommit: BEFORE_DIR && commitOf(BEFORE_DIR),
+      node: process.version, issues: ISSUES, quick: QUICK, rounds: ROUNDS, commit: commitOf(TRACKER_DIR), beforeCommit: BEFORE_DIR && commitOf(BEFORE_DIR),
     };
     const sqlite = { kind: 'sqlite', dataDir: join(dir, 'sqlite') };
     log(`loading ${ISSUES} issues into SQLite…`);

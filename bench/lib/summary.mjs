@@ -26,8 +26,20 @@ function floorsOf(results) {
   return new Map(rows.map((row) => [row.connections, row]));
 }
 
-const routeRow = (section, scenario, connections, build = 'after') =>
-  section?.rows.find((row) => row.scenario === scenario && row.connections === connections && (row.build ?? 'after') === build);
+/** One route's figure at one connection count: the median over the rounds (BENCH_ROUNDS), each figure apart. */
+function routeRow(section, scenario, connections, build = 'after') {
+  const rows = section?.rows.filter((row) => row.scenario === scenario && row.connections === connections && (row.build ?? 'after') === build) ?? [];
+  if (rows.length === 0) return undefined;
+  const of = (pick) => median(rows.map(pick).filter((x) => x !== null && x !== undefined));
+  return {
+    rounds: rows.length,
+    ceiling: { rps: of((r) => r.ceiling.rps) },
+    result: {
+      rps: of((r) => r.result.rps), p50: of((r) => r.result.p50), serverCpuPer1k: of((r) => r.result.serverCpuPer1k),
+      dbCpuPer1k: rows[0].result.dbCpuPer1k === null ? null : of((r) => r.result.dbCpuPer1k),
+    },
+  };
+}
 
 /**
  * @param results the run's results (bench/run.mjs)
@@ -47,7 +59,7 @@ export function summaryTables(results, { connections }) {
 
   p(`## Summary of the run of ${m.date}`);
   p();
-  p(`Machine: ${m.nproc} × ${m.cpu}, ${m.memGiB} GiB; Node.js ${m.node}; PostgreSQL ${m.postgres ?? '–'}; ${m.issues.toLocaleString('en')} issues${m.quick ? ' (QUICK run)' : ''}. Tracker: ${commit}.`);
+  p(`Machine: ${m.nproc} × ${m.cpu}, ${m.memGiB} GiB; Node.js ${m.node}; PostgreSQL ${m.postgres ?? '–'}; ${m.issues.toLocaleString('en')} issues${m.quick ? ' (QUICK run)' : ''}${m.rounds > 1 ? `; medians of ${m.rounds} rounds` : ''}. Tracker: ${commit}.`);
   p();
   row(['work', 'ours', 'floor', 'ratio', 'Prism', 'date', 'commit']);
   row(['---', '---:', '---', '---:', '---:', '---', '---']);
@@ -98,7 +110,8 @@ export function summaryTables(results, { connections }) {
 function beforeAfter(results, { connections, floorCpu, floorGroup, p, row }) {
   const m = results.machine;
   p();
-  p(`### Before (${m.beforeCommit}) and after (${m.commit}), same run, same dataset, taking turns figure by figure`);
+  const rounds = m.rounds ?? 1;
+  p(`### Before (${m.beforeCommit}) and after (${m.commit}), same run, same dataset, taking turns figure by figure${rounds > 1 ? `; medians of ${rounds} rounds` : ''}`);
   p();
   row(['store', 'work', 'conns', 'before', 'after', 'floor', 'ratio before', 'ratio after']);
   row(['---', '---', '---:', '---:', '---:', '---', '---:', '---:']);
@@ -121,5 +134,5 @@ function beforeAfter(results, { connections, floorCpu, floorGroup, p, row }) {
     }
   }
   p();
-  p('One measurement per figure: on a busy machine read the CPU figures first, and rerun before trusting a req/s difference under ~10 %.');
+  p(`${rounds > 1 ? `Medians of ${rounds} measurements per figure` : 'One measurement per figure (BENCH_ROUNDS=3 for medians)'}: on a busy machine read the CPU figures first; a req/s difference under ~10 % is noise until several rounds agree.`);
 }

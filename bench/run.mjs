@@ -255,6 +255,13 @@ async function routesSection(store, refs, keyspace, db, before) {
       log(`${store.kind}${before ? ` (${build})` : ''}: tracker at ${tracker.url}, idle RSS ${fmt(idleRss[build])} MiB`);
       setups.push({ build, tracker, db: s === store ? db : s.db });
     }
+    // Each build's first figure would otherwise also pay for its cold JIT (a QUICK run put the one
+    // measured first up to 2× the other's CPU per request): every route runs once, unmeasured, on each.
+    if (before) {
+      for (const { tracker } of setups) {
+        for (const route of ROUTES) await measure({ scenario: route.scenario, urls: [tracker.url], connections: CONNECTIONS[0], servers: [tracker], keyspace, duration: WARMUP });
+      }
+    }
     let turn = 0;
     for (const connections of CONNECTIONS) {
       for (let round = 1; round <= ROUNDS; round++) {

@@ -18,7 +18,7 @@ const STORES = [['sqlite', 'SQLite'], ['postgres', 'PostgreSQL']];
 const cpuMicros = (r) => (r?.serverCpuPer1k == null ? undefined : 1000 * (r.serverCpuPer1k + (r.dbCpuPer1k ?? 0)));
 const cpuText = (r) => (r?.dbCpuPer1k == null
   ? `${fmt(cpuMicros(r))} µs`
-  : `${fmt(cpuMicros(r))} µs (tracker ${fmt(1000 * r.serverCpuPer1k)} + PostgreSQL ${fmt(1000 * r.dbCpuPer1k)})`);
+  : `tracker ${fmt(1000 * r.serverCpuPer1k)} + PostgreSQL ${fmt(1000 * r.dbCpuPer1k)} = ${fmt(cpuMicros(r))} µs`);
 
 /** The floor figures per connection count, from the calibration section or the floor-only one. */
 function floorsOf(results) {
@@ -63,41 +63,47 @@ export function summaryTables(results, { connections }) {
   p();
   row(['work', 'ours', 'floor', 'ratio', 'Prism', 'date', 'commit']);
   row(['---', '---:', '---', '---:', '---:', '---', '---']);
-  for (const [kind, title] of STORES) {
+  const tail = [date, commit];
+  const conns = connections.join(' / ');
+  /** One cell per connection count, joined as bench/RESULTS.md writes them ("1 / 10 / 50"). */
+  const each = (cell) => connections.map(cell).join(' / ');
+  const stores = STORES.filter(([kind]) => results.sections[kind]);
+  for (const [kind, title] of stores) {
     const s = results.sections[kind];
-    if (!s) continue;
     const random = routeRow(s, 'get-issue', main);
-    const prism = results.sections.prism?.rows.find((r) => r.connections === main)?.prism;
-    row([`GET /issue, a random key of ${fmt(m.issues)}: CPU µs / request (${title}, ${main} conns)`,
-      `${cpuText(random?.result)}, ${fmt(random?.result.rps)} req/s`,
-      `floor issue read (SQLite): ${fmt(floorCpu(main))} µs`, times(cpuMicros(random?.result), floorCpu(main)),
-      kind === 'sqlite' && prism ? `${fmt(cpuMicros(prism))} µs, ${fmt(prism.rps)} req/s` : '', date, commit]);
+    const prism = kind === 'sqlite' ? results.sections.prism?.rows.find((r) => r.connections === main) : undefined;
+    row([`\`GET /issue\`, a random key of ${fmt(m.issues)}, ${title}, ${main} conns: server CPU µs / request`,
+      `${cpuText(random?.result)} (${fmt(random?.result.rps)} req/s)`,
+      `floor issue read (\`bench/lib/floor-read.mjs\`${kind === 'sqlite' ? '' : ', on SQLite'}): ${fmt(floorCpu(main))} µs (${fmt(floors.get(main)?.floor.rps)} req/s)`,
+      times(cpuMicros(random?.result), floorCpu(main)),
+      prism ? `${fmt(prism.prism.rps)} req/s, ${fmt(cpuMicros(prism.prism))} µs (jst-tracker ${fmt(prism.tracker.rps)} beside it)` : '', ...tail]);
     for (const [scenario, what] of [['get-issue-same', 'the same key read again (read cache)'], ['get-issue-hot', 'a working set of 1,000 keys']]) {
-      const r = routeRow(s, scenario, main);
-      row([`GET /issue, ${what}: req/s (${title}, ${main} conns)`, fmt(r?.result.rps),
-        `bare node:http ceiling: ${fmt(r?.ceiling.rps)} req/s`, pct(r?.result.rps, r?.ceiling.rps), '', date, commit]);
+      const at = (c) => routeRow(s, scenario, c);
+      row([`\`GET /issue\`, ${what}, ${title}: req/s, ${conns} conns`, each((c) => fmt(at(c)?.result.rps)),
+        `bare \`node:http\` ceiling: ${each((c) => fmt(at(c)?.ceiling.rps))} req/s`, each((c) => pct(at(c)?.result.rps, at(c)?.ceiling.rps)), '', ...tail]);
     }
-    for (const c of connections) {
-      const r = routeRow(s, 'create-issue', c);
-      row([`POST /issue: req/s (${title}, ${c} conns)`, fmt(r?.result.rps),
-        `group-commit floor create (SQLite): ${fmt(floorGroup(c))} req/s`, pct(r?.result.rps, floorGroup(c)), '', date, commit]);
-    }
-    const search = routeRow(s, 'search', connections[0]);
-    row([`POST /search/jql, 50 issues by project + status: p50 ms (${title}, ${connections[0]} conns)`, fmt(search?.result.p50, 2),
-      'target: 5 ms', times(search?.result.p50, 5), '', date, commit]);
-    const rss = Math.max(...s.rows.filter((r) => (r.build ?? 'after') === 'after').map((r) => r.result.rssPeak));
-    row([`peak RSS over every route with ${fmt(m.issues)} issues (${title})`, `${fmt(rss)} MiB = ${fmt((rss * 2 ** 20) / 1e6)} MB`,
-      'target: 200 MB', times((rss * 2 ** 20) / 1e6, 200), '', date, commit]);
+    const create = (c) => routeRow(s, 'create-issue', c);
+    row([`\`POST /issue\`, ${title}: req/s, ${conns} conns`, each((c) => fmt(create(c)?.result.rps)),
+      `group-commit floor create${kind === 'sqlite' ? '' : ' (SQLite)'}: ${each((c) => fmt(floorGroup(c)))} req/s`, each((c) => pct(create(c)?.result.rps, floorGroup(c))), '', ...tail]);
+  }
+  if (stores.length) {
+    const first = connections[0];
+    const p50 = stores.map(([kind]) => routeRow(results.sections[kind], 'search', first)?.result.p50);
+    row([`\`POST /search/jql\`, 50 issues by project + status in ${fmt(m.issues)}: p50, ${first} conn${first === 1 ? '' : 's'}`,
+      stores.map(([, title], i) => `${title} ${fmt(p50[i], 2)} ms`).join(', '), 'target: 5 ms', p50.map((x) => times(x, 5)).join(' / '), '', ...tail]);
+    const rss = stores.map(([kind]) => Math.max(...results.sections[kind].rows.filter((r) => (r.build ?? 'after') === 'after').map((r) => r.result.rssPeak)));
+    const mb = (mib) => (mib * 2 ** 20) / 1e6;
+    row([`peak RSS over every route with ${fmt(m.issues)} issues`, stores.map(([, title], i) => `${title} ${fmt(rss[i])} MiB = ${fmt(mb(rss[i]))} MB`).join(', '),
+      'target: 200 MB', rss.map((x) => times(mb(x), 200)).join(' / '), '', ...tail]);
   }
   if (results.sections.scale) {
     const rows = results.sections.scale.rows;
-    for (const c of [...new Set(rows.map((r) => r.connections))]) {
-      const one = rows.filter((r) => r.connections === c && r.processes === 1);
-      const two = rows.filter((r) => r.connections === c && r.processes === 2);
-      const ratio = median(one.map((r, i) => (two[i] ? two[i].result.rps / r.result.rps : undefined)).filter((x) => x !== undefined));
-      row([`PostgreSQL write mix: 2 processes ÷ 1, median over ${one.length} alternating rounds (${c} conns)`, fmt(median(two.map((r) => r.result.rps))) + ' req/s',
-        `1 process: ${fmt(median(one.map((r) => r.result.rps)))} req/s`, times(ratio, 1), '', date, commit]);
-    }
+    const cs = [...new Set(rows.map((r) => r.connections))];
+    const of = (c, processes) => rows.filter((r) => r.connections === c && r.processes === processes);
+    const ratio = (c) => median(of(c, 1).map((r, i) => (of(c, 2)[i] ? of(c, 2)[i].result.rps / r.result.rps : undefined)).filter((x) => x !== undefined));
+    const rps = (c, processes) => fmt(median(of(c, processes).map((r) => r.result.rps)));
+    row([`PostgreSQL write mix: 2 processes ÷ 1, median of ${of(cs[0], 1).length} alternating rounds, ${cs.join(' / ')} conns`,
+      `${cs.map((c) => rps(c, 2)).join(' / ')} req/s`, `1 process: ${cs.map((c) => rps(c, 1)).join(' / ')} req/s`, cs.map((c) => times(ratio(c), 1)).join(' / '), '', ...tail]);
   }
   p();
   p(`Ratios: CPU = ours ÷ the floor's (lower is better; PostgreSQL counts the tracker and its backends against the SQLite floor, which has no PostgreSQL of its own); req/s = ours ÷ the yardstick's.`);

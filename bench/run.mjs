@@ -8,11 +8,16 @@
 //
 // Environment: QUICK=1 (a short smoke run), BENCH_ONLY=calibration,sqlite,postgres,anatomy,prism,scale,profile
 // (the sections to run),
-// BENCH_ISSUES, BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS=1,10,50, BENCH_DATABASE_URL (the
+// BENCH_ISSUES, BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS=1,10,50, BENCH_ROUNDS (of the sqlite and
+// postgres sections; default 1), BENCH_DATABASE_URL (the
 // PostgreSQL server's admin URL; a database of its own is created there and dropped at the end),
-// BENCH_TRACKER_DIR (a built packages/tracker to measure instead of this checkout's), BENCH_OPENAPI
+// BENCH_TRACKER_DIR (a built packages/tracker to measure instead of this checkout's), BENCH_BEFORE_DIR
+// (another built packages/tracker: the sqlite and postgres sections then measure it too, on a dataset of
+// its own loaded the same way, taking turns with the first figure by figure), BENCH_OPENAPI
 // (the vendor's OpenAPI document Prism mocks; default spec/jira-openapi/jira-cloud-v3-subset.json).
-import { spawn } from 'node:child_process';
+// Besides the full tables, the run prints and writes bench/results-raw/summary.md: one row per target in
+// bench/RESULTS.md's format, and with BENCH_BEFORE_DIR a before/after table (bench/lib/summary.mjs).
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +27,7 @@ import { createTempDatabase, freePort, spawnUntilReady, stopProcess } from '../s
 import { summarize } from './lib/cpuprofile.mjs';
 import { authHeader, CALLER, CLOUD_ID, HOST, PROJECTS } from './lib/dataset.mjs';
 import { loadDataset } from './lib/load-data.mjs';
+import { summaryTables } from './lib/summary.mjs';
 import { contextSwitchesFrom, cpuBetween, cpuSeconds, cpuSnapshot, rssMiB, rssSampler } from './lib/procstat.mjs';
 
 const QUICK = process.env.QUICK === '1';
@@ -32,6 +38,8 @@ const WARMUP = Number(env('BENCH_WARMUP', QUICK ? 1 : 2));
 const CONNECTIONS = env('BENCH_CONNECTIONS', QUICK ? '1,10' : '1,10,50').split(',').map(Number);
 const SCALE_CONNECTIONS = QUICK ? [10] : [10, 50];
 const SCALE_ROUNDS = Number(env('BENCH_SCALE_ROUNDS', QUICK ? 2 : 4));
+// Rounds of the sqlite and postgres sections (each with its own ceiling); the summary takes medians.
+const ROUNDS = Number(env('BENCH_ROUNDS', 1));
 const PROFILE_SECONDS = QUICK ? 2 : 4;
 const ONLY = new Set(env('BENCH_ONLY', 'calibration,sqlite,postgres,anatomy,prism,scale,profile').split(','));
 const ADMIN_URL = env('BENCH_DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/postgres');
@@ -41,6 +49,8 @@ const BENCH = fileURLToPath(new URL('.', import.meta.url));
 // Another build of the tracker can be measured (say, the last commit's, for a before/after figure).
 const TRACKER_DIR = env('BENCH_TRACKER_DIR', join(ROOT, 'packages/tracker'));
 const TRACKER_BIN = join(TRACKER_DIR, 'bin/jst-tracker.js');
+// The build to compare with, in the same run (say, main's, for a change's before/after figures).
+const BEFORE_DIR = process.env.BENCH_BEFORE_DIR || undefined;
 const LOAD = join(BENCH, 'lib/load.mjs');
 const OPENAPI = env('BENCH_OPENAPI', join(ROOT, 'spec/jira-openapi/jira-cloud-v3-subset.json'));
 const PREFIX = `/ex/jira/${CLOUD_ID}/rest/api/3`;
@@ -73,8 +83,8 @@ async function startProcess(name, cmd, args, ready, options = {}) {
 }
 
 const startTracker = (store, extraNodeArgs = []) => startProcess(
-  `jst-tracker (${store.kind})`, process.execPath,
-  [...extraNodeArgs, TRACKER_BIN, 'serve', '--port', '0', '--log-level', 'warn', ...(store.url ? ['--database-url', store.url] : ['--data', store.dataDir])],
+  `jst-tracker (${store.kind}${store.build === 'before' ? ', before' : ''})`, process.execPath,
+  [...extraNodeArgs, store.bin ?? TRACKER_BIN, 'serve', '--port', '0', '--log-level', 'warn', ...(store.url ? ['--database-url', store.url] : ['--data', store.dataDir])],
   /jst-tracker listening on (http:\/\/\S+)/,
 );
 
@@ -212,25 +222,65 @@ async function calibrationSection(refs, keyspace) {
   return { rows };
 }
 
-async function routesSection(store, refs, keyspace, db) {
-  const tracker = await startTracker(store);
-  const idleRss = rssMiB(tracker.pid);
-  log(`${store.kind}: tracker at ${tracker.url}, idle RSS ${fmt(idleRss)} MiB`);
+/**
+ * The yardsticks the summary compares the routes with, when the calibration section did not run:
+ * the floor issue read and the group-commit floor create, at each connection count.
+ */
+async function floorSection(refs, keyspace) {
   const rows = [];
+  for (const connections of CONNECTIONS) {
+    const floor = await measure({ scenario: 'get-issue', urls: [refs.floor.url], connections, servers: [refs.floor], keyspace, prefix: '' });
+    const floorGroup = await measure({ scenario: 'create-issue', urls: [refs.floorGroup.url], connections, servers: [refs.floorGroup], keyspace, prefix: '' });
+    log(`  c=${connections} floor issue read ${fmt(floor.serverCpuPer1k * 1000)} µs CPU / req, floor create with group commit ${fmt(floorGroup.rps)} req/s`);
+    rows.push({ connections, floor, floorGroup });
+  }
+  return { rows };
+}
+
+/**
+ * Every route at every connection count. With a `before` store (another build on a dataset of its
+ * own, loaded the same way) both trackers run side by side, an idle one costing nothing, and take
+ * turns figure by figure (before, after; then after, before), so a change's figures compare the
+ * same minutes of this machine and not its moods.
+ */
+async function routesSection(store, refs, keyspace, db, before) {
+  const setups = [];
+  const rows = [];
+  const idleRss = {};
   try {
+    for (const s of before ? [before, store] : [store]) {
+      const tracker = await startTracker(s);
+      const build = s.build ?? 'after';
+      idleRss[build] = rssMiB(tracker.pid);
+      log(`${store.kind}${before ? ` (${build})` : ''}: tracker at ${tracker.url}, idle RSS ${fmt(idleRss[build])} MiB`);
+      setups.push({ build, tracker, db: s === store ? db : s.db });
+    }
+    // Each build's first figure would otherwise also pay for its cold JIT (a QUICK run put the one
+    // measured first up to 2× the other's CPU per request): every route runs once, unmeasured, on each.
+    if (before) {
+      for (const { tracker } of setups) {
+        for (const route of ROUTES) await measure({ scenario: route.scenario, urls: [tracker.url], connections: CONNECTIONS[0], servers: [tracker], keyspace, duration: WARMUP });
+      }
+    }
+    let turn = 0;
     for (const connections of CONNECTIONS) {
-      const ceiling = await ceilingOf(refs, connections, keyspace);
-      log(`  c=${connections} ceiling ${fmt(ceiling.rps)} req/s`);
-      for (const route of ROUTES) {
-        const r = await measure({ scenario: route.scenario, urls: [tracker.url], connections, servers: [tracker], db, keyspace });
-        log(`  c=${connections} ${route.name}: ${fmt(r.rps)} req/s = ${fmt((100 * r.rps) / ceiling.rps)}% of ceiling, p50 ${fmt(r.p50, 2)} ms, p99 ${fmt(r.p99, 2)} ms, RSS ${fmt(r.rssPeak)} MiB`);
-        rows.push({ route: route.name, scenario: route.scenario, connections, result: r, ceiling });
+      for (let round = 1; round <= ROUNDS; round++) {
+        const ceiling = await ceilingOf(refs, connections, keyspace);
+        const at = `  c=${connections}${ROUNDS > 1 ? ` round ${round}` : ''}`;
+        log(`${at} ceiling ${fmt(ceiling.rps)} req/s`);
+        for (const route of ROUTES) {
+          for (const { build, tracker, db: trackerDb } of turn++ % 2 === 0 ? setups : [...setups].reverse()) {
+            const r = await measure({ scenario: route.scenario, urls: [tracker.url], connections, servers: [tracker], db: trackerDb, keyspace });
+            log(`${at} ${route.name}${before ? ` (${build})` : ''}: ${fmt(r.rps)} req/s = ${fmt((100 * r.rps) / ceiling.rps)}% of ceiling, ${fmt(r.serverCpuPer1k * 1000)} µs CPU / req, p50 ${fmt(r.p50, 2)} ms, p99 ${fmt(r.p99, 2)} ms, RSS ${fmt(r.rssPeak)} MiB`);
+            rows.push({ route: route.name, scenario: route.scenario, connections, round, build, result: r, ceiling });
+          }
+        }
       }
     }
   } finally {
-    await tracker.stop();
+    for (const { tracker } of setups) await tracker.stop();
   }
-  return { idleRss, rows };
+  return { idleRss: idleRss.after, idleRssBefore: idleRss.before, rows };
 }
 
 /**
@@ -359,6 +409,17 @@ async function keyspaceOf(store) {
   return { projects: PROJECTS, counters };
 }
 
+/** The commit a built packages/tracker was built from, marked when its sources differ from it. */
+function commitOf(trackerDir) {
+  try {
+    const git = (...args) => execFileSync('git', ['-C', trackerDir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const changed = git('status', '--porcelain', '--untracked-files=no', '--', '.') !== '';
+    return `${git('rev-parse', '--short', 'HEAD')}${changed ? ' + uncommitted changes' : ''}`;
+  } catch {
+    return 'unknown commit';
+  }
+}
+
 // --- report -------------------------------------------------------------------------------------
 
 function report() {
@@ -369,7 +430,7 @@ function report() {
   p();
   p(`Machine: ${m.nproc} × ${m.cpu}, ${m.memGiB} GiB; Node.js ${m.node}; PostgreSQL ${m.postgres ?? '–'}; ${m.issues.toLocaleString('en')} issues, ${m.comments?.toLocaleString('en')} comments;`
     + ` ${DURATION} s per figure after ${WARMUP} s warm-up; autocannon from a second process over loopback.`);
-  p(`Load times: SQLite ${fmt(m.loadSqlite, 1)} s, PostgreSQL ${fmt(m.loadPostgres, 1)} s.`);
+  p(`Load times: SQLite ${fmt(m.loadSqlite, 1)} s, PostgreSQL ${fmt(m.loadPostgres, 1)} s. Tracker measured: ${m.commit}${m.beforeCommit ? `; before: ${m.beforeCommit} (BENCH_BEFORE_DIR)` : ''}.`);
   p();
   if (results.sections.calibration) {
     p('### Yardsticks (same run): bare node:http, Fastify hello-world, a naive Fastify + better-sqlite3 read and insert route, and the floor of an issue read');
@@ -390,15 +451,17 @@ function report() {
     if (!s) continue;
     p(`### jst-tracker on ${title}`);
     p();
-    p(`Idle RSS after start: ${fmt(s.idleRss)} MiB. "ceiling" = bare node:http in the same run at the same connection count; ratio = route ÷ ceiling.`);
+    const twoBuilds = s.idleRssBefore !== undefined;
+    p(`Idle RSS after start: ${fmt(s.idleRss)} MiB${twoBuilds ? ` (before: ${fmt(s.idleRssBefore)} MiB); "before" = ${m.beforeCommit}, "after" = ${m.commit}, taking turns figure by figure` : ''}. "ceiling" = bare node:http in the same run at the same connection count; ratio = route ÷ ceiling.`);
     p();
     const pgCols = kind === 'postgres';
-    p(`| route | conns | req/s | ceiling req/s | ratio | p50 ms | p99 ms | non-2xx | tracker CPU-s / 1000 req${pgCols ? ' | PostgreSQL CPU-s / 1000 req' : ''} | peak RSS MiB |`);
-    p(`|---|---:|---:|---:|---:|---:|---:|---:|---:|${pgCols ? '---:|' : ''}---:|`);
+    const rounds = ROUNDS > 1;
+    p(`| route |${twoBuilds ? ' build |' : ''}${rounds ? ' round |' : ''} conns | req/s | ceiling req/s | ratio | p50 ms | p99 ms | non-2xx | tracker CPU-s / 1000 req${pgCols ? ' | PostgreSQL CPU-s / 1000 req' : ''} | peak RSS MiB |`);
+    p(`|---|${twoBuilds ? '---|' : ''}${rounds ? '---:|' : ''}---:|---:|---:|---:|---:|---:|---:|---:|${pgCols ? '---:|' : ''}---:|`);
     for (const row of s.rows) {
       const r = row.result;
       const non2xx = r.requests - r.ok;
-      p(`| ${row.route} | ${row.connections} | ${fmt(r.rps)} | ${fmt(row.ceiling.rps)} | **${fmt((100 * r.rps) / row.ceiling.rps)}%** | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${non2xx} | ${fmt(r.serverCpuPer1k, 3)}${pgCols ? ` | ${fmt(r.dbCpuPer1k, 3)}` : ''} | ${fmt(r.rssPeak)} |`);
+      p(`| ${row.route} |${twoBuilds ? ` ${row.build} |` : ''}${rounds ? ` ${row.round} |` : ''} ${row.connections} | ${fmt(r.rps)} | ${fmt(row.ceiling.rps)} | **${fmt((100 * r.rps) / row.ceiling.rps)}%** | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${non2xx} | ${fmt(r.serverCpuPer1k, 3)}${pgCols ? ` | ${fmt(r.dbCpuPer1k, 3)}` : ''} | ${fmt(r.rssPeak)} |`);
     }
     p();
   }
@@ -469,11 +532,12 @@ async function main() {
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'jst-bench-'));
   let db;
+  let dbBefore;
   const refs = {};
   try {
     results.machine = {
       date: new Date().toISOString(), nproc: cpus().length, cpu: cpus()[0]?.model ?? '?', memGiB: Math.round(totalmem() / 2 ** 30),
-      node: process.version, issues: ISSUES, quick: QUICK,
+      node: process.version, issues: ISSUES, quick: QUICK, rounds: ROUNDS, commit: commitOf(TRACKER_DIR), beforeCommit: BEFORE_DIR && commitOf(BEFORE_DIR),
     };
     const sqlite = { kind: 'sqlite', dataDir: join(dir, 'sqlite') };
     log(`loading ${ISSUES} issues into SQLite…`);
@@ -482,6 +546,17 @@ async function main() {
     results.machine.comments = loaded.comments;
     log(`  ${loaded.issues} issues, ${loaded.comments} comments in ${fmt(loaded.seconds, 1)} s`);
     const keyspace = await keyspaceOf(sqlite);
+    // The build to compare with loads the same generated dataset through its own store (its own
+    // migrations), into a file of its own: writes by one build must not change what the other reads.
+    const twoBuilds = BEFORE_DIR && ['sqlite', 'postgres'].some((s) => ONLY.has(s));
+    const beforeOf = (store) => ({ ...store, build: 'before', bin: join(BEFORE_DIR, 'bin/jst-tracker.js') });
+    let sqliteBefore;
+    if (twoBuilds && ONLY.has('sqlite')) {
+      sqliteBefore = beforeOf({ kind: 'sqlite', dataDir: join(dir, 'sqlite-before') });
+      log(`loading ${ISSUES} issues into SQLite for the build before (${BEFORE_DIR})…`);
+      const l = await loadDataset({ trackerDir: BEFORE_DIR, dataDir: sqliteBefore.dataDir, issues: ISSUES });
+      log(`  done in ${fmt(l.seconds, 1)} s`);
+    }
 
     let postgres;
     if (['postgres', 'scale'].some((s) => ONLY.has(s))) {
@@ -499,6 +574,14 @@ async function main() {
       results.machine.loadPostgres = pgLoaded.seconds;
       log(`  done in ${fmt(pgLoaded.seconds, 1)} s`);
     }
+    let postgresBefore;
+    if (db && twoBuilds && ONLY.has('postgres')) {
+      dbBefore = await createDatabase();
+      postgresBefore = beforeOf({ kind: 'postgres', url: dbBefore.url, db: dbBefore });
+      log(`loading ${ISSUES} issues into PostgreSQL (${dbBefore.name}) for the build before…`);
+      const l = await loadDataset({ trackerDir: BEFORE_DIR, databaseUrl: dbBefore.url, issues: ISSUES });
+      log(`  done in ${fmt(l.seconds, 1)} s`);
+    }
 
     refs.bare = await startProcess('bare node:http', process.execPath, [join(BENCH, 'lib/bare-server.mjs')], /listening on (http:\/\/\S+)/);
     refs.fastify = await startProcess('fastify hello', process.execPath, [join(BENCH, 'lib/fastify-hello.mjs')], /listening on (http:\/\/\S+)/);
@@ -509,9 +592,9 @@ async function main() {
     refs.floorGroup = await startProcess('floor group', process.execPath, [join(BENCH, 'lib/floor-read.mjs'), join(sqlite.dataDir, 'tracker.sqlite'), AUTH, CALLER.email, HOST, 'group'], /listening on (http:\/\/\S+)/);
 
     if (ONLY.has('calibration')) { log('yardsticks'); results.sections.calibration = await calibrationSection(refs, keyspace); }
-
-    if (ONLY.has('sqlite')) results.sections.sqlite = await routesSection(sqlite, refs, keyspace);
-    if (ONLY.has('postgres')) results.sections.postgres = await routesSection(postgres, refs, keyspace, db);
+    else if (['sqlite', 'postgres'].some((s) => ONLY.has(s))) { log('floors (for the summary)'); results.sections.floor = await floorSection(refs, keyspace); }
+    if (ONLY.has('sqlite')) results.sections.sqlite = await routesSection(sqlite, refs, keyspace, undefined, sqliteBefore);
+    if (ONLY.has('postgres')) results.sections.postgres = await routesSection(postgres, refs, keyspace, db, postgresBefore);
     if (ONLY.has('anatomy')) { log('anatomy of GET /issue (SQLite)'); results.sections.anatomy = await anatomySection(sqlite, refs, keyspace); }
     if (ONLY.has('prism') && !existsSync(OPENAPI)) log(`prism: skipped, no OpenAPI document at ${OPENAPI} (set BENCH_OPENAPI)`);
     else if (ONLY.has('prism')) results.sections.prism = await prismSection(refs, keyspace, sqlite);
@@ -524,7 +607,7 @@ async function main() {
   } finally {
     for (const r of Object.values(refs)) await r.stop();
     for (const proc of children) proc.kill('SIGKILL');
-    if (db) await db.drop().catch((e) => log(`could not drop ${db.name}: ${e.message}`));
+    for (const d of [db, dbBefore]) if (d) await d.drop().catch((e) => log(`could not drop ${d.name}: ${e.message}`));
     rmSync(dir, { recursive: true, force: true });
   }
   results.machine.minutes = (Date.now() - started) / 60_000;
@@ -534,7 +617,9 @@ async function main() {
   const stamp = results.machine.date.replace(/[:.]/g, '-');
   writeFileSync(join(outDir, `${stamp}.json`), JSON.stringify(results, null, 2));
   writeFileSync(join(outDir, `${stamp}.md`), `${md}\n`);
-  process.stdout.write(`${md}\n\nRun took ${fmt(results.machine.minutes, 1)} min; raw figures in bench/results-raw/${stamp}.json\n`);
+  const summary = summaryTables(results, { connections: CONNECTIONS });
+  writeFileSync(join(outDir, 'summary.md'), `${summary}\n`);
+  process.stdout.write(`${md}\n\nRun took ${fmt(results.machine.minutes, 1)} min; raw figures in bench/results-raw/${stamp}.json\n\n${summary}\n\n(also in bench/results-raw/summary.md)\n`);
 }
 
 main().catch((e) => {

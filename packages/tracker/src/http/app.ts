@@ -108,7 +108,7 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
   app.setValidatorCompiler(compileValidator);
   // Replies are the renderers' objects as JSON.stringify writes them: measured against serialisers
   // compiled from the response schemas (fast-json-stringify), it is faster on the issue view, the
-  // hot route, and the compiled ones cost start-up time on every route (docs/decisions in bench/RESULTS.md).
+  // hot route, and the compiled ones cost start-up time on every route (commit 51276a8 has the figures).
   app.setSerializerCompiler(() => serializeJson);
 
   let draining = false;
@@ -158,7 +158,7 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
   // keep-alive timeout (Fastify does this only for requests that arrive after close()).
   app.addHook('preClose', async () => { draining = true; });
   // Hooks on every request are written in Fastify's callback style: an async hook costs a promise
-  // and a microtask per request (bench/RESULTS.md, "Anatomy of a read").
+  // and a microtask per request (`git show fcb3418:bench/RESULTS.md`, "Anatomy of a read").
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) void reply.header('connection', 'close');
     done(null, payload);

@@ -110,3 +110,64 @@ describe('SQLite store: data version and reads outside transactions', () => {
     expect(db.readNow!(count, [])).toEqual([{ n: 1 }]);
   });
 });
+
+describe('issue 18: group commit of the SQLite store (Db.grouped)', () => {
+  const setUp = async () => {
+    const { db, file } = open();
+    await db.kysely.schema.createTable('t').addColumn('x', 'text', (c) => c.unique()).execute();
+    const watcher = new BetterSqlite3(file, { readonly: true });
+    const commits = () => watcher.pragma('data_version', { simple: true }) as number;
+    return { db, file, watcher, commits };
+  };
+
+  it('work queued in one turn of the event loop is one commit; one piece that throws undoes only itself', async () => {
+    const { db, watcher, commits } = await setUp();
+    const before = commits();
+    const results = await Promise.allSettled(['a', 'b', 'dup', 'c', 'dup', 'd'].map((x) => db.grouped!((run) => {
+      run('insert into t (x) values (?)', [x]);
+      return x;
+    })));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((results[4] as PromiseRejectedResult).reason.message).toMatch(/UNIQUE constraint failed/);
+    expect(commits()).toBe(before + 1);
+    expect(watcher.prepare('select x from t order by x').pluck().all()).toEqual(['a', 'b', 'c', 'd', 'dup']);
+    watcher.close();
+  });
+
+  it('a piece that writes twice and then throws leaves neither write', async () => {
+    const { db, watcher } = await setUp();
+    const [bad, good] = await Promise.allSettled([
+      db.grouped!((run) => { run('insert into t (x) values (?)', ['one']); run('insert into t (x) values (?)', ['two']); throw new Error('refused'); }),
+      db.grouped!((run) => run('insert into t (x) values (?) returning x', ['three'])),
+    ]);
+    expect(bad.status).toBe('rejected');
+    expect(good).toEqual({ status: 'fulfilled', value: [{ x: 'three' }] });
+    expect(watcher.prepare('select x from t').pluck().all()).toEqual(['three']);
+    watcher.close();
+  });
+
+  it('a piece is answered only once its commit is in the file: another connection reads it at once', async () => {
+    const { db, file } = await setUp();
+    for (let i = 0; i < 20; i++) {
+      await db.grouped!((run) => run('insert into t (x) values (?)', [`row ${i}`]));
+      const other = new BetterSqlite3(file, { readonly: true });
+      expect(other.prepare('select count(*) from t').pluck().get()).toBe(i + 1);
+      other.close();
+    }
+  });
+
+  it('a group waits for a Kysely transaction in progress and never runs inside it', async () => {
+    const { db, watcher } = await setUp();
+    const tx = db.kysely.transaction().execute(async (trx) => {
+      await (trx as unknown as Kysely<Scratch>).insertInto('t').values({ x: 'in the transaction' }).execute();
+      await new Promise((r) => setTimeout(r, 50));
+      throw new Error('rolled back');
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    const grouped = db.grouped!((run) => run('insert into t (x) values (?)', ['grouped']));
+    await expect(tx).rejects.toThrow('rolled back');
+    await grouped;
+    expect(watcher.prepare('select x from t').pluck().all()).toEqual(['grouped']);
+    watcher.close();
+  });
+});

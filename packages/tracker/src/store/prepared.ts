@@ -55,6 +55,12 @@ export class Prepared<A extends unknown[], R> {
     return db.executeQuery<R>({ query: compiled.query, queryId: compiled.queryId, sql: compiled.sql, parameters });
   }
 
+  /** The SQL text and the parameters of one call, to run on the connection directly (Db.grouped). */
+  bind(...args: A): { sql: string; parameters: unknown[] } {
+    const compiled = this.compiled ?? this.compile();
+    return { sql: compiled.sql, parameters: this.sources.map((s) => ('arg' in s ? args[s.arg] : s.value)) };
+  }
+
   async all(db: Tx, ...args: A): Promise<R[]> {
     return (await this.execute(db, ...args)).rows;
   }

@@ -322,6 +322,17 @@ export class Store {
         statusId, parentId, assigneeId, reporterId, creatorId, now);
       return row!;
     }
+    if (this.db.grouped) {
+      // SQLite: the counter and the insert in a savepoint of a group commit (Db.grouped).
+      return this.db.grouped((run) => {
+        const step = (bound: { sql: string; parameters: unknown[] }) => run(bound.sql, bound.parameters)[0];
+        const counter = step(this.q.advanceCounter.bind(projectId)) as { issue_counter: number } | undefined;
+        if (!counter) throw new Error(`project ${projectId} vanished while an issue was created in it`);
+        const number = Number(counter.issue_counter);
+        return step(this.q.insertIssue.bind(projectId, number, `${projectKey}-${number}`, issueType, summary,
+          description, statusId, parentId, assigneeId, reporterId, creatorId, now)) as IssueRow;
+      });
+    }
     return this.transaction(async (tx) => {
       const counter = await this.q.advanceCounter.first(tx, projectId);
       if (!counter) throw new Error(`project ${projectId} vanished while an issue was created in it`);

@@ -138,7 +138,7 @@ class GroupCommit {
   private scheduled = false;
   private readonly all: (batch: Queued[]) => { value?: unknown; error?: unknown; failed: boolean }[];
 
-  constructor(database: BetterSqlite3.Database, private readonly kysely: Kysely<Database>, private readonly run: RunNow) {
+  constructor(private readonly database: BetterSqlite3.Database, private readonly kysely: Kysely<Database>, private readonly run: RunNow) {
     const piece = database.transaction((item: Queued) => item.work(this.run));
     this.all = database.transaction((batch: Queued[]) => batch.map((item) => {
       try {
@@ -147,6 +147,21 @@ class GroupCommit {
         return { error, failed: true };
       }
     }));
+  }
+
+  private commit(): void {
+    const batch = this.queue;
+    this.queue = [];
+    this.scheduled = false;
+    let results: ReturnType<typeof this.all>;
+    try {
+      results = this.all(batch);
+    } catch (error) {
+      // The COMMIT (or BEGIN) failed: nothing of the group was written.
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    results.forEach((r, i) => (r.failed ? batch[i]!.reject(r.error) : batch[i]!.resolve(r.value)));
   }
 
   add<T>(work: (run: RunNow) => T): Promise<T> {
@@ -160,23 +175,15 @@ class GroupCommit {
   }
 
   private async flush(): Promise<void> {
+    // No transaction open on the connection: nothing can run between our statements (they are
+    // synchronous), so the group runs at once. Otherwise it waits in Kysely's queue for the
+    // transaction in progress to finish; work queued meanwhile joins it.
+    if (!this.database.inTransaction) {
+      this.commit();
+      return;
+    }
     try {
-      // In Kysely's queue: a transaction in progress on the connection finishes first. Work queued
-      // while the group waits joins it.
-      await this.kysely.connection().execute(async () => {
-        const batch = this.queue;
-        this.queue = [];
-        this.scheduled = false;
-        let results: ReturnType<typeof this.all>;
-        try {
-          results = this.all(batch);
-        } catch (error) {
-          // The COMMIT (or BEGIN) failed: nothing of the group was written.
-          for (const item of batch) item.reject(error);
-          return;
-        }
-        results.forEach((r, i) => (r.failed ? batch[i]!.reject(r.error) : batch[i]!.resolve(r.value)));
-      });
+      await this.kysely.connection().execute(async () => this.commit());
     } catch (error) {
       // The connection could not be had (the store is closing): refuse what waits.
       const batch = this.queue;

@@ -8,7 +8,7 @@ import type { Tracker } from '../../domain/tracker.js';
 import { availableTransitions } from '../../domain/workflow.js';
 import { callerOf } from '../context.js';
 import type { IssueReadCache } from '../issue-read-cache.js';
-import { viewIssue } from '../issue-view.js';
+import { JSON_TYPE, viewIssue } from '../issue-view.js';
 import { boolParam, intParam, param, type Query } from '../params.js';
 import { renderComment, renderCreated, renderTransition } from '../render.js';
 
@@ -29,11 +29,9 @@ export const issueRoutes = (tracker: Tracker, reads: IssueReadCache | null) => a
     const caller = callerOf(request);
     const version = reads?.current();
     const access = await findIssue(tracker, caller, (request.params as KeyParams).issueIdOrKey);
-    const view = await viewIssue(tracker, caller, access, request.query as Query);
-    if (!reads || version === undefined) return view;
-    const body = JSON.stringify(view);
-    reads.offer(request.raw, caller.user.id, body, version);
-    return reply.type('application/json; charset=utf-8').send(body);
+    const body = await viewIssue(tracker, caller, access, request.query as Query);
+    if (reads && version !== undefined) reads.offer(request.raw, caller.user.id, body, version);
+    return reply.type(JSON_TYPE).send(body);
   });
 
   // spec §4 endpoint 14: 204, or 200 with the issue when returnIssue=true
@@ -44,7 +42,7 @@ export const issueRoutes = (tracker: Tracker, reads: IssueReadCache | null) => a
     const access = await editIssue(tracker, caller, (request.params as KeyParams).issueIdOrKey, request.body);
     if (!returnIssue) return reply.code(204).send();
     const fresh = await findIssue(tracker, caller, access.issue.key);
-    return viewIssue(tracker, caller, fresh, q);
+    return reply.type(JSON_TYPE).send(await viewIssue(tracker, caller, fresh, q));
   });
 
   // spec §4 endpoint 13: deleteSubtasks "true" | "false", in any case (python jira sends "True")

@@ -5,7 +5,7 @@ import { isObject } from '../../domain/issue-input.js';
 import { searchIssues, type SearchRequest, type SearchResult } from '../../domain/jql/search.js';
 import type { Caller, Tracker } from '../../domain/tracker.js';
 import { callerOf } from '../context.js';
-import { fieldsMeta, peopleOf, renderIssue } from '../issue-view.js';
+import { fieldsMeta, JSON_TYPE, peopleOf, renderIssue, withMembers, type IssueJson } from '../issue-view.js';
 import { boolParam, commaList, intParam, listParam, param, type Query } from '../params.js';
 
 const READ = { config: { scope: 'read:jira-work' as const } };
@@ -17,7 +17,7 @@ const MAX_RECONCILE = 50;
 
 export const searchRoutes = (tracker: Tracker) => async (app: FastifyInstance) => {
   // spec §4 endpoint 15: the same search as query parameters
-  app.get('/search/jql', READ, async (request) => {
+  app.get('/search/jql', READ, async (request, reply) => {
     const q = request.query as Query;
     // Accepted and checked, without effect here: properties, fieldsByKeys, failFast,
     // reconcileIssues (every write is visible to the next search already) and every expand but
@@ -25,37 +25,37 @@ export const searchRoutes = (tracker: Tracker) => async (app: FastifyInstance) =
     boolParam(q, 'fieldsByKeys');
     boolParam(q, 'failFast');
     const token = param(q, 'nextPageToken');
-    return respond(tracker, callerOf(request), {
+    return reply.type(JSON_TYPE).send(await respond(tracker, callerOf(request), {
       jql: param(q, 'jql') ?? '',
       maxResults: param(q, 'maxResults') === undefined ? undefined : intParam(q, 'maxResults', 50, 1, Number.MAX_SAFE_INTEGER),
       fields: listParam(q, 'fields'),
       nextPageToken: token === '' ? undefined : token,
-    }, listParam(q, 'expand'));
+    }, listParam(q, 'expand')));
   });
 
   // spec §4 endpoint 15: SearchAndReconcileRequestBean → SearchAndReconcileResults
-  app.post('/search/jql', READ, async (request) => {
+  app.post('/search/jql', READ, async (request, reply) => {
     const { expand, ...req } = parseBody(request.body);
-    return respond(tracker, callerOf(request), req, expand);
+    return reply.type(JSON_TYPE).send(await respond(tracker, callerOf(request), req, expand));
   });
 };
 
-async function respond(tracker: Tracker, caller: Caller, req: SearchRequest, expand: string[] | undefined) {
+/** SearchAndReconcileResults as JSON text: the issues are rendered as text (issue-view.ts). */
+async function respond(tracker: Tracker, caller: Caller, req: SearchRequest, expand: string[] | undefined): Promise<string> {
   const result = await searchIssues(tracker, caller, req);
   const issues = await render(tracker, caller, result);
-  return {
-    issues,
+  return withMembers(`{"issues":[${issues.map((i) => i.text).join(',')}]}`, {
     ...(result.nextPageToken !== undefined ? { nextPageToken: result.nextPageToken } : {}),
     isLast: result.nextPageToken === undefined,
     // `names` and `schema` cover the fields the page's issues carry.
-    ...fieldsMeta(issues.flatMap((i) => Object.keys(i.fields ?? {})), expand),
-  };
+    ...fieldsMeta(issues.flatMap((i) => i.present), expand),
+  });
 }
 
 /** `{id}` by default (the operation's documented default); with fields, each issue as GET /issue renders it. */
-async function render(tracker: Tracker, caller: Caller, result: SearchResult): Promise<{ id: string; fields?: Record<string, unknown> }[]> {
+async function render(tracker: Tracker, caller: Caller, result: SearchResult): Promise<IssueJson[]> {
   const { fields } = result;
-  if (fields === null) return result.issues.map((a) => ({ id: publicId(a.issue.id) }));
+  if (fields === null) return result.issues.map((a) => ({ text: JSON.stringify({ id: publicId(a.issue.id) }), present: [] }));
   // Everyone the page's issues name, in one read rather than one per issue.
   const known = await tracker.users(result.issues.flatMap((a) => peopleOf(a.issue, fields)));
   return Promise.all(result.issues.map((a) => renderIssue(tracker, caller, a, fields, known)));

@@ -8,7 +8,8 @@
 // AFTER defaults to this checkout's packages/tracker. Environment: AB_STORE=sqlite|postgres,
 // AB_ROUNDS (default 4), AB_SECONDS (default 5), AB_ISSUES (default 100000), AB_CONNECTIONS (10),
 // AB_PROFILE=1 (also writes a --cpu-prof profile of each build's read and prints its top entries;
-// AB_PROFILE_DIR keeps the .cpuprofile files there, for a flame graph),
+// AB_PROFILE_DIR keeps the .cpuprofile files there, for a flame graph; AB_PROFILE_ONLY=before|after
+// profiles one build; AB_ROUNDS=0 measures nothing else),
 // BENCH_DATABASE_URL (PostgreSQL admin URL).
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -110,15 +111,16 @@ async function main() {
         log(`round ${round + 1} ${name}: ${r.cpuUs.toFixed(0)} µs CPU / request, ${r.rps.toFixed(0)} req/s${r.non2xx ? `, ${r.non2xx} non-2xx` : ''}`);
       }
     }
-    const lines = [`uncached GET /issue/{random of ${ISSUES}}?fields=(executor's 7), ${store.kind}, c=${CONNECTIONS}, ${ROUNDS} rounds × ${SECONDS} s (medians; the floor always on SQLite):`];
+    const lines = ROUNDS === 0 ? [] : [`uncached GET /issue/{random of ${ISSUES}}?fields=(executor's 7), ${store.kind}, c=${CONNECTIONS}, ${ROUNDS} rounds × ${SECONDS} s (medians; the floor always on SQLite):`];
     const floorUs = median(results.floor.map((r) => r.cpuUs));
-    for (const name of ['floor', 'before', 'after']) {
+    for (const name of ROUNDS === 0 ? [] : ['floor', 'before', 'after']) {
       const us = median(results[name].map((r) => r.cpuUs));
       lines.push(`  ${name.padEnd(6)} ${us.toFixed(0).padStart(5)} µs CPU / request (${(us / floorUs).toFixed(2)}× floor; rounds ${results[name].map((r) => r.cpuUs.toFixed(0)).join(', ')}), ${median(results[name].map((r) => r.rps)).toFixed(0)} req/s`);
     }
     for (const t of Object.values(trackers)) await t.stop();
     if (process.env.AB_PROFILE === '1') {
       for (const [name, trackerDir] of Object.entries(BUILDS)) {
+        if (process.env.AB_PROFILE_ONLY && process.env.AB_PROFILE_ONLY !== name) continue;
         const profDir = join(dir, `prof-${name}`);
         mkdirSync(profDir);
         const t = await startTracker(trackerDir, store, ['--cpu-prof', '--cpu-prof-dir', profDir]);

@@ -52,9 +52,14 @@ export async function renderIssue(tracker: Tracker, caller: Caller, access: Issu
     const u = id === null ? undefined : users?.get(id);
     return u ? userDetailsJson(caller, u) : 'null';
   };
-  const link = async (row: Issue) => `{"id":"${publicId(row.id)}","key":${JSON.stringify(row.key)},"self":${JSON.stringify(issueSelf(caller, row))},`
-    + `"fields":{"summary":${JSON.stringify(row.summary)},"status":${statusJson(caller, await tracker.statusById(siteId, row.status_id))},`
-    + `"issuetype":${issueTypeJson(caller, row.issue_type)}}}`;
+  // Statuses are nearly always known already: no wait for them then.
+  const status = async (row: Issue) => statusJson(caller, tracker.knownStatus(siteId, row.status_id) ?? await tracker.statusById(siteId, row.status_id));
+  const knownStatus = (row: Issue) => {
+    const known = tracker.knownStatus(siteId, row.status_id);
+    return known ? statusJson(caller, known) : undefined;
+  };
+  const link = (row: Issue, statusText: string) => `{"id":"${publicId(row.id)}","key":${JSON.stringify(row.key)},"self":${JSON.stringify(issueSelf(caller, row))},`
+    + `"fields":{"summary":${JSON.stringify(row.summary)},"status":${statusText},"issuetype":${issueTypeJson(caller, row.issue_type)}}}`;
 
   const parts: string[] = [];
   const present: FieldName[] = [];
@@ -65,10 +70,15 @@ export async function renderIssue(tracker: Tracker, caller: Caller, access: Issu
       case 'description': value = issue.description ?? 'null'; break;
       case 'issuetype': value = issueTypeJson(caller, issue.issue_type); break;
       case 'project': value = JSON.stringify(renderProject(caller, project)); break;
-      case 'status': value = statusJson(caller, await tracker.statusById(siteId, issue.status_id)); break;
+      case 'status': value = knownStatus(issue) ?? await status(issue); break;
       // spec §2: `parent` is present only when the issue has one.
-      case 'parent': if (!parent) continue; value = await link(parent); break;
-      case 'subtasks': value = `[${(await Promise.all(subtasks.map(link))).join(',')}]`; break;
+      case 'parent': if (!parent) continue; value = link(parent, knownStatus(parent) ?? await status(parent)); break;
+      case 'subtasks': {
+        const links: string[] = [];
+        for (const row of subtasks) links.push(link(row, knownStatus(row) ?? await status(row)));
+        value = `[${links.join(',')}]`;
+        break;
+      }
       case 'assignee': value = person(issue.assignee_id); break;
       case 'reporter': value = person(issue.reporter_id); break;
       case 'creator': value = person(issue.creator_id); break;
@@ -103,8 +113,22 @@ export function fieldsMeta(present: Iterable<string>, expand: readonly string[] 
 
 /** An issue as GET /issue (and PUT /issue?returnIssue=true) answers it, as JSON text: `fields` and `expand` from the query. */
 export async function viewIssue(tracker: Tracker, caller: Caller, access: IssueAccess, q: Query): Promise<string> {
-  const { text, present } = await renderIssue(tracker, caller, access, selectFields(q.fields));
+  const { text, present } = await renderIssue(tracker, caller, access, fieldsOf(q.fields));
   return withMembers(text, fieldsMeta(present, listParam(q, 'expand')));
+}
+
+/** `fields` lists seen lately, parsed: a client asks for the same few lists again and again. */
+const FIELD_LISTS_KEPT = 64;
+const fieldLists = new Map<string, ReadonlySet<FieldName>>();
+function fieldsOf(raw: Query['fields']): ReadonlySet<FieldName> {
+  if (typeof raw !== 'string') return selectFields(raw);
+  let fields = fieldLists.get(raw);
+  if (!fields) {
+    fields = selectFields(raw);
+    if (fieldLists.size >= FIELD_LISTS_KEPT) fieldLists.clear();
+    fieldLists.set(raw, fields);
+  }
+  return fields;
 }
 
 /** JSON text of an object with more members after its own (none: the text as it is). */

@@ -10,9 +10,12 @@ export function parentOf(tracker: Tracker, issue: Issue): Promise<Issue | undefi
   return issue.parent_id === null ? Promise.resolve(undefined) : tracker.store.issueById(issue.parent_id);
 }
 
-/** Sub-tasks in creation order. */
+/**
+ * Sub-tasks in creation order. A Subtask has none (createIssue refuses a parent that has a
+ * parent, and an issue's parent never changes), so its sub-tasks are not looked for.
+ */
 export function subtasksOf(tracker: Tracker, issue: Issue): Promise<Issue[]> {
-  return tracker.store.subtasksOf(issue.id);
+  return issue.parent_id !== null ? Promise.resolve([]) : tracker.store.subtasksOf(issue.id);
 }
 
 /** One page of an issue's comments, oldest first unless `descending`, with the total count. */

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { REMEMBER_MS, type AddressForm, type Tracker } from '../domain/tracker.js';
+import { rememberCheckedSignIn } from './context.js';
 import { hasDuplicateHost } from './host.js';
 
 /**
@@ -99,6 +100,7 @@ export class IssueReadCache {
     if (!site) return false;
     const user = this.tracker.rememberedSignIn(site, headers.authorization, form, 'read:jira-work');
     if (!user) return false;
+    rememberCheckedSignIn(req, { site, form, scope: 'read:jira-work', user });
     this.current();
     const key = this.keyOf(req, cloudId, match[2]!, user.id, match[3]!, match[4]);
     const entry = this.entries.get(key);

@@ -96,7 +96,13 @@ export function openDb(options: DbOptions): Db {
     readNow(sql, parameters) {
       if (database.inTransaction) return undefined;
       const statement = statements.prepare(sql);
-      return statement.reader && statement.readonly ? statement.all(parameters) : undefined;
+      if (!statement.reader || !statement.readonly) return undefined;
+      // Rows as arrays, made into objects here: better-sqlite3 sets an object's properties one by
+      // one from C++, which costs a 22-column issue read ~2 µs more (measured in the server).
+      const rows = statement.raw(true).all(parameters) as unknown[][];
+      statement.raw(false);
+      const toRow = rowMaker(statement);
+      return rows.map(toRow);
     },
     dataVersion: () => commits.current(),
     close: async () => {
@@ -105,6 +111,24 @@ export function openDb(options: DbOptions): Db {
       await kysely.destroy();
     },
   };
+}
+
+/** Row constructors by statement: one object literal per column list, so every row shares one shape. */
+const rowMakers = new WeakMap<BetterSqlite3.Statement, (values: unknown[]) => Record<string, unknown>>();
+
+/**
+ * A function that turns a raw row of `statement` into the object better-sqlite3 would have made
+ * (same names, same order; a repeated name keeps its last value, as there). Generated from the
+ * statement's column names, which come from our own SQL, each written as a JSON string.
+ */
+function rowMaker(statement: BetterSqlite3.Statement): (values: unknown[]) => Record<string, unknown> {
+  let make = rowMakers.get(statement);
+  if (!make) {
+    const fields = statement.columns().map((c, i) => `${JSON.stringify(c.name)}: v[${i}]`);
+    make = new Function('v', `return { ${fields.join(', ')} };`) as (values: unknown[]) => Record<string, unknown>;
+    rowMakers.set(statement, make);
+  }
+  return make;
 }
 
 /** How many distinct SQL texts keep their compiled SQLite statement (least recently used go first). */

@@ -11,11 +11,13 @@ export function parentOf(tracker: Tracker, issue: Issue): Promise<Issue | undefi
 }
 
 /**
- * Sub-tasks in creation order. A Subtask has none (createIssue refuses a parent that has a
- * parent, and an issue's parent never changes), so its sub-tasks are not looked for.
+ * Sub-tasks in creation order. Not looked for when the issue was read knowing it has none
+ * (IssueAccess.hasSubtasks), nor for a Subtask (createIssue refuses a parent that has a parent,
+ * and an issue's parent never changes).
  */
-export function subtasksOf(tracker: Tracker, issue: Issue): Promise<Issue[]> {
-  return issue.parent_id !== null ? Promise.resolve([]) : tracker.store.subtasksOf(issue.id);
+export function subtasksOf(tracker: Tracker, access: { issue: Issue; hasSubtasks?: boolean }): Promise<Issue[]> {
+  const { issue } = access;
+  return issue.parent_id !== null || access.hasSubtasks === false ? Promise.resolve([]) : tracker.store.subtasksOf(issue.id);
 }
 
 /** One page of an issue's comments, oldest first unless `descending`, with the total count. */

@@ -35,7 +35,7 @@ export interface IssueJson { text: string; present: FieldName[] }
 export async function renderIssue(tracker: Tracker, caller: Caller, access: IssueAccess, fields: ReadonlySet<FieldName>, known?: ReadonlyMap<number, User>): Promise<IssueJson> {
   const { issue, project } = access;
   const siteId = caller.site.id;
-  const subtasks = fields.has('subtasks') ? await subtasksOf(tracker, issue) : [];
+  const subtasks = fields.has('subtasks') ? await subtasksOf(tracker, access) : [];
   const parent = fields.has('parent') ? await parentOf(tracker, issue) : undefined;
   const comments = fields.has('comment') ? await commentsOf(tracker, issue, { startAt: 0, maxResults: COMMENT_PAGE_MAX, descending: false }) : undefined;
 

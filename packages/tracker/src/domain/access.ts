@@ -8,6 +8,8 @@ export interface IssueAccess {
   issue: IssueRow;
   project: ProjectRow;
   role: ProjectRole;
+  /** Known when the issue was read with its project (findIssue); undefined: not known, ask. */
+  hasSubtasks?: boolean;
 }
 
 /**
@@ -23,7 +25,7 @@ export async function findIssue(tracker: Tracker, caller: Caller, idOrKey: strin
     ? await store.issueWithProjectByKey(caller.site.id, key.projectKey, key.number, caller.user.id)
     : rowId === null ? undefined : await store.issueWithProjectById(rowId, caller.user.id);
   if (!found || found.project.site_id !== caller.site.id || !found.role) throw issueNotFound();
-  return { issue: found.issue, project: found.project, role: found.role as ProjectRole };
+  return { issue: found.issue, project: found.project, role: found.role as ProjectRole, hasSubtasks: found.hasSubtasks };
 }
 
 /** A visible issue the caller may not change: 403 (spec §7, ARCHITECTURE §5). */

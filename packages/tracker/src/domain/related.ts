@@ -10,9 +10,14 @@ export function parentOf(tracker: Tracker, issue: Issue): Promise<Issue | undefi
   return issue.parent_id === null ? Promise.resolve(undefined) : tracker.store.issueById(issue.parent_id);
 }
 
-/** Sub-tasks in creation order. */
-export function subtasksOf(tracker: Tracker, issue: Issue): Promise<Issue[]> {
-  return tracker.store.subtasksOf(issue.id);
+/**
+ * Sub-tasks in creation order. Not looked for when the issue was read knowing it has none
+ * (IssueAccess.hasSubtasks), nor for a Subtask (createIssue refuses a parent that has a parent,
+ * and an issue's parent never changes).
+ */
+export function subtasksOf(tracker: Tracker, access: { issue: Issue; hasSubtasks?: boolean }): Promise<Issue[]> {
+  const { issue } = access;
+  return issue.parent_id !== null || access.hasSubtasks === false ? Promise.resolve([]) : tracker.store.subtasksOf(issue.id);
 }
 
 /** One page of an issue's comments, oldest first unless `descending`, with the total count. */

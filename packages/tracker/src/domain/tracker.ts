@@ -178,6 +178,11 @@ export class Tracker {
     return list;
   }
 
+  /** statusById answered from the statuses already read, without waiting (undefined: ask statusById). */
+  knownStatus(siteId: number, id: number): StatusRow | undefined {
+    return this.statusCache.get(siteId)?.find((s) => s.id === id);
+  }
+
   async statusById(siteId: number, id: number): Promise<StatusRow> {
     let found = (await this.statuses(siteId)).find((s) => s.id === id);
     if (!found) {

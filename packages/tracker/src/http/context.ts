@@ -1,5 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
+import type { Site, User } from '../domain/model.js';
 import type { AddressForm, Caller, Scope, Tracker } from '../domain/tracker.js';
 
 declare module 'fastify' {
@@ -26,12 +28,28 @@ export async function siteOf(tracker: Tracker, request: FastifyRequest, form: Ad
   return site;
 }
 
+/**
+ * A sign-in already checked for this request before it reached Fastify (the read cache looks the
+ * caller up in the remembered sign-ins to find a reply, http/issue-read-cache.ts): on a miss the
+ * request comes here, and the same lookup (a Basic header decoded, a token hashed) is not done twice.
+ */
+interface Checked { site: Site; form: AddressForm; scope: Scope; user: User }
+const checked = new WeakMap<IncomingMessage, Checked>();
+
+export function rememberCheckedSignIn(raw: IncomingMessage, found: Checked): void {
+  checked.set(raw, found);
+}
+
 /** Authenticates the request for the route's scope and records who is calling. */
 export async function authenticate(tracker: Tracker, request: FastifyRequest, form: AddressForm): Promise<void> {
-  const site = await siteOf(tracker, request, form);
+  const site = (form === 'gateway' ? tracker.knownSiteForCloudId((request.params as { cloudId?: string }).cloudId ?? '') : null)
+    ?? await siteOf(tracker, request, form);
   const scope = request.routeOptions.config.scope;
   if (!scope) return;
-  const user = await tracker.authenticate(site, request.headers.authorization, form, scope);
+  const before = checked.get(request.raw);
+  const user = before && before.site === site && before.form === form && before.scope === scope
+    ? before.user
+    : await tracker.authenticate(site, request.headers.authorization, form, scope);
   const prefix = form === 'gateway' ? `/ex/jira/${site.cloud_id}` : '';
   request.caller = { site, user, baseUrl: `${request.protocol}://${request.host}${prefix}` };
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { REMEMBER_MS, type AddressForm, type Tracker } from '../domain/tracker.js';
+import { rememberCheckedSignIn } from './context.js';
 import { hasDuplicateHost } from './host.js';
 
 /**
@@ -55,6 +56,8 @@ export class IssueReadCache {
   /** Keys read once lately, newest generation first (see SEEN_KEYS). */
   private seen = new Set<string>();
   private seenBefore = new Set<string>();
+  /** The key a request missed with in tryServe, so offer() need not work it out again. */
+  private readonly missed = new WeakMap<IncomingMessage, { userId: number; key: string }>();
   /** Counters for tests and the benchmark's report. */
   hits = 0;
 
@@ -99,10 +102,15 @@ export class IssueReadCache {
     if (!site) return false;
     const user = this.tracker.rememberedSignIn(site, headers.authorization, form, 'read:jira-work');
     if (!user) return false;
+    rememberCheckedSignIn(req, { site, form, scope: 'read:jira-work', user });
     this.current();
     const key = this.keyOf(req, cloudId, match[2]!, user.id, match[3]!, match[4]);
     const entry = this.entries.get(key);
-    if (!entry) return false;
+    if (!entry) {
+      // A miss goes through Fastify, and offer() needs the same key for the same user.
+      this.missed.set(req, { userId: user.id, key });
+      return false;
+    }
     if (entry.until < Date.now()) {
       this.drop(key, entry);
       return false;
@@ -118,9 +126,14 @@ export class IssueReadCache {
    * `version` (read before the issue was): kept only if nothing was committed since.
    */
   offer(req: IncomingMessage, userId: number, body: string, version: number): void {
-    const match = ISSUE_READ.exec(req.url ?? '');
-    if (!match || this.current() !== version) return;
-    const key = this.keyOf(req, match[1], match[2]!, userId, match[3]!, match[4]);
+    if (this.current() !== version) return;
+    const missed = this.missed.get(req);
+    let key = missed?.userId === userId ? missed.key : undefined;
+    if (key === undefined) {
+      const match = ISSUE_READ.exec(req.url ?? '');
+      if (!match) return;
+      key = this.keyOf(req, match[1], match[2]!, userId, match[3]!, match[4]);
+    }
     if (!this.seenOnce(key)) return;
     // A Buffer of its own, exactly as long as the reply: Buffer.from would cut a reply under 4 KiB
     // out of Node's shared 8 KiB pool, and the entry would keep the whole slab alive (measured: an

@@ -1,8 +1,10 @@
+import type { Static } from '@sinclair/typebox';
 import { jiraDate, publicId } from '../domain/ids.js';
 import { ISSUE_TYPES } from '../domain/issue-input.js';
 import type { Comment, Issue, Project, Status, User } from '../domain/model.js';
 import type { Caller } from '../domain/tracker.js';
 import type { WorkflowTransition } from '../domain/workflow.js';
+import type { Comment as CommentSchema } from './schemas.js';
 
 /** JSON shapes of the vendor's OpenAPI (`spec/jira-openapi`), built from domain values (domain/model.ts). */
 
@@ -90,18 +92,51 @@ export function renderCreated(caller: Caller, issue: Issue) {
   return { id: publicId(issue.id), key: issue.key, self: issueSelf(caller, issue) };
 }
 
-export function renderComment(caller: Caller, issue: Issue, comment: Comment, author: User | undefined) {
-  const who = author ? renderUserDetails(caller, author) : undefined;
-  return {
-    self: `${caller.baseUrl}/rest/api/3/issue/${publicId(issue.id)}/comment/${publicId(comment.id)}`,
-    id: publicId(comment.id),
-    ...(who ? { author: who } : {}),
-    body: JSON.parse(comment.body) as unknown,
-    ...(who ? { updateAuthor: who } : {}),
-    created: jiraDate(comment.created_at),
-    updated: jiraDate(comment.updated_at),
-    jsdPublic: true,
-  };
+/**
+ * JSON text of a value that depends only on the site address (`caller.baseUrl`) and on `owner`,
+ * an object the tracker keeps while it is current (a cached status or user row): serialised
+ * once per address, not per request. Host headers are the client's to choose, so an owner keeps
+ * a few addresses at most.
+ */
+const jsonMemo = new WeakMap<object, Map<string, string>>();
+const MEMO_ADDRESSES = 8;
+function memoJson(owner: object, key: string, render: () => unknown): string {
+  let byKey = jsonMemo.get(owner);
+  if (!byKey) jsonMemo.set(owner, (byKey = new Map()));
+  let text = byKey.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(render());
+    if (byKey.size >= MEMO_ADDRESSES) byKey.clear();
+    byKey.set(key, text);
+  }
+  return text;
+}
+
+export const statusJson = (caller: Caller, status: Status) => memoJson(status, caller.baseUrl, () => renderStatus(caller, status));
+
+export const issueTypeJson = (caller: Caller, name: string) =>
+  memoJson(ISSUE_TYPES.find((x) => x.name === name) ?? ISSUE_TYPES[0], caller.baseUrl, () => renderIssueType(caller, name));
+
+/** UserDetails as JSON text; the e-mail address shows only to its owner (renderUser), so the caller is part of the key. */
+export const userDetailsJson = (caller: Caller, user: User) =>
+  memoJson(user, user.id === caller.user.id ? `${caller.baseUrl}\0self` : caller.baseUrl, () => renderUserDetails(caller, user));
+
+/**
+ * A comment as JSON text, its stored ADF body spliced in as it is: the body was written by
+ * JSON.stringify after validation (domain/issue-input.ts), so parsing and serialising it again
+ * would give back the same text. The issue view's comments are rendered this way; renderComment
+ * (one comment's routes) parses this, so both have one shape.
+ */
+export function commentJson(caller: Caller, issue: Issue, comment: Comment, author: User | undefined): string {
+  const id = publicId(comment.id);
+  const who = author ? userDetailsJson(caller, author) : undefined;
+  return `{"self":${JSON.stringify(`${caller.baseUrl}/rest/api/3/issue/${publicId(issue.id)}/comment/${id}`)},"id":"${id}",${who ? `"author":${who},` : ''}`
+    + `"body":${comment.body},${who ? `"updateAuthor":${who},` : ''}"created":${JSON.stringify(jiraDate(comment.created_at))},`
+    + `"updated":${JSON.stringify(jiraDate(comment.updated_at))},"jsdPublic":true}`;
+}
+
+export function renderComment(caller: Caller, issue: Issue, comment: Comment, author: User | undefined): Static<typeof CommentSchema> {
+  return JSON.parse(commentJson(caller, issue, comment, author)) as Static<typeof CommentSchema>;
 }
 
 export function renderTransition(caller: Caller, t: WorkflowTransition, to: Status) {

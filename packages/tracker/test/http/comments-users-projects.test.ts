@@ -37,6 +37,29 @@ describe.each(await storeKinds())('spec §4 comments, users and projects (%s)', 
       expect(quirk.body.total).toBe(5);
     });
 
+    it('first pages of any size from 0 count every comment; the issue view shows each comment as GET …/comment does', async () => {
+      const key = await createIssue(t, 'assigner', {});
+      for (let i = 1; i <= 3; i++) await t.as('executor').post(`/issue/${key}/comment`, { body: adf(`first page ${i}`) });
+      const two = await t.as('assigner').get(`/issue/${key}/comment?maxResults=2`);
+      expect(two.body).toMatchObject({ startAt: 0, maxResults: 2, total: 3 });
+      expect(two.body.comments.map((c: any) => c.body.content[0].content[0].text)).toEqual(['first page 1', 'first page 2']);
+      const all = await t.as('assigner').get(`/issue/${key}/comment`);
+      const view = await t.as('assigner').get(`/issue/${key}?fields=comment`);
+      expect(view.body.fields.comment).toMatchObject({ maxResults: 3, total: 3, startAt: 0 });
+      expect(view.body.fields.comment.comments).toEqual(all.body.comments);
+    });
+
+    it('spec §2: a comment author\'s emailAddress shows only to that author, in the issue view too, whoever reads first', async () => {
+      const key = await createIssue(t, 'assigner', {});
+      await t.as('executor').post(`/issue/${key}/comment`, { body: adf('mine') });
+      for (const reader of ['assigner', 'executor', 'assigner', 'executor'] as const) {
+        const view = await t.as(reader).get(`/issue/${key}?fields=comment`);
+        const author = view.body.fields.comment.comments[0].author;
+        if (reader === 'executor') expect(author.emailAddress).toBe(EMAILS.executor);
+        else expect('emailAddress' in author).toBe(false);
+      }
+    });
+
     it('spec §7: a body that is not valid ADF is 400 {errors:{body}}; nothing is written', async () => {
       const key = await createIssue(t, 'assigner', {});
       const r = await t.as('assigner').post(`/issue/${key}/comment`, { body: 'just text' });

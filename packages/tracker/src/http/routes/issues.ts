@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { findIssue } from '../../domain/access.js';
 import { addComment, listComments } from '../../domain/comments.js';
 import { ApiError } from '../../domain/errors.js';
@@ -8,7 +8,7 @@ import type { Tracker } from '../../domain/tracker.js';
 import { availableTransitions } from '../../domain/workflow.js';
 import { callerOf } from '../context.js';
 import type { IssueReadCache } from '../issue-read-cache.js';
-import { viewIssue } from '../issue-view.js';
+import { sendJsonText, viewIssue } from '../issue-view.js';
 import { countOf } from '../params.js';
 import { renderComment, renderCreated, renderTransition } from '../render.js';
 import {
@@ -35,12 +35,10 @@ export const issueRoutes = (tracker: Tracker, reads: IssueReadCache | null) => a
     const caller = callerOf(request);
     const version = reads?.current();
     const access = await findIssue(tracker, caller, request.params.issueIdOrKey);
-    const view = await viewIssue(tracker, caller, access, request.query);
-    if (!reads || version === undefined) return view;
-    // Serialised once, by the route's own serialiser, for the reply and the cache alike.
-    const body = String(reply.serialize(view));
-    reads.offer(request.raw, caller.user.id, body, version);
-    return reply.type('application/json; charset=utf-8').serializer(() => body).send(view);
+    // The view is JSON text already (issue-view.ts), sent as it is rather than through the route's serialiser.
+    const body = await viewIssue(tracker, caller, access, request.query);
+    if (reads && version !== undefined) reads.offer(request.raw, caller.user.id, body, version);
+    return sendJsonText(reply as FastifyReply, body);
   });
 
   // spec §4 endpoint 14: 204, or 200 with the issue when returnIssue=true
@@ -49,7 +47,7 @@ export const issueRoutes = (tracker: Tracker, reads: IssueReadCache | null) => a
     const access = await editIssue(tracker, caller, request.params.issueIdOrKey, request.body);
     if (!isTrue(request.query.returnIssue)) return reply.code(204).send(null);
     const fresh = await findIssue(tracker, caller, access.issue.key);
-    return viewIssue(tracker, caller, fresh, request.query);
+    return sendJsonText(reply as FastifyReply, await viewIssue(tracker, caller, fresh, request.query));
   });
 
   // spec §4 endpoint 13: deleteSubtasks "true" | "false", in any case (python jira sends "True")

@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { publicId } from '../../domain/ids.js';
 import { searchIssues, type SearchRequest, type SearchResult } from '../../domain/jql/search.js';
 import type { Caller, Tracker } from '../../domain/tracker.js';
 import { callerOf } from '../context.js';
-import { fieldsMeta, peopleOf, renderIssue } from '../issue-view.js';
+import { fieldsMeta, peopleOf, renderIssue, sendJsonText, withMembers, type IssueJson } from '../issue-view.js';
 import { commaList } from '../params.js';
 import { replies, SearchBody, SearchQuery, SearchResults } from '../schemas.js';
 import type { TypeBoxProvider } from '../validation.js';
@@ -16,44 +16,44 @@ export const searchRoutes = (tracker: Tracker) => async (scope: FastifyInstance)
   // spec §4 endpoint 15: the same search as query parameters. Accepted and checked, without
   // effect here: properties, fieldsByKeys, failFast, reconcileIssues (every write is visible to
   // the next search already) and every expand but names and schema.
-  app.get('/search/jql', { config: READ, schema: { querystring: SearchQuery, response: replies({ 200: SearchResults }) } }, async (request) => {
+  app.get('/search/jql', { config: READ, schema: { querystring: SearchQuery, response: replies({ 200: SearchResults }) } }, async (request, reply) => {
     const q = request.query;
-    return respond(tracker, callerOf(request), {
+    return sendJsonText(reply as FastifyReply, await respond(tracker, callerOf(request), {
       jql: q.jql ?? '',
       maxResults: q.maxResults,
       fields: commaList(q.fields),
       nextPageToken: q.nextPageToken,
-    }, commaList(q.expand));
+    }, commaList(q.expand)));
   });
 
   // spec §4 endpoint 15: SearchAndReconcileRequestBean → SearchAndReconcileResults
-  app.post('/search/jql', { config: READ, schema: { body: SearchBody, response: replies({ 200: SearchResults }) } }, async (request) => {
+  app.post('/search/jql', { config: READ, schema: { body: SearchBody, response: replies({ 200: SearchResults }) } }, async (request, reply) => {
     const b = request.body ?? {};
-    return respond(tracker, callerOf(request), {
+    return sendJsonText(reply as FastifyReply, await respond(tracker, callerOf(request), {
       jql: b.jql ?? '',
       maxResults: b.maxResults ?? undefined,
       fields: b.fields ?? undefined,
       nextPageToken: b.nextPageToken === null || b.nextPageToken === '' ? undefined : b.nextPageToken,
-    }, b.expand === null ? undefined : commaList(b.expand));
+    }, b.expand === null ? undefined : commaList(b.expand)));
   });
 };
 
-async function respond(tracker: Tracker, caller: Caller, req: SearchRequest, expand: string[] | undefined) {
+/** SearchAndReconcileResults as JSON text: the issues are rendered as text (issue-view.ts). */
+async function respond(tracker: Tracker, caller: Caller, req: SearchRequest, expand: string[] | undefined): Promise<string> {
   const result = await searchIssues(tracker, caller, req);
   const issues = await render(tracker, caller, result);
-  return {
-    issues,
+  return withMembers(`{"issues":[${issues.map((i) => i.text).join(',')}]}`, {
     ...(result.nextPageToken !== undefined ? { nextPageToken: result.nextPageToken } : {}),
     isLast: result.nextPageToken === undefined,
     // `names` and `schema` cover the fields the page's issues carry.
-    ...fieldsMeta(issues.flatMap((i) => Object.keys(i.fields ?? {})), expand),
-  };
+    ...fieldsMeta(issues.flatMap((i) => i.present), expand),
+  });
 }
 
 /** `{id}` by default (the operation's documented default); with fields, each issue as GET /issue renders it. */
-async function render(tracker: Tracker, caller: Caller, result: SearchResult): Promise<{ id: string; fields?: Record<string, unknown> }[]> {
+async function render(tracker: Tracker, caller: Caller, result: SearchResult): Promise<IssueJson[]> {
   const { fields } = result;
-  if (fields === null) return result.issues.map((a) => ({ id: publicId(a.issue.id) }));
+  if (fields === null) return result.issues.map((a) => ({ text: JSON.stringify({ id: publicId(a.issue.id) }), present: [] }));
   // Everyone the page's issues name, in one read rather than one per issue.
   const known = await tracker.users(result.issues.flatMap((a) => peopleOf(a.issue, fields)));
   return Promise.all(result.issues.map((a) => renderIssue(tracker, caller, a, fields, known)));

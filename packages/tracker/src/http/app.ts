@@ -5,7 +5,7 @@ import { DEFAULT_BODY_LIMIT } from '../domain/limits.js';
 import { lostRace } from '../domain/races.js';
 import type { AddressForm, Tracker } from '../domain/tracker.js';
 import { boardChallenge, registerBoard } from './board/routes.js';
-import { authenticate, siteOf } from './context.js';
+import { authenticateHook, siteOf } from './context.js';
 import { hasDuplicateHost } from './host.js';
 import { DEFAULT_READ_CACHE_BYTES, IssueReadCache } from './issue-read-cache.js';
 import { catalogRoutes } from './routes/catalog.js';
@@ -228,7 +228,7 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
   });
 
   const api = (form: AddressForm) => async (scope: FastifyInstance) => {
-    scope.addHook('onRequest', async (request) => authenticate(tracker, request, form));
+    scope.addHook('onRequest', authenticateHook(tracker, form));
     await scope.register(userRoutes(tracker));
     await scope.register(projectRoutes(tracker));
     await scope.register(issueRoutes(tracker, reads));

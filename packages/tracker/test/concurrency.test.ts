@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDatabase, postgresAvailable, type TempDatabase } from '../../../test/support/postgres.js';
 import { credentialOf, testSeed, type Who } from '../../../test/support/seed.js';
@@ -156,4 +157,34 @@ describe('ARCHITECTURE §8: key allocation on SQLite (one process)', () => {
     const reads = await pooled(CREATES, IN_FLIGHT, (i) => t.as('viewer').get(`/issue/${keys[i]}?fields=summary`));
     expect(reads.filter((r, i) => r.status !== 200 || r.body.fields.summary !== `Concurrent ${i}`).length).toBe(0);
   }, 45_000);
+
+  it('issue 18: creates sent together, one refused by the database and three by validation: the others are 201 with the next keys, no gap', async () => {
+    // A trigger points one new row at a user who does not exist, as if its assignee had been deleted
+    // a moment before: the store refuses it inside the group commit (409, a lost race). That create
+    // alone fails, its counter step is undone with it, and the creates grouped with it commit.
+    const file = new BetterSqlite3(t.server.store.location);
+    file.exec(`create trigger refuse_one after insert on issues when new.summary = 'refused by the database'
+      begin update issues set assignee_id = -1 where id = new.id; end`);
+    try {
+      const last = Math.max(0, ...(file.prepare("select number from issues i join projects p on p.id = i.project_id where p.key = 'ABC'").pluck().all() as number[]));
+      const bodies = [
+        ...Array.from({ length: 4 }, (_, i) => newIssue(`Together ${i}`)),
+        newIssue('refused by the database'),
+        { fields: { ...newIssue('x').fields, summary: 'two\nlines' } },
+        ...Array.from({ length: 4 }, (_, i) => newIssue(`Together ${i + 4}`)),
+        { fields: { ...newIssue('x').fields, issuetype: { name: 'Epic' } } },
+        newIssue('in a project nobody can see', 'NOPE'),
+      ];
+      const replies = await Promise.all(bodies.map((body) => t.as('assigner').post('/issue', body)));
+      expect(replies.map((r) => r.status)).toEqual([201, 201, 201, 201, 409, 400, 201, 201, 201, 201, 400, 400]);
+      const keys = replies.filter((r) => r.status === 201).map((r) => (r.body as { key: string }).key);
+      expect([...keys].sort(byNumber)).toEqual(Array.from({ length: 8 }, (_, i) => `ABC-${last + i + 1}`));
+      const reads = await Promise.all(keys.map((key) => t.as('viewer').get(`/issue/${key}?fields=summary`)));
+      expect(new Set(reads.map((r) => r.body.fields.summary))).toEqual(new Set(Array.from({ length: 8 }, (_, i) => `Together ${i}`)));
+      expect(file.prepare("select count(*) from issues where summary = 'refused by the database'").pluck().get()).toBe(0);
+    } finally {
+      file.exec('drop trigger refuse_one');
+      file.close();
+    }
+  });
 });

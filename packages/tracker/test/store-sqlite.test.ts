@@ -6,6 +6,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../src/store/db.js';
 import { BACKSTOP_PAGES, startCheckpointer } from '../src/store/checkpointer.js';
+import { commitCount } from './support/sqlite-commits.js';
 
 /**
  * The SQLite store's own machinery: WAL checkpoints on a thread of their own, the data version
@@ -116,7 +117,7 @@ describe('issue 18: group commit of the SQLite store (Db.grouped)', () => {
     const { db, file } = open();
     await db.kysely.schema.createTable('t').addColumn('x', 'text', (c) => c.unique()).execute();
     const watcher = new BetterSqlite3(file, { readonly: true });
-    const commits = () => watcher.pragma('data_version', { simple: true }) as number;
+    const commits = () => commitCount(file);
     return { db, file, watcher, commits };
   };
 

@@ -7,10 +7,12 @@
 // Usage (from the repository root, after a build of both):
 //   node bench/ab-write.mjs BEFORE_TRACKER_DIR [AFTER_TRACKER_DIR]
 // AFTER defaults to this checkout's packages/tracker. Environment: AB_ROUNDS (default 3),
-// AB_SECONDS (default 4), AB_ISSUES (default 100000), AB_CONNECTIONS (default 1,10,50),
-// AB_THREADS=1 (each round also says the µs per create of each thread of the server), AB_PROFILE=1 (also a --cpu-prof profile of each build's creates and the group-commit floor's at the first connection count
-// after the rounds, its top entries printed; AB_PROFILE_DIR keeps the .cpuprofile files;
-// AB_PROFILE_ONLY=before|after|group profiles one build or the group-commit floor; AB_ROUNDS=0 measures nothing else).
+// AB_SECONDS (default 4), AB_ISSUES (default 100000), AB_CONNECTIONS (default 1,10,50), AB_SCENARIO
+// (default create-issue; comment, transitions or write-mix measure the two builds without floors),
+// AB_THREADS=1 (each round also says the µs per request of each thread of the server), AB_PROFILE=1
+// (after the rounds, a --cpu-prof profile of each build's requests and the group-commit floor's at
+// the first connection count, top entries printed; AB_PROFILE_DIR keeps the .cpuprofile files;
+// AB_PROFILE_ONLY=before|after|group profiles one of them; AB_ROUNDS=0 measures nothing else).
 import { spawn } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,6 +47,9 @@ const ROUNDS = Number(process.env.AB_ROUNDS ?? 3);
 const SECONDS = Number(process.env.AB_SECONDS ?? 4);
 const ISSUES = Number(process.env.AB_ISSUES ?? 100_000);
 const CONNECTIONS = (process.env.AB_CONNECTIONS ?? '1,10,50').split(',').map(Number);
+// Another write of lib/load.mjs (comment, transitions, write-mix): the two builds only, no floors.
+const SCENARIO = process.env.AB_SCENARIO ?? 'create-issue';
+const FLOORS = SCENARIO === 'create-issue';
 const AUTH = authHeader(CALLER);
 const PREFIX = `/ex/jira/${CLOUD_ID}/rest/api/3`;
 const log = (line) => process.stderr.write(`[ab] ${line}\n`);
@@ -63,7 +68,7 @@ const startTracker = (dir, dataDir, extra = []) => start(`tracker ${dir}`,
 
 /** Runs the creates against one server; its CPU µs per request and req/s. */
 function measure(server, keyspace, prefix, connections, seconds = SECONDS) {
-  const spec = { scenario: 'create-issue', urls: [server.url], connections, duration: seconds, warmup: 1, prefix, auth: AUTH, keyspace };
+  const spec = { scenario: SCENARIO, urls: [server.url], connections, duration: seconds, warmup: 1, prefix, auth: AUTH, keyspace };
   const proc = spawn(process.execPath, [join(BENCH, 'lib/load.mjs'), JSON.stringify(spec)], { cwd: BENCH, stdio: ['ignore', 'pipe', 'inherit'] });
   procs.add(proc);
   let before;
@@ -92,7 +97,7 @@ function measure(server, keyspace, prefix, connections, seconds = SECONDS) {
 }
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
-const NAMES = ['floor', 'group', 'before', 'after'];
+const NAMES = FLOORS ? ['floor', 'group', 'before', 'after'] : ['before', 'after'];
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'jst-abw-'));
@@ -108,10 +113,10 @@ async function main() {
     file.close();
     const keyspace = { projects: PROJECTS, counters };
     const floorArgs = [join(BENCH, 'lib/floor-read.mjs'), join(source, 'tracker.sqlite'), AUTH, CALLER.email, HOST];
-    const targets = {
+    const targets = FLOORS ? {
       floor: { server: await start('floor', floorArgs, /listening on (http:\/\/\S+)/), prefix: '' },
       group: { server: await start('floor group', [...floorArgs, 'group'], /listening on (http:\/\/\S+)/), prefix: '' },
-    };
+    } : {};
     for (const [name, trackerDir] of Object.entries(BUILDS)) {
       const dataDir = join(dir, name);
       cpSync(source, dataDir, { recursive: true });
@@ -121,7 +126,7 @@ async function main() {
     const results = Object.fromEntries(CONNECTIONS.map((c) => [c, Object.fromEntries(NAMES.map((n) => [n, []]))]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const c of CONNECTIONS) {
-        const order = round % 2 === 0 ? ['before', 'after', 'floor', 'group'] : ['after', 'before', 'group', 'floor'];
+        const order = (round % 2 === 0 ? ['before', 'after', 'floor', 'group'] : ['after', 'before', 'group', 'floor']).filter((n) => NAMES.includes(n));
         for (const name of order) {
           const r = await measure(targets[name].server, keyspace, targets[name].prefix, c);
           results[c][name].push(r);
@@ -131,7 +136,7 @@ async function main() {
       }
     }
     const lines = [];
-    if (ROUNDS > 0) {
+    if (ROUNDS > 0 && FLOORS) {
       lines.push(`POST /issue, SQLite, ${ISSUES} issues, ${ROUNDS} rounds × ${SECONDS} s (medians; % = req/s of the group-commit floor):`);
       lines.push('| conns | floor | group floor | before | after | before ÷ group | after ÷ group |');
       lines.push('|---:|---:|---:|---:|---:|---:|---:|');
@@ -140,13 +145,23 @@ async function main() {
         const cell = (n) => `${m[n].rps.toFixed(0)} req/s, ${m[n].us.toFixed(0)} µs`;
         lines.push(`| ${c} | ${cell('floor')} | ${cell('group')} | ${cell('before')} | ${cell('after')} | ${(100 * m.before.rps / m.group.rps).toFixed(0)} % | ${(100 * m.after.rps / m.group.rps).toFixed(0)} % |`);
       }
+    } else if (ROUNDS > 0) {
+      lines.push(`${SCENARIO}, SQLite, ${ISSUES} issues, ${ROUNDS} rounds × ${SECONDS} s (medians):`);
+      lines.push('| conns | before | after |');
+      lines.push('|---:|---:|---:|');
+      for (const c of CONNECTIONS) {
+        const cell = (n) => `${median(results[c][n].map((r) => r.rps)).toFixed(0)} req/s, ${median(results[c][n].map((r) => r.cpuUs)).toFixed(0)} µs`;
+        lines.push(`| ${c} | ${cell('before')} | ${cell('after')} |`);
+      }
+    }
+    if (ROUNDS > 0) {
       lines.push('rounds (req/s):');
       for (const c of CONNECTIONS) lines.push(`  c=${c} ${NAMES.map((n) => `${n} ${results[c][n].map((r) => r.rps.toFixed(0)).join('/')}`).join('; ')}`);
     }
     for (const t of Object.values(targets)) await t.server.stop();
     servers.length = 0;
     if (process.env.AB_PROFILE === '1') {
-      for (const name of ['before', 'after', 'group']) {
+      for (const name of FLOORS ? ['before', 'after', 'group'] : ['before', 'after']) {
         if (process.env.AB_PROFILE_ONLY && process.env.AB_PROFILE_ONLY !== name) continue;
         const profDir = join(dir, `prof-${name}`);
         mkdirSync(profDir);

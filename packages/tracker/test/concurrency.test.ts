@@ -2,11 +2,13 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDatabase, postgresAvailable, type TempDatabase } from '../../../test/support/postgres.js';
 import { credentialOf, testSeed, type Who } from '../../../test/support/seed.js';
 import { adf, basic, send, startTestTracker, type Reply, type TestTracker } from '../../../test/support/tracker.js';
 import { stopProcess } from '../../../scripts/lib/local-services.mjs';
+import { commitCount } from './support/sqlite-commits.js';
 import { ensureTrackerBuilt, spawnTracker, type TrackerProcess } from '../../../test/support/tracker-process.js';
 
 /**
@@ -156,4 +158,65 @@ describe('ARCHITECTURE §8: key allocation on SQLite (one process)', () => {
     const reads = await pooled(CREATES, IN_FLIGHT, (i) => t.as('viewer').get(`/issue/${keys[i]}?fields=summary`));
     expect(reads.filter((r, i) => r.status !== 200 || r.body.fields.summary !== `Concurrent ${i}`).length).toBe(0);
   }, 45_000);
+
+  it('issue 18: creates, comments and edits of one turn of the event loop are one commit, each answered after it', async () => {
+    const store = t.server.store;
+    const file = new BetterSqlite3(store.location, { readonly: true });
+    try {
+      const one = <T>(text: string) => file.prepare(text).get() as T;
+      const project = one<{ id: number }>("select id from projects where key = 'ABC'");
+      const user = one<{ id: number }>("select user_id as id from members where project_id = (select id from projects where key = 'ABC') and role = 'admin'");
+      const status = one<{ id: number }>("select id from statuses where name = 'To Do'");
+      const now = new Date().toISOString();
+      const create = (summary: string) => store.createIssue({ projectId: project.id, issueType: 'Task', summary, description: null, statusId: status.id,
+        parentId: null, assigneeId: null, reporterId: user.id, creatorId: user.id, now }, 'ABC');
+      const [a, b] = [await create('one turn: a'), await create('one turn: b')];
+      const commits = () => commitCount(store.location);
+      const before = commits();
+      const [c, comment, edited, stale] = await Promise.all([
+        create('one turn: c'),
+        store.addComment(a.id, user.id, JSON.stringify({ type: 'doc', version: 1, content: [] }), now, 10),
+        store.updateIssue(store.kysely, b.id, b.version, { summary: 'one turn: b, edited' }, now),
+        // The same version again: the edit before it in the group moved it on, so this one loses.
+        store.updateIssue(store.kysely, b.id, b.version, { summary: 'one turn: b, lost' }, now),
+      ]);
+      expect(commits()).toBe(before + 1);
+      expect([edited, stale]).toEqual([true, false]);
+      expect(file.prepare('select summary from issues where id = ?').pluck().get(c.id)).toBe('one turn: c');
+      expect(file.prepare('select summary, version from issues where id = ?').get(b.id)).toEqual({ summary: 'one turn: b, edited', version: b.version + 1 });
+      expect(file.prepare('select count(*) from comments where id = ? and issue_id = ?').pluck().get((comment as { id: number }).id, a.id)).toBe(1);
+    } finally {
+      file.close();
+    }
+  });
+
+  it('issue 18: creates sent together, one refused by the database and three by validation: the others are 201 with the next keys, no gap', async () => {
+    // A trigger points one new row at a user who does not exist, as if its assignee had been deleted
+    // a moment before: the store refuses it inside the group commit (409, a lost race). That create
+    // alone fails, its counter step is undone with it, and the creates grouped with it commit.
+    const file = new BetterSqlite3(t.server.store.location);
+    file.exec(`create trigger refuse_one after insert on issues when new.summary = 'refused by the database'
+      begin update issues set assignee_id = -1 where id = new.id; end`);
+    try {
+      const last = Math.max(0, ...(file.prepare("select number from issues i join projects p on p.id = i.project_id where p.key = 'ABC'").pluck().all() as number[]));
+      const bodies = [
+        ...Array.from({ length: 4 }, (_, i) => newIssue(`Together ${i}`)),
+        newIssue('refused by the database'),
+        { fields: { ...newIssue('x').fields, summary: 'two\nlines' } },
+        ...Array.from({ length: 4 }, (_, i) => newIssue(`Together ${i + 4}`)),
+        { fields: { ...newIssue('x').fields, issuetype: { name: 'Epic' } } },
+        newIssue('in a project nobody can see', 'NOPE'),
+      ];
+      const replies = await Promise.all(bodies.map((body) => t.as('assigner').post('/issue', body)));
+      expect(replies.map((r) => r.status)).toEqual([201, 201, 201, 201, 409, 400, 201, 201, 201, 201, 400, 400]);
+      const keys = replies.filter((r) => r.status === 201).map((r) => (r.body as { key: string }).key);
+      expect([...keys].sort(byNumber)).toEqual(Array.from({ length: 8 }, (_, i) => `ABC-${last + i + 1}`));
+      const reads = await Promise.all(keys.map((key) => t.as('viewer').get(`/issue/${key}?fields=summary`)));
+      expect(new Set(reads.map((r) => r.body.fields.summary))).toEqual(new Set(Array.from({ length: 8 }, (_, i) => `Together ${i}`)));
+      expect(file.prepare("select count(*) from issues where summary = 'refused by the database'").pluck().get()).toBe(0);
+    } finally {
+      file.exec('drop trigger refuse_one');
+      file.close();
+    }
+  });
 });

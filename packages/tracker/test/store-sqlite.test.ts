@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../src/store/db.js';
 import { BACKSTOP_PAGES, startCheckpointer } from '../src/store/checkpointer.js';
+import { commitCount } from './support/sqlite-commits.js';
 
 /**
  * The SQLite store's own machinery: WAL checkpoints on a thread of their own, the data version
@@ -116,7 +117,7 @@ describe('issue 18: group commit of the SQLite store (Db.grouped)', () => {
     const { db, file } = open();
     await db.kysely.schema.createTable('t').addColumn('x', 'text', (c) => c.unique()).execute();
     const watcher = new BetterSqlite3(file, { readonly: true });
-    const commits = () => watcher.pragma('data_version', { simple: true }) as number;
+    const commits = () => commitCount(file);
     return { db, file, watcher, commits };
   };
 
@@ -143,6 +144,37 @@ describe('issue 18: group commit of the SQLite store (Db.grouped)', () => {
     expect(bad.status).toBe('rejected');
     expect(good).toEqual({ status: 'fulfilled', value: [{ x: 'three' }] });
     expect(watcher.prepare('select x from t').pluck().all()).toEqual(['three']);
+    watcher.close();
+  });
+
+  it('a group with a failed piece runs again from the start: the others number gaplessly, as if it had never run', async () => {
+    const { db, watcher, commits } = await setUp();
+    await db.kysely.schema.createTable('counter').addColumn('n', 'integer').execute();
+    await sql`insert into counter (n) values (0)`.execute(db.kysely);
+    const before = commits();
+    // Each piece takes the next number and writes a row named by it; the third advances the counter, then fails.
+    const take = (fail: boolean) => db.grouped!((run) => {
+      const [row] = run('update counter set n = n + 1 returning n', []) as { n: number }[];
+      run('insert into t (x) values (?)', [`row ${row!.n}`]);
+      if (fail) throw new Error('refused after writing');
+      return row!.n;
+    });
+    const results = await Promise.allSettled([false, false, true, false, false].map(take));
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([1, 2, 'refused after writing', 3, 4]);
+    expect(commits()).toBe(before + 1);
+    expect(watcher.prepare('select x from t order by x').pluck().all()).toEqual(['row 1', 'row 2', 'row 3', 'row 4']);
+    expect(watcher.prepare('select n from counter').pluck().get()).toBe(4);
+    watcher.close();
+  });
+
+  it('a group of one failed piece is refused with that piece\'s own error, and writes nothing', async () => {
+    const { db, watcher, commits } = await setUp();
+    const before = commits();
+    const refusal = new Error('refused');
+    const outcome = db.grouped!((run) => { run('insert into t (x) values (?)', ['alone']); throw refusal; });
+    await expect(outcome).rejects.toBe(refusal);
+    expect(commits()).toBe(before);
+    expect(watcher.prepare('select count(*) from t').pluck().get()).toBe(0);
     watcher.close();
   });
 

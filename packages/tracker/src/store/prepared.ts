@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import type { RunNow } from './db.js';
 import type { Database, Tx } from './schema.js';
 
 /** Stands for the i-th argument while a query is compiled; replaced by the real value per call. */
@@ -55,10 +56,10 @@ export class Prepared<A extends unknown[], R> {
     return db.executeQuery<R>({ query: compiled.query, queryId: compiled.queryId, sql: compiled.sql, parameters });
   }
 
-  /** The SQL text and the parameters of one call, to run on the connection directly (Db.grouped). */
-  bind(...args: A): { sql: string; parameters: unknown[] } {
+  /** Runs one call at once on the SQLite connection, as a piece of a group commit (Db.grouped): its first row. */
+  firstNow(run: RunNow, ...args: A): R | undefined {
     const compiled = this.compiled ?? this.compile();
-    return { sql: compiled.sql, parameters: this.sources.map((s) => ('arg' in s ? args[s.arg] : s.value)) };
+    return run(compiled.sql, this.sources.map((s) => ('arg' in s ? args[s.arg] : s.value)))[0] as R | undefined;
   }
 
   async all(db: Tx, ...args: A): Promise<R[]> {

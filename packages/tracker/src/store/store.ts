@@ -141,7 +141,7 @@ export class Store {
   readonly kysely: Kysely<Database>;
   readonly dialect: Dialect;
   private readonly q: ReturnType<typeof hotQueries>;
-  private readonly patches = new Map<string, Prepared<unknown[], never>>();
+  private readonly patches = new Map<string, Prepared<unknown[], { id: number }>>();
   private readonly inLists = new Map<number, Prepared<number[], UserRow>>();
   private readonly firstPages = new Map<number, Prepared<[number], CommentRow>>();
 
@@ -334,14 +334,13 @@ export class Store {
       return row!;
     }
     if (this.db.grouped) {
-      // SQLite: the counter and the insert in a savepoint of a group commit (Db.grouped).
+      // SQLite: the counter and the insert as one piece of a group commit (Db.grouped).
       return this.db.grouped((run) => {
-        const step = (bound: { sql: string; parameters: unknown[] }) => run(bound.sql, bound.parameters)[0];
-        const counter = step(this.q.advanceCounter.bind(projectId)) as { issue_counter: number } | undefined;
+        const counter = this.q.advanceCounter.firstNow(run, projectId);
         if (!counter) throw new Error(`project ${projectId} vanished while an issue was created in it`);
         const number = Number(counter.issue_counter);
-        return step(this.q.insertIssue.bind(projectId, number, `${projectKey}-${number}`, issueType, summary,
-          description, statusId, parentId, assigneeId, reporterId, creatorId, now)) as IssueRow;
+        return this.q.insertIssue.firstNow(run, projectId, number, `${projectKey}-${number}`, issueType, summary,
+          description, statusId, parentId, assigneeId, reporterId, creatorId, now)!;
       });
     }
     return this.transaction(async (tx) => {
@@ -381,13 +380,17 @@ export class Store {
     const signature = columns.join(',');
     let query = this.patches.get(signature);
     if (!query) {
+      // `returning id`: the row that was written, if any, on both dialects and in a group commit alike.
       query = this.prepare((db, ...args: unknown[]) => db.updateTable('issues')
         .set({ ...Object.fromEntries(columns.map((c, i) => [c, args[i + 4]])), updated_at: args[0] as string, version: args[1] as number })
-        .where('id', '=', args[2] as number).where('version', '=', args[3] as number), columns.length + 4) as Prepared<unknown[], never>;
+        .where('id', '=', args[2] as number).where('version', '=', args[3] as number)
+        .returning('id'), columns.length + 4) as Prepared<unknown[], { id: number }>;
       if (this.patches.size < MAX_PREPARED_PATCHES) this.patches.set(signature, query);
     }
-    const result = await query.execute(tx, now, expectedVersion + 1, id, expectedVersion, ...columns.map((c) => patch[c]));
-    return Number(result.numAffectedRows) === 1;
+    const args = [now, expectedVersion + 1, id, expectedVersion, ...columns.map((c) => patch[c])];
+    // SQLite, outside a transaction: one statement, committed with the other writes of its turn.
+    if (this.db.grouped && tx === this.kysely) return this.db.grouped((run) => query.firstNow(run, ...args) !== undefined);
+    return (await query.execute(tx, ...args)).rows.length === 1;
   }
 
   /**
@@ -420,7 +423,10 @@ export class Store {
       ? await this.transaction(async (tx) => ((await this.q.lockIssue.first(tx, issueId))
         ? this.q.addCommentBounded.first(tx, issueId, authorId, body, now, max)
         : undefined))
-      : await this.q.addCommentBounded.first(this.kysely, issueId, authorId, body, now, max);
+      : this.db.grouped
+        // SQLite: one statement, committed with the other writes of its turn (Db.grouped).
+        ? await this.db.grouped((run) => this.q.addCommentBounded.firstNow(run, issueId, authorId, body, now, max))
+        : await this.q.addCommentBounded.first(this.kysely, issueId, authorId, body, now, max);
     if (row) return row;
     return (await this.issueById(issueId)) ? 'full' : 'gone';
   }

@@ -102,17 +102,16 @@ export class IssueReadCache {
     if (!site) return false;
     const user = this.tracker.rememberedSignIn(site, headers.authorization, form, 'read:jira-work');
     if (!user) return false;
-    rememberCheckedSignIn(req, { site, form, scope: 'read:jira-work', user });
     this.current();
     const key = this.keyOf(req, cloudId, match[2]!, user.id, match[3]!, match[4]);
     const entry = this.entries.get(key);
-    if (!entry) {
-      // A miss goes through Fastify, and offer() needs the same key for the same user.
+    if (!entry || entry.until < Date.now()) {
+      if (entry) this.drop(key, entry);
+      // A miss goes through Fastify, which need not look the caller up again, and offer() needs
+      // the same key for the same user. Only on a miss: a hit needs neither, and a WeakMap entry
+      // per request is work for the garbage collector too.
+      rememberCheckedSignIn(req, { site, form, scope: 'read:jira-work', user });
       this.missed.set(req, { userId: user.id, key });
-      return false;
-    }
-    if (entry.until < Date.now()) {
-      this.drop(key, entry);
       return false;
     }
     this.hits++;

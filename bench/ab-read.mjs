@@ -16,7 +16,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTempDatabase, spawnUntilReady, stopProcess } from '../scripts/lib/local-services.mjs';
+import { createTempDatabase } from '../scripts/lib/local-services.mjs';
+import { killAll, log, median, procs, start, startTracker } from './lib/ab.mjs';
 import { summarize } from './lib/cpuprofile.mjs';
 import { authHeader, CALLER, CLOUD_ID, HOST, PROJECTS } from './lib/dataset.mjs';
 import { loadDataset } from './lib/load-data.mjs';
@@ -35,19 +36,8 @@ const CONNECTIONS = Number(process.env.AB_CONNECTIONS ?? 10);
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const AUTH = authHeader(CALLER);
 const PREFIX = `/ex/jira/${CLOUD_ID}/rest/api/3`;
-const log = (line) => process.stderr.write(`[ab] ${line}\n`);
-const procs = new Set();
 
-async function start(name, args, ready) {
-  const started = spawnUntilReady(process.execPath, args, ready, { name, cwd: ROOT, timeoutMs: 60_000 });
-  procs.add(started.proc);
-  const m = await started.ready;
-  return { name, pid: started.proc.pid, url: m[1], stop: () => { procs.delete(started.proc); return stopProcess(started.proc, 10_000); } };
-}
-
-const startTracker = (dir, store, extra = []) => start(`tracker ${dir}`,
-  [...extra, join(dir, 'bin/jst-tracker.js'), 'serve', '--port', '0', '--log-level', 'warn', ...(store.url ? ['--database-url', store.url] : ['--data', store.dataDir])],
-  /jst-tracker listening on (http:\/\/\S+)/);
+const storeArgs = (store) => (store.url ? ['--database-url', store.url] : ['--data', store.dataDir]);
 
 /** Runs the random read against one server; its CPU µs per request and req/s. */
 function measure(server, keyspace, prefix, seconds = SECONDS) {
@@ -75,7 +65,6 @@ function measure(server, keyspace, prefix, seconds = SECONDS) {
   });
 }
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'jst-ab-'));
@@ -101,7 +90,7 @@ async function main() {
     const floor = await start('floor', [join(BENCH, 'lib/floor-read.mjs'), join(sqlite.dataDir, 'tracker.sqlite'), AUTH, CALLER.email, HOST], /listening on (http:\/\/\S+)/);
     servers.push(floor);
     const trackers = {};
-    for (const [name, trackerDir] of Object.entries(BUILDS)) { trackers[name] = await startTracker(trackerDir, store); servers.push(trackers[name]); }
+    for (const [name, trackerDir] of Object.entries(BUILDS)) { trackers[name] = await startTracker(trackerDir, storeArgs(store)); servers.push(trackers[name]); }
     const results = { floor: [], before: [], after: [] };
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? ['before', 'after', 'floor'] : ['after', 'before', 'floor'];
@@ -123,7 +112,7 @@ async function main() {
         if (process.env.AB_PROFILE_ONLY && process.env.AB_PROFILE_ONLY !== name) continue;
         const profDir = join(dir, `prof-${name}`);
         mkdirSync(profDir);
-        const t = await startTracker(trackerDir, store, ['--cpu-prof', '--cpu-prof-dir', profDir]);
+        const t = await startTracker(trackerDir, storeArgs(store), ['--cpu-prof', '--cpu-prof-dir', profDir]);
         await measure(t, keyspace, PREFIX, 4);
         await t.stop();
         const profFile = join(profDir, readdirSync(profDir).find((f) => f.endsWith('.cpuprofile')));
@@ -138,10 +127,10 @@ async function main() {
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     for (const s of servers) await s.stop().catch(() => {});
-    for (const p of procs) p.kill('SIGKILL');
+    killAll();
     if (db) await db.drop().catch((e) => log(`could not drop ${db.name}: ${e.message}`));
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-main().catch((e) => { for (const p of procs) p.kill('SIGKILL'); process.stderr.write(`ab failed: ${e.stack ?? e}\n`); process.exitCode = 1; });
+main().catch((e) => { killAll(); process.stderr.write(`ab failed: ${e.stack ?? e}\n`); process.exitCode = 1; });

@@ -18,7 +18,7 @@ import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnUntilReady, stopProcess } from '../scripts/lib/local-services.mjs';
+import { killAll, log, median, procs, start, startTracker } from './lib/ab.mjs';
 import { summarize } from './lib/cpuprofile.mjs';
 import { authHeader, CALLER, CLOUD_ID, HOST, PROJECTS } from './lib/dataset.mjs';
 import { loadDataset } from './lib/load-data.mjs';
@@ -52,19 +52,8 @@ const SCENARIO = process.env.AB_SCENARIO ?? 'create-issue';
 const FLOORS = SCENARIO === 'create-issue';
 const AUTH = authHeader(CALLER);
 const PREFIX = `/ex/jira/${CLOUD_ID}/rest/api/3`;
-const log = (line) => process.stderr.write(`[ab] ${line}\n`);
-const procs = new Set();
 
-async function start(name, args, ready) {
-  const started = spawnUntilReady(process.execPath, args, ready, { name, cwd: ROOT, timeoutMs: 60_000 });
-  procs.add(started.proc);
-  const m = await started.ready;
-  return { name, pid: started.proc.pid, url: m[1], stop: () => { procs.delete(started.proc); return stopProcess(started.proc, 10_000); } };
-}
 
-const startTracker = (dir, dataDir, extra = []) => start(`tracker ${dir}`,
-  [...extra, join(dir, 'bin/jst-tracker.js'), 'serve', '--port', '0', '--log-level', 'warn', '--data', dataDir],
-  /jst-tracker listening on (http:\/\/\S+)/);
 
 /** Runs the creates against one server; its CPU µs per request and req/s. */
 function measure(server, keyspace, prefix, connections, seconds = SECONDS) {
@@ -96,7 +85,6 @@ function measure(server, keyspace, prefix, connections, seconds = SECONDS) {
   });
 }
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const NAMES = FLOORS ? ['floor', 'group', 'before', 'after'] : ['before', 'after'];
 
 async function main() {
@@ -120,7 +108,7 @@ async function main() {
     for (const [name, trackerDir] of Object.entries(BUILDS)) {
       const dataDir = join(dir, name);
       cpSync(source, dataDir, { recursive: true });
-      targets[name] = { server: await startTracker(trackerDir, dataDir), prefix: PREFIX, dataDir };
+      targets[name] = { server: await startTracker(trackerDir, ['--data', dataDir]), prefix: PREFIX, dataDir };
     }
     for (const t of Object.values(targets)) servers.push(t.server);
     const results = Object.fromEntries(CONNECTIONS.map((c) => [c, Object.fromEntries(NAMES.map((n) => [n, []]))]));
@@ -168,7 +156,7 @@ async function main() {
         const profile = ['--cpu-prof', '--cpu-prof-dir', profDir];
         const t = name === 'group'
           ? await start('floor group', [...profile, ...floorArgs, 'group'], /listening on (http:\/\/\S+)/)
-          : await startTracker(BUILDS[name], targets[name].dataDir, profile);
+          : await startTracker(BUILDS[name], ['--data', targets[name].dataDir], profile);
         await measure(t, keyspace, name === 'group' ? '' : PREFIX, CONNECTIONS[0], 4);
         await t.stop();
         const profFile = join(profDir, readdirSync(profDir).find((f) => f.endsWith('.cpuprofile')));
@@ -183,9 +171,9 @@ async function main() {
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     for (const s of servers) await s.stop().catch(() => {});
-    for (const p of procs) p.kill('SIGKILL');
+    killAll();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-main().catch((e) => { for (const p of procs) p.kill('SIGKILL'); process.stderr.write(`ab failed: ${e.stack ?? e}\n`); process.exitCode = 1; });
+main().catch((e) => { killAll(); process.stderr.write(`ab failed: ${e.stack ?? e}\n`); process.exitCode = 1; });

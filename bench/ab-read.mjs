@@ -11,17 +11,14 @@
 // AB_PROFILE_DIR keeps the .cpuprofile files there, for a flame graph; AB_PROFILE_ONLY=before|after
 // profiles one build; AB_ROUNDS=0 measures nothing else),
 // BENCH_DATABASE_URL (PostgreSQL admin URL).
-import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTempDatabase } from '../scripts/lib/local-services.mjs';
-import { killAll, log, median, procs, start, startTracker } from './lib/ab.mjs';
-import { summarize } from './lib/cpuprofile.mjs';
+import { killAll, log, measureLoad, median, profileLines, start, startTracker } from './lib/ab.mjs';
 import { authHeader, CALLER, CLOUD_ID, HOST, PROJECTS } from './lib/dataset.mjs';
 import { loadDataset } from './lib/load-data.mjs';
-import { cpuBetween, cpuSnapshot } from './lib/procstat.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BENCH = fileURLToPath(new URL('.', import.meta.url));
@@ -40,31 +37,8 @@ const PREFIX = `/ex/jira/${CLOUD_ID}/rest/api/3`;
 const storeArgs = (store) => (store.url ? ['--database-url', store.url] : ['--data', store.dataDir]);
 
 /** Runs the random read against one server; its CPU µs per request and req/s. */
-function measure(server, keyspace, prefix, seconds = SECONDS) {
-  const spec = { scenario: 'get-issue', urls: [server.url], connections: CONNECTIONS, duration: seconds, warmup: 1, prefix, auth: AUTH, keyspace };
-  const proc = spawn(process.execPath, [join(BENCH, 'lib/load.mjs'), JSON.stringify(spec)], { cwd: BENCH, stdio: ['ignore', 'pipe', 'inherit'] });
-  procs.add(proc);
-  let before;
-  let buffer = '';
-  return new Promise((resolvePromise, reject) => {
-    proc.stdout.on('data', (d) => {
-      buffer += d.toString();
-      let nl;
-      while ((nl = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        if (line === 'measuring') before = cpuSnapshot([server.pid]);
-        else if (line.startsWith('{')) {
-          const r = JSON.parse(line);
-          const cpu = cpuBetween(before, cpuSnapshot([server.pid]));
-          resolvePromise({ rps: r.rps, cpuUs: (1e6 * cpu) / r.requests, non2xx: r.requests - r.ok });
-        }
-      }
-    });
-    proc.on('exit', (code) => { procs.delete(proc); if (code !== 0) reject(new Error(`load exited with ${code}`)); });
-  });
-}
-
+const measure = (server, keyspace, prefix, seconds = SECONDS) => measureLoad(server,
+  { scenario: 'get-issue', urls: [server.url], connections: CONNECTIONS, duration: seconds, warmup: 1, prefix, auth: AUTH, keyspace });
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'jst-ab-'));
@@ -115,13 +89,7 @@ async function main() {
         const t = await startTracker(trackerDir, storeArgs(store), ['--cpu-prof', '--cpu-prof-dir', profDir]);
         await measure(t, keyspace, PREFIX, 4);
         await t.stop();
-        const profFile = join(profDir, readdirSync(profDir).find((f) => f.endsWith('.cpuprofile')));
-        if (process.env.AB_PROFILE_DIR) copyFileSync(profFile, join(process.env.AB_PROFILE_DIR, `${name}-${store.kind}.cpuprofile`));
-        const s = summarize(profFile, 15);
-        lines.push(`profile ${name} (${store.kind}, % of busy samples):`);
-        lines.push(`  self: ${s.self.map((x) => `${x.name} ${x.pct.toFixed(1)}%`).join('; ')}`);
-        lines.push(`  areas: ${s.areas.map((x) => `${x.name} ${x.pct.toFixed(1)}%`).join('; ')}`);
-        lines.push(`  tracker, inclusive: ${s.tracker.map((x) => `${x.name} ${x.pct.toFixed(1)}%`).join('; ')}`);
+        lines.push(...profileLines(profDir, `${name} (${store.kind}`, `${name}-${store.kind}.cpuprofile`, 15));
       }
     }
     process.stdout.write(`${lines.join('\n')}\n`);

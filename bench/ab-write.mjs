@@ -13,16 +13,13 @@
 // (after the rounds, a --cpu-prof profile of each build's requests and the group-commit floor's at
 // the first connection count, top entries printed; AB_PROFILE_DIR keeps the .cpuprofile files;
 // AB_PROFILE_ONLY=before|after|group profiles one of them; AB_ROUNDS=0 measures nothing else).
-import { spawn } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { killAll, log, median, procs, start, startTracker } from './lib/ab.mjs';
-import { summarize } from './lib/cpuprofile.mjs';
+import { killAll, log, measureLoad, median, profileLines, start, startTracker } from './lib/ab.mjs';
 import { authHeader, CALLER, CLOUD_ID, HOST, PROJECTS } from './lib/dataset.mjs';
 import { loadDataset } from './lib/load-data.mjs';
-import { cpuBetween, cpuSnapshot } from './lib/procstat.mjs';
 
 /** CPU seconds of each thread of a process, by thread id (the main thread's id is the process id). */
 function threadCpu(pid) {
@@ -55,35 +52,14 @@ const PREFIX = `/ex/jira/${CLOUD_ID}/rest/api/3`;
 
 
 
-/** Runs the creates against one server; its CPU µs per request and req/s. */
-function measure(server, keyspace, prefix, connections, seconds = SECONDS) {
-  const spec = { scenario: SCENARIO, urls: [server.url], connections, duration: seconds, warmup: 1, prefix, auth: AUTH, keyspace };
-  const proc = spawn(process.execPath, [join(BENCH, 'lib/load.mjs'), JSON.stringify(spec)], { cwd: BENCH, stdio: ['ignore', 'pipe', 'inherit'] });
-  procs.add(proc);
-  let before;
-  let threadsBefore;
-  let buffer = '';
-  return new Promise((resolvePromise, reject) => {
-    proc.stdout.on('data', (d) => {
-      buffer += d.toString();
-      let nl;
-      while ((nl = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        if (line === 'measuring') { before = cpuSnapshot([server.pid]); threadsBefore = threadCpu(server.pid); }
-        else if (line.startsWith('{')) {
-          const r = JSON.parse(line);
-          const cpu = cpuBetween(before, cpuSnapshot([server.pid]));
-          const threadsAfter = threadCpu(server.pid);
-          // µs per request of each thread that did any work (AB_THREADS=1 prints them).
-          const threads = Object.entries(threadsAfter).map(([n, s]) => [n, (1e6 * (s - (threadsBefore[n] ?? 0))) / r.requests]).filter(([, us]) => us > 0.5);
-          resolvePromise({ rps: r.rps, cpuUs: (1e6 * cpu) / r.requests, non2xx: r.requests - r.ok, threads });
-        }
-      }
-    });
-    proc.on('exit', (code) => { procs.delete(proc); if (code !== 0) reject(new Error(`load exited with ${code}`)); });
+/** Runs the writes against one server; its CPU µs per request and req/s, and each busy thread's µs per request. */
+const measure = (server, keyspace, prefix, connections, seconds = SECONDS) => measureLoad(server,
+  { scenario: SCENARIO, urls: [server.url], connections, duration: seconds, warmup: 1, prefix, auth: AUTH, keyspace },
+  {
+    start: () => threadCpu(server.pid),
+    // µs per request of each thread that did any work (AB_THREADS=1 prints them).
+    end: (threadsBefore, r) => ({ threads: Object.entries(threadCpu(server.pid)).map(([n, s]) => [n, (1e6 * (s - (threadsBefore[n] ?? 0))) / r.requests]).filter(([, us]) => us > 0.5) }),
   });
-}
 
 const NAMES = FLOORS ? ['floor', 'group', 'before', 'after'] : ['before', 'after'];
 
@@ -159,13 +135,7 @@ async function main() {
           : await startTracker(BUILDS[name], ['--data', targets[name].dataDir], profile);
         await measure(t, keyspace, name === 'group' ? '' : PREFIX, CONNECTIONS[0], 4);
         await t.stop();
-        const profFile = join(profDir, readdirSync(profDir).find((f) => f.endsWith('.cpuprofile')));
-        if (process.env.AB_PROFILE_DIR) copyFileSync(profFile, join(process.env.AB_PROFILE_DIR, `${name}-create.cpuprofile`));
-        const s = summarize(profFile, 20);
-        lines.push(`profile ${name} (c=${CONNECTIONS[0]}, % of busy samples):`);
-        lines.push(`  self: ${s.self.map((x) => `${x.name} ${x.pct.toFixed(1)}%`).join('; ')}`);
-        lines.push(`  areas: ${s.areas.map((x) => `${x.name} ${x.pct.toFixed(1)}%`).join('; ')}`);
-        lines.push(`  tracker, inclusive: ${s.tracker.map((x) => `${x.name} ${x.pct.toFixed(1)}%`).join('; ')}`);
+        lines.push(...profileLines(profDir, `${name} (c=${CONNECTIONS[0]}`, `${name}-create.cpuprofile`, 20));
       }
     }
     process.stdout.write(`${lines.join('\n')}\n`);

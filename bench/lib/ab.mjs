@@ -1,8 +1,13 @@
 // What bench/ab-read.mjs and bench/ab-write.mjs share: the processes they start (each killed if the
-// run fails), a tracker build started on a store, the log line and the median of rounds.
-import { fileURLToPath } from 'node:url';
+// run fails), a tracker build started on a store, one load measured against a server, the log line
+// and the median of rounds.
+import { spawn } from 'node:child_process';
+import { copyFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { spawnUntilReady, stopProcess } from '../../scripts/lib/local-services.mjs';
+import { summarize } from './cpuprofile.mjs';
+import { cpuBetween, cpuSnapshot } from './procstat.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -28,4 +33,47 @@ export const startTracker = (dir, storeArgs, nodeFlags = []) => start(`tracker $
 
 export function killAll() {
   for (const p of procs) p.kill('SIGKILL');
+}
+
+/**
+ * Runs one load (lib/load.mjs, `spec`) against `server` in a process of its own: its req/s, the
+ * server's CPU µs per request over the measured seconds, its non-2xx count, and whatever `probe`
+ * adds (`start` at the measured part's start, `end(state, result)` at its end).
+ */
+export function measureLoad(server, spec, probe = { start: () => undefined, end: () => ({}) }) {
+  const bench = fileURLToPath(new URL('..', import.meta.url));
+  const proc = spawn(process.execPath, [join(bench, 'lib/load.mjs'), JSON.stringify(spec)], { cwd: bench, stdio: ['ignore', 'pipe', 'inherit'] });
+  procs.add(proc);
+  let before;
+  let state;
+  let buffer = '';
+  return new Promise((resolvePromise, reject) => {
+    proc.stdout.on('data', (d) => {
+      buffer += d.toString();
+      let nl;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        if (line === 'measuring') { before = cpuSnapshot([server.pid]); state = probe.start(); }
+        else if (line.startsWith('{')) {
+          const r = JSON.parse(line);
+          const cpu = cpuBetween(before, cpuSnapshot([server.pid]));
+          resolvePromise({ rps: r.rps, cpuUs: (1e6 * cpu) / r.requests, non2xx: r.requests - r.ok, ...probe.end(state, r) });
+        }
+      }
+    });
+    proc.on('exit', (code) => { procs.delete(proc); if (code !== 0) reject(new Error(`load exited with ${code}`)); });
+  });
+}
+
+/**
+ * The profile a server wrote into `profDir` (--cpu-prof), summarised as report lines under `title`;
+ * kept as `keepAs` in AB_PROFILE_DIR when that is set.
+ */
+export function profileLines(profDir, title, keepAs, top) {
+  const profFile = join(profDir, readdirSync(profDir).find((f) => f.endsWith('.cpuprofile')));
+  if (process.env.AB_PROFILE_DIR) copyFileSync(profFile, join(process.env.AB_PROFILE_DIR, keepAs));
+  const s = summarize(profFile, top);
+  const line = (entries) => entries.map((x) => `${x.name} ${x.pct.toFixed(1)}%`).join('; ');
+  return [`profile ${title}, % of busy samples):`, `  self: ${line(s.self)}`, `  areas: ${line(s.areas)}`, `  tracker, inclusive: ${line(s.tracker)}`];
 }

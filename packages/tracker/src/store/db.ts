@@ -192,10 +192,16 @@ class GroupCommit {
     }
   }
 
-  private commit(): void {
+  /** The work queued so far; what is queued from now on waits for the next flush. */
+  private take(): Queued[] {
     const batch = this.queue;
     this.queue = [];
     this.scheduled = false;
+    return batch;
+  }
+
+  private commit(): void {
+    const batch = this.take();
     let results: Outcome[];
     try {
       results = this.runGroup(batch);
@@ -229,10 +235,7 @@ class GroupCommit {
       await this.kysely.connection().execute(async () => this.commit());
     } catch (error) {
       // The connection could not be had (the store is closing): refuse what waits.
-      const batch = this.queue;
-      this.queue = [];
-      this.scheduled = false;
-      for (const item of batch) item.reject(error);
+      for (const item of this.take()) item.reject(error);
     }
   }
 }

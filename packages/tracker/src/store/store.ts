@@ -1,6 +1,6 @@
 import { sql, type Compilable, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Comment, CommentRows, Issue, Project, Site, Status, User } from '../domain/model.js';
-import type { Db, Dialect } from './db.js';
+import type { Db, Dialect, RunNow } from './db.js';
 import { migrate } from './migrations.js';
 import { Prepared } from './prepared.js';
 import type { Database, Tx } from './schema.js';
@@ -163,6 +163,12 @@ export class Store {
   migrate(): Promise<void> { return migrate(this.kysely, this.dialect); }
 
   close(): Promise<void> { return this.db.close(); }
+
+  /** SQLite's group commit (Db.grouped), which every SQLite store has. */
+  private grouped<T>(work: (run: RunNow) => T): Promise<T> {
+    if (!this.db.grouped) throw new Error(`group commit asked of a ${this.dialect} store`);
+    return this.db.grouped(work);
+  }
 
   transaction<T>(work: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
     return this.kysely.transaction().execute(work);
@@ -333,23 +339,13 @@ export class Store {
         statusId, parentId, assigneeId, reporterId, creatorId, now);
       return row!;
     }
-    if (this.db.grouped) {
-      // SQLite: the counter and the insert as one piece of a group commit (Db.grouped).
-      return this.db.grouped((run) => {
-        const counter = this.q.advanceCounter.firstNow(run, projectId);
-        if (!counter) throw new Error(`project ${projectId} vanished while an issue was created in it`);
-        const number = Number(counter.issue_counter);
-        return this.q.insertIssue.firstNow(run, projectId, number, `${projectKey}-${number}`, issueType, summary,
-          description, statusId, parentId, assigneeId, reporterId, creatorId, now)!;
-      });
-    }
-    return this.transaction(async (tx) => {
-      const counter = await this.q.advanceCounter.first(tx, projectId);
+    // SQLite: the counter and the insert as one piece of a group commit (Db.grouped).
+    return this.grouped((run) => {
+      const counter = this.q.advanceCounter.firstNow(run, projectId);
       if (!counter) throw new Error(`project ${projectId} vanished while an issue was created in it`);
       const number = Number(counter.issue_counter);
-      const row = await this.q.insertIssue.first(tx, projectId, number, `${projectKey}-${number}`, issueType, summary,
-        description, statusId, parentId, assigneeId, reporterId, creatorId, now);
-      return row!;
+      return this.q.insertIssue.firstNow(run, projectId, number, `${projectKey}-${number}`, issueType, summary,
+        description, statusId, parentId, assigneeId, reporterId, creatorId, now)!;
     });
   }
 
@@ -423,10 +419,8 @@ export class Store {
       ? await this.transaction(async (tx) => ((await this.q.lockIssue.first(tx, issueId))
         ? this.q.addCommentBounded.first(tx, issueId, authorId, body, now, max)
         : undefined))
-      : this.db.grouped
-        // SQLite: one statement, committed with the other writes of its turn (Db.grouped).
-        ? await this.db.grouped((run) => this.q.addCommentBounded.firstNow(run, issueId, authorId, body, now, max))
-        : await this.q.addCommentBounded.first(this.kysely, issueId, authorId, body, now, max);
+      // SQLite: one statement, committed with the other writes of its turn (Db.grouped).
+      : await this.grouped((run) => this.q.addCommentBounded.firstNow(run, issueId, authorId, body, now, max));
     if (row) return row;
     return (await this.issueById(issueId)) ? 'full' : 'gone';
   }

@@ -8,6 +8,7 @@ import { boardChallenge, registerBoard } from './board/routes.js';
 import { authenticateHook, siteOf } from './context.js';
 import { hasDuplicateHost } from './host.js';
 import { DEFAULT_READ_CACHE_BYTES, IssueReadCache } from './issue-read-cache.js';
+import { IssueReadFront } from './issue-read-front.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { SERVED_VERSIONS, unservedVersionRoutes } from './routes/versions.js';
 import { issueRoutes } from './routes/issues.js';
@@ -37,6 +38,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The cache of issue reads (http/issue-read-cache.ts); null when off or on PostgreSQL. */
     issueReadCache: IssueReadCache | null;
+    /** Issue reads answered before Fastify routes them (http/issue-read-front.ts); null when requests are logged. */
+    issueReadFront: IssueReadFront | null;
     /** Every route with the schemas it declares (http/schemas.ts), for introspection and the tests. */
     routeTable: readonly RouteEntry[];
   }
@@ -112,20 +115,23 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
   app.setSerializerCompiler(() => serializeJson);
 
   let draining = false;
-  // Repeated issue reads are answered before Fastify sees them (http/issue-read-cache.ts): in
-  // front of Fastify's own request listener, so every server setting it made stays as it is.
-  // Off when requests are logged (info and below): an answer from the cache would not be.
+  // Issue reads are answered before Fastify sees them (http/issue-read-front.ts), repeated ones
+  // from the cache (http/issue-read-cache.ts): in front of Fastify's own request listener, so
+  // every server setting it made stays as it is. Off when requests are logged (info and below):
+  // an answer from the front would not be.
   const logsRequests = ['trace', 'debug', 'info'].includes(app.log.level);
   const cacheBytes = logsRequests ? 0 : options.readCacheBytes ?? DEFAULT_READ_CACHE_BYTES;
   const reads = tracker.store.dataVersion && cacheBytes > 0
-    ? new IssueReadCache(tracker, tracker.store.dataVersion, cacheBytes, options.trustProxy ?? false)
+    ? new IssueReadCache(tracker.store.dataVersion, cacheBytes, options.trustProxy ?? false)
     : null;
+  const front = logsRequests ? null : new IssueReadFront(tracker, reads, options.trustProxy ?? false, () => draining);
   app.decorate('issueReadCache', reads);
-  if (reads) {
+  app.decorate('issueReadFront', front);
+  if (front) {
     const routed = app.server.listeners('request') as RequestListener[];
     app.server.removeAllListeners('request');
     app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-      if (draining || !reads.tryServe(request, response)) for (const listener of routed) listener(request, response);
+      front.serve(request, response, () => { for (const listener of routed) listener(request, response); });
     });
   }
 

@@ -72,8 +72,12 @@ function knownUser(tracker: Tracker, request: FastifyRequest, site: Site, form: 
   return tracker.rememberedSignIn(site, request.headers.authorization, form, scope);
 }
 
+/** Who calls, on which site, and the base of the links in the replies (from the request's protocol and Host). */
+export const makeCaller = (site: Site, user: User, form: AddressForm, protocol: string, host: string): Caller =>
+  ({ site, user, baseUrl: `${protocol}://${host}${form === 'gateway' ? `/ex/jira/${site.cloud_id}` : ''}` });
+
 const callerFor = (request: FastifyRequest, site: Site, user: User, form: AddressForm): Caller =>
-  ({ site, user, baseUrl: `${request.protocol}://${request.host}${form === 'gateway' ? `/ex/jira/${site.cloud_id}` : ''}` });
+  makeCaller(site, user, form, request.protocol, request.host);
 
 /** Authenticates the request for the route's scope, reading what is not known yet, and records who is calling. */
 export async function authenticate(tracker: Tracker, request: FastifyRequest, form: AddressForm): Promise<void> {

@@ -1,18 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { REMEMBER_MS, type AddressForm, type Tracker } from '../domain/tracker.js';
-import { rememberCheckedSignIn } from './context.js';
-import { hasDuplicateHost } from './host.js';
+import type { IncomingMessage } from 'node:http';
+import { REMEMBER_MS } from '../domain/tracker.js';
 
 /**
  * `GET /issue/{key}` in either address form and either served version (`3`, `latest`), as the
- * cache answers it: a plain key or id segment
+ * front (http/issue-read-front.ts) and the cache answer it: a plain key or id segment
  * (letters, digits, `-`, `_`; nothing percent-encoded, no trailing slash) and any query string.
  * Anything else goes the usual way, through Fastify.
  */
-const ISSUE_READ = /^(?:\/ex\/jira\/([^/?%]{1,200}))?\/rest\/api\/(3|latest)\/issue\/([A-Za-z0-9_-]{1,200})(?:\?(.*))?$/s;
-
-/** The reply headers Fastify sends with a JSON body (Node adds Date, Connection and Keep-Alive). */
-const CONTENT_TYPE = 'application/json; charset=utf-8';
+export const ISSUE_READ = /^(?:\/ex\/jira\/([^/?%]{1,200}))?\/rest\/api\/(3|latest)\/issue\/([A-Za-z0-9_-]{1,200})(?:\?(.*))?$/s;
 
 /** What an entry costs besides its reply and key: the Map slot, the entry and the Buffer objects. */
 const ENTRY_OVERHEAD = 200;
@@ -56,13 +51,12 @@ export class IssueReadCache {
   /** Keys read once lately, newest generation first (see SEEN_KEYS). */
   private seen = new Set<string>();
   private seenBefore = new Set<string>();
-  /** The key a request missed with in tryServe, so offer() need not work it out again. */
+  /** The key a request missed with in the front before it went on to Fastify, so offer() need not work it out again. */
   private readonly missed = new WeakMap<IncomingMessage, { userId: number; key: string }>();
   /** Counters for tests and the benchmark's report. */
   hits = 0;
 
   constructor(
-    private readonly tracker: Tracker,
     private readonly dataVersion: () => number,
     private readonly maxBytes: number,
     private readonly trustProxy: boolean,
@@ -86,38 +80,29 @@ export class IssueReadCache {
     return version;
   }
 
-  /** Answers the request from the cache; false when it must go the usual way. */
-  tryServe(req: IncomingMessage, res: ServerResponse): boolean {
-    if (this.entries.size === 0 || req.method !== 'GET') return false;
-    const match = ISSUE_READ.exec(req.url ?? '');
-    if (!match) return false;
-    const { headers } = req;
-    // A body on a GET is parsed (and may be refused) by Fastify: not ours to answer.
-    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
-    // Refused by the app (http/host.ts), never answered from here.
-    if (hasDuplicateHost(req.rawHeaders)) return false;
-    const cloudId = match[1];
-    const form: AddressForm = cloudId === undefined ? 'site' : 'gateway';
-    const site = cloudId === undefined ? this.tracker.knownSiteForHost(headers.host) : this.tracker.knownSiteForCloudId(cloudId);
-    if (!site) return false;
-    const user = this.tracker.rememberedSignIn(site, headers.authorization, form, 'read:jira-work');
-    if (!user) return false;
-    this.current();
-    const key = this.keyOf(req, cloudId, match[2]!, user.id, match[3]!, match[4]);
+  /**
+   * The reply kept under `key` (`keyOf`), counted as a hit; undefined when there is none or it
+   * outlived a remembered sign-in (then it is dropped). Call `current()` first: an entry of an
+   * older data version must not be found.
+   */
+  lookup(key: string): Buffer | undefined {
     const entry = this.entries.get(key);
-    if (!entry || entry.until < Date.now()) {
-      if (entry) this.drop(key, entry);
-      // A miss goes through Fastify, which need not look the caller up again, and offer() needs
-      // the same key for the same user. Only on a miss: a hit needs neither, and a WeakMap entry
-      // per request is work for the garbage collector too.
-      rememberCheckedSignIn(req, { site, form, scope: 'read:jira-work', user });
-      this.missed.set(req, { userId: user.id, key });
-      return false;
+    if (!entry) return undefined;
+    if (entry.until < Date.now()) {
+      this.drop(key, entry);
+      return undefined;
     }
     this.hits++;
-    res.writeHead(200, ['content-type', CONTENT_TYPE, 'content-length', String(entry.body.length)]);
-    res.end(entry.body);
-    return true;
+    return entry.body;
+  }
+
+  /**
+   * Notes the key a request missed with before it goes on to Fastify (http/issue-read-front.ts),
+   * so offer() need not work it out again. Only on a miss: a hit needs nothing, and a WeakMap
+   * entry per request is work for the garbage collector too.
+   */
+  missedWith(req: IncomingMessage, userId: number, key: string): void {
+    this.missed.set(req, { userId, key });
   }
 
   /**
@@ -125,7 +110,6 @@ export class IssueReadCache {
    * `version` (read before the issue was): kept only if nothing was committed since.
    */
   offer(req: IncomingMessage, userId: number, body: string, version: number): void {
-    if (this.current() !== version) return;
     const missed = this.missed.get(req);
     let key = missed?.userId === userId ? missed.key : undefined;
     if (key === undefined) {
@@ -133,6 +117,12 @@ export class IssueReadCache {
       if (!match) return;
       key = this.keyOf(req, match[1], match[2]!, userId, match[3]!, match[4]);
     }
+    this.keep(key, body, version);
+  }
+
+  /** Keeps `body` as the reply under `key`, rendered from the data of `version`: only if nothing was committed since. */
+  keep(key: string, body: string, version: number): void {
+    if (this.current() !== version) return;
     if (!this.seenOnce(key)) return;
     // A Buffer of its own, exactly as long as the reply: Buffer.from would cut a reply under 4 KiB
     // out of Node's shared 8 KiB pool, and the entry would keep the whole slab alive (measured: an
@@ -170,7 +160,7 @@ export class IssueReadCache {
   }
 
   /** Everything a reply's bytes depend on besides the data: who, through which address and version, what. */
-  private keyOf(req: IncomingMessage, cloudId: string | undefined, version: string, userId: number, issue: string, query: string | undefined): string {
+  keyOf(req: IncomingMessage, cloudId: string | undefined, version: string, userId: number, issue: string, query: string | undefined): string {
     const { headers } = req;
     const proxied = this.trustProxy ? `${String(headers['x-forwarded-proto'] ?? '')}\0${String(headers['x-forwarded-host'] ?? '')}` : '';
     return `${userId}\0${cloudId ?? ''}\0${version}\0${headers.host ?? ''}\0${proxied}\0${issue}\0${query ?? ''}`;

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { IssueAccess } from '../domain/access.js';
+import { findIssue, type IssueAccess } from '../domain/access.js';
 import { ALL_FIELDS, FIELD_META, selectFields, type FieldName, type FieldSchema } from '../domain/fields.js';
 import { jiraDate, publicId } from '../domain/ids.js';
 import type { Issue, User } from '../domain/model.js';
@@ -118,8 +118,16 @@ export function fieldsMeta(present: Iterable<string>, expand: readonly string[] 
   };
 }
 
+/** GET /issue/{issueIdOrKey}'s reply as JSON text, for the route and the front (http/issue-read-front.ts) alike. */
+export async function readIssueView(tracker: Tracker, caller: Caller, idOrKey: string, q: IssueViewParams): Promise<string> {
+  return viewIssue(tracker, caller, await findIssue(tracker, caller, idOrKey), q);
+}
+
+/** The view's query parameters the renderer reads (http/schemas.ts, IssueViewQuery). */
+export interface IssueViewParams { fields?: string[] | undefined; expand?: string[] | undefined }
+
 /** An issue as GET /issue (and PUT /issue?returnIssue=true) answers it, as JSON text: `fields` and `expand` from the query. */
-export async function viewIssue(tracker: Tracker, caller: Caller, access: IssueAccess, q: { fields?: string[] | undefined; expand?: string[] | undefined }): Promise<string> {
+export async function viewIssue(tracker: Tracker, caller: Caller, access: IssueAccess, q: IssueViewParams): Promise<string> {
   const { text, present } = await renderIssue(tracker, caller, access, fieldsOf(q.fields));
   return withMembers(text, fieldsMeta(present, commaList(q.expand)));
 }

@@ -287,6 +287,7 @@ describe('GET /issue read cache (sqlite)', () => {
     const server = await startServer({ port: 0, dataDir: dir, seed: parseSeed(testSeed()), logLevel: 'info', logStream: { write: (line: string) => { logs += line; } } });
     try {
       expect(server.app.issueReadCache).toBeNull();
+      expect(server.app.issueReadFront).toBeNull();
       const auth = basic(EMAILS.assigner, TOKENS.assigner);
       const api = `${server.url}/rest/api/3`;
       const created = await send(`${api}/issue`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'Logged' } }) });

@@ -8,7 +8,7 @@ import type { Tracker } from '../../domain/tracker.js';
 import { availableTransitions } from '../../domain/workflow.js';
 import { callerOf } from '../context.js';
 import type { IssueReadCache } from '../issue-read-cache.js';
-import { sendJsonText, viewIssue } from '../issue-view.js';
+import { readIssueView, sendJsonText, viewIssue } from '../issue-view.js';
 import { countOf } from '../params.js';
 import { renderComment, renderCreated, renderTransition } from '../render.js';
 import {
@@ -30,13 +30,13 @@ export const issueRoutes = (tracker: Tracker, reads: IssueReadCache | null) => a
     return reply.code(201).send(renderCreated(caller, issue));
   });
 
-  // spec §4 endpoint 5; a reply rendered from unchanged data is kept for the next same read.
+  // spec §4 endpoint 5; a reply rendered from unchanged data is kept for the next same read. Most
+  // reads never get here: the front answers them before Fastify routes them (http/issue-read-front.ts).
   app.get('/issue/:issueIdOrKey', { config: READ, schema: { params: IssueParams, querystring: IssueViewQuery, response: replies({ 200: Issue }) } }, async (request, reply) => {
     const caller = callerOf(request);
     const version = reads?.current();
-    const access = await findIssue(tracker, caller, request.params.issueIdOrKey);
     // The view is JSON text already (issue-view.ts), sent as it is rather than through the route's serialiser.
-    const body = await viewIssue(tracker, caller, access, request.query);
+    const body = await readIssueView(tracker, caller, request.params.issueIdOrKey, request.query);
     if (reads && version !== undefined) reads.offer(request.raw, caller.user.id, body, version);
     return sendJsonText(reply as FastifyReply, body);
   });

@@ -1,0 +1,101 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressForm, Tracker } from '../domain/tracker.js';
+import { makeCaller, rememberCheckedSignIn } from './context.js';
+import { hasDuplicateHost } from './host.js';
+import { ISSUE_READ, type IssueReadCache } from './issue-read-cache.js';
+import { readIssueView } from './issue-view.js';
+import { IssueParams, IssueViewQuery } from './schemas.js';
+import { guardFor, parseQuery } from './validation.js';
+
+/** The reply headers Fastify sends with a JSON body (Node adds Date, Connection and Keep-Alive). */
+const CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * `GET /issue/{key}` answered before Fastify routes it, when it is the executor's and reviewer's
+ * everyday read: a known site, a remembered sign-in, a query the route's schema accepts, and an
+ * issue the caller may see. That is nearly every read, and Fastify's routing, hooks and reply
+ * machinery cost more CPU than the read itself (bench/ab-read.mjs; the figures are in
+ * bench/RESULTS.md). The reply is the route's own: the same schema validators (validation.ts),
+ * the same view (issue-view.ts `readIssueView`), the same headers.
+ *
+ * Everything else goes on to Fastify untouched, which answers it as it always did: another route
+ * or method, a body on the GET, a site or credential not known yet (the full sign-in check), a
+ * query the schema refuses (its 400), `%00` in the URL, a duplicate Host, a trusted proxy (Fastify
+ * works out the links' protocol and host from X-Forwarded-*), and any error while reading, such
+ * as the 404 of an issue that is missing or hidden: then the read is done again by the route, so
+ * every refusal has exactly the route's shape. Nothing is written before the read succeeded.
+ *
+ * On SQLite the read cache (issue-read-cache.ts) is asked first and offered what is rendered.
+ * Off when requests are logged (every read must show in the log), like the cache.
+ */
+export class IssueReadFront {
+  private readonly validQuery = guardFor(IssueViewQuery, 'querystring');
+  private readonly validParams = guardFor(IssueParams, 'params');
+  /** Reads rendered and answered here (not from the cache), for tests and the benchmark's report. */
+  answered = 0;
+
+  constructor(
+    private readonly tracker: Tracker,
+    private readonly cache: IssueReadCache | null,
+    private readonly trustProxy: boolean,
+    private readonly draining: () => boolean,
+  ) {}
+
+  /** Answers the request, or hands it to `next` (Fastify) as it came. */
+  serve(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+    if (req.method !== 'GET' || this.draining()) return next();
+    const url = req.url ?? '';
+    const match = ISSUE_READ.exec(url);
+    if (!match) return next();
+    const { headers } = req;
+    // A body on a GET is parsed (and may be refused) by Fastify: not ours to answer.
+    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return next();
+    // Refused by the app (http/host.ts), never answered from here.
+    if (hasDuplicateHost(req.rawHeaders)) return next();
+    const cloudId = match[1];
+    const form: AddressForm = cloudId === undefined ? 'site' : 'gateway';
+    const { tracker, cache } = this;
+    const site = cloudId === undefined ? tracker.knownSiteForHost(headers.host) : tracker.knownSiteForCloudId(cloudId);
+    if (!site) return next();
+    const user = tracker.rememberedSignIn(site, headers.authorization, form, 'read:jira-work');
+    if (!user) return next();
+    const issue = match[3]!;
+    const query = match[4];
+    let key: string | undefined;
+    let version = 0;
+    if (cache) {
+      version = cache.current();
+      key = cache.keyOf(req, cloudId, match[2]!, user.id, issue, query);
+      const kept = cache.lookup(key);
+      if (kept) return this.send(res, kept);
+    }
+    if (this.trustProxy || url.includes('%00')) {
+      // Fastify need not look the caller up again, and offer() needs the same key for the same user.
+      rememberCheckedSignIn(req, { site, form, scope: 'read:jira-work', user });
+      if (cache && key !== undefined) cache.missedWith(req, user.id, key);
+      return next();
+    }
+    const params = parseQuery(query ?? '');
+    if (!this.validQuery(params) || !this.validParams({ issueIdOrKey: issue })) return next();
+    const caller = makeCaller(site, user, form, (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http', headers.host ?? '');
+    readIssueView(tracker, caller, issue, params).then((body) => {
+      try {
+        if (cache && key !== undefined) cache.keep(key, body, version);
+        this.answered++;
+        this.send(res, body);
+      } catch (e) {
+        // Nothing here throws on a live response; if it ever does, the connection ends rather than hangs.
+        res.destroy(e as Error);
+      }
+    }, () => next());
+  }
+
+  private send(res: ServerResponse, body: Buffer | string): void {
+    const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+    // Draining (SIGTERM): as the app's onSend hook does, so a keep-alive connection does not hold the process open.
+    res.writeHead(200, this.draining()
+      ? ['content-type', CONTENT_TYPE, 'content-length', String(length), 'connection', 'close']
+      : ['content-type', CONTENT_TYPE, 'content-length', String(length)]);
+    res.end(body);
+  }
+}

@@ -130,9 +130,8 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
   if (front) {
     const routed = app.server.listeners('request') as RequestListener[];
     app.server.removeAllListeners('request');
-    app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-      front.serve(request, response, () => { for (const listener of routed) listener(request, response); });
-    });
+    const route: RequestListener = (request, response) => { for (const listener of routed) listener(request, response); };
+    app.server.on('request', (request: IncomingMessage, response: ServerResponse) => front.serve(request, response, route));
   }
 
   // Our own JSON parser: an empty body reads as "no body" (curl clients send the header on

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 import type { Site, User } from '../domain/model.js';
@@ -34,18 +33,6 @@ export async function siteOf(tracker: Tracker, request: FastifyRequest, form: Ad
 }
 
 /**
- * A sign-in already checked for this request before it reached Fastify (the read cache looks the
- * caller up in the remembered sign-ins to find a reply, http/issue-read-cache.ts): on a miss the
- * request comes here, and the same lookup (a Basic header decoded, a token hashed) is not done twice.
- */
-interface Checked { site: Site; form: AddressForm; scope: Scope; user: User }
-const checked = new WeakMap<IncomingMessage, Checked>();
-
-export function rememberCheckedSignIn(raw: IncomingMessage, found: Checked): void {
-  checked.set(raw, found);
-}
-
-/**
  * The API scope's onRequest hook: authenticates the request for the route's scope and records who
  * is calling. Written in Fastify's callback style and done at once when the site and the sign-in
  * are already known (nearly every request): no promise, no microtask. Anything else (a site not
@@ -55,7 +42,7 @@ export function authenticateHook(tracker: Tracker, form: AddressForm) {
   return (request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void => {
     const scope = request.routeOptions.config.scope;
     const site = form === 'gateway' ? tracker.knownSiteForCloudId(cloudIdOf(request)) : tracker.knownSiteForHost(request.headers.host);
-    const user = site && scope ? knownUser(tracker, request, site, form, scope) : undefined;
+    const user = site && scope ? tracker.rememberedSignIn(site, request.headers.authorization, form, scope) : undefined;
     if (site && (!scope || user)) {
       if (user) request.caller = callerFor(request, site, user, form);
       done();
@@ -63,13 +50,6 @@ export function authenticateHook(tracker: Tracker, form: AddressForm) {
     }
     authenticate(tracker, request, form).then(() => done(), done);
   };
-}
-
-/** The caller from the read cache's lookup or the remembered sign-ins; undefined when neither knows it. */
-function knownUser(tracker: Tracker, request: FastifyRequest, site: Site, form: AddressForm, scope: Scope): User | undefined {
-  const before = checked.get(request.raw);
-  if (before && before.site === site && before.form === form && before.scope === scope) return before.user;
-  return tracker.rememberedSignIn(site, request.headers.authorization, form, scope);
 }
 
 /** Who calls, on which site, and the base of the links in the replies (from the request's protocol and Host). */
@@ -84,7 +64,8 @@ export async function authenticate(tracker: Tracker, request: FastifyRequest, fo
   const site = await siteOf(tracker, request, form);
   const scope = request.routeOptions.config.scope;
   if (!scope) return;
-  const user = knownUser(tracker, request, site, form, scope) ?? await tracker.authenticate(site, request.headers.authorization, form, scope);
+  // The remembered sign-ins are asked by authenticate itself (the hook found none there).
+  const user = await tracker.authenticate(site, request.headers.authorization, form, scope);
   request.caller = callerFor(request, site, user, form);
 }
 

@@ -51,8 +51,6 @@ export class IssueReadCache {
   /** Keys read once lately, newest generation first (see SEEN_KEYS). */
   private seen = new Set<string>();
   private seenBefore = new Set<string>();
-  /** The key a request missed with in the front before it went on to Fastify, so offer() need not work it out again. */
-  private readonly missed = new WeakMap<IncomingMessage, { userId: number; key: string }>();
   /** Counters for tests and the benchmark's report. */
   hits = 0;
 
@@ -97,27 +95,12 @@ export class IssueReadCache {
   }
 
   /**
-   * Notes the key a request missed with before it goes on to Fastify (http/issue-read-front.ts),
-   * so offer() need not work it out again. Only on a miss: a hit needs nothing, and a WeakMap
-   * entry per request is work for the garbage collector too.
-   */
-  missedWith(req: IncomingMessage, userId: number, key: string): void {
-    this.missed.set(req, { userId, key });
-  }
-
-  /**
    * Keeps the reply Fastify is about to send for `req`, rendered for `userId` from the data of
    * `version` (read before the issue was): kept only if nothing was committed since.
    */
   offer(req: IncomingMessage, userId: number, body: string, version: number): void {
-    const missed = this.missed.get(req);
-    let key = missed?.userId === userId ? missed.key : undefined;
-    if (key === undefined) {
-      const match = ISSUE_READ.exec(req.url ?? '');
-      if (!match) return;
-      key = this.keyOf(req, match[1], match[2]!, userId, match[3]!, match[4]);
-    }
-    this.keep(key, body, version);
+    const match = ISSUE_READ.exec(req.url ?? '');
+    if (match) this.keep(this.keyOf(req, match[1], match[2]!, userId, match[3]!, match[4]), body, version);
   }
 
   /** Keeps `body` as the reply under `key`, rendered from the data of `version`: only if nothing was committed since. */

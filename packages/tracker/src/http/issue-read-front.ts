@@ -1,6 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { AddressForm, Tracker } from '../domain/tracker.js';
-import { makeCaller, rememberCheckedSignIn } from './context.js';
+import { makeCaller } from './context.js';
 import { hasDuplicateHost } from './host.js';
 import { ISSUE_READ, type IssueReadCache } from './issue-read-cache.js';
 import { readIssueView } from './issue-view.js';
@@ -41,24 +41,24 @@ export class IssueReadFront {
     private readonly draining: () => boolean,
   ) {}
 
-  /** Answers the request, or hands it to `next` (Fastify) as it came. */
-  serve(req: IncomingMessage, res: ServerResponse, next: () => void): void {
-    if (req.method !== 'GET' || this.draining()) return next();
+  /** Answers the request, or hands it to `next` (Fastify's request listeners) as it came. */
+  serve(req: IncomingMessage, res: ServerResponse, next: RequestListener): void {
+    if (req.method !== 'GET' || this.draining()) return next(req, res);
     const url = req.url ?? '';
     const match = ISSUE_READ.exec(url);
-    if (!match) return next();
+    if (!match) return next(req, res);
     const { headers } = req;
     // A body on a GET is parsed (and may be refused) by Fastify: not ours to answer.
-    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return next();
-    // Refused by the app (http/host.ts), never answered from here.
-    if (hasDuplicateHost(req.rawHeaders)) return next();
+    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return next(req, res);
+    // Refused by the app's onRequest hook (a NUL, a duplicate Host: http/host.ts), never answered from here.
+    if (url.includes('%00') || hasDuplicateHost(req.rawHeaders)) return next(req, res);
     const cloudId = match[1];
     const form: AddressForm = cloudId === undefined ? 'site' : 'gateway';
     const { tracker, cache } = this;
     const site = cloudId === undefined ? tracker.knownSiteForHost(headers.host) : tracker.knownSiteForCloudId(cloudId);
-    if (!site) return next();
+    if (!site) return next(req, res);
     const user = tracker.rememberedSignIn(site, headers.authorization, form, 'read:jira-work');
-    if (!user) return next();
+    if (!user) return next(req, res);
     const issue = match[3]!;
     const query = match[4];
     let key: string | undefined;
@@ -69,14 +69,10 @@ export class IssueReadFront {
       const kept = cache.lookup(key);
       if (kept) return this.send(res, kept);
     }
-    if (this.trustProxy || url.includes('%00')) {
-      // Fastify need not look the caller up again, and offer() needs the same key for the same user.
-      rememberCheckedSignIn(req, { site, form, scope: 'read:jira-work', user });
-      if (cache && key !== undefined) cache.missedWith(req, user.id, key);
-      return next();
-    }
+    // Behind a trusted proxy the links' protocol and host come from X-Forwarded-*, as Fastify reads them: its route answers.
+    if (this.trustProxy) return next(req, res);
     const params = parseQuery(query ?? '');
-    if (!this.validQuery(params) || !this.validParams({ issueIdOrKey: issue })) return next();
+    if (!this.validQuery(params) || !this.validParams({ issueIdOrKey: issue })) return next(req, res);
     const caller = makeCaller(site, user, form, (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http', headers.host ?? '');
     readIssueView(tracker, caller, issue, params).then((body) => {
       try {
@@ -87,7 +83,7 @@ export class IssueReadFront {
         // Nothing here throws on a live response; if it ever does, the connection ends rather than hangs.
         res.destroy(e as Error);
       }
-    }, () => next());
+    }, () => next(req, res));
   }
 
   private send(res: ServerResponse, body: Buffer | string): void {

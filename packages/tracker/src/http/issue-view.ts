@@ -127,7 +127,7 @@ export async function readIssueView(tracker: Tracker, caller: Caller, idOrKey: s
 export interface IssueViewParams { fields?: string[] | undefined; expand?: string[] | undefined }
 
 /** An issue as GET /issue (and PUT /issue?returnIssue=true) answers it, as JSON text: `fields` and `expand` from the query. */
-export async function viewIssue(tracker: Tracker, caller: Caller, access: IssueAccess, q: IssueViewParams): Promise<string> {
+async function viewIssue(tracker: Tracker, caller: Caller, access: IssueAccess, q: IssueViewParams): Promise<string> {
   const { text, present } = await renderIssue(tracker, caller, access, fieldsOf(q.fields));
   return withMembers(text, fieldsMeta(present, commaList(q.expand)));
 }

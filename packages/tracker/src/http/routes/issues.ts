@@ -8,7 +8,7 @@ import type { Tracker } from '../../domain/tracker.js';
 import { availableTransitions } from '../../domain/workflow.js';
 import { callerOf } from '../context.js';
 import type { IssueReadCache } from '../issue-read-cache.js';
-import { readIssueView, sendJsonText, viewIssue } from '../issue-view.js';
+import { readIssueView, sendJsonText } from '../issue-view.js';
 import { countOf } from '../params.js';
 import { renderComment, renderCreated, renderTransition } from '../render.js';
 import {
@@ -46,8 +46,7 @@ export const issueRoutes = (tracker: Tracker, reads: IssueReadCache | null) => a
     const caller = callerOf(request);
     const access = await editIssue(tracker, caller, request.params.issueIdOrKey, request.body);
     if (!isTrue(request.query.returnIssue)) return reply.code(204).send(null);
-    const fresh = await findIssue(tracker, caller, access.issue.key);
-    return sendJsonText(reply as FastifyReply, await viewIssue(tracker, caller, fresh, request.query));
+    return sendJsonText(reply as FastifyReply, await readIssueView(tracker, caller, access.issue.key, request.query));
   });
 
   // spec §4 endpoint 13: deleteSubtasks "true" | "false", in any case (python jira sends "True")

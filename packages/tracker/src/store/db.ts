@@ -46,12 +46,12 @@ export interface Db {
   dataVersion?(): number;
   /**
    * SQLite only: group commit. Runs `work` (synchronous statements through `run`) in one
-   * transaction with the other work queued in the same turn of the event loop, each piece in a
-   * savepoint of its own (one that throws undoes only itself and rejects only its promise). Every
-   * promise settles after the one COMMIT, so nothing is answered before it is in the database.
-   * The group takes its turn in Kysely's queue for the connection like any query. `work` may run
-   * twice (a group with a failed piece runs again, see GroupCommit): it must do nothing but run
-   * statements and compute its result from their rows.
+   * transaction with the other work queued in the same turn of the event loop; a piece that throws
+   * undoes only itself and rejects only its promise. Every promise settles after the one COMMIT, so
+   * nothing is answered before it is in the database. The group runs at the end of the turn, or
+   * after a Kysely transaction open on the connection ends. `work` may run twice (a group with a
+   * failed piece runs again, see GroupCommit): it must do nothing but run statements and compute
+   * its result from their rows.
    */
   grouped?<T>(work: (run: RunNow) => T): Promise<T>;
   close(): Promise<void>;

@@ -7,7 +7,7 @@ import hdr from 'hdr-histogram-js';
 import { adfParagraph } from './dataset.mjs';
 
 const spec = JSON.parse(process.argv[2]);
-const { urls, connections, duration, warmup, scenario, prefix = '', auth, keyspace } = spec;
+const { urls, connections, duration, warmup, scenario, prefix = '', auth, keyspace, rate } = spec;
 
 const rnd = Math.random;
 const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
@@ -79,6 +79,7 @@ function run(seconds, record) {
   return new Promise((resolve, reject) => {
     const instance = autocannon({
       url: urls, connections, duration: seconds, headers, requests: SCENARIOS[scenario](), timeout: 30,
+      ...(rate ? { overallRate: rate } : {}),
     }, (err, result) => (err ? reject(err) : resolve(result)));
     if (record) instance.on('response', record);
   });

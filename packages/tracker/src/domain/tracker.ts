@@ -55,6 +55,13 @@ export class Tracker {
   private readonly workflowCache = new Map<string, Workflow>();
   /** Successful sign-ins, keyed by site, e-mail and the token's salted hash (never the token). */
   private readonly signIns = new Map<string, SignIn>();
+  /**
+   * The same sign-ins found by the Authorization header as it was sent, per site: the hot read
+   * path's check (rememberedSignIn) is then one lookup, without decoding and hashing the token on
+   * every request. The header stays in this process's memory only (as the request that carried it
+   * did), never in the database, a log or an error; it is emptied with the sign-ins.
+   */
+  private readonly signInsByHeader = new Map<number, Map<string, SignIn>>();
   /** Users by row id, for rendering people (assignee, reporter, comment authors). */
   private readonly userRows = new Map<number, { user: UserRow; until: number }>();
 
@@ -64,6 +71,7 @@ export class Tracker {
     this.sites = await this.store.listSites();
     this.statusCache.clear();
     this.signIns.clear();
+    this.signInsByHeader.clear();
     this.userRows.clear();
   }
 
@@ -114,6 +122,7 @@ export class Tracker {
       if (this.signIns.size >= SIGN_IN_MAX) this.signIns.clear();
       this.signIns.set(cacheKey, signIn);
     }
+    this.rememberHeader(site, header, signIn);
     const refusal = scopeRefusal(signIn, site, form, scope);
     if (refusal) throw unauthorized(refusal);
     return signIn.user;
@@ -125,11 +134,18 @@ export class Tracker {
    * else (unknown, expired, refused), which `authenticate` then decides.
    */
   rememberedSignIn(site: SiteRow, header: string | undefined, form: AddressForm, scope: Scope): UserRow | undefined {
-    const cred = parseBasic(header);
-    if (!cred) return undefined;
-    const signIn = this.signIns.get(signInKey(site, cred.email, hashToken(site.token_salt, cred.token)));
+    if (header === undefined) return undefined;
+    const signIn = this.signInsByHeader.get(site.id)?.get(header);
     if (!signIn || signIn.until < Date.now()) return undefined;
     return scopeRefusal(signIn, site, form, scope) ? undefined : signIn.user;
+  }
+
+  /** Files a successful sign-in under the header that carried it (signInsByHeader), within the same bound as the sign-ins. */
+  private rememberHeader(site: SiteRow, header: string, signIn: SignIn): void {
+    let byHeader = this.signInsByHeader.get(site.id);
+    if (!byHeader) this.signInsByHeader.set(site.id, (byHeader = new Map()));
+    if (byHeader.size >= SIGN_IN_MAX) byHeader.clear();
+    byHeader.set(header, signIn);
   }
 
   /**

@@ -9,6 +9,9 @@ import { REMEMBER_MS } from '../domain/tracker.js';
  */
 export const ISSUE_READ = /^(?:\/ex\/jira\/([^/?%]{1,200}))?\/rest\/api\/(3|latest)\/issue\/([A-Za-z0-9_-]{1,200})(?:\?(.*))?$/s;
 
+/** A reply's size as admit() guesses it, before it is rendered: what an executor's view of a busy issue takes. */
+const REPLY_GUESS = 8 * 1024;
+
 /** What an entry costs besides its reply and key: the Map slot, the entry and the Buffer objects. */
 const ENTRY_OVERHEAD = 200;
 
@@ -16,10 +19,23 @@ const ENTRY_OVERHEAD = 200;
 interface Entry { body: Buffer; size: number; until: number }
 
 /**
- * How many keys read once the cache remembers (twice this at most, in two generations), so that a
- * reply is kept on its key's second read: ~100 bytes of heap a key.
+ * How many keys read once the cache remembers, so that a reply is kept on its key's second read:
+ * a table of this many 32-bit fingerprints (64 KiB), a key's slot and tag both taken from its hash.
+ * A new key takes the slot of whichever key had it before (so the oldest are forgotten as the
+ * table fills), and two keys with the same slot and tag are taken for one (one in 2^18 lookups):
+ * then a reply is kept on its first read, which costs only memory the cache's limit bounds anyway.
+ * Remembering keys as strings instead (two Sets of 4,096) cost a random read ~10 µs of CPU in
+ * the server (bench/ab-read.mjs), the keys' promotion to the old generation and their collection.
  */
-const SEEN_KEYS = 4096;
+const SEEN_SLOTS = 16_384;
+const SLOT_BITS = 14;
+
+/**
+ * How many replacements the cache may have in hand: once it is full, a new entry may push older
+ * ones out only as often as entries are hit, so a workload the cache does not help (reads spread
+ * over far more issues than it holds) costs it little.
+ */
+const CREDIT_MAX = 1024;
 
 /** Default size of the cache: a couple of thousand issues as the executor reads them (~1–6 KB each). */
 export const DEFAULT_READ_CACHE_BYTES = 8 * 1024 * 1024;
@@ -48,9 +64,14 @@ export class IssueReadCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
   private version: number;
-  /** Keys read once lately, newest generation first (see SEEN_KEYS). */
-  private seen = new Set<string>();
-  private seenBefore = new Set<string>();
+  /** Fingerprints of keys read once lately (see SEEN_SLOTS); 0 is an empty slot. */
+  private readonly seen = new Uint32Array(SEEN_SLOTS);
+  /**
+   * Replacements earned: one per hit, at most CREDIT_MAX; a new entry that must push older ones
+   * out spends one. Keeping a reply costs a random read ~60 µs of CPU in the server (the encoded
+   * copy and its collection, bench/ab-read.mjs), worth it only when kept replies are read again.
+   */
+  private credit = 0;
   /** Counters for tests and the benchmark's report. */
   hits = 0;
 
@@ -63,6 +84,9 @@ export class IssueReadCache {
   }
 
   get size(): number { return this.entries.size; }
+
+  /** Within a large reply (REPLY_GUESS) of its limit: a new entry then needs a replacement earned (`credit`). */
+  private get full(): boolean { return this.bytes + REPLY_GUESS > this.maxBytes; }
 
   /** Bytes the kept replies take, keys and bookkeeping included (never more than the limit it was made with). */
   get bytesUsed(): number { return this.bytes; }
@@ -79,11 +103,14 @@ export class IssueReadCache {
   }
 
   /**
-   * The reply kept under `key` (`keyOf`), counted as a hit; undefined when there is none or it
-   * outlived a remembered sign-in (then it is dropped). Call `current()` first: an entry of an
-   * older data version must not be found.
+   * The reply kept under `key` (`keyOf`), counted as a hit; undefined when there is none, when the
+   * data changed since it was rendered (then every entry is dropped: `current`), or when it
+   * outlived a remembered sign-in (then it is dropped). The data version is read only when there
+   * is an entry to answer with: a miss costs one Map lookup.
    */
   lookup(key: string): Buffer | undefined {
+    if (!this.entries.has(key)) return undefined;
+    this.current();
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.until < Date.now()) {
@@ -91,7 +118,20 @@ export class IssueReadCache {
       return undefined;
     }
     this.hits++;
+    if (this.credit < CREDIT_MAX) this.credit++;
     return entry.body;
+  }
+
+  /**
+   * After a miss: the data version to render the reply from when it will be kept (its key was
+   * read lately, so it may be read again), for `keep`; undefined when it will not, and the key is
+   * remembered as read once. So a read that is never repeated asks nothing more of the database.
+   * Undefined too when the cache is full and has earned no replacement (`credit`).
+   */
+  admit(key: string): number | undefined {
+    if (!this.seenOnce(key)) return undefined;
+    if (this.credit < 1 && this.full) return undefined;
+    return this.current();
   }
 
   /**
@@ -100,13 +140,17 @@ export class IssueReadCache {
    */
   offer(req: IncomingMessage, userId: number, body: string, version: number): void {
     const match = ISSUE_READ.exec(req.url ?? '');
-    if (match) this.keep(this.keyOf(req, match[1], match[2]!, userId, match[3]!, match[4]), body, version);
+    if (!match) return;
+    const key = this.keyOf(req, match[1], match[2]!, userId, match[3]!, match[4]);
+    if (this.seenOnce(key)) this.keep(key, body, version);
   }
 
-  /** Keeps `body` as the reply under `key`, rendered from the data of `version`: only if nothing was committed since. */
+  /**
+   * Keeps `body` as the reply under `key`, rendered from the data of `version` (`admit`, or
+   * `current` read before the issue was): only if nothing was committed since.
+   */
   keep(key: string, body: string, version: number): void {
     if (this.current() !== version) return;
-    if (!this.seenOnce(key)) return;
     // A Buffer of its own, exactly as long as the reply: Buffer.from would cut a reply under 4 KiB
     // out of Node's shared 8 KiB pool, and the entry would keep the whole slab alive (measured: an
     // 8 MiB cache of such replies held ~55 MiB of the process's memory).
@@ -115,6 +159,10 @@ export class IssueReadCache {
     // The key counts too (two bytes a character, as V8 may keep it), and a fixed overhead per entry.
     const size = encoded.length + 2 * key.length + ENTRY_OVERHEAD;
     if (size > this.maxBytes / 8) return;
+    if (this.full) {
+      if (this.credit < 1) return;
+      this.credit--;
+    }
     const old = this.entries.get(key);
     if (old) this.drop(key, old);
     // Oldest first: a Map iterates in insertion order.
@@ -128,12 +176,12 @@ export class IssueReadCache {
 
   /** True when the key was read before (lately); otherwise remembers it and says false. */
   private seenOnce(key: string): boolean {
-    if (this.seen.has(key) || this.seenBefore.has(key)) return true;
-    if (this.seen.size >= SEEN_KEYS) {
-      this.seenBefore = this.seen;
-      this.seen = new Set();
-    }
-    this.seen.add(key);
+    const hash = fnv1a(key);
+    const slot = hash & (SEEN_SLOTS - 1);
+    // The rest of the hash, never 0 (an empty slot).
+    const tag = (hash >>> SLOT_BITS) | 1;
+    if (this.seen[slot] === tag) return true;
+    this.seen[slot] = tag;
     return false;
   }
 
@@ -148,4 +196,14 @@ export class IssueReadCache {
     const proxied = this.trustProxy ? `${String(headers['x-forwarded-proto'] ?? '')}\0${String(headers['x-forwarded-host'] ?? '')}` : '';
     return `${userId}\0${cloudId ?? ''}\0${version}\0${headers.host ?? ''}\0${proxied}\0${issue}\0${query ?? ''}`;
   }
+}
+
+/** 32-bit FNV-1a over a string's UTF-16 code units: a fingerprint, not a defence (see SEEN_SLOTS). */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
 }

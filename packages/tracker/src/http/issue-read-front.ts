@@ -3,9 +3,12 @@ import type { AddressForm, Tracker } from '../domain/tracker.js';
 import { makeCaller } from './context.js';
 import { hasDuplicateHost } from './host.js';
 import { ISSUE_READ, type IssueReadCache } from './issue-read-cache.js';
-import { readIssueView } from './issue-view.js';
+import { readIssueView, type IssueViewParams } from './issue-view.js';
 import { IssueParams, IssueViewQuery } from './schemas.js';
 import { guardFor, parseQuery } from './validation.js';
+
+/** Query strings kept with what they parse to (QUERIES_KEPT at most): clients send the same few again and again. */
+const QUERIES_KEPT = 64;
 
 /** The reply headers Fastify sends with a JSON body (Node adds Date, Connection and Keep-Alive). */
 const CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -31,6 +34,8 @@ const CONTENT_TYPE = 'application/json; charset=utf-8';
 export class IssueReadFront {
   private readonly validQuery = guardFor(IssueViewQuery, 'querystring');
   private readonly validParams = guardFor(IssueParams, 'params');
+  /** Query strings seen lately: the parameters the route's schema made of them, or null when it refused them. */
+  private readonly queries = new Map<string, Readonly<IssueViewParams> | null>();
   /** Reads rendered and answered here (not from the cache), for tests and the benchmark's report. */
   answered = 0;
 
@@ -62,21 +67,21 @@ export class IssueReadFront {
     const issue = match[3]!;
     const query = match[4];
     let key: string | undefined;
-    let version = 0;
     if (cache) {
-      version = cache.current();
       key = cache.keyOf(req, cloudId, match[2]!, user.id, issue, query);
       const kept = cache.lookup(key);
       if (kept) return this.send(res, kept);
     }
     // Behind a trusted proxy the links' protocol and host come from X-Forwarded-*, as Fastify reads them: its route answers.
     if (this.trustProxy) return next(req, res);
-    const params = parseQuery(query ?? '');
-    if (!this.validQuery(params) || !this.validParams({ issueIdOrKey: issue })) return next(req, res);
+    const params = this.paramsOf(query ?? '');
+    if (!params || !this.validParams({ issueIdOrKey: issue })) return next(req, res);
+    // The data version the reply is rendered from, when the cache will keep it (a key read lately).
+    const version = cache && key !== undefined ? cache.admit(key) : undefined;
     const caller = makeCaller(site, user, form, (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http', headers.host ?? '');
     readIssueView(tracker, caller, issue, params).then((body) => {
       try {
-        if (cache && key !== undefined) cache.keep(key, body, version);
+        if (cache && key !== undefined && version !== undefined) cache.keep(key, body, version);
         this.answered++;
         this.send(res, body);
       } catch (e) {
@@ -84,6 +89,22 @@ export class IssueReadFront {
         res.destroy(e as Error);
       }
     }, () => next(req, res));
+  }
+
+  /**
+   * The query string as the route's schema reads it (parseQuery, then its validator, which may
+   * coerce values in place); null when the schema refuses it. Kept per query string, frozen, since
+   * the same text always gives the same parameters.
+   */
+  private paramsOf(query: string): Readonly<IssueViewParams> | null {
+    let params = this.queries.get(query);
+    if (params === undefined) {
+      const parsed = parseQuery(query);
+      params = this.validQuery(parsed) ? deepFreeze(parsed) : null;
+      if (this.queries.size >= QUERIES_KEPT) this.queries.clear();
+      this.queries.set(query, params);
+    }
+    return params;
   }
 
   private send(res: ServerResponse, body: Buffer | string): void {
@@ -94,4 +115,10 @@ export class IssueReadFront {
       : ['content-type', CONTENT_TYPE, 'content-length', String(length)]);
     res.end(body);
   }
+}
+
+/** Freezes a parsed query and the lists in it, so that no reader can change what the next request gets. */
+function deepFreeze<T extends object>(value: T): Readonly<T> {
+  for (const v of Object.values(value)) if (typeof v === 'object' && v !== null) Object.freeze(v);
+  return Object.freeze(value);
 }

@@ -173,6 +173,53 @@ describe('GET /issue read cache (sqlite)', () => {
     }
   });
 
+  it('once full, the cache replaces entries only as often as its entries are hit: reads spread wider than it holds cost it little', async () => {
+    const small = await startTestTracker('sqlite', undefined, { server: { readCacheBytes: 16 * 1024 } });
+    try {
+      const cache = cacheOf(small);
+      const path = (key: string) => `/issue/${key}?fields=summary`;
+      // Every issue first: a commit empties the cache.
+      const created: string[] = [];
+      for (let i = 0; i < 40; i++) created.push(await createIssue(small, 'assigner', {}));
+      const keys: string[] = [];
+      // Fill it: each key read twice is kept, until what is left is less than a large reply.
+      while (cache.bytesUsed + 8 * 1024 <= 16 * 1024) {
+        const key = created.shift()!;
+        keys.push(key);
+        await warm(small, 'executor', path(key));
+        expect(cache.size).toBe(keys.length);
+      }
+      const full = cache.size;
+      expect(full).toBeGreaterThan(1);
+      // Full and no hit yet: a new key read twice pushes nothing out.
+      const newcomer = created.shift()!;
+      await warm(small, 'executor', path(newcomer));
+      expect(cache.size).toBe(full);
+      const hits = cache.hits;
+      expect((await small.as('executor').get(path(newcomer))).body.key).toBe(newcomer);
+      expect(cache.hits).toBe(hits);
+      // One hit earns one replacement: the newcomer's next read is kept.
+      expect((await small.as('executor').get(path(keys[keys.length - 1]!))).body.key).toBe(keys[keys.length - 1]);
+      expect(cache.hits).toBe(hits + 1);
+      await small.as('executor').get(path(newcomer));
+      expect(cache.size).toBe(full + 1);
+      const { got, hit } = await readTwice(small, 'executor', path(newcomer));
+      expect(hit).toBe(true);
+      expect(got.body.key).toBe(newcomer);
+      // That hit earned the next one; without it a third key would stay out, as the second did at first.
+      const third = created.shift()!;
+      await warm(small, 'executor', path(third));
+      expect(cache.size).toBe(full + 2);
+      const fourth = created.shift()!;
+      await warm(small, 'executor', path(fourth));
+      await small.as('executor').get(path(fourth));
+      expect(cache.size).toBe(full + 2);
+      expect(cache.bytesUsed).toBeLessThanOrEqual(16 * 1024);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('a reply rendered while something was committed is not kept (it may mix old and new rows)', async () => {
     const key = await createIssue(t, 'assigner', {});
     const cache = cacheOf(t);

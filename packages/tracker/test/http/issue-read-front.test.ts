@@ -91,6 +91,50 @@ describe.each(await storeKinds())('GET /issue answered before Fastify (%s)', (ki
     }
   });
 
+  it('a sign-in is remembered by the header as sent: another spelling of the same credential is signed in by the route first', async () => {
+    const key = await createIssue(t, 'assigner', {});
+    const url = `${t.api}/issue/${key}?fields=summary`;
+    const usual = authOf('reviewer');
+    // The same credential with the scheme in lower case and a trailing space: valid (parseBasic), but not the text the front knows.
+    const respelled = `basic ${usual.slice('Basic '.length)} `;
+    const before = front().answered;
+    const first = await get(url, { authorization: respelled });
+    expect(first.status).toBe(200);
+    expect(front().answered).toBe(before);
+    const second = await get(url, { authorization: respelled });
+    expect(front().answered).toBe(before + 1);
+    expect(second.text).toBe(first.text);
+    expect(second.text).toBe((await get(url, { authorization: usual })).text);
+    // A header the front knows, with a wrong token appended, is another header: the route refuses it.
+    const wrong = `${usual.slice(0, -2)}xx`;
+    const refused = await get(url, { authorization: wrong });
+    expect(refused.status).toBe(401);
+    expect(front().answered).toBe(before + 2);
+  });
+
+  it('a query string is parsed once and answered the same every time; one the schema refused is refused every time', async () => {
+    const key = await createIssue(t, 'assigner', { description: adf('Parsed once') });
+    const auth = { authorization: authOf('executor') };
+    const good = `${t.api}/issue/${key}?fields=summary,description&expand=names`;
+    const replies: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { got, routed, answered } = await readBoth(good, auth);
+      expect(answered).toBe(1);
+      expect(got.text).toBe(routed.text);
+      replies.push(got.text);
+    }
+    expect(new Set(replies).size).toBe(1);
+    expect(Object.keys(JSON.parse(replies[0]!).fields).sort()).toEqual(['description', 'summary']);
+    expect(JSON.parse(replies[0]!).names).toEqual({ summary: 'Summary', description: 'Description' });
+    for (let i = 0; i < 2; i++) {
+      const before = front().answered;
+      const bad = await get(`${t.api}/issue/${key}?fieldsByKeys=perhaps`, auth);
+      expect(bad.status).toBe(400);
+      expect(JSON.parse(bad.text).errorMessages.join(' ')).toMatch(/fieldsByKeys/);
+      expect(front().answered).toBe(before);
+    }
+  });
+
   it('a caller not remembered yet is signed in by the route; the next read is the front\'s', async () => {
     const fresh = await startTestTracker(kind);
     try {

@@ -9,8 +9,17 @@
 // AB_ROUNDS (default 4), AB_SECONDS (default 5), AB_ISSUES (default 100000), AB_CONNECTIONS (10),
 // AB_PROFILE=1 (also writes a --cpu-prof profile of each build's read and prints its top entries;
 // AB_PROFILE_DIR keeps the .cpuprofile files there, for a flame graph; AB_PROFILE_ONLY=before|after
-// profiles one build; AB_ROUNDS=0 measures nothing else),
+// profiles one build; AB_ROUNDS=0 measures nothing else), AB_RATE (requests per second: every server
+// is offered the same fixed rate instead of as many as it answers; see below),
 // BENCH_DATABASE_URL (PostgreSQL admin URL).
+//
+// Two yardsticks. By default each of the AB_CONNECTIONS connections sends its next request as soon
+// as the last is answered (a closed loop), so a faster server also answers more requests per second,
+// and on loopback the load generator is then asleep less often: each reply of the slower server
+// more often pays for waking it (~10 µs of kernel time on the KVM guests here, perf: sock_def_readable),
+// which the CPU-per-request figure charges to the server. With AB_RATE every server gets the same
+// requests per second (autocannon's overallRate; set it below the slowest one's closed-loop rate), so
+// the figures compare the same work at the same pace.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -30,6 +39,7 @@ const ROUNDS = Number(process.env.AB_ROUNDS ?? 4);
 const SECONDS = Number(process.env.AB_SECONDS ?? 5);
 const ISSUES = Number(process.env.AB_ISSUES ?? 100_000);
 const CONNECTIONS = Number(process.env.AB_CONNECTIONS ?? 10);
+const RATE = process.env.AB_RATE ? Number(process.env.AB_RATE) : undefined;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const AUTH = authHeader(CALLER);
 const PREFIX = `/ex/jira/${CLOUD_ID}/rest/api/3`;
@@ -38,7 +48,7 @@ const storeArgs = (store) => (store.url ? ['--database-url', store.url] : ['--da
 
 /** Runs the random read against one server; its CPU µs per request and req/s. */
 const measure = (server, keyspace, prefix, seconds = SECONDS) => measureLoad(server,
-  { scenario: 'get-issue', urls: [server.url], connections: CONNECTIONS, duration: seconds, warmup: 1, prefix, auth: AUTH, keyspace });
+  { scenario: 'get-issue', urls: [server.url], connections: CONNECTIONS, duration: seconds, warmup: 1, prefix, auth: AUTH, keyspace, ...(RATE ? { rate: RATE } : {}) });
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'jst-ab-'));
@@ -74,7 +84,7 @@ async function main() {
         log(`round ${round + 1} ${name}: ${r.cpuUs.toFixed(0)} µs CPU / request, ${r.rps.toFixed(0)} req/s${r.non2xx ? `, ${r.non2xx} non-2xx` : ''}`);
       }
     }
-    const lines = ROUNDS === 0 ? [] : [`uncached GET /issue/{random of ${ISSUES}}?fields=(executor's 7), ${store.kind}, c=${CONNECTIONS}, ${ROUNDS} rounds × ${SECONDS} s (medians; the floor always on SQLite):`];
+    const lines = ROUNDS === 0 ? [] : [`uncached GET /issue/{random of ${ISSUES}}?fields=(executor's 7), ${store.kind}, c=${CONNECTIONS}${RATE ? `, a fixed ${RATE} req/s` : ''}, ${ROUNDS} rounds × ${SECONDS} s (medians; the floor always on SQLite):`];
     const floorUs = median(results.floor.map((r) => r.cpuUs));
     for (const name of ROUNDS === 0 ? [] : ['floor', 'before', 'after']) {
       const us = median(results[name].map((r) => r.cpuUs));

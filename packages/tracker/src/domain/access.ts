@@ -1,4 +1,4 @@
-import type { IssueRow, ProjectRow } from '../store/store.js';
+import type { IssueRow, IssueWithProject, ProjectRow } from '../store/store.js';
 import { ApiError, forbidden, issueNotFound } from './errors.js';
 import { parseIssueKey, rowIdOf } from './ids.js';
 import { can, type Action, type ProjectRole } from './permissions.js';
@@ -24,6 +24,22 @@ export async function findIssue(tracker: Tracker, caller: Caller, idOrKey: strin
   const found = key
     ? await store.issueWithProjectByKey(caller.site.id, key.projectKey, key.number, caller.user.id)
     : rowId === null ? undefined : await store.issueWithProjectById(rowId, caller.user.id);
+  return accessOf(caller, found);
+}
+
+/** findIssue at once, without waiting, where the store can read so (Store.readsNow; ask it first). */
+export function findIssueNow(tracker: Tracker, caller: Caller, idOrKey: string): IssueAccess {
+  const { store } = tracker;
+  const key = parseIssueKey(idOrKey);
+  const rowId = key ? null : rowIdOf(idOrKey);
+  const found = key
+    ? store.issueWithProjectByKeyNow(caller.site.id, key.projectKey, key.number, caller.user.id)
+    : rowId === null ? undefined : store.issueWithProjectByIdNow(rowId, caller.user.id);
+  return accessOf(caller, found);
+}
+
+/** The issue found, if the caller may browse it: missing and not permitted look the same (404). */
+function accessOf(caller: Caller, found: IssueWithProject | undefined): IssueAccess {
   if (!found || found.project.site_id !== caller.site.id || !found.role) throw issueNotFound();
   return { issue: found.issue, project: found.project, role: found.role as ProjectRole, hasSubtasks: found.hasSubtasks };
 }

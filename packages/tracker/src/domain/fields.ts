@@ -11,8 +11,8 @@ export type FieldName = (typeof ALL_FIELDS)[number];
  * `*navigable`, and `-name` exclusions. Absent means `*all` for GET issue. Unknown names are
  * ignored, as Jira does.
  */
-export function selectFields(raw: string | string[] | undefined, fallback: 'all' | 'none' = 'all'): Set<FieldName> {
-  const tokens = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw])
+export function selectFields(raw: string | readonly string[] | undefined, fallback: 'all' | 'none' = 'all'): Set<FieldName> {
+  const tokens = (typeof raw === 'string' ? [raw] : raw ?? [])
     .flatMap((part) => part.split(','))
     .map((t) => t.trim())
     .filter((t) => t !== '');

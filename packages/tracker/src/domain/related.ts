@@ -20,6 +20,22 @@ export function subtasksOf(tracker: Tracker, access: { issue: Issue; hasSubtasks
   return issue.parent_id !== null || access.hasSubtasks === false ? Promise.resolve([]) : tracker.store.subtasksOf(issue.id);
 }
 
+/** parentOf at once, where the store can read so (Store.readsNow; ask it first). */
+export function parentOfNow(tracker: Tracker, issue: Issue): Issue | undefined {
+  return issue.parent_id === null ? undefined : tracker.store.issueByIdNow(issue.parent_id);
+}
+
+/** subtasksOf at once (Store.readsNow). */
+export function subtasksOfNow(tracker: Tracker, access: { issue: Issue; hasSubtasks?: boolean }): Issue[] {
+  const { issue } = access;
+  return issue.parent_id !== null || access.hasSubtasks === false ? [] : tracker.store.subtasksOfNow(issue.id);
+}
+
+/** The first `size` comments, oldest first, with the total, at once (Store.readsNow). */
+export function firstCommentsNow(tracker: Tracker, issue: Issue, size: number): CommentRows {
+  return tracker.store.firstCommentsNow(issue.id, size);
+}
+
 /** One page of an issue's comments, oldest first unless `descending`, with the total count. */
 export function commentsOf(tracker: Tracker, issue: Issue, page: { startAt: number; maxResults: number; descending: boolean }): Promise<CommentRows> {
   return tracker.store.commentsOf(issue.id, page);

@@ -167,6 +167,26 @@ export class Tracker {
 
   /** Users by row id (unknown ids are left out); rows read in the last few seconds are reused. */
   async users(ids: readonly number[]): Promise<Map<number, UserRow>> {
+    const { found, missing, now } = this.rememberedUsers(ids);
+    if (missing.length > 0) this.rememberUsers(found, await this.store.usersByIds(missing), now);
+    return found;
+  }
+
+  /**
+   * `users` at once, where the store can read so (Store.readsNow; ask it first); undefined when
+   * the rows it would have to read cannot be read at once (a long list: ask `users`).
+   */
+  usersNow(ids: readonly number[]): Map<number, UserRow> | undefined {
+    const { found, missing, now } = this.rememberedUsers(ids);
+    if (missing.length === 0) return found;
+    const read = this.store.usersByIdsNow(missing);
+    if (!read) return undefined;
+    this.rememberUsers(found, read, now);
+    return found;
+  }
+
+  /** The users of `ids` remembered and still fresh, and the ids to read. */
+  private rememberedUsers(ids: readonly number[]): { found: Map<number, UserRow>; missing: number[]; now: number } {
     const now = Date.now();
     const found = new Map<number, UserRow>();
     const missing: number[] = [];
@@ -175,14 +195,16 @@ export class Tracker {
       if (hit && hit.until >= now) found.set(id, hit.user);
       else if (!found.has(id)) missing.push(id);
     }
-    if (missing.length > 0) {
-      if (this.userRows.size >= SIGN_IN_MAX) this.userRows.clear();
-      for (const user of await this.store.usersByIds(missing)) {
-        found.set(user.id, user);
-        this.userRows.set(user.id, { user, until: now + REMEMBER_MS });
-      }
+    return { found, missing, now };
+  }
+
+  /** Adds the rows read to `found` and remembers them. */
+  private rememberUsers(found: Map<number, UserRow>, read: readonly UserRow[], now: number): void {
+    if (this.userRows.size >= SIGN_IN_MAX) this.userRows.clear();
+    for (const user of read) {
+      found.set(user.id, user);
+      this.userRows.set(user.id, { user, until: now + REMEMBER_MS });
     }
-    return found;
   }
 
   async statuses(siteId: number): Promise<StatusRow[]> {

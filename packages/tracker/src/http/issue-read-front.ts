@@ -3,7 +3,7 @@ import type { AddressForm, Tracker } from '../domain/tracker.js';
 import { makeCaller } from './context.js';
 import { hasDuplicateHost } from './host.js';
 import { ISSUE_READ, type IssueReadCache } from './issue-read-cache.js';
-import { readIssueView, type IssueViewParams } from './issue-view.js';
+import { readIssueView, readIssueViewNow, type IssueViewParams } from './issue-view.js';
 import { IssueParams, IssueViewQuery } from './schemas.js';
 import { guardFor, parseQuery } from './validation.js';
 
@@ -79,16 +79,30 @@ export class IssueReadFront {
     // The data version the reply is rendered from, when the cache will keep it (a key read lately).
     const version = cache && key !== undefined ? cache.admit(key) : undefined;
     const caller = makeCaller(site, user, form, (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http', headers.host ?? '');
-    readIssueView(tracker, caller, issue, params).then((body) => {
+    // SQLite with no transaction open: read and answer at once, within this turn, as a bare server would.
+    if (tracker.store.readsNow) {
+      let body: string | undefined;
       try {
-        if (cache && key !== undefined && version !== undefined) cache.keep(key, body, version);
-        this.answered++;
-        this.send(res, body);
-      } catch (e) {
-        // Nothing here throws on a live response; if it ever does, the connection ends rather than hangs.
-        res.destroy(e as Error);
+        body = readIssueViewNow(tracker, caller, issue, params);
+      } catch {
+        // A refusal (the 404 of a missing or hidden issue) is the route's to answer, in its shape.
+        return next(req, res);
       }
-    }, () => next(req, res));
+      if (body !== undefined) return this.answer(res, body, key, version);
+    }
+    readIssueView(tracker, caller, issue, params).then((body) => this.answer(res, body, key, version), () => next(req, res));
+  }
+
+  /** Sends a view rendered here, kept by the cache first when it was admitted (`version`). */
+  private answer(res: ServerResponse, body: string, key: string | undefined, version: number | undefined): void {
+    try {
+      if (this.cache && key !== undefined && version !== undefined) this.cache.keep(key, body, version);
+      this.answered++;
+      this.send(res, body);
+    } catch (e) {
+      // Nothing here throws on a live response; if it ever does, the connection ends rather than hangs.
+      res.destroy(e as Error);
+    }
   }
 
   /**

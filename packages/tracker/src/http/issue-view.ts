@@ -1,9 +1,9 @@
 import type { FastifyReply } from 'fastify';
-import { findIssue, type IssueAccess } from '../domain/access.js';
+import { findIssue, findIssueNow, type IssueAccess } from '../domain/access.js';
 import { ALL_FIELDS, FIELD_META, selectFields, type FieldName, type FieldSchema } from '../domain/fields.js';
 import { jiraDate, publicId } from '../domain/ids.js';
-import type { Issue, User } from '../domain/model.js';
-import { commentsOf, parentOf, subtasksOf } from '../domain/related.js';
+import type { CommentRows, Issue, Status, User } from '../domain/model.js';
+import { commentsOf, firstCommentsNow, parentOf, parentOfNow, subtasksOf, subtasksOfNow } from '../domain/related.js';
 import { COMMENT_PAGE_MAX } from '../domain/limits.js';
 import type { Caller, Tracker } from '../domain/tracker.js';
 import { commaList } from './params.js';
@@ -32,6 +32,78 @@ export function peopleOf(issue: Issue, fields: ReadonlySet<FieldName>): number[]
 /** An issue rendered as JSON text, and the fields it carries (`parent` only when there is one). */
 export interface IssueJson { text: string; present: FieldName[] }
 
+/** What an issue's view shows beside the issue itself, read before it is rendered (`gather`, `gatherNow`). */
+interface Related {
+  subtasks: readonly Issue[];
+  parent: Issue | undefined;
+  comments: CommentRows | undefined;
+  /** The people the view names (`peopleOf` and comment authors). */
+  users: ReadonlyMap<number, User> | undefined;
+  /** Statuses the tracker had not read yet (nearly always none: `Tracker.knownStatus`). */
+  statuses: ReadonlyMap<number, Status>;
+}
+
+const NO_ISSUES: readonly Issue[] = [];
+const NO_STATUSES: ReadonlyMap<number, Status> = new Map();
+
+/** The people a view names that `known` does not hold. */
+function peopleToRead(issue: Issue, fields: ReadonlySet<FieldName>, comments: CommentRows | undefined, known: ReadonlyMap<number, User> | undefined): number[] {
+  const ids = peopleOf(issue, fields);
+  for (const c of comments?.rows ?? []) ids.push(c.author_id);
+  return known ? ids.filter((id) => !known.has(id)) : ids;
+}
+
+/** `known` and the users read, in one map. */
+function withKnown(read: Map<number, User>, known: ReadonlyMap<number, User> | undefined): Map<number, User> {
+  if (known) for (const [id, u] of known) read.set(id, u);
+  return read;
+}
+
+/** The statuses a view shows: the issue's, its parent's and its sub-tasks' (links always carry one). */
+function statusIdsOf(issue: Issue, fields: ReadonlySet<FieldName>, parent: Issue | undefined, subtasks: readonly Issue[]): number[] {
+  const ids = fields.has('status') ? [issue.status_id] : [];
+  if (parent) ids.push(parent.status_id);
+  for (const row of subtasks) ids.push(row.status_id);
+  return ids;
+}
+
+/**
+ * The rows a view needs, read only when a selected field needs them; `known` holds people already
+ * read (a search page reads everyone its issues name in one query).
+ */
+async function gather(tracker: Tracker, caller: Caller, access: IssueAccess, fields: ReadonlySet<FieldName>, known?: ReadonlyMap<number, User>): Promise<Related> {
+  const { issue } = access;
+  const subtasks = fields.has('subtasks') ? await subtasksOf(tracker, access) : NO_ISSUES;
+  const parent = fields.has('parent') ? await parentOf(tracker, issue) : undefined;
+  const comments = fields.has('comment') ? await commentsOf(tracker, issue, { startAt: 0, maxResults: COMMENT_PAGE_MAX, descending: false }) : undefined;
+  const unknown = peopleToRead(issue, fields, comments, known);
+  const users = unknown.length > 0 ? withKnown(await tracker.users(unknown), known) : known;
+  let statuses = NO_STATUSES;
+  for (const id of statusIdsOf(issue, fields, parent, subtasks)) {
+    if (tracker.knownStatus(caller.site.id, id) || statuses.has(id)) continue;
+    if (statuses === NO_STATUSES) statuses = new Map();
+    (statuses as Map<number, Status>).set(id, await tracker.statusById(caller.site.id, id));
+  }
+  return { subtasks, parent, comments, users, statuses };
+}
+
+/**
+ * `gather` at once, without waiting, where the store can read so (Tracker.store.readsNow; ask it
+ * first); undefined when something must be read that cannot be read at once (a status not read
+ * yet, a long list of people): then `gather`.
+ */
+function gatherNow(tracker: Tracker, caller: Caller, access: IssueAccess, fields: ReadonlySet<FieldName>): Related | undefined {
+  const { issue } = access;
+  const subtasks = fields.has('subtasks') ? subtasksOfNow(tracker, access) : NO_ISSUES;
+  const parent = fields.has('parent') ? parentOfNow(tracker, issue) : undefined;
+  for (const id of statusIdsOf(issue, fields, parent, subtasks)) if (!tracker.knownStatus(caller.site.id, id)) return undefined;
+  const comments = fields.has('comment') ? firstCommentsNow(tracker, issue, COMMENT_PAGE_MAX) : undefined;
+  const unknown = peopleToRead(issue, fields, comments, undefined);
+  const users = unknown.length > 0 ? tracker.usersNow(unknown) : undefined;
+  if (unknown.length > 0 && !users) return undefined;
+  return { subtasks, parent, comments, users, statuses: NO_STATUSES };
+}
+
 /**
  * An issue as GET /issue answers it, with only the selected fields, as JSON text: stored ADF is
  * spliced in as it is and the parts that depend only on the site address (statuses, issue types,
@@ -40,33 +112,21 @@ export interface IssueJson { text: string; present: FieldName[] }
  * holds people already read (a search page reads everyone its issues name in one query).
  */
 export async function renderIssue(tracker: Tracker, caller: Caller, access: IssueAccess, fields: ReadonlySet<FieldName>, known?: ReadonlyMap<number, User>): Promise<IssueJson> {
-  const { issue, project } = access;
-  const siteId = caller.site.id;
-  const subtasks = fields.has('subtasks') ? await subtasksOf(tracker, access) : [];
-  const parent = fields.has('parent') ? await parentOf(tracker, issue) : undefined;
-  const comments = fields.has('comment') ? await commentsOf(tracker, issue, { startAt: 0, maxResults: COMMENT_PAGE_MAX, descending: false }) : undefined;
+  return issueText(tracker, caller, access, fields, await gather(tracker, caller, access, fields, known));
+}
 
-  const userIds = peopleOf(issue, fields);
-  for (const c of comments?.rows ?? []) userIds.push(c.author_id);
-  let users = known;
-  const unknown = users ? userIds.filter((id) => !users!.has(id)) : userIds;
-  if (unknown.length > 0) {
-    const read = await tracker.users(unknown);
-    if (users) for (const [id, u] of users) read.set(id, u);
-    users = read;
-  }
+/** The view's JSON text from the rows read (`Related`): no reads, no waiting. */
+function issueText(tracker: Tracker, caller: Caller, access: IssueAccess, fields: ReadonlySet<FieldName>, related: Related): IssueJson {
+  const { issue, project } = access;
+  const { subtasks, parent, comments, users, statuses } = related;
+  const siteId = caller.site.id;
   const person = (id: number | null) => {
     const u = id === null ? undefined : users?.get(id);
     return u ? userDetailsJson(caller, u) : 'null';
   };
-  // Statuses are nearly always known already: no wait for them then.
-  const status = async (row: Issue) => statusJson(caller, tracker.knownStatus(siteId, row.status_id) ?? await tracker.statusById(siteId, row.status_id));
-  const knownStatus = (row: Issue) => {
-    const known = tracker.knownStatus(siteId, row.status_id);
-    return known ? statusJson(caller, known) : undefined;
-  };
-  const link = (row: Issue, statusText: string) => `{"id":"${publicId(row.id)}","key":${JSON.stringify(row.key)},"self":${JSON.stringify(issueSelf(caller, row))},`
-    + `"fields":{"summary":${JSON.stringify(row.summary)},"status":${statusText},"issuetype":${issueTypeJson(caller, row.issue_type)}}}`;
+  const status = (row: Issue) => statusJson(caller, tracker.knownStatus(siteId, row.status_id) ?? statuses.get(row.status_id)!);
+  const link = (row: Issue) => `{"id":"${publicId(row.id)}","key":${JSON.stringify(row.key)},"self":${JSON.stringify(issueSelf(caller, row))},`
+    + `"fields":{"summary":${JSON.stringify(row.summary)},"status":${status(row)},"issuetype":${issueTypeJson(caller, row.issue_type)}}}`;
 
   const parts: string[] = [];
   const present: FieldName[] = [];
@@ -77,15 +137,10 @@ export async function renderIssue(tracker: Tracker, caller: Caller, access: Issu
       case 'description': value = issue.description ?? 'null'; break;
       case 'issuetype': value = issueTypeJson(caller, issue.issue_type); break;
       case 'project': value = JSON.stringify(renderProject(caller, project)); break;
-      case 'status': value = knownStatus(issue) ?? await status(issue); break;
+      case 'status': value = status(issue); break;
       // spec §2: `parent` is present only when the issue has one.
-      case 'parent': if (!parent) continue; value = link(parent, knownStatus(parent) ?? await status(parent)); break;
-      case 'subtasks': {
-        const links: string[] = [];
-        for (const row of subtasks) links.push(link(row, knownStatus(row) ?? await status(row)));
-        value = `[${links.join(',')}]`;
-        break;
-      }
+      case 'parent': if (!parent) continue; value = link(parent); break;
+      case 'subtasks': value = `[${subtasks.map(link).join(',')}]`; break;
       case 'assignee': value = person(issue.assignee_id); break;
       case 'reporter': value = person(issue.reporter_id); break;
       case 'creator': value = person(issue.creator_id); break;
@@ -120,22 +175,35 @@ export function fieldsMeta(present: Iterable<string>, expand: readonly string[] 
 
 /** GET /issue/{issueIdOrKey}'s reply as JSON text, for the route and the front (http/issue-read-front.ts) alike. */
 export async function readIssueView(tracker: Tracker, caller: Caller, idOrKey: string, q: IssueViewParams): Promise<string> {
-  return viewIssue(tracker, caller, await findIssue(tracker, caller, idOrKey), q);
+  const fields = fieldsOf(q.fields);
+  const access = await findIssue(tracker, caller, idOrKey);
+  return viewText(issueText(tracker, caller, access, fields, await gather(tracker, caller, access, fields)), q);
+}
+
+/**
+ * `readIssueView` at once, without waiting, where the store can read so (Tracker.store.readsNow;
+ * ask it first): the same reads and the same text. Undefined when something must be read that
+ * cannot be read at once (see gatherNow): then `readIssueView`. Throws its errors (a 404) as it does.
+ */
+export function readIssueViewNow(tracker: Tracker, caller: Caller, idOrKey: string, q: IssueViewParams): string | undefined {
+  const fields = fieldsOf(q.fields);
+  const access = findIssueNow(tracker, caller, idOrKey);
+  const related = gatherNow(tracker, caller, access, fields);
+  return related && viewText(issueText(tracker, caller, access, fields, related), q);
 }
 
 /** The view's query parameters the renderer reads (http/schemas.ts, IssueViewQuery). */
-export interface IssueViewParams { fields?: string[] | undefined; expand?: string[] | undefined }
+export interface IssueViewParams { fields?: readonly string[] | undefined; expand?: readonly string[] | undefined }
 
-/** An issue as GET /issue (and PUT /issue?returnIssue=true) answers it, as JSON text: `fields` and `expand` from the query. */
-async function viewIssue(tracker: Tracker, caller: Caller, access: IssueAccess, q: IssueViewParams): Promise<string> {
-  const { text, present } = await renderIssue(tracker, caller, access, fieldsOf(q.fields));
-  return withMembers(text, fieldsMeta(present, commaList(q.expand)));
+/** The issue's text with what `expand` adds (names, schema). */
+function viewText({ text, present }: IssueJson, q: IssueViewParams): string {
+  return q.expand === undefined ? text : withMembers(text, fieldsMeta(present, commaList(q.expand)));
 }
 
 /** `fields` lists seen lately, parsed: a client asks for the same few lists again and again. */
 const FIELD_LISTS_KEPT = 64;
 const fieldLists = new Map<string, ReadonlySet<FieldName>>();
-function fieldsOf(raw: string[] | undefined): ReadonlySet<FieldName> {
+function fieldsOf(raw: readonly string[] | undefined): ReadonlySet<FieldName> {
   if (raw === undefined) return selectFields(raw);
   // selectFields splits each part at commas: the parts joined by commas select the same.
   const key = raw.join(',');

@@ -39,6 +39,11 @@ export interface Db {
    */
   readNow?(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
   /**
+   * SQLite only: true when no transaction is open on the store's connection, so that readNow runs
+   * every read-only statement at once until the code that asked next waits for something.
+   */
+  readsNow?(): boolean;
+  /**
    * SQLite only: a number that changes whenever any connection commits a change to the database
    * (PRAGMA data_version, read on a second connection). This process's own commits show at once;
    * another process's from the next turn of the event loop on (see CommitWatch).
@@ -115,6 +120,7 @@ export function openDb(options: DbOptions): Db {
     dialect: 'sqlite',
     location: file,
     keepPrepared: () => undefined,
+    readsNow: () => !database.inTransaction,
     readNow(sql, parameters) {
       if (database.inTransaction) return undefined;
       const statement = statements.prepare(sql);

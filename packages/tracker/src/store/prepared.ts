@@ -62,6 +62,17 @@ export class Prepared<A extends unknown[], R> {
     return run(compiled.sql, this.sources.map((s) => ('arg' in s ? args[s.arg] : s.value)))[0] as R | undefined;
   }
 
+  /**
+   * SQLite, outside a transaction (Store.readsNow): the read's rows, read at once. Throws when it
+   * cannot run so (PostgreSQL, a transaction open, a statement that writes): ask readsNow first.
+   */
+  allNow(...args: A): R[] {
+    const compiled = this.compiled ?? this.compile();
+    const rows = this.readNow?.(compiled.sql, this.sources.map((s) => ('arg' in s ? args[s.arg] : s.value)));
+    if (!rows) throw new Error('a read was asked to run at once where it cannot (ask Store.readsNow first)');
+    return rows as R[];
+  }
+
   async all(db: Tx, ...args: A): Promise<R[]> {
     return (await this.execute(db, ...args)).rows;
   }

@@ -155,6 +155,13 @@ export class Store {
     return new Prepared(this.kysely, build, (text) => this.db.keepPrepared(text), arity, this.db.readNow);
   }
 
+  /**
+   * True when the `…Now` reads can run: SQLite with no transaction open on its connection. They
+   * then read at once, synchronously, and stay able to until the caller next waits for something
+   * (only then can a transaction begin). Always false on PostgreSQL.
+   */
+  get readsNow(): boolean { return this.db.readsNow?.() ?? false; }
+
   /** SQLite: changes whenever anyone commits (Db.dataVersion); undefined on PostgreSQL. */
   get dataVersion(): (() => number) | undefined { return this.db.dataVersion; }
 
@@ -210,12 +217,23 @@ export class Store {
     if (ids.length === 0) return Promise.resolve([]);
     const unique = [...new Set(ids)];
     if (unique.length > MAX_PREPARED_IN) return tx.selectFrom('users').selectAll().where('id', 'in', unique).execute();
-    let query = this.inLists.get(unique.length);
+    return this.usersIn(unique.length).all(tx, ...unique);
+  }
+
+  /** usersByIds at once (readsNow); undefined for a list too long for a kept statement, which only usersByIds reads. */
+  usersByIdsNow(ids: number[]): UserRow[] | undefined {
+    if (ids.length === 0) return [];
+    const unique = [...new Set(ids)];
+    return unique.length > MAX_PREPARED_IN ? undefined : this.usersIn(unique.length).allNow(...unique);
+  }
+
+  private usersIn(length: number): Prepared<number[], UserRow> {
+    let query = this.inLists.get(length);
     if (!query) {
-      query = this.prepare((db, ...list: number[]) => db.selectFrom('users').selectAll().where('id', 'in', list), unique.length);
-      this.inLists.set(unique.length, query);
+      query = this.prepare((db, ...list: number[]) => db.selectFrom('users').selectAll().where('id', 'in', list), length);
+      this.inLists.set(length, query);
     }
-    return query.all(tx, ...unique);
+    return query;
   }
 
   tokensOf(userId: number, tx: Tx = this.kysely): Promise<TokenRow[]> {
@@ -362,6 +380,26 @@ export class Store {
     return splitJoined(await this.q.issueWithProjectById.first(this.kysely, userId, id) as Joined | undefined);
   }
 
+  /** issueWithProjectByKey at once (readsNow). */
+  issueWithProjectByKeyNow(siteId: number, projectKey: string, number: number, userId: number): IssueWithProject | undefined {
+    return splitJoined(this.q.issueWithProjectByKey.allNow(userId, siteId, projectKey.toUpperCase(), number)[0] as Joined | undefined);
+  }
+
+  /** issueWithProjectById at once (readsNow). */
+  issueWithProjectByIdNow(id: number, userId: number): IssueWithProject | undefined {
+    return splitJoined(this.q.issueWithProjectById.allNow(userId, id)[0] as Joined | undefined);
+  }
+
+  /** issueById at once (readsNow). */
+  issueByIdNow(id: number): IssueRow | undefined {
+    return this.q.issueById.allNow(id)[0];
+  }
+
+  /** subtasksOf at once (readsNow). */
+  subtasksOfNow(parentId: number): IssueRow[] {
+    return this.q.subtasksOf.allNow(parentId);
+  }
+
   subtasksOf(parentId: number, tx: Tx = this.kysely): Promise<IssueRow[]> {
     return this.q.subtasksOf.all(tx, parentId);
   }
@@ -423,6 +461,14 @@ export class Store {
       : await this.grouped((run) => this.q.addCommentBounded.firstNow(run, issueId, authorId, body, now, max));
     if (row) return row;
     return (await this.issueById(issueId)) ? 'full' : 'gone';
+  }
+
+  /** The first `size` comments, oldest first, and the total, at once (readsNow): commentsOf's first page. */
+  firstCommentsNow(issueId: number, size: number): CommentRows {
+    const first = this.firstComments(size);
+    const rows = size === 0 ? [] : first ? first.allNow(issueId) : this.q.commentsAscending.allNow(issueId, size, 0);
+    if (rows.length < size) return { total: rows.length, rows };
+    return { total: Number(this.q.commentCount.allNow(issueId)[0]?.n ?? 0), rows };
   }
 
   async commentsOf(issueId: number, opts: { startAt: number; maxResults: number; descending: boolean }, tx: Tx = this.kysely): Promise<CommentRows> {

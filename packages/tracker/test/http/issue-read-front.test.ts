@@ -135,6 +135,34 @@ describe.each(await storeKinds())('GET /issue answered before Fastify (%s)', (ki
     }
   });
 
+  it('answers while a transaction is open on the store: the reads wait their turn, and the reply is the route\'s', async () => {
+    const key = await createIssue(t, 'assigner', { description: adf('Read during a transaction') });
+    await t.as('reviewer').post(`/issue/${key}/comment`, { body: adf('A comment') });
+    const url = `${t.api}/issue/${key}?fields=${FIELDS}`;
+    const auth = { authorization: authOf('executor') };
+    const expected = (await get(url, { ...auth, 'content-length': '0' })).text;
+    const { store } = t.server.tracker;
+    let release!: () => void;
+    let opened!: () => void;
+    const open = new Promise<void>((resolve) => { opened = resolve; });
+    const transaction = store.transaction(async () => {
+      opened();
+      await new Promise<void>((resolve) => { release = resolve; });
+    });
+    await open;
+    if (kind === 'sqlite') expect(store.readsNow).toBe(false);
+    const before = front().answered;
+    const reading = get(url, auth);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    await transaction;
+    const got = await reading;
+    expect(front().answered).toBe(before + 1);
+    expect(got.status).toBe(200);
+    expect(got.text).toBe(expected);
+    if (kind === 'sqlite') expect(store.readsNow).toBe(true);
+  });
+
   it('a caller not remembered yet is signed in by the route; the next read is the front\'s', async () => {
     const fresh = await startTestTracker(kind);
     try {
@@ -147,6 +175,14 @@ describe.each(await storeKinds())('GET /issue answered before Fastify (%s)', (ki
       const second = await get(url, auth);
       expect(f.answered).toBe(1);
       expect(second.text).toBe(first.text);
+      // Statuses forgotten (as at a start): the front reads what it lacks, waiting for it, and answers the same.
+      await fresh.server.tracker.refreshSites();
+      await fresh.as('reviewer').get('/myself');
+      const withStatus = `${fresh.api}/issue/${key}?fields=summary,status`;
+      const third = await get(withStatus, auth);
+      expect(f.answered).toBe(2);
+      expect(JSON.parse(third.text).fields.status.name).toBe('To Do');
+      expect(third.text).toBe((await get(withStatus, { ...auth, 'content-length': '0' })).text);
     } finally {
       await fresh.close();
     }

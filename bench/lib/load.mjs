@@ -1,7 +1,9 @@
 // The load generator, run as its own process (node bench/lib/load.mjs '<json>'): autocannon's API
 // drives one scenario against one or more URLs; latencies are kept at microsecond resolution in our
 // own HDR histogram (autocannon's own histogram counts whole milliseconds). Prints "measuring" when
-// the measured window opens (after the warm-up) and one JSON result line at the end.
+// the measured window opens (after the warm-up) and one JSON result line at the end. With `rate` in the
+// spec, the connections together send that many requests per second (autocannon's overallRate), not
+// as many as the server answers.
 import autocannon from 'autocannon';
 import hdr from 'hdr-histogram-js';
 import { adfParagraph } from './dataset.mjs';

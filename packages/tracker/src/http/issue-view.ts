@@ -39,12 +39,11 @@ interface Related {
   comments: CommentRows | undefined;
   /** The people the view names (`peopleOf` and comment authors). */
   users: ReadonlyMap<number, User> | undefined;
-  /** Statuses the tracker had not read yet (nearly always none: `Tracker.knownStatus`). */
+  /** The statuses it shows, by id (`statusIdsOf`). */
   statuses: ReadonlyMap<number, Status>;
 }
 
 const NO_ISSUES: readonly Issue[] = [];
-const NO_STATUSES: ReadonlyMap<number, Status> = new Map();
 
 /** The people a view names that `known` does not hold. */
 function peopleToRead(issue: Issue, fields: ReadonlySet<FieldName>, comments: CommentRows | undefined, known: ReadonlyMap<number, User> | undefined): number[] {
@@ -78,11 +77,10 @@ async function gather(tracker: Tracker, caller: Caller, access: IssueAccess, fie
   const comments = fields.has('comment') ? await commentsOf(tracker, issue, { startAt: 0, maxResults: COMMENT_PAGE_MAX, descending: false }) : undefined;
   const unknown = peopleToRead(issue, fields, comments, known);
   const users = unknown.length > 0 ? withKnown(await tracker.users(unknown), known) : known;
-  let statuses = NO_STATUSES;
+  // Statuses are nearly always known already: no wait for them then.
+  const statuses = new Map<number, Status>();
   for (const id of statusIdsOf(issue, fields, parent, subtasks)) {
-    if (tracker.knownStatus(caller.site.id, id) || statuses.has(id)) continue;
-    if (statuses === NO_STATUSES) statuses = new Map();
-    (statuses as Map<number, Status>).set(id, await tracker.statusById(caller.site.id, id));
+    if (!statuses.has(id)) statuses.set(id, tracker.knownStatus(caller.site.id, id) ?? await tracker.statusById(caller.site.id, id));
   }
   return { subtasks, parent, comments, users, statuses };
 }
@@ -96,12 +94,17 @@ function gatherNow(tracker: Tracker, caller: Caller, access: IssueAccess, fields
   const { issue } = access;
   const subtasks = fields.has('subtasks') ? subtasksOfNow(tracker, access) : NO_ISSUES;
   const parent = fields.has('parent') ? parentOfNow(tracker, issue) : undefined;
-  for (const id of statusIdsOf(issue, fields, parent, subtasks)) if (!tracker.knownStatus(caller.site.id, id)) return undefined;
+  const statuses = new Map<number, Status>();
+  for (const id of statusIdsOf(issue, fields, parent, subtasks)) {
+    const status = tracker.knownStatus(caller.site.id, id);
+    if (!status) return undefined;
+    statuses.set(id, status);
+  }
   const comments = fields.has('comment') ? firstCommentsNow(tracker, issue, COMMENT_PAGE_MAX) : undefined;
   const unknown = peopleToRead(issue, fields, comments, undefined);
   const users = unknown.length > 0 ? tracker.usersNow(unknown) : undefined;
   if (unknown.length > 0 && !users) return undefined;
-  return { subtasks, parent, comments, users, statuses: NO_STATUSES };
+  return { subtasks, parent, comments, users, statuses };
 }
 
 /**
@@ -112,19 +115,18 @@ function gatherNow(tracker: Tracker, caller: Caller, access: IssueAccess, fields
  * holds people already read (a search page reads everyone its issues name in one query).
  */
 export async function renderIssue(tracker: Tracker, caller: Caller, access: IssueAccess, fields: ReadonlySet<FieldName>, known?: ReadonlyMap<number, User>): Promise<IssueJson> {
-  return issueText(tracker, caller, access, fields, await gather(tracker, caller, access, fields, known));
+  return issueText(caller, access, fields, await gather(tracker, caller, access, fields, known));
 }
 
 /** The view's JSON text from the rows read (`Related`): no reads, no waiting. */
-function issueText(tracker: Tracker, caller: Caller, access: IssueAccess, fields: ReadonlySet<FieldName>, related: Related): IssueJson {
+function issueText(caller: Caller, access: IssueAccess, fields: ReadonlySet<FieldName>, related: Related): IssueJson {
   const { issue, project } = access;
   const { subtasks, parent, comments, users, statuses } = related;
-  const siteId = caller.site.id;
   const person = (id: number | null) => {
     const u = id === null ? undefined : users?.get(id);
     return u ? userDetailsJson(caller, u) : 'null';
   };
-  const status = (row: Issue) => statusJson(caller, tracker.knownStatus(siteId, row.status_id) ?? statuses.get(row.status_id)!);
+  const status = (row: Issue) => statusJson(caller, statuses.get(row.status_id)!);
   const link = (row: Issue) => `{"id":"${publicId(row.id)}","key":${JSON.stringify(row.key)},"self":${JSON.stringify(issueSelf(caller, row))},`
     + `"fields":{"summary":${JSON.stringify(row.summary)},"status":${status(row)},"issuetype":${issueTypeJson(caller, row.issue_type)}}}`;
 
@@ -177,7 +179,7 @@ export function fieldsMeta(present: Iterable<string>, expand: readonly string[] 
 export async function readIssueView(tracker: Tracker, caller: Caller, idOrKey: string, q: IssueViewParams): Promise<string> {
   const fields = fieldsOf(q.fields);
   const access = await findIssue(tracker, caller, idOrKey);
-  return viewText(issueText(tracker, caller, access, fields, await gather(tracker, caller, access, fields)), q);
+  return viewText(issueText(caller, access, fields, await gather(tracker, caller, access, fields)), q);
 }
 
 /**
@@ -189,7 +191,7 @@ export function readIssueViewNow(tracker: Tracker, caller: Caller, idOrKey: stri
   const fields = fieldsOf(q.fields);
   const access = findIssueNow(tracker, caller, idOrKey);
   const related = gatherNow(tracker, caller, access, fields);
-  return related && viewText(issueText(tracker, caller, access, fields, related), q);
+  return related && viewText(issueText(caller, access, fields, related), q);
 }
 
 /** The view's query parameters the renderer reads (http/schemas.ts, IssueViewQuery). */

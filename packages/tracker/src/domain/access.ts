@@ -1,4 +1,6 @@
 import type { IssueRow, IssueWithProject, ProjectRow } from '../store/store.js';
+import { COMMENT_PAGE_MAX } from './limits.js';
+import type { CommentRows } from './model.js';
 import { ApiError, forbidden, issueNotFound } from './errors.js';
 import { parseIssueKey, rowIdOf } from './ids.js';
 import { can, type Action, type ProjectRole } from './permissions.js';
@@ -10,20 +12,28 @@ export interface IssueAccess {
   role: ProjectRole;
   /** Known when the issue was read with its project (findIssue); undefined: not known, ask. */
   hasSubtasks?: boolean;
+  /** Its first COMMENT_PAGE_MAX comments, oldest first, with the total, when they were read with it (findIssue's `withComments`). */
+  firstComments?: CommentRows;
 }
 
 /**
  * Finds an issue by key or id and checks the caller may browse it. Missing and not permitted
  * look the same (404): the tracker masks a refusal on read (spec §7).
  */
-export async function findIssue(tracker: Tracker, caller: Caller, idOrKey: string): Promise<IssueAccess> {
+export async function findIssue(tracker: Tracker, caller: Caller, idOrKey: string, withComments = false): Promise<IssueAccess> {
   const { store } = tracker;
   const key = parseIssueKey(idOrKey);
   const rowId = key ? null : rowIdOf(idOrKey);
-  // The issue, its project and the caller's role there come from one read.
+  if (!key && rowId === null) throw issueNotFound();
+  // The issue, its project and the caller's role there come from one read; for a view that shows
+  // them, its first comments too (Store.issueView: in the same statement on PostgreSQL).
+  if (withComments) {
+    const found = await store.issueView(key ? { siteId: caller.site.id, projectKey: key.projectKey, number: key.number } : { id: rowId! }, caller.user.id, COMMENT_PAGE_MAX);
+    return { ...accessOf(caller, found), firstComments: found?.comments };
+  }
   const found = key
     ? await store.issueWithProjectByKey(caller.site.id, key.projectKey, key.number, caller.user.id)
-    : rowId === null ? undefined : await store.issueWithProjectById(rowId, caller.user.id);
+    : await store.issueWithProjectById(rowId!, caller.user.id);
   return accessOf(caller, found);
 }
 

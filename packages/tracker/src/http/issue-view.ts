@@ -74,7 +74,8 @@ async function gather(tracker: Tracker, caller: Caller, access: IssueAccess, fie
   const { issue } = access;
   const subtasks = fields.has('subtasks') ? await subtasksOf(tracker, access) : NO_ISSUES;
   const parent = fields.has('parent') ? await parentOf(tracker, issue) : undefined;
-  const comments = fields.has('comment') ? await commentsOf(tracker, issue, { startAt: 0, maxResults: COMMENT_PAGE_MAX, descending: false }) : undefined;
+  const comments = !fields.has('comment') ? undefined
+    : access.firstComments ?? await commentsOf(tracker, issue, { startAt: 0, maxResults: COMMENT_PAGE_MAX, descending: false });
   const unknown = peopleToRead(issue, fields, comments, known);
   const users = unknown.length > 0 ? withKnown(await tracker.users(unknown), known) : known;
   // Statuses are nearly always known already: no wait for them then.
@@ -178,7 +179,8 @@ export function fieldsMeta(present: Iterable<string>, expand: readonly string[] 
 /** GET /issue/{issueIdOrKey}'s reply as JSON text, for the route and the front (http/issue-read-front.ts) alike. */
 export async function readIssueView(tracker: Tracker, caller: Caller, idOrKey: string, q: IssueViewParams): Promise<string> {
   const fields = fieldsOf(q.fields);
-  const access = await findIssue(tracker, caller, idOrKey);
+  // Its first comments come with the issue when the view shows them (one round trip on PostgreSQL).
+  const access = await findIssue(tracker, caller, idOrKey, fields.has('comment'));
   return viewText(issueText(caller, access, fields, await gather(tracker, caller, access, fields)), q);
 }
 

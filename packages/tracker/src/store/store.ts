@@ -37,19 +37,31 @@ const MAX_PREPARED_PATCHES = 64;
 /** `where id in (…)` statements kept compiled, one per list length up to this. */
 const MAX_PREPARED_IN = 16;
 
+/** An issue, its project, the reading user's role there and whether it has sub-tasks, in one statement (IssueWithProject). */
+const issueWithProject = (db: Kysely<Database>, userId: number) => db.selectFrom('issues')
+  .innerJoin('projects', 'projects.id', 'issues.project_id')
+  .leftJoin('members', (join) => join.onRef('members.project_id', '=', 'projects.id').on('members.user_id', '=', userId))
+  .select(ISSUE_COLUMNS.map((c) => `issues.${c}` as const))
+  .select(['projects.site_id as p_site_id', 'projects.key as p_key', 'projects.name as p_name', 'projects.lead_user_id as p_lead_user_id',
+    'projects.workflow as p_workflow', 'projects.issue_counter as p_issue_counter', 'members.role as p_role'])
+  .select((eb) => eb.exists(eb.selectFrom('issues as sub').select('sub.id').whereRef('sub.parent_id', '=', 'issues.id')).as('p_has_subtasks'));
+
+/**
+ * PostgreSQL: the issue's first `size` comments, oldest first, as one JSON array of [id,
+ * author_id, body, created_at, updated_at] (null when it has none), a column of the issue's own
+ * statement (Store.issueView).
+ */
+function firstCommentsColumn(size: number) {
+  const page = sql`(select c.id, c.author_id, c.body, c.created_at, c.updated_at from comments as c where c.issue_id = issues.id order by c.id limit ${sql.lit(size)})`;
+  return sql<unknown>`(select json_agg(json_build_array(p.id, p.author_id, p.body, p.created_at, p.updated_at) order by p.id) from ${page} as p)`.as('p_comments');
+}
+
 /**
  * The queries every request runs, compiled once per store (store/prepared.ts). The builders
  * use their arguments only as values; everything computed (lower-casing, counting) happens in the
  * Store methods that call them.
  */
 function hotQueries(prepare: <A extends unknown[], R>(build: (db: Kysely<Database>, ...args: A) => Compilable<R>) => Prepared<A, R>) {
-  const issueWithProject = (db: Kysely<Database>, userId: number) => db.selectFrom('issues')
-    .innerJoin('projects', 'projects.id', 'issues.project_id')
-    .leftJoin('members', (join) => join.onRef('members.project_id', '=', 'projects.id').on('members.user_id', '=', userId))
-    .select(ISSUE_COLUMNS.map((c) => `issues.${c}` as const))
-    .select(['projects.site_id as p_site_id', 'projects.key as p_key', 'projects.name as p_name', 'projects.lead_user_id as p_lead_user_id',
-      'projects.workflow as p_workflow', 'projects.issue_counter as p_issue_counter', 'members.role as p_role'])
-    .select((eb) => eb.exists(eb.selectFrom('issues as sub').select('sub.id').whereRef('sub.parent_id', '=', 'issues.id')).as('p_has_subtasks'));
   const projectWithRole = (db: Kysely<Database>, userId: number) => db.selectFrom('projects')
     .leftJoin('members', (join) => join.onRef('members.project_id', '=', 'projects.id').on('members.user_id', '=', userId))
     .selectAll('projects').select('members.role as role');
@@ -117,6 +129,19 @@ type Joined = IssueRow & {
   p_has_subtasks: number | boolean;
 };
 
+/** An issue view's row on PostgreSQL: the joined issue and its first comments (firstCommentsColumn), parsed by the driver. */
+type Viewed = Joined & { p_comments: unknown };
+
+/** What Store.issueView reads: the issue with its project, and its first comment page. */
+export interface IssueView extends IssueWithProject { comments: CommentRows }
+
+/** The comments of firstCommentsColumn as rows. */
+function commentRows(issueId: number, value: unknown): CommentRow[] {
+  if (value === null || value === undefined) return [];
+  const list = (typeof value === 'string' ? JSON.parse(value) : value) as [number, number, string, string, string][];
+  return list.map(([id, author, body, created, updated]) => ({ id: Number(id), issue_id: issueId, author_id: Number(author), body, created_at: created, updated_at: updated }));
+}
+
 /** Spelled out field by field: a rest pattern (`{ p_key, ...issue }`) costs several times as much per request. */
 function splitJoined(row: Joined | undefined): IssueWithProject | undefined {
   if (!row) return undefined;
@@ -144,6 +169,8 @@ export class Store {
   private readonly patches = new Map<string, Prepared<unknown[], { id: number }>>();
   private readonly inLists = new Map<number, Prepared<number[], UserRow>>();
   private readonly firstPages = new Map<number, Prepared<[number], CommentRow>>();
+  /** PostgreSQL: the issue view's statements by first comment page size (issueView). */
+  private readonly views = new Map<number, { byKey: Prepared<[number, number, string, number], Viewed>; byId: Prepared<[number, number], Viewed> }>();
 
   constructor(private readonly db: Db) {
     this.kysely = db.kysely;
@@ -378,6 +405,44 @@ export class Store {
 
   async issueWithProjectById(id: number, userId: number): Promise<IssueWithProject | undefined> {
     return splitJoined(await this.q.issueWithProjectById.first(this.kysely, userId, id) as Joined | undefined);
+  }
+
+  /**
+   * issueWithProjectByKey (`ref` with a key) or issueWithProjectById, and the issue's first
+   * `commentPage` comments, oldest first, with their total: what the issue view reads. On
+   * PostgreSQL, where each statement is a round trip, in one statement (the total is counted
+   * apart only when the page is full); on SQLite in two, which cost less there than one statement
+   * that aggregates the comments as JSON (measured in the server: bench/RESULTS.md).
+   */
+  async issueView(ref: { siteId: number; projectKey: string; number: number } | { id: number }, userId: number, commentPage: number): Promise<IssueView | undefined> {
+    if (this.dialect !== 'postgres') {
+      const found = 'id' in ref ? await this.issueWithProjectById(ref.id, userId) : await this.issueWithProjectByKey(ref.siteId, ref.projectKey, ref.number, userId);
+      return found && { ...found, comments: await this.commentsOf(found.issue.id, { startAt: 0, maxResults: commentPage, descending: false }) };
+    }
+    const view = this.viewQueries(commentPage);
+    const row = 'id' in ref
+      ? await view.byId.first(this.kysely, userId, ref.id)
+      : await view.byKey.first(this.kysely, userId, ref.siteId, ref.projectKey.toUpperCase(), ref.number);
+    const found = splitJoined(row);
+    if (!found || !row) return undefined;
+    const rows = commentRows(row.id, row.p_comments);
+    const total = rows.length < commentPage ? rows.length : Number((await this.q.commentCount.first(this.kysely, row.id))?.n ?? 0);
+    return { ...found, comments: { total, rows } };
+  }
+
+  private viewQueries(size: number) {
+    let view = this.views.get(size);
+    if (!view) {
+      if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`a comment page of ${size}`);
+      const column = firstCommentsColumn(size);
+      view = {
+        byKey: this.prepare((db, userId: number, siteId: number, key: string, number: number) => issueWithProject(db, userId).select(column)
+          .where('projects.site_id', '=', siteId).where('projects.key', '=', key).where('issues.number', '=', number)) as Prepared<[number, number, string, number], Viewed>,
+        byId: this.prepare((db, userId: number, id: number) => issueWithProject(db, userId).select(column).where('issues.id', '=', id)) as Prepared<[number, number], Viewed>,
+      };
+      if (this.views.size < MAX_PREPARED_IN) this.views.set(size, view);
+    }
+    return view;
   }
 
   /** issueWithProjectByKey at once (readsNow). */

@@ -19,7 +19,10 @@ const CONTENT_TYPE = 'application/json; charset=utf-8';
  * issue the caller may see. That is nearly every read, and Fastify's routing, hooks and reply
  * machinery cost more CPU than the read itself (bench/ab-read.mjs; the figures are in
  * bench/RESULTS.md). The reply is the route's own: the same schema validators (validation.ts),
- * the same view (issue-view.ts `readIssueView`), the same headers.
+ * the same view (issue-view.ts: `readIssueView`, or `readIssueViewNow`, its reads done at once), the
+ * same headers. On SQLite with no transaction open on the connection, the reads are done at once
+ * and the reply sent within the request's own turn of the event loop, as a bare node:http server
+ * does; otherwise (PostgreSQL, a transaction in progress) the view is read waiting as the route does.
  *
  * Everything else goes on to Fastify untouched, which answers it as it always did: another route
  * or method, a body on the GET, a site or credential not known yet (the full sign-in check), a

@@ -1,6 +1,6 @@
 import type { ProjectRow, SiteRow, StatusRow, Store, UserRow } from '../store/store.js';
 import { ApiError } from './errors.js';
-import { DUMMY_HASH, hashToken, parseBasic, sameHash } from './tokens.js';
+import { DUMMY_HASH, hashToken, parseBasic, sameHash, type BasicCredential } from './tokens.js';
 import type { Workflow } from './workflow.js';
 
 /** How the request reached us: the site domain or the API gateway (spec §5.4). */
@@ -31,6 +31,9 @@ interface SignIn { user: UserRow; kind: string; scopes: readonly string[]; until
 
 const signInKey = (site: SiteRow, email: string, hash: string) => `${site.id}\0${email.toLowerCase()}\0${hash}`;
 
+/** `Authorization: Basic …` as clients write it: one space, the standard base64 of `email:token` with its padding. */
+const canonicalBasic = (cred: BasicCredential): string => `Basic ${Buffer.from(`${cred.email}:${cred.token}`, 'utf8').toString('base64')}`;
+
 /** Why a signed-in token may not make this call (a scoped token: gateway only, its scopes only); null when it may. */
 function scopeRefusal(signIn: SignIn, site: SiteRow, form: AddressForm, scope: Scope): string | null {
   if (signIn.kind !== 'scoped') return null;
@@ -58,8 +61,11 @@ export class Tracker {
   /**
    * The same sign-ins found by the Authorization header as it was sent, per site: the hot read
    * path's check (rememberedSignIn) is then one lookup, without decoding and hashing the token on
-   * every request. The header stays in this process's memory only (as the request that carried it
-   * did), never in the database, a log or an error; it is emptied with the sign-ins.
+   * every request. Only the canonical spelling of a credential is filed (`Basic ` and its standard
+   * base64, as every client sends it), so one credential takes one entry whatever variants of it
+   * (spaces, case, unpadded base64) a caller sends; those are checked in full every time. The
+   * header stays in this process's memory only (as the request that carried it did), never in the
+   * database, a log or an error; it is emptied with the sign-ins.
    */
   private readonly signInsByHeader = new Map<number, Map<string, SignIn>>();
   /** Users by row id, for rendering people (assignee, reporter, comment authors). */
@@ -122,7 +128,7 @@ export class Tracker {
       if (this.signIns.size >= SIGN_IN_MAX) this.signIns.clear();
       this.signIns.set(cacheKey, signIn);
     }
-    this.rememberHeader(site, header, signIn);
+    if (header === canonicalBasic(cred)) this.rememberHeader(site, header, signIn);
     const refusal = scopeRefusal(signIn, site, form, scope);
     if (refusal) throw unauthorized(refusal);
     return signIn.user;

@@ -91,25 +91,32 @@ describe.each(await storeKinds())('GET /issue answered before Fastify (%s)', (ki
     }
   });
 
-  it('a sign-in is remembered by the header as sent: another spelling of the same credential is signed in by the route first', async () => {
+  it('a sign-in is remembered by its canonical header only: other spellings of the same credential are checked in full by the route, every time', async () => {
     const key = await createIssue(t, 'assigner', {});
     const url = `${t.api}/issue/${key}?fields=summary`;
     const usual = authOf('reviewer');
-    // The same credential with the scheme in lower case and a trailing space: valid (parseBasic), but not the text the front knows.
-    const respelled = `basic ${usual.slice('Basic '.length)} `;
+    const base64 = usual.slice('Basic '.length);
+    const expected = (await get(url, { authorization: usual })).text;
+    // Valid variants (parseBasic takes them), but each would be one more entry of the same credential.
+    // (Not a trailing space: the HTTP parser strips it, so that one arrives as the usual header.)
+    const variants = [`basic ${base64}`, `Basic  ${base64}`, `BASIC\t${base64}`, `Basic ${base64.replace(/=+$/, '')}`].filter((v) => v !== usual);
+    for (const authorization of variants) {
+      for (let i = 0; i < 2; i++) {
+        const before = front().answered;
+        const got = await get(url, { authorization });
+        expect(got.status, authorization).toBe(200);
+        expect(got.text).toBe(expected);
+        expect(front().answered, authorization).toBe(before);
+      }
+    }
+    // The canonical header is the front's.
     const before = front().answered;
-    const first = await get(url, { authorization: respelled });
-    expect(first.status).toBe(200);
-    expect(front().answered).toBe(before);
-    const second = await get(url, { authorization: respelled });
+    expect((await get(url, { authorization: usual })).text).toBe(expected);
     expect(front().answered).toBe(before + 1);
-    expect(second.text).toBe(first.text);
-    expect(second.text).toBe((await get(url, { authorization: usual })).text);
-    // A header the front knows, with a wrong token appended, is another header: the route refuses it.
-    const wrong = `${usual.slice(0, -2)}xx`;
-    const refused = await get(url, { authorization: wrong });
+    // A remembered header with a wrong token in it is another header: the route refuses it.
+    const refused = await get(url, { authorization: `${usual.slice(0, -4)}eHh4` });
     expect(refused.status).toBe(401);
-    expect(front().answered).toBe(before + 2);
+    expect(front().answered).toBe(before + 1);
   });
 
   it('a query string is parsed once and answered the same every time; one the schema refused is refused every time', async () => {

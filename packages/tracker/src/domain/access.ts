@@ -1,4 +1,4 @@
-import type { IssueRow, IssueWithProject, ProjectRow } from '../store/store.js';
+import type { IssueRef, IssueRow, IssueWithProject, ProjectRow } from '../store/store.js';
 import { COMMENT_PAGE_MAX } from './limits.js';
 import type { CommentRows } from './model.js';
 import { ApiError, forbidden, issueNotFound } from './errors.js';
@@ -21,31 +21,29 @@ export interface IssueAccess {
  * look the same (404): the tracker masks a refusal on read (spec §7).
  */
 export async function findIssue(tracker: Tracker, caller: Caller, idOrKey: string, withComments = false): Promise<IssueAccess> {
-  const { store } = tracker;
-  const key = parseIssueKey(idOrKey);
-  const rowId = key ? null : rowIdOf(idOrKey);
-  if (!key && rowId === null) throw issueNotFound();
+  const ref = issueRef(caller, idOrKey);
+  if (!ref) throw issueNotFound();
   // The issue, its project and the caller's role there come from one read; for a view that shows
-  // them, its first comments too (Store.issueView: in the same statement on PostgreSQL).
+  // them, its first comments too where that saves a round trip (Store.issueView: PostgreSQL).
   if (withComments) {
-    const found = await store.issueView(key ? { siteId: caller.site.id, projectKey: key.projectKey, number: key.number } : { id: rowId! }, caller.user.id, COMMENT_PAGE_MAX);
+    const found = await tracker.store.issueView(ref, caller.user.id, COMMENT_PAGE_MAX);
     return { ...accessOf(caller, found), firstComments: found?.comments };
   }
-  const found = key
-    ? await store.issueWithProjectByKey(caller.site.id, key.projectKey, key.number, caller.user.id)
-    : await store.issueWithProjectById(rowId!, caller.user.id);
-  return accessOf(caller, found);
+  return accessOf(caller, await tracker.store.issueWithProject(ref, caller.user.id));
 }
 
 /** findIssue at once, without waiting, where the store can read so (Store.readsNow; ask it first). */
 export function findIssueNow(tracker: Tracker, caller: Caller, idOrKey: string): IssueAccess {
-  const { store } = tracker;
+  const ref = issueRef(caller, idOrKey);
+  return accessOf(caller, ref && tracker.store.issueWithProjectNow(ref, caller.user.id));
+}
+
+/** Where the issue named by a key (on the caller's site) or a row id is; undefined when it is neither. */
+function issueRef(caller: Caller, idOrKey: string): IssueRef | undefined {
   const key = parseIssueKey(idOrKey);
-  const rowId = key ? null : rowIdOf(idOrKey);
-  const found = key
-    ? store.issueWithProjectByKeyNow(caller.site.id, key.projectKey, key.number, caller.user.id)
-    : rowId === null ? undefined : store.issueWithProjectByIdNow(rowId, caller.user.id);
-  return accessOf(caller, found);
+  if (key) return { siteId: caller.site.id, projectKey: key.projectKey, number: key.number };
+  const rowId = rowIdOf(idOrKey);
+  return rowId === null ? undefined : { id: rowId };
 }
 
 /** The issue found, if the caller may browse it: missing and not permitted look the same (404). */

@@ -132,8 +132,11 @@ type Joined = IssueRow & {
 /** An issue view's row on PostgreSQL: the joined issue and its first comments (firstCommentsColumn), parsed by the driver. */
 type Viewed = Joined & { p_comments: unknown };
 
-/** What Store.issueView reads: the issue with its project, and its first comment page. */
-export interface IssueView extends IssueWithProject { comments: CommentRows }
+/** Where an issue is: its project's key and its number on a site, or its row id. */
+export type IssueRef = { siteId: number; projectKey: string; number: number } | { id: number };
+
+/** What Store.issueView reads: the issue with its project, and its first comment page (PostgreSQL only). */
+export interface IssueView extends IssueWithProject { comments?: CommentRows }
 
 /** The comments of firstCommentsColumn as rows. */
 function commentRows(issueId: number, value: unknown): CommentRow[] {
@@ -399,26 +402,30 @@ export class Store {
   }
 
   /** One read for the common case of every request on an issue: the issue, its project, the caller's role. */
-  async issueWithProjectByKey(siteId: number, projectKey: string, number: number, userId: number): Promise<IssueWithProject | undefined> {
-    return splitJoined(await this.q.issueWithProjectByKey.first(this.kysely, userId, siteId, projectKey.toUpperCase(), number) as Joined | undefined);
+  async issueWithProject(ref: IssueRef, userId: number): Promise<IssueWithProject | undefined> {
+    const row = 'id' in ref
+      ? await this.q.issueWithProjectById.first(this.kysely, userId, ref.id)
+      : await this.q.issueWithProjectByKey.first(this.kysely, userId, ref.siteId, ref.projectKey.toUpperCase(), ref.number);
+    return splitJoined(row as Joined | undefined);
   }
 
-  async issueWithProjectById(id: number, userId: number): Promise<IssueWithProject | undefined> {
-    return splitJoined(await this.q.issueWithProjectById.first(this.kysely, userId, id) as Joined | undefined);
+  /** issueWithProject at once (readsNow). */
+  issueWithProjectNow(ref: IssueRef, userId: number): IssueWithProject | undefined {
+    const rows = 'id' in ref
+      ? this.q.issueWithProjectById.allNow(userId, ref.id)
+      : this.q.issueWithProjectByKey.allNow(userId, ref.siteId, ref.projectKey.toUpperCase(), ref.number);
+    return splitJoined(rows[0] as Joined | undefined);
   }
 
   /**
-   * issueWithProjectByKey (`ref` with a key) or issueWithProjectById, and the issue's first
-   * `commentPage` comments, oldest first, with their total: what the issue view reads. On
-   * PostgreSQL, where each statement is a round trip, in one statement (the total is counted
-   * apart only when the page is full); on SQLite in two, which cost less there than one statement
-   * that aggregates the comments as JSON (measured in the server: bench/RESULTS.md).
+   * issueWithProject and, on PostgreSQL, where each statement is a round trip, the issue's first
+   * `commentPage` comments, oldest first, with their total, in the same statement (the total is
+   * counted apart only when the page is full): what the issue view reads. On SQLite `comments` is
+   * left out: two statements cost less there than one that aggregates the comments as JSON
+   * (measured in the server: bench/RESULTS.md), and the view reads them once it may.
    */
-  async issueView(ref: { siteId: number; projectKey: string; number: number } | { id: number }, userId: number, commentPage: number): Promise<IssueView | undefined> {
-    if (this.dialect !== 'postgres') {
-      const found = 'id' in ref ? await this.issueWithProjectById(ref.id, userId) : await this.issueWithProjectByKey(ref.siteId, ref.projectKey, ref.number, userId);
-      return found && { ...found, comments: await this.commentsOf(found.issue.id, { startAt: 0, maxResults: commentPage, descending: false }) };
-    }
+  async issueView(ref: IssueRef, userId: number, commentPage: number): Promise<IssueView | undefined> {
+    if (this.dialect !== 'postgres') return this.issueWithProject(ref, userId);
     const view = this.viewQueries(commentPage);
     const row = 'id' in ref
       ? await view.byId.first(this.kysely, userId, ref.id)
@@ -443,16 +450,6 @@ export class Store {
       if (this.views.size < MAX_PREPARED_IN) this.views.set(size, view);
     }
     return view;
-  }
-
-  /** issueWithProjectByKey at once (readsNow). */
-  issueWithProjectByKeyNow(siteId: number, projectKey: string, number: number, userId: number): IssueWithProject | undefined {
-    return splitJoined(this.q.issueWithProjectByKey.allNow(userId, siteId, projectKey.toUpperCase(), number)[0] as Joined | undefined);
-  }
-
-  /** issueWithProjectById at once (readsNow). */
-  issueWithProjectByIdNow(id: number, userId: number): IssueWithProject | undefined {
-    return splitJoined(this.q.issueWithProjectById.allNow(userId, id)[0] as Joined | undefined);
   }
 
   /** issueById at once (readsNow). */

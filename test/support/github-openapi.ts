@@ -20,14 +20,20 @@ interface Loaded { ajv: Ajv; operations: Operation[]; spec: { components: { resp
 const loaded = new Map<string, Loaded>();
 
 /**
- * GitHub's description marks `GET /user`'s answer as a oneOf with a discriminator (private-user or
- * public-user by `user_view_type`), which Ajv does not take with a mapping: it is rewritten into
- * the same rule as if/then/else on the discriminating property. Nothing else is changed.
+ * Two OpenAPI 3.0 forms Ajv does not take are rewritten into the same rules in JSON Schema, and
+ * nothing else is changed: `GET /user`'s oneOf with a discriminator mapping (private-user or
+ * public-user by `user_view_type`) becomes if/then/else on that property, and `nullable: true`
+ * beside an anyOf/oneOf without a `type` (a commit's `author`) becomes one more `null` branch.
  */
 function rewriteDiscriminators(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(rewriteDiscriminators);
   if (node === null || typeof node !== 'object') return node;
   const o = node as Record<string, unknown>;
+  if (o.nullable === true && o.type === undefined && (Array.isArray(o.anyOf) || Array.isArray(o.oneOf))) {
+    const key = Array.isArray(o.anyOf) ? 'anyOf' : 'oneOf';
+    const { nullable: _, ...rest } = o;
+    return rewriteDiscriminators({ ...rest, [key]: [...(o[key] as unknown[]), { type: 'null' }] });
+  }
   const d = o.discriminator as { propertyName: string; mapping?: Record<string, string> } | undefined;
   if (d && Array.isArray(o.oneOf) && d.mapping) {
     const entries = Object.entries(d.mapping);

@@ -132,7 +132,8 @@ export class CodeHost {
     return need === 'write' && permission === 'read' ? 'forbidden' : 'ok';
   }
 
-  private requireGit(): GitRepos {
+  /** Throws the code host's 503 when it runs without a repository folder. */
+  requireGit(): GitRepos {
     if (!this.git) throw new GhError(503, 'The code host is off: this jst-tracker was started with --database-url and without --repos, so it has no repository folder. Restart it with --repos DIR (docs/codehost.md).');
     return this.git;
   }

@@ -128,6 +128,8 @@ export function codehostRoutes(host: CodeHost) {
       });
       done();
     });
+    // Without a repository folder (--database-url without --repos) every operation says so.
+    if (!host.git) app.addHook('onRequest', (_request, _reply, done) => { try { host.requireGit(); done(); } catch (e) { done(e as Error); } });
     // ARCHITECTURE §14: no or a bad credential is 401 Bad credentials, on every operation.
     app.addHook('preHandler', (request, _reply, done) => {
       const token = tokenOf(request.headers.authorization);

@@ -212,6 +212,9 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
       expect(empty.status).toBe(422);
       const long = await refusal(ch.as('rey').rest.pulls.createReview({ ...o, pull_number: first, event: 'COMMENT', body: 'x'.repeat(65_537) }));
       expect(long.status).toBe(422);
+      const odd = await refusal(ch.as('rey').rest.pulls.createReview({ ...o, pull_number: first, event: 'MERGE' as 'APPROVE', body: 'x' }));
+      expect(odd.status).toBe(422);
+      expect(odd.data.errors).toEqual(['event must be one of APPROVE, REQUEST_CHANGES, COMMENT']);
       const approved = await ch.as('rey').rest.pulls.createReview({ ...o, pull_number: first, event: 'APPROVE' });
       expect(approved.data.state).toBe('APPROVED');
       const list = await ch.as('vic').rest.pulls.listReviews({ ...o, pull_number: first });

@@ -361,6 +361,29 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
       await ch.as('ada').rest.pulls.update({ ...o, pull_number: pr.data.number, state: 'closed' });
     });
 
+    it('one pull request carries at most 5,000 comments and 5,000 reviews; the next is a 422', async () => {
+      ch.commit('feature/ABC-9-many', { 'many.txt': 'm\n' });
+      const pr = await ch.as('ada').rest.pulls.create({ ...o, title: 'many', head: 'feature/ABC-9-many', base: 'main' });
+      const store = ch.server.codehost.store;
+      const repo = (await store.repoByName(OWNER, REPO))!;
+      const pull = (await store.pullByNumber(repo.id, pr.data.number))!;
+      const now = new Date().toISOString();
+      const user = (await store.userByLogin('rey'))!;
+      for (let i = 0; i < 5; i++) {
+        await store.kysely.insertInto('ch_comments').values(Array.from({ length: 1000 }, () => ({ repo_id: repo.id, number: pull.number, user_id: user.id, body: 'c', created_at: now, updated_at: now }))).execute();
+        await store.kysely.insertInto('ch_reviews').values(Array.from({ length: 1000 }, () => ({ pull_id: pull.id, user_id: user.id, state: 'COMMENTED', body: 'r', commit_id: pull.head_sha, submitted_at: now }))).execute();
+      }
+      const comment = await refusal(ch.as('ada').rest.issues.createComment({ ...o, issue_number: pull.number, body: 'one more' }));
+      expect(comment.status).toBe(422);
+      expect(comment.data.errors[0].message).toContain('5000 comments');
+      const review = await refusal(ch.as('rey').rest.pulls.createReview({ ...o, pull_number: pull.number, event: 'COMMENT', body: 'one more' }));
+      expect(review.status).toBe(422);
+      const last = await ch.as('vic').rest.issues.listComments({ ...o, issue_number: pull.number, per_page: 100, page: 50 });
+      expect(last.data).toHaveLength(100);
+      expect(last.headers.link).toContain('rel="first"');
+      await ch.as('ada').rest.pulls.update({ ...o, pull_number: pull.number, state: 'closed' });
+    });
+
     it('request bodies: bad JSON is 400 Problems parsing JSON; a body over the cap is refused before it is read', async () => {
       const bad = await fetch(`${ch.api}/repos/acme/app/pulls`, { method: 'POST', headers: { authorization: `Bearer ${CH_TOKENS.ada}`, 'content-type': 'application/json' }, body: '{"title":' });
       expect(bad.status).toBe(400);

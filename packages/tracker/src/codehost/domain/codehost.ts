@@ -4,7 +4,7 @@ import type { CodehostStore } from '../store/codehost-store.js';
 import { OpenPullExists } from '../store/codehost-store.js';
 import { GhError, noPush, notFound, unprocessable, validationFailed, type GhErrorEntry } from './errors.js';
 import type { Comparison, GitErrorKinds, GitRepos } from './git-port.js';
-import { BODY_MAX, MERGE_CLAIM_STALE_MS, PAGE_PATCH_BYTES_MAX, PATCH_BYTES_MAX, PULL_COMMITS_MAX, PULL_FILES_MAX, TITLE_MAX } from './limits.js';
+import { BODY_MAX, COMMENTS_MAX, MERGE_CLAIM_STALE_MS, REVIEWS_MAX, PAGE_PATCH_BYTES_MAX, PATCH_BYTES_MAX, PULL_COMMITS_MAX, PULL_FILES_MAX, TITLE_MAX } from './limits.js';
 import type { ChComment, ChPull, ChRepo, ChReview, ChUser, Permission, PullListQuery } from './model.js';
 import { isBranchName } from './seed.js';
 
@@ -424,6 +424,7 @@ export class CodeHost {
     if ((event === 'COMMENT' || event === 'REQUEST_CHANGES') && body.trim() === '') {
       throw unprocessable([`Review Comment is missing a body${event === 'COMMENT' ? ' (a COMMENT review needs one)' : ' (a REQUEST_CHANGES review needs one)'}`], DOCS.review);
     }
+    if ((await this.store.reviewCount(view.pull.id)) >= REVIEWS_MAX) throw unprocessable([`This pull request already has ${REVIEWS_MAX} reviews, the most one may carry.`], DOCS.review);
     const state = event === 'APPROVE' ? 'APPROVED' : event === 'REQUEST_CHANGES' ? 'CHANGES_REQUESTED' : event === 'COMMENT' ? 'COMMENTED' : 'PENDING';
     const commitId = typeof input.commit_id === 'string' && input.commit_id !== '' ? input.commit_id : view.headSha;
     const review = await this.store.insertReview({ pull_id: view.pull.id, user_id: access.user.id, state, body, commit_id: commitId, submitted_at: this.now() });
@@ -447,6 +448,9 @@ export class CodeHost {
     if (typeof input.body !== 'string') throw validationFailed([invalid('body', 'IssueComment')], DOCS.comment);
     if ([...input.body].length > BODY_MAX) throw validationFailed([{ resource: 'IssueComment', field: 'body', code: 'custom', message: `Body is too long (maximum is ${BODY_MAX} characters)` }], DOCS.comment);
     await this.issueOf(access, number, DOCS.comment);
+    if ((await this.store.commentCount(access.repo.id, number)) >= COMMENTS_MAX) {
+      throw validationFailed([{ resource: 'IssueComment', code: 'custom', message: `This pull request already has ${COMMENTS_MAX} comments, the most one may carry.` }], DOCS.comment);
+    }
     const now = this.now();
     const comment = await this.store.insertComment({ repo_id: access.repo.id, number, user_id: access.user.id, body: input.body, created_at: now, updated_at: now });
     return { comment, user: access.user };

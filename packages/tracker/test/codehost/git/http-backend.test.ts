@@ -307,6 +307,26 @@ describe('ARCHITECTURE §14: git paths stay inside <owner>/<repo>.git', () => {
     expect((await raw('GET', '/demo/app.git/git-upload-pack', h)).status).toBe(405);
   });
 
+  it('a git http-backend running past its time limit is stopped and answered 504', async () => {
+    const slow = createGitHttpHandler({ repos, pushLimitBytes: PUSH_LIMIT, timeoutMs: 1, access: async () => 'ok' });
+    const s = createServer((req, res) => { void slow(req, res); });
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    try {
+      const port = (s.address() as AddressInfo).port;
+      const r = await new Promise<Raw>((resolve, reject) => {
+        request({ hostname: '127.0.0.1', port, path: '/demo/app.git/info/refs?service=git-upload-pack' }, (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => { body += c.toString('utf8'); });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        }).on('error', reject).end();
+      });
+      expect(r.status).toBe(504);
+      expect(r.body).toMatch(/took longer than 1 ms/);
+    } finally {
+      await new Promise<void>((r) => s.close(() => r()));
+    }
+  });
+
   it('git runs with a minimal environment: no variable of the server (a secret) reaches it', async () => {
     const bare = repos.dir('demo', 'envcheck');
     const hook = join(bare, 'hooks', 'post-receive');

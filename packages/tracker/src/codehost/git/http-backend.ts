@@ -263,7 +263,9 @@ function relay(req: IncomingMessage, res: ServerResponse, r: RelayOptions): Prom
       // It may answer without reading the whole body (a refusal): pass that answer on.
       if (!bodyDone) { bodyDone = true; req.resume(); }
       flush();
-      if (code === 0 && head.status < 400 && r.onPushed) r.onPushed();
+      if (code === 0 && head.status < 400 && r.onPushed) {
+        try { r.onPushed(); } catch { /* a listener's failure must not fail a push git has already taken */ }
+      }
       res.end();
       done();
     });

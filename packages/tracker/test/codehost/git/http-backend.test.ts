@@ -225,7 +225,7 @@ describe('ARCHITECTURE §14: push bodies are capped (--push-limit), nothing half
     const before = bareGit(bare, 'for-each-ref');
     const push = await gitClient(dir, 'push', 'origin', 'HEAD:development', 'HEAD:refs/heads/big');
     expect(push.status).not.toBe(0);
-    expect(push.stderr).toMatch(/413|RPC failed|broken pipe|remote end hung up/i);
+    expect(push.stderr).toMatch(/HTTP 413/);
     expect(bareGit(bare, 'for-each-ref')).toBe(before);
     expect(spawnSync('git', ['--git-dir', bare, 'cat-file', '-e', sha], { env: FIXTURE_GIT_ENV }).status).not.toBe(0);
     // receive-pack's quarantine is gone once it has stopped.

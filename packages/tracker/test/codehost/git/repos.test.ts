@@ -240,6 +240,34 @@ describe('ARCHITECTURE §14: a merge is made by git in the bare repository (merg
     expect(bareGit(s.bare, 'rev-parse', `${sha}^{tree}`)).toBe(bareGit(s.bare, 'merge-tree', '--write-tree', s.b1, s.h2));
   });
 
+  it('rebase after the head merged the base in ("update branch"): the merge commit is left out, every change kept', async () => {
+    const s = await setup();
+    s.work.branch('feature/Y-1', s.h2);
+    s.work.git('merge', '--quiet', '--no-edit', 'development');
+    const updated = s.work.git('rev-parse', 'HEAD');
+    s.work.push('feature/Y-1');
+    const { sha } = await repos.merge('demo', s.name, { ...opts, headSha: updated, method: 'rebase' });
+    expect(bareGit(s.bare, 'rev-list', '--count', `${s.b1}..${sha}`)).toBe('2');
+    expect(bareGit(s.bare, 'rev-list', '--merges', `${s.b1}..${sha}`)).toBe('');
+    expect(bareGit(s.bare, 'rev-parse', `${sha}^{tree}`)).toBe(bareGit(s.bare, 'rev-parse', `${updated}^{tree}`));
+  });
+
+  it('rebase is refused (MergeConflictError, base unchanged) when a merge commit in the head carries its own change', async () => {
+    const s = await setup();
+    s.work.branch('feature/Y-1', s.h2);
+    s.work.git('merge', '--quiet', '--no-commit', 'development');
+    s.work.commit({ 'only-in-merge.txt': 'evil\n' }, 'merge with an extra change');
+    const evil = s.work.git('rev-parse', 'HEAD');
+    s.work.push('feature/Y-1');
+    const err = await repos.merge('demo', s.name, { ...opts, headSha: evil, method: 'rebase' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MergeConflictError);
+    expect((err as MergeConflictError).files).toEqual(['only-in-merge.txt']);
+    expect(await repos.branchSha('demo', s.name, 'development')).toBe(s.b1);
+    // merge and squash take it whole.
+    const { sha } = await repos.merge('demo', s.name, { ...opts, headSha: evil, method: 'squash' });
+    expect(fileAt(s.bare, sha, 'only-in-merge.txt')).toBe('evil\n');
+  });
+
   it('a conflict throws MergeConflictError naming the files and leaves the base where it was', async () => {
     const s = await setup();
     s.work.branch('feature/clash', s.base);

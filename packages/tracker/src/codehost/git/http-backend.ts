@@ -27,6 +27,8 @@ export interface GitHttpOptions {
   fetchLimitBytes?: number;
   /** A git http-backend running longer is killed. Default 10 minutes. */
   timeoutMs?: number;
+  /** Git processes run at once; a request beyond is a 503 to retry. Default 32. */
+  maxConcurrent?: number;
   /** Called after a successful receive-pack (so the REST side can refresh anything cached). */
   onPush?(owner: string, repo: string): void;
 }
@@ -100,6 +102,8 @@ function killGroup(child: ChildProcess, graceMs = 0): void {
 export function createGitHttpHandler(o: GitHttpOptions): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const fetchLimit = o.fetchLimitBytes ?? 32 * 1024 * 1024;
   const timeoutMs = o.timeoutMs ?? 10 * 60_000;
+  const maxConcurrent = o.maxConcurrent ?? 32;
+  let running = 0;
 
   return async (req, res) => {
     const url = req.url ?? '/';
@@ -162,11 +166,21 @@ export function createGitHttpHandler(o: GitHttpOptions): (req: IncomingMessage, 
       return true;
     }
 
-    await relay(req, res, {
-      owner, repo, service, login: granted.login, limit, tooLarge, gzip: encoding === 'gzip' || encoding === 'x-gzip',
-      root: o.repos.root, timeoutMs, pushLimitBytes: o.pushLimitBytes,
-      onPushed: service === 'git-receive-pack' && req.method === 'POST' && o.onPush ? () => o.onPush!(owner, repo) : undefined,
-    });
+    // Each request is a git process: a bounded number at once, so many clones cannot exhaust the machine.
+    if (running >= maxConcurrent) {
+      answer(res, 503, 'The code host is busy with other git requests: retry in a moment.', { 'Retry-After': '5' });
+      return true;
+    }
+    running += 1;
+    try {
+      await relay(req, res, {
+        owner, repo, service, login: granted.login, limit, tooLarge, gzip: encoding === 'gzip' || encoding === 'x-gzip',
+        root: o.repos.root, timeoutMs, pushLimitBytes: o.pushLimitBytes,
+        onPushed: service === 'git-receive-pack' && req.method === 'POST' && o.onPush ? () => o.onPush!(owner, repo) : undefined,
+      });
+    } finally {
+      running -= 1;
+    }
     return true;
   };
 }

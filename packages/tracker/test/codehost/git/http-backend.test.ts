@@ -327,6 +327,37 @@ describe('ARCHITECTURE §14: git paths stay inside <owner>/<repo>.git', () => {
     }
   });
 
+  it('git processes are bounded: a request beyond maxConcurrent is a 503 with Retry-After', async () => {
+    const one = createGitHttpHandler({ repos, pushLimitBytes: PUSH_LIMIT, maxConcurrent: 1, access: async () => 'ok' });
+    const s = createServer((req, res) => { void one(req, res); });
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const port = (s.address() as AddressInfo).port;
+    // A fetch whose body never ends keeps the only slot busy.
+    const hanging = request({ hostname: '127.0.0.1', port, path: '/demo/app.git/git-upload-pack', method: 'POST',
+      headers: { 'Content-Type': 'application/x-git-upload-pack-request', 'Transfer-Encoding': 'chunked' } });
+    hanging.on('error', () => { /* cut below */ });
+    hanging.write('0032want ');
+    try {
+      let busy: Raw | null = null;
+      for (let i = 0; i < 50 && busy?.status !== 503; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        busy = await new Promise<Raw>((resolve, reject) => {
+          request({ hostname: '127.0.0.1', port, path: '/demo/app.git/info/refs?service=git-upload-pack' }, (res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => { body += c.toString('utf8'); });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+          }).on('error', reject).end();
+        });
+      }
+      expect(busy?.status).toBe(503);
+      expect(busy?.headers['retry-after']).toBe('5');
+    } finally {
+      hanging.destroy();
+      s.closeAllConnections();
+      await new Promise<void>((r) => s.close(() => r()));
+    }
+  });
+
   it('git runs with a minimal environment: no variable of the server (a secret) reaches it', async () => {
     const bare = repos.dir('demo', 'envcheck');
     const hook = join(bare, 'hooks', 'post-receive');

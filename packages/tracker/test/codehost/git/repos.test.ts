@@ -163,6 +163,14 @@ describe('ARCHITECTURE §14 REST pulls/commits and pulls/files: compare base...h
     expect(cmp).toMatchObject({ totalCommits: 7, commitsTruncated: true, changedFiles: 7, additions: 7, filesTruncated: true });
     expect(cmp.files.map((f) => f.filename)).toEqual(['f0.txt', 'f1.txt', 'f2.txt']);
     expect(cmp.files.every((f) => f.patch !== undefined)).toBe(true);
+
+    // Counts only: no file listed, no patch made, the totals unchanged.
+    const counts = await repos.compare('demo', name, base, 'feature/many', { maxCommits: 1, maxFiles: 0, maxPatchBytes: 0 });
+    expect(counts).toMatchObject({ totalCommits: 7, changedFiles: 7, additions: 7, deletions: 0, files: [], patchesTruncated: false });
+    expect(counts.commits.map((c) => c.sha)).toEqual([shas[0]]);
+    const noPatches = await repos.compare('demo', name, base, 'feature/many', { maxPatchBytes: 0 });
+    expect(noPatches.files).toHaveLength(7);
+    expect(noPatches.files.some((f) => f.patch !== undefined)).toBe(false);
   });
 
   it('refuses a revision that names no commit', async () => {

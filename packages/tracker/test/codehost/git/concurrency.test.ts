@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +47,12 @@ async function branchesRepo(count: number): Promise<{ name: string; bare: string
   }
   work.push(...jobs.map((_, i) => `feature/R-${i}`));
   return { name, bare, work, jobs };
+}
+
+/** How many loose objects a bare repository holds (a merge in progress writes some). */
+function looseObjects(bare: string): number {
+  const objects = join(bare, 'objects');
+  return readdirSync(objects).filter((d) => /^[0-9a-f]{2}$/.test(d)).reduce((sum, d) => sum + readdirSync(join(objects, d)).length, 0);
 }
 
 /** Every merge that returned a SHA is in the base, and every change it merged is in the base's tree. */
@@ -122,10 +129,13 @@ describe('ARCHITECTURE §14: concurrent merges into one base never lose a commit
     pusher.git('fetch', '--quiet', 'origin');
     pusher.branch('development', 'origin/development');
     const who = { name: 'Racer', email: 'racer@example.test' };
+    const objectsBefore = looseObjects(bare);
     const merging = repos.merge('demo', name, { baseBranch: 'development', headSha: head, method: 'rebase', title: 'long', message: '', author: who, committer: who });
+    // Push once the rebase has begun writing its commits (new objects appear), so the base moves under it.
+    for (let i = 0; i < 2000 && looseObjects(bare) <= objectsBefore; i++) await new Promise((r) => setTimeout(r, 2));
+    expect(looseObjects(bare)).toBeGreaterThan(objectsBefore);
     const pushed: string[] = [];
     for (let i = 0; i < 3; i++) {
-      await new Promise((r) => setTimeout(r, 50));
       pushed.push(pusher.commit({ [`pushed${i}.txt`]: `${i}\n` }, `pushed ${i}`));
       await new Promise<void>((resolve, reject) => {
         const child = spawn('git', ['push', '--quiet', 'origin', 'development'], { cwd: pusher.dir, env: FIXTURE_GIT_ENV });

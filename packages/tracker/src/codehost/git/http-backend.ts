@@ -214,14 +214,15 @@ function relay(req: IncomingMessage, res: ServerResponse, r: RelayOptions): Prom
   });
 
   return new Promise((resolve) => {
-    const child = spawn('git', ['http-backend'], { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    // stderr is dropped: git's messages to the client travel in the protocol itself, and its
+    // stderr may name paths of the server.
+    const child = spawn('git', ['http-backend'], { env, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
     let finished = false;
     let bodyDone = !isPost;
     let over = false;
     let head: ReturnType<typeof parseCgiHead> = null;
     let pending: Buffer[] = [];
     let pendingBytes = 0;
-    let stderr = '';
     const done = () => {
       if (finished) return;
       finished = true;
@@ -269,7 +270,6 @@ function relay(req: IncomingMessage, res: ServerResponse, r: RelayOptions): Prom
       }
       if (!res.write(chunk)) { child.stdout.pause(); res.once('drain', () => child.stdout.resume()); }
     });
-    child.stderr.on('data', (c: Buffer) => { if (stderr.length < 4096) stderr += c.toString('utf8'); });
     child.on('error', () => fail(500, 'git http-backend could not be started: is git installed on the server?'));
     child.on('close', (code) => {
       if (finished) return;

@@ -112,6 +112,18 @@ describe('ARCHITECTURE §14: concurrent merges into one base never lose a commit
     expect(merged).toBeGreaterThanOrEqual(10);
   });
 
+  it('several processes creating one repository at once all succeed and leave one complete repository', async () => {
+    const ensureWorker = fileURLToPath(new URL('./fixtures/ensure-worker.mjs', import.meta.url));
+    const codes = await Promise.all([0, 1, 2, 3, 4, 5].map(() => new Promise<number>((resolve) => {
+      const child = spawn(process.execPath, [ensureWorker, repos.root, 'shared', 'made-at-once', 'main'], { stdio: 'ignore' });
+      child.on('close', (code) => resolve(code ?? -1));
+    })));
+    expect(codes).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(readdirSync(join(repos.root, 'shared'))).toEqual(['made-at-once.git']);
+    expect(bareGit(repos.dir('shared', 'made-at-once'), 'symbolic-ref', 'HEAD')).toBe('refs/heads/main');
+    expect(bareGit(repos.dir('shared', 'made-at-once'), 'config', 'http.receivepack')).toBe('true');
+  });
+
   it('a push that moves the base during a merge: the merge is recomputed on the pushed commit, and both are kept', async () => {
     const name = `race${++n}`;
     await repos.ensure('demo', name, 'development');

@@ -87,10 +87,10 @@ async function clone(repo: string, token: string | undefined, into: string): Pro
 }
 
 interface Raw { status: number; headers: Record<string, string | string[] | undefined>; body: string }
-function raw(method: string, path: string, headers: Record<string, string> = {}, body?: Buffer): Promise<Raw> {
+function raw(method: string, path: string, headers: Record<string, string> = {}, body?: Buffer, at = base): Promise<Raw> {
   return new Promise((resolve, reject) => {
     // Options, not a URL string: a URL would be normalised ('/../x' → '/x') before it is sent.
-    const { hostname, port } = new URL(base);
+    const { hostname, port } = new URL(at);
     const req = request({ hostname, port, path, method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -313,13 +313,7 @@ describe('ARCHITECTURE §14: git paths stay inside <owner>/<repo>.git', () => {
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
     try {
       const port = (s.address() as AddressInfo).port;
-      const r = await new Promise<Raw>((resolve, reject) => {
-        request({ hostname: '127.0.0.1', port, path: '/demo/app.git/info/refs?service=git-upload-pack' }, (res) => {
-          let body = '';
-          res.on('data', (c: Buffer) => { body += c.toString('utf8'); });
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-        }).on('error', reject).end();
-      });
+      const r = await raw('GET', '/demo/app.git/info/refs?service=git-upload-pack', {}, undefined, `http://127.0.0.1:${port}`);
       expect(r.status).toBe(504);
       expect(r.body).toMatch(/took longer than 1 ms/);
     } finally {
@@ -341,13 +335,7 @@ describe('ARCHITECTURE §14: git paths stay inside <owner>/<repo>.git', () => {
       let busy: Raw | null = null;
       for (let i = 0; i < 50 && busy?.status !== 503; i++) {
         await new Promise((r) => setTimeout(r, 20));
-        busy = await new Promise<Raw>((resolve, reject) => {
-          request({ hostname: '127.0.0.1', port, path: '/demo/app.git/info/refs?service=git-upload-pack' }, (res) => {
-            let body = '';
-            res.on('data', (c: Buffer) => { body += c.toString('utf8'); });
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-          }).on('error', reject).end();
-        });
+        busy = await raw('GET', '/demo/app.git/info/refs?service=git-upload-pack', {}, undefined, `http://127.0.0.1:${port}`);
       }
       expect(busy?.status).toBe(503);
       expect(busy?.headers['retry-after']).toBe('5');

@@ -35,7 +35,7 @@ beforeAll(async () => {
     pushLimitBytes: PUSH_LIMIT,
     async access(owner, repo, credential, need) {
       seen.push({ owner, repo, need });
-      if (owner !== 'demo' || !['app', 'secret', 'limits', 'envcheck'].includes(repo)) return credential === null ? 'unauthenticated' : 'not_found';
+      if (owner !== 'demo' || !['app', 'secret', 'limits', 'envcheck', 'large'].includes(repo)) return credential === null ? 'unauthenticated' : 'not_found';
       if (credential === null) return 'unauthenticated';
       const perm = TOKENS[credential.password];
       if (perm === undefined) return 'unauthenticated';
@@ -130,6 +130,18 @@ describe('ARCHITECTURE §14 Git is git\'s: clone, fetch and push through git htt
     const fetched = await gitClient(c2, 'fetch', '--quiet', 'origin');
     expect(fetched.status).toBe(0);
     expect((await gitClient(c2, 'rev-parse', 'origin/development')).stdout.trim()).toBe((await gitClient(c1, 'rev-parse', 'HEAD')).stdout.trim());
+  });
+
+  it('a clone of several megabytes streams whole (the answer relayed with back-pressure)', async () => {
+    await repos.ensure('demo', 'large', 'development');
+    const w = Work.clone(repos.dir('demo', 'large'), join(tmp.path, 'seed-large'), 'development');
+    const blob = randomBytes(6 * 1024 * 1024);
+    const sha = w.commit({ 'large.bin': blob }, 'large');
+    w.push('development');
+    const c = await gitClient(tmp.path, 'clone', '--quiet', urlOf('large', 'tok-write-7f3a'), join(tmp.path, 'large-clone'));
+    expect(c.status, c.stderr).toBe(0);
+    expect((await gitClient(join(tmp.path, 'large-clone'), 'rev-parse', 'HEAD')).stdout.trim()).toBe(sha);
+    expect(readFileSync(join(tmp.path, 'large-clone', 'large.bin')).equals(blob)).toBe(true);
   });
 
   it('works with protocol version 0 and 2 (the Git-Protocol header reaches git), and with a .git-less URL', async () => {
@@ -273,6 +285,22 @@ describe('ARCHITECTURE §14: push bodies are capped (--push-limit), nothing half
       Authorization: basic('tok-write-7f3a'), 'Content-Type': 'application/x-git-receive-pack-request', 'Content-Length': String(PUSH_LIMIT + 1),
     }, Buffer.alloc(PUSH_LIMIT + 1));
     expect(declared.status).toBe(413);
+  });
+
+  it('a fetch request body is capped too (fetchLimitBytes): 413', async () => {
+    const small = createGitHttpHandler({ repos, pushLimitBytes: PUSH_LIMIT, fetchLimitBytes: 1000, access: async () => 'ok' });
+    const s = createServer((req, res) => { void small(req, res); });
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    try {
+      const at = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+      const wants = Buffer.from(`0032want ${'a'.repeat(40)}\n`.repeat(100));
+      const r = await raw('POST', '/demo/app.git/git-upload-pack', { 'Content-Type': 'application/x-git-upload-pack-request', 'Transfer-Encoding': 'chunked' }, wants, at);
+      expect(r.status).toBe(413);
+      expect(r.body).toMatch(/fetch request is larger than this code host takes \(1000 bytes\)/);
+    } finally {
+      s.closeAllConnections();
+      await new Promise<void>((r) => s.close(() => r()));
+    }
   });
 
   it('a body in an unknown encoding is a 415, bad gzip a 400', async () => {

@@ -57,6 +57,14 @@ export class BareRepos {
     this.timeoutMs = options.timeoutMs ?? 120_000;
   }
 
+  /**
+   * Fails with a clear message when the git on PATH is older than 2.38 (merges need
+   * `git merge-tree --write-tree`); a server calls it at start so it never runs half-able.
+   */
+  verifyGit(): Promise<void> {
+    return requireGitVersion();
+  }
+
   /** The repository's folder; throws GitNameError for a name outside GitHub's charset. */
   dir(owner: string, name: string): string {
     checkRepoName('owner', owner);

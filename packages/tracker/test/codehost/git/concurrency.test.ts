@@ -1,10 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BareRepos, RefMovedError, type MergeMethod } from '../../../src/codehost/git/repos.js';
-import { bareGit, FIXTURE_GIT_ENV, fileAt, isAncestor, tempDir, Work } from './support.js';
+import { bareGit, buildTrackerDist, FIXTURE_GIT_ENV, fileAt, isAncestor, tempDir, Work } from './support.js';
 
 /**
  * ARCHITECTURE §14: a merge is published with an atomic ref update from the expected old value,
@@ -12,7 +12,6 @@ import { bareGit, FIXTURE_GIT_ENV, fileAt, isAncestor, tempDir, Work } from './s
  * processes sharing one --repos folder.
  */
 
-const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 const WORKER = fileURLToPath(new URL('./fixtures/merge-worker.mjs', import.meta.url));
 const METHODS: MergeMethod[] = ['merge', 'squash', 'rebase'];
 
@@ -21,11 +20,8 @@ afterAll(() => tmp.cleanup());
 const repos = new BareRepos(join(tmp.path, 'repos'));
 let n = 0;
 
-beforeAll(() => {
-  // The worker processes run the built code.
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'packages/tracker'], { cwd: ROOT, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`building packages/tracker failed:\n${r.stdout}${r.stderr}`);
-}, 120_000);
+// The worker processes run the built code.
+beforeAll(() => buildTrackerDist(), 120_000);
 
 interface Job { headSha: string; method: MergeMethod; file: string }
 interface Outcome extends Job { sha?: string; error?: string; message?: string }

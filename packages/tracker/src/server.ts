@@ -78,12 +78,24 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   try {
     await store.migrate();
     if (options.seed) await applySeed(store, options.seed);
-    const repos = reposDir === undefined ? null : new BareRepos(reposDir);
+    let repos = reposDir === undefined ? null : new BareRepos(reposDir);
+    let off: string | undefined;
+    if (repos) {
+      // Merges need git 2.38. Asked for (--repos, a code-host seed), a missing or old git stops the
+      // start; otherwise the tracker serves and the code host says why it is off.
+      try {
+        await repos.verifyGit();
+      } catch (e) {
+        if (options.repos !== undefined || codehostSeed) throw e;
+        off = (e as Error).message;
+        repos = null;
+      }
+    }
     const codehostStore = new CodehostStore(db);
     const codehost = await CodeHost.open(codehostStore, repos, {
       isConflict: (e) => e instanceof MergeConflictError,
       isRefMoved: (e) => e instanceof RefMovedError,
-    });
+    }, off);
     if (codehostSeed) await applyCodehostSeed(codehost, codehostStore, repos, codehostSeed, options.seedFile);
     const tracker = new Tracker(store);
     await tracker.refreshSites();

@@ -65,12 +65,14 @@ export class CodeHost {
     private readonly gitErrors: GitErrorKinds,
     private readonly salt: string,
     private readonly now: () => string,
+    /** Why the code host is off (no git fit for it), when it is off for another reason than a missing --repos. */
+    private readonly offReason?: string,
   ) {}
 
   /** Opens the code host over its store, making the token salt on first use. */
-  static async open(store: CodehostStore, git: GitRepos | null, gitErrors: GitErrorKinds, now = () => new Date().toISOString()): Promise<CodeHost> {
+  static async open(store: CodehostStore, git: GitRepos | null, gitErrors: GitErrorKinds, offReason?: string, now = () => new Date().toISOString()): Promise<CodeHost> {
     const salt = await CodeHost.salt(store);
-    return new CodeHost(store, git, gitErrors, salt, now);
+    return new CodeHost(store, git, gitErrors, salt, now, offReason);
   }
 
   /** The token salt, stable across processes (the first one to start writes it). */
@@ -138,6 +140,7 @@ export class CodeHost {
 
   /** Throws the code host's 503 when it runs without a repository folder. */
   requireGit(): GitRepos {
+    if (!this.git && this.offReason) throw new GhError(503, `The code host is off: ${this.offReason}`);
     if (!this.git) throw new GhError(503, 'The code host is off: this jst-tracker was started with --database-url and without --repos, so it has no repository folder. Restart it with --repos DIR (docs/codehost.md).');
     return this.git;
   }

@@ -303,6 +303,11 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
       const found = await ch.server.codehost.pullsForIssueKey('abc-1');
       expect(found).toEqual([{ repo: 'acme/app', number: first, title: 'Login v2', state: 'closed', merged: true, head: 'feature/ABC-1-login', base: 'main', htmlUrl: `${ch.url}/acme/app/pull/${first}` }]);
       expect(await ch.server.codehost.pullsForIssueKey('ABC-')).toEqual([]);
+      ch.commit('hotfix/ABC-12-fix', { 'fix.txt': 'f\n' });
+      const fix = await ch.as('ada').rest.pulls.create({ ...o, title: 'fix', head: 'hotfix/ABC-12-fix', base: 'main' });
+      expect((await ch.server.codehost.pullsForIssueKey('ABC-12')).map((p) => p.number)).toEqual([fix.data.number]);
+      expect((await ch.server.codehost.pullsForIssueKey('ABC-1')).map((p) => p.number)).toEqual([first]);
+      await ch.as('ada').rest.pulls.update({ ...o, pull_number: fix.data.number, state: 'closed' });
       expect((await ch.server.codehost.pullsForIssueKey('ABC-4')).map((p) => p.head).sort()).toEqual(['feature/ABC-4-rebase', 'feature/ABC-4-squash']);
     });
 

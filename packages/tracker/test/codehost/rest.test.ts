@@ -210,6 +210,8 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
       expect(changes.data.errors).toEqual(['Can not request changes on your own pull request']);
       const empty = await refusal(ch.as('rey').rest.pulls.createReview({ ...o, pull_number: first, event: 'COMMENT' }));
       expect(empty.status).toBe(422);
+      const noReason = await refusal(ch.as('rey').rest.pulls.createReview({ ...o, pull_number: first, event: 'REQUEST_CHANGES', body: ' ' }));
+      expect(noReason.data.errors).toEqual(['You need to leave a comment indicating the requested changes.']);
       const long = await refusal(ch.as('rey').rest.pulls.createReview({ ...o, pull_number: first, event: 'COMMENT', body: 'x'.repeat(65_537) }));
       expect(long.status).toBe(422);
       const odd = await refusal(ch.as('rey').rest.pulls.createReview({ ...o, pull_number: first, event: 'MERGE' as 'APPROVE', body: 'x' }));

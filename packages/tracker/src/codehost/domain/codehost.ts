@@ -424,9 +424,9 @@ export class CodeHost {
     const own = view.pull.user_id === access.user.id;
     if (event === 'APPROVE' && own) throw unprocessable(['Can not approve your own pull request'], DOCS.review);
     if (event === 'REQUEST_CHANGES' && own) throw unprocessable(['Can not request changes on your own pull request'], DOCS.review);
-    if ((event === 'COMMENT' || event === 'REQUEST_CHANGES') && body.trim() === '') {
-      throw unprocessable([`Review Comment is missing a body${event === 'COMMENT' ? ' (a COMMENT review needs one)' : ' (a REQUEST_CHANGES review needs one)'}`], DOCS.review);
-    }
+    // GitHub's words for REQUEST_CHANGES; a COMMENT review needs a body too (its documentation).
+    if (event === 'REQUEST_CHANGES' && body.trim() === '') throw unprocessable(['You need to leave a comment indicating the requested changes.'], DOCS.review);
+    if (event === 'COMMENT' && body.trim() === '') throw unprocessable(['You need to leave a comment: a COMMENT review needs a body.'], DOCS.review);
     if ((await this.store.reviewCount(view.pull.id)) >= REVIEWS_MAX) throw unprocessable([`This pull request already has ${REVIEWS_MAX} reviews, the most one may carry.`], DOCS.review);
     const state = event === 'APPROVE' ? 'APPROVED' : event === 'REQUEST_CHANGES' ? 'CHANGES_REQUESTED' : event === 'COMMENT' ? 'COMMENTED' : 'PENDING';
     const commitId = typeof input.commit_id === 'string' && input.commit_id !== '' ? input.commit_id : view.headSha;

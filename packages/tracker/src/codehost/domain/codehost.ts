@@ -415,7 +415,7 @@ export class CodeHost {
     const events = ['APPROVE', 'REQUEST_CHANGES', 'COMMENT'];
     if (input.event !== undefined && input.event !== null && !events.includes(input.event as string)) errors.push('event must be one of APPROVE, REQUEST_CHANGES, COMMENT');
     if (input.body !== undefined && input.body !== null && typeof input.body !== 'string') errors.push('body must be a string');
-    if (input.commit_id !== undefined && input.commit_id !== null && typeof input.commit_id !== 'string') errors.push('commit_id must be a string');
+    if (input.commit_id !== undefined && input.commit_id !== null && (typeof input.commit_id !== 'string' || !/^([0-9a-f]{40}|[0-9a-f]{64})?$/.test(input.commit_id))) errors.push('commit_id must be a commit SHA');
     if (errors.length > 0) throw unprocessable(errors, DOCS.review);
     const body = (input.body as string | null | undefined) ?? '';
     if ([...body].length > BODY_MAX) throw unprocessable([`Body is too long (maximum is ${BODY_MAX} characters)`], DOCS.review);

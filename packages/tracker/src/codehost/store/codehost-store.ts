@@ -253,6 +253,11 @@ export class CodehostStore {
     return { rows: await q.selectAll().orderBy('id').offset(offset).limit(limit).execute(), total: Number(n) };
   }
 
+  async reviewCount(pullId: number): Promise<number> {
+    const { n } = await this.kysely.selectFrom('ch_reviews').where('pull_id', '=', pullId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(n);
+  }
+
   async insertComment(comment: Omit<ChComment, 'id'>): Promise<ChComment> {
     return this.kysely.insertInto('ch_comments').values(comment).returningAll().executeTakeFirstOrThrow();
   }

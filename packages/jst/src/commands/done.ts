@@ -50,7 +50,7 @@ export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome
   const ready = checked.filter((c) => c.state === 'ready');
   const yes = new Set(o.yes ?? []);
   // A terminal asks; jst mcp asks through elicitation; otherwise the question ends the run (exit 3).
-  const prompter = promptFor(ctx, ctx.io.interactive);
+  const prompter = promptFor(ctx, ctx.io.interactive, `Nothing was moved; run jst done ${keys.join(' ')} again when ready`);
   const declined: string[] = [];
   try {
     for (const c of ready) {
@@ -71,8 +71,14 @@ export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome
   const already = checked.filter((c) => c.state === 'already-done').map((c) => c.key);
   for (const k of already) say(`✓ ${k} is already in "${s.done}"`);
 
-  const parents = [...new Set(checked.map((c) => c.parent).filter((p): p is string => p !== null))];
-  const next = parents.map((p) => `When every sub-task pull request of ${p} is merged: jst review ${p} --open-parent-pr`);
+  // The parent's pull request follows only from sub-tasks that are Done; a declined key is still
+  // the reviewer's to decide: close it later, or send it back to the executor.
+  const closed = checked.filter((c) => !declined.includes(c.key));
+  const parents = [...new Set(closed.map((c) => c.parent).filter((p): p is string => p !== null))];
+  const next = [
+    ...declined.map((k) => `${k} stays in "${s.inReview}". To close it: jst done ${k}   or, to send it back: jst review ${k} --request-changes --summary "…"`),
+    ...parents.map((p) => `When every sub-task pull request of ${p} is merged: jst review ${p} --open-parent-pr`),
+  ];
   return finish({ moved, alreadyDone: already, declined, status: s.done, warnings, next }, [
     ...moved.map((k) => `${k} → "${s.done}"`),
     ...already.map((k) => `${k} was already "${s.done}": nothing changed`),

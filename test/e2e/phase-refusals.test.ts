@@ -76,10 +76,11 @@ describe('phases 2-3 refusals change nothing (ARCHITECTURE §11)', () => {
     await refused(worktrees[1]!, ['pr'], 1, /has no commits beyond feature\/ABC-1/);
   });
 
-  it('jst pr on a dirty work tree: exit 1, naming the files', async () => {
+  it('jst pr on a dirty work tree: exit 1, naming the files, and never says the tree is clean', async () => {
     commit(worktrees[1]!, 'a.txt');
     writeFileSync(join(worktrees[1]!, 'a.txt'), 'changed\n');
-    await refused(worktrees[1]!, ['pr'], 1, /uncommitted changes: a\.txt/);
+    const r = await refused(worktrees[1]!, ['pr'], 1, /uncommitted changes: a\.txt/);
+    expect(r.stderr).not.toContain('work tree is clean');
     git(worktrees[1]!, 'checkout', '--', 'a.txt');
   });
 

@@ -31,11 +31,12 @@ export async function prOutcome(ctx: Context, o: PrOptions): Promise<Outcome> {
   const s = config.statuses;
   const body = bodyText({ words: o.body === undefined ? [] : [o.body], bodyFile: o.bodyFile }, 'pull request body');
 
-  say('→ work tree is clean (git status --porcelain)');
+  // The step line states what was found, so it comes after the check, never before a refusal.
   const dirty = await dirtyFiles(here.root, ctx.env);
   if (dirty.length) {
     throw refuse('PR_DIRTY', `the work tree of ${here.branch} has uncommitted changes: ${dirty.slice(0, 8).map((l) => l.trim().replace(/^\S+\s+/, '')).join(', ')}${dirty.length > 8 ? ', …' : ''}`, 'Nothing was pushed or posted. Commit the changes (or stash them), then rerun jst pr');
   }
+  say('✓ work tree is clean (git status --porcelain)');
   const codehost = await ctx.codehost();
   const client = ctx.client('executor');
   say(`→ read ${here.key}`);

@@ -165,6 +165,8 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     expect(pullOf(pb)).toMatchObject({ base: 'development', state: 'open' });
     expect(opened.prs[0]).toMatchObject({ key: P, state: 'open', url: expect.stringContaining(`/pull/${pullOf(pb).number}`) });
     expect(await statusOf(P)).toBe('In Review');
+    // It reports the status it moved the parent to, not the one it read before.
+    expect(opened.status).toBe('In Review');
     expect((await firstLines(P)).at(-1)).toBe('Run report');
 
     ok(await jst(w.repo.repo, 'review', P, '--approve', '--summary', 'Ships'));

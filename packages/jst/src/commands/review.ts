@@ -45,6 +45,8 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
   const track = subtasks.length || issue.fields.parent ? 'multistep' : 'single-step';
   let set: PrEntry[] = [];
   let parentPr: { allMerged: boolean; opened: boolean } | null = null;
+  // The status printed is the one the issue has when the command ends, not the one read first.
+  let status = issue.fields.status?.name ?? '';
 
   if (subtasks.length) {
     const subs: PrEntry[] = [];
@@ -65,7 +67,7 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
         own.entry = { ...own.entry, number: p.number, url: p.html_url, state: 'open' };
         opened = true;
       }
-      if (o.openParentPr && own.entry.state === 'open') await parentInReview(ctx, issue, own.entry, say);
+      if (o.openParentPr && own.entry.state === 'open') status = await parentInReview(ctx, issue, own.entry, say);
       set = [own.entry];
       parentPr = { allMerged, opened };
     } else {
@@ -85,8 +87,8 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
     for (const e of withPr) e.verdict = await myVerdict(codehost, e.number!, me.login);
   }
   const next = nextFor(key, set, parentPr);
-  return finish({ key, summary: issue.fields.summary ?? '', status: issue.fields.status?.name ?? '', track, prs: set, parentPr, warnings, next }, [
-    `${key}  ${issue.fields.summary ?? ''}  [${issue.fields.status?.name ?? ''}]`,
+  return finish({ key, summary: issue.fields.summary ?? '', status, track, prs: set, parentPr, warnings, next }, [
+    `${key}  ${issue.fields.summary ?? ''}  [${status}]`,
     `Track: ${track}`,
     set.length ? 'Pull requests:' : 'Pull requests: none to review yet',
     ...set.map((e) => `  ${e.key}  ${e.branch} → ${e.base}  ${e.url ?? '(no pull request)'}  ${e.state}  ${e.verdict ? `your verdict: ${e.verdict.line}` : 'no verdict from you yet'}`),
@@ -98,7 +100,7 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
  * The parent's pull request is its `jst pr`: the parent moves to STATUS_IN_REVIEW and gets a
  * `Run report` naming the URL (each only once), so its verdict and `jst done` follow the same rules.
  */
-async function parentInReview(ctx: Context, issue: Issue, e: PrEntry, say: (l: string) => void): Promise<void> {
+async function parentInReview(ctx: Context, issue: Issue, e: PrEntry, say: (l: string) => void): Promise<string> {
   const client = ctx.client('reviewer');
   const s = ctx.config().statuses;
   const status = issue.fields.status?.name ?? '';
@@ -107,9 +109,10 @@ async function parentInReview(ctx: Context, issue: Issue, e: PrEntry, say: (l: s
     await transitionTo(client, issue.key, s.inReview);
   }
   say(`→ comments of ${issue.key} (${RUN_REPORT})`);
-  if (markedComments(await allComments(client, issue.key), RUN_REPORT).some((c) => c.text.includes(e.url ?? '\u0000'))) return;
+  if (markedComments(await allComments(client, issue.key), RUN_REPORT).some((c) => c.text.includes(e.url ?? '\u0000'))) return s.inReview;
   say(`→ comment on ${issue.key}: ${RUN_REPORT}`);
   await client.addComment(issue.key, markedBody(RUN_REPORT, [`Pull request: ${e.url}`, `Branch: ${e.branch} → ${e.base}`, `Every sub-task pull request of ${issue.key} is merged into ${e.branch}.`]).adf);
+  return s.inReview;
 }
 
 function nextFor(key: string, set: PrEntry[], parentPr: { allMerged: boolean; opened: boolean } | null): string[] {

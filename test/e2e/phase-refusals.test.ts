@@ -84,6 +84,12 @@ describe('phases 2-3 refusals change nothing (ARCHITECTURE §11)', () => {
     git(worktrees[1]!, 'checkout', '--', 'a.txt');
   });
 
+  it('jst pr on a parent branch (an issue with sub-tasks): exit 1, naming jst review KEY --open-parent-pr', async () => {
+    commit(worktrees[0]!, 'p.txt');
+    const r = await refused(worktrees[0]!, ['pr'], 1, new RegExp(`${keys[0]} has sub-tasks \\(${keys[1]}, ${keys[2]}\\): its pull request is opened by the reviewer`));
+    expect(r.stderr).toContain(`jst review ${keys[0]} --open-parent-pr`);
+  });
+
   it('jst pr on an issue not started (To Do): exit 1', async () => {
     commit(worktrees[2]!, 'b.txt');
     await refused(worktrees[2]!, ['pr'], 1, /is in "To Do".*Run jst start first/s);

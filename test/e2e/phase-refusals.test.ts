@@ -132,6 +132,9 @@ describe('phases 2-3 refusals change nothing (ARCHITECTURE §11)', () => {
     await refused(w.repo.repo, ['done', a, '--yes', a], 1, /has no verdict, not "APPROVED — …"/);
     expect((await jst(w.repo.repo, ['review', a, '--approve', '--summary', 'ok'])).code).toBe(0);
     await refused(w.repo.repo, ['done', a], 3, /a question needs an answer: Move .* to "Done"\?.*--yes/s);
+    // A --yes that repeats none of the keys is named, with the one expected; keys are taken in any case.
+    const stray = await refused(w.repo.repo, ['done', a.toLowerCase(), '--yes', keys[2]!.toLowerCase()], 3, new RegExp(`Move ${a} to "Done"\\?`));
+    expect(stray.stderr).toContain(`--yes ${keys[2]} names no key given to jst done (expected --yes ${a})`);
     // One refused key stops the whole run before any key moves.
     await refused(w.repo.repo, ['done', a, keys[2]!, '--yes', a, keys[2]!], 1, /is in "To Do"/);
     expect(await statusOf(a)).toBe('In Review');
@@ -139,7 +142,10 @@ describe('phases 2-3 refusals change nothing (ARCHITECTURE §11)', () => {
 
   it('a verdict on work no longer in review (sent back) is refused: exit 1', async () => {
     const [, a] = keys as [string, string];
-    expect((await jst(w.repo.repo, ['review', a, '--request-changes', '--summary', 'again'])).code).toBe(0);
+    // The key in any case: abc-2 is ABC-2.
+    const sent = await jst(w.repo.repo, ['review', a.toLowerCase(), '--request-changes', '--summary', 'again', '--json']);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(JSON.parse(sent.stdout)).toMatchObject({ key: a, status: 'In Progress' });
     expect(await statusOf(a)).toBe('In Progress');
     await refused(w.repo.repo, ['review', a, '--approve', '--summary', 'fine now'], 1, /is in "In Progress", not "In Review"/);
   });

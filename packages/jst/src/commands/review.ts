@@ -6,6 +6,7 @@ import { emit, type Outcome } from '../output.js';
 import { issueCheckout, refuse, usage } from '../phase/locate.js';
 import { myVerdict, pullOfIssue, type PrEntry, type PullLookup } from '../phase/pulls.js';
 import { finish, stepper } from '../phase/steps.js';
+import { requireIssueKey } from '../issue-key.js';
 
 export interface ReviewBriefOptions { key?: string | undefined; openParentPr?: boolean | undefined; json?: boolean | undefined }
 
@@ -13,10 +14,7 @@ export const ISSUE_FIELDS = ['summary', 'status', 'parent', 'subtasks', 'issuety
 
 /** The issue a reviewer names, or the one of the worktree the command runs in. */
 export async function reviewKey(ctx: Context, key: string | undefined, command: string): Promise<{ key: string; cwd: string }> {
-  if (key) {
-    if (!/^[A-Z][A-Z0-9_]*-[1-9][0-9]*$/.test(key)) throw usage('USAGE', `"${key}" is not an issue key (PROJECT-123)`);
-    return { key, cwd: ctx.cwd };
-  }
+  if (key) return { key: requireIssueKey(key), cwd: ctx.cwd };
   const here = await issueCheckout(ctx, `${command} KEY`).catch(() => null);
   if (!here) throw usage('USAGE', `${command} needs an issue KEY outside an issue's worktree`, `Pass the key: ${command} ABC-1`);
   return { key: here.key, cwd: here.root };

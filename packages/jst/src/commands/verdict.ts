@@ -7,6 +7,7 @@ import { latestVerdict, verdictOf, type Verdict, markedBody, markedComments, REV
 import { myVerdict, pullOfIssue } from '../phase/pulls.js';
 import { finish, stepper } from '../phase/steps.js';
 import { ISSUE_FIELDS } from './review.js';
+import { requireIssueKey } from '../issue-key.js';
 
 export interface VerdictOptions extends BodyOptions {
   key: string;
@@ -26,6 +27,7 @@ export async function reviewVerdict(ctx: Context, o: VerdictOptions): Promise<nu
 
 export async function reviewVerdictOutcome(ctx: Context, o: VerdictOptions): Promise<Outcome> {
   const { say, warnings } = stepper(ctx);
+  o = { ...o, key: requireIssueKey(o.key) };
   const summary = o.summary.trim();
   if (!summary || /[\r\n]/.test(summary)) throw usage('USAGE', '--summary must be one non-empty line: it becomes the verdict\'s first line');
   const body = bodyText({ words: o.body === undefined ? [] : [o.body], bodyFile: o.bodyFile }, 'review body');

@@ -542,7 +542,10 @@ export class Store {
    */
   async updateComment(issueId: number, id: number, authorId: number, body: string, now: string): Promise<CommentRow | undefined> {
     if (this.dialect === 'postgres') {
+      // The issue's row first, as a delete takes it (holdIssue) before the comments: the same
+      // order in both, so an edit and a delete wait for each other instead of deadlocking.
       return this.transaction(async (tx) => {
+        if (!(await this.q.lockIssue.first(tx, issueId))) return undefined;
         const row = await this.q.updateOwnComment.first(tx, issueId, id, authorId, body, now);
         if (row) await this.q.touchIssue.execute(tx, issueId);
         return row;

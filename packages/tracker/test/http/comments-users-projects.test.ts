@@ -124,6 +124,28 @@ describe.each(await storeKinds())('spec §4 comments, users and projects (%s)', 
     });
   });
 
+  describe('Jira\'s updateComment under races: edits against each other and against a delete end in 200 or 404, never 500', () => {
+    it('ten edits at once: each 200, and the comment holds one of them whole; edits racing the issue\'s delete: 200 or 404', async () => {
+      const key = await createIssue(t, 'assigner', {});
+      const posted = (await t.as('reviewer').post(`/issue/${key}/comment`, { body: adf('v0') })).body;
+      const edits = await Promise.all(Array.from({ length: 10 }, (_, i) => t.as('reviewer').put(`/issue/${key}/comment/${posted.id}`, { body: adf(`v${i + 1}`) })));
+      expect(edits.map((r) => r.status)).toEqual(Array(10).fill(200));
+      const now = (await t.as('assigner').get(`/issue/${key}/comment`)).body.comments as { body: unknown }[];
+      expect(now).toHaveLength(1);
+      expect(Array.from({ length: 10 }, (_, i) => JSON.stringify(adf(`v${i + 1}`)))).toContain(JSON.stringify(now[0]!.body));
+
+      const doomed = await createIssue(t, 'assigner', {});
+      const c = (await t.as('reviewer').post(`/issue/${doomed}/comment`, { body: adf('before') })).body;
+      const racing = await Promise.all([
+        ...Array.from({ length: 5 }, () => t.as('reviewer').put(`/issue/${doomed}/comment/${c.id}`, { body: adf('during') })),
+        t.as('assigner').del(`/issue/${doomed}`),
+        ...Array.from({ length: 5 }, () => t.as('reviewer').put(`/issue/${doomed}/comment/${c.id}`, { body: adf('during') })),
+      ]);
+      for (const r of racing) expect([200, 204, 404]).toContain(r.status);
+      expect((await t.as('assigner').get(`/issue/${doomed}`)).status).toBe(404);
+    });
+  });
+
   describe('spec §4 endpoints 2 and 9: users', () => {
     it('/myself gives accountId, displayName and emailAddress', async () => {
       const r = await t.as('executor').get('/myself');

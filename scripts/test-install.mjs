@@ -12,7 +12,7 @@
 // Needs the npm registry (jst-tracker's dependencies; better-sqlite3 builds from source when no
 // prebuilt binary can be fetched). Uses the npm cache first (--prefer-offline).
 // --keep leaves the scratch folder for a look; its path is printed.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
@@ -86,10 +86,15 @@ try {
   const started = Date.now();
   // --allow-scripts: npm 11 asks before running an install script (better-sqlite3 builds or fetches
   // its binding); older npm ignores the setting and runs it.
-  execFileSync('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--no-update-notifier', '--allow-scripts=better-sqlite3', ...tarballs], {
-    cwd: scratch, stdio: ['ignore', 2, 'inherit'], env: { ...process.env, npm_config_loglevel: 'warn' },
+  const install = spawnSync('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--no-update-notifier', '--allow-scripts=better-sqlite3', ...tarballs], {
+    cwd: scratch, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_loglevel: 'warn' },
   });
+  process.stderr.write(install.stdout + install.stderr);
+  if (install.status !== 0) throw new Error(`npm install -g exited ${install.status ?? install.signal} (its output is above, on stderr)`);
   ok(`npm install -g of both tarballs (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  // The root package.json's "overrides" do not reach an installed package: what it resolves must suit Node 20 by itself.
+  const badEngine = install.stderr.split('\n').filter((l) => l.includes('EBADENGINE')).join('\n');
+  check(badEngine === '', `every installed package supports Node.js ${process.version} (no EBADENGINE)`, badEngine);
 
   const modules = join(prefix, 'lib', 'node_modules');
   check(existsSync(join(bin, 'jst')) && existsSync(join(bin, 'jst-tracker')), 'jst and jst-tracker are in the prefix bin/ (on PATH)');

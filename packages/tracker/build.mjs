@@ -43,11 +43,14 @@ const externals = {
   },
 };
 
+/** Whether a path inside the package (`board-assets/`, `dist/x.js`) is in the tarball: under an entry of "files". */
+const shipped = (path) => !path.startsWith('..') && (pkg.files ?? []).some((f) => (f.endsWith('/') ? path.startsWith(f) : path === f));
+
 /**
  * `new URL('<relative>', import.meta.url)` names a file beside a module (board-assets/ beside
  * dist/http/board/routes.js); in the bundle the module's code runs from dist/jst-tracker.js, so
- * the relative part is rewritten to reach the same file from there. The file must be inside this
- * package (so "files" can ship it).
+ * the relative part is rewritten to reach the same file from there. The file must be one the
+ * tarball ships (under an entry of "files"), or this build fails.
  */
 const fileUrls = {
   name: 'relative-file-urls',
@@ -57,8 +60,9 @@ const fileUrls = {
       if (!source.includes('import.meta.url')) return undefined;
       const contents = source.replace(/new URL\((['"])(\.\.?\/[^'"]*)\1,\s*import\.meta\.url\)/g, (_all, q, rel) => {
         const target = resolve(dirname(a.path), rel);
-        if (target !== here && !target.startsWith(here + sep)) {
-          throw new Error(`${relative(here, a.path)}: new URL('${rel}', import.meta.url) reaches ${target}, outside packages/tracker: the tarball cannot ship it`);
+        const inPackage = relative(here, target).split(sep).join('/') + (rel.endsWith('/') ? '/' : '');
+        if (!shipped(inPackage)) {
+          throw new Error(`${relative(here, a.path)}: new URL('${rel}', import.meta.url) reaches ${inPackage.startsWith('..') ? target : inPackage}, which the package tarball does not ship: add it to "files" in packages/tracker/package.json (or keep the file under board-assets/)`);
         }
         let moved = relative(dirname(outfile), target).split(sep).join('/');
         if (!moved.startsWith('.')) moved = `./${moved}`;

@@ -9,7 +9,7 @@ export interface AskOptions {
 }
 
 /**
- * How a command asks the person (STYLE.md: injected, never global). `interactive` = a person sits
+ * How a command asks the person (docs/style.md: injected, never global). `interactive` = a person sits
  * at a terminal, so the clarify loop and the final confirmation run; `ask`, `yesNo` and `pause` may
  * still be answered when it is false (`jst mcp` asks through MCP elicitation) or throw `needsAnswer`.
  */

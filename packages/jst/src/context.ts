@@ -19,7 +19,7 @@ export interface Io {
   interactive: boolean;
 }
 
-/** What every command is a function of (STYLE.md): built once per run, injected, never global. */
+/** What every command is a function of (docs/style.md): built once per run, injected, never global. */
 export interface Context {
   cwd: string;
   env: NodeJS.ProcessEnv;

@@ -4,6 +4,7 @@ import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import { bold, dim, emit, line, printJson, table, type Outcome } from '../output.js';
 import { documentText } from './document.js';
+import { issueKeyArg } from '../issue-key.js';
 
 export interface OutputOptions { json?: boolean | undefined }
 
@@ -64,6 +65,7 @@ export async function issueView(ctx: Context, role: Role, key: string, o: Output
 }
 
 export async function issueViewOutcome(ctx: Context, role: Role, key: string, o: { fields?: string | undefined }): Promise<Outcome<Issue>> {
+  key = issueKeyArg(key); // abc-1 = ABC-1
   const fields = o.fields ? PRESETS[o.fields] ?? o.fields.split(',').map((f) => f.trim()).filter(Boolean) : undefined;
   const issue = await ctx.client(role).getIssue(key, fields);
   return { json: issue, text: `${describeIssue(ctx, issue)}\n`, code: EXIT.ok };
@@ -88,6 +90,7 @@ function commentText(ctx: Context, c: Comment): string {
 }
 
 export async function issueTransitions(ctx: Context, role: Role, key: string, o: OutputOptions): Promise<number> {
+  key = issueKeyArg(key); // abc-1 = ABC-1
   const { transitions } = await ctx.client(role).transitions(key);
   if (wantsJson(ctx, o)) printJson(ctx.io, transitions);
   else line(ctx.io, transitions.length ? table(transitions.map((t) => [t.id, t.name, `→ ${t.to.name}`])) : dim(ctx.io, 'No transition is available from the current status.'));
@@ -95,6 +98,7 @@ export async function issueTransitions(ctx: Context, role: Role, key: string, o:
 }
 
 export async function commentList(ctx: Context, role: Role, key: string, o: OutputOptions & { marker?: string }): Promise<number> {
+  key = issueKeyArg(key); // abc-1 = ABC-1
   let comments = await allComments(ctx.client(role), key);
   if (o.marker) comments = commentsWithMarker(comments, o.marker);
   if (wantsJson(ctx, o)) printJson(ctx.io, comments);

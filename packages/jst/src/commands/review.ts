@@ -6,6 +6,7 @@ import { emit, type Outcome } from '../output.js';
 import { issueCheckout, refuse, usage } from '../phase/locate.js';
 import { myVerdict, pullOfIssue, type PrEntry, type PullLookup } from '../phase/pulls.js';
 import { finish, stepper } from '../phase/steps.js';
+import { requireIssueKey } from '../issue-key.js';
 
 export interface ReviewBriefOptions { key?: string | undefined; openParentPr?: boolean | undefined; json?: boolean | undefined }
 
@@ -13,10 +14,7 @@ export const ISSUE_FIELDS = ['summary', 'status', 'parent', 'subtasks', 'issuety
 
 /** The issue a reviewer names, or the one of the worktree the command runs in. */
 export async function reviewKey(ctx: Context, key: string | undefined, command: string): Promise<{ key: string; cwd: string }> {
-  if (key) {
-    if (!/^[A-Z][A-Z0-9_]*-[1-9][0-9]*$/.test(key)) throw usage('USAGE', `"${key}" is not an issue key (PROJECT-123)`);
-    return { key, cwd: ctx.cwd };
-  }
+  if (key) return { key: requireIssueKey(key), cwd: ctx.cwd };
   const here = await issueCheckout(ctx, `${command} KEY`).catch(() => null);
   if (!here) throw usage('USAGE', `${command} needs an issue KEY outside an issue's worktree`, `Pass the key: ${command} ABC-1`);
   return { key: here.key, cwd: here.root };
@@ -45,6 +43,8 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
   const track = subtasks.length || issue.fields.parent ? 'multistep' : 'single-step';
   let set: PrEntry[] = [];
   let parentPr: { allMerged: boolean; opened: boolean } | null = null;
+  // The status printed is the one the issue has when the command ends, not the one read first.
+  let status = issue.fields.status?.name ?? '';
 
   if (subtasks.length) {
     const subs: PrEntry[] = [];
@@ -65,7 +65,7 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
         own.entry = { ...own.entry, number: p.number, url: p.html_url, state: 'open' };
         opened = true;
       }
-      if (o.openParentPr && own.entry.state === 'open') await parentInReview(ctx, issue, own.entry, say);
+      if (o.openParentPr && own.entry.state === 'open') status = await parentInReview(ctx, issue, own.entry, say);
       set = [own.entry];
       parentPr = { allMerged, opened };
     } else {
@@ -85,8 +85,8 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
     for (const e of withPr) e.verdict = await myVerdict(codehost, e.number!, me.login);
   }
   const next = nextFor(key, set, parentPr);
-  return finish({ key, summary: issue.fields.summary ?? '', status: issue.fields.status?.name ?? '', track, prs: set, parentPr, warnings, next }, [
-    `${key}  ${issue.fields.summary ?? ''}  [${issue.fields.status?.name ?? ''}]`,
+  return finish({ key, summary: issue.fields.summary ?? '', status, track, prs: set, parentPr, warnings, next }, [
+    `${key}  ${issue.fields.summary ?? ''}  [${status}]`,
     `Track: ${track}`,
     set.length ? 'Pull requests:' : 'Pull requests: none to review yet',
     ...set.map((e) => `  ${e.key}  ${e.branch} → ${e.base}  ${e.url ?? '(no pull request)'}  ${e.state}  ${e.verdict ? `your verdict: ${e.verdict.line}` : 'no verdict from you yet'}`),
@@ -98,7 +98,7 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
  * The parent's pull request is its `jst pr`: the parent moves to STATUS_IN_REVIEW and gets a
  * `Run report` naming the URL (each only once), so its verdict and `jst done` follow the same rules.
  */
-async function parentInReview(ctx: Context, issue: Issue, e: PrEntry, say: (l: string) => void): Promise<void> {
+async function parentInReview(ctx: Context, issue: Issue, e: PrEntry, say: (l: string) => void): Promise<string> {
   const client = ctx.client('reviewer');
   const s = ctx.config().statuses;
   const status = issue.fields.status?.name ?? '';
@@ -107,9 +107,10 @@ async function parentInReview(ctx: Context, issue: Issue, e: PrEntry, say: (l: s
     await transitionTo(client, issue.key, s.inReview);
   }
   say(`→ comments of ${issue.key} (${RUN_REPORT})`);
-  if (markedComments(await allComments(client, issue.key), RUN_REPORT).some((c) => c.text.includes(e.url ?? '\u0000'))) return;
+  if (markedComments(await allComments(client, issue.key), RUN_REPORT).some((c) => c.text.includes(e.url ?? '\u0000'))) return s.inReview;
   say(`→ comment on ${issue.key}: ${RUN_REPORT}`);
   await client.addComment(issue.key, markedBody(RUN_REPORT, [`Pull request: ${e.url}`, `Branch: ${e.branch} → ${e.base}`, `Every sub-task pull request of ${issue.key} is merged into ${e.branch}.`]).adf);
+  return s.inReview;
 }
 
 function nextFor(key: string, set: PrEntry[], parentPr: { allMerged: boolean; opened: boolean } | null): string[] {

@@ -46,7 +46,7 @@ export function closeSession(s: Session): void {
 }
 
 /**
- * Runs one command for one tool call (STYLE.md "One command, three faces"): a Context of its own
+ * Runs one command for one tool call (docs/style.md "One command, three faces"): a Context of its own
  * with captured io, the role's credentials read from `.jst` as the CLI reads them, questions put
  * through elicitation. Each line the command prints on stderr is one progress notification. A
  * command that stops (a rule, a refusal, a question nobody can answer here) is a tool result with

@@ -44,7 +44,8 @@ export async function runPlan(ctx: Context, o: PlanOptions): Promise<number> {
 export interface PlanJson { keys: string[]; branches: string[]; worktrees: string[]; report: string; handOff: string[]; dryRun: boolean }
 
 export async function planOutcome(ctx: Context, o: PlanOptions): Promise<Outcome<PlanJson>> {
-  const prompt = promptFor(ctx, ctx.io.interactive && !o.plan && o.planData === undefined);
+  // Ctrl-C at a question is a cancel (ARCHITECTURE §7 keeps 3 for a question nobody could answer).
+  const prompt = promptFor(ctx, ctx.io.interactive && !o.plan && o.planData === undefined, 'Nothing was created; run jst plan again when ready');
   const say = (line: string) => ctx.io.stderr.write(`${line}\n`);
   try {
     const r = await plan(ctx, o, prompt, say);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { loadBoard, loadIssuePage, visibleBoardVersion } from '../../domain/board.js';
+import { boardFrame, loadBoard, loadIssuePage, visibleBoardVersion } from '../../domain/board.js';
 import { ApiError } from '../../domain/errors.js';
 import type { Caller, Tracker } from '../../domain/tracker.js';
 import { siteOf } from '../context.js';
@@ -100,10 +100,11 @@ const boardRoutes = (tracker: Tracker) => async (scope: FastifyInstance) => {
     try {
       return sendHtml(reply, 200, boardPage(await loadBoard(tracker, caller, want), caller.user));
     } catch (e) {
-      // A filter the JQL parser refuses: the board without it, and the search endpoint's own words.
+      // A filter the JQL parser refuses: the search endpoint's own words and the filter to fix, and
+      // no cards: an unfiltered board under the error would read as the filter's result.
       if (!(e instanceof ApiError) || e.status !== 400 || want.jql === '') throw e;
-      const board = await loadBoard(tracker, caller, { projectKey: want.projectKey });
-      return sendHtml(reply, 400, boardPage({ ...board, jql: want.jql }, caller.user, [...e.errorMessages, ...Object.values(e.errors)]));
+      const frame = await boardFrame(tracker, caller, { projectKey: want.projectKey });
+      return sendHtml(reply, 400, boardPage({ ...frame, jql: want.jql }, caller.user, [...e.errorMessages, ...Object.values(e.errors)]));
     }
   });
 

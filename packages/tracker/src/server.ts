@@ -5,6 +5,7 @@ import { CodeHost } from './codehost/domain/codehost.js';
 import { parseCodehostSeed, type CodehostSeed } from './codehost/domain/seed.js';
 import { MergeConflictError, RefMovedError } from './codehost/git/errors.js';
 import { BareRepos } from './codehost/git/repos.js';
+import { reviewPageRoutes } from './codehost/http/pages/routes.js';
 import { codehostRoutes } from './codehost/http/routes.js';
 import { CodehostStore } from './codehost/store/codehost-store.js';
 import { applySeed } from './domain/apply-seed.js';
@@ -84,10 +85,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (codehostSeed) await applyCodehostSeed(codehost, codehostStore, repos, codehostSeed, options.seedFile);
     const tracker = new Tracker(store);
     await tracker.refreshSites();
-    const app = buildApp(tracker, { logLevel: options.logLevel ?? 'silent', trustProxy: options.trustProxy ?? false, ...(options.readCacheBytes !== undefined ? { readCacheBytes: options.readCacheBytes } : {}), ...(options.logStream ? { logStream: options.logStream } : {}), ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}) });
+    // The board's development panel asks the code host one question (the board never imports it).
+    const pullsForIssue = repos ? (key: string) => codehost.pullsForIssueKey(key) : undefined;
+    const app = buildApp(tracker, { ...(pullsForIssue ? { pullsForIssue } : {}), logLevel: options.logLevel ?? 'silent', trustProxy: options.trustProxy ?? false, ...(options.readCacheBytes !== undefined ? { readCacheBytes: options.readCacheBytes } : {}), ...(options.logStream ? { logStream: options.logStream } : {}), ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}) });
     // The code host on the same port: its REST interface under /api/v3 (GitHub Enterprise Server's
     // layout) and git over smart HTTP at /<owner>/<repo>.git, in front of Fastify's body parsing.
     await app.register(codehostRoutes(codehost), { prefix: '/api/v3' });
+    // A pull request's review page (its html_url) and merge button, under the board's headers.
+    if (repos) await app.register(reviewPageRoutes(codehost));
     checkpointFailed = (e) => app.log.error({ err: e }, 'the WAL checkpoint thread failed; checkpoints now run on the request thread');
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     const address = app.server.address();

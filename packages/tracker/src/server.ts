@@ -91,8 +91,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // The code host on the same port: its REST interface under /api/v3 (GitHub Enterprise Server's
     // layout) and git over smart HTTP at /<owner>/<repo>.git, in front of Fastify's body parsing.
     await app.register(codehostRoutes(codehost), { prefix: '/api/v3' });
-    // A pull request's review page (its html_url) and merge button, under the board's headers.
-    if (repos) await app.register(reviewPageRoutes(codehost));
+    // A pull request's review page (its html_url) and merge button, under the board's headers
+    // (without a repository folder they answer the code host's 503 page, as its REST interface does).
+    await app.register(reviewPageRoutes(codehost));
     checkpointFailed = (e) => app.log.error({ err: e }, 'the WAL checkpoint thread failed; checkpoints now run on the request thread');
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     const address = app.server.address();

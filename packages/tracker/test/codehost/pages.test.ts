@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECURITY_HEADERS } from '../../src/http/board/layout.js';
 import { buildApp } from '../../src/http/app.js';
-import { credentialOf } from '../../../../test/support/seed.js';
+import { parseSeed, startServer } from '../../src/index.js';
+import { createTempDatabase } from '../../../../test/support/postgres.js';
+import { credentialOf, testSeed } from '../../../../test/support/seed.js';
 import { basic, storeKinds } from '../../../../test/support/tracker.js';
 import { CH_TOKENS, OWNER, REPO, startCodehostServer, type ChWho, type CodehostServer } from './support.js';
 
@@ -20,9 +22,10 @@ const XSS = {
 };
 
 type Headers = Record<string, string>;
+const kinds = await storeKinds();
 const auth = (who: ChWho | string): Headers => ({ authorization: basic('anyone', who in CH_TOKENS ? CH_TOKENS[who as ChWho] : who) });
 
-describe.each(await storeKinds())('ARCHITECTURE §14 pages: review page, merge button, development panel (%s)', (kind) => {
+describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, development panel (%s)', (kind) => {
   let ch: CodehostServer;
   let issueKey: string;
   /** The hostile pull request (XSS everywhere) and a plain one. */
@@ -297,5 +300,28 @@ describe.each(await storeKinds())('ARCHITECTURE §14 pages: review page, merge b
         await app.close();
       }
     });
+  });
+});
+
+describe.skipIf(!kinds.includes('postgres'))('ARCHITECTURE §14 pages when the code host is off (--database-url without --repos)', () => {
+  it('the board\'s issue page has no development panel, and a review page address asks for the code host\'s sign-in', async () => {
+    const db = await createTempDatabase();
+    const server = await startServer({ port: 0, databaseUrl: db.url, poolSize: 2, seed: parseSeed(testSeed()) });
+    try {
+      const tracker = { authorization: basic(credentialOf('assigner').email, credentialOf('assigner').token), 'content-type': 'application/json' };
+      const created = await fetch(`${server.url}/rest/api/3/issue`, { method: 'POST', headers: tracker, body: JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'No code host' } }) });
+      const key = ((await created.json()) as { key: string }).key;
+      const issue = await fetch(`${server.url}/browse/${key}`, { headers: { authorization: tracker.authorization } });
+      const text = await issue.text();
+      expect(issue.status).toBe(200);
+      expect(text).toContain('No code host');
+      expect(text).not.toContain('Development');
+      const review = await fetch(`${server.url}/${OWNER}/${REPO}/pull/1`, { headers: auth('ada') });
+      expect(review.status).toBe(401);
+      expect(review.headers.get('www-authenticate')).toContain('jst-tracker code host');
+    } finally {
+      await server.close();
+      await db.drop();
+    }
   });
 });

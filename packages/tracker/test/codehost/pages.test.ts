@@ -289,6 +289,19 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
       expect(r.text).not.toContain('class="pull-link"');
     });
 
+    it('the panel lists at most 50 pull requests and says how many there are', async () => {
+      const many = Array.from({ length: 60 }, (_, i) => ({ repo: 'acme/app', number: i + 1, title: `P${i + 1}`, state: 'open' as const, merged: false, head: `feature/${issueKey}-${i}`, base: 'main' }));
+      const app = buildApp(ch.server.tracker, { logLevel: 'silent', pullsForIssue: async (key) => (key === issueKey ? many : []) });
+      try {
+        const r = await board(`/browse/${issueKey}`, app);
+        expect(r.status).toBe(200);
+        expect([...r.text.matchAll(/<li class="pull-link"/g)]).toHaveLength(50);
+        expect(r.text).toContain('Showing the first 50 of 60 pull requests.');
+      } finally {
+        await app.close();
+      }
+    });
+
     it('without a code host the panel is absent', async () => {
       const app = buildApp(ch.server.tracker, { logLevel: 'silent' });
       try {

@@ -16,13 +16,17 @@ export interface IssuePullRequest {
 /** The one question the board asks the code host (injected by the composition, src/server.ts). */
 export type PullsForIssue = (key: string) => Promise<IssuePullRequest[]>;
 
+/** Pull requests the development panel lists; past it, it says how many more there are. */
+export const PANEL_PULLS_MAX = 50;
+
 /** The development panel: the issue's pull requests, each linked to its review page (same origin). */
-function developmentPanel(pulls: IssuePullRequest[]) {
+function developmentPanel(all: IssuePullRequest[]) {
+  const pulls = all.slice(0, PANEL_PULLS_MAX);
   const state = (p: IssuePullRequest) => (p.merged ? 'merged' : p.state);
   const href = (p: IssuePullRequest) => `/${p.repo.split('/').map(encodeURIComponent).join('/')}/pull/${p.number}`;
   return html`<section class="development"><h2>Development</h2>${pulls.length === 0
     ? html`<p class="empty">No pull requests: none has a head branch named for this issue (feature/KEY-… or hotfix/KEY-…).</p>`
-    : html`<ul class="pulls">${pulls.map((p) => html`<li class="pull-link" data-state="${state(p)}"><a href="${href(p)}">${p.repo}#${p.number}</a> <span class="pull-title">${p.title}</span> <span class="state state-${state(p)}">${state(p)}</span> <code class="branch">${p.head}</code> → <code class="branch">${p.base}</code></li>`)}</ul>`}</section>`;
+    : html`<ul class="pulls">${pulls.map((p) => html`<li class="pull-link" data-state="${state(p)}"><a href="${href(p)}">${p.repo}#${p.number}</a> <span class="pull-title">${p.title}</span> <span class="state state-${state(p)}">${state(p)}</span> <code class="branch">${p.head}</code> → <code class="branch">${p.base}</code></li>`)}</ul>${all.length > pulls.length ? html`<p class="cut">Showing the first ${pulls.length} of ${all.length} pull requests.</p>` : ''}`}</section>`;
 }
 
 /**

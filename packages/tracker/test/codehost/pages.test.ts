@@ -144,6 +144,22 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
       expect([...f.text.matchAll(/<option value="(\w+)">/g)].map((m) => m[1])).toEqual(['merge', 'squash', 'rebase']);
     });
 
+    it('a draft shows Draft and a closed one Closed, neither with a merge button', async () => {
+      const branch = `topic-${kind}-draft`;
+      ch.commit(branch, { 'draft.txt': 'draft\n' });
+      const { data } = await ch.as('ada').rest.pulls.create({ ...o, title: 'Not yet', head: branch, base: 'main', draft: true });
+      const draft = await page(`/${OWNER}/${REPO}/pull/${data.number}`, auth('rey'));
+      expect(draft.text).toContain('<span class="state state-draft">Draft</span>');
+      expect(draft.text).toContain('<main class="pull" data-state="draft">');
+      expect(draft.text).not.toContain('<form class="merge-form"');
+      const { n } = await openPull();
+      await ch.as('ada').rest.pulls.update({ ...o, pull_number: n, state: 'closed' });
+      const closed = await page(`/${OWNER}/${REPO}/pull/${n}`, auth('rey'));
+      expect(closed.text).toContain('<span class="state state-closed">Closed</span>');
+      expect(closed.text).toContain('closed without being merged');
+      expect(closed.text).not.toContain('<form class="merge-form"');
+    });
+
     it('a file too large for the page is listed without its lines, and the page says so', async () => {
       const big = Array.from({ length: 40_000 }, (_, i) => `line ${i} ${'x'.repeat(20)}`).join('\n');
       const { n } = await openPull({ 'big-a.txt': big, 'big-b.txt': big, 'small.txt': 'small\n' });

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECURITY_HEADERS } from '../../src/http/board/layout.js';
 import { buildApp } from '../../src/http/app.js';
@@ -5,7 +8,8 @@ import { parseSeed, startServer } from '../../src/index.js';
 import { createTempDatabase } from '../../../../test/support/postgres.js';
 import { credentialOf, testSeed } from '../../../../test/support/seed.js';
 import { basic, storeKinds } from '../../../../test/support/tracker.js';
-import { CH_TOKENS, OWNER, REPO, startCodehostServer, type ChWho, type CodehostServer } from './support.js';
+import { git } from '../../../../test/support/repo.js';
+import { CH_TOKENS, codehostTestSeed, octokitFor, OWNER, REPO, startCodehostServer, type ChWho, type CodehostServer } from './support.js';
 
 /**
  * ARCHITECTURE §14 "Pages": a pull request's review page at its html_url, signed in with the code
@@ -351,6 +355,49 @@ describe.skipIf(!kinds.includes('postgres'))('ARCHITECTURE §14 pages when the c
     } finally {
       await server.close();
       await db.drop();
+    }
+  });
+});
+
+describe.skipIf(!kinds.includes('postgres'))('ARCHITECTURE §14 pages over several processes (one PostgreSQL, one --repos)', () => {
+  it('a merge form shown by one process is accepted by another (the form secret is shared through the database)', async () => {
+    const db = await createTempDatabase();
+    const root = mkdtempSync(join(tmpdir(), 'jst-pages-procs-'));
+    const repos = join(root, 'repos');
+    const options = { port: 0, databaseUrl: db.url, poolSize: 2, repos, seed: parseSeed(codehostTestSeed()) };
+    const a = await startServer(options);
+    const b = await startServer(options);
+    try {
+      const work = join(root, 'work');
+      git(root, 'clone', '--quiet', join(repos, OWNER, `${REPO}.git`), work);
+      git(work, 'config', 'user.name', 'Fixture');
+      git(work, 'config', 'user.email', 'fixture@example.test');
+      git(work, 'checkout', '--quiet', '-b', 'main');
+      writeFileSync(join(work, 'README.md'), 'hello\n');
+      git(work, 'add', '.');
+      git(work, 'commit', '--quiet', '-m', 'initial');
+      git(work, 'push', '--quiet', 'origin', 'main');
+      git(work, 'checkout', '--quiet', '-b', 'topic');
+      writeFileSync(join(work, 'topic.txt'), 'topic\n');
+      git(work, 'add', '.');
+      git(work, 'commit', '--quiet', '-m', 'topic');
+      git(work, 'push', '--quiet', 'origin', 'topic');
+      const { data } = await octokitFor(`${a.url}/api/v3`, CH_TOKENS.ada).rest.pulls.create({ ...o, title: 'Across processes', head: 'topic', base: 'main' });
+      const shown = await (await fetch(`${a.url}/${OWNER}/${REPO}/pull/${data.number}`, { headers: auth('rey') })).text();
+      const field = (name: string) => new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(shown)![1]!;
+      const res = await fetch(`${b.url}/${OWNER}/${REPO}/pull/${data.number}/merge`, {
+        method: 'POST', redirect: 'manual',
+        headers: { ...auth('rey'), 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ sha: field('sha'), token: field('token') }).toString(),
+      });
+      expect(res.status).toBe(303);
+      const merged = await fetch(`${a.url}/api/v3/repos/${OWNER}/${REPO}/pulls/${data.number}/merge`, { headers: { authorization: `Bearer ${CH_TOKENS.vic}` } });
+      expect(merged.status).toBe(204);
+    } finally {
+      await a.close();
+      await b.close();
+      await db.drop();
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });

@@ -37,13 +37,16 @@ export interface ReviewPage {
 
 /** Everything the review page shows; 404 (masked) when the viewer may not read the repository. */
 export async function loadReviewPage(host: CodeHost, access: RepoAccess, number: number): Promise<ReviewPage> {
-  const detail = await host.getPull(access, number);
-  const git = host.git!; // getPull has required it
-  const { repo } = access;
-  const [cmp, reviews, comments, merge] = await Promise.all([
-    git.compare(repo.owner, repo.name, detail.baseSha, detail.headSha, { maxCommits: PULL_COMMITS_MAX, maxFiles: PAGE_FILES_MAX, maxPatchBytes: PATCH_BYTES_MAX }),
+  const [detail, reviews, comments] = await Promise.all([
+    host.getPull(access, number),
     host.reviews(access, number, 0, PAGE_THREAD_MAX),
     host.comments(access, number, 0, PAGE_THREAD_MAX),
+  ]);
+  const git = host.git!; // getPull has required it
+  const { repo } = access;
+  // The diff, the commits and the conflicts of the very commits the page's merge form names.
+  const [cmp, merge] = await Promise.all([
+    git.compare(repo.owner, repo.name, detail.baseSha, detail.headSha, { maxCommits: PULL_COMMITS_MAX, maxFiles: PAGE_FILES_MAX, maxPatchBytes: PATCH_BYTES_MAX }),
     detail.mergeable === false ? git.mergeability(repo.owner, repo.name, detail.baseSha, detail.headSha) : Promise.resolve({ conflicts: [] as string[] }),
   ]);
   let budget = PAGE_PATCH_BYTES;

@@ -210,6 +210,10 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
         expect(r.text).toContain('was not sent from this site');
         expect(r.headers.get('content-security-policy')).toBe(SECURITY_HEADERS['content-security-policy']);
       }
+      // Without a credential too: a cross-site post is refused before the browser is asked to sign in.
+      const anonymous = await post(`/${OWNER}/${REPO}/pull/${n}/merge`, fields, { 'sec-fetch-site': 'cross-site' });
+      expect(anonymous.status).toBe(403);
+      expect(anonymous.headers.get('www-authenticate')).toBeNull();
       expect(await merged(n)).toBe(404);
     });
 

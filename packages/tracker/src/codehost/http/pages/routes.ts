@@ -106,10 +106,11 @@ export function reviewPageRoutes(host: CodeHost) {
 
     // The merge button: the same merge as PUT /repos/{o}/{r}/pulls/{n}/merge, for the head the page showed.
     app.post<{ Params: PullParams }>('/:owner/:repo/pull/:number/merge', async (request, reply) => {
-      const { user, tokenHash } = await viewerOf(host, request);
+      // Before the sign-in: a cross-site post never makes the browser prompt for a credential.
       if (!sameOrigin(request)) {
         throw new PageRefusal(403, 'Refused', ['This merge was not sent from this site\'s own pull request page, so it was not made. Open the pull request here and press Merge there.']);
       }
+      const { user, tokenHash } = await viewerOf(host, request);
       const a = await access(user, request.params);
       const n = numberOf(request.params.number);
       const back = pullPath(a.repo, n);

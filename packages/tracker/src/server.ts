@@ -4,8 +4,11 @@ import { applyCodehostSeed } from './codehost/domain/apply-seed.js';
 import { CodeHost } from './codehost/domain/codehost.js';
 import { parseCodehostSeed, type CodehostSeed } from './codehost/domain/seed.js';
 import { MergeConflictError, RefMovedError } from './codehost/git/errors.js';
+import { createGitHttpHandler, parseGitPath } from './codehost/git/http-backend.js';
 import { BareRepos } from './codehost/git/repos.js';
 import { reviewPageRoutes } from './codehost/http/pages/routes.js';
+import { mountGitFront } from './codehost/http/git-front.js';
+import { DEFAULT_PUSH_LIMIT_MB } from './codehost/domain/limits.js';
 import { codehostRoutes } from './codehost/http/routes.js';
 import { CodehostStore } from './codehost/store/codehost-store.js';
 import { applySeed } from './domain/apply-seed.js';
@@ -94,6 +97,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // A pull request's review page (its html_url) and merge button, under the board's headers
     // (without a repository folder they answer the code host's 503 page, as its REST interface does).
     await app.register(reviewPageRoutes(codehost));
+    if (repos) {
+      const handle = createGitHttpHandler({
+        repos,
+        pushLimitBytes: options.pushLimit ?? DEFAULT_PUSH_LIMIT_MB * 1024 * 1024,
+        access: (owner, repo, credential, need) => codehost.gitAccess(credential === null ? null : credential.password, owner, repo, need),
+      });
+      mountGitFront(app.server, { matches: (path) => parseGitPath(path) !== null, handle, onError: (e) => app.log.error({ err: e }, 'git request failed') });
+    }
     checkpointFailed = (e) => app.log.error({ err: e }, 'the WAL checkpoint thread failed; checkpoints now run on the request thread');
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     const address = app.server.address();

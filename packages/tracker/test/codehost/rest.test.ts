@@ -321,6 +321,46 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
       expect(odd.status).toBe(422);
     });
 
+    it('a draft pull request is mergeable_state draft and cannot be merged (405)', async () => {
+      ch.commit('feature/ABC-6-draft', { 'draft.txt': 'd\n' });
+      const pr = await ch.as('ada').rest.pulls.create({ ...o, title: 'draft', head: 'feature/ABC-6-draft', base: 'main', draft: true });
+      expect(pr.data.draft).toBe(true);
+      expect((await ch.as('ada').rest.pulls.get({ ...o, pull_number: pr.data.number })).data.mergeable_state).toBe('draft');
+      expect((await refusal(ch.as('ada').rest.pulls.merge({ ...o, pull_number: pr.data.number }))).status).toBe(405);
+      await ch.as('ada').rest.pulls.update({ ...o, pull_number: pr.data.number, state: 'closed' });
+    });
+
+    it('PATCH base moves the pull request to another branch; an unknown base is 422', async () => {
+      git(ch.work, 'push', '--quiet', 'origin', 'origin/main:refs/heads/develop');
+      ch.commit('feature/ABC-7-rebase', { 'moved.txt': 'm\n' });
+      const pr = await ch.as('ada').rest.pulls.create({ ...o, title: 'moved', head: 'feature/ABC-7-rebase', base: 'main' });
+      const moved = await ch.as('ada').rest.pulls.update({ ...o, pull_number: pr.data.number, base: 'develop' });
+      expect(moved.data.base.ref).toBe('develop');
+      expect(moved.data.base.sha).toBe(git(ch.bare, 'rev-parse', 'develop'));
+      const bad = await refusal(ch.as('ada').rest.pulls.update({ ...o, pull_number: pr.data.number, base: 'nowhere' }));
+      expect(bad.status).toBe(422);
+      expect(bad.data.errors).toEqual([{ resource: 'PullRequest', field: 'base', code: 'invalid' }]);
+      await ch.as('ada').rest.pulls.update({ ...o, pull_number: pr.data.number, state: 'closed' });
+    });
+
+    it('files are paged with Link, and a file whose diff is over 512 KiB is listed without its patch', async () => {
+      const files: Record<string, string> = { 'big.txt': `${'x'.repeat(99)}\n`.repeat(6 * 1024) };
+      for (let i = 0; i < 4; i++) files[`small-${i}.txt`] = `line ${i}\n`;
+      ch.commit('feature/ABC-8-files', files);
+      const pr = await ch.as('ada').rest.pulls.create({ ...o, title: 'files', head: 'feature/ABC-8-files', base: 'main' });
+      expect(pr.data.changed_files).toBe(5);
+      const page = await ch.as('vic').rest.pulls.listFiles({ ...o, pull_number: pr.data.number, per_page: 2 });
+      expect(page.data).toHaveLength(2);
+      expect(page.headers.link).toContain('rel="last"');
+      const all = await ch.as('vic').paginate(ch.as('vic').rest.pulls.listFiles, { ...o, pull_number: pr.data.number, per_page: 2 });
+      expect(all.map((f) => f.filename).sort()).toEqual(['big.txt', 'small-0.txt', 'small-1.txt', 'small-2.txt', 'small-3.txt']);
+      const big = all.find((f) => f.filename === 'big.txt')!;
+      expect(big.additions).toBe(6 * 1024);
+      expect(big.patch).toBeUndefined();
+      expect(all.find((f) => f.filename === 'small-0.txt')!.patch).toBe('@@ -0,0 +1 @@\n+line 0');
+      await ch.as('ada').rest.pulls.update({ ...o, pull_number: pr.data.number, state: 'closed' });
+    });
+
     it('request bodies: bad JSON is 400 Problems parsing JSON; a body over the cap is refused before it is read', async () => {
       const bad = await fetch(`${ch.api}/repos/acme/app/pulls`, { method: 'POST', headers: { authorization: `Bearer ${CH_TOKENS.ada}`, 'content-type': 'application/json' }, body: '{"title":' });
       expect(bad.status).toBe(400);

@@ -122,14 +122,18 @@ export class CodeHost {
     return { repo, owner: (await this.store.userByLogin(repo.owner)) ?? null, permission, user };
   }
 
-  /** Git over HTTP's question (http-backend's access callback): may this credential read or write? */
-  async gitAccess(token: string | null, owner: string, name: string, need: 'read' | 'write'): Promise<'ok' | 'unauthenticated' | 'not_found' | 'forbidden'> {
+  /**
+   * Git over HTTP's question (http-backend's access callback): may this token read or write the
+   * repository? `ok` names it as stored (names are case-insensitive) and the signed-in login.
+   */
+  async gitAccess(token: string | null, owner: string, name: string, need: 'read' | 'write'): Promise<'unauthenticated' | 'not_found' | 'forbidden' | { decision: 'ok'; owner: string; repo: string; login: string }> {
     const user = token === null ? null : await this.userOfToken(token);
-    const repo = await this.store.repoByName(owner, name);
     if (!user) return 'unauthenticated';
+    const repo = await this.store.repoByName(owner, name);
     const permission = repo ? await this.permission(user, repo) : undefined;
     if (!repo || !permission) return 'not_found';
-    return need === 'write' && permission === 'read' ? 'forbidden' : 'ok';
+    if (need === 'write' && permission === 'read') return 'forbidden';
+    return { decision: 'ok', owner: repo.owner, repo: repo.name, login: user.login };
   }
 
   /** Throws the code host's 503 when it runs without a repository folder. */

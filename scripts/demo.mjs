@@ -7,7 +7,7 @@
 // running until Ctrl-C (`npm start -- --once` exits after the demo).
 // Demo tokens are generated once into a 0600 file and never printed; a rerun keeps the same port
 // when it is free, so the worktrees of an earlier run keep working.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,6 +25,10 @@ const say = (text) => process.stderr.write(`${text}\n`);
 const step = (text) => say(`• ${text}`);
 const gitEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0' };
 const git = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: gitEnv }).toString().trim();
+// git that talks to the code host runs beside the event loop: the server answering it is this process.
+const gitNet = (cwd, ...args) => new Promise((resolveRun, reject) => {
+  execFile('git', args, { cwd, env: gitEnv, timeout: 120_000 }, (error, stdout, stderr) => (error ? reject(new Error(`git ${args[0]} failed: ${String(stderr).trim().slice(0, 500)}`)) : resolveRun(String(stdout).trim())));
+});
 
 /** Shows a command as the person would type it, from `cwd`, then runs it with its output shown. */
 async function run(cwd, label, file, args, { check = true } = {}) {
@@ -73,12 +77,12 @@ const repo = join(runDir, 'repo');
 const worktrees = join(runDir, 'worktrees');
 mkdirSync(worktrees, { recursive: true });
 step(`cloning ${originUrl} into ${repo}`);
-execFileSync('git', ['-c', `credential.helper=${helper}`, 'clone', '-q', originUrl, repo], { stdio: ['ignore', 'pipe', 'pipe'], env: gitEnv });
+await gitNet(home, '-c', `credential.helper=${helper}`, 'clone', '-q', originUrl, repo);
 git(repo, 'config', 'credential.helper', helper);
 git(repo, 'config', 'user.name', 'Demo');
 git(repo, 'config', 'user.email', 'demo@demo.test');
 const teamEnv = ['DEFAULT_BASE_BRANCH=development', 'PRODUCTION_BRANCH=main', 'PROJECT_KEY=DEMO', 'STATUS_TODO=To Do', 'STATUS_IN_PROGRESS=In Progress', 'STATUS_IN_REVIEW=In Review', 'STATUS_DONE=Done'].join('\n') + '\n';
-if (git(repo, 'ls-remote', '--heads', 'origin', 'development') === '') {
+if ((await gitNet(repo, 'ls-remote', '--heads', 'origin', 'development')) === '') {
   step('the code-host repository is empty: making development and main with the shared jst settings');
   git(repo, 'checkout', '-q', '-b', 'development');
   writeFileSync(join(repo, 'README.md'), '# Demo project\n');
@@ -88,7 +92,7 @@ if (git(repo, 'ls-remote', '--heads', 'origin', 'development') === '') {
   git(repo, 'add', 'README.md', '.jst/team.env', '.jst/.gitignore');
   git(repo, 'commit', '-q', '-m', 'Initial commit with the shared jst settings');
   git(repo, 'branch', 'main');
-  git(repo, 'push', '-q', '-u', 'origin', 'development', 'main');
+  await gitNet(repo, 'push', '-q', '-u', 'origin', 'development', 'main');
 } else {
   git(repo, 'checkout', '-q', 'development');
   mkdirSync(join(repo, '.jst'), { recursive: true });
@@ -158,7 +162,7 @@ process.stdout.write([
   `  repository     ${repo}`,
   `  worktrees      ${worktrees}`,
   '',
-  ...(failed ? [] : nextSteps({ once: values.once, jstHere, repo, next: subtasks[1], done: first?.key })),
+  ...(failed ? [] : nextSteps({ once: values.once, root, jstHere, repo, next: subtasks[1], done: first?.key })),
 ].join('\n') + '\n');
 
 async function mergePullOf(worktree) {

@@ -23,18 +23,10 @@ export function planFileFor() {
  * The person's next commands for the next sub-task, each a line that runs as pasted in a new
  * terminal while the server runs (the first puts this checkout's jst on PATH).
  */
-export function nextSteps({ once, jstHere, repo, next, done }) {
-  if (once) {
-    return [
-      `The server has stopped (--once); its data, the repository and the worktrees stay where listed above.`,
-      `Run npm start again (it keeps the same port) and take ${next ? next.key : 'the next sub-task'} through as it prints.`,
-      '',
-    ];
-  }
+export function nextSteps({ once, root, jstHere, repo, next, done }) {
   if (!next) return [];
   const cd = `cd ${shq(next.dir)} &&`;
-  return [
-    `${done ? `${done} is Done and its pull request merged. ` : ''}Next, take ${next.key} through yourself: paste these lines into a new terminal, in order:`,
+  const lines = [
     `  ${jstHere}`,
     `  ${cd} jst start`,
     `  ${cd} printf 'export const ready = true;\\n' > ${next.key}.js && git add ${next.key}.js && git commit -qm ${shq(`${next.key}: first cut`)}`,
@@ -42,7 +34,20 @@ export function nextSteps({ once, jstHere, repo, next, done }) {
     `  ${cd} jst pr`,
     `  cd ${shq(repo)} && jst review ${next.key} --approve --summary ${shq('Looks good')}`,
     `  cd ${shq(repo)} && jst done ${next.key} --yes ${next.key}`,
-    `Merge its pull request on the code host first if you like: open the address jst pr printed and press Merge.`,
+  ];
+  if (once) {
+    return [
+      'The server has stopped (--once); its data, the repository and the worktrees stay where listed above.',
+      `To take ${next.key} through yourself: run  cd ${shq(root)} && npm start  in one terminal (it keeps the same port,`,
+      'so these worktrees keep working; it also plans a new request of its own), then paste these lines into another, in order:',
+      ...lines,
+      '',
+    ];
+  }
+  return [
+    `${done ? `${done} is Done and its pull request merged. ` : ''}Next, take ${next.key} through yourself: paste these lines into a new terminal, in order:`,
+    ...lines,
+    'Merge its pull request on the code host first if you like: open the address jst pr printed and press Merge.',
     '',
   ];
 }

@@ -59,8 +59,9 @@ describe('npm start (docs/architecture.md §3, §14 "The demo"): all three phase
     expect(r.stderr.indexOf('--request-changes')).toBeLessThan(r.stderr.indexOf('--approve'));
     for (const label of ['tracker', 'code host', 'pull request', 'tracker data', 'credentials', 'repository', 'worktrees']) expect(out).toMatch(new RegExp(`^ {2}${label} +\\S`, 'm'));
     expect(out).toContain('The server has stopped (--once)');
-    // No key is hard-coded: what is printed comes from the plan.
-    expect(out).not.toMatch(/DEMO-\d+/);
+    // No key is hard-coded: every key printed comes from the plan's own worktrees.
+    for (const file of ['scripts/demo.mjs', 'scripts/demo/text.mjs', 'scripts/demo/setup.mjs']) expect(readFileSync(join(root, file), 'utf8')).not.toMatch(/DEMO-\d/);
+    expect(out).toMatch(/^To take (DEMO-\d+) through yourself/m);
     expect(statSync(join(dir, 'demo.env')).mode & 0o777).toBe(0o600);
     expect(out + r.stderr).not.toMatch(/demo-(assigner|executor|reviewer|codehost)-[0-9a-f]{24}/);
 

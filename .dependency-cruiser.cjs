@@ -21,6 +21,19 @@ module.exports = {
       { path: `${TRACKER}store/` }, { path: `${TRACKER}http/` }),
     forbid('tracker-store-only-domain-model', 'The store reads and writes the domain\'s values (domain/model.ts, which imports nothing) and no domain rule.',
       { path: `${TRACKER}store/` }, { path: `${TRACKER}domain/`, pathNot: `${TRACKER}domain/model\\.ts$` }),
+    // The code host (src/codehost/, ARCHITECTURE §14) is a module of its own: the tracker's layers
+    // never import it; only the composition (server.ts, cli.ts, index.ts) puts the two together.
+    forbid('tracker-not-codehost', 'The tracker\'s domain, store and HTTP layers know nothing of the code host; the board asks it through one injected function.',
+      { path: `${TRACKER}(domain|store|http)/` }, { path: `${TRACKER}codehost/` }),
+    // The code host's layers: http → domain → store, git used by the domain's composition.
+    forbid('codehost-domain-not-http', 'The code host\'s domain knows nothing of HTTP.',
+      { path: `${TRACKER}codehost/domain/` }, { path: `${TRACKER}(codehost/)?http/` }),
+    forbid('codehost-store-not-up', 'The code host\'s store knows nothing of HTTP, git or the domain\'s rules (only domain/model.ts).',
+      { path: `${TRACKER}codehost/store/` }, { path: `${TRACKER}codehost/(http|git)/|${TRACKER}codehost/domain/(?!model\\.ts$)|${TRACKER}http/` }),
+    forbid('codehost-http-not-store', 'The code host\'s routes read through its domain, never its store.',
+      { path: `${TRACKER}codehost/http/` }, { path: `${TRACKER}codehost/store/|${TRACKER}store/` }),
+    forbid('codehost-git-standalone', 'The git layer runs git over bare repositories and knows nothing of the database, the REST interface or the domain\'s rules.',
+      { path: `${TRACKER}codehost/git/` }, { path: `${TRACKER}codehost/(store|http|domain)/|${TRACKER}(store|http|domain)/` }),
     // Workspaces resolve through node_modules links (to their dist/), or stay bare names when unbuilt.
     forbid('jst-config-not-client', 'jst\'s settings depend on no client code: the address helpers they share with the client live in @jst/url.',
       { path: '^packages/jst/src/config/' }, { path: '(^|/)packages/client/|(^|/)node_modules/@jst/client/|^@jst/client$' }),

@@ -83,15 +83,15 @@ function client(base: string, authorization: string | undefined): Client {
 export async function startTestTracker(
   kind: StoreKind,
   seed: unknown = testSeed(),
-  options: { port?: number; server?: Pick<ServerOptions, 'readCacheBytes' | 'trustProxy' | 'bodyLimit'> } = {},
+  options: { port?: number; server?: Pick<ServerOptions, 'readCacheBytes' | 'trustProxy' | 'bodyLimit' | 'repos' | 'pushLimit'> } = {},
 ): Promise<TestTracker> {
   let db: TempDatabase | undefined;
-  let dir: string | undefined;
   if (kind === 'postgres') db = await createTempDatabase();
-  else dir = mkdtempSync(join(tmpdir(), 'jst-tracker-test-'));
+  // The data folder; on PostgreSQL it holds only the code host's repositories (--repos).
+  const dir = mkdtempSync(join(tmpdir(), 'jst-tracker-test-'));
   const server = await startServer({
     port: options.port ?? 0,
-    ...(db ? { databaseUrl: db.url, poolSize: 4 } : { dataDir: dir! }),
+    ...(db ? { databaseUrl: db.url, poolSize: 4, repos: join(dir, 'repos') } : { dataDir: dir }),
     seed: parseSeed(seed),
     ...options.server,
   });
@@ -111,7 +111,7 @@ export async function startTestTracker(
     async close() {
       await server.close();
       if (db) await db.drop();
-      if (dir) rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -3,16 +3,19 @@ import { createRequire } from 'node:module';
 import { closestOption } from './cli-suggest.js';
 import { DEFAULT_BODY_LIMIT } from './domain/limits.js';
 import { loadSeedFile, SeedError, type Seed } from './domain/seed.js';
-import { startServer } from './server.js';
+import { DEFAULT_PUSH_LIMIT_MB } from './codehost/domain/limits.js';
+import { ReposRequiredError, startServer } from './server.js';
 import { capYoungGeneration } from './young-generation.js';
 
 /** V8's young generation per semi-space for a serving process (young-generation.ts says why). */
 const YOUNG_GENERATION_SEMI_SPACE_MIB = 4;
 
-const HELP = `jst-tracker — a Jira Cloud REST v3 compatible issue tracker (SQLite or PostgreSQL)
+const HELP = `jst-tracker — a Jira Cloud REST v3 compatible issue tracker (SQLite or PostgreSQL),
+and a code host in GitHub's REST shape with git over HTTP, on the same port
 
 Usage:
   jst-tracker serve [--host 127.0.0.1] [--port 8080] [--data DIR] [--database-url URL] [--seed FILE]
+                    [--repos DIR] [--push-limit MB]
   jst-tracker --help | --version
 
 Options (serve):
@@ -20,7 +23,12 @@ Options (serve):
   --port PORT          port; 0 picks a free one (default 8080)
   --data DIR           SQLite data folder (default ./.jst-tracker)
   --database-url URL   postgres://… to use PostgreSQL instead (or DATABASE_URL)
-  --seed FILE          load sites, users, tokens and projects from a seed file (idempotent)
+  --seed FILE          load sites, users, tokens and projects from a seed file (idempotent);
+                       its "codehost" section seeds the code host's users and repositories
+  --repos DIR          the code host's bare repositories, DIR/<owner>/<repo>.git
+                       (default <data>/repos; with --database-url there is no default: give
+                       every process the same DIR, or the code host is off)
+  --push-limit MB      largest git push the code host accepts (default ${DEFAULT_PUSH_LIMIT_MB})
   --log-level LEVEL    fatal|error|warn|info|debug|trace|silent (default warn; logs go to stderr)
   --trust-proxy        trust X-Forwarded-* headers from a load balancer
   --read-cache MB      memory for repeated GET /issue replies, SQLite only (default 8; 0 = off;
@@ -28,12 +36,19 @@ Options (serve):
   --body-limit MB      largest request body; a larger one is refused with 413 before it is read
                        (default 1; docs/limits.md lists every limit)
 
+Code host (docs/codehost.md): REST at http://HOST:PORT/api/v3 (GitHub Enterprise Server's
+layout; Authorization: Bearer TOKEN), git at http://HOST:PORT/<owner>/<repo>.git (any user
+name, the token as password), pull request pages at http://HOST:PORT/<owner>/<repo>/pull/<n>.
+
 Output: the ready line goes to stdout, logs and errors to stderr.
 
 Examples:
   jst-tracker serve --port 0 --seed seed.json
   DATABASE_URL=postgres://postgres@127.0.0.1/jst jst-tracker serve --port 8080
   curl -u assigner@acme.test:TOKEN http://127.0.0.1:8080/rest/api/3/myself
+  curl -H "Authorization: Bearer TOKEN" http://127.0.0.1:8080/api/v3/user
+  git clone http://x-access-token:TOKEN@127.0.0.1:8080/demo/app.git
+  jst-tracker serve --database-url postgres://postgres@db/jst --repos /srv/jst/repos --seed seed.json
 `;
 
 function version(): string {
@@ -45,6 +60,7 @@ const OPTIONS = {
   host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' },
   'database-url': { type: 'string' }, seed: { type: 'string' }, 'log-level': { type: 'string' },
   'trust-proxy': { type: 'boolean' }, 'read-cache': { type: 'string' }, 'body-limit': { type: 'string' },
+  repos: { type: 'string' }, 'push-limit': { type: 'string' },
   help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' },
 } as const;
 
@@ -93,16 +109,24 @@ async function main(argv: string[]): Promise<number> {
   if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')} (got ${describeValue(logLevel)}).`);
   const readCache = megabytes(values['read-cache'], '--read-cache', 0, 4096);
   const bodyLimit = megabytes(values['body-limit'], '--body-limit', 0.001, 1024) ?? DEFAULT_BODY_LIMIT / 1024 / 1024;
+  const pushLimit = megabytes(values['push-limit'], '--push-limit', 0.001, 1024 * 1024);
+  if (values.repos !== undefined && values.repos.trim() === '') throw new UsageError('--repos needs a folder (the code host\'s bare repositories).');
   let seed: Seed | undefined;
   if (values.seed) seed = loadSeedFile(values.seed);
+  const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL ?? undefined;
+  // ARCHITECTURE §14: with PostgreSQL every process must see one repository folder, so it is never guessed.
+  if (databaseUrl && values.repos === undefined && seed?.codehost !== undefined) throw new ReposRequiredError();
   capYoungGeneration(YOUNG_GENERATION_SEMI_SPACE_MIB);
   const host = values.host ?? '127.0.0.1';
   const server = await startServer({
     host,
     port,
     dataDir: values.data ?? '.jst-tracker',
-    databaseUrl: values['database-url'] ?? process.env.DATABASE_URL ?? undefined,
+    databaseUrl,
     seed,
+    ...(values.seed ? { seedFile: values.seed } : {}),
+    ...(values.repos !== undefined ? { repos: values.repos } : {}),
+    ...(pushLimit === undefined ? {} : { pushLimit: Math.round(pushLimit * 1024 * 1024) }),
     logLevel,
     trustProxy: values['trust-proxy'] ?? false,
     ...(readCache === undefined ? {} : { readCacheBytes: Math.round(readCache * 1024 * 1024) }),
@@ -135,6 +159,6 @@ main(process.argv.slice(2)).then(
   (e: unknown) => {
     const message = e instanceof SeedError ? `invalid seed file: ${e.message}` : e instanceof Error ? e.message : String(e);
     process.stderr.write(`jst-tracker: ${message}\n`);
-    process.exitCode = e instanceof SeedError || e instanceof UsageError ? 2 : 1;
+    process.exitCode = e instanceof SeedError || e instanceof UsageError || e instanceof ReposRequiredError ? 2 : 1;
   },
 );

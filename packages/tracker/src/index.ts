@@ -4,4 +4,7 @@ export { Store } from './store/store.js';
 export { openDb, type DbOptions } from './store/db.js';
 export { applySeed } from './domain/apply-seed.js';
 export { parseSeed, loadSeedFile, SeedError, type Seed } from './domain/seed.js';
-export { startServer, type RunningServer, type ServerOptions } from './server.js';
+export { startServer, ReposRequiredError, type RunningServer, type ServerOptions } from './server.js';
+export { CodeHost, type IssuePull, type PullDetail, type PullView, type RepoAccess } from './codehost/domain/codehost.js';
+export { parseCodehostSeed, RESERVED_OWNERS, type CodehostSeed } from './codehost/domain/seed.js';
+export { CodehostStore } from './codehost/store/codehost-store.js';

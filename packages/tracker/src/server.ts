@@ -1,4 +1,15 @@
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { applyCodehostSeed } from './codehost/domain/apply-seed.js';
+import { CodeHost } from './codehost/domain/codehost.js';
+import { parseCodehostSeed, type CodehostSeed } from './codehost/domain/seed.js';
+import { MergeConflictError, RefMovedError } from './codehost/git/errors.js';
+import { createGitHttpHandler, parseGitPath } from './codehost/git/http-backend.js';
+import { BareRepos } from './codehost/git/repos.js';
+import { mountGitFront } from './codehost/http/git-front.js';
+import { DEFAULT_PUSH_LIMIT_MB } from './codehost/domain/limits.js';
+import { codehostRoutes } from './codehost/http/routes.js';
+import { CodehostStore } from './codehost/store/codehost-store.js';
 import { applySeed } from './domain/apply-seed.js';
 import type { Seed } from './domain/seed.js';
 import { Tracker } from './domain/tracker.js';
@@ -21,6 +32,23 @@ export interface ServerOptions {
   readCacheBytes?: number;
   /** Largest request body in bytes (default 1 MiB, domain/limits.ts). */
   bodyLimit?: number;
+  /**
+   * The code host's bare repositories (ARCHITECTURE §14): `<repos>/<owner>/<repo>.git`. Default
+   * `<dataDir>/repos` on SQLite; with `databaseUrl` there is no default (every process must see
+   * the same folder): without it the code host is off, and a seed with a code-host section is refused.
+   */
+  repos?: string;
+  /** Largest push in bytes (default 100 MiB; `serve --push-limit MB`). */
+  pushLimit?: number;
+  /** The seed's file name, for the errors of its code-host section. */
+  seedFile?: string;
+}
+
+/** The code host needs a repository folder that every process shares (`--repos`). */
+export class ReposRequiredError extends Error {
+  constructor() {
+    super('the seed has a "codehost" section, but with --database-url the code host needs --repos DIR (a folder every jst-tracker process over this database shares). Add --repos DIR, or remove "codehost" from the seed.');
+  }
 }
 
 export interface RunningServer {
@@ -28,6 +56,8 @@ export interface RunningServer {
   app: FastifyInstance;
   tracker: Tracker;
   store: Store;
+  /** The embedded code host (src/codehost/); its `git` is null when it runs without a repository folder. */
+  codehost: CodeHost;
   /** Stops accepting, finishes in-flight requests, closes the store. */
   close(): Promise<void>;
 }
@@ -36,16 +66,51 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   // Until the app (and its logger) exists, a failed checkpoint thread is reported on stderr.
   let checkpointFailed = (e: Error) => { process.stderr.write(`jst-tracker: ${e.message}; WAL checkpoints now run on the request thread.\n`); };
-  const store = new Store(openDb({
+  // The code host's seed is its own (ARCHITECTURE §14), checked before anything is opened.
+  const codehostSeed: CodehostSeed | undefined = options.seed?.codehost === undefined ? undefined : parseCodehostSeed(options.seed.codehost, options.seedFile);
+  const reposDir = options.repos ?? (options.databaseUrl ? undefined : join(options.dataDir ?? '.jst-tracker', 'repos'));
+  if (reposDir === undefined && codehostSeed) throw new ReposRequiredError();
+  const db = openDb({
     databaseUrl: options.databaseUrl, dataDir: options.dataDir, poolSize: options.poolSize,
     onCheckpointError: (e) => checkpointFailed(e),
-  }));
+  });
+  const store = new Store(db);
   try {
     await store.migrate();
     if (options.seed) await applySeed(store, options.seed);
+    let repos = reposDir === undefined ? null : new BareRepos(reposDir);
+    let off: string | undefined;
+    if (repos) {
+      // Merges need git 2.38. Asked for (--repos, a code-host seed), a missing or old git stops the
+      // start; otherwise the tracker serves and the code host says why it is off.
+      try {
+        await repos.verifyGit();
+      } catch (e) {
+        if (options.repos !== undefined || codehostSeed) throw e;
+        off = (e as Error).message;
+        repos = null;
+      }
+    }
+    const codehostStore = new CodehostStore(db);
+    const codehost = await CodeHost.open(codehostStore, repos, {
+      isConflict: (e) => e instanceof MergeConflictError,
+      isRefMoved: (e) => e instanceof RefMovedError,
+    }, off);
+    if (codehostSeed) await applyCodehostSeed(codehost, codehostStore, repos, codehostSeed, options.seedFile);
     const tracker = new Tracker(store);
     await tracker.refreshSites();
     const app = buildApp(tracker, { logLevel: options.logLevel ?? 'silent', trustProxy: options.trustProxy ?? false, ...(options.readCacheBytes !== undefined ? { readCacheBytes: options.readCacheBytes } : {}), ...(options.logStream ? { logStream: options.logStream } : {}), ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}) });
+    // The code host on the same port: its REST interface under /api/v3 (GitHub Enterprise Server's
+    // layout) and git over smart HTTP at /<owner>/<repo>.git, in front of Fastify's body parsing.
+    await app.register(codehostRoutes(codehost), { prefix: '/api/v3' });
+    if (repos) {
+      const handle = createGitHttpHandler({
+        repos,
+        pushLimitBytes: options.pushLimit ?? DEFAULT_PUSH_LIMIT_MB * 1024 * 1024,
+        access: (owner, repo, credential, need) => codehost.gitAccess(credential === null ? null : credential.password, owner, repo, need),
+      });
+      mountGitFront(app.server, { matches: (path) => parseGitPath(path) !== null, handle, onError: (e) => app.log.error({ err: e }, 'git request failed') });
+    }
     checkpointFailed = (e) => app.log.error({ err: e }, 'the WAL checkpoint thread failed; checkpoints now run on the request thread');
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     const address = app.server.address();
@@ -53,11 +118,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const host = options.host ?? '127.0.0.1';
     const shown = host.includes(':') ? `[${host}]` : host;
     let closing: Promise<void> | undefined;
+    codehost.baseUrl = `http://${shown}:${port}`;
     return {
       url: `http://${shown}:${port}`,
       app,
       tracker,
       store,
+      codehost,
       close: () => (closing ??= app.close().then(() => store.close())),
     };
   } catch (e) {

@@ -3,8 +3,12 @@ import { compileWorkflow, kanbanWorkflow, type StatusCategoryKey, type WorkflowS
 import { findJsonFault, shownKey } from './json-fault.js';
 import { PROJECT_ROLES, type ProjectRole } from './permissions.js';
 
-/** A seed file (ARCHITECTURE §5), parsed and checked once at the edge. */
-export interface Seed { sites: SeedSite[] }
+/**
+ * A seed file (ARCHITECTURE §5), parsed and checked once at the edge. `codehost` is the code
+ * host's section (ARCHITECTURE §14), handed over as it was written: the code host's own domain
+ * parses it (src/codehost/domain/seed.ts), the tracker's knows nothing of it.
+ */
+export interface Seed { sites: SeedSite[]; codehost?: unknown }
 export interface SeedSite { host: string; cloudId?: string; users: SeedUser[]; projects: SeedProject[] }
 export interface SeedUser { email: string; displayName: string; tokens: SeedToken[] }
 export interface SeedToken { token: string; kind: 'classic' | 'scoped'; scopes: string[] }
@@ -68,12 +72,13 @@ export function parseSeed(json: unknown, file = '<seed>'): Seed {
   };
 
   const root = obj(json, '$');
-  known(root, '$', ['sites']);
+  known(root, '$', ['sites', 'codehost']);
   const sites = arr(root.sites, '$.sites');
   if (sites.length === 0) fail('$.sites', 'needs at least one site');
   const hosts = new Set<string>();
   const cloudIds = new Set<string>();
   return {
+    ...(root.codehost === undefined ? {} : { codehost: root.codehost }),
     sites: sites.map((s, si) => {
       const sp = `$.sites[${si}]`;
       const site = obj(s, sp);

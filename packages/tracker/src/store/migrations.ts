@@ -2,6 +2,7 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } fr
 import type { Dialect } from './db.js';
 import { searchMigration } from './migration-0002-search.js';
 import { boardIndexesMigration } from './migration-0003-board-indexes.js';
+import { codehostMigration } from './migration-0004-codehost.js';
 
 /**
  * One set of migrations for both dialects. The only difference is how an auto-numbered key is
@@ -93,6 +94,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     },
     '0002_search': searchMigration,
     '0003_board_indexes': boardIndexesMigration,
+    '0004_codehost': codehostMigration(dialect),
   };
 }
 

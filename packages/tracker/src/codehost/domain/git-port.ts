@@ -1,0 +1,68 @@
+/**
+ * What the code host's domain needs of git (implemented by ../git/repos.ts, BareRepos, over the
+ * bare repositories under --repos). Every call runs git itself; nothing here re-implements it.
+ */
+export interface GitPerson { name: string; email: string; date: string }
+
+export interface CommitInfo {
+  sha: string;
+  tree: string;
+  parents: string[];
+  message: string;
+  author: GitPerson;
+  committer: GitPerson;
+}
+
+export interface FileChange {
+  filename: string;
+  status: 'added' | 'removed' | 'modified' | 'renamed' | 'copied' | 'changed' | 'unchanged';
+  additions: number;
+  deletions: number;
+  changes: number;
+  /** The blob at the head side (null for a removed file). */
+  sha: string | null;
+  /** Absent when binary or cut (too large, as on GitHub). */
+  patch?: string;
+  previous_filename?: string;
+}
+
+export interface CompareLimits { maxCommits: number; maxFiles: number; maxPatchBytes: number }
+
+export interface Comparison {
+  /** base..head, oldest first, at most maxCommits. */
+  commits: CommitInfo[];
+  totalCommits: number;
+  /** The diff from the merge base to head, at most maxFiles. */
+  files: FileChange[];
+  changedFiles: number;
+  additions: number;
+  deletions: number;
+}
+
+export interface MergeRequest {
+  baseBranch: string;
+  headSha: string;
+  method: 'merge' | 'squash' | 'rebase';
+  title: string;
+  message: string;
+  author: GitPerson;
+  committer: GitPerson;
+}
+
+export interface GitRepos {
+  ensure(owner: string, name: string, defaultBranch: string): Promise<void>;
+  exists(owner: string, name: string): Promise<boolean>;
+  /** The branch's commit, or null when there is no such branch. */
+  branchSha(owner: string, name: string, branch: string): Promise<string | null>;
+  compare(owner: string, name: string, base: string, head: string, limits: CompareLimits): Promise<Comparison>;
+  mergeability(owner: string, name: string, baseSha: string, headSha: string): Promise<{ mergeable: boolean; conflicts: string[] }>;
+  /** Publishes the merge on the base branch; throws MergeConflictError or RefMovedError (../git/errors). */
+  merge(owner: string, name: string, request: MergeRequest): Promise<{ sha: string }>;
+  isAncestor(owner: string, name: string, ancestor: string, descendant: string): Promise<boolean>;
+}
+
+/** How the domain tells a merge refusal from a fault, whatever error classes the implementation throws. */
+export interface GitErrorKinds {
+  isConflict(error: unknown): boolean;
+  isRefMoved(error: unknown): boolean;
+}

@@ -1,0 +1,113 @@
+import { shownKey } from '../../domain/json-fault.js';
+import { SeedError } from '../../domain/seed.js';
+import { PERMISSIONS, type Permission } from './model.js';
+
+/** The seed's `"codehost"` section (ARCHITECTURE §14; docs/codehost.md), parsed and checked. */
+export interface CodehostSeed { users: CodehostSeedUser[]; repos: CodehostSeedRepo[] }
+export interface CodehostSeedUser { login: string; name: string | null; tokens: string[] }
+export interface CodehostSeedRepo { owner: string; name: string; defaultBranch: string; collaborators: { login: string; permission: Permission }[] }
+
+/**
+ * First path segments the server routes itself (the tracker's REST forms, its board and assets,
+ * the code host's API): a repository owner by one of these names could never be reached at
+ * `/<owner>/<repo>`, so the seed refuses it. test/codehost/seed.test.ts checks this list against
+ * every route the server registers.
+ */
+export const RESERVED_OWNERS: readonly string[] = [
+  'api', 'rest', 'ex', 'browse', '_board', '_edge', 'favicon.ico', 'login', 'logout', 'assets', 'static', 'robots.txt',
+];
+
+/** GitHub's login rule: letters, digits and single inner hyphens, at most 39 characters. */
+const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
+/** GitHub's repository name rule: letters, digits, `.`, `-`, `_`, at most 100 characters. */
+const REPO_NAME = /^[A-Za-z0-9._-]{1,100}$/;
+
+/** A branch name git accepts (git check-ref-format's rules), at most 255 bytes. */
+export function isBranchName(name: string): boolean {
+  return name.length > 0 && Buffer.byteLength(name) <= 255
+    && !/[\x00-\x20\x7f~^:?*[\\]|\.\.|@\{|\/\/|\.lock(\/|$)|\/\./.test(name)
+    && !/^[-/.]|[/.]$/.test(name) && name !== '@';
+}
+
+export function isRepoName(name: string): boolean {
+  return REPO_NAME.test(name) && name !== '.' && name !== '..' && !name.toLowerCase().endsWith('.git');
+}
+
+export function isLogin(login: string): boolean {
+  return LOGIN.test(login);
+}
+
+/** Checks the `"codehost"` value of a seed file; the first problem throws, naming its JSON path. */
+export function parseCodehostSeed(json: unknown, file = '<seed>'): CodehostSeed {
+  const fail = (path: string, detail: string): never => { throw new SeedError(file, path, detail); };
+  const obj = (v: unknown, path: string): Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : fail(path, 'must be an object');
+  const arr = (v: unknown, path: string): unknown[] => (Array.isArray(v) ? v : fail(path, 'must be an array'));
+  const str = (v: unknown, path: string): string => (typeof v === 'string' && v.trim() !== '' ? v : fail(path, 'must be a non-empty string'));
+  const known = (o: Record<string, unknown>, path: string, keys: string[]) => {
+    for (const k of Object.keys(o)) if (!keys.includes(k)) fail(`${path}.${shownKey(k)}`, `unknown setting (expected one of: ${keys.join(', ')})`);
+  };
+  const root = obj(json, '$.codehost');
+  known(root, '$.codehost', ['users', 'repos']);
+  const logins = new Set<string>();
+  const tokens = new Set<string>();
+  const users = arr(root.users ?? [], '$.codehost.users').map((u, ui) => {
+    const up = `$.codehost.users[${ui}]`;
+    const user = obj(u, up);
+    known(user, up, ['login', 'name', 'tokens']);
+    const login = str(user.login, `${up}.login`);
+    if (!LOGIN.test(login)) fail(`${up}.login`, 'is not a login (letters, digits and single hyphens, at most 39 characters, as on GitHub)');
+    if (logins.has(login.toLowerCase())) fail(`${up}.login`, 'is the login of an earlier user too (logins are case-insensitive)');
+    logins.add(login.toLowerCase());
+    const name = user.name === undefined || user.name === null ? null : str(user.name, `${up}.name`);
+    if (name !== null && name.length > 255) fail(`${up}.name`, 'is longer than 255 characters');
+    return {
+      login,
+      name,
+      tokens: arr(user.tokens ?? [], `${up}.tokens`).map((t, ti) => {
+        const tp = `${up}.tokens[${ti}]`;
+        const tok = obj(t, tp);
+        known(tok, tp, ['token']);
+        const token = str(tok.token, `${tp}.token`);
+        if (token.length > 1024) fail(`${tp}.token`, 'is longer than 1024 characters');
+        if (/[\x00-\x20\x7f]/.test(token)) fail(`${tp}.token`, 'may not hold spaces or control characters (it travels in an HTTP header)');
+        if (tokens.has(token)) fail(`${tp}.token`, 'is a token listed earlier too (each token names one user)');
+        tokens.add(token);
+        return token;
+      }),
+    };
+  });
+  const repoNames = new Set<string>();
+  const repos = arr(root.repos ?? [], '$.codehost.repos').map((r, ri) => {
+    const rp = `$.codehost.repos[${ri}]`;
+    const repo = obj(r, rp);
+    known(repo, rp, ['owner', 'name', 'defaultBranch', 'collaborators']);
+    const owner = str(repo.owner, `${rp}.owner`);
+    if (RESERVED_OWNERS.includes(owner.toLowerCase())) {
+      fail(`${rp}.owner`, `"${owner}" is one of the server's own first path segments (${RESERVED_OWNERS.join(', ')}); pick another owner name`);
+    }
+    if (!LOGIN.test(owner)) fail(`${rp}.owner`, 'is not an owner name (letters, digits and single hyphens, at most 39 characters, as on GitHub)');
+    const name = str(repo.name, `${rp}.name`);
+    if (!isRepoName(name)) fail(`${rp}.name`, 'is not a repository name (letters, digits, ".", "-" and "_", at most 100 characters, not ending in .git)');
+    const full = `${owner}/${name}`.toLowerCase();
+    if (repoNames.has(full)) fail(`${rp}.name`, 'names a repository listed earlier too (names are case-insensitive)');
+    repoNames.add(full);
+    const defaultBranch = repo.defaultBranch === undefined ? 'main' : str(repo.defaultBranch, `${rp}.defaultBranch`);
+    if (!isBranchName(defaultBranch)) fail(`${rp}.defaultBranch`, 'is not a branch name git accepts');
+    const seen = new Set<string>();
+    const collaborators = arr(repo.collaborators ?? [], `${rp}.collaborators`).map((c, ci) => {
+      const cp = `${rp}.collaborators[${ci}]`;
+      const collaborator = obj(c, cp);
+      known(collaborator, cp, ['login', 'permission']);
+      const login = str(collaborator.login, `${cp}.login`);
+      if (!logins.has(login.toLowerCase())) fail(`${cp}.login`, 'is not one of $.codehost.users');
+      if (seen.has(login.toLowerCase())) fail(`${cp}.login`, 'names a collaborator listed earlier too');
+      seen.add(login.toLowerCase());
+      const permission = collaborator.permission ?? 'read';
+      if (!PERMISSIONS.includes(permission as Permission)) fail(`${cp}.permission`, `must be one of ${PERMISSIONS.join(', ')}`);
+      return { login, permission: permission as Permission };
+    });
+    return { owner, name, defaultBranch, collaborators };
+  });
+  return { users, repos };
+}

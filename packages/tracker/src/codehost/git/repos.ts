@@ -1,0 +1,210 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { compareCommits, DEFAULT_COMPARE_LIMITS, type CompareLimits, type Comparison } from './compare.js';
+import { GitCommandError, GitNameError, RefMovedError } from './errors.js';
+import { buildMerge, mergeTree, type GitIdentity, type MergeMethod } from './merge.js';
+import { checkBranchName, checkRepoName, checkSha } from './names.js';
+import { requireGitVersion, runGit } from './run.js';
+
+export { MergeConflictError, RefMovedError, GitNameError, GitCommandError } from './errors.js';
+export type { GitIdentity, MergeMethod } from './merge.js';
+export type { CommitInfo, GitPerson } from './commits.js';
+export type { Comparison, CompareLimits, FileChange } from './compare.js';
+export { DEFAULT_COMPARE_LIMITS } from './compare.js';
+
+export interface MergeOptions {
+  baseBranch: string;
+  headSha: string;
+  method: MergeMethod;
+  title: string;
+  message: string;
+  author: GitIdentity;
+  committer: GitIdentity;
+}
+
+/** How often a merge is recomputed when the base moved under it before RefMovedError. */
+const MERGE_ATTEMPTS = 12;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Configuration every repository gets (ARCHITECTURE §14: pushes over HTTP; force-push allowed as on GitHub). */
+const REPO_CONFIG: Array<[string, string]> = [
+  ['http.receivepack', 'true'],
+  ['http.uploadpack', 'true'],
+  ['receive.denyNonFastForwards', 'false'],
+  ['receive.denyDeletes', 'false'],
+  ['receive.fsckObjects', 'true'],
+  ['core.logAllRefUpdates', 'always'],
+  // Several processes may update one ref at once: wait for each other's lock instead of failing.
+  ['core.filesRefLockTimeout', '2000'],
+  ['core.packedRefsTimeout', '5000'],
+  ['uploadpack.allowFilter', 'true'],
+];
+
+/**
+ * The bare repositories of the code host, `<root>/<owner>/<name>.git` (ARCHITECTURE §14
+ * "Storage"). Every method runs git itself, bounded in time; owner, name, branch and SHA
+ * arguments are checked before any path or command line is built.
+ */
+export class BareRepos {
+  readonly root: string;
+  readonly timeoutMs: number;
+
+  constructor(root: string, options: { timeoutMs?: number } = {}) {
+    // Absolute: git http-backend joins it with the request's path, whatever its working folder.
+    this.root = resolve(root);
+    this.timeoutMs = options.timeoutMs ?? 120_000;
+  }
+
+  /**
+   * Fails with a clear message when the git on PATH is older than 2.38 (merges need
+   * `git merge-tree --write-tree`); a server calls it at start so it never runs half-able.
+   */
+  verifyGit(): Promise<void> {
+    return requireGitVersion();
+  }
+
+  /** The repository's folder; throws GitNameError for a name outside GitHub's charset. */
+  dir(owner: string, name: string): string {
+    checkRepoName('owner', owner);
+    checkRepoName('repository', name);
+    return join(this.root, owner, `${name}.git`);
+  }
+
+  async exists(owner: string, name: string): Promise<boolean> {
+    const dir = this.dir(owner, name);
+    try {
+      return (await stat(join(dir, 'HEAD'))).isFile() && (await stat(join(dir, 'objects'))).isDirectory();
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Creates an empty bare repository when there is none. Made in a temporary folder beside it
+   * (a name no repository can have: it starts with a dot) and renamed into place, so two processes
+   * doing this at once both end with the same one, fully made.
+   */
+  async ensure(owner: string, name: string, defaultBranch: string): Promise<void> {
+    checkBranchName(defaultBranch);
+    const dir = this.dir(owner, name);
+    if (await this.exists(owner, name)) return;
+    const parent = join(this.root, owner);
+    await mkdir(parent, { recursive: true });
+    const tmp = join(parent, `.tmp-${randomBytes(8).toString('hex')}.git`);
+    try {
+      await runGit(null, ['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, tmp], { timeoutMs: this.timeoutMs });
+      for (const [key, value] of REPO_CONFIG) await runGit(tmp, ['config', key, value], { timeoutMs: this.timeoutMs });
+      try {
+        await rename(tmp, dir);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if ((code === 'ENOTEMPTY' || code === 'EEXIST') && await this.exists(owner, name)) return;
+        throw e;
+      }
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }
+
+  private async existing(owner: string, name: string): Promise<string> {
+    const dir = this.dir(owner, name);
+    if (!await this.exists(owner, name)) throw new GitNameError(`There is no repository ${owner}/${name} under ${this.root}.`);
+    return dir;
+  }
+
+  /** The branch's commit, or null when there is no such branch. */
+  async branchSha(owner: string, name: string, branch: string): Promise<string | null> {
+    checkBranchName(branch);
+    const dir = await this.existing(owner, name);
+    const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `refs/heads/${branch}^{commit}`], { timeoutMs: this.timeoutMs, okCodes: [1] });
+    return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
+  }
+
+  /** The repository's branches and their commits, sorted by name. */
+  async branches(owner: string, name: string): Promise<Array<{ name: string; sha: string }>> {
+    const dir = await this.existing(owner, name);
+    const r = await runGit(dir, ['for-each-ref', '--format=%(objectname) %(refname:lstrip=2)', 'refs/heads/'], { timeoutMs: this.timeoutMs });
+    return r.stdout.toString('utf8').split('\n').filter((l) => l !== '').map((l) => {
+      const i = l.indexOf(' ');
+      return { sha: l.slice(0, i), name: l.slice(i + 1) };
+    }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** A full SHA or a branch name as a commit id, or null when it names no commit here. */
+  private async commit(dir: string, rev: string): Promise<string | null> {
+    let spec: string;
+    if (/^[0-9a-f]{40}$|^[0-9a-f]{64}$/.test(rev)) spec = rev;
+    else { checkBranchName(rev); spec = `refs/heads/${rev}`; }
+    const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${spec}^{commit}`], { timeoutMs: this.timeoutMs, okCodes: [1] });
+    return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
+  }
+
+  private async requireCommit(dir: string, owner: string, name: string, rev: string): Promise<string> {
+    const sha = await this.commit(dir, rev);
+    if (sha === null) throw new GitNameError(`${JSON.stringify(rev.slice(0, 120))} names no commit in ${owner}/${name}.`);
+    return sha;
+  }
+
+  /**
+   * base...head as a pull request shows it: the commits in base..head (oldest first, at most
+   * maxCommits), the files changed from the merge base to head (at most maxFiles), totals over all.
+   */
+  async compare(owner: string, name: string, base: string, head: string, limits: Partial<CompareLimits> = {}): Promise<Comparison> {
+    const dir = await this.existing(owner, name);
+    const [b, h] = await Promise.all([this.requireCommit(dir, owner, name, base), this.requireCommit(dir, owner, name, head)]);
+    return compareCommits(dir, b, h, { ...DEFAULT_COMPARE_LIMITS, ...limits }, this.timeoutMs);
+  }
+
+  /** Whether head merges into base without conflict (`git merge-tree --write-tree`), and the conflicted paths. */
+  async mergeability(owner: string, name: string, baseSha: string, headSha: string): Promise<{ mergeable: boolean; conflicts: string[] }> {
+    await requireGitVersion();
+    const dir = await this.existing(owner, name);
+    const [b, h] = await Promise.all([this.requireCommit(dir, owner, name, baseSha), this.requireCommit(dir, owner, name, headSha)]);
+    try {
+      const r = await mergeTree(dir, b, h, this.timeoutMs);
+      return { mergeable: r.clean, conflicts: r.conflicts };
+    } catch (e) {
+      if (e instanceof GitCommandError && /unrelated histories/.test(e.stderr)) return { mergeable: false, conflicts: [] };
+      throw e;
+    }
+  }
+
+  /** `git merge-base --is-ancestor`. */
+  async isAncestor(owner: string, name: string, ancestor: string, descendant: string): Promise<boolean> {
+    const dir = await this.existing(owner, name);
+    const a = await this.commit(dir, ancestor);
+    const d = await this.commit(dir, descendant);
+    if (a === null || d === null) return false;
+    const r = await runGit(dir, ['merge-base', '--is-ancestor', a, d], { timeoutMs: this.timeoutMs, okCodes: [1] });
+    return r.code === 0;
+  }
+
+  /**
+   * Merges head into the base branch and publishes it with `git update-ref refs/heads/<base> NEW OLD`
+   * (ARCHITECTURE §14: an atomic ref update from the expected old value, so two merges or a merge and
+   * a push never lose a commit). When the base moved meanwhile the merge is recomputed on the new
+   * base, up to MERGE_ATTEMPTS times, then RefMovedError; a conflict is MergeConflictError.
+   */
+  async merge(owner: string, name: string, o: MergeOptions): Promise<{ sha: string }> {
+    await requireGitVersion();
+    checkBranchName(o.baseBranch);
+    checkSha(o.headSha);
+    const dir = await this.existing(owner, name);
+    const head = await this.requireCommit(dir, owner, name, o.headSha);
+    const ref = `refs/heads/${o.baseBranch}`;
+    for (let attempt = 1; attempt <= MERGE_ATTEMPTS; attempt++) {
+      const old = await this.branchSha(owner, name, o.baseBranch);
+      if (old === null) throw new GitNameError(`There is no branch ${o.baseBranch} in ${owner}/${name} to merge into.`);
+      const next = await buildMerge(dir, old, head, o, this.timeoutMs);
+      if (next === old) return { sha: old };
+      const r = await runGit(dir, ['update-ref', '-m', `merge ${head.slice(0, 12)} (${o.method})`, ref, next, old], { timeoutMs: this.timeoutMs, okCodes: [1, 128] });
+      if (r.code === 0) return { sha: next };
+      if (!/cannot lock ref|but expected|unable to create .*\.lock|File exists/i.test(r.stderr)) throw new GitCommandError('update-ref', r.code, r.stderr);
+      // Lost a race with another merge or a push: back off a little (randomly, so racers spread) and redo it on the new base.
+      await sleep(Math.floor(Math.random() * 20 * attempt) + 5);
+    }
+    throw new RefMovedError(o.baseBranch, MERGE_ATTEMPTS);
+  }
+}

@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import { GitCommandError } from './errors.js';
+
+/**
+ * The environment every git child gets, built from nothing: the server's own environment may hold
+ * secrets (database URLs, tokens) and GIT_* variables (GIT_DIR inside a hook) that would change
+ * what git does, so only PATH is carried over. No user or system configuration is read, so a
+ * global hook, signing or alias on the host cannot change a merge.
+ */
+export function minimalGitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    HOME: '/nonexistent',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ATTR_NOSYSTEM: '1',
+    LC_ALL: 'C',
+    ...extra,
+  };
+}
+
+export interface RunOptions {
+  /** Bytes written to git's standard input (then closed). */
+  input?: Buffer | string;
+  /** Extra environment (author and committer identities). */
+  env?: Record<string, string>;
+  timeoutMs: number;
+  /** Exit codes that are answers, not failures (merge-base --is-ancestor's 1). */
+  okCodes?: number[];
+  /** Output beyond this is a failure: no answer is used half-read. */
+  maxOutputBytes?: number;
+}
+
+export interface RunResult { code: number; stdout: Buffer; stderr: string }
+
+const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
+
+/** Runs `git --git-dir=<gitDir> ARGS`, bounded in time and bytes. */
+export function runGit(gitDir: string | null, args: string[], o: RunOptions): Promise<RunResult> {
+  const fullArgs = gitDir === null ? args : [`--git-dir=${gitDir}`, ...args];
+  const max = o.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', fullArgs, { env: minimalGitEnv(o.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let err = '';
+    let failure: Error | null = null;
+    const fail = (e: Error) => {
+      if (failure === null) failure = e;
+      child.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => fail(new GitCommandError(`${args[0]} (timed out after ${o.timeoutMs} ms)`, null, err)), o.timeoutMs);
+    child.stdout.on('data', (chunk: Buffer) => {
+      outBytes += chunk.length;
+      if (outBytes > max) fail(new GitCommandError(`${args[0]} (output over ${max} bytes)`, null, err));
+      else out.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (err.length < 16_384) err += chunk.toString('utf8');
+    });
+    child.on('error', (e) => fail(e));
+    child.stdin.on('error', () => { /* git may exit before reading all input; its exit code tells */ });
+    child.stdin.end(o.input ?? '');
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (failure !== null) return reject(failure);
+      const c = code ?? -1;
+      if (c !== 0 && !(o.okCodes ?? []).includes(c)) return reject(new GitCommandError(args[0] ?? '', code, err));
+      resolve({ code: c, stdout: Buffer.concat(out), stderr: err });
+    });
+  });
+}
+
+let versionCheck: Promise<void> | null = null;
+
+/** The oldest git whose `merge-tree --write-tree` the merges rely on. */
+export const MIN_GIT_VERSION: readonly [number, number] = [2, 38];
+
+/** Checks once per process that the installed git is new enough; a clear error otherwise. */
+export function requireGitVersion(): Promise<void> {
+  versionCheck ??= (async () => {
+    let text: string;
+    try {
+      text = (await runGit(null, ['version'], { timeoutMs: 10_000 })).stdout.toString('utf8');
+    } catch (e) {
+      throw new Error(`The code host needs git ${MIN_GIT_VERSION.join('.')} or newer on PATH, and running \`git version\` failed: ${(e as Error).message}`);
+    }
+    const m = /git version (\d+)\.(\d+)/.exec(text);
+    const major = Number(m?.[1] ?? 0);
+    const minor = Number(m?.[2] ?? 0);
+    if (major < MIN_GIT_VERSION[0] || (major === MIN_GIT_VERSION[0] && minor < MIN_GIT_VERSION[1])) {
+      throw new Error(`The code host needs git ${MIN_GIT_VERSION.join('.')} or newer (for \`git merge-tree --write-tree\`); `
+        + `found "${text.trim()}". Install a newer git and restart jst-tracker.`);
+    }
+  })();
+  versionCheck.catch(() => { versionCheck = null; });
+  return versionCheck;
+}

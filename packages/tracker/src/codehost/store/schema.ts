@@ -1,0 +1,63 @@
+import type { Generated, Kysely, Transaction } from 'kysely';
+
+/** The code host's tables (created by the tracker's migration 0004, store/migration-0004-codehost.ts). */
+export interface CodehostDatabase {
+  ch_meta: { name: string; value: string };
+  ch_users: ChUsersTable;
+  ch_tokens: { id: Generated<number>; user_id: number; token_hash: string };
+  ch_repos: ChReposTable;
+  ch_collaborators: { repo_id: number; user_id: number; permission: string };
+  ch_pulls: ChPullsTable;
+  ch_reviews: ChReviewsTable;
+  ch_comments: ChCommentsTable;
+}
+
+export type ChTx = Kysely<CodehostDatabase> | Transaction<CodehostDatabase>;
+
+export interface ChUsersTable { id: Generated<number>; login: string; login_key: string; name: string | null; created_at: string }
+
+export interface ChReposTable {
+  id: Generated<number>;
+  owner: string;
+  name: string;
+  owner_key: string;
+  name_key: string;
+  default_branch: string;
+  pull_counter: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ChPullsTable {
+  id: Generated<number>;
+  repo_id: number;
+  number: number;
+  user_id: number;
+  title: string;
+  body: string | null;
+  state: string;
+  draft: number;
+  head_ref: string;
+  /** The issue key the head branch carries (`feature/ABC-1-…` → `ABC-1`), or null. */
+  issue_key: string | null;
+  base_ref: string;
+  /** The head's commit when the pull request was opened, then when it was closed or merged. */
+  head_sha: string;
+  base_sha: string;
+  /** `head\nbase` while open, NULL when closed: unique per repository (one open pull request per head and base). */
+  open_key: string | null;
+  merged: number;
+  merged_at: string | null;
+  merged_by_id: number | null;
+  merge_commit_sha: string | null;
+  /** The merge in progress: who runs it and since when (a claim older than a few minutes is stale). */
+  merge_claim: string | null;
+  merge_claim_at: string | null;
+  created_at: string;
+  updated_at: string;
+  closed_at: string | null;
+}
+
+export interface ChReviewsTable { id: Generated<number>; pull_id: number; user_id: number; state: string; body: string; commit_id: string; submitted_at: string }
+
+export interface ChCommentsTable { id: Generated<number>; repo_id: number; number: number; user_id: number; body: string; created_at: string; updated_at: string }

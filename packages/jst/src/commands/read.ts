@@ -3,7 +3,7 @@ import { JstError, type Role } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import { bold, dim, emit, line, printJson, table, type Outcome } from '../output.js';
-import { documentText } from './document.js';
+import { documentText } from '../phase/document.js';
 
 export interface OutputOptions { json?: boolean | undefined }
 

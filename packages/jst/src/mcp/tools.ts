@@ -13,7 +13,7 @@ import type { Context } from '../context.js';
 import * as git from '../git/index.js';
 import type { Outcome } from '../output.js';
 import { planOutcome } from '../plan/run.js';
-import { issueKeyFromBranch } from '../start/handover.js';
+import { issueKeyFromBranch } from '../phase/handover.js';
 
 /**
  * The tools of `jst mcp` (ARCHITECTURE §13): each is a name, the roles that see it, an input

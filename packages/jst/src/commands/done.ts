@@ -55,7 +55,9 @@ export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome
   try {
     for (const c of ready) {
       if (yes.has(c.key)) continue;
-      if (!(await prompter.yesNo(`Move ${c.key} to "${s.done}"?`, `Nothing was moved. Confirm each key explicitly: jst done ${keys.join(' ')} ${ready.map((r) => `--yes ${r.key}`).join(' ')}`))) declined.push(c.key);
+      const command = `jst done ${keys.join(' ')} ${ready.map((r) => `--yes ${r.key}`).join(' ')}`;
+      // The yes before Done is the person's alone: a tool without elicitation gets the command they run (ARCHITECTURE §13).
+      if (!(await prompter.yesNo(`Move ${c.key} to "${s.done}"?`, `Nothing was moved. Confirm each key explicitly: ${command}`, { command: () => command }))) declined.push(c.key);
     }
   } finally {
     prompter.close();

@@ -107,16 +107,15 @@ export async function search(ctx: Context, role: Role, jql: string, o: OutputOpt
   return emit(ctx.io, await searchOutcome(ctx, role, jql, o), wantsJson(ctx, o));
 }
 
-export interface SearchOptions { fields?: string | undefined; all?: boolean | undefined; max?: string | undefined }
+export interface SearchOptions { fields?: string | undefined; all?: boolean | undefined; max?: number | undefined; pageToken?: string | undefined }
 export interface SearchResult { issues: Issue[]; nextPageToken?: string }
 
 export async function searchOutcome(ctx: Context, role: Role, jql: string, o: SearchOptions): Promise<Outcome<SearchResult>> {
   const fields = (o.fields ?? 'key,summary,status').split(',').map((f) => f.trim()).filter(Boolean);
-  const maxResults = o.max ? Number(o.max) : 50;
-  if (!Number.isInteger(maxResults) || maxResults < 1) throw new JstError({ code: 'USAGE', problem: `--max must be a positive integer (got "${o.max}")` });
+  const maxResults = o.max ?? 50;
   const client = ctx.client(role);
   const issues: Issue[] = [];
-  let token: string | undefined;
+  let token: string | undefined = o.pageToken || undefined;
   do {
     const page = await client.searchJql({ jql, fields, maxResults, ...(token ? { nextPageToken: token } : {}) });
     issues.push(...page.issues);

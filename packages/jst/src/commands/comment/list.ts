@@ -1,0 +1,16 @@
+import * as z from 'zod/mini';
+import { READ, defineCommand } from '../spec.js';
+import { commentList } from '../read.js';
+
+export const commentListCommand = defineCommand({
+  name: 'comment list',
+  summary: 'every comment of an issue (all pages), or those whose first line is a marker',
+  examples: ['jst --role executor comment list ABC-1 --marker "Assignment report"'],
+  role: 'chosen', json: 'piped',
+  fields: {
+    key: { schema: z.string(), cli: { arg: '<key>' } },
+    marker: { schema: z.optional(z.string()), cli: { flag: '--marker <text>', help: 'only comments whose text starts with it' } },
+  },
+  effects: READ,
+  run: (ctx, i, face) => commentList(ctx, face.role, i.key, { json: face.json, ...(i.marker ? { marker: i.marker } : {}) }),
+});

@@ -1,0 +1,13 @@
+import * as z from 'zod/mini';
+import { READ, defineCommand } from '../spec.js';
+import { projectExists } from '../read.js';
+
+export const projectExistsCommand = defineCommand({
+  name: 'project exists',
+  summary: 'exit 0 when the project is visible (exact key), 1 when not',
+  examples: ['jst --role assigner project exists ABC && echo visible'],
+  role: 'chosen', json: 'piped',
+  fields: { key: { schema: z.string(), cli: { arg: '<key>' } } },
+  effects: READ,
+  run: (ctx, i, face) => projectExists(ctx, face.role, i.key, { json: face.json }),
+});

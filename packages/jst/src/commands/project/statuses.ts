@@ -1,0 +1,13 @@
+import * as z from 'zod/mini';
+import { READ, defineCommand } from '../spec.js';
+import { projectStatuses } from '../read.js';
+
+export const projectStatusesCommand = defineCommand({
+  name: 'project statuses',
+  summary: 'the statuses of a project, per issue type',
+  examples: ['jst --role assigner project statuses ABC'],
+  role: 'chosen', json: 'piped',
+  fields: { key: { schema: z.string(), cli: { arg: '<key>' } } },
+  effects: READ,
+  run: (ctx, i, face) => projectStatuses(ctx, face.role, i.key, { json: face.json }),
+});

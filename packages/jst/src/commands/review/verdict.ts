@@ -1,0 +1,33 @@
+import * as z from 'zod/mini';
+import { VERDICT_OUTPUT } from '../outputs.js';
+import { bodyFile, issueKey, markdown, MARKDOWN_HELP } from '../fields.js';
+import { defineCommand, described } from '../spec.js';
+import { reviewVerdictOutcome } from '../verdict.js';
+
+/** The verdict's inputs the CLI's `jst review` shares (its --summary, --body-file, --markdown). */
+export const VERDICT_FIELDS = {
+  summary: { schema: described(z.string(), 'one line: the verdict\'s first line after the dash'), cli: { flag: '--summary <text>', help: 'the verdict\'s one-line summary' } },
+  bodyFile: bodyFile('the rest of the review'),
+  body: { schema: z.optional(described(z.string(), 'the rest of the review')) },
+  markdown: markdown(MARKDOWN_HELP),
+};
+
+/** No CLI command of its own: `jst review KEY --approve|--request-changes --summary S` (review/brief.ts). */
+export const reviewVerdictCommand = defineCommand({
+  name: 'review verdict',
+  summary: 'the verdict on an issue\'s pull request: APPROVED — S or CHANGES REQUESTED — S',
+  examples: ['jst review ABC-2 --approve --summary "Clean, tested"', 'jst review ABC-3 --request-changes --summary "Quote fields with commas" --body-file review.md --markdown'],
+  role: 'reviewer', json: 'flag', cli: false,
+  fields: {
+    key: { schema: issueKey('e.g. ABC-2') },
+    verdict: { schema: z.enum(['approve', 'request-changes']) },
+    ...VERDICT_FIELDS,
+  },
+  tool: {
+    name: 'review_verdict', roles: ['reviewer'], title: 'Review verdict',
+    description: 'jst review KEY --approve|--request-changes --summary S --json: one review "APPROVED — S" or "CHANGES REQUESTED — S" on the pull request, the same report on the issue, a tally on the parent; changes requested moves the issue back to In Progress. A rerun with the same verdict posts nothing. The verdict is the person\'s: confirm it with them first.',
+  },
+  output: VERDICT_OUTPUT,
+  effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
+  run: (ctx, i) => reviewVerdictOutcome(ctx, { key: i.key, kind: i.verdict === 'approve' ? 'approved' : 'changes-requested', summary: i.summary, body: i.body, bodyFile: i.bodyFile, markdown: i.markdown }),
+});

@@ -1,0 +1,28 @@
+import * as z from 'zod/mini';
+import { defineCommand, type Field } from '../spec.js';
+import { init } from '../init.js';
+
+const setting = (flag: string, help?: string) => ({ schema: z.optional(z.string()), cli: { flag, ...(help ? { help } : {}) } });
+
+export const initCommand = defineCommand({
+  name: 'init',
+  summary: 'write .jst/team.env, .jst/local.env (0600) and .jst/.gitignore',
+  help: 'Tokens are read from TRACKER_ASSIGNER_TOKEN, TRACKER_EXECUTOR_TOKEN, TRACKER_REVIEWER_TOKEN and CODEHOST_PAT_TOKEN\nin the environment, or asked for on a terminal; never from flags.',
+  examples: ['jst init', 'jst init --project-key ABC --site acme.atlassian.net --worktrees-dir /home/me/worktrees --assigner-email a@acme.test --executor-email e@acme.test --reviewer-email r@acme.test'],
+  role: 'none', json: 'none',
+  fields: {
+    force: { schema: z.optional(z.boolean()), cli: { flag: '--force', help: 'overwrite existing files' } },
+    projectKey: setting('--project-key <key>'),
+    site: setting('--site <host>', 'TRACKER_ACCOUNT_URL'),
+    gateway: setting('--gateway <url>', 'TRACKER_GATEWAY_URL'),
+    worktreesDir: setting('--worktrees-dir <path>', 'absolute'),
+    baseBranch: setting('--base-branch <name>'),
+    productionBranch: setting('--production-branch <name>'),
+    codehostApi: setting('--codehost-api <url>'),
+    assignerEmail: setting('--assigner-email <email>'),
+    executorEmail: setting('--executor-email <email>'),
+    reviewerEmail: setting('--reviewer-email <email>'),
+  },
+  effects: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
+  run: (ctx, i) => init(ctx, i),
+});

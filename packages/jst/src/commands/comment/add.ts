@@ -8,7 +8,7 @@ export const commentAddCommand = defineCommand({
   summary: 'add a comment (literal text, Markdown or ADF) to an issue',
   examples: ['echo "Looks good" | jst --role reviewer comment add ABC-1 -', 'jst --role assigner comment add ABC-1 --body-file note.txt',
     'printf \'**Blocked** on `ABC-2`\\n\' | jst --role executor comment add ABC-1 - --markdown'],
-  role: 'chosen', json: 'piped',
+  role: 'chosen', json: 'flag',
   fields: {
     key: { schema: z.string(), cli: { arg: '<key>' } },
     dash: { schema: z.optional(z.string()), cli: { arg: '[dash]', help: '- reads plain text from stdin' } },

@@ -11,7 +11,7 @@ export const issueCreateCommand = defineCommand({
   examples: ['jst --role assigner issue create --type Task --summary "Add login" --assignee executor --description-file scope.txt',
     'jst --role assigner issue create --type Subtask --parent ABC-1 --summary "Form" --assignee executor',
     'jst --role assigner issue create --type Task --summary "Add login" --description-file scope.md --markdown'],
-  role: 'chosen', json: 'piped',
+  role: 'chosen', json: 'flag',
   fields: {
     type: required('--type <type>', 'Task or Subtask'),
     summary: required('--summary <text>', 'one line'),

@@ -21,7 +21,7 @@ export const ISSUE_SUMMARY_OUTPUT = z.object({
   comments: z.number(),
 });
 
-const SEARCH_ISSUE_SHORT = z.object({ key: str, summary: str, status: str, assignee: z.optional(nullable(str)), parent: z.optional(nullable(str)) });
+const SEARCH_ISSUE_SHORT = z.object({ key: str, summary: str, status: str, assignee: nullable(str), parent: nullable(str) });
 export const SEARCH_OUTPUT = z.object({ issues: z.array(z.union([SEARCH_ISSUE_SHORT, z.looseObject({ key: str })])), nextPageToken: z.optional(str) });
 
 export const HEALTH_OUTPUT = z.looseObject({ role: str, rows: z.array(z.looseObject({ name: str, status: str, detail: str })) });

@@ -38,7 +38,7 @@ export const searchCommand = defineCommand({
     if (!short) return out;
     const issues = out.json.issues.map((x) => {
       const f = x.fields ?? {};
-      return { key: x.key, summary: f.summary ?? '', status: f.status?.name ?? '', ...(f.assignee !== undefined ? { assignee: f.assignee ? (f.assignee.displayName ?? f.assignee.accountId) : null } : {}), ...(f.parent !== undefined ? { parent: f.parent?.key ?? null } : {}) };
+      return { key: x.key, summary: f.summary ?? '', status: f.status?.name ?? '', assignee: f.assignee ? (f.assignee.displayName ?? f.assignee.accountId) : null, parent: f.parent?.key ?? null };
     });
     const more = out.json.nextPageToken ? `\nMore: pageToken "${out.json.nextPageToken}"\n` : '';
     return { json: { issues, ...(out.json.nextPageToken ? { nextPageToken: out.json.nextPageToken } : {}) }, text: `${out.text}${more}`, code: EXIT.ok };

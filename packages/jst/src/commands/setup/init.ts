@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { defineCommand, type Field } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import { init } from '../init.js';
 
-const setting = (flag: string, help?: string) => ({ schema: z.optional(z.string()), cli: { flag, ...(help ? { help } : {}) } });
+const setting = (flag: string, help: string) => ({ schema: z.optional(z.string()), cli: { flag, help } });
 
 export const initCommand = defineCommand({
   name: 'init',
@@ -12,16 +12,16 @@ export const initCommand = defineCommand({
   role: 'none', json: 'none',
   fields: {
     force: { schema: z.optional(z.boolean()), cli: { flag: '--force', help: 'overwrite existing files' } },
-    projectKey: setting('--project-key <key>'),
+    projectKey: setting('--project-key <key>', 'PROJECT_KEY'),
     site: setting('--site <host>', 'TRACKER_ACCOUNT_URL'),
     gateway: setting('--gateway <url>', 'TRACKER_GATEWAY_URL'),
-    worktreesDir: setting('--worktrees-dir <path>', 'absolute'),
-    baseBranch: setting('--base-branch <name>'),
-    productionBranch: setting('--production-branch <name>'),
-    codehostApi: setting('--codehost-api <url>'),
-    assignerEmail: setting('--assigner-email <email>'),
-    executorEmail: setting('--executor-email <email>'),
-    reviewerEmail: setting('--reviewer-email <email>'),
+    worktreesDir: setting('--worktrees-dir <path>', 'WORKTREES_DIR (absolute)'),
+    baseBranch: setting('--base-branch <name>', 'DEFAULT_BASE_BRANCH'),
+    productionBranch: setting('--production-branch <name>', 'PRODUCTION_BRANCH'),
+    codehostApi: setting('--codehost-api <url>', 'CODEHOST_API_URL'),
+    assignerEmail: setting('--assigner-email <email>', 'TRACKER_ASSIGNER_EMAIL'),
+    executorEmail: setting('--executor-email <email>', 'TRACKER_EXECUTOR_EMAIL'),
+    reviewerEmail: setting('--reviewer-email <email>', 'TRACKER_REVIEWER_EMAIL'),
   },
   effects: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
   run: (ctx, i) => init(ctx, i),

@@ -14,7 +14,7 @@ export const healthcheckCommand = defineCommand({
   },
   tool: {
     name: 'healthcheck', roles: ['assigner', 'executor', 'reviewer'], title: 'Status check',
-    description: 'jst healthcheck --role <this role> --json: configuration, logins, branches, platform (ARCHITECTURE §6). isError when a row FAILs.',
+    description: 'jst healthcheck --role <this role> --json: configuration, logins, branches, platform, one row each. isError when a row FAILs.',
   },
   output: HEALTH_OUTPUT,
   // Reads only; a cloudId it learns is cached in .jst/cloud-id.json, which changes no state a person sees.

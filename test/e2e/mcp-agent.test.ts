@@ -214,6 +214,12 @@ describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole li
       // The reviewer asks for changes on A: A goes back to In Progress.
       const brief = ok(await rv.call('review_brief', { key: P }));
       expect(brief.prs.map((e: { key: string }) => e.key).sort()).toEqual([A, B].sort());
+      // Refusals and next steps name the tools' inputs, not the CLI's flags.
+      expect(brief.next.join('\n')).toContain(`review_verdict {"key": "${A}", "verdict": "approve"`);
+      expect(brief.next.join('\n')).not.toMatch(/--[a-z]/);
+      const blank = await rv.call('review_verdict', { key: A, verdict: 'approve', summary: '  ' });
+      expect(blank.isError).toBe(true);
+      expect(textOf(blank)).toMatch(/^summary must be one non-empty line/);
       ok(await rv.call('review_verdict', { key: A, verdict: 'request-changes', summary: 'Quote fields with commas', body: 'A field "a,b" breaks the row.' }));
       expect(await statusOf(A)).toBe('In Progress');
       // spec: the executor sees the review — verdict, who, body — before the task memory.

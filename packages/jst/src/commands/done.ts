@@ -4,6 +4,7 @@ import { EXIT } from '../exit.js';
 import { refuse, usage } from '../phase/locate.js';
 import { APPROVED, latestVerdict } from '../phase/markers.js';
 import { finish, stepper } from '../phase/steps.js';
+import { nextStep } from '../phase/spell.js';
 import { promptFor } from '../plan/prompt.js';
 import { emit, type Outcome } from '../output.js';
 
@@ -41,7 +42,7 @@ export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome
     say(`→ comments of ${key} (the verdict)`);
     const verdict = latestVerdict(await allComments(client, key));
     if (verdict?.kind !== 'approved') {
-      throw refuse('DONE_NOT_APPROVED', `${key} has ${verdict ? `"${verdict.line}" as its newest verdict` : 'no verdict'}, not "${APPROVED}…"`, `Nothing was moved. Approve it first: jst review ${key} --approve --summary "…"`);
+      throw refuse('DONE_NOT_APPROVED', `${key} has ${verdict ? `"${verdict.line}" as its newest verdict` : 'no verdict'}, not "${APPROVED}…"`, `Nothing was moved. Approve it first: ${nextStep.verdict(ctx, key, 'approve')}`);
     }
     checked.push({ key, parent, state: 'ready' });
   }
@@ -74,7 +75,7 @@ export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome
   for (const k of already) say(`✓ ${k} is already in "${s.done}"`);
 
   const parents = [...new Set(checked.map((c) => c.parent).filter((p): p is string => p !== null))];
-  const next = parents.map((p) => `When every sub-task pull request of ${p} is merged: jst review ${p} --open-parent-pr`);
+  const next = parents.map((p) => `When every sub-task pull request of ${p} is merged: ${nextStep.openParentPr(ctx, p)}`);
   return finish({ moved, alreadyDone: already, declined, status: s.done, warnings, next }, [
     ...moved.map((k) => `${k} → "${s.done}"`),
     ...already.map((k) => `${k} was already "${s.done}": nothing changed`),

@@ -15,7 +15,7 @@ export async function note(ctx: Context, o: NoteOptions): Promise<number> {
 export async function noteOutcome(ctx: Context, o: NoteOptions): Promise<Outcome> {
   const { say } = stepper(ctx);
   const text = bodyText(o, 'note');
-  if (text === null) throw usage('USAGE', 'jst note needs the text of the note', 'Pass it as words (jst note "parser done; UI next") or with --body-file F');
+  if (text === null) throw usage('USAGE', ctx.tool ? `${ctx.tool} needs a non-empty text` : 'jst note needs the text of the note', ctx.tool ? 'Pass text: the note itself' : 'Pass it as words (jst note "parser done; UI next") or with --body-file F');
   const here = await issueCheckout(ctx, 'jst note');
   const body = markedBody(TASK_MEMORY, [], writtenBody(text, o.markdown, o.bodyFile ?? 'the note'));
   say(`→ comment on ${here.key}: ${TASK_MEMORY}`);

@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { CLI_SPECS, GROUPS } from './commands/index.js';
-import { descriptionOf, type CommandSpec, type Face, type Fields } from './commands/spec.js';
+import { helpOf, type CommandSpec, type Face, type Fields } from './commands/spec.js';
 import { TOOL_SPECS } from './commands/tools.js';
 import { ROLES, type Role } from './config/index.js';
 import { createContext, type Context } from './context.js';
@@ -49,7 +49,7 @@ function addCommand(cmd: Command, spec: CommandSpec<Fields>, run: (work: (ctx: C
   for (const [name, field] of Object.entries(spec.fields)) {
     const c = field.cli;
     if (!c) continue;
-    const help = c.help ?? descriptionOf(field.schema) ?? '';
+    const help = helpOf(field) ?? '';
     if (c.arg) { cmd.argument(c.arg, help); args.push(name); continue; }
     if (!c.flag) continue;
     const option = new Option(c.flag, help);

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import type * as zm from 'zod/mini';
 import type { Role } from '../config/index.js';
 import type { Context } from '../context.js';
 import type { Outcome } from '../output.js';
@@ -8,9 +8,18 @@ import type { Outcome } from '../output.js';
  * and the function that runs it. The commander program (program.ts) and the MCP tool list
  * (mcp/tools.ts) are loops over these specs; neither names an option of its own.
  *
- * zod/mini, not zod: the CLI's bundle carries the schemas too, and the mini build is a tenth of the
- * size (the MCP SDK takes either).
+ * The schemas are zod/mini (the MCP SDK takes it), each written as a function of the library: only
+ * the tool face (mcp/tools.ts) calls them, so the CLI's bundle neither loads zod nor builds a schema
+ * at start-up; commander needs only the spellings and the help.
  */
+
+/**
+ * The part of the schema library the specs use, handed to each schema function by the face that
+ * needs the schema. A named subset, not the namespace: a bundle that passes `import * as z` around
+ * as a value must keep every export of it (zod's locales alone are 260 KB).
+ */
+export type Z = Pick<typeof zm, 'array' | 'boolean' | 'describe' | 'enum' | 'int' | 'looseObject' | 'minLength' | 'nullable' | 'number' | 'object' | 'optional' | 'positive' | 'regex' | 'string' | 'union'>;
+export type Schema = zm.ZodMiniType;
 
 /** How the CLI spells one input. */
 export interface CliFace {
@@ -27,8 +36,11 @@ export interface CliFace {
 }
 
 /** One input: the schema the tool declares (and the command's type), and the CLI's spelling of it. */
-export interface Field<S extends z.ZodMiniType = z.ZodMiniType> {
-  schema: S;
+export interface Field<S extends Schema = Schema> {
+  /** The input's schema, built on demand from the library. */
+  schema: (z: Z) => S;
+  /** What the input is: the tool's description and, unless `cli.help` says otherwise, the CLI's help. */
+  description?: string | undefined;
   /** Absent: a tool input only (the CLI has another way to say it). */
   cli?: CliFace | undefined;
   /** false: the CLI's alone (a file path, a person's yes, an output switch): never a tool input. */
@@ -36,7 +48,7 @@ export interface Field<S extends z.ZodMiniType = z.ZodMiniType> {
 }
 
 export type Fields = Record<string, Field>;
-export type Input<F extends Fields> = { [K in keyof F]: z.infer<F[K]['schema']> };
+export type Input<F extends Fields> = { [K in keyof F]: zm.infer<ReturnType<F[K]['schema']>> };
 
 /** The MCP annotations (ARCHITECTURE §13), stated for each command, truthfully. */
 export interface Effects {
@@ -89,7 +101,7 @@ export interface CommandSpec<F extends Fields = Fields> {
   cli?: boolean | undefined;
   tool?: ToolFace | undefined;
   /** The result's schema (the `--json` value, the tool's structuredContent). */
-  output?: z.ZodMiniType | undefined;
+  output?: ((z: Z) => Schema) | undefined;
   effects: Effects;
   /** The command: an outcome (printed by the face), or an exit code when it printed itself (raw, batch). */
   run(ctx: Context, input: Input<F>, face: Face): Promise<Outcome | number>;
@@ -100,19 +112,13 @@ export function defineCommand<F extends Fields>(spec: CommandSpec<F>): CommandSp
   return spec;
 }
 
-/** A described schema: the one text both `--help` and the tool's input schema show. */
-export function described<S extends z.ZodMiniType>(schema: S, description: string): S {
-  return schema.check(z.describe(description)) as S;
+/** Declares a field outside a spec (a shared input), with its schema's type kept. */
+export function field<S extends Schema>(f: Field<S>): Field<S> {
+  return f;
 }
 
-/** The description given with `described`. */
-export function descriptionOf(schema: z.ZodMiniType): string | undefined {
-  for (let s: z.ZodMiniType | undefined = schema; s; s = (s._zod.def as { innerType?: z.ZodMiniType }).innerType) {
-    const d = z.globalRegistry.get(s)?.description;
-    if (d) return d;
-  }
-  return undefined;
-}
+/** The help line of a CLI input: its own, or the field's description. */
+export const helpOf = (f: Field): string | undefined => f.cli?.help ?? f.description;
 
 export const READ: Effects = { readOnly: true, destructive: false, idempotent: true, openWorld: true };
 /** A write that only adds (a comment, an issue, a pull request) and repeats nothing on a rerun. */

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
+import { array, boolean, describe, enum as oneOf, int, looseObject, minLength, nullable, number, object, optional, positive, regex, string, union } from 'zod/mini';
 import { ERROR_OUTPUT } from '../commands/outputs.js';
-import type { CommandSpec, Fields } from '../commands/spec.js';
+import type { CommandSpec, Fields, Z } from '../commands/spec.js';
 import { TOOL_SPECS } from '../commands/tools.js';
 import { JstError, type Role } from '../config/index.js';
 import { EXIT } from '../exit.js';
@@ -22,6 +23,9 @@ export interface Tool {
 
 type JsonObject = { type: 'object'; [k: string]: unknown };
 
+/** What the specs' schema functions are given (spec.ts `Z`). */
+const LIB: Z = { array, boolean, describe, enum: oneOf, int, looseObject, minLength, nullable, number, object, optional, positive, regex, string, union };
+
 /** Every tool takes `cwd` (ARCHITECTURE §13): a folder of the server's repository or one of its worktrees. */
 const CWD = z.optional(z.string().check(z.describe('Working folder for this call (default: the server\'s): a folder of the same repository or one of its worktrees')));
 
@@ -32,18 +36,22 @@ function jsonSchema(schema: z.ZodMiniType): Record<string, unknown> {
 
 function toolOf(spec: CommandSpec<Fields>): Tool {
   const shape: Record<string, z.ZodMiniType> = {};
-  for (const [name, field] of Object.entries(spec.fields)) if (field.tool !== false) shape[name] = field.schema;
+  for (const [name, field] of Object.entries(spec.fields)) {
+    if (field.tool === false) continue;
+    const schema = field.schema(LIB);
+    shape[name] = field.description ? schema.check(z.describe(field.description)) : schema;
+  }
   shape.cwd = CWD;
   // Strict: a misspelt input is an error naming the real ones, not an option silently ignored.
   const input = z.strictObject(shape);
   // A refusal carries structured content too (the CLI's --json error), so the schema admits both.
-  const output = spec.output ?? z.looseObject({});
+  const output = spec.output?.(LIB) ?? z.looseObject({});
   return {
     spec,
     name: spec.tool!.name,
     input,
     inputSchema: { type: 'object', ...jsonSchema(input) },
-    outputSchema: { type: 'object', anyOf: [jsonSchema(output), jsonSchema(ERROR_OUTPUT)] },
+    outputSchema: { type: 'object', anyOf: [jsonSchema(output), jsonSchema(ERROR_OUTPUT(LIB))] },
     annotations: {
       title: spec.tool!.title,
       readOnlyHint: spec.effects.readOnly,

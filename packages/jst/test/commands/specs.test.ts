@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { CLI_SPECS } from '../../src/commands/index.js';
-import { descriptionOf } from '../../src/commands/spec.js';
+import { helpOf } from '../../src/commands/spec.js';
 import { TOOL_SPECS } from '../../src/commands/tools.js';
 import { buildProgram } from '../../src/program.js';
 import { allTools, toolsOf } from '../../src/mcp/tools.js';
@@ -33,7 +33,7 @@ describe('command specs: one declaration per command', () => {
       expect(spec.summary, spec.name).toMatch(/^[^\n]{10,140}$/);
       expect(spec.examples.length, spec.name).toBeGreaterThan(0);
       if (spec.cli !== false) for (const e of spec.examples) expect(e, spec.name).toContain(`${spec.name.split(' ')[0]}`);
-      for (const [name, f] of Object.entries(spec.fields)) if (f.cli?.flag) expect(f.cli.help ?? descriptionOf(f.schema), `${spec.name} --${name}`).toBeTruthy();
+      for (const [name, f] of Object.entries(spec.fields)) if (f.cli?.flag) expect(helpOf(f), `${spec.name} --${name}`).toBeTruthy();
     }
   });
 
@@ -75,11 +75,18 @@ describe('command specs: one declaration per command', () => {
     });
   });
 
+  it('the CLI builds no schema: the program is made without the schema library (start-up)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const bundle = readFileSync(new URL('../../dist/program.cjs', import.meta.url), 'utf8');
+    expect(bundle).not.toContain('$ZodType');
+  });
+
   it('an output schema admits the command\'s result and a refusal, and nothing else', () => {
     const note = allTools().find((t) => t.name === 'note')!;
     const schema = note.outputSchema as unknown as { anyOf: unknown[] };
     expect(schema.anyOf).toHaveLength(2);
-    expect(z.safeParse(note.spec.output!, { key: 'ABC-1', commentId: '10', text: 'Task memory' }).success).toBe(true);
-    expect(z.safeParse(note.spec.output!, { key: 'ABC-1' }).success).toBe(false);
+    const output = note.spec.output!(z);
+    expect(z.safeParse(output, { key: 'ABC-1', commentId: '10', text: 'Task memory' }).success).toBe(true);
+    expect(z.safeParse(output, { key: 'ABC-1' }).success).toBe(false);
   });
 });

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { defineCommand } from '../spec.js';
 import { raw } from '../raw.js';
 
@@ -9,9 +8,9 @@ export const rawCommand = defineCommand({
   examples: ['jst --role assigner raw GET /myself', 'jst --role executor raw GET "/issue/ABC-1?fields=summary,status"', 'jst --role assigner raw POST /issue/ABC-1/comment @comment.json'],
   role: 'chosen', json: 'none',
   fields: {
-    method: { schema: z.string(), cli: { arg: '<method>', help: 'GET, POST, PUT, DELETE…' } },
-    path: { schema: z.string(), cli: { arg: '<path>', help: 'path under {api_base}, e.g. /myself' } },
-    body: { schema: z.optional(z.string()), cli: { arg: '[body]', help: 'JSON string, @file, or - for stdin' } },
+    method: { schema: (z) => z.string(), cli: { arg: '<method>', help: 'GET, POST, PUT, DELETE…' } },
+    path: { schema: (z) => z.string(), cli: { arg: '<path>', help: 'path under {api_base}, e.g. /myself' } },
+    body: { schema: (z) => z.optional(z.string()), cli: { arg: '[body]', help: 'JSON string, @file, or - for stdin' } },
   },
   effects: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   run: (ctx, i, face) => raw(ctx, face.role, i.method, i.path, i.body),

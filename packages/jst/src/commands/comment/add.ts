@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { usage } from '../../phase/locate.js';
 import { ADDS, defineCommand } from '../spec.js';
 import { commentAdd } from '../write.js';
@@ -10,11 +9,11 @@ export const commentAddCommand = defineCommand({
     'printf \'**Blocked** on `ABC-2`\\n\' | jst --role executor comment add ABC-1 - --markdown'],
   role: 'chosen', json: 'flag',
   fields: {
-    key: { schema: z.string(), cli: { arg: '<key>' } },
-    dash: { schema: z.optional(z.string()), cli: { arg: '[dash]', help: '- reads plain text from stdin' } },
-    bodyFile: { schema: z.optional(z.string()), cli: { flag: '--body-file <file>', help: 'plain text: one paragraph per non-empty line' } },
-    adfFile: { schema: z.optional(z.string()), cli: { flag: '--adf-file <file>', help: 'an ADF document (JSON)' } },
-    markdown: { schema: z.optional(z.boolean()), cli: { flag: '--markdown', help: 'the body text is Markdown made into ADF nodes; without it text stays literal' } },
+    key: { schema: (z) => z.string(), cli: { arg: '<key>' } },
+    dash: { schema: (z) => z.optional(z.string()), cli: { arg: '[dash]', help: '- reads plain text from stdin' } },
+    bodyFile: { schema: (z) => z.optional(z.string()), cli: { flag: '--body-file <file>', help: 'plain text: one paragraph per non-empty line' } },
+    adfFile: { schema: (z) => z.optional(z.string()), cli: { flag: '--adf-file <file>', help: 'an ADF document (JSON)' } },
+    markdown: { schema: (z) => z.optional(z.boolean()), cli: { flag: '--markdown', help: 'the body text is Markdown made into ADF nodes; without it text stays literal' } },
   },
   effects: { ...ADDS, idempotent: false },
   run: async (ctx, i, face) => {

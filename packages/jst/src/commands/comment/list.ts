@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { READ, defineCommand } from '../spec.js';
 import { commentList } from '../read.js';
 
@@ -8,8 +7,8 @@ export const commentListCommand = defineCommand({
   examples: ['jst --role executor comment list ABC-1 --marker "Assignment report"'],
   role: 'chosen', json: 'piped',
   fields: {
-    key: { schema: z.string(), cli: { arg: '<key>' } },
-    marker: { schema: z.optional(z.string()), cli: { flag: '--marker <text>', help: 'only comments whose text starts with it' } },
+    key: { schema: (z) => z.string(), cli: { arg: '<key>' } },
+    marker: { schema: (z) => z.optional(z.string()), cli: { flag: '--marker <text>', help: 'only comments whose text starts with it' } },
   },
   effects: READ,
   run: (ctx, i, face) => commentList(ctx, face.role, i.key, { json: face.json, ...(i.marker ? { marker: i.marker } : {}) }),

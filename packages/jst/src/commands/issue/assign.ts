@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { defineCommand } from '../spec.js';
 import { issueAssign } from '../write.js';
 
@@ -8,8 +7,8 @@ export const issueAssignCommand = defineCommand({
   examples: ['jst --role assigner issue assign ABC-1 executor@acme.test', 'jst --role executor issue assign ABC-1 @me', 'jst --role assigner issue assign ABC-1 none'],
   role: 'chosen', json: 'piped',
   fields: {
-    key: { schema: z.string(), cli: { arg: '<key>' } },
-    who: { schema: z.string(), cli: { arg: '<who>', help: 'EMAIL, @me, executor or none' } },
+    key: { schema: (z) => z.string(), cli: { arg: '<key>' } },
+    who: { schema: (z) => z.string(), cli: { arg: '<who>', help: 'EMAIL, @me, executor or none' } },
   },
   effects: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
   run: (ctx, i, face) => issueAssign(ctx, face.role, i.key, i.who, { json: face.json }),

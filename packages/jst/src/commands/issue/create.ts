@@ -1,9 +1,8 @@
-import * as z from 'zod/mini';
-import { ADDS, defineCommand } from '../spec.js';
+import { ADDS, defineCommand, field } from '../spec.js';
 import { issueCreate } from '../write.js';
 
-const text = (flag: string, help: string) => ({ schema: z.optional(z.string()), cli: { flag, help } });
-const required = (flag: string, help: string) => ({ schema: z.string(), cli: { flag, help, required: true } });
+const text = (flag: string, help: string) => field({ schema: (z) => z.optional(z.string()), cli: { flag, help } });
+const required = (flag: string, help: string) => field({ schema: (z) => z.string(), cli: { flag, help, required: true } });
 
 export const issueCreateCommand = defineCommand({
   name: 'issue create',
@@ -21,7 +20,7 @@ export const issueCreateCommand = defineCommand({
     descriptionFile: text('--description-file <file>', 'plain text: one paragraph per non-empty line, nothing interpreted'),
     adfFile: text('--adf-file <file>', 'an ADF document (JSON)'),
     description: text('--description <dash>', '- reads plain text from stdin'),
-    markdown: { schema: z.optional(z.boolean()), cli: { flag: '--markdown', help: 'the description text is Markdown (headings, lists, code, tables…) made into ADF nodes; without it text stays literal' } },
+    markdown: { schema: (z) => z.optional(z.boolean()), cli: { flag: '--markdown', help: 'the description text is Markdown (headings, lists, code, tables…) made into ADF nodes; without it text stays literal' } },
   },
   effects: { ...ADDS, idempotent: false },
   run: (ctx, i, face) => issueCreate(ctx, face.role, { ...i, json: face.json }),

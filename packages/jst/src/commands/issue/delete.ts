@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { defineCommand } from '../spec.js';
 import { issueDelete } from '../write.js';
 
@@ -8,9 +7,9 @@ export const issueDeleteCommand = defineCommand({
   examples: ['jst --role assigner issue delete ABC-7 --yes ABC-7', 'jst --role assigner issue delete ABC-1 --with-subtasks'],
   role: 'chosen', json: 'piped',
   fields: {
-    key: { schema: z.string(), cli: { arg: '<key>' } },
-    withSubtasks: { schema: z.optional(z.boolean()), cli: { flag: '--with-subtasks', help: 'also delete its sub-tasks' } },
-    yes: { schema: z.optional(z.string()), cli: { flag: '--yes <key>', help: 'the same key again, to confirm without a prompt' }, tool: false },
+    key: { schema: (z) => z.string(), cli: { arg: '<key>' } },
+    withSubtasks: { schema: (z) => z.optional(z.boolean()), cli: { flag: '--with-subtasks', help: 'also delete its sub-tasks' } },
+    yes: { schema: (z) => z.optional(z.string()), cli: { flag: '--yes <key>', help: 'the same key again, to confirm without a prompt' }, tool: false },
   },
   effects: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
   run: (ctx, i, face) => issueDelete(ctx, face.role, i.key, { ...i, json: face.json }),

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { defineCommand } from '../spec.js';
 import { issueTransition } from '../write.js';
 
@@ -8,8 +7,8 @@ export const issueTransitionCommand = defineCommand({
   examples: ['jst --role executor issue transition ABC-1 --to "In Progress"'],
   role: 'chosen', json: 'piped',
   fields: {
-    key: { schema: z.string(), cli: { arg: '<key>' } },
-    to: { schema: z.string(), cli: { flag: '--to <status>', help: 'destination status name, matched literally', required: true } },
+    key: { schema: (z) => z.string(), cli: { arg: '<key>' } },
+    to: { schema: (z) => z.string(), cli: { flag: '--to <status>', help: 'destination status name, matched literally', required: true } },
   },
   effects: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
   run: (ctx, i, face) => issueTransition(ctx, face.role, i.key, i.to, { json: face.json }),

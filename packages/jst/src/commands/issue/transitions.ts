@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { READ, defineCommand } from '../spec.js';
 import { issueTransitions } from '../read.js';
 
@@ -7,7 +6,7 @@ export const issueTransitionsCommand = defineCommand({
   summary: 'the transitions available from the issue\'s current status',
   examples: ['jst --role executor issue transitions ABC-1'],
   role: 'chosen', json: 'piped',
-  fields: { key: { schema: z.string(), cli: { arg: '<key>' } } },
+  fields: { key: { schema: (z) => z.string(), cli: { arg: '<key>' } } },
   effects: READ,
   run: (ctx, i, face) => issueTransitions(ctx, face.role, i.key, { json: face.json }),
 });

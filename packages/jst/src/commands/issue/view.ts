@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { adfToText } from '@jst/adf';
 import type { Comment, Issue } from '@jst/client';
 import { JstError } from '../../config/index.js';
@@ -12,7 +11,7 @@ import { changesRequestedLines, reviewerVerdict, type ShownVerdict } from '../..
 import { ISSUE_OUTPUT, ISSUE_SUMMARY_OUTPUT } from '../outputs.js';
 import { issueViewOutcome } from '../read.js';
 import { commaList, fieldList, issueKey } from '../fields.js';
-import { READ, defineCommand, described } from '../spec.js';
+import { READ, defineCommand } from '../spec.js';
 
 /** The first lines that mark the workflow's comments (ARCHITECTURE §7, §11). */
 const MARKERS = ['PR target branch:', 'Assignment report', 'Task memory', 'Run report', 'Review tally', 'APPROVED — ', 'CHANGES REQUESTED — '];
@@ -28,15 +27,15 @@ export const issueViewCommand = defineCommand({
   examples: ['jst --role executor issue view ABC-1 --fields executor', 'jst --role reviewer issue view ABC-1 --fields summary,status --json'],
   role: 'chosen', json: 'piped',
   fields: {
-    key: { schema: z.optional(issueKey('e.g. ABC-1; default: the key in the branch of the worktree in cwd')), cli: { arg: '<key>' } },
+    key: { schema: (z) => z.optional(issueKey(z)), description: 'e.g. ABC-1; default: the key in the branch of the worktree in cwd', cli: { arg: '<key>' } },
     fields: fieldList('a comma list or an array of field names, or the presets executor | reviewer', 'comma list, or the presets executor | reviewer'),
-    raw: { schema: z.optional(described(z.boolean(), 'the REST JSON of the issue (as jst issue view --json) instead of the short view')) },
+    raw: { schema: (z) => z.optional(z.boolean()), description: 'the REST JSON of the issue (as jst issue view --json) instead of the short view' },
   },
   tool: {
     name: 'issue_view', roles: ['assigner', 'executor', 'reviewer'], title: 'View an issue',
     description: 'jst issue view KEY as this role. Default: the issue as text (description start, latest comments) plus a small object (key, summary, status, assignee, parent, sub-tasks, marker comments, and the reviewer\'s latest verdict when it asks for changes). raw: true returns the REST JSON. Without key: the issue of the worktree in cwd.',
   },
-  output: z.union([ISSUE_SUMMARY_OUTPUT, ISSUE_OUTPUT]),
+  output: (z) => z.union([ISSUE_SUMMARY_OUTPUT(z), ISSUE_OUTPUT(z)]),
   effects: READ,
   run: async (ctx, i, face) => {
     const key = i.key || await currentKey(ctx);

@@ -1,26 +1,25 @@
-import * as z from 'zod/mini';
 import { PLAN_OUTPUT } from '../outputs.js';
 import { planOutcome, runPlan } from '../../plan/run.js';
-import { defineCommand, described, type Field } from '../spec.js';
+import { defineCommand, field, type Z } from '../spec.js';
 
-const item = { summary: z.optional(z.string()), scope: z.optional(z.string()), acceptanceCriteria: z.optional(z.union([z.string(), z.array(z.string())])) };
+const item = (z: Z) => ({ summary: z.optional(z.string()), scope: z.optional(z.string()), acceptanceCriteria: z.optional(z.union([z.string(), z.array(z.string())])) });
 
 /** The plan-file object of ARCHITECTURE §7; the command itself checks it (unknown keys, open questions). */
-export const PLAN_OBJECT = {
-  schema: described(z.looseObject({
-    request: z.optional(described(z.string(), 'what the person asked for')),
-    ...item,
-    priority: z.optional(described(z.string(), 'e.g. Highest, High, Medium, Low')),
+export const PLAN_OBJECT = field({
+  schema: (z) => z.looseObject({
+    request: z.optional(z.string().check(z.describe('what the person asked for'))),
+    ...item(z),
+    priority: z.optional(z.string().check(z.describe('e.g. Highest, High, Medium, Low'))),
     path: z.optional(z.enum(['planned', 'hotfix'])),
     markdown: z.optional(z.boolean()),
-    steps: z.optional(described(z.array(z.looseObject(item)), 'present and non-empty = multistep (a parent and one sub-task per step)')),
-  }), 'The plan-file object (jst plan --plan FILE): request, summary, scope, acceptanceCriteria, priority, path, steps'),
-};
+    steps: z.optional(z.array(z.looseObject(item(z))).check(z.describe('present and non-empty = multistep (a parent and one sub-task per step)'))),
+  }), description: 'The plan-file object (jst plan --plan FILE): request, summary, scope, acceptanceCriteria, priority, path, steps',
+});
 
-export const FROM_BRANCH = {
-  schema: z.optional(described(z.string(), 'plan from this branch, which is neither the default base nor the production branch, without asking (spec §1 rule 2); must name the current branch')),
+export const FROM_BRANCH = field({
+  schema: (z) => z.optional(z.string()), description: 'plan from this branch, which is neither the default base nor the production branch, without asking (spec §1 rule 2); must name the current branch',
   cli: { flag: '--from-branch <name>' },
-};
+});
 
 export const planCommand = defineCommand({
   name: 'plan',
@@ -29,14 +28,14 @@ export const planCommand = defineCommand({
   examples: ['jst plan "Add CSV export to the reports page"', 'jst plan --plan plan.json --json', 'jst plan --plan hotfix.json --confirm-hotfix', 'jst plan --plan plan.json --dry-run', 'jst plan --plan plan.json --from-branch release-prep', 'jst plan --plan plan.json --again'],
   role: 'none', json: 'flag',
   fields: {
-    request: { schema: z.optional(z.array(z.string())), cli: { arg: '[request...]', help: 'what to build (asked for when empty)' }, tool: false },
-    planFile: { schema: z.optional(z.string()), cli: { flag: '--plan <file>', help: 'a plan file (JSON) with the settled answers; runs non-interactively' }, tool: false },
+    request: { schema: (z) => z.optional(z.array(z.string())), cli: { arg: '[request...]', help: 'what to build (asked for when empty)' }, tool: false },
+    planFile: { schema: (z) => z.optional(z.string()), cli: { flag: '--plan <file>', help: 'a plan file (JSON) with the settled answers; runs non-interactively' }, tool: false },
     plan: PLAN_OBJECT,
-    yes: { schema: z.optional(z.boolean()), cli: { flag: '--yes', help: 'do not ask for the final confirmation (never accepts an unusual start branch: see --from-branch)' }, tool: false },
+    yes: { schema: (z) => z.optional(z.boolean()), cli: { flag: '--yes', help: 'do not ask for the final confirmation (never accepts an unusual start branch: see --from-branch)' }, tool: false },
     fromBranch: FROM_BRANCH,
-    confirmHotfix: { schema: z.optional(z.boolean()), cli: { flag: '--confirm-hotfix', help: 'the explicit yes the hotfix path needs' }, tool: false },
-    dryRun: { schema: z.optional(z.boolean()), cli: { flag: '--dry-run', help: 'print every call and git command, change nothing' }, tool: false },
-    again: { schema: z.optional(described(z.boolean(), 'plan it anew although the same plan was completed before (otherwise the issues it made are returned and nothing is created)')), cli: { flag: '--again', help: 'plan anew although the same plan completed before' } },
+    confirmHotfix: { schema: (z) => z.optional(z.boolean()), cli: { flag: '--confirm-hotfix', help: 'the explicit yes the hotfix path needs' }, tool: false },
+    dryRun: { schema: (z) => z.optional(z.boolean()), cli: { flag: '--dry-run', help: 'print every call and git command, change nothing' }, tool: false },
+    again: { schema: (z) => z.optional(z.boolean()), description: 'plan it anew although the same plan was completed before (otherwise the issues it made are returned and nothing is created)', cli: { flag: '--again', help: 'plan anew although the same plan completed before' } },
   },
   tool: {
     name: 'plan', roles: ['assigner'], title: 'Phase 1: plan',

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { READ, defineCommand } from '../spec.js';
 import { projectExists } from '../read.js';
 
@@ -7,7 +6,7 @@ export const projectExistsCommand = defineCommand({
   summary: 'exit 0 when the project is visible (exact key), 1 when not',
   examples: ['jst --role assigner project exists ABC && echo visible'],
   role: 'chosen', json: 'piped',
-  fields: { key: { schema: z.string(), cli: { arg: '<key>' } } },
+  fields: { key: { schema: (z) => z.string(), cli: { arg: '<key>' } } },
   effects: READ,
   run: (ctx, i, face) => projectExists(ctx, face.role, i.key, { json: face.json }),
 });

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { READ, defineCommand } from '../spec.js';
 import { projectList } from '../read.js';
 
@@ -7,7 +6,7 @@ export const projectListCommand = defineCommand({
   summary: 'every project visible to the role (key and name)',
   examples: ['jst --role assigner project list'],
   role: 'chosen', json: 'piped',
-  fields: { query: { schema: z.optional(z.string()), cli: { flag: '--query <text>', help: 'filter by key or name' } } },
+  fields: { query: { schema: (z) => z.optional(z.string()), cli: { flag: '--query <text>', help: 'filter by key or name' } } },
   effects: READ,
   run: (ctx, i, face) => projectList(ctx, face.role, { json: face.json, ...(i.query ? { query: i.query } : {}) }),
 });

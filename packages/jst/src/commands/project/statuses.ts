@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { READ, defineCommand } from '../spec.js';
 import { projectStatuses } from '../read.js';
 
@@ -7,7 +6,7 @@ export const projectStatusesCommand = defineCommand({
   summary: 'the statuses of a project, per issue type',
   examples: ['jst --role assigner project statuses ABC'],
   role: 'chosen', json: 'piped',
-  fields: { key: { schema: z.string(), cli: { arg: '<key>' } } },
+  fields: { key: { schema: (z) => z.string(), cli: { arg: '<key>' } } },
   effects: READ,
   run: (ctx, i, face) => projectStatuses(ctx, face.role, i.key, { json: face.json }),
 });

@@ -1,14 +1,13 @@
-import * as z from 'zod/mini';
 import { usage } from '../../phase/locate.js';
 import { REVIEW_BRIEF_OUTPUT } from '../outputs.js';
 import { issueKey } from '../fields.js';
 import { reviewBriefOutcome } from '../review.js';
-import { defineCommand } from '../spec.js';
+import { defineCommand, field } from '../spec.js';
 import { reviewVerdictOutcome } from '../verdict.js';
 import { phaseHelp } from '../work/help.js';
 import { VERDICT_FIELDS } from './verdict.js';
 
-const flag = (f: string, help: string) => ({ schema: z.optional(z.boolean()), cli: { flag: f, help }, tool: false });
+const flag = (f: string, help: string) => field({ schema: (z) => z.optional(z.boolean()), cli: { flag: f, help }, tool: false });
 
 /**
  * `jst review`: the brief, or with --approve / --request-changes the verdict (review/verdict.ts),
@@ -21,11 +20,11 @@ export const reviewCommand = defineCommand({
   examples: ['jst review ABC-1', 'jst review ABC-1 --open-parent-pr', 'jst review ABC-2 --approve --summary "Clean, tested"', 'jst review ABC-3 --request-changes --summary "Quote fields with commas" --body-file review.md --markdown'],
   role: 'reviewer', json: 'flag',
   fields: {
-    key: { schema: z.optional(issueKey('e.g. ABC-1; default: the key in the branch of the worktree in cwd')), cli: { arg: '[key]', help: 'the issue (default: this worktree\'s)' } },
+    key: { schema: (z) => z.optional(issueKey(z)), description: 'e.g. ABC-1; default: the key in the branch of the worktree in cwd', cli: { arg: '[key]', help: 'the issue (default: this worktree\'s)' } },
     openParentPr: flag('--open-parent-pr', 'open the parent\'s pull request once every sub-task pull request is merged'),
     approve: flag('--approve', 'verdict: APPROVED — <summary>'),
     requestChanges: flag('--request-changes', 'verdict: CHANGES REQUESTED — <summary> (the issue goes back to STATUS_IN_PROGRESS)'),
-    summary: { ...VERDICT_FIELDS.summary, schema: z.optional(z.string()), tool: false },
+    summary: { ...VERDICT_FIELDS.summary, schema: (z) => z.optional(z.string()), tool: false },
     bodyFile: VERDICT_FIELDS.bodyFile,
     markdown: { ...VERDICT_FIELDS.markdown, tool: false },
   },

@@ -1,7 +1,6 @@
-import * as z from 'zod/mini';
 import { doneOutcome } from '../done.js';
 import { DONE_OUTPUT } from '../outputs.js';
-import { defineCommand, described } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import { phaseHelp } from '../work/help.js';
 
 export const doneCommand = defineCommand({
@@ -11,8 +10,8 @@ export const doneCommand = defineCommand({
   examples: ['jst done ABC-2 --yes ABC-2', 'jst done ABC-2 ABC-3 --yes ABC-2 ABC-3', 'jst done ABC-2   # asks on a terminal'],
   role: 'reviewer', json: 'flag',
   fields: {
-    keys: { schema: described(z.array(z.string()).check(z.minLength(1)), 'the issues, e.g. ["ABC-2"]'), cli: { arg: '<keys...>', help: 'the issues' } },
-    yes: { schema: z.optional(z.array(z.string())), cli: { flag: '--yes <key...>', help: 'the explicit yes for each key (required when not on a terminal)' }, tool: false },
+    keys: { schema: (z) => z.array(z.string()).check(z.minLength(1)), description: 'the issues, e.g. ["ABC-2"]', cli: { arg: '<keys...>', help: 'the issues' } },
+    yes: { schema: (z) => z.optional(z.array(z.string())), cli: { flag: '--yes <key...>', help: 'the explicit yes for each key (required when not on a terminal)' }, tool: false },
   },
   tool: {
     name: 'done', roles: ['reviewer'], title: 'Done',

@@ -1,14 +1,13 @@
-import * as z from 'zod/mini';
 import { VERDICT_OUTPUT } from '../outputs.js';
 import { bodyFile, issueKey, markdown, MARKDOWN_HELP } from '../fields.js';
-import { defineCommand, described } from '../spec.js';
+import { defineCommand, field } from '../spec.js';
 import { reviewVerdictOutcome } from '../verdict.js';
 
 /** The verdict's inputs the CLI's `jst review` shares (its --summary, --body-file, --markdown). */
 export const VERDICT_FIELDS = {
-  summary: { schema: described(z.string(), 'one line: the verdict\'s first line after the dash'), cli: { flag: '--summary <text>', help: 'the verdict\'s one-line summary' } },
+  summary: field({ schema: (z) => z.string(), description: 'one line: the verdict\'s first line after the dash', cli: { flag: '--summary <text>', help: 'the verdict\'s one-line summary' } }),
   bodyFile: bodyFile('the rest of the review'),
-  body: { schema: z.optional(described(z.string(), 'the rest of the review')) },
+  body: field({ schema: (z) => z.optional(z.string()), description: 'the rest of the review' }),
   markdown: markdown(MARKDOWN_HELP),
 };
 
@@ -19,8 +18,8 @@ export const reviewVerdictCommand = defineCommand({
   examples: ['jst review ABC-2 --approve --summary "Clean, tested"', 'jst review ABC-3 --request-changes --summary "Quote fields with commas" --body-file review.md --markdown'],
   role: 'reviewer', json: 'flag', cli: false,
   fields: {
-    key: { schema: issueKey('e.g. ABC-2') },
-    verdict: { schema: z.enum(['approve', 'request-changes']) },
+    key: { schema: (z) => issueKey(z), description: 'e.g. ABC-2' },
+    verdict: { schema: (z) => z.enum(['approve', 'request-changes']) },
     ...VERDICT_FIELDS,
   },
   tool: {

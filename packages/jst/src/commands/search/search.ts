@@ -1,10 +1,9 @@
-import * as z from 'zod/mini';
 import { EXIT } from '../../exit.js';
 import { usage } from '../../phase/locate.js';
 import { commaList, fieldList } from '../fields.js';
 import { SEARCH_OUTPUT } from '../outputs.js';
 import { searchOutcome } from '../read.js';
-import { READ, defineCommand, described } from '../spec.js';
+import { READ, defineCommand } from '../spec.js';
 
 /** The default page of a tool's search: the fields its short rows show. */
 const SHORT_FIELDS = 'summary,status,assignee,parent';
@@ -15,14 +14,14 @@ export const searchCommand = defineCommand({
   examples: ['jst --role executor search "assignee = currentUser() AND status = \\"To Do\\"" --all', 'jst --role reviewer search "parent = ABC-1" --max 10 --page-token TOKEN'],
   role: 'chosen', json: 'piped',
   fields: {
-    jql: { schema: described(z.string(), 'e.g. assignee = currentUser() AND status = "To Do"'), cli: { arg: '<jql>' } },
+    jql: { schema: (z) => z.string(), description: 'e.g. assignee = currentUser() AND status = "To Do"', cli: { arg: '<jql>' } },
     fields: fieldList('a comma list or an array of field names: then each issue is its REST JSON with those fields (as jst search --json); default: short rows (key, summary, status, assignee, parent)', 'default key,summary,status'),
-    all: { schema: z.optional(described(z.boolean(), 'follow nextPageToken to the end')), cli: { flag: '--all' } },
+    all: { schema: (z) => z.optional(z.boolean()), description: 'follow nextPageToken to the end', cli: { flag: '--all' } },
     max: {
-      schema: z.optional(described(z.number().check(z.int(), z.positive()), 'page size (default 50)')),
+      schema: (z) => z.optional(z.number().check(z.int(), z.positive())), description: 'page size (default 50)',
       cli: { flag: '--max <n>', parse: (v) => { const n = Number(v); if (!Number.isInteger(n) || n < 1) throw usage('USAGE', `--max must be a positive integer (got "${String(v)}")`); return n; } },
     },
-    pageToken: { schema: z.optional(described(z.string(), 'the nextPageToken of the page before, to read the next one')), cli: { flag: '--page-token <token>', help: 'the nextPageToken of the page before' } },
+    pageToken: { schema: (z) => z.optional(z.string()), description: 'the nextPageToken of the page before, to read the next one', cli: { flag: '--page-token <token>', help: 'the nextPageToken of the page before' } },
   },
   tool: {
     name: 'search', roles: ['assigner', 'executor', 'reviewer'], title: 'Search issues (JQL)',

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { healthcheckOutcome } from '../healthcheck.js';
 import { HEALTH_OUTPUT } from '../outputs.js';
 import { READ, defineCommand } from '../spec.js';
@@ -10,7 +9,7 @@ export const healthcheckCommand = defineCommand({
   examples: ['jst healthcheck --role assigner', 'jst healthcheck --role executor --json', 'jst healthcheck --role executor --context'],
   role: 'chosen', json: 'flag',
   fields: {
-    context: { schema: z.optional(z.boolean()), cli: { flag: '--context', help: 'also the context rows issue_key, parent_branch and working_tree (status PASS, WARN or INFO = does not apply; never change the exit code)' }, tool: false },
+    context: { schema: (z) => z.optional(z.boolean()), cli: { flag: '--context', help: 'also the context rows issue_key, parent_branch and working_tree (status PASS, WARN or INFO = does not apply; never change the exit code)' }, tool: false },
   },
   tool: {
     name: 'healthcheck', roles: ['assigner', 'executor', 'reviewer'], title: 'Status check',

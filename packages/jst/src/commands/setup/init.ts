@@ -1,8 +1,7 @@
-import * as z from 'zod/mini';
-import { defineCommand } from '../spec.js';
+import { defineCommand, field } from '../spec.js';
 import { init } from '../init.js';
 
-const setting = (flag: string, help: string) => ({ schema: z.optional(z.string()), cli: { flag, help } });
+const setting = (flag: string, help: string) => field({ schema: (z) => z.optional(z.string()), cli: { flag, help } });
 
 export const initCommand = defineCommand({
   name: 'init',
@@ -11,7 +10,7 @@ export const initCommand = defineCommand({
   examples: ['jst init', 'jst init --project-key ABC --site acme.atlassian.net --worktrees-dir /home/me/worktrees --assigner-email a@acme.test --executor-email e@acme.test --reviewer-email r@acme.test'],
   role: 'none', json: 'none',
   fields: {
-    force: { schema: z.optional(z.boolean()), cli: { flag: '--force', help: 'overwrite existing files' } },
+    force: { schema: (z) => z.optional(z.boolean()), cli: { flag: '--force', help: 'overwrite existing files' } },
     projectKey: setting('--project-key <key>', 'PROJECT_KEY'),
     site: setting('--site <host>', 'TRACKER_ACCOUNT_URL'),
     gateway: setting('--gateway <url>', 'TRACKER_GATEWAY_URL'),

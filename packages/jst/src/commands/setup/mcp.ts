@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { defineCommand } from '../spec.js';
 
 export const mcpCommand = defineCommand({
@@ -9,8 +8,8 @@ export const mcpCommand = defineCommand({
   examples: ['jst mcp --role executor', 'jst mcp --role reviewer --read-only', 'jst mcp --role executor --tools issue_view,note', 'claude mcp add jst-executor -- jst mcp --role executor', 'codex mcp add jst-executor -- jst mcp --role executor'],
   role: 'chosen', json: 'none',
   fields: {
-    readOnly: { schema: z.optional(z.boolean()), cli: { flag: '--read-only', help: 'list only the tools that change nothing (readOnlyHint)' } },
-    tools: { schema: z.optional(z.string()), cli: { flag: '--tools <names>', help: 'list only these tools (comma list)' } },
+    readOnly: { schema: (z) => z.optional(z.boolean()), cli: { flag: '--read-only', help: 'list only the tools that change nothing (readOnlyHint)' } },
+    tools: { schema: (z) => z.optional(z.string()), cli: { flag: '--tools <names>', help: 'list only these tools (comma list)' } },
   },
   effects: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   run: async (_ctx, i, face) => (await import('../../mcp/serve.js')).serveMcp(face.role, { readOnly: Boolean(i.readOnly), tools: i.tools }),

@@ -1,8 +1,7 @@
-import * as z from 'zod/mini';
 import { noteOutcome } from '../note.js';
 import { NOTE_OUTPUT } from '../outputs.js';
 import { bodyFile, markdown, MARKDOWN_HELP, words } from '../fields.js';
-import { ADDS, defineCommand, described } from '../spec.js';
+import { ADDS, defineCommand } from '../spec.js';
 import { phaseHelp } from './help.js';
 
 export const noteCommand = defineCommand({
@@ -12,7 +11,7 @@ export const noteCommand = defineCommand({
   examples: ['jst note "parser done; the UI still needs the error states"', 'jst note --body-file notes.md --markdown'],
   role: 'executor', json: 'flag',
   fields: {
-    text: { schema: described(z.string(), 'the note'), cli: { arg: '[text...]', help: 'the note', parse: (v) => words(v as string[]).join(' ') } },
+    text: { schema: (z) => z.string(), description: 'the note', cli: { arg: '[text...]', help: 'the note', parse: (v) => words(v as string[]).join(' ') } },
     bodyFile: bodyFile('read the note from a file'),
     markdown: markdown(MARKDOWN_HELP),
   },

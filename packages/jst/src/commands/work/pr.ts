@@ -1,8 +1,7 @@
-import * as z from 'zod/mini';
 import { PR_OUTPUT } from '../outputs.js';
 import { prOutcome } from '../pr.js';
 import { bodyFile, markdown, MARKDOWN_HELP } from '../fields.js';
-import { defineCommand, described } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import { phaseHelp } from './help.js';
 
 export const prCommand = defineCommand({
@@ -12,11 +11,11 @@ export const prCommand = defineCommand({
   examples: ['jst pr', 'jst pr --title "ABC-2: CSV serialiser" --body-file pr.md --markdown', 'jst pr --draft --json'],
   role: 'executor', json: 'flag',
   fields: {
-    title: { schema: z.optional(described(z.string(), 'default "<KEY>: <summary>"')), cli: { flag: '--title <text>', help: 'default: "<KEY>: <summary>"' } },
+    title: { schema: (z) => z.optional(z.string()), description: 'default "<KEY>: <summary>"', cli: { flag: '--title <text>', help: 'default: "<KEY>: <summary>"' } },
     bodyFile: bodyFile('the pull request body (also added to the Run report)'),
-    body: { schema: z.optional(described(z.string(), 'the pull request body (also added to the Run report)')) },
+    body: { schema: (z) => z.optional(z.string()), description: 'the pull request body (also added to the Run report)' },
     markdown: markdown(MARKDOWN_HELP),
-    draft: { schema: z.optional(described(z.boolean(), 'open the pull request as a draft')), cli: { flag: '--draft', help: 'open the pull request as a draft' } },
+    draft: { schema: (z) => z.optional(z.boolean()), description: 'open the pull request as a draft', cli: { flag: '--draft', help: 'open the pull request as a draft' } },
   },
   tool: {
     name: 'pr', roles: ['executor'], title: 'Open the pull request',

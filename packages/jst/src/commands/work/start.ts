@@ -1,7 +1,6 @@
-import * as z from 'zod/mini';
 import { START_OUTPUT } from '../outputs.js';
 import { words } from '../fields.js';
-import { defineCommand, described } from '../spec.js';
+import { defineCommand } from '../spec.js';
 import { startOutcome } from '../start.js';
 
 export const startCommand = defineCommand({
@@ -11,8 +10,8 @@ export const startCommand = defineCommand({
   examples: ['cd ~/worktrees/worktree-ABC-2 && jst start', 'jst start "begin with the parser; the UI can wait"', 'jst start --json'],
   role: 'executor', json: 'flag',
   fields: {
-    notes: { schema: z.optional(described(z.union([z.string(), z.array(z.string())]), 'free-form notes for this piece of work')), cli: { arg: '[notes...]', help: 'free-form notes for this piece of work' } },
-    onParent: { schema: z.optional(described(z.boolean(), 'the person\'s explicit yes to work on a parent issue itself (an issue with sub-tasks)')), cli: { flag: '--on-parent', help: 'confirm starting work on an issue that has sub-tasks (asked on a terminal)' } },
+    notes: { schema: (z) => z.optional(z.union([z.string(), z.array(z.string())])), description: 'free-form notes for this piece of work', cli: { arg: '[notes...]', help: 'free-form notes for this piece of work' } },
+    onParent: { schema: (z) => z.optional(z.boolean()), description: 'the person\'s explicit yes to work on a parent issue itself (an issue with sub-tasks)', cli: { flag: '--on-parent', help: 'confirm starting work on an issue that has sub-tasks (asked on a terminal)' } },
   },
   tool: {
     name: 'start', roles: ['executor'], title: 'Phase 2: start work',

@@ -1,3 +1,5 @@
+import { JstError } from '../config/index.js';
+import { EXIT } from '../exit.js';
 import { field, type Z } from './spec.js';
 
 /** Inputs several commands share, declared once. */
@@ -27,3 +29,6 @@ export const commaList = (v: string | string[] | undefined): string | undefined 
 
 /** A positional words list (`[notes...]`), or one string from a tool. */
 export const words = (v: string | string[] | undefined): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' && v !== '' ? [v] : []);
+
+/** A usage error (exit 2) from a spec's own input checks; the same shape as phase/locate.ts's. */
+export const usageError = (problem: string, hint?: string) => new JstError({ code: 'USAGE', exitCode: EXIT.usage, problem, ...(hint ? { hint } : {}) });

@@ -1,5 +1,4 @@
 import { defineCommand } from '../spec.js';
-import { batch } from '../batch.js';
 
 export const batchCommand = defineCommand({
   name: 'batch',
@@ -7,5 +6,5 @@ export const batchCommand = defineCommand({
   examples: ['printf \'{"method":"GET","path":"/myself"}\\n\' | jst --role assigner batch'],
   role: 'chosen', json: 'none', fields: {},
   effects: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
-  run: (ctx, _i, face) => batch(ctx, face.role),
+  run: async (ctx, _i, face) => (await import('../batch.js')).batch(ctx, face.role),
 });

@@ -1,5 +1,4 @@
 import { defineCommand } from '../spec.js';
-import { raw } from '../raw.js';
 
 /** Also taken by the fast path in cli.ts, which parses these same three positionals by hand. */
 export const rawCommand = defineCommand({
@@ -13,5 +12,5 @@ export const rawCommand = defineCommand({
     body: { schema: (z) => z.optional(z.string()), cli: { arg: '[body]', help: 'JSON string, @file, or - for stdin' } },
   },
   effects: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
-  run: (ctx, i, face) => raw(ctx, face.role, i.method, i.path, i.body),
+  run: async (ctx, i, face) => (await import('../raw.js')).raw(ctx, face.role, i.method, i.path, i.body),
 });

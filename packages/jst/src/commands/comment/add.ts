@@ -1,6 +1,5 @@
-import { usage } from '../../phase/locate.js';
+import { usageError } from '../fields.js';
 import { ADDS, defineCommand } from '../spec.js';
-import { commentAdd } from '../write.js';
 
 export const commentAddCommand = defineCommand({
   name: 'comment add',
@@ -17,8 +16,8 @@ export const commentAddCommand = defineCommand({
   },
   effects: { ...ADDS, idempotent: false },
   run: async (ctx, i, face) => {
-    if (i.dash !== undefined && i.dash !== '-') throw usage('USAGE', `unexpected argument "${i.dash}" (use --body-file F, --adf-file F or -)`);
+    if (i.dash !== undefined && i.dash !== '-') throw usageError(`unexpected argument "${i.dash}" (use --body-file F, --adf-file F or -)`);
     const { dash, ...o } = i;
-    return commentAdd(ctx, face.role, i.key, { ...o, json: face.json, stdin: dash === '-' });
+    return (await import('../write.js')).commentAdd(ctx, face.role, i.key, { ...o, json: face.json, stdin: dash === '-' });
   },
 });

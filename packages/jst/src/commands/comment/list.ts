@@ -1,5 +1,4 @@
 import { READ, defineCommand } from '../spec.js';
-import { commentList } from '../read.js';
 
 export const commentListCommand = defineCommand({
   name: 'comment list',
@@ -11,5 +10,5 @@ export const commentListCommand = defineCommand({
     marker: { schema: (z) => z.optional(z.string()), cli: { flag: '--marker <text>', help: 'only comments whose text starts with it' } },
   },
   effects: READ,
-  run: (ctx, i, face) => commentList(ctx, face.role, i.key, { json: face.json, ...(i.marker ? { marker: i.marker } : {}) }),
+  run: async (ctx, i, face) => (await import('../read.js')).commentList(ctx, face.role, i.key, { json: face.json, ...(i.marker ? { marker: i.marker } : {}) }),
 });

@@ -1,5 +1,4 @@
 import { defineCommand } from '../spec.js';
-import { issueAssign } from '../write.js';
 
 export const issueAssignCommand = defineCommand({
   name: 'issue assign',
@@ -11,5 +10,5 @@ export const issueAssignCommand = defineCommand({
     who: { schema: (z) => z.string(), cli: { arg: '<who>', help: 'EMAIL, @me, executor or none' } },
   },
   effects: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
-  run: (ctx, i, face) => issueAssign(ctx, face.role, i.key, i.who, { json: face.json }),
+  run: async (ctx, i, face) => (await import('../write.js')).issueAssign(ctx, face.role, i.key, i.who, { json: face.json }),
 });

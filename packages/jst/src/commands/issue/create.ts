@@ -1,5 +1,4 @@
 import { ADDS, defineCommand, field } from '../spec.js';
-import { issueCreate } from '../write.js';
 
 const text = (flag: string, help: string) => field({ schema: (z) => z.optional(z.string()), cli: { flag, help } });
 const required = (flag: string, help: string) => field({ schema: (z) => z.string(), cli: { flag, help, required: true } });
@@ -23,5 +22,5 @@ export const issueCreateCommand = defineCommand({
     markdown: { schema: (z) => z.optional(z.boolean()), cli: { flag: '--markdown', help: 'the description text is Markdown (headings, lists, code, tables…) made into ADF nodes; without it text stays literal' } },
   },
   effects: { ...ADDS, idempotent: false },
-  run: (ctx, i, face) => issueCreate(ctx, face.role, { ...i, json: face.json }),
+  run: async (ctx, i, face) => (await import('../write.js')).issueCreate(ctx, face.role, { ...i, json: face.json }),
 });

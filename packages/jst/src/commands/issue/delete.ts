@@ -1,5 +1,4 @@
 import { defineCommand } from '../spec.js';
-import { issueDelete } from '../write.js';
 
 export const issueDeleteCommand = defineCommand({
   name: 'issue delete',
@@ -12,5 +11,5 @@ export const issueDeleteCommand = defineCommand({
     yes: { schema: (z) => z.optional(z.string()), cli: { flag: '--yes <key>', help: 'the same key again, to confirm without a prompt' }, tool: false },
   },
   effects: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
-  run: (ctx, i, face) => issueDelete(ctx, face.role, i.key, { ...i, json: face.json }),
+  run: async (ctx, i, face) => (await import('../write.js')).issueDelete(ctx, face.role, i.key, { ...i, json: face.json }),
 });

@@ -1,5 +1,4 @@
 import { READ, defineCommand } from '../spec.js';
-import { issueTransitions } from '../read.js';
 
 export const issueTransitionsCommand = defineCommand({
   name: 'issue transitions',
@@ -8,5 +7,5 @@ export const issueTransitionsCommand = defineCommand({
   role: 'chosen', json: 'piped',
   fields: { key: { schema: (z) => z.string(), cli: { arg: '<key>' } } },
   effects: READ,
-  run: (ctx, i, face) => issueTransitions(ctx, face.role, i.key, { json: face.json }),
+  run: async (ctx, i, face) => (await import('../read.js')).issueTransitions(ctx, face.role, i.key, { json: face.json }),
 });

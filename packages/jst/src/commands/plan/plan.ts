@@ -1,5 +1,4 @@
 import { PLAN_OUTPUT } from '../outputs.js';
-import { planOutcome, runPlan } from '../../plan/run.js';
 import { defineCommand, field, type Z } from '../spec.js';
 
 const item = (z: Z) => ({ summary: z.optional(z.string()), scope: z.optional(z.string()), acceptanceCriteria: z.optional(z.union([z.string(), z.array(z.string())])) });
@@ -43,9 +42,9 @@ export const planCommand = defineCommand({
   },
   output: PLAN_OUTPUT,
   effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
-  run: (ctx, i, face) => {
+  run: async (ctx, i, face) => {
     const o = { request: i.request ?? [], plan: i.planFile, yes: i.yes, fromBranch: i.fromBranch, confirmHotfix: i.confirmHotfix, dryRun: i.dryRun, again: i.again, json: face.json, ...(face.tool ? { planData: i.plan, tool: face.tool } : {}) };
-    return face.tool ? planOutcome(ctx, o) : runPlan(ctx, o);
+    return face.tool ? (await import('../../plan/run.js')).planOutcome(ctx, o) : (await import('../../plan/run.js')).runPlan(ctx, o);
   },
 });
 
@@ -61,5 +60,5 @@ export const planDryRunCommand = defineCommand({
   },
   output: PLAN_OUTPUT,
   effects: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
-  run: (ctx, i, face) => planOutcome(ctx, { request: [], planData: i.plan, fromBranch: i.fromBranch, dryRun: true, tool: face.tool }),
+  run: async (ctx, i, face) => (await import('../../plan/run.js')).planOutcome(ctx, { request: [], planData: i.plan, fromBranch: i.fromBranch, dryRun: true, tool: face.tool }),
 });

@@ -1,5 +1,4 @@
 import { READ, defineCommand } from '../spec.js';
-import { projectExists } from '../read.js';
 
 export const projectExistsCommand = defineCommand({
   name: 'project exists',
@@ -8,5 +7,5 @@ export const projectExistsCommand = defineCommand({
   role: 'chosen', json: 'piped',
   fields: { key: { schema: (z) => z.string(), cli: { arg: '<key>' } } },
   effects: READ,
-  run: (ctx, i, face) => projectExists(ctx, face.role, i.key, { json: face.json }),
+  run: async (ctx, i, face) => (await import('../read.js')).projectExists(ctx, face.role, i.key, { json: face.json }),
 });

@@ -1,5 +1,4 @@
 import { READ, defineCommand } from '../spec.js';
-import { projectList } from '../read.js';
 
 export const projectListCommand = defineCommand({
   name: 'project list',
@@ -8,5 +7,5 @@ export const projectListCommand = defineCommand({
   role: 'chosen', json: 'piped',
   fields: { query: { schema: (z) => z.optional(z.string()), cli: { flag: '--query <text>', help: 'filter by key or name' } } },
   effects: READ,
-  run: (ctx, i, face) => projectList(ctx, face.role, { json: face.json, ...(i.query ? { query: i.query } : {}) }),
+  run: async (ctx, i, face) => (await import('../read.js')).projectList(ctx, face.role, { json: face.json, ...(i.query ? { query: i.query } : {}) }),
 });

@@ -1,5 +1,4 @@
 import { READ, defineCommand } from '../spec.js';
-import { projectStatuses } from '../read.js';
 
 export const projectStatusesCommand = defineCommand({
   name: 'project statuses',
@@ -8,5 +7,5 @@ export const projectStatusesCommand = defineCommand({
   role: 'chosen', json: 'piped',
   fields: { key: { schema: (z) => z.string(), cli: { arg: '<key>' } } },
   effects: READ,
-  run: (ctx, i, face) => projectStatuses(ctx, face.role, i.key, { json: face.json }),
+  run: async (ctx, i, face) => (await import('../read.js')).projectStatuses(ctx, face.role, i.key, { json: face.json }),
 });

@@ -1,9 +1,6 @@
-import { usage } from '../../phase/locate.js';
 import { REVIEW_BRIEF_OUTPUT } from '../outputs.js';
-import { issueKey } from '../fields.js';
-import { reviewBriefOutcome } from '../review.js';
+import { issueKey, usageError } from '../fields.js';
 import { defineCommand, field } from '../spec.js';
-import { reviewVerdictOutcome } from '../verdict.js';
 import { phaseHelp } from '../work/help.js';
 import { VERDICT_FIELDS } from './verdict.js';
 
@@ -37,11 +34,11 @@ export const reviewCommand = defineCommand({
   run: async (ctx, i) => {
     const { key, summary } = i;
     const verdict = i.approve || i.requestChanges || summary !== undefined || i.bodyFile !== undefined || i.markdown;
-    if (!verdict) return reviewBriefOutcome(ctx, { key, openParentPr: i.openParentPr });
-    if (i.approve && i.requestChanges) throw usage('USAGE', 'give one verdict: --approve or --request-changes');
-    if (!i.approve && !i.requestChanges) throw usage('USAGE', '--summary, --body-file and --markdown go with a verdict: add --approve or --request-changes');
-    if (!key || summary === undefined) throw usage('USAGE', 'a verdict needs the KEY and --summary S: jst review ABC-2 --approve --summary "…"');
-    if (i.openParentPr) throw usage('USAGE', '--open-parent-pr goes with the brief, not with a verdict');
-    return reviewVerdictOutcome(ctx, { key, kind: i.approve ? 'approved' : 'changes-requested', summary, bodyFile: i.bodyFile, markdown: i.markdown });
+    if (!verdict) return (await import('../review.js')).reviewBriefOutcome(ctx, { key, openParentPr: i.openParentPr });
+    if (i.approve && i.requestChanges) throw usageError('give one verdict: --approve or --request-changes');
+    if (!i.approve && !i.requestChanges) throw usageError('--summary, --body-file and --markdown go with a verdict: add --approve or --request-changes');
+    if (!key || summary === undefined) throw usageError('a verdict needs the KEY and --summary S: jst review ABC-2 --approve --summary "…"');
+    if (i.openParentPr) throw usageError('--open-parent-pr goes with the brief, not with a verdict');
+    return (await import('../verdict.js')).reviewVerdictOutcome(ctx, { key, kind: i.approve ? 'approved' : 'changes-requested', summary, bodyFile: i.bodyFile, markdown: i.markdown });
   },
 });

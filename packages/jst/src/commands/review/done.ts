@@ -1,4 +1,3 @@
-import { doneOutcome } from '../done.js';
 import { DONE_OUTPUT } from '../outputs.js';
 import { defineCommand } from '../spec.js';
 import { phaseHelp } from '../work/help.js';
@@ -20,5 +19,5 @@ export const doneCommand = defineCommand({
   output: DONE_OUTPUT,
   // Done is the end of the workflow: what a person undoes by hand.
   effects: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
-  run: (ctx, i) => doneOutcome(ctx, { keys: i.keys, yes: i.yes }),
+  run: async (ctx, i) => (await import('../done.js')).doneOutcome(ctx, { keys: i.keys, yes: i.yes }),
 });

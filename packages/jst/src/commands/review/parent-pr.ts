@@ -1,6 +1,5 @@
 import { REVIEW_BRIEF_OUTPUT } from '../outputs.js';
 import { issueKey } from '../fields.js';
-import { reviewBriefOutcome } from '../review.js';
 import { defineCommand } from '../spec.js';
 
 /** No CLI command of its own: `jst review KEY --open-parent-pr` (review/brief.ts). */
@@ -16,5 +15,5 @@ export const parentPrCommand = defineCommand({
   },
   output: REVIEW_BRIEF_OUTPUT,
   effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
-  run: (ctx, i) => reviewBriefOutcome(ctx, { key: i.key, openParentPr: true }),
+  run: async (ctx, i) => (await import('../review.js')).reviewBriefOutcome(ctx, { key: i.key, openParentPr: true }),
 });

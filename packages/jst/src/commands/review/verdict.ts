@@ -1,7 +1,6 @@
 import { VERDICT_OUTPUT } from '../outputs.js';
 import { bodyFile, issueKey, markdown, MARKDOWN_HELP } from '../fields.js';
 import { defineCommand, field } from '../spec.js';
-import { reviewVerdictOutcome } from '../verdict.js';
 
 /** The verdict's inputs the CLI's `jst review` shares (its --summary, --body-file, --markdown). */
 export const VERDICT_FIELDS = {
@@ -28,5 +27,5 @@ export const reviewVerdictCommand = defineCommand({
   },
   output: VERDICT_OUTPUT,
   effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
-  run: (ctx, i) => reviewVerdictOutcome(ctx, { key: i.key, kind: i.verdict === 'approve' ? 'approved' : 'changes-requested', summary: i.summary, body: i.body, bodyFile: i.bodyFile, markdown: i.markdown }),
+  run: async (ctx, i) => (await import('../verdict.js')).reviewVerdictOutcome(ctx, { key: i.key, kind: i.verdict === 'approve' ? 'approved' : 'changes-requested', summary: i.summary, body: i.body, bodyFile: i.bodyFile, markdown: i.markdown }),
 });

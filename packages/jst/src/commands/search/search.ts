@@ -1,8 +1,6 @@
 import { EXIT } from '../../exit.js';
-import { usage } from '../../phase/locate.js';
-import { commaList, fieldList } from '../fields.js';
+import { commaList, fieldList, usageError } from '../fields.js';
 import { SEARCH_OUTPUT } from '../outputs.js';
-import { searchOutcome } from '../read.js';
 import { READ, defineCommand } from '../spec.js';
 
 /** The default page of a tool's search: the fields its short rows show. */
@@ -19,7 +17,7 @@ export const searchCommand = defineCommand({
     all: { schema: (z) => z.optional(z.boolean()), description: 'follow nextPageToken to the end', cli: { flag: '--all' } },
     max: {
       schema: (z) => z.optional(z.number().check(z.int(), z.positive())), description: 'page size (default 50)',
-      cli: { flag: '--max <n>', parse: (v) => { const n = Number(v); if (!Number.isInteger(n) || n < 1) throw usage('USAGE', `--max must be a positive integer (got "${String(v)}")`); return n; } },
+      cli: { flag: '--max <n>', parse: (v) => { const n = Number(v); if (!Number.isInteger(n) || n < 1) throw usageError(`--max must be a positive integer (got "${String(v)}")`); return n; } },
     },
     pageToken: { schema: (z) => z.optional(z.string()), description: 'the nextPageToken of the page before, to read the next one', cli: { flag: '--page-token <token>', help: 'the nextPageToken of the page before' } },
   },
@@ -33,7 +31,7 @@ export const searchCommand = defineCommand({
     // A tool's default is short rows (ARCHITECTURE §13); fields named explicitly get the REST JSON, as the CLI's --json.
     const short = face.tool !== undefined && i.fields === undefined;
     const fields = commaList(i.fields) ?? (short ? SHORT_FIELDS : undefined);
-    const out = await searchOutcome(ctx, face.role, i.jql, { fields, all: i.all, max: i.max, pageToken: i.pageToken });
+    const out = await (await import('../read.js')).searchOutcome(ctx, face.role, i.jql, { fields, all: i.all, max: i.max, pageToken: i.pageToken });
     if (!short) return out;
     const issues = out.json.issues.map((x) => {
       const f = x.fields ?? {};

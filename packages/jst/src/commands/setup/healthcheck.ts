@@ -1,4 +1,3 @@
-import { healthcheckOutcome } from '../healthcheck.js';
 import { HEALTH_OUTPUT } from '../outputs.js';
 import { READ, defineCommand } from '../spec.js';
 
@@ -18,5 +17,5 @@ export const healthcheckCommand = defineCommand({
   output: HEALTH_OUTPUT,
   // Reads only; a cloudId it learns is cached in .jst/cloud-id.json, which changes no state a person sees.
   effects: READ,
-  run: (ctx, i, face) => healthcheckOutcome(ctx, face.role, { context: i.context }),
+  run: async (ctx, i, face) => (await import('../healthcheck.js')).healthcheckOutcome(ctx, face.role, { context: i.context }),
 });

@@ -1,5 +1,4 @@
 import { defineCommand, field } from '../spec.js';
-import { init } from '../init.js';
 
 const setting = (flag: string, help: string) => field({ schema: (z) => z.optional(z.string()), cli: { flag, help } });
 
@@ -23,5 +22,5 @@ export const initCommand = defineCommand({
     reviewerEmail: setting('--reviewer-email <email>', 'TRACKER_REVIEWER_EMAIL'),
   },
   effects: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
-  run: (ctx, i) => init(ctx, i),
+  run: async (ctx, i) => (await import('../init.js')).init(ctx, i),
 });

@@ -1,4 +1,3 @@
-import { noteOutcome } from '../note.js';
 import { NOTE_OUTPUT } from '../outputs.js';
 import { bodyFile, markdown, MARKDOWN_HELP, words } from '../fields.js';
 import { ADDS, defineCommand } from '../spec.js';
@@ -21,5 +20,5 @@ export const noteCommand = defineCommand({
   },
   output: NOTE_OUTPUT,
   effects: { ...ADDS, idempotent: false },
-  run: (ctx, i) => noteOutcome(ctx, { words: i.text ? [i.text] : [], bodyFile: i.bodyFile, markdown: i.markdown }),
+  run: async (ctx, i) => (await import('../note.js')).noteOutcome(ctx, { words: i.text ? [i.text] : [], bodyFile: i.bodyFile, markdown: i.markdown }),
 });

@@ -1,5 +1,4 @@
 import { PR_BASE_OUTPUT } from '../outputs.js';
-import { prBaseOutcome } from '../pr-base.js';
 import { READ, defineCommand } from '../spec.js';
 import { phaseHelp } from './help.js';
 
@@ -15,5 +14,5 @@ export const prBaseCommand = defineCommand({
   },
   output: PR_BASE_OUTPUT,
   effects: READ,
-  run: (ctx) => prBaseOutcome(ctx),
+  run: async (ctx) => (await import('../pr-base.js')).prBaseOutcome(ctx),
 });

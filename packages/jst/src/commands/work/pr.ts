@@ -1,5 +1,4 @@
 import { PR_OUTPUT } from '../outputs.js';
-import { prOutcome } from '../pr.js';
 import { bodyFile, markdown, MARKDOWN_HELP } from '../fields.js';
 import { defineCommand } from '../spec.js';
 import { phaseHelp } from './help.js';
@@ -23,5 +22,5 @@ export const prCommand = defineCommand({
   },
   output: PR_OUTPUT,
   effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
-  run: (ctx, i) => prOutcome(ctx, { title: i.title, body: i.body, bodyFile: i.bodyFile, markdown: i.markdown, draft: i.draft }),
+  run: async (ctx, i) => (await import('../pr.js')).prOutcome(ctx, { title: i.title, body: i.body, bodyFile: i.bodyFile, markdown: i.markdown, draft: i.draft }),
 });

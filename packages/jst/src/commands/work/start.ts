@@ -1,7 +1,6 @@
 import { START_OUTPUT } from '../outputs.js';
 import { words } from '../fields.js';
 import { defineCommand } from '../spec.js';
-import { startOutcome } from '../start.js';
 
 export const startCommand = defineCommand({
   name: 'start',
@@ -20,5 +19,5 @@ export const startCommand = defineCommand({
   output: START_OUTPUT,
   // Moves the issue to In Progress and pushes the branch once; a rerun changes nothing more.
   effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
-  run: (ctx, i) => startOutcome(ctx, { notes: words(i.notes), onParent: i.onParent }),
+  run: async (ctx, i) => (await import('../start.js')).startOutcome(ctx, { notes: words(i.notes), onParent: i.onParent }),
 });

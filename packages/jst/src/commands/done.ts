@@ -6,7 +6,7 @@ import { APPROVED, latestVerdict } from '../phase/markers.js';
 import { finish, stepper } from '../phase/steps.js';
 import { nextStep } from '../phase/spell.js';
 import { promptFor } from '../plan/prompt.js';
-import { emit, type Outcome } from '../output.js';
+import type { Outcome } from '../output.js';
 
 export interface DoneOptions { keys: string[]; yes?: string[] | undefined; json?: boolean | undefined }
 
@@ -18,10 +18,6 @@ interface Checked { key: string; parent: string | null; state: 'already-done' | 
  * verdict. Every key is checked, and every yes collected, before the first issue moves; an issue
  * already done is a success that changes nothing.
  */
-export async function done(ctx: Context, o: DoneOptions): Promise<number> {
-  return emit(ctx.io, await doneOutcome(ctx, o), Boolean(o.json));
-}
-
 export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome> {
   const { say, warnings } = stepper(ctx);
   if (!o.keys.length) throw usage('USAGE', 'jst done needs at least one issue KEY');

@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { emit, type Outcome } from '../output.js';
+import type { Outcome } from '../output.js';
 import { bodyText, writtenBody } from '../phase/body.js';
 import { issueCheckout, usage } from '../phase/locate.js';
 import { markedBody, TASK_MEMORY } from '../phase/markers.js';
@@ -8,10 +8,6 @@ import { finish, stepper } from '../phase/steps.js';
 export interface NoteOptions { words: string[]; bodyFile?: string | undefined; markdown?: boolean | undefined; json?: boolean | undefined }
 
 /** `jst note [TEXT…] [--body-file F]` (ARCHITECTURE §11): the executor's task memory on the current issue. */
-export async function note(ctx: Context, o: NoteOptions): Promise<number> {
-  return emit(ctx.io, await noteOutcome(ctx, o), Boolean(o.json));
-}
-
 export async function noteOutcome(ctx: Context, o: NoteOptions): Promise<Outcome> {
   const { say } = stepper(ctx);
   const text = bodyText(o, 'note');

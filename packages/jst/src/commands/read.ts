@@ -1,5 +1,5 @@
 import { allComments, commentsWithMarker, projectVisible, EXECUTOR_FIELDS, REVIEWER_FIELDS, type Comment, type Issue } from '@jst/client';
-import { JstError, type Role } from '../config/index.js';
+import type { Role } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import { bold, dim, emit, line, printJson, table, type Outcome } from '../output.js';
@@ -103,10 +103,6 @@ export async function commentList(ctx: Context, role: Role, key: string, o: Outp
 }
 
 /** POST /search/jql, following nextPageToken with --all. */
-export async function search(ctx: Context, role: Role, jql: string, o: OutputOptions & SearchOptions): Promise<number> {
-  return emit(ctx.io, await searchOutcome(ctx, role, jql, o), wantsJson(ctx, o));
-}
-
 export interface SearchOptions { fields?: string | undefined; all?: boolean | undefined; max?: number | undefined; pageToken?: string | undefined }
 export interface SearchResult { issues: Issue[]; nextPageToken?: string }
 

@@ -1,8 +1,7 @@
 import { allComments, transitionTo, type Issue, type IssueLink } from '@jst/client';
 import { markedBody, markedComments, RUN_REPORT } from '../phase/markers.js';
 import type { Context } from '../context.js';
-import { EXIT } from '../exit.js';
-import { emit, type Outcome } from '../output.js';
+import type { Outcome } from '../output.js';
 import { issueCheckout, refuse, usage } from '../phase/locate.js';
 import { myVerdict, pullOfIssue, type PrEntry, type PullLookup } from '../phase/pulls.js';
 import { finish, stepper } from '../phase/steps.js';
@@ -29,10 +28,6 @@ export async function reviewKey(ctx: Context, key: string | undefined, command: 
  * request; once every sub-task pull request is merged, the parent's), each with its state and this
  * code-host identity's verdict. The diff is left to git or the code host.
  */
-export async function reviewBrief(ctx: Context, o: ReviewBriefOptions): Promise<number> {
-  return emit(ctx.io, await reviewBriefOutcome(ctx, o), Boolean(o.json));
-}
-
 export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): Promise<Outcome> {
   const { say, warn, warnings } = stepper(ctx);
   const { key, cwd } = await reviewKey(ctx, o.key, 'jst review');

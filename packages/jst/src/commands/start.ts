@@ -4,7 +4,7 @@ import { JstError } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import * as git from '../git/index.js';
-import { bold, dim, emit, yellow, type Outcome } from '../output.js';
+import { bold, dim, yellow, type Outcome } from '../output.js';
 import { acceptanceCriteria, assignmentReportFrom, issueKeyFromBranch, prTargetFrom, PR_TARGET_MARKER, REPORT_MARKER } from '../phase/handover.js';
 import { changesRequestedLines, reviewerVerdict, type ShownVerdict } from '../phase/review-shown.js';
 import { confirmParent, mergeParent, runBootstrap, taskMemory, type BootstrapResult, type SyncResult } from '../start/phase2.js';
@@ -50,10 +50,6 @@ export interface StartResult {
  * always as the executor. Everything that can refuse (the checkout, the branch, the assignee, the
  * origin lookup) runs before the one tracker write (the transition) and the one push.
  */
-export async function start(ctx: Context, o: StartOptions): Promise<number> {
-  return emit(ctx.io, await startOutcome(ctx, o), Boolean(o.json));
-}
-
 export async function startOutcome(ctx: Context, o: StartOptions): Promise<Outcome<StartResult>> {
   const r = await run(ctx, o);
   return { json: r, text: `${render(ctx, r)}\n`, code: EXIT.ok };

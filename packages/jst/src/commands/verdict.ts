@@ -1,6 +1,6 @@
 import { allComments, transitionTo, type TrackerClient } from '@jst/client';
 import type { Context } from '../context.js';
-import { emit, type Outcome } from '../output.js';
+import type { Outcome } from '../output.js';
 import { bodyText, writtenBody, type BodyOptions } from '../phase/body.js';
 import { refuse, usage } from '../phase/locate.js';
 import { latestVerdict, verdictOf, type Verdict, markedBody, markedComments, REVIEW_TALLY, verdictLine, type VerdictKind } from '../phase/markers.js';
@@ -21,10 +21,6 @@ export interface VerdictOptions extends BodyOptions {
  * tally on the parent; changes requested moves the issue back to STATUS_IN_PROGRESS. Each of the
  * posts is skipped when it is already there, so a rerun with the same verdict posts nothing.
  */
-export async function reviewVerdict(ctx: Context, o: VerdictOptions): Promise<number> {
-  return emit(ctx.io, await reviewVerdictOutcome(ctx, o), Boolean(o.json));
-}
-
 export async function reviewVerdictOutcome(ctx: Context, o: VerdictOptions): Promise<Outcome> {
   const { say, warnings } = stepper(ctx);
   const summary = o.summary.trim();

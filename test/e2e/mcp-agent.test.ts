@@ -193,6 +193,34 @@ describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole li
     });
   });
 
+  describe('the person\'s decisions and the inputs that say them beforehand', () => {
+    it('spec §1 rule 7 over MCP: the hotfix yes is asked through elicitation; "no" creates nothing, "yes" plans the hotfix', async () => {
+      const w = world();
+      const before = await issueCount();
+      const no = await mcp('assigner', w.repo.repo, { elicit: () => ({ action: 'accept', content: { yes: false } }) });
+      const refused = await no.call('plan', { plan: { ...HOTFIX, request: 'Hotfix asked through elicitation' } });
+      expect(refused.isError).toBe(true);
+      expect(no.elicitations.map((e) => e.message)).toEqual([expect.stringContaining('This is the HOTFIX path')]);
+      expect(await issueCount()).toBe(before);
+      const yes = await mcp('assigner', w.repo.repo, { elicit: () => ({ action: 'accept', content: { yes: true } }) });
+      const planned = ok(await yes.call('plan', { plan: { ...HOTFIX, request: 'Hotfix asked through elicitation' } }));
+      expect(planned.branches[0]).toMatch(/^hotfix\//);
+      expect(await issueCount()).toBe(before + 1);
+    });
+
+    it('spec §1 rule 2 over MCP: fromBranch is the yes to plan from an unusual branch; a fromBranch naming another branch is refused naming the input', async () => {
+      const w = world();
+      w.git('checkout', '--quiet', '-b', 'release-prep');
+      const s = await mcp('assigner', w.repo.repo);
+      const wrong = await s.call('plan', { plan: { ...SINGLE, request: 'From an unusual branch' }, fromBranch: 'other' });
+      expect(wrong.isError).toBe(true);
+      expect(textOf(wrong)).toContain('fromBranch: "other" does not name the current branch release-prep');
+      expect(textOf(wrong)).not.toContain('--from-branch');
+      const planned = ok(await s.call('plan', { plan: { ...SINGLE, request: 'From an unusual branch' }, fromBranch: 'release-prep' }));
+      expect(planned.keys).toHaveLength(1);
+    });
+  });
+
   describe('the whole lifecycle through tools', () => {
     it('with elicitation: plan → start → pr → changes requested → the executor sees them → fix → pr → approve → done → parent_pr → the parent\'s verdict → the parent Done', async () => {
       const w = world();

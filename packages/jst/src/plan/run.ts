@@ -162,9 +162,10 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
   const report = assignmentReport({ plan: settled, leaves, siteUrl: site, base, defaultBase, production: bc.production });
   // spec §1 rule 12: the report is posted on the parent issue (the single issue when single-step).
   await commentOnce(common, 'report', leaves[0]!.key, report, false);
-  journal?.finish();
+  // Recorded before the journal goes: a run cut off between the two is answered as planned, never planned twice.
   const made = { keys: leaves.map((l) => l.key), branches: leaves.map((l) => l.branch), worktrees: leaves.map((l) => l.worktree), report, handOff: handOffLines(leaves) };
   if (!o.dryRun && config.jstDir && draft.request) recordCompleted(config.jstDir, { requestHash, finishedAt: new Date().toISOString(), ...made });
+  journal?.finish();
   return {
     keys: leaves.map((l) => l.key), branches: leaves.map((l) => l.branch), worktrees: leaves.map((l) => l.worktree),
     report, handOff: handOffLines(leaves), leaves,

@@ -5,8 +5,9 @@ import { refuse, usage } from '../phase/locate.js';
 import { APPROVED, latestVerdict } from '../phase/markers.js';
 import { finish, stepper } from '../phase/steps.js';
 import { requireIssueKey } from '../issue-key.js';
+import { nextStep } from '../phase/spell.js';
 import { promptFor } from '../plan/prompt.js';
-import { emit, type Outcome } from '../output.js';
+import type { Outcome } from '../output.js';
 
 export interface DoneOptions { keys: string[]; yes?: string[] | undefined; json?: boolean | undefined }
 
@@ -18,10 +19,6 @@ interface Checked { key: string; parent: string | null; state: 'already-done' | 
  * verdict. Every key is checked, and every yes collected, before the first issue moves; an issue
  * already done is a success that changes nothing.
  */
-export async function done(ctx: Context, o: DoneOptions): Promise<number> {
-  return emit(ctx.io, await doneOutcome(ctx, o), Boolean(o.json));
-}
-
 export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome> {
   const { say, warn, warnings } = stepper(ctx);
   if (!o.keys.length) throw usage('USAGE', 'jst done needs at least one issue KEY');
@@ -46,7 +43,7 @@ export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome
     say(`→ comments of ${key} (the verdict)`);
     const verdict = latestVerdict(await allComments(client, key));
     if (verdict?.kind !== 'approved') {
-      throw refuse('DONE_NOT_APPROVED', `${key} has ${verdict ? `"${verdict.line}" as its newest verdict` : 'no verdict'}, not "${APPROVED}…"`, `Nothing was moved. Approve it first: jst review ${key} --approve --summary "…"`);
+      throw refuse('DONE_NOT_APPROVED', `${key} has ${verdict ? `"${verdict.line}" as its newest verdict` : 'no verdict'}, not "${APPROVED}…"`, `Nothing was moved. Approve it first: ${nextStep.verdict(ctx, key, 'approve')}`);
     }
     checked.push({ key, parent, state: 'ready' });
   }
@@ -59,7 +56,9 @@ export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome
   try {
     for (const c of ready) {
       if (yes.has(c.key)) continue;
-      if (!(await prompter.yesNo(`Move ${c.key} to "${s.done}"?`, `${strayNote ? `${strayNote}. ` : ''}Nothing was moved. Confirm each key explicitly: jst done ${keys.join(' ')} ${ready.map((r) => `--yes ${r.key}`).join(' ')}`))) declined.push(c.key);
+      const command = `jst done ${keys.join(' ')} ${ready.map((r) => `--yes ${r.key}`).join(' ')}`;
+      // The yes before Done is the person's alone: a tool without elicitation gets the command they run (ARCHITECTURE §13).
+      if (!(await prompter.yesNo(`Move ${c.key} to "${s.done}"?`, `${strayNote ? `${strayNote}. ` : ''}Nothing was moved. Confirm each key explicitly: ${command}`, { command: () => command }))) declined.push(c.key);
     }
   } finally {
     prompter.close();
@@ -80,8 +79,8 @@ export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome
   const closed = checked.filter((c) => !declined.includes(c.key));
   const parents = [...new Set(closed.map((c) => c.parent).filter((p): p is string => p !== null))];
   const next = [
-    ...declined.map((k) => `${k} stays in "${s.inReview}". To close it: jst done ${k}   or, to send it back: jst review ${k} --request-changes --summary "…"`),
-    ...parents.map((p) => `When every sub-task pull request of ${p} is merged: jst review ${p} --open-parent-pr`),
+    ...declined.map((k) => `${k} stays in "${s.inReview}". To close it: jst done ${k}   or, to send it back: ${nextStep.verdict(ctx, k, 'request-changes')}`),
+    ...parents.map((p) => `When every sub-task pull request of ${p} is merged: ${nextStep.openParentPr(ctx, p)}`),
   ];
   return finish({ moved, alreadyDone: already, declined, status: s.done, warnings, next }, [
     ...moved.map((k) => `${k} → "${s.done}"`),

@@ -1,6 +1,6 @@
 import { allComments, transitionTo } from '@jst/client';
 import type { Context } from '../context.js';
-import { emit, type Outcome } from '../output.js';
+import type { Outcome } from '../output.js';
 import * as git from '../git/index.js';
 import { bodyText, writtenBody, type BodyOptions } from '../phase/body.js';
 import { dirtyFiles, firstRef, issueCheckout, refuse } from '../phase/locate.js';
@@ -19,10 +19,6 @@ export interface PrOptions extends BodyOptions {
  * first change; then push → find or open the pull request → STATUS_IN_REVIEW → `Run report`.
  * A rerun finds the open pull request and posts no second report.
  */
-export async function pr(ctx: Context, o: PrOptions): Promise<number> {
-  return emit(ctx.io, await prOutcome(ctx, o), Boolean(o.json));
-}
-
 export async function prOutcome(ctx: Context, o: PrOptions): Promise<Outcome> {
   const { say, warnings } = stepper(ctx);
   const here = await issueCheckout(ctx, 'jst pr');

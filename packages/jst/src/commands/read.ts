@@ -1,9 +1,9 @@
 import { allComments, commentsWithMarker, projectVisible, EXECUTOR_FIELDS, REVIEWER_FIELDS, type Comment, type Issue } from '@jst/client';
-import { JstError, type Role } from '../config/index.js';
+import type { Role } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import { bold, dim, emit, line, printJson, table, type Outcome } from '../output.js';
-import { documentText } from './document.js';
+import { documentText } from '../phase/document.js';
 import { issueKeyArg } from '../issue-key.js';
 
 export interface OutputOptions { json?: boolean | undefined }
@@ -107,20 +107,15 @@ export async function commentList(ctx: Context, role: Role, key: string, o: Outp
 }
 
 /** POST /search/jql, following nextPageToken with --all. */
-export async function search(ctx: Context, role: Role, jql: string, o: OutputOptions & SearchOptions): Promise<number> {
-  return emit(ctx.io, await searchOutcome(ctx, role, jql, o), wantsJson(ctx, o));
-}
-
-export interface SearchOptions { fields?: string | undefined; all?: boolean | undefined; max?: string | undefined }
+export interface SearchOptions { fields?: string | undefined; all?: boolean | undefined; max?: number | undefined; pageToken?: string | undefined }
 export interface SearchResult { issues: Issue[]; nextPageToken?: string }
 
 export async function searchOutcome(ctx: Context, role: Role, jql: string, o: SearchOptions): Promise<Outcome<SearchResult>> {
   const fields = (o.fields ?? 'key,summary,status').split(',').map((f) => f.trim()).filter(Boolean);
-  const maxResults = o.max ? Number(o.max) : 50;
-  if (!Number.isInteger(maxResults) || maxResults < 1) throw new JstError({ code: 'USAGE', problem: `--max must be a positive integer (got "${o.max}")` });
+  const maxResults = o.max ?? 50;
   const client = ctx.client(role);
   const issues: Issue[] = [];
-  let token: string | undefined;
+  let token: string | undefined = o.pageToken || undefined;
   do {
     const page = await client.searchJql({ jql, fields, maxResults, ...(token ? { nextPageToken: token } : {}) });
     issues.push(...page.issues);

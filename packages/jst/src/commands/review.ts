@@ -1,12 +1,12 @@
 import { allComments, transitionTo, type Issue, type IssueLink } from '@jst/client';
 import { markedBody, markedComments, RUN_REPORT } from '../phase/markers.js';
 import type { Context } from '../context.js';
-import { EXIT } from '../exit.js';
-import { emit, type Outcome } from '../output.js';
+import type { Outcome } from '../output.js';
 import { issueCheckout, refuse, usage } from '../phase/locate.js';
 import { myVerdict, pullOfIssue, type PrEntry, type PullLookup } from '../phase/pulls.js';
 import { finish, stepper } from '../phase/steps.js';
 import { requireIssueKey } from '../issue-key.js';
+import { nextStep } from '../phase/spell.js';
 
 export interface ReviewBriefOptions { key?: string | undefined; openParentPr?: boolean | undefined; json?: boolean | undefined }
 
@@ -16,7 +16,7 @@ export const ISSUE_FIELDS = ['summary', 'status', 'parent', 'subtasks', 'issuety
 export async function reviewKey(ctx: Context, key: string | undefined, command: string): Promise<{ key: string; cwd: string }> {
   if (key) return { key: requireIssueKey(key), cwd: ctx.cwd };
   const here = await issueCheckout(ctx, `${command} KEY`).catch(() => null);
-  if (!here) throw usage('USAGE', `${command} needs an issue KEY outside an issue's worktree`, `Pass the key: ${command} ABC-1`);
+  if (!here) throw usage('USAGE', ctx.tool ? `${ctx.tool} needs key outside an issue's worktree` : `${command} needs an issue KEY outside an issue's worktree`, ctx.tool ? 'Pass key (e.g. "ABC-1"), or set cwd to the issue\'s worktree' : `Pass the key: ${command} ABC-1`);
   return { key: here.key, cwd: here.root };
 }
 
@@ -26,10 +26,6 @@ export async function reviewKey(ctx: Context, key: string | undefined, command: 
  * request; once every sub-task pull request is merged, the parent's), each with its state and this
  * code-host identity's verdict. The diff is left to git or the code host.
  */
-export async function reviewBrief(ctx: Context, o: ReviewBriefOptions): Promise<number> {
-  return emit(ctx.io, await reviewBriefOutcome(ctx, o), Boolean(o.json));
-}
-
 export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): Promise<Outcome> {
   const { say, warn, warnings } = stepper(ctx);
   const { key, cwd } = await reviewKey(ctx, o.key, 'jst review');
@@ -84,7 +80,7 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
     const me = await codehost.user();
     for (const e of withPr) e.verdict = await myVerdict(codehost, e.number!, me.login);
   }
-  const next = nextFor(key, set, parentPr);
+  const next = nextFor(ctx, key, set, parentPr);
   return finish({ key, summary: issue.fields.summary ?? '', status, track, prs: set, parentPr, warnings, next }, [
     `${key}  ${issue.fields.summary ?? ''}  [${status}]`,
     `Track: ${track}`,
@@ -113,11 +109,11 @@ async function parentInReview(ctx: Context, issue: Issue, e: PrEntry, say: (l: s
   return s.inReview;
 }
 
-function nextFor(key: string, set: PrEntry[], parentPr: { allMerged: boolean; opened: boolean } | null): string[] {
-  if (parentPr?.allMerged && set[0]?.state === 'none') return [`Every sub-task pull request is merged: jst review ${key} --open-parent-pr`];
+function nextFor(ctx: Context, key: string, set: PrEntry[], parentPr: { allMerged: boolean; opened: boolean } | null): string[] {
+  if (parentPr?.allMerged && set[0]?.state === 'none') return [`Every sub-task pull request is merged: ${nextStep.openParentPr(ctx, key)}`];
   const open = set.filter((e) => e.state === 'open');
   if (!open.length) return [];
-  return open.flatMap((e) => [`jst review ${e.key} --approve --summary "…"   or   jst review ${e.key} --request-changes --summary "…"`]);
+  return open.flatMap((e) => [`${nextStep.verdict(ctx, e.key, 'approve')}   or   ${nextStep.verdict(ctx, e.key, 'request-changes')}`]);
 }
 
 /** A sub-task as the parent lists it, with the parent link the PR-base resolver reads. */

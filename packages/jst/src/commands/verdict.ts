@@ -1,11 +1,12 @@
 import { allComments, transitionTo, TrackerHttpError, type TrackerClient } from '@jst/client';
 import type { Context } from '../context.js';
-import { emit, type Outcome } from '../output.js';
+import type { Outcome } from '../output.js';
 import { bodyText, writtenBody, type BodyOptions } from '../phase/body.js';
 import { refuse, usage } from '../phase/locate.js';
 import { latestVerdict, verdictOf, type Verdict, markedBody, markedComments, REVIEW_TALLY, verdictLine, type VerdictKind } from '../phase/markers.js';
 import { myVerdict, pullOfIssue } from '../phase/pulls.js';
 import { finish, stepper } from '../phase/steps.js';
+import { nextStep } from '../phase/spell.js';
 import { ISSUE_FIELDS } from './review.js';
 import { requireIssueKey } from '../issue-key.js';
 
@@ -21,15 +22,11 @@ export interface VerdictOptions extends BodyOptions {
  * tally on the parent; changes requested moves the issue back to STATUS_IN_PROGRESS. Each of the
  * posts is skipped when it is already there, so a rerun with the same verdict posts nothing.
  */
-export async function reviewVerdict(ctx: Context, o: VerdictOptions): Promise<number> {
-  return emit(ctx.io, await reviewVerdictOutcome(ctx, o), Boolean(o.json));
-}
-
 export async function reviewVerdictOutcome(ctx: Context, o: VerdictOptions): Promise<Outcome> {
   const { say, warnings } = stepper(ctx);
   o = { ...o, key: requireIssueKey(o.key) };
   const summary = o.summary.trim();
-  if (!summary || /[\r\n]/.test(summary)) throw usage('USAGE', '--summary must be one non-empty line: it becomes the verdict\'s first line');
+  if (!summary || /[\r\n]/.test(summary)) throw usage('USAGE', `${nextStep.input(ctx, 'summary', '--summary')} must be one non-empty line: it becomes the verdict's first line`);
   const body = bodyText({ words: o.body === undefined ? [] : [o.body], bodyFile: o.bodyFile }, 'review body');
   const config = ctx.config();
   const s = config.statuses;
@@ -40,7 +37,7 @@ export async function reviewVerdictOutcome(ctx: Context, o: VerdictOptions): Pro
   const { entry, pull } = await pullOfIssue({ cwd: ctx.cwd, env: ctx.env, config, client, codehost, say }, issue);
   if (!pull || entry.state !== 'open') {
     throw refuse('REVIEW_NO_PR', `${o.key} has no open pull request from ${entry.branch} into ${entry.base}${entry.state === 'none' ? '' : ` (the newest is ${entry.state})`}`,
-      issue.fields.subtasks?.length ? `Nothing was posted. For a parent: jst review ${o.key} --open-parent-pr once every sub-task pull request is merged` : 'Nothing was posted. The executor opens it with jst pr');
+      issue.fields.subtasks?.length ? `Nothing was posted. For a parent: ${nextStep.openParentPr(ctx, o.key)} once every sub-task pull request is merged` : 'Nothing was posted. The executor opens it with jst pr');
   }
   const line = verdictLine(o.kind, summary);
   say('→ this code-host identity (GET /user)');

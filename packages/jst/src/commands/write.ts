@@ -5,9 +5,9 @@ import { JstError, requireRoleEmail, type Role } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import { line, printJson } from '../output.js';
-import { textDocument } from './document.js';
+import { textDocument } from '../phase/document.js';
 import { issueKeyArg } from '../issue-key.js';
-import { readFileArg, readStdin } from './input.js';
+import { readFileArg, readStdin } from '../phase/input.js';
 import { wantsJson, type OutputOptions } from './read.js';
 
 /**

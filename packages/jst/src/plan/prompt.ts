@@ -4,7 +4,7 @@ import type { Context, Io } from '../context.js';
 import { EXIT, cancelledError } from '../exit.js';
 import type { AskOptions, Prompt } from '../ask.js';
 
-export type { AskOptions, Prompt } from '../ask.js';
+export type { AskOptions, Prompt, YesNoOptions } from '../ask.js';
 
 /**
  * The context's prompt (the MCP adapter's), else the terminal's. `onCancel` is what a person who

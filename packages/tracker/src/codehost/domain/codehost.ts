@@ -254,7 +254,7 @@ export class CodeHost {
     }
     const created = await this.store.createPull({
       repo_id: repo.id, user_id: access.user.id, title: title as string, body: (input.body as string | null | undefined) ?? null,
-      draft: input.draft === true, head_ref: headRef!, base_ref: baseRef!, head_sha: headSha!, base_sha: baseSha!,
+      draft: input.draft === true, head_ref: headRef!, issue_key: issueKeyOfBranch(headRef!), base_ref: baseRef!, head_sha: headSha!, base_sha: baseSha!,
     }, this.now());
     // The database refused a second open pull request: another request opened it a moment before.
     if (created === 'exists') throw exists();
@@ -468,14 +468,19 @@ export class CodeHost {
    * default the address it listens on).
    */
   async pullsForIssueKey(key: string, baseUrl = this.baseUrl): Promise<IssuePull[]> {
-    if (!/^[A-Za-z][A-Za-z0-9_]*-\d+$/.test(key)) return [];
-    const k = key.toLowerCase();
-    const rows = await this.store.pullsWithHeadPrefixes([`feature/${k}`, `hotfix/${k}`]);
-    return rows
-      .filter((r) => { const rest = r.head_ref.toLowerCase().replace(/^(feature|hotfix)\//, '').slice(k.length); return rest === '' || rest.startsWith('-'); })
-      .map((r) => ({
-        repo: `${r.owner}/${r.repo_name}`, number: r.number, title: r.title, state: r.state, merged: r.merged === 1,
-        head: r.head_ref, base: r.base_ref, htmlUrl: `${baseUrl}/${r.owner}/${r.repo_name}/pull/${r.number}`,
-      }));
+    if (!ISSUE_KEY.test(key)) return [];
+    const rows = await this.store.pullsForIssueKey(key.toUpperCase());
+    return rows.map((r) => ({
+      repo: `${r.owner}/${r.repo_name}`, number: r.number, title: r.title, state: r.state, merged: r.merged === 1,
+      head: r.head_ref, base: r.base_ref, htmlUrl: `${baseUrl}/${r.owner}/${r.repo_name}/pull/${r.number}`,
+    }));
   }
+}
+
+const ISSUE_KEY = /^[A-Za-z][A-Za-z0-9_]*-\d+$/;
+
+/** The issue key a head branch carries (ARCHITECTURE §14: `feature/<KEY>-…`, `hotfix/<KEY>-…`), upper-case; null for any other branch. */
+export function issueKeyOfBranch(branch: string): string | null {
+  const m = /^(?:feature|hotfix)\/([A-Za-z][A-Za-z0-9_]*-\d+)(?:-|$)/.exec(branch);
+  return m ? m[1]!.toUpperCase() : null;
 }

@@ -57,6 +57,11 @@ describe('npm start (docs/architecture.md §3, §14 "The demo"): all three phase
     // Each jst command is shown before it runs, in the form the person types.
     for (const shown of ['$ jst plan --plan', '$ jst start', '$ jst note', '$ jst pr', '--request-changes --summary', '--approve --summary', '/merge', '$ jst done ']) expect(r.stderr).toContain(shown);
     expect(r.stderr.indexOf('--request-changes')).toBeLessThan(r.stderr.indexOf('--approve'));
+    // The executor's second start shows what the reviewer asked for, from whom, before the task memory.
+    const asked = out.indexOf('Changes requested by Demo Reviewer');
+    expect(asked).toBeGreaterThan(0);
+    expect(out.indexOf('CHANGES REQUESTED — Quote values', asked)).toBeGreaterThan(asked);
+    expect(out.indexOf('Task memory (1 earlier note)', asked)).toBeGreaterThan(asked);
     for (const label of ['tracker', 'code host', 'pull request', 'tracker data', 'credentials', 'repository', 'worktrees']) expect(out).toMatch(new RegExp(`^ {2}${label} +\\S`, 'm'));
     expect(out).toContain('The server has stopped (--once)');
     // No key is hard-coded: every key printed comes from the plan's own worktrees.
@@ -96,7 +101,7 @@ describe('npm start (docs/architecture.md §3, §14 "The demo"): all three phase
     const demo = spawn(process.execPath, [join(clone, 'jst', 'scripts/demo.mjs'), '--dir', join(clone, 'demo2')], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const out = await untilRunning(demo);
-      const block = /^Next, take \S+ through yourself[^\n]*\n((?: {2}[^\n]+\n)+)/m.exec(out)?.[1];
+      const block = /Next, take \S+ through yourself[^\n]*\n((?: {2}[^\n]+\n)+)/m.exec(out)?.[1];
       expect(block, out).toBeDefined();
       const commands = block!.split('\n').filter(Boolean).map((l) => l.slice(2));
       expect(commands[0]).toMatch(/^export PATH=/);

@@ -33,6 +33,7 @@ export {
   type StatusNames,
   type ValueSource,
 } from './load.js';
+export { configCache, type ConfigCache } from './cache.js';
 export { problemToError, unsetWhere, type ConfigProblem } from './problems.js';
 export { checkRoleCredentials, requireCodehostToken, requireRoleCredentials, requireRoleEmail } from './credentials.js';
 export {

@@ -37,7 +37,8 @@ export class Transport {
       agent = new mod.Agent({ keepAlive: true, maxSockets: 8 });
       this.agents.set(url.protocol, agent);
     }
-    const shown = redactUrl(url);
+    // Only a failure names the URL: worked out then, not for every call.
+    const shown = () => redactUrl(url);
     const maxBytes = req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     return new Promise<HttpResponse>((resolve, reject) => {
       const headers: Record<string, string> = { ...req.headers };
@@ -46,8 +47,8 @@ export class Transport {
       const settle = (outcome: () => void) => { if (!settled) { settled = true; clearTimeout(deadline); outcome(); } };
       const fail = (e: Error & { code?: string }) => settle(() => reject(
         e instanceof CallLimitError ? e
-          : e instanceof BodyTooLargeError ? new CallLimitError(req.method, shown, 'size', maxBytes)
-            : new TrackerNetworkError(req.method, shown, e.code ? `${e.code} (${e.message})` : e.message)));
+          : e instanceof BodyTooLargeError ? new CallLimitError(req.method, shown(), 'size', maxBytes)
+            : new TrackerNetworkError(req.method, shown(), e.code ? `${e.code} (${e.message})` : e.message)));
       const r = mod.request(url, { method: req.method, headers, agent }, (res) => {
         readBounded(res, maxBytes, res.headers['content-length']).then(
           (body) => settle(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: body.toString('utf8') })),
@@ -56,7 +57,7 @@ export class Transport {
       });
       // One timer for the whole call: a server that answers headers and then drips a byte a second
       // never lets an idle-socket timeout fire.
-      const deadline = setTimeout(() => { fail(new CallLimitError(req.method, shown, 'timeout', req.timeoutMs)); r.destroy(); }, req.timeoutMs);
+      const deadline = setTimeout(() => { fail(new CallLimitError(req.method, shown(), 'timeout', req.timeoutMs)); r.destroy(); }, req.timeoutMs);
       r.on('error', fail);
       if (req.body !== undefined) r.write(req.body);
       r.end();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { TrackerClient, type CloudIdCache } from '@jst/client';
 import { codehostFor, type CodehostClient } from './codehost/index.js';
 import {
-  JstError, configSecrets, isRole, type ConfigCache, loadConfig, redact, requireGatewayUrl, requireRoleCredentials, requireTrackerHost,
+  JstError, configRedactor, isRole, type ConfigCache, loadConfig, requireGatewayUrl, requireRoleCredentials, requireTrackerHost,
   type JstConfig, type Role,
 } from './config/index.js';
 import { clientLimits } from './limits.js';
@@ -133,7 +133,7 @@ export function createContext(options: ContextOptions = {}): Context {
       return codehost;
     },
     redact(text) {
-      try { return redact(text, configSecrets(ctx.config())); } catch { return text; }
+      try { return configRedactor(ctx.config())(text); } catch { return text; }
     },
     close() { if (!options.clientPool) for (const c of clients.values()) c.close(); },
   };

@@ -51,4 +51,4 @@ export {
   type WorktreesDirState,
   type WorktreesDirStatus,
 } from './validate.js';
-export { MIN_ANYWHERE, REDACTED, basicAuthSecrets, configSecrets, redact } from './redact.js';
+export { MIN_ANYWHERE, REDACTED, basicAuthSecrets, configRedactor, configSecrets, redact, redactorOf } from './redact.js';

@@ -124,6 +124,7 @@ async function commonDir(cwd: string, env: NodeJS.ProcessEnv): Promise<string | 
 /** stdout kept, stderr cut into lines for `onLine`, no stdin, no colour, nobody at a terminal. */
 function capturedIo(onLine: (line: string) => void): Io & { flush(): void } {
   let pending = '';
+  let stdin: Readable | undefined;
   const stdout = { text: '', write(t: string) { this.text += t; return true; }, isTTY: false };
   return {
     stdout,
@@ -137,7 +138,8 @@ function capturedIo(onLine: (line: string) => void): Io & { flush(): void } {
       },
       isTTY: false,
     },
-    stdin: Readable.from([]),
+    // An empty stream, made only if a command reads it (most never do; it costs a stream per call).
+    get stdin() { return (stdin ??= Readable.from([])); },
     color: false,
     interactive: false,
     flush() { if (pending) { onLine(pending); pending = ''; } },

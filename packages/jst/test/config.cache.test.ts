@@ -54,6 +54,17 @@ describe('ARCHITECTURE §10: a jst mcp session reads .jst on every call as the C
     expect(cache.load({ cwd: repo, env }).projectKey).toBe('XYZ');
   });
 
+  it('sees a same-size edit of a file whose times keep whole seconds (a coarse file system), however soon after', () => {
+    const team = path.join(jst, 'team.env');
+    const whole = new Date(Math.floor(Date.now() / 1000) * 1000);
+    fs.utimesSync(team, whole, whole);
+    const cache = configCache();
+    expect(cache.load({ cwd: repo, env }).projectKey).toBe('ABC');
+    fs.writeFileSync(team, 'PROJECT_KEY=XYZ\nPRODUCTION_BRANCH=main\n');
+    fs.utimesSync(team, whole, whole);
+    expect(cache.load({ cwd: repo, env }).projectKey).toBe('XYZ');
+  });
+
   it('sees a new token in local.env, a file added or removed, and a chmod that exposes the tokens (its warning)', () => {
     const cache = configCache();
     const local = path.join(jst, 'local.env');

@@ -5,12 +5,13 @@ import { locateJstDir } from './locate.js';
 import { FILE_NAMES, SETTING_NAMES } from './schema.js';
 
 /**
- * File times are written from a coarse clock (a few milliseconds; a second or two on some file
- * systems), so two writes of the same size close together can leave the same stamp. A file whose
- * times are this close to when it was last checked is compared by content as well (git's "racy"
- * rule), until it is older than that.
+ * File times are written from a coarse clock (a timer tick, at most 10 ms on Linux; a whole second or
+ * two on file systems that keep no fraction of a second), so two writes of the same size close
+ * together can leave the same stamp. A file whose times are this close to when it was last checked
+ * is compared by content as well (git's "racy" rule), until it is older than that.
  */
-const RACY_MS = 2000;
+const RACY_MS = 100;
+const RACY_MS_WHOLE_SECONDS = 2000;
 
 /**
  * The configuration of a long-lived process (`jst mcp` builds a context per tool call), loaded once
@@ -43,11 +44,11 @@ export function configCache(): ConfigCache {
       if (stamp !== null && hit?.stamp === stamp.text) {
         if (hit.texts === null) return hit.config;
         if (same(hit.texts, files.map(textOf))) {
-          if (stamp.newest < now - RACY_MS) hit.texts = null;
+          if (stamp.newest < now - stamp.racyMs) hit.texts = null;
           return hit.config;
         }
       }
-      const texts = stamp !== null && stamp.newest >= now - RACY_MS ? files.map(textOf) : null;
+      const texts = stamp !== null && stamp.newest >= now - stamp.racyMs ? files.map(textOf) : null;
       const config = loadConfig({ cwd: dir, env, location });
       if (stamp === null) entries.delete(dir);
       else entries.set(dir, { stamp: stamp.text, config, texts });
@@ -56,18 +57,24 @@ export function configCache(): ConfigCache {
   };
 }
 
-/** What a configuration was made of, as one string, and its files' newest time; null when a file's metadata cannot be read (then nothing is kept). */
-function stampOf(jstDir: string | null, repoRoot: string | null, files: string[], env: Readonly<Record<string, string | undefined>>): { text: string; newest: number } | null {
+/**
+ * What a configuration was made of, as one string, its files' newest time and how close to now that
+ * time may be before the stamp alone is not trusted; null when a file's metadata cannot be read
+ * (then nothing is kept). The times are milliseconds with their fraction (a double keeps ~0.1 µs).
+ */
+function stampOf(jstDir: string | null, repoRoot: string | null, files: string[], env: Readonly<Record<string, string | undefined>>): { text: string; newest: number; racyMs: number } | null {
   const parts: string[] = [];
   let newest = -Infinity;
+  let racyMs = RACY_MS;
   for (const file of files) {
     let s;
-    try { s = statSync(file, { bigint: true, throwIfNoEntry: false }); } catch { return null; }
+    try { s = statSync(file, { throwIfNoEntry: false }); } catch { return null; }
     if (s === undefined) { parts.push('absent'); continue; }
-    parts.push(`${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.mode}`);
-    newest = Math.max(newest, Number(s.mtimeMs), Number(s.ctimeMs));
+    parts.push(`${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.mode}`);
+    newest = Math.max(newest, s.mtimeMs, s.ctimeMs);
+    if (s.mtimeMs % 1000 === 0 || s.ctimeMs % 1000 === 0) racyMs = RACY_MS_WHOLE_SECONDS;
   }
-  return { text: JSON.stringify([jstDir, repoRoot, parts, SETTING_NAMES.map((name) => env[name] ?? null)]), newest };
+  return { text: JSON.stringify([jstDir, repoRoot, parts, SETTING_NAMES.map((name) => env[name] ?? null)]), newest, racyMs };
 }
 
 function textOf(file: string): string | null {

@@ -1,6 +1,7 @@
 import * as http from 'node:http';
-import type { Agent, IncomingHttpHeaders } from 'node:http';
-import { BodyTooLargeError, CallLimitError, DEFAULT_MAX_RESPONSE_BYTES, readBounded } from './bounded.js';
+import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { finished } from 'node:stream';
+import { BodyTooLargeError, CallLimitError, DEFAULT_MAX_RESPONSE_BYTES } from './bounded.js';
 import { TrackerNetworkError } from './errors.js';
 
 export interface HttpRequest {
@@ -37,7 +38,8 @@ export class Transport {
       agent = new mod.Agent({ keepAlive: true, maxSockets: 8 });
       this.agents.set(url.protocol, agent);
     }
-    const shown = redactUrl(url);
+    // Only a failure names the URL: worked out then, not for every call.
+    const shown = () => redactUrl(url);
     const maxBytes = req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     return new Promise<HttpResponse>((resolve, reject) => {
       const headers: Record<string, string> = { ...req.headers };
@@ -46,17 +48,17 @@ export class Transport {
       const settle = (outcome: () => void) => { if (!settled) { settled = true; clearTimeout(deadline); outcome(); } };
       const fail = (e: Error & { code?: string }) => settle(() => reject(
         e instanceof CallLimitError ? e
-          : e instanceof BodyTooLargeError ? new CallLimitError(req.method, shown, 'size', maxBytes)
-            : new TrackerNetworkError(req.method, shown, e.code ? `${e.code} (${e.message})` : e.message)));
+          : e instanceof BodyTooLargeError ? new CallLimitError(req.method, shown(), 'size', maxBytes)
+            : new TrackerNetworkError(req.method, shown(), e.code ? `${e.code} (${e.message})` : e.message)));
       const r = mod.request(url, { method: req.method, headers, agent }, (res) => {
-        readBounded(res, maxBytes, res.headers['content-length']).then(
+        readMessage(res, maxBytes).then(
           (body) => settle(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: body.toString('utf8') })),
           (e: Error) => { fail(e); r.destroy(); },
         );
       });
       // One timer for the whole call: a server that answers headers and then drips a byte a second
       // never lets an idle-socket timeout fire.
-      const deadline = setTimeout(() => { fail(new CallLimitError(req.method, shown, 'timeout', req.timeoutMs)); r.destroy(); }, req.timeoutMs);
+      const deadline = setTimeout(() => { fail(new CallLimitError(req.method, shown(), 'timeout', req.timeoutMs)); r.destroy(); }, req.timeoutMs);
       r.on('error', fail);
       if (req.body !== undefined) r.write(req.body);
       r.end();
@@ -68,6 +70,34 @@ export class Transport {
     for (const agent of this.agents.values()) agent.destroy();
     this.agents.clear();
   }
+}
+
+/**
+ * `readBounded` for a node:http answer, read by its events: the same cap (a declared length over it
+ * refused before a byte is read, a body refused as soon as it passes it) and the same errors (an
+ * answer cut short fails as the stream reports it), without an async iterator's promise per chunk,
+ * which was a measurable part of every call of a long-lived `jst mcp`.
+ */
+function readMessage(res: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = res.headers['content-length'];
+    if (declared && Number(declared) > maxBytes) {
+      reject(new BodyTooLargeError(maxBytes));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    res.on('data', (chunk: Buffer) => {
+      total += chunk.byteLength;
+      if (total > maxBytes) {
+        reject(new BodyTooLargeError(maxBytes));
+        res.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    finished(res, (e) => { if (e) reject(e); else resolve(Buffer.concat(chunks, total)); });
+  });
 }
 
 /** A URL as it may appear in a message: never with user info. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { TrackerClient, type CloudIdCache } from '@jst/client';
 import { codehostFor, type CodehostClient } from './codehost/index.js';
 import {
-  JstError, configSecrets, isRole, loadConfig, redact, requireGatewayUrl, requireRoleCredentials, requireTrackerHost,
+  JstError, configRedactor, isRole, type ConfigCache, loadConfig, requireGatewayUrl, requireRoleCredentials, requireTrackerHost,
   type JstConfig, type Role,
 } from './config/index.js';
 import { clientLimits } from './limits.js';
@@ -81,6 +81,8 @@ export interface ContextOptions {
    * tool call and should not open a new connection for each); keyed by everything that built them.
    */
   clientPool?: Map<string, TrackerClient>;
+  /** The configuration kept across contexts, loaded again when its files change (`jst mcp`; config/cache.ts). */
+  configCache?: ConfigCache;
   tool?: string | undefined;
 }
 
@@ -98,7 +100,7 @@ export function createContext(options: ContextOptions = {}): Context {
     tool: options.tool,
     config() {
       if (!config) {
-        config = loadConfig({ cwd, env });
+        config = options.configCache?.load({ cwd, env }) ?? loadConfig({ cwd, env });
         // A setting the program does not know is reported, never silently ignored (a typo is the usual cause).
         for (const w of config.warnings) ctx.io.stderr.write(`jst: warning: ${w.message}\n`);
       }
@@ -131,7 +133,7 @@ export function createContext(options: ContextOptions = {}): Context {
       return codehost;
     },
     redact(text) {
-      try { return redact(text, configSecrets(ctx.config())); } catch { return text; }
+      try { return configRedactor(ctx.config())(text); } catch { return text; }
     },
     close() { if (!options.clientPool) for (const c of clients.values()) c.close(); },
   };

@@ -7,6 +7,7 @@ import {
   JstError,
   ROLES,
   basicAuthSecrets,
+  configRedactor,
   configSecrets,
   isLoopbackHost,
   loadConfig,
@@ -89,6 +90,23 @@ describe('redact: the one place that prints hides every secret', () => {
     const secrets = configSecrets(config);
     expect(secrets).toEqual(expect.arrayContaining([EXECUTOR, CODEHOST, Buffer.from(`e@x.test:${EXECUTOR}`).toString('base64')]));
     expect(redact(`Basic ${Buffer.from(`e@x.test:${EXECUTOR}`).toString('base64')}`, secrets)).toBe('Basic ***');
+  });
+
+  it('a configuration\'s redactor (made once, kept for a jst mcp session) hides what redact hides, each configuration its own secrets', () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'jst-config-sec-')));
+    roots.push(root);
+    const one = loadConfig({ cwd: root, env: { TRACKER_EXECUTOR_EMAIL: 'e@x.test', TRACKER_EXECUTOR_TOKEN: EXECUTOR, CODEHOST_PAT_TOKEN: 'x' } });
+    const two = loadConfig({ cwd: root, env: { TRACKER_EXECUTOR_EMAIL: 'e@x.test', TRACKER_EXECUTOR_TOKEN: REVIEWER } });
+    const text = `${EXECUTOR} ${REVIEWER} Basic ${Buffer.from(`e@x.test:${EXECUTOR}`).toString('base64')} x Linux x64 ?t=${encodeURIComponent(EXECUTOR)}`;
+    expect(configRedactor(one)).toBe(configRedactor(one));
+    expect(configRedactor(one)(text)).toBe(redact(text, configSecrets(one)));
+    expect(configRedactor(one)(text)).toBe(`*** ${REVIEWER} Basic *** *** Linux x64 ?t=***`);
+    // Twice with a short secret: the kept pattern matches again from the start.
+    expect(configRedactor(one)('x')).toBe('***');
+    expect(configRedactor(one)('x')).toBe('***');
+    expect(configRedactor(two)(text)).toBe(redact(text, configSecrets(two)));
+    expect(configRedactor(two)(text)).toContain(EXECUTOR);
+    expect(configRedactor(two)(text)).not.toContain(REVIEWER);
   });
 });
 

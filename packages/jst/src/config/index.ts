@@ -33,6 +33,7 @@ export {
   type StatusNames,
   type ValueSource,
 } from './load.js';
+export { configCache, type ConfigCache } from './cache.js';
 export { problemToError, unsetWhere, type ConfigProblem } from './problems.js';
 export { checkRoleCredentials, requireCodehostToken, requireRoleCredentials, requireRoleEmail } from './credentials.js';
 export {
@@ -50,4 +51,4 @@ export {
   type WorktreesDirState,
   type WorktreesDirStatus,
 } from './validate.js';
-export { MIN_ANYWHERE, REDACTED, basicAuthSecrets, configSecrets, redact } from './redact.js';
+export { MIN_ANYWHERE, REDACTED, basicAuthSecrets, configRedactor, configSecrets, redact, redactorOf } from './redact.js';

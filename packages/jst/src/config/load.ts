@@ -4,7 +4,7 @@ import { fileLocation } from './errors.js';
 import { exposedFileWarning, type ConfigWarning } from './file-mode.js';
 
 export type { ConfigWarning } from './file-mode.js';
-import { JST_DIR_NAME, locateJstDir } from './locate.js';
+import { JST_DIR_NAME, locateJstDir, type JstLocation } from './locate.js';
 import { FILE_NAMES, SETTING_NAMES, isSettingName, settingSpec, type SettingFile, type SettingName } from './schema.js';
 import { closestName } from './suggest.js';
 import { normalizeBaseUrl, normalizeTrackerHost } from './values.js';
@@ -62,6 +62,8 @@ export interface JstConfig {
 export interface LoadConfigOptions {
   cwd?: string | undefined;
   env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Where `.jst/` is for `cwd`, when the caller has just located it (config/cache.ts); else found here. */
+  location?: JstLocation | undefined;
 }
 
 /**
@@ -73,7 +75,7 @@ export interface LoadConfigOptions {
 export function loadConfig(options: LoadConfigOptions = {}): JstConfig {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? process.env;
-  const { jstDir, repoRoot } = locateJstDir(cwd);
+  const { jstDir, repoRoot } = options.location ?? locateJstDir(cwd);
   const dir = jstDir ?? path.join(repoRoot ?? cwd, JST_DIR_NAME);
   const files = { team: path.join(dir, FILE_NAMES.team), local: path.join(dir, FILE_NAMES.local) };
   const warnings: ConfigWarning[] = [];

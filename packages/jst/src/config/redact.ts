@@ -34,6 +34,11 @@ const TOKEN_CHAR = 'A-Za-z0-9_-';
  * of "Linux x64". URL-encoded forms are covered too, since a token can end up in a query string.
  */
 export function redact(text: string, secrets: readonly string[]): string {
+  return redactorOf(secrets)(text);
+}
+
+/** `redact` with the secrets' forms worked out once: for text shown many times with the same secrets. */
+export function redactorOf(secrets: readonly string[]): (text: string) => string {
   const forms = new Set<string>();
   for (const secret of secrets) {
     // An empty secret would match everywhere; it is a missing value, not something to hide.
@@ -42,13 +47,25 @@ export function redact(text: string, secrets: readonly string[]): string {
     forms.add(encodeURIComponent(secret));
   }
   // Longest first, so a secret that contains another is replaced whole rather than leaving a tail.
-  let out = text;
-  for (const form of [...forms].sort((a, b) => b.length - a.length)) {
-    out = form.length >= MIN_ANYWHERE
-      ? out.split(form).join(REDACTED)
-      : out.replace(new RegExp(`(?<![${TOKEN_CHAR}])${escapeRegExp(form)}(?![${TOKEN_CHAR}])`, 'g'), REDACTED);
-  }
-  return out;
+  const steps = [...forms].sort((a, b) => b.length - a.length).map((form): ((text: string) => string) => {
+    if (form.length >= MIN_ANYWHERE) return (text) => (text.includes(form) ? text.split(form).join(REDACTED) : text);
+    const whole = new RegExp(`(?<![${TOKEN_CHAR}])${escapeRegExp(form)}(?![${TOKEN_CHAR}])`, 'g');
+    return (text) => text.replace(whole, REDACTED);
+  });
+  return (text) => {
+    let out = text;
+    for (const step of steps) out = step(out);
+    return out;
+  };
+}
+
+const redactors = new WeakMap<JstConfig, (text: string) => string>();
+
+/** The redactor of a configuration's secrets (`configSecrets`), made once per loaded configuration (they never change in it). */
+export function configRedactor(config: JstConfig): (text: string) => string {
+  let r = redactors.get(config);
+  if (!r) redactors.set(config, (r = redactorOf(configSecrets(config))));
+  return r;
 }
 
 function escapeRegExp(text: string): string {

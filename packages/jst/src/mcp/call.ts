@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import type { TrackerClient } from '@jst/client';
-import { JstError } from '../config/index.js';
+import { configCache, JstError, type ConfigCache } from '../config/index.js';
 import { createContext, type Context, type Io } from '../context.js';
 import { errorObject, EXIT, messageFor } from '../exit.js';
 import * as git from '../git/index.js';
@@ -25,6 +25,8 @@ export interface Session {
   cwd: string;
   env: NodeJS.ProcessEnv;
   clientPool: Map<string, TrackerClient>;
+  /** `.jst/` as last read for each folder, read again when a file changes (config/cache.ts). */
+  configs: ConfigCache;
   /** The git common dir of the server's folder (null outside a repository), found once. */
   home: Promise<string | null>;
   /** Where a step line goes besides the progress notifications (the server's stderr). */
@@ -37,7 +39,7 @@ export interface CallChannel extends Elicitor {
 }
 
 export function openSession(cwd: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Session {
-  return { cwd, env, clientPool: new Map(), home: commonDir(cwd, env), log };
+  return { cwd, env, clientPool: new Map(), configs: configCache(), home: commonDir(cwd, env), log };
 }
 
 export function closeSession(s: Session): void {
@@ -75,7 +77,7 @@ export async function callTool(session: Session, channel: CallChannel, cwdArg: s
   };
   try {
     const cwd = await resolveCwd(session, cwdArg);
-    ctx = createContext({ cwd, env: session.env, io, clientPool: session.clientPool, prompt: () => new ElicitPrompt(channel), tool });
+    ctx = createContext({ cwd, env: session.env, io, clientPool: session.clientPool, configCache: session.configs, prompt: () => new ElicitPrompt(channel), tool });
     const out = await work(ctx);
     await drained();
     const json = redactJson(out.json, redact);
@@ -122,6 +124,7 @@ async function commonDir(cwd: string, env: NodeJS.ProcessEnv): Promise<string | 
 /** stdout kept, stderr cut into lines for `onLine`, no stdin, no colour, nobody at a terminal. */
 function capturedIo(onLine: (line: string) => void): Io & { flush(): void } {
   let pending = '';
+  let stdin: Readable | undefined;
   const stdout = { text: '', write(t: string) { this.text += t; return true; }, isTTY: false };
   return {
     stdout,
@@ -135,7 +138,8 @@ function capturedIo(onLine: (line: string) => void): Io & { flush(): void } {
       },
       isTTY: false,
     },
-    stdin: Readable.from([]),
+    // An empty stream, made only if a command reads it (most never do; it costs a stream per call).
+    get stdin() { return (stdin ??= Readable.from([])); },
     color: false,
     interactive: false,
     flush() { if (pending) { onLine(pending); pending = ''; } },

@@ -1,6 +1,6 @@
-import { JstError, unsetWhere, type JstConfig } from '../config/index.js';
+import { isLoopbackHost, JstError, unsetWhere, type JstConfig } from '../config/index.js';
 import { EXIT } from '../exit.js';
-import { displayRemote, parseRemote, remoteUrl } from '../git/index.js';
+import { displayRemote, parseRemote, remoteUrl, type RemoteRepo } from '../git/index.js';
 import { CodehostClient, type Repo } from './client.js';
 import type { FetchLike } from './http.js';
 
@@ -13,7 +13,24 @@ function needs(problem: string, setting: string, file: string): JstError {
   return new JstError({ code: 'CODEHOST_CONFIG', exitCode: EXIT.usage, problem, setting, hint: `${NEEDS}, in ${file}` });
 }
 
-/** `owner/name` from CODEHOST_REPO, else from origin's URL (https or ssh form). */
+/**
+ * Whether the code host at `apiUrl` serves a repository at `remote`'s address (ARCHITECTURE §11, §14):
+ * api.github.com serves github.com; an enterprise server, jst-tracker's embedded code host among
+ * them, serves its API on its own host, so origin must be on that host. A loopback API also serves
+ * any origin (a local stand-in may front a repository that lives elsewhere). Any other origin (a
+ * mirror, a proxy, an ssh alias) names the repository through CODEHOST_REPO.
+ */
+export function servesRemote(apiUrl: string, remote: RemoteRepo): boolean {
+  const api = new URL(apiUrl);
+  if (isLoopbackHost(api.host)) return true;
+  const host = api.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return remote.host === host || `api.${remote.host}` === host;
+}
+
+/**
+ * `owner/name` from CODEHOST_REPO, else from origin's URL (https or ssh form) when the configured
+ * code host serves origin's host (servesRemote).
+ */
 export async function codehostRepo(config: JstConfig, cwd: string, env: NodeJS.ProcessEnv): Promise<Repo> {
   const set = config.settings.CODEHOST_REPO?.value;
   if (set !== undefined) {
@@ -23,8 +40,11 @@ export async function codehostRepo(config: JstConfig, cwd: string, env: NodeJS.P
   }
   const origin = await remoteUrl(cwd, 'origin', { env }).catch(() => null);
   const parsed = origin === null ? null : parseRemote(origin);
-  if (!parsed) {
-    const what = origin === null ? 'there is no origin remote' : `origin (${displayRemote(origin)}) names no owner/name repository`;
+  const api = config.codehostApiUrl;
+  if (!parsed || (api !== null && !servesRemote(api, parsed))) {
+    const what = origin === null ? 'there is no origin remote'
+      : !parsed ? `origin (${displayRemote(origin)}) names no owner/name repository`
+        : `origin (${displayRemote(origin)}) is on ${parsed.host}, not on the code host of CODEHOST_API_URL (${api}); set CODEHOST_REPO=${parsed.owner}/${parsed.name} if that is the repository`;
     throw needs(`the code host repository is unknown: ${what} and CODEHOST_REPO ${unsetWhere(config, 'CODEHOST_REPO')}`, 'CODEHOST_REPO', config.files.local);
   }
   return { owner: parsed.owner, name: parsed.name };

@@ -1,6 +1,6 @@
-import { CodehostClient, CodehostError } from '../codehost/index.js';
+import { CodehostClient, CodehostError, servesRemote } from '../codehost/index.js';
 import { checkToken } from '../config/credentials.js';
-import { isLoopbackHost, unsetWhere } from '../config/index.js';
+import { unsetWhere } from '../config/index.js';
 import { displayRemote, parseRemote, remoteUrl, type RemoteRepo } from '../git/index.js';
 import { row, type HealthRow, type HealthcheckContext } from './types.js';
 
@@ -26,21 +26,10 @@ export async function codehostLoginRow(ctx: HealthcheckContext): Promise<HealthR
   }
   if (origin === null) return row('codehost_login', 'WARN', 'no origin remote: code host login not checked (add one with git remote add origin <url>)');
   const repo = parseRemote(origin);
-  const apiHost = new URL(api).host;
-  if (repo === null || !onCodeHost(repo, apiHost)) {
+  if (repo === null || !servesRemote(api, repo)) {
     return row('codehost_login', 'WARN', `origin ${displayRemote(origin)} is not a repository on the code host of ${api}: code host login not checked`);
   }
   return readRepository(ctx, api, repo, token);
-}
-
-/**
- * api.github.com serves github.com; an enterprise server serves its API on its own host. A
- * loopback API is a local stand-in that may serve any origin, so only owner and name count there.
- */
-function onCodeHost(repo: RemoteRepo, apiHost: string): boolean {
-  if (isLoopbackHost(apiHost)) return true;
-  const host = apiHost.toLowerCase().replace(/:\d+$/, '');
-  return repo.host === host || `api.${repo.host}` === host;
 }
 
 async function readRepository(ctx: HealthcheckContext, api: string, repo: RemoteRepo, token: string): Promise<HealthRow> {

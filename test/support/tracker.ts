@@ -22,6 +22,11 @@ export interface TestTracker {
   api: string;
   /** `{url}/rest/api/3`: the site-domain form. */
   siteApi: string;
+  /**
+   * The code host's bare repositories (`<reposDir>/<owner>/<repo>.git`, ARCHITECTURE §14); the
+   * code host is on when the seed has a `"codehost"` section (test/support/embedded-codehost.ts).
+   */
+  reposDir: string;
   as(who: Who, form?: 'gateway' | 'site'): Client;
   anonymous(form?: 'gateway' | 'site'): Client;
   close(): Promise<void>;
@@ -86,12 +91,13 @@ export async function startTestTracker(
   options: { port?: number; server?: Pick<ServerOptions, 'readCacheBytes' | 'trustProxy' | 'bodyLimit'> } = {},
 ): Promise<TestTracker> {
   let db: TempDatabase | undefined;
-  let dir: string | undefined;
   if (kind === 'postgres') db = await createTempDatabase();
-  else dir = mkdtempSync(join(tmpdir(), 'jst-tracker-test-'));
+  const dir = mkdtempSync(join(tmpdir(), 'jst-tracker-test-'));
+  const reposDir = join(dir, 'repos');
   const server = await startServer({
     port: options.port ?? 0,
-    ...(db ? { databaseUrl: db.url, poolSize: 4 } : { dataDir: dir! }),
+    ...(db ? { databaseUrl: db.url, poolSize: 4 } : { dataDir: dir }),
+    repos: reposDir,
     seed: parseSeed(seed),
     ...options.server,
   });
@@ -103,6 +109,7 @@ export async function startTestTracker(
     url: server.url,
     api,
     siteApi,
+    reposDir,
     as(who, form = 'gateway') {
       const { email, token } = credentialOf(who);
       return client(baseFor(form), basic(email, token));
@@ -111,7 +118,7 @@ export async function startTestTracker(
     async close() {
       await server.close();
       if (db) await db.drop();
-      if (dir) rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -59,7 +59,7 @@ const example = (): { sites: any[] } => JSON.parse(ARCHITECTURE_EXAMPLE) as { si
 
 const RST = (s: any) => s.sites[0].projects[1].workflow;
 const BAD: [string, (s: any) => void, string, RegExp][] = [
-  ['an unknown top-level setting', (s) => { s.version = 2; }, '$.version', /unknown setting \(expected one of: sites\)/],
+  ['an unknown top-level setting', (s) => { s.version = 2; }, '$.version', /unknown setting \(expected one of: sites, codehost\)/],
   ['an unknown user setting', (s) => { s.sites[0].users[0].password = 'x'; }, '$.sites[0].users[0].password', /unknown setting/],
   ['a bad e-mail', (s) => { s.sites[0].users[1].email = 'executor.acme.test'; }, '$.sites[0].users[1].email', /: is not an e-mail address$/],
   ['a duplicate user (e-mail compared without case)', (s) => { s.sites[0].users[2].email = 'ASSIGNER@acme.test'; }, '$.sites[0].users[2].email', /the e-mail of an earlier user/],

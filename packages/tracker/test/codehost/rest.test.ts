@@ -212,6 +212,9 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
       expect(empty.status).toBe(422);
       const long = await refusal(ch.as('rey').rest.pulls.createReview({ ...o, pull_number: first, event: 'COMMENT', body: 'x'.repeat(65_537) }));
       expect(long.status).toBe(422);
+      const odd = await refusal(ch.as('rey').rest.pulls.createReview({ ...o, pull_number: first, event: 'MERGE' as 'APPROVE', body: 'x' }));
+      expect(odd.status).toBe(422);
+      expect(odd.data.errors).toEqual(['event must be one of APPROVE, REQUEST_CHANGES, COMMENT']);
       const approved = await ch.as('rey').rest.pulls.createReview({ ...o, pull_number: first, event: 'APPROVE' });
       expect(approved.data.state).toBe('APPROVED');
       const list = await ch.as('vic').rest.pulls.listReviews({ ...o, pull_number: first });
@@ -301,6 +304,21 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
       expect(found).toEqual([{ repo: 'acme/app', number: first, title: 'Login v2', state: 'closed', merged: true, head: 'feature/ABC-1-login', base: 'main', htmlUrl: `${ch.url}/acme/app/pull/${first}` }]);
       expect(await ch.server.codehost.pullsForIssueKey('ABC-')).toEqual([]);
       expect((await ch.server.codehost.pullsForIssueKey('ABC-4')).map((p) => p.head).sort()).toEqual(['feature/ABC-4-rebase', 'feature/ABC-4-squash']);
+    });
+
+    it('hostile input ends in 4xx, never 500: a NUL in a body, a number past any pull request, a huge page', async () => {
+      const auth = { authorization: `Bearer ${CH_TOKENS.ada}`, 'content-type': 'application/json' };
+      const nul = await fetch(`${ch.api}/repos/acme/app/pulls/1/reviews`, { method: 'POST', headers: auth, body: '{"event":"COMMENT","body":"a\\u0000b"}' });
+      expect(nul.status).toBe(400);
+      for (const path of ['/pulls/99999999999', '/pulls/2147483648', '/pulls/0', '/pulls/-1', '/pulls/1e3']) {
+        const res = await fetch(`${ch.api}/repos/acme/app${path}`, { headers: auth });
+        expect(res.status).toBe(404);
+      }
+      const far = await fetch(`${ch.api}/repos/acme/app/pulls?state=all&page=999999999&per_page=100`, { headers: auth });
+      expect(far.status).toBe(200);
+      expect(await far.json()).toEqual([]);
+      const odd = await refusal(ch.as('ada').rest.pulls.create({ ...o, title: 'x', head: 'feature/../../etc', base: 'main' }));
+      expect(odd.status).toBe(422);
     });
 
     it('request bodies: bad JSON is 400 Problems parsing JSON; a body over the cap is refused before it is read', async () => {

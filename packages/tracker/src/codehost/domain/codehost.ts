@@ -132,7 +132,8 @@ export class CodeHost {
     return need === 'write' && permission === 'read' ? 'forbidden' : 'ok';
   }
 
-  private requireGit(): GitRepos {
+  /** Throws the code host's 503 when it runs without a repository folder. */
+  requireGit(): GitRepos {
     if (!this.git) throw new GhError(503, 'The code host is off: this jst-tracker was started with --database-url and without --repos, so it has no repository folder. Restart it with --repos DIR (docs/codehost.md).');
     return this.git;
   }
@@ -402,12 +403,13 @@ export class CodeHost {
   }
 
   async createReview(access: RepoAccess, number: number, input: { event?: unknown; body?: unknown; commit_id?: unknown }): Promise<{ view: PullView; review: ReviewView }> {
-    const errors: Entry[] = [];
+    // This operation's 422 carries plain-text entries (GitHub's validation_failed_simple).
+    const errors: string[] = [];
     const events = ['APPROVE', 'REQUEST_CHANGES', 'COMMENT'];
-    if (input.event !== undefined && input.event !== null && !events.includes(input.event as string)) errors.push(invalid('event', 'PullRequestReview'));
-    if (input.body !== undefined && input.body !== null && typeof input.body !== 'string') errors.push(invalid('body', 'PullRequestReview'));
-    if (input.commit_id !== undefined && input.commit_id !== null && typeof input.commit_id !== 'string') errors.push(invalid('commit_id', 'PullRequestReview'));
-    if (errors.length > 0) throw validationFailed(errors, DOCS.review);
+    if (input.event !== undefined && input.event !== null && !events.includes(input.event as string)) errors.push('event must be one of APPROVE, REQUEST_CHANGES, COMMENT');
+    if (input.body !== undefined && input.body !== null && typeof input.body !== 'string') errors.push('body must be a string');
+    if (input.commit_id !== undefined && input.commit_id !== null && typeof input.commit_id !== 'string') errors.push('commit_id must be a string');
+    if (errors.length > 0) throw unprocessable(errors, DOCS.review);
     const body = (input.body as string | null | undefined) ?? '';
     if ([...body].length > BODY_MAX) throw unprocessable([`Body is too long (maximum is ${BODY_MAX} characters)`], DOCS.review);
     const view = await this.view(access, await this.pullOf(access, number));

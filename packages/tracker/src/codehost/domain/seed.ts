@@ -83,10 +83,10 @@ export function parseCodehostSeed(json: unknown, file = '<seed>'): CodehostSeed 
     const repo = obj(r, rp);
     known(repo, rp, ['owner', 'name', 'defaultBranch', 'collaborators']);
     const owner = str(repo.owner, `${rp}.owner`);
-    if (!LOGIN.test(owner)) fail(`${rp}.owner`, 'is not an owner name (letters, digits and single hyphens, at most 39 characters, as on GitHub)');
     if (RESERVED_OWNERS.includes(owner.toLowerCase())) {
       fail(`${rp}.owner`, `"${owner}" is one of the server's own first path segments (${RESERVED_OWNERS.join(', ')}); pick another owner name`);
     }
+    if (!LOGIN.test(owner)) fail(`${rp}.owner`, 'is not an owner name (letters, digits and single hyphens, at most 39 characters, as on GitHub)');
     const name = str(repo.name, `${rp}.name`);
     if (!isRepoName(name)) fail(`${rp}.name`, 'is not a repository name (letters, digits, ".", "-" and "_", at most 100 characters, not ending in .git)');
     const full = `${owner}/${name}`.toLowerCase();

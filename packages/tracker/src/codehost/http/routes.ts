@@ -87,11 +87,18 @@ export function tokenOf(header: string | undefined): string | null {
   return colon < 0 ? null : decoded.slice(colon + 1);
 }
 
+/** U+0000 cannot be stored in PostgreSQL text: refused on every store alike, never a 500. */
+const refuseNul = (_key: string, value: unknown): unknown => {
+  if (typeof value === 'string' && value.includes('\0')) throw new GhError(400, 'Problems parsing JSON: the body contains a NUL character (\\u0000), which no field accepts.');
+  return value;
+};
+
 const json = (text: string): unknown => {
   if (/^\s*$/.test(text)) return undefined;
   try {
-    return JSON.parse(text);
-  } catch {
+    return text.includes('\\u0000') ? JSON.parse(text, refuseNul) : JSON.parse(text);
+  } catch (e) {
+    if (e instanceof GhError) throw e;
     // GitHub's words; the parser's own message would quote the body.
     throw new GhError(400, 'Problems parsing JSON');
   }
@@ -128,6 +135,8 @@ export function codehostRoutes(host: CodeHost) {
       });
       done();
     });
+    // Without a repository folder (--database-url without --repos) every operation says so.
+    if (!host.git) app.addHook('onRequest', (_request, _reply, done) => { try { host.requireGit(); done(); } catch (e) { done(e as Error); } });
     // ARCHITECTURE §14: no or a bad credential is 401 Bad credentials, on every operation.
     app.addHook('preHandler', (request, _reply, done) => {
       const token = tokenOf(request.headers.authorization);
@@ -165,7 +174,8 @@ export function codehostRoutes(host: CodeHost) {
       host.repoFor(user(request), request.params.owner, request.params.repo, need, request.routeOptions.config.docs);
     const numberOf = (request: FastifyRequest<{ Params: PullParams }>): number => {
       const n = request.params.number;
-      if (!/^[1-9]\d{0,9}$/.test(n)) throw notFound(request.routeOptions.config.docs);
+      // A number no pull request can have (PostgreSQL's integer ends at 2^31 - 1) does not exist.
+      if (!/^[1-9]\d{0,9}$/.test(n) || Number(n) > 2_147_483_647) throw notFound(request.routeOptions.config.docs);
       return Number(n);
     };
     const cfg = (docs: string) => ({ config: { docs } });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstLineText } from '@jst/adf';
 import { codehostOf, jstOnly, type EmbeddedCodehost, type PullState, type RequestTap } from '../support/embedded-codehost.js';
 import { runJst, type CliResult } from '../support/jst-cli.js';
-import { git } from '../support/repo.js';
+import { git, gitAsync } from '../support/repo.js';
 import { CODEHOST_LOGIN, CODEHOST_TOKEN, testSeed, withCodehost } from '../support/seed.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
 import { MULTISTEP, planWorld, type PlanWorld } from './plan-fixture.js';
@@ -194,6 +194,9 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
       expect(await pullOf(head)).toMatchObject({ state: 'closed', merged: true });
     }
     expect((await ch.octokit().pulls.checkIfMerged({ owner: 'acme', repo: 'widgets', pull_number: (await pullOf(ab)).number })).status).toBe(204);
+    // A fetch over HTTP (git's credential helper, the token as the password) sees the merges.
+    await gitAsync(pw, 'fetch', '--quiet', 'origin');
+    expect(git(pw, 'rev-parse', `refs/remotes/origin/${pb}`)).toBe(originSha(pb));
 
     const parentBrief = json(await jst(w.repo.repo, 'review', P, '--json'));
     expect(parentBrief.prs).toEqual([expect.objectContaining({ key: P, branch: pb, base: 'development', state: 'none' })]);

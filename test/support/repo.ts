@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +20,19 @@ export const FIXTURE_GIT_ENV: NodeJS.ProcessEnv = {
 
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, env: FIXTURE_GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+/**
+ * `git` without blocking this process: for a fetch or push to a test tracker's code host, which
+ * answers from this same process (the synchronous `git` would wait on it forever).
+ */
+export function gitAsync(cwd: string, ...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd, env: FIXTURE_GIT_ENV, encoding: 'utf8' }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`git ${args.join(' ')} failed: ${stderr || error.message}`));
+      else resolve(stdout.trim());
+    });
+  });
 }
 
 export interface TestRepo {
@@ -52,8 +65,9 @@ export interface MakeRepoOptions {
    * embedded-codehost.ts). Fetch and push go over git's smart HTTP with `token` (default
    * CODEHOST_TOKEN) as the password, through git's own credential mechanism: a `credential.helper`
    * of `store --file <root>/git-credentials` (mode 0600) in the repository's config, never the
-   * token in the remote URL. The long-lived branches are force-pushed (the code host's repository
-   * outlives one test's clone).
+   * token in the remote URL. The long-lived branches are force-written into `bare` (the code
+   * host's repository outlives one test's clone), with origin's remote-tracking refs and upstreams
+   * as a push would leave them.
    */
   codehost?: { gitUrl: string; bare: string; token?: string };
 }
@@ -78,9 +92,16 @@ export function makeRepo(options: MakeRepoOptions = {}): TestRepo {
   git(repo, 'commit', '--quiet', '-m', 'initial commit');
   for (const branch of branches.slice(1)) git(repo, 'branch', branch);
   if (options.codehost) {
+    // Seeded straight into the code host's bare repository, as a server-side import: a test
+    // tracker runs in this process, so a synchronous git talking HTTP to it would wait on itself.
+    // Everything after this (jst's pushes and fetches, gitAsync) goes over HTTP with the credential.
+    git(repo, 'push', '--quiet', '--force', options.codehost.bare, ...branches);
     git(repo, 'remote', 'add', 'origin', options.codehost.gitUrl);
     useCodehostCredential(repo, root, options.codehost.gitUrl, options.codehost.token ?? CODEHOST_TOKEN);
-    git(repo, 'push', '--quiet', '--force', '-u', 'origin', ...branches);
+    for (const branch of branches) {
+      git(repo, 'update-ref', `refs/remotes/origin/${branch}`, `refs/heads/${branch}`);
+      git(repo, 'branch', '--quiet', `--set-upstream-to=origin/${branch}`, branch);
+    }
   } else {
     git(repo, 'remote', 'add', 'origin', origin);
     git(repo, 'push', '--quiet', '-u', 'origin', ...branches);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codehostOf, type EmbeddedCodehost, type RequestTap } from '../../../test/support/embedded-codehost.js';
-import { makeRepo, type TestRepo } from '../../../test/support/repo.js';
+import { gitAsync, makeRepo, type TestRepo } from '../../../test/support/repo.js';
 import { CODEHOST_LOGIN, CODEHOST_TOKEN, testSeed, withCodehost } from '../../../test/support/seed.js';
 import { startTestTracker, type TestTracker } from '../../../test/support/tracker.js';
 import { CodehostClient, CodehostError, retryAfterMs } from '../src/codehost/index.js';
@@ -73,7 +73,7 @@ describe('the code-host client (ARCHITECTURE §11) on the embedded code host (§
     writeFileSync(join(repo.repo, 'x.txt'), 'x\n');
     repo.git('add', 'x.txt');
     repo.git('commit', '--quiet', '-m', 'x');
-    repo.git('push', '--quiet', 'origin', 'feature/ABC-9-x');
+    await gitAsync(repo.repo, 'push', '--quiet', 'origin', 'feature/ABC-9-x');
   });
   afterAll(async () => {
     tap?.stop();

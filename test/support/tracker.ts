@@ -88,10 +88,11 @@ function client(base: string, authorization: string | undefined): Client {
 export async function startTestTracker(
   kind: StoreKind,
   seed: unknown = testSeed(),
-  options: { port?: number; server?: Pick<ServerOptions, 'readCacheBytes' | 'trustProxy' | 'bodyLimit'> } = {},
+  options: { port?: number; server?: Pick<ServerOptions, 'readCacheBytes' | 'trustProxy' | 'bodyLimit' | 'repos' | 'pushLimit'> } = {},
 ): Promise<TestTracker> {
   let db: TempDatabase | undefined;
   if (kind === 'postgres') db = await createTempDatabase();
+  // The data folder; on PostgreSQL it holds only the code host's repositories (--repos).
   const dir = mkdtempSync(join(tmpdir(), 'jst-tracker-test-'));
   const reposDir = join(dir, 'repos');
   const server = await startServer({

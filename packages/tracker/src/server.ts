@@ -4,7 +4,10 @@ import { applyCodehostSeed } from './codehost/domain/apply-seed.js';
 import { CodeHost } from './codehost/domain/codehost.js';
 import { parseCodehostSeed, type CodehostSeed } from './codehost/domain/seed.js';
 import { MergeConflictError, RefMovedError } from './codehost/git/errors.js';
+import { createGitHttpHandler, parseGitPath } from './codehost/git/http-backend.js';
 import { BareRepos } from './codehost/git/repos.js';
+import { mountGitFront } from './codehost/http/git-front.js';
+import { DEFAULT_PUSH_LIMIT_MB } from './codehost/domain/limits.js';
 import { codehostRoutes } from './codehost/http/routes.js';
 import { CodehostStore } from './codehost/store/codehost-store.js';
 import { applySeed } from './domain/apply-seed.js';
@@ -75,12 +78,24 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   try {
     await store.migrate();
     if (options.seed) await applySeed(store, options.seed);
-    const repos = reposDir === undefined ? null : new BareRepos(reposDir);
+    let repos = reposDir === undefined ? null : new BareRepos(reposDir);
+    let off: string | undefined;
+    if (repos) {
+      // Merges need git 2.38. Asked for (--repos, a code-host seed), a missing or old git stops the
+      // start; otherwise the tracker serves and the code host says why it is off.
+      try {
+        await repos.verifyGit();
+      } catch (e) {
+        if (options.repos !== undefined || codehostSeed) throw e;
+        off = (e as Error).message;
+        repos = null;
+      }
+    }
     const codehostStore = new CodehostStore(db);
     const codehost = await CodeHost.open(codehostStore, repos, {
       isConflict: (e) => e instanceof MergeConflictError,
       isRefMoved: (e) => e instanceof RefMovedError,
-    });
+    }, off);
     if (codehostSeed) await applyCodehostSeed(codehost, codehostStore, repos, codehostSeed, options.seedFile);
     const tracker = new Tracker(store);
     await tracker.refreshSites();
@@ -88,6 +103,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // The code host on the same port: its REST interface under /api/v3 (GitHub Enterprise Server's
     // layout) and git over smart HTTP at /<owner>/<repo>.git, in front of Fastify's body parsing.
     await app.register(codehostRoutes(codehost), { prefix: '/api/v3' });
+    if (repos) {
+      const handle = createGitHttpHandler({
+        repos,
+        pushLimitBytes: options.pushLimit ?? DEFAULT_PUSH_LIMIT_MB * 1024 * 1024,
+        access: (owner, repo, credential, need) => codehost.gitAccess(credential === null ? null : credential.password, owner, repo, need),
+      });
+      mountGitFront(app.server, { matches: (path) => parseGitPath(path) !== null, handle, onError: (e) => app.log.error({ err: e }, 'git request failed') });
+    }
     checkpointFailed = (e) => app.log.error({ err: e }, 'the WAL checkpoint thread failed; checkpoints now run on the request thread');
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     const address = app.server.address();

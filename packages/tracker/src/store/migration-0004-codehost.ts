@@ -10,6 +10,8 @@ import type { Dialect } from './db.js';
  * the unique index on (repo, open_key) lets the database itself refuse a second open pull request
  * for one head and base (NULLs never collide, on SQLite and PostgreSQL alike). `merge_claim` is
  * the merge in progress (one process at a time runs git's merge for one pull request).
+ * `issue_key` is the tracker issue key the head branch carries (`feature/ABC-1-…` → `ABC-1`), upper-case,
+ * for the board's development panel.
  */
 export function codehostMigration(dialect: Dialect): Migration {
   const idColumn = (t: any) =>
@@ -58,6 +60,7 @@ export function codehostMigration(dialect: Dialect): Migration {
         .addColumn('state', 'text', (c: any) => c.notNull())
         .addColumn('draft', 'integer', (c: any) => c.notNull().defaultTo(0))
         .addColumn('head_ref', 'text', (c: any) => c.notNull())
+        .addColumn('issue_key', 'text')
         .addColumn('base_ref', 'text', (c: any) => c.notNull())
         .addColumn('head_sha', 'text', (c: any) => c.notNull())
         .addColumn('base_sha', 'text', (c: any) => c.notNull())
@@ -75,7 +78,7 @@ export function codehostMigration(dialect: Dialect): Migration {
         .addUniqueConstraint('ch_pulls_one_open', ['repo_id', 'open_key'])
         .execute();
       await db.schema.createIndex('ch_pulls_repo_head').on('ch_pulls').columns(['repo_id', 'head_ref']).execute();
-      await db.schema.createIndex('ch_pulls_head').on('ch_pulls').column('head_ref').execute();
+      await db.schema.createIndex('ch_pulls_issue_key').on('ch_pulls').columns(['issue_key', 'id']).execute();
       await idColumn(db.schema.createTable('ch_reviews'))
         .addColumn('pull_id', 'integer', (c: any) => c.notNull().references('ch_pulls.id'))
         .addColumn('user_id', 'integer', (c: any) => c.notNull().references('ch_users.id'))

@@ -34,6 +34,7 @@ async function call(api: string, method: string, path: string, body?: unknown): 
 
 const postgres = await postgresAvailable();
 const SETUPS: { name: string; kind: 'sqlite' | 'postgres'; processes: number }[] = [
+  { name: 'SQLite, 1 process', kind: 'sqlite', processes: 1 },
   { name: 'SQLite, 2 processes on one file', kind: 'sqlite', processes: 2 },
   ...(postgres ? [{ name: 'PostgreSQL, 3 processes', kind: 'postgres' as const, processes: 3 }] : []),
 ];

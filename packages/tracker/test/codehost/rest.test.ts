@@ -210,6 +210,8 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
       expect(changes.data.errors).toEqual(['Can not request changes on your own pull request']);
       const empty = await refusal(ch.as('rey').rest.pulls.createReview({ ...o, pull_number: first, event: 'COMMENT' }));
       expect(empty.status).toBe(422);
+      const noReason = await refusal(ch.as('rey').rest.pulls.createReview({ ...o, pull_number: first, event: 'REQUEST_CHANGES', body: ' ' }));
+      expect(noReason.data.errors).toEqual(['You need to leave a comment indicating the requested changes.']);
       const long = await refusal(ch.as('rey').rest.pulls.createReview({ ...o, pull_number: first, event: 'COMMENT', body: 'x'.repeat(65_537) }));
       expect(long.status).toBe(422);
       const odd = await refusal(ch.as('rey').rest.pulls.createReview({ ...o, pull_number: first, event: 'MERGE' as 'APPROVE', body: 'x' }));
@@ -303,6 +305,11 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
       const found = await ch.server.codehost.pullsForIssueKey('abc-1');
       expect(found).toEqual([{ repo: 'acme/app', number: first, title: 'Login v2', state: 'closed', merged: true, head: 'feature/ABC-1-login', base: 'main', htmlUrl: `${ch.url}/acme/app/pull/${first}` }]);
       expect(await ch.server.codehost.pullsForIssueKey('ABC-')).toEqual([]);
+      ch.commit('hotfix/ABC-12-fix', { 'fix.txt': 'f\n' });
+      const fix = await ch.as('ada').rest.pulls.create({ ...o, title: 'fix', head: 'hotfix/ABC-12-fix', base: 'main' });
+      expect((await ch.server.codehost.pullsForIssueKey('ABC-12')).map((p) => p.number)).toEqual([fix.data.number]);
+      expect((await ch.server.codehost.pullsForIssueKey('ABC-1')).map((p) => p.number)).toEqual([first]);
+      await ch.as('ada').rest.pulls.update({ ...o, pull_number: fix.data.number, state: 'closed' });
       expect((await ch.server.codehost.pullsForIssueKey('ABC-4')).map((p) => p.head).sort()).toEqual(['feature/ABC-4-rebase', 'feature/ABC-4-squash']);
     });
 
@@ -319,6 +326,69 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
       expect(await far.json()).toEqual([]);
       const odd = await refusal(ch.as('ada').rest.pulls.create({ ...o, title: 'x', head: 'feature/../../etc', base: 'main' }));
       expect(odd.status).toBe(422);
+    });
+
+    it('a draft pull request is mergeable_state draft and cannot be merged (405)', async () => {
+      ch.commit('feature/ABC-6-draft', { 'draft.txt': 'd\n' });
+      const pr = await ch.as('ada').rest.pulls.create({ ...o, title: 'draft', head: 'feature/ABC-6-draft', base: 'main', draft: true });
+      expect(pr.data.draft).toBe(true);
+      expect((await ch.as('ada').rest.pulls.get({ ...o, pull_number: pr.data.number })).data.mergeable_state).toBe('draft');
+      expect((await refusal(ch.as('ada').rest.pulls.merge({ ...o, pull_number: pr.data.number }))).status).toBe(405);
+      await ch.as('ada').rest.pulls.update({ ...o, pull_number: pr.data.number, state: 'closed' });
+    });
+
+    it('PATCH base moves the pull request to another branch; an unknown base is 422', async () => {
+      git(ch.work, 'push', '--quiet', 'origin', 'origin/main:refs/heads/develop');
+      ch.commit('feature/ABC-7-rebase', { 'moved.txt': 'm\n' });
+      const pr = await ch.as('ada').rest.pulls.create({ ...o, title: 'moved', head: 'feature/ABC-7-rebase', base: 'main' });
+      const moved = await ch.as('ada').rest.pulls.update({ ...o, pull_number: pr.data.number, base: 'develop' });
+      expect(moved.data.base.ref).toBe('develop');
+      expect(moved.data.base.sha).toBe(git(ch.bare, 'rev-parse', 'develop'));
+      const bad = await refusal(ch.as('ada').rest.pulls.update({ ...o, pull_number: pr.data.number, base: 'nowhere' }));
+      expect(bad.status).toBe(422);
+      expect(bad.data.errors).toEqual([{ resource: 'PullRequest', field: 'base', code: 'invalid' }]);
+      await ch.as('ada').rest.pulls.update({ ...o, pull_number: pr.data.number, state: 'closed' });
+    });
+
+    it('files are paged with Link, and a file whose diff is over 512 KiB is listed without its patch', async () => {
+      const files: Record<string, string> = { 'big.txt': `${'x'.repeat(99)}\n`.repeat(6 * 1024) };
+      for (let i = 0; i < 4; i++) files[`small-${i}.txt`] = `line ${i}\n`;
+      ch.commit('feature/ABC-8-files', files);
+      const pr = await ch.as('ada').rest.pulls.create({ ...o, title: 'files', head: 'feature/ABC-8-files', base: 'main' });
+      expect(pr.data.changed_files).toBe(5);
+      const page = await ch.as('vic').rest.pulls.listFiles({ ...o, pull_number: pr.data.number, per_page: 2 });
+      expect(page.data).toHaveLength(2);
+      expect(page.headers.link).toContain('rel="last"');
+      const all = await ch.as('vic').paginate(ch.as('vic').rest.pulls.listFiles, { ...o, pull_number: pr.data.number, per_page: 2 });
+      expect(all.map((f) => f.filename).sort()).toEqual(['big.txt', 'small-0.txt', 'small-1.txt', 'small-2.txt', 'small-3.txt']);
+      const big = all.find((f) => f.filename === 'big.txt')!;
+      expect(big.additions).toBe(6 * 1024);
+      expect(big.patch).toBeUndefined();
+      expect(all.find((f) => f.filename === 'small-0.txt')!.patch).toBe('@@ -0,0 +1 @@\n+line 0');
+      await ch.as('ada').rest.pulls.update({ ...o, pull_number: pr.data.number, state: 'closed' });
+    });
+
+    it('one pull request carries at most 5,000 comments and 5,000 reviews; the next is a 422', async () => {
+      ch.commit('feature/ABC-9-many', { 'many.txt': 'm\n' });
+      const pr = await ch.as('ada').rest.pulls.create({ ...o, title: 'many', head: 'feature/ABC-9-many', base: 'main' });
+      const store = ch.server.codehost.store;
+      const repo = (await store.repoByName(OWNER, REPO))!;
+      const pull = (await store.pullByNumber(repo.id, pr.data.number))!;
+      const now = new Date().toISOString();
+      const user = (await store.userByLogin('rey'))!;
+      for (let i = 0; i < 5; i++) {
+        await store.kysely.insertInto('ch_comments').values(Array.from({ length: 1000 }, () => ({ repo_id: repo.id, number: pull.number, user_id: user.id, body: 'c', created_at: now, updated_at: now }))).execute();
+        await store.kysely.insertInto('ch_reviews').values(Array.from({ length: 1000 }, () => ({ pull_id: pull.id, user_id: user.id, state: 'COMMENTED', body: 'r', commit_id: pull.head_sha, submitted_at: now }))).execute();
+      }
+      const comment = await refusal(ch.as('ada').rest.issues.createComment({ ...o, issue_number: pull.number, body: 'one more' }));
+      expect(comment.status).toBe(422);
+      expect(comment.data.errors[0].message).toContain('5000 comments');
+      const review = await refusal(ch.as('rey').rest.pulls.createReview({ ...o, pull_number: pull.number, event: 'COMMENT', body: 'one more' }));
+      expect(review.status).toBe(422);
+      const last = await ch.as('vic').rest.issues.listComments({ ...o, issue_number: pull.number, per_page: 100, page: 50 });
+      expect(last.data).toHaveLength(100);
+      expect(last.headers.link).toContain('rel="first"');
+      await ch.as('ada').rest.pulls.update({ ...o, pull_number: pull.number, state: 'closed' });
     });
 
     it('request bodies: bad JSON is 400 Problems parsing JSON; a body over the cap is refused before it is read', async () => {

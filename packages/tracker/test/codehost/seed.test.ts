@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, parseCodehostSeed, parseSeed, RESERVED_OWNERS, SeedError, startServer } from '../../src/index.js';
+import { spawnUntilReady, stopProcess } from '../../../../scripts/lib/local-services.mjs';
 import { createTempDatabase, postgresAvailable } from '../../../../test/support/postgres.js';
 import { git } from '../../../../test/support/repo.js';
 import { testSeed } from '../../../../test/support/seed.js';
@@ -123,6 +124,35 @@ describe('ARCHITECTURE §14 storage: --database-url needs --repos for the code h
       expect(r.status).toBe(2);
       expect(r.stderr).toContain('--repos');
       expect(r.stdout).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('without git on PATH: the tracker still serves and the code host says it is off; with a code-host seed the start stops (exit 1) naming git', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jst-codehost-nogit-'));
+    try {
+      const { DATABASE_URL: _, ...env } = process.env;
+      const noGit = { ...env, PATH: join(dir, 'empty-bin') };
+      const bin = join(ROOT, 'packages/tracker/bin/jst-tracker.js');
+      const seedFile = join(dir, 'seed.json');
+      writeFileSync(seedFile, JSON.stringify(codehostTestSeed()));
+      const refused = spawnSync(process.execPath, [bin, 'serve', '--port', '0', '--data', join(dir, 'a'), '--seed', seedFile], { cwd: dir, env: noGit, encoding: 'utf8', timeout: 20_000 });
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toMatch(/needs git 2\.38 or newer/);
+      const plain = join(dir, 'plain.json');
+      writeFileSync(plain, JSON.stringify(testSeed()));
+      const started = spawnUntilReady(process.execPath, [bin, 'serve', '--port', '0', '--data', join(dir, 'b'), '--seed', plain], /jst-tracker listening on (http:\/\/\S+)/,
+        { name: 'jst-tracker', cwd: dir, env: { PATH: noGit.PATH }, timeoutMs: 20_000 });
+      const t = { url: (await started.ready)[1]!, proc: started.proc };
+      try {
+        const res = await fetch(`${t.url}/api/v3/user`, { headers: { authorization: 'Bearer x' } });
+        expect(res.status).toBe(503);
+        expect(((await res.json()) as { message: string }).message).toMatch(/^The code host is off: .*git 2\.38/);
+        expect((await fetch(`${t.url}/_edge/tenant_info`)).status).toBe(200);
+      } finally {
+        await stopProcess(t.proc);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

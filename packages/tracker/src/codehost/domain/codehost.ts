@@ -4,7 +4,7 @@ import type { CodehostStore } from '../store/codehost-store.js';
 import { OpenPullExists } from '../store/codehost-store.js';
 import { GhError, noPush, notFound, unprocessable, validationFailed, type GhErrorEntry } from './errors.js';
 import type { Comparison, GitErrorKinds, GitRepos } from './git-port.js';
-import { BODY_MAX, MERGE_CLAIM_STALE_MS, PAGE_PATCH_BYTES_MAX, PATCH_BYTES_MAX, PULL_COMMITS_MAX, PULL_FILES_MAX, TITLE_MAX } from './limits.js';
+import { BODY_MAX, COMMENTS_MAX, MERGE_CLAIM_STALE_MS, REVIEWS_MAX, PAGE_PATCH_BYTES_MAX, PATCH_BYTES_MAX, PULL_COMMITS_MAX, PULL_FILES_MAX, TITLE_MAX } from './limits.js';
 import type { ChComment, ChPull, ChRepo, ChReview, ChUser, Permission, PullListQuery } from './model.js';
 import { isBranchName } from './seed.js';
 
@@ -65,12 +65,14 @@ export class CodeHost {
     private readonly gitErrors: GitErrorKinds,
     private readonly salt: string,
     private readonly now: () => string,
+    /** Why the code host is off (no git fit for it), when it is off for another reason than a missing --repos. */
+    private readonly offReason?: string,
   ) {}
 
   /** Opens the code host over its store, making the token salt on first use. */
-  static async open(store: CodehostStore, git: GitRepos | null, gitErrors: GitErrorKinds, now = () => new Date().toISOString()): Promise<CodeHost> {
+  static async open(store: CodehostStore, git: GitRepos | null, gitErrors: GitErrorKinds, offReason?: string, now = () => new Date().toISOString()): Promise<CodeHost> {
     const salt = await CodeHost.salt(store);
-    return new CodeHost(store, git, gitErrors, salt, now);
+    return new CodeHost(store, git, gitErrors, salt, now, offReason);
   }
 
   /** The token salt, stable across processes (the first one to start writes it). */
@@ -122,18 +124,23 @@ export class CodeHost {
     return { repo, owner: (await this.store.userByLogin(repo.owner)) ?? null, permission, user };
   }
 
-  /** Git over HTTP's question (http-backend's access callback): may this credential read or write? */
-  async gitAccess(token: string | null, owner: string, name: string, need: 'read' | 'write'): Promise<'ok' | 'unauthenticated' | 'not_found' | 'forbidden'> {
+  /**
+   * Git over HTTP's question (http-backend's access callback): may this token read or write the
+   * repository? `ok` names it as stored (names are case-insensitive) and the signed-in login.
+   */
+  async gitAccess(token: string | null, owner: string, name: string, need: 'read' | 'write'): Promise<'unauthenticated' | 'not_found' | 'forbidden' | { decision: 'ok'; owner: string; repo: string; login: string }> {
     const user = token === null ? null : await this.userOfToken(token);
-    const repo = await this.store.repoByName(owner, name);
     if (!user) return 'unauthenticated';
+    const repo = await this.store.repoByName(owner, name);
     const permission = repo ? await this.permission(user, repo) : undefined;
     if (!repo || !permission) return 'not_found';
-    return need === 'write' && permission === 'read' ? 'forbidden' : 'ok';
+    if (need === 'write' && permission === 'read') return 'forbidden';
+    return { decision: 'ok', owner: repo.owner, repo: repo.name, login: user.login };
   }
 
   /** Throws the code host's 503 when it runs without a repository folder. */
   requireGit(): GitRepos {
+    if (!this.git && this.offReason) throw new GhError(503, `The code host is off: ${this.offReason}`);
     if (!this.git) throw new GhError(503, 'The code host is off: this jst-tracker was started with --database-url and without --repos, so it has no repository folder. Restart it with --repos DIR (docs/codehost.md).');
     return this.git;
   }
@@ -247,7 +254,7 @@ export class CodeHost {
     }
     const created = await this.store.createPull({
       repo_id: repo.id, user_id: access.user.id, title: title as string, body: (input.body as string | null | undefined) ?? null,
-      draft: input.draft === true, head_ref: headRef!, base_ref: baseRef!, head_sha: headSha!, base_sha: baseSha!,
+      draft: input.draft === true, head_ref: headRef!, issue_key: issueKeyOfBranch(headRef!), base_ref: baseRef!, head_sha: headSha!, base_sha: baseSha!,
     }, this.now());
     // The database refused a second open pull request: another request opened it a moment before.
     if (created === 'exists') throw exists();
@@ -408,7 +415,7 @@ export class CodeHost {
     const events = ['APPROVE', 'REQUEST_CHANGES', 'COMMENT'];
     if (input.event !== undefined && input.event !== null && !events.includes(input.event as string)) errors.push('event must be one of APPROVE, REQUEST_CHANGES, COMMENT');
     if (input.body !== undefined && input.body !== null && typeof input.body !== 'string') errors.push('body must be a string');
-    if (input.commit_id !== undefined && input.commit_id !== null && typeof input.commit_id !== 'string') errors.push('commit_id must be a string');
+    if (input.commit_id !== undefined && input.commit_id !== null && (typeof input.commit_id !== 'string' || !/^([0-9a-f]{40}|[0-9a-f]{64})?$/.test(input.commit_id))) errors.push('commit_id must be a commit SHA');
     if (errors.length > 0) throw unprocessable(errors, DOCS.review);
     const body = (input.body as string | null | undefined) ?? '';
     if ([...body].length > BODY_MAX) throw unprocessable([`Body is too long (maximum is ${BODY_MAX} characters)`], DOCS.review);
@@ -417,9 +424,10 @@ export class CodeHost {
     const own = view.pull.user_id === access.user.id;
     if (event === 'APPROVE' && own) throw unprocessable(['Can not approve your own pull request'], DOCS.review);
     if (event === 'REQUEST_CHANGES' && own) throw unprocessable(['Can not request changes on your own pull request'], DOCS.review);
-    if ((event === 'COMMENT' || event === 'REQUEST_CHANGES') && body.trim() === '') {
-      throw unprocessable([`Review Comment is missing a body${event === 'COMMENT' ? ' (a COMMENT review needs one)' : ' (a REQUEST_CHANGES review needs one)'}`], DOCS.review);
-    }
+    // GitHub's words for REQUEST_CHANGES; a COMMENT review needs a body too (its documentation).
+    if (event === 'REQUEST_CHANGES' && body.trim() === '') throw unprocessable(['You need to leave a comment indicating the requested changes.'], DOCS.review);
+    if (event === 'COMMENT' && body.trim() === '') throw unprocessable(['You need to leave a comment: a COMMENT review needs a body.'], DOCS.review);
+    if ((await this.store.reviewCount(view.pull.id)) >= REVIEWS_MAX) throw unprocessable([`This pull request already has ${REVIEWS_MAX} reviews, the most one may carry.`], DOCS.review);
     const state = event === 'APPROVE' ? 'APPROVED' : event === 'REQUEST_CHANGES' ? 'CHANGES_REQUESTED' : event === 'COMMENT' ? 'COMMENTED' : 'PENDING';
     const commitId = typeof input.commit_id === 'string' && input.commit_id !== '' ? input.commit_id : view.headSha;
     const review = await this.store.insertReview({ pull_id: view.pull.id, user_id: access.user.id, state, body, commit_id: commitId, submitted_at: this.now() });
@@ -443,6 +451,9 @@ export class CodeHost {
     if (typeof input.body !== 'string') throw validationFailed([invalid('body', 'IssueComment')], DOCS.comment);
     if ([...input.body].length > BODY_MAX) throw validationFailed([{ resource: 'IssueComment', field: 'body', code: 'custom', message: `Body is too long (maximum is ${BODY_MAX} characters)` }], DOCS.comment);
     await this.issueOf(access, number, DOCS.comment);
+    if ((await this.store.commentCount(access.repo.id, number)) >= COMMENTS_MAX) {
+      throw validationFailed([{ resource: 'IssueComment', code: 'custom', message: `This pull request already has ${COMMENTS_MAX} comments, the most one may carry.` }], DOCS.comment);
+    }
     const now = this.now();
     const comment = await this.store.insertComment({ repo_id: access.repo.id, number, user_id: access.user.id, body: input.body, created_at: now, updated_at: now });
     return { comment, user: access.user };
@@ -457,14 +468,19 @@ export class CodeHost {
    * default the address it listens on).
    */
   async pullsForIssueKey(key: string, baseUrl = this.baseUrl): Promise<IssuePull[]> {
-    if (!/^[A-Za-z][A-Za-z0-9_]*-\d+$/.test(key)) return [];
-    const k = key.toLowerCase();
-    const rows = await this.store.pullsWithHeadPrefixes([`feature/${k}`, `hotfix/${k}`]);
-    return rows
-      .filter((r) => { const rest = r.head_ref.toLowerCase().replace(/^(feature|hotfix)\//, '').slice(k.length); return rest === '' || rest.startsWith('-'); })
-      .map((r) => ({
-        repo: `${r.owner}/${r.repo_name}`, number: r.number, title: r.title, state: r.state, merged: r.merged === 1,
-        head: r.head_ref, base: r.base_ref, htmlUrl: `${baseUrl}/${r.owner}/${r.repo_name}/pull/${r.number}`,
-      }));
+    if (!ISSUE_KEY.test(key)) return [];
+    const rows = await this.store.pullsForIssueKey(key.toUpperCase());
+    return rows.map((r) => ({
+      repo: `${r.owner}/${r.repo_name}`, number: r.number, title: r.title, state: r.state, merged: r.merged === 1,
+      head: r.head_ref, base: r.base_ref, htmlUrl: `${baseUrl}/${r.owner}/${r.repo_name}/pull/${r.number}`,
+    }));
   }
+}
+
+const ISSUE_KEY = /^[A-Za-z][A-Za-z0-9_]*-\d+$/;
+
+/** The issue key a head branch carries (ARCHITECTURE §14: `feature/<KEY>-…`, `hotfix/<KEY>-…`), upper-case; null for any other branch. */
+export function issueKeyOfBranch(branch: string): string | null {
+  const m = /^(?:feature|hotfix)\/([A-Za-z][A-Za-z0-9_]*-\d+)(?:-|$)/.exec(branch);
+  return m ? m[1]!.toUpperCase() : null;
 }

@@ -18,3 +18,6 @@ export const REST_BODY_MAX = 1024 * 1024;
 export const DEFAULT_PUSH_LIMIT_MB = 100;
 /** A merge claim older than this is taken to belong to a process that died mid-merge. */
 export const MERGE_CLAIM_STALE_MS = 5 * 60 * 1000;
+/** Comments on one pull request, and reviews of one: as the tracker's 5,000 comments per issue, so no caller can grow one without end. */
+export const COMMENTS_MAX = 5000;
+export const REVIEWS_MAX = 5000;

@@ -13,7 +13,7 @@ export const PERMISSIONS: readonly Permission[] = ['read', 'write', 'admin'];
 
 export interface ChPull {
   id: number; repo_id: number; number: number; user_id: number; title: string; body: string | null;
-  state: 'open' | 'closed'; draft: number; head_ref: string; base_ref: string; head_sha: string; base_sha: string;
+  state: 'open' | 'closed'; draft: number; head_ref: string; issue_key: string | null; base_ref: string; head_sha: string; base_sha: string;
   merged: number; merged_at: string | null; merged_by_id: number | null; merge_commit_sha: string | null;
   merge_claim: string | null; merge_claim_at: string | null;
   created_at: string; updated_at: string; closed_at: string | null;
@@ -25,7 +25,7 @@ export interface ChComment { id: number; repo_id: number; number: number; user_i
 
 export interface NewPull {
   repo_id: number; user_id: number; title: string; body: string | null; draft: boolean;
-  head_ref: string; base_ref: string; head_sha: string; base_sha: string;
+  head_ref: string; issue_key: string | null; base_ref: string; head_sha: string; base_sha: string;
 }
 
 export interface PullPatch { title?: string; body?: string | null; base_ref?: string; base_sha?: string }

@@ -56,7 +56,7 @@ export interface Comparison {
   additions: number;
   deletions: number;
   filesTruncated: boolean;
-  /** Some patch was left out for size (per file or in total). */
+  /** Some patch was left out for size (per file or in total); false when no patch was asked for (a limit of 0). */
   patchesTruncated: boolean;
 }
 
@@ -121,7 +121,8 @@ interface PatchPass { patches: Array<string | undefined>; cut: boolean }
 function readPatches(gitDir: string, from: string, to: string, entries: RawEntry[], limits: CompareLimits, timeoutMs: number): Promise<PatchPass> {
   const wanted = Math.min(entries.length, limits.maxFiles);
   const patches: Array<string | undefined> = new Array<string | undefined>(wanted).fill(undefined);
-  if (wanted === 0) return Promise.resolve({ patches, cut: false });
+  // No patch asked for (a count of changes only): the diff's text is not produced at all.
+  if (wanted === 0 || limits.maxPatchBytes <= 0 || limits.maxTotalPatchBytes <= 0) return Promise.resolve({ patches, cut: false });
   return new Promise((resolve, reject) => {
     const child = spawn('git', [`--git-dir=${gitDir}`, 'diff', '-p', ...DIFF_OPTS, from, to, '--'], { env: minimalGitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let index = -1;

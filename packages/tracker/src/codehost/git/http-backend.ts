@@ -27,6 +27,8 @@ export interface GitHttpOptions {
   fetchLimitBytes?: number;
   /** A git http-backend running longer is killed. Default 10 minutes. */
   timeoutMs?: number;
+  /** Git processes run at once; a request beyond is a 503 to retry. Default 32. */
+  maxConcurrent?: number;
   /** Called after a successful receive-pack (so the REST side can refresh anything cached). */
   onPush?(owner: string, repo: string): void;
 }
@@ -100,6 +102,8 @@ function killGroup(child: ChildProcess, graceMs = 0): void {
 export function createGitHttpHandler(o: GitHttpOptions): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const fetchLimit = o.fetchLimitBytes ?? 32 * 1024 * 1024;
   const timeoutMs = o.timeoutMs ?? 10 * 60_000;
+  const maxConcurrent = o.maxConcurrent ?? 32;
+  let running = 0;
 
   return async (req, res) => {
     const url = req.url ?? '/';
@@ -162,11 +166,21 @@ export function createGitHttpHandler(o: GitHttpOptions): (req: IncomingMessage, 
       return true;
     }
 
-    await relay(req, res, {
-      owner, repo, service, login: granted.login, limit, tooLarge, gzip: encoding === 'gzip' || encoding === 'x-gzip',
-      root: o.repos.root, timeoutMs, pushLimitBytes: o.pushLimitBytes,
-      onPushed: service === 'git-receive-pack' && req.method === 'POST' && o.onPush ? () => o.onPush!(owner, repo) : undefined,
-    });
+    // Each request is a git process: a bounded number at once, so many clones cannot exhaust the machine.
+    if (running >= maxConcurrent) {
+      answer(res, 503, 'The code host is busy with other git requests: retry in a moment.', { 'Retry-After': '5' });
+      return true;
+    }
+    running += 1;
+    try {
+      await relay(req, res, {
+        owner, repo, service, login: granted.login, limit, tooLarge, gzip: encoding === 'gzip' || encoding === 'x-gzip',
+        root: o.repos.root, timeoutMs, pushLimitBytes: o.pushLimitBytes,
+        onPushed: service === 'git-receive-pack' && req.method === 'POST' && o.onPush ? () => o.onPush!(owner, repo) : undefined,
+      });
+    } finally {
+      running -= 1;
+    }
     return true;
   };
 }
@@ -200,14 +214,15 @@ function relay(req: IncomingMessage, res: ServerResponse, r: RelayOptions): Prom
   });
 
   return new Promise((resolve) => {
-    const child = spawn('git', ['http-backend'], { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    // stderr is dropped: git's messages to the client travel in the protocol itself, and its
+    // stderr may name paths of the server.
+    const child = spawn('git', ['http-backend'], { env, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
     let finished = false;
     let bodyDone = !isPost;
     let over = false;
     let head: ReturnType<typeof parseCgiHead> = null;
     let pending: Buffer[] = [];
     let pendingBytes = 0;
-    let stderr = '';
     const done = () => {
       if (finished) return;
       finished = true;
@@ -255,7 +270,6 @@ function relay(req: IncomingMessage, res: ServerResponse, r: RelayOptions): Prom
       }
       if (!res.write(chunk)) { child.stdout.pause(); res.once('drain', () => child.stdout.resume()); }
     });
-    child.stderr.on('data', (c: Buffer) => { if (stderr.length < 4096) stderr += c.toString('utf8'); });
     child.on('error', () => fail(500, 'git http-backend could not be started: is git installed on the server?'));
     child.on('close', (code) => {
       if (finished) return;
@@ -263,7 +277,9 @@ function relay(req: IncomingMessage, res: ServerResponse, r: RelayOptions): Prom
       // It may answer without reading the whole body (a refusal): pass that answer on.
       if (!bodyDone) { bodyDone = true; req.resume(); }
       flush();
-      if (code === 0 && head.status < 400 && r.onPushed) r.onPushed();
+      if (code === 0 && head.status < 400 && r.onPushed) {
+        try { r.onPushed(); } catch { /* a listener's failure must not fail a push git has already taken */ }
+      }
       res.end();
       done();
     });

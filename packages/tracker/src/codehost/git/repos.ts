@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { compareCommits, DEFAULT_COMPARE_LIMITS, type CompareLimits, type Comparison } from './compare.js';
 import { GitCommandError, GitNameError, RefMovedError } from './errors.js';
 import { buildMerge, mergeTree, type GitIdentity, type MergeMethod } from './merge.js';
@@ -52,8 +52,17 @@ export class BareRepos {
   readonly timeoutMs: number;
 
   constructor(root: string, options: { timeoutMs?: number } = {}) {
-    this.root = root;
+    // Absolute: git http-backend joins it with the request's path, whatever its working folder.
+    this.root = resolve(root);
     this.timeoutMs = options.timeoutMs ?? 120_000;
+  }
+
+  /**
+   * Fails with a clear message when the git on PATH is older than 2.38 (merges need
+   * `git merge-tree --write-tree`); a server calls it at start so it never runs half-able.
+   */
+  verifyGit(): Promise<void> {
+    return requireGitVersion();
   }
 
   /** The repository's folder; throws GitNameError for a name outside GitHub's charset. */

@@ -9,9 +9,6 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
-/** `x` with LIKE's wildcards (and the escape itself) escaped by a backslash. */
-const likeLiteral = (x: string) => x.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /**
  * The code host's rows (store/schema.ts), over the tracker's database connection: the only place
  * that writes the code host's SQL, one code path for SQLite and PostgreSQL.
@@ -166,13 +163,11 @@ export class CodehostStore {
     return { rows: rows as ChPull[], total: Number(n) };
   }
 
-  /** Pull requests of any repository whose head branch starts with one of the prefixes (case-insensitive). */
-  async pullsWithHeadPrefixes(prefixes: string[]): Promise<(ChPull & { owner: string; repo_name: string })[]> {
-    if (prefixes.length === 0) return [];
+  /** Pull requests of any repository whose head branch carries an issue key, oldest first (at most 200). */
+  async pullsForIssueKey(issueKey: string): Promise<(ChPull & { owner: string; repo_name: string })[]> {
     const rows = await this.kysely.selectFrom('ch_pulls').innerJoin('ch_repos', 'ch_repos.id', 'ch_pulls.repo_id')
       .selectAll('ch_pulls').select(['ch_repos.owner as owner', 'ch_repos.name as repo_name'])
-      .where((eb) => eb.or(prefixes.map((p) => eb(sql`lower(ch_pulls.head_ref)`, 'like', sql`${`${likeLiteral(p.toLowerCase())}%`} escape '\\'`))))
-      .orderBy('ch_pulls.id').limit(200).execute();
+      .where('ch_pulls.issue_key', '=', issueKey).orderBy('ch_pulls.id').limit(200).execute();
     return rows as (ChPull & { owner: string; repo_name: string })[];
   }
 
@@ -251,6 +246,11 @@ export class CodehostStore {
     const q = this.kysely.selectFrom('ch_reviews').where('pull_id', '=', pullId);
     const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { rows: await q.selectAll().orderBy('id').offset(offset).limit(limit).execute(), total: Number(n) };
+  }
+
+  async reviewCount(pullId: number): Promise<number> {
+    const { n } = await this.kysely.selectFrom('ch_reviews').where('pull_id', '=', pullId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(n);
   }
 
   async insertComment(comment: Omit<ChComment, 'id'>): Promise<ChComment> {

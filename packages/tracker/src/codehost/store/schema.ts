@@ -38,6 +38,8 @@ export interface ChPullsTable {
   state: string;
   draft: number;
   head_ref: string;
+  /** The issue key the head branch carries (`feature/ABC-1-…` → `ABC-1`), or null. */
+  issue_key: string | null;
   base_ref: string;
   /** The head's commit when the pull request was opened, then when it was closed or merged. */
   head_sha: string;

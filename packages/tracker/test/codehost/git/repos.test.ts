@@ -163,6 +163,14 @@ describe('ARCHITECTURE §14 REST pulls/commits and pulls/files: compare base...h
     expect(cmp).toMatchObject({ totalCommits: 7, commitsTruncated: true, changedFiles: 7, additions: 7, filesTruncated: true });
     expect(cmp.files.map((f) => f.filename)).toEqual(['f0.txt', 'f1.txt', 'f2.txt']);
     expect(cmp.files.every((f) => f.patch !== undefined)).toBe(true);
+
+    // Counts only: no file listed, no patch made, the totals unchanged.
+    const counts = await repos.compare('demo', name, base, 'feature/many', { maxCommits: 1, maxFiles: 0, maxPatchBytes: 0 });
+    expect(counts).toMatchObject({ totalCommits: 7, changedFiles: 7, additions: 7, deletions: 0, files: [], patchesTruncated: false });
+    expect(counts.commits.map((c) => c.sha)).toEqual([shas[0]]);
+    const noPatches = await repos.compare('demo', name, base, 'feature/many', { maxPatchBytes: 0 });
+    expect(noPatches.files).toHaveLength(7);
+    expect(noPatches.files.some((f) => f.patch !== undefined)).toBe(false);
   });
 
   it('refuses a revision that names no commit', async () => {
@@ -238,6 +246,34 @@ describe('ARCHITECTURE §14: a merge is made by git in the bare repository (merg
     expect(top!.slice(2)).toEqual(['Alice Author', '2026-01-03T00:00:00+00:00', 'Merge Bot', 'feature two']);
     expect(bareGit(s.bare, 'log', '-1', '--format=%B', sha)).toBe('feature two\n\nbody two');
     expect(bareGit(s.bare, 'rev-parse', `${sha}^{tree}`)).toBe(bareGit(s.bare, 'merge-tree', '--write-tree', s.b1, s.h2));
+  });
+
+  it('rebase after the head merged the base in ("update branch"): the merge commit is left out, every change kept', async () => {
+    const s = await setup();
+    s.work.branch('feature/Y-1', s.h2);
+    s.work.git('merge', '--quiet', '--no-edit', 'development');
+    const updated = s.work.git('rev-parse', 'HEAD');
+    s.work.push('feature/Y-1');
+    const { sha } = await repos.merge('demo', s.name, { ...opts, headSha: updated, method: 'rebase' });
+    expect(bareGit(s.bare, 'rev-list', '--count', `${s.b1}..${sha}`)).toBe('2');
+    expect(bareGit(s.bare, 'rev-list', '--merges', `${s.b1}..${sha}`)).toBe('');
+    expect(bareGit(s.bare, 'rev-parse', `${sha}^{tree}`)).toBe(bareGit(s.bare, 'rev-parse', `${updated}^{tree}`));
+  });
+
+  it('rebase is refused (MergeConflictError, base unchanged) when a merge commit in the head carries its own change', async () => {
+    const s = await setup();
+    s.work.branch('feature/Y-1', s.h2);
+    s.work.git('merge', '--quiet', '--no-commit', 'development');
+    s.work.commit({ 'only-in-merge.txt': 'evil\n' }, 'merge with an extra change');
+    const evil = s.work.git('rev-parse', 'HEAD');
+    s.work.push('feature/Y-1');
+    const err = await repos.merge('demo', s.name, { ...opts, headSha: evil, method: 'rebase' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MergeConflictError);
+    expect((err as MergeConflictError).files).toEqual(['only-in-merge.txt']);
+    expect(await repos.branchSha('demo', s.name, 'development')).toBe(s.b1);
+    // merge and squash take it whole.
+    const { sha } = await repos.merge('demo', s.name, { ...opts, headSha: evil, method: 'squash' });
+    expect(fileAt(s.bare, sha, 'only-in-merge.txt')).toBe('evil\n');
   });
 
   it('a conflict throws MergeConflictError naming the files and leaves the base where it was', async () => {

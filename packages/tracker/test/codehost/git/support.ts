@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { FIXTURE_GIT_ENV, git } from '../../../../../test/support/repo.js';
 
 export { git, FIXTURE_GIT_ENV };
@@ -85,4 +86,12 @@ export function fileAt(bare: string, rev: string, path: string): string | null {
 
 export function bareGit(bare: string, ...args: string[]): string {
   return execFileSync('git', ['--git-dir', bare, ...args], { env: FIXTURE_GIT_ENV, encoding: 'utf8', stdio: 'pipe' }).trim();
+}
+
+const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
+
+/** Builds packages/tracker (incrementally): the worker processes in ./fixtures run the built code. */
+export function buildTrackerDist(): void {
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'packages/tracker'], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`building packages/tracker failed:\n${r.stdout}${r.stderr}`);
 }

@@ -220,6 +220,10 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     for (const branch of [pb, ab, bb]) expect(isAncestor(originSha(branch), 'development')).toBe(true);
     expect(isAncestor(parentTip, 'development')).toBe(true);
     expect(await pullOf(pb)).toMatchObject({ state: 'closed', merged: true });
+    // Three pull requests in all, each merged; jst's verdicts are reviews, never conversation comments.
+    expect((await pulls()).map((p) => [p.head, p.base, p.state, p.merged, p.comments])).toEqual([
+      [ab, pb, 'closed', true, []], [bb, pb, 'closed', true, []], [pb, 'development', 'closed', true, []],
+    ]);
 
     ok(await jst(w.repo.repo, 'done', P, '--yes', P));
     expect(await statusOf(P)).toBe('Done');

@@ -29,7 +29,13 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
   let branches: string[];
   let worktrees: string[];
 
-  const jst = async (cwd: string, ...args: string[]): Promise<CliResult> => runJst(args, { cwd });
+  /** Everything jst printed in the run, for the check that no token is in it. */
+  const printed: string[] = [];
+  const jst = async (cwd: string, ...args: string[]): Promise<CliResult> => {
+    const r = await runJst(args, { cwd });
+    printed.push(r.stdout, r.stderr);
+    return r;
+  };
   const ok = (r: CliResult) => { expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0); return r; };
   const json = (r: CliResult) => JSON.parse(ok(r).stdout);
   const statusOf = async (key: string): Promise<string> => (await t.as('assigner').get(`/issue/${key}?fields=status`)).body.fields.status.name;
@@ -230,5 +236,7 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     // Every code-host call jst made carried the token as a Bearer header, and none printed it.
     expect(tap.requests.length).toBeGreaterThan(20);
     expect(tap.requests.filter((r) => r.authorization !== `Bearer ${CODEHOST_TOKEN}`)).toEqual([]);
+    expect(printed.length).toBeGreaterThan(40);
+    expect(printed.filter((text) => text.includes(CODEHOST_TOKEN))).toEqual([]);
   });
 });

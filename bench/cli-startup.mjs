@@ -1,6 +1,8 @@
 // Times one `jst raw GET /myself` against `node -e 0` (the floor of any Node program) and the old
 // toolkit's way (`curl … | jq .`), all against the same local jst-tracker in the same run, and the
 // per-call cost of `jst batch` (one process, one keep-alive connection). Run: npm run bench:cli
+// Also the program path (commander and the command specs, dist/program.cjs): `jst --role assigner
+// whoami`. CLI_BEFORE=/path/to/another/checkout times its jst beside this one's, turn by turn.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -12,6 +14,7 @@ const RUNS = Number(process.env.RUNS ?? 30);
 const BATCH = Number(process.env.BATCH ?? 500);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const jstBin = join(root, 'packages/jst/bin/jst.cjs');
+const beforeBin = process.env.CLI_BEFORE ? join(process.env.CLI_BEFORE, 'packages/jst/bin/jst.cjs') : null;
 
 const dir = mkdtempSync(join(tmpdir(), 'jst-bench-'));
 const email = 'bench@bench.test';
@@ -49,6 +52,11 @@ const cases = {
   'jst --role assigner raw GET /myself': () => time(process.execPath, [jstBin, '--role', 'assigner', 'raw', 'GET', '/myself']),
   'the same, JST_COMPILE_CACHE=0': () => time(process.execPath, [jstBin, '--role', 'assigner', 'raw', 'GET', '/myself'], undefined, { JST_COMPILE_CACHE: '0' }),
   'curl -s -u … /myself | jq .': () => time('sh', ['-c', `curl -sf -u '${email}:${token}' '${api}/myself' | jq . > /dev/null`]),
+  'jst --role assigner whoami (the program path)': () => time(process.execPath, [jstBin, '--role', 'assigner', 'whoami']),
+  ...(beforeBin ? {
+    'before: jst --role assigner raw GET /myself': () => time(process.execPath, [beforeBin, '--role', 'assigner', 'raw', 'GET', '/myself']),
+    'before: jst --role assigner whoami (the program path)': () => time(process.execPath, [beforeBin, '--role', 'assigner', 'whoami']),
+  } : {}),
 };
 for (const run of Object.values(cases)) for (let i = 0; i < 3; i++) run(); // warm the page cache
 const results = {};
@@ -73,5 +81,11 @@ for (const [name, xs] of Object.entries(results)) {
   const s = stats(xs);
   console.log(`| \`${name}\` | ${s.median.toFixed(1)} | ${s.p90.toFixed(1)} | ${s.min.toFixed(1)} |`);
 }
-console.log(`\njst raw − node -e 0 = ${(raw - floor).toFixed(1)} ms (target ≤ 25 ms; ${(uncached - floor).toFixed(1)} ms without the code cache); curl | jq = ${curl.toFixed(1)} ms`);
+const program = stats(results['jst --role assigner whoami (the program path)']).median;
+console.log(`\njst whoami (program path) − node -e 0 = ${(program - floor).toFixed(1)} ms`);
+if (beforeBin) {
+  const b = (name) => stats(results[`before: ${name}`]).median;
+  console.log(`before (${process.env.CLI_BEFORE}): raw − node -e 0 = ${(b('jst --role assigner raw GET /myself') - floor).toFixed(1)} ms, whoami − node -e 0 = ${(b('jst --role assigner whoami (the program path)') - floor).toFixed(1)} ms`);
+}
+console.log(`jst raw − node -e 0 = ${(raw - floor).toFixed(1)} ms (target ≤ 25 ms; ${(uncached - floor).toFixed(1)} ms without the code cache); curl | jq = ${curl.toFixed(1)} ms`);
 console.log(`jst batch: ${BATCH} GET /myself in ${batchMedian.toFixed(0)} ms (median of 5) → ${perCall.toFixed(2)} ms per call after start-up = ${(100 * perCall / curl).toFixed(1)}% of one curl | jq process`);

@@ -14,7 +14,7 @@ import { parseSeed, startServer } from '../packages/tracker/dist/index.js';
 const CALLS = Number(process.env.CALLS ?? 500);
 const SPAWNS = Number(process.env.SPAWNS ?? 10);
 const root = fileURLToPath(new URL('..', import.meta.url));
-const jst = join(root, 'packages/jst/bin/jst.cjs');
+const jst = process.env.JST_BIN ?? join(root, 'packages/jst/bin/jst.cjs'); // JST_BIN: another build's, for a before/after
 const base = mkdtempSync(join(tmpdir(), 'jst-mcp-bench-'));
 const email = 'e@bench.test';
 const token = 'bench-token';
@@ -25,6 +25,15 @@ const auth = `Basic ${Buffer.from(`${email}:${token}`).toString('base64')}`;
 const created = await fetch(`${server.url}/rest/api/3/issue`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' },
   body: JSON.stringify({ fields: { project: { key: 'BEN' }, issuetype: { name: 'Task' }, summary: 'Bench issue' } }) });
 const { key } = await created.json();
+// ARCHITECTURE §13's sizing case: a one-page description and five comments, read with issue_view's defaults.
+const page = Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of the description: the export must keep the order of the visible rows.`);
+const long = await fetch(`${server.url}/rest/api/3/issue`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' },
+  body: JSON.stringify({ fields: { project: { key: 'BEN' }, issuetype: { name: 'Task' }, summary: 'A one-page issue', description: { type: 'doc', version: 1, content: page.map((text) => ({ type: 'paragraph', content: [{ type: 'text', text }] })) } } }) });
+const { key: longKey } = await long.json();
+for (let i = 1; i <= 5; i++) {
+  await fetch(`${server.url}/rest/api/3/issue/${longKey}/comment`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ body: { type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text: `Comment ${i}: ${'a thought about the export, '.repeat(12)}` }] }] } }) });
+}
 const { cloudId } = await (await fetch(`${server.url}/_edge/tenant_info`)).json();
 
 // A repository, as where an agent runs jst mcp (the server looks for .jst/ up to its root).
@@ -51,6 +60,20 @@ for (let i = 0; i < CALLS; i++) {
   times.push(Number(process.hrtime.bigint() - t0) / 1e6);
   if (r.isError) throw new Error(r.content[0].text);
 }
+// The default issue_view (short text + small object) of the one-page issue, and the raw one for comparison.
+const size = (r) => Buffer.byteLength(r.content[0].text) + Buffer.byteLength(JSON.stringify(r.structuredContent ?? {}));
+const viewDefault = () => client.callTool({ name: 'issue_view', arguments: { key: longKey } });
+for (let i = 0; i < 50; i++) await viewDefault();
+const defaults = [];
+let defaultBytes = 0;
+for (let i = 0; i < CALLS; i++) {
+  const t0 = process.hrtime.bigint();
+  const r = await viewDefault();
+  defaults.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  if (r.isError) throw new Error(r.content[0].text);
+  defaultBytes = size(r);
+}
+const rawBytes = size(await client.callTool({ name: 'issue_view', arguments: { key: longKey, raw: true } }));
 const pings = [];
 for (let i = 0; i < CALLS; i++) {
   const t0 = process.hrtime.bigint();
@@ -78,6 +101,7 @@ rmSync(base, { recursive: true, force: true });
 const f = (x) => x.toFixed(2);
 console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'})`);
 console.log(`issue_view over one jst mcp session: median ${f(median(times))} ms, p90 ${f(pct(times, 0.9))} ms, p99 ${f(pct(times, 0.99))} ms (${CALLS} calls after 50 warm-up)`);
+console.log(`default issue_view of a one-page issue with five comments: median ${f(median(defaults))} ms, p90 ${f(pct(defaults, 0.9))} ms; ${defaultBytes} bytes (text + structured; raw: true ${rawBytes} bytes)`);
 console.log(`  of which: the stdio round trip alone (ping) median ${f(median(pings))} ms; the tracker's GET /issue alone (fetch, this process) median ${f(median(gets))} ms`);
 console.log(`session start (spawn jst mcp → initialize answered): ${f(startMs)} ms`);
 console.log(`jst issue view --json, one process per call: median ${f(median(spawns))} ms (${SPAWNS} runs)`);

@@ -1,133 +1,189 @@
-// `npm start` (ARCHITECTURE §3): the main job on the embedded default. Starts jst-tracker on a free
-// loopback port (SQLite), seeds a demo site, makes a demo repository with a bare origin, writes its
-// .jst/, runs a multistep `jst plan` non-interactively, prints the report and where everything is,
-// and keeps the tracker running until Ctrl-C (`npm start -- --once` exits after the report).
-// Demo tokens are generated once into a 0600 file and never printed.
-import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// `npm start` (README; docs/architecture.md §3, §14 "The demo"): the main job on the embedded default.
+// Starts jst-tracker (tracker and code host) on a loopback port with SQLite, seeds a demo site and a
+// code-host repository, clones it, writes .jst/, runs a multistep `jst plan`, then takes the first
+// sub-task through phases 2 and 3 — start, a commit, note, pr, changes requested, a fix, pr again,
+// approval, the merge on the code host and done — printing each command before it runs it. It leaves
+// the other sub-tasks to the person with next commands that run as pasted, and keeps the server
+// running until Ctrl-C (`npm start -- --once` exits after the demo).
+// Demo tokens are generated once into a 0600 file and never printed; a rerun keeps the same port
+// when it is free, so the worktrees of an earlier run keep working.
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { parseSeed, startServer } from '../packages/tracker/dist/index.js';
+import { demoCredentials, demoSeed, rememberPort, ROLES, CODEHOST_LOGIN, DEMO_REPO } from './demo/setup.mjs';
+import { shq, planFileFor, nextSteps } from './demo/text.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 const { values } = parseArgs({ options: { once: { type: 'boolean' }, dir: { type: 'string' } } });
 const home = resolve(values.dir ?? join(root, '.jst-tracker', 'demo'));
-const ROLES = ['assigner', 'executor', 'reviewer'];
+const JST_BIN = join(root, 'packages/jst/bin/jst.cjs');
 
-function credentials(file) {
-  if (existsSync(file)) return Object.fromEntries(readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
-  const c = {};
-  for (const r of ROLES) {
-    c[`DEMO_${r.toUpperCase()}_EMAIL`] = `${r}@demo.test`;
-    c[`DEMO_${r.toUpperCase()}_TOKEN`] = `demo-${r}-${randomBytes(12).toString('hex')}`;
-  }
-  writeFileSync(file, Object.entries(c).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return c;
+const say = (text) => process.stderr.write(`${text}\n`);
+const step = (text) => say(`• ${text}`);
+const gitEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0' };
+const git = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: gitEnv }).toString().trim();
+// git that talks to the code host runs beside the event loop: the server answering it is this process.
+const gitNet = (cwd, ...args) => new Promise((resolveRun, reject) => {
+  execFile('git', args, { cwd, env: gitEnv, timeout: 120_000 }, (error, stdout, stderr) => (error ? reject(new Error(`git ${args[0]} failed: ${String(stderr).trim().slice(0, 500)}`)) : resolveRun(String(stdout).trim())));
+});
+
+/** Shows a command as the person would type it, from `cwd`, then runs it with its output shown. */
+async function run(cwd, label, file, args, { check = true } = {}) {
+  say(`\n$ ${label}`);
+  const code = await new Promise((done) => {
+    const child = spawn(file, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, FORCE_COLOR: undefined } });
+    child.on('close', done);
+  });
+  if (check && code !== 0) throw new Error(`${label} exited with ${code} (in ${cwd})`);
+  return code;
 }
-
-const git = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }).toString();
-const step = (text) => process.stderr.write(`• ${text}\n`);
+const jst = (cwd, ...args) => run(cwd, `jst ${args.map(shq).join(' ')}`, process.execPath, [JST_BIN, ...args]);
+function commit(cwd, file, text, message) {
+  say(`\n$ printf … > ${file} && git add ${file} && git commit -m ${shq(message)}`);
+  writeFileSync(join(cwd, file), text);
+  git(cwd, 'add', file);
+  git(cwd, 'commit', '-q', '-m', message);
+}
 
 mkdirSync(home, { recursive: true });
 const envFile = join(home, 'demo.env');
-const cred = credentials(envFile);
-const email = (r) => cred[`DEMO_${r.toUpperCase()}_EMAIL`];
-const token = (r) => cred[`DEMO_${r.toUpperCase()}_TOKEN`];
+const cred = demoCredentials(envFile);
 
-step('starting jst-tracker (SQLite) on a free loopback port');
-const seed = parseSeed({ sites: [{ host: 'demo.atlassian.net', users: ROLES.map((r) => ({ email: email(r), displayName: `Demo ${r[0].toUpperCase()}${r.slice(1)}`, tokens: [{ token: token(r) }] })),
-  projects: [{ key: 'DEMO', name: 'Demo project', lead: email('assigner'), workflow: 'kanban', members: [{ email: email('assigner'), role: 'admin' }, { email: email('executor'), role: 'member' }, { email: email('reviewer'), role: 'member' }] }] }] }, 'demo seed');
-const server = await startServer({ port: 0, dataDir: join(home, 'data'), seed, logLevel: 'warn' });
+step('starting jst-tracker (tracker and code host, SQLite) on a loopback port');
+const seed = parseSeed(demoSeed(cred), 'demo seed');
+const dataDir = join(home, 'data');
+const server = await startServer({ port: cred.port, dataDir, seed, logLevel: 'warn' })
+  .catch((e) => (e?.code === 'EADDRINUSE' && cred.port !== 0 ? startServer({ port: 0, dataDir, seed, logLevel: 'warn' }) : Promise.reject(e)));
+const port = Number(new URL(server.url).port);
+if (port !== cred.port) {
+  if (cred.port !== 0) say(`  (port ${cred.port} of the last run is taken: the worktrees of earlier runs name that port)`);
+  rememberPort(envFile, port);
+}
+const codehostApi = `${server.url}/api/v3`;
+const originUrl = `${server.url}/${DEMO_REPO.owner}/${DEMO_REPO.name}.git`;
 
-// A fresh repository per run, so each run plans new work from a clean development branch.
-const run = join(home, 'runs', new Date().toISOString().replace(/[:.]/g, '-'));
-const origin = join(run, 'origin.git');
-const repo = join(run, 'repo');
-const worktrees = join(run, 'worktrees');
-step(`making a demo repository with a bare origin in ${run}`);
+// git reaches the code host with the demo token through git's own credential store (a 0600 file):
+// the token is in no remote URL, no command line and no output.
+const credentialFile = join(home, 'git-credentials');
+writeFileSync(credentialFile, `http://x-access-token:${cred.codehostToken}@${new URL(server.url).host}\n`, { mode: 0o600 });
+const helper = `store --file=${credentialFile}`;
+
+// A fresh clone per run plans new work from the repository's development branch as it is now.
+const runDir = join(home, 'runs', new Date().toISOString().replace(/[:.]/g, '-'));
+const repo = join(runDir, 'repo');
+const worktrees = join(runDir, 'worktrees');
 mkdirSync(worktrees, { recursive: true });
-git(run, 'init', '-q', '--bare', '--initial-branch=development', origin);
-git(run, 'init', '-q', '--initial-branch=development', repo);
+step(`cloning ${originUrl} into ${repo}`);
+await gitNet(home, '-c', `credential.helper=${helper}`, 'clone', '-q', originUrl, repo);
+git(repo, 'config', 'credential.helper', helper);
 git(repo, 'config', 'user.name', 'Demo');
 git(repo, 'config', 'user.email', 'demo@demo.test');
-writeFileSync(join(repo, 'README.md'), '# Demo project\n');
-git(repo, 'add', 'README.md');
-git(repo, 'commit', '-q', '-m', 'Initial commit');
-git(repo, 'branch', 'main');
-git(repo, 'remote', 'add', 'origin', origin);
-git(repo, 'push', '-q', '-u', 'origin', 'development', 'main');
+const teamEnv = ['DEFAULT_BASE_BRANCH=development', 'PRODUCTION_BRANCH=main', 'PROJECT_KEY=DEMO', 'STATUS_TODO=To Do', 'STATUS_IN_PROGRESS=In Progress', 'STATUS_IN_REVIEW=In Review', 'STATUS_DONE=Done'].join('\n') + '\n';
+if ((await gitNet(repo, 'ls-remote', '--heads', 'origin', 'development')) === '') {
+  step('the code-host repository is empty: making development and main with the shared jst settings');
+  git(repo, 'checkout', '-q', '-b', 'development');
+  writeFileSync(join(repo, 'README.md'), '# Demo project\n');
+  mkdirSync(join(repo, '.jst'));
+  writeFileSync(join(repo, '.jst', 'team.env'), teamEnv);
+  writeFileSync(join(repo, '.jst', '.gitignore'), 'local.env\ncloud-id.json\nplan-journal*\n');
+  git(repo, 'add', 'README.md', '.jst/team.env', '.jst/.gitignore');
+  git(repo, 'commit', '-q', '-m', 'Initial commit with the shared jst settings');
+  git(repo, 'branch', 'main');
+  await gitNet(repo, 'push', '-q', '-u', 'origin', 'development', 'main');
+} else {
+  git(repo, 'checkout', '-q', 'development');
+  mkdirSync(join(repo, '.jst'), { recursive: true });
+}
 
-step('writing .jst/ (team.env, local.env 0600, .gitignore)');
-mkdirSync(join(repo, '.jst'));
-writeFileSync(join(repo, '.jst', 'team.env'), ['DEFAULT_BASE_BRANCH=development', 'PRODUCTION_BRANCH=main', 'PROJECT_KEY=DEMO', 'STATUS_TODO=To Do', 'STATUS_IN_PROGRESS=In Progress', 'STATUS_IN_REVIEW=In Review', 'STATUS_DONE=Done'].join('\n') + '\n');
-writeFileSync(join(repo, '.jst', 'local.env'), [`WORKTREES_DIR=${worktrees}`, `TRACKER_ACCOUNT_URL=${new URL(server.url).host}`, `TRACKER_GATEWAY_URL=${server.url}`,
-  ...ROLES.flatMap((r) => [`TRACKER_${r.toUpperCase()}_EMAIL=${email(r)}`, `TRACKER_${r.toUpperCase()}_TOKEN=${token(r)}`])].join('\n') + '\n', { mode: 0o600 });
-writeFileSync(join(repo, '.jst', '.gitignore'), 'local.env\ncloud-id.json\nplan-journal*\n');
-git(repo, 'add', '.jst/team.env', '.jst/.gitignore');
-git(repo, 'commit', '-q', '-m', 'Add the shared jst settings');
-git(repo, 'push', '-q', 'origin', 'development');
+step('writing .jst/local.env (0600: tokens, the tracker and the code host)');
+writeFileSync(join(repo, '.jst', 'local.env'), [
+  `WORKTREES_DIR=${worktrees}`, `TRACKER_ACCOUNT_URL=${new URL(server.url).host}`, `TRACKER_GATEWAY_URL=${server.url}`,
+  ...ROLES.flatMap((r) => [`TRACKER_${r.toUpperCase()}_EMAIL=${cred.email(r)}`, `TRACKER_${r.toUpperCase()}_TOKEN=${cred.token(r)}`]),
+  `CODEHOST_API_URL=${codehostApi}`, `CODEHOST_PAT_TOKEN=${cred.codehostToken}`,
+].join('\n') + '\n', { mode: 0o600 });
 
-const planFile = join(run, 'plan.json');
-writeFileSync(planFile, JSON.stringify({
-  request: 'Let users export a report as CSV',
-  summary: 'CSV export for reports',
-  scope: 'Export the rows of the report on screen as CSV. No other formats, no scheduling.',
-  acceptanceCriteria: ['An Export button on every report downloads a .csv file', 'Columns and order match the table on screen', 'Values with commas or quotes are quoted (RFC 4180)'],
-  priority: 'High',
-  path: 'planned',
-  steps: [
-    { summary: 'Serialise report rows to CSV', scope: 'A pure function from rows to CSV text', acceptanceCriteria: ['RFC 4180 quoting', 'Unit tests for commas, quotes and newlines'] },
-    { summary: 'CSV download endpoint', scope: 'GET /reports/:id.csv', acceptanceCriteria: ['Content-Type text/csv', 'Content-Disposition names the file'] },
-    { summary: 'Export button on the report page', scope: 'The button and its wiring only', acceptanceCriteria: ['Visible on every report', 'Disabled while loading'] },
-  ],
-}, null, 2));
+const planFile = join(runDir, 'plan.json');
+writeFileSync(planFile, JSON.stringify(planFileFor(), null, 2));
 
-step('running: jst plan --plan plan.json (the assigner, non-interactive)\n');
-const code = await new Promise((done) => {
-  const child = spawn(process.execPath, [join(root, 'packages/jst/bin/jst.cjs'), 'plan', '--plan', planFile], { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env } });
-  child.on('close', done);
-});
-// A hand-off line a fresh clone can run as printed: `jst` is a workspace bin, not on PATH.
-const shq = (p) => (/^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`);
-const jst = `npx --prefix ${shq(root.replace(/\/$/, ''))} jst`;
-const numbered = readdirSync(worktrees).map((d) => [Number(/-(\d+)$/.exec(d)?.[1] ?? NaN), join(worktrees, d)]).filter(([n]) => Number.isFinite(n)).sort((a, b) => a[0] - b[0]);
-const firstSubtask = (numbered[1] ?? numbered[0])?.[1];
-const api = `${server.url}/ex/jira/${(await (await fetch(`${server.url}/_edge/tenant_info`)).json()).cloudId}/rest/api/3`;
+let failed;
+let first;
+let subtasks = [];
+try {
+  say('\n— Phase 1, the assigner: plan the request into a parent, three sub-tasks and their worktrees');
+  await jst(repo, 'plan', '--plan', planFile);
+  const made = readdirSync(worktrees).map((d) => ({ key: /^worktree-(.+)$/.exec(d)?.[1], dir: join(worktrees, d) }))
+    .filter((w) => w.key).sort((a, b) => Number(a.key.split('-')[1]) - Number(b.key.split('-')[1]));
+  const [parent, ...rest] = made;
+  subtasks = rest;
+  if (!parent || subtasks.length === 0) throw new Error(`the plan made no sub-task worktrees in ${worktrees}`);
+  first = subtasks[0];
+  const A = first.key;
+
+  say(`\n— Phase 2, the executor: ${A} in its worktree`);
+  say(`$ cd ${first.dir}`);
+  await jst(first.dir, 'start');
+  commit(first.dir, 'csv.js', 'export const toCsv = (rows) => rows.map((r) => r.join(",")).join("\\n");\n', `${A}: serialise rows to CSV`);
+  await jst(first.dir, 'note', 'serialiser written; quoting still to do');
+  await jst(first.dir, 'pr');
+
+  say(`\n— Phase 3, the reviewer (in the main checkout): asks for a change`);
+  say(`$ cd ${repo}`);
+  await jst(repo, 'review', A);
+  await jst(repo, 'review', A, '--request-changes', '--summary', 'Quote values that hold commas or quotes (RFC 4180)');
+
+  say(`\n— Back to the executor: the review is shown by jst start, fixed, and the pull request updated`);
+  say(`$ cd ${first.dir}`);
+  await jst(first.dir, 'start');
+  commit(first.dir, 'csv.js', 'const cell = (v) => (/[",\\n]/.test(String(v)) ? `"${String(v).replace(/"/g, \'""\')}"` : String(v));\nexport const toCsv = (rows) => rows.map((r) => r.map(cell).join(",")).join("\\r\\n");\n', `${A}: quote values (RFC 4180)`);
+  await jst(first.dir, 'pr');
+
+  say(`\n— The reviewer approves, merges the pull request on the code host, and moves ${A} to Done`);
+  say(`$ cd ${repo}`);
+  await jst(repo, 'review', A, '--approve', '--summary', 'Quoting follows RFC 4180; thanks');
+  const pull = await mergePullOf(first.dir);
+  first.pullUrl = pull.html_url;
+  await jst(repo, 'done', A, '--yes', A);
+} catch (e) {
+  failed = e;
+}
+
+const jstHere = `export PATH=${shq(join(root, 'node_modules', '.bin'))}:"$PATH"`;
 process.stdout.write([
   '',
   'Where everything is:',
-  `  tracker        ${server.url}   (REST: ${api})`,
-  `  board          ${server.url}/   (web page: sign in with an e-mail and token from the credentials file)`,
+  `  tracker        ${server.url}   (Jira REST v3; board: ${server.url}/ — sign in with an e-mail and its token from the credentials file)`,
+  `  code host      ${codehostApi}   (GitHub REST shape; git: ${originUrl})`,
+  ...(first?.pullUrl ? [`  pull request   ${first.pullUrl}   (sign in as ${CODEHOST_LOGIN} with DEMO_CODEHOST_TOKEN from the credentials file as the password)`] : []),
   `  tracker data   ${server.store.location}`,
   `  credentials    ${envFile}   (mode 0600, never printed)`,
-  `  repository     ${repo}   (origin: ${origin})`,
+  `  repository     ${repo}`,
   `  worktrees      ${worktrees}`,
   '',
-  // The tracker stops after the report with --once (or a failed plan): offer only what still works then.
-  ...(values.once || code !== 0 ? [
-    'The tracker has stopped (--once); its data, the repository and the worktrees stay where listed above.',
-    `To look around: cd ${shq(repo)} && git worktree list   (or run npm start without --once to keep the tracker running)`,
-  ] : [
-    'Look around (another terminal, while the tracker runs):',
-    `  set -a; . ${envFile}; set +a`,
-    `  curl -s -u "$DEMO_ASSIGNER_EMAIL:$DEMO_ASSIGNER_TOKEN" "${api}/search/jql?jql=project%3DDEMO&fields=summary,status,assignee"`,
-    `  cd ${shq(repo)} && ${jst} healthcheck --role executor`,
-  ]),
-  '',
-  ...(firstSubtask ? [
-    'Next, the executor (jst is not on PATH: this form runs it from this checkout):',
-    `  cd ${shq(firstSubtask)} && ${jst} start`,
-    `  then commit, and: ${jst} pr   (the code host settings it needs: README "The whole lifecycle")`,
-    '',
-  ] : []),
+  ...(failed ? [] : nextSteps({ once: values.once, root, jstHere, repo, next: subtasks[1], done: first?.key })),
 ].join('\n') + '\n');
-if (code !== 0) process.stderr.write(`jst plan exited with ${code}\n`);
-if (values.once || code !== 0) {
+
+async function mergePullOf(worktree) {
+  const branch = git(worktree, 'rev-parse', '--abbrev-ref', 'HEAD');
+  const headers = { Authorization: `Bearer ${cred.codehostToken}`, Accept: 'application/vnd.github+json', 'User-Agent': 'jst-demo' };
+  const base = `${codehostApi}/repos/${DEMO_REPO.owner}/${DEMO_REPO.name}`;
+  const list = await (await fetch(`${base}/pulls?head=${encodeURIComponent(`${DEMO_REPO.owner}:${branch}`)}&state=open`, { headers })).json();
+  const pull = Array.isArray(list) ? list[0] : undefined;
+  if (!pull || typeof pull.number !== 'number') throw new Error(`no open pull request for ${branch} on the code host`);
+  say(`\n$ curl -X PUT -H "Authorization: Bearer $DEMO_CODEHOST_TOKEN" ${base}/pulls/${pull.number}/merge   (the Merge button of ${pull.html_url})`);
+  const res = await fetch(`${base}/pulls/${pull.number}/merge`, { method: 'PUT', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ merge_method: 'merge' }) });
+  const answer = await res.json().catch(() => ({}));
+  if (res.status !== 200 || answer.merged !== true) throw new Error(`merging pull request #${pull.number} answered HTTP ${res.status}: ${answer.message ?? ''}`);
+  say(`${answer.message} (${String(answer.sha).slice(0, 12)})`);
+  return pull;
+}
+
+if (failed) process.stderr.write(`\njst-tracker demo stopped: ${failed.message}\n`);
+if (values.once || failed) {
   await server.close();
-  process.exitCode = code ?? 1;
+  process.exitCode = failed ? 1 : 0;
 } else {
   process.stdout.write('jst-tracker keeps running; press Ctrl-C to stop.\n');
   await new Promise((done) => { process.once('SIGINT', done); process.once('SIGTERM', done); });

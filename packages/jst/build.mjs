@@ -2,7 +2,8 @@
 //   dist/jst.cjs      the entry: the hand-parsed fast path (`raw`, `batch`) and nothing else
 //   dist/program.cjs  every other command, with commander; required only when the fast path declines
 //   dist/markdown.cjs the Markdown parser; required only by a command given --markdown
-//   dist/mcp.cjs      `jst mcp` (the MCP SDK and zod); required only by that command
+//   dist/mcp.cjs      `jst mcp` (the MCP SDK and zod); required only by that command (the specs' zod/mini schemas
+//                     are in program.cjs too: zod/mini is small and tree-shaken)
 // CommonJS because Node starts a CJS program markedly faster than an ESM graph; several files because
 // V8 pre-parses every byte it loads, so `jst raw` should not carry the plan, the healthcheck and
 // commander. bin/jst.cjs loads them through a per-user V8 code cache (see there).
@@ -41,8 +42,8 @@ const cached = (file) => `require('../bin/cached-require.cjs').cachedRequire(req
 /** The entry's `import('./program.js')` becomes a load of the second bundle through the cached loader. */
 const programAsSibling = sibling('program-as-sibling', /^\.\/program\.js$/, () => true, `module.exports = ${cached('program.cjs')};`);
 
-/** The program's `import('./mcp/serve.js')`: the MCP SDK and zod are loaded by `jst mcp` alone. */
-const mcpAsSibling = sibling('mcp-as-sibling', /^\.\/mcp\/serve\.js$/, () => true, `module.exports = ${cached('mcp.cjs')};`);
+/** The `jst mcp` spec's `import('../../mcp/serve.js')`: the MCP SDK is loaded by `jst mcp` alone. */
+const mcpAsSibling = sibling('mcp-as-sibling', /(^|\/)mcp\/serve\.js$/, () => true, `module.exports = ${cached('mcp.cjs')};`);
 
 /**
  * dist/markdown.cjs: the Markdown parser (micromark), loaded only when a command converts Markdown.

@@ -163,6 +163,9 @@ describe.skipIf(!run)('ARCHITECTURE §12 board in Chromium: rights, outsiders, e
     await Promise.all([page.waitForURL(/jql=status/), page.press('input[name="jql"]', 'Enter')]);
     const rest = await t.as('executor', 'site').get(`/search/jql?jql=${encodeURIComponent('status = = Done')}`);
     expect(await page.locator('[role="alert"] li').first().textContent()).toBe((rest.body.errorMessages as string[])[0]);
+    // Only the error: no unfiltered board under it.
+    expect(await page.locator('.card').count()).toBe(0);
+    expect(await page.locator('.column-head').count()).toBe(0);
   });
 
   it('spec §5: an outsider without a valid credential gets 401 and no data', async () => {

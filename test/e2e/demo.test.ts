@@ -1,58 +1,132 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstLineText } from '@jst/adf';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const NEXT = /^ {2}(cd \S+ && npx --prefix \S+ jst start)$/m;
+const root = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 
-describe('npm start (ARCHITECTURE §3): the main job on the embedded default', () => {
-  it('--once: tracker, demo repository, .jst/, a multistep plan of three sub-tasks, the report and where everything is', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'jst-demo-'));
+/** The demo's 0600 credentials file, read back as the person would (`set -a; . demo.env`). */
+const credentialsIn = (dir: string): Record<string, string> =>
+  Object.fromEntries(readFileSync(join(dir, 'demo.env'), 'utf8').split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+
+const addressOf = (out: string, label: string): string => {
+  const m = new RegExp(`^ {2}${label} +(\\S+)`, 'm').exec(out);
+  if (!m) throw new Error(`no "${label}" line in:\n${out}`);
+  return m[1]!;
+};
+
+interface World { tracker: string; codehost: string; cred: Record<string, string> }
+
+/** Calls the tracker (Basic, as the assigner) and the code host (Bearer) the demo printed. */
+function clients(w: World) {
+  const basic = `Basic ${Buffer.from(`${w.cred.DEMO_ASSIGNER_EMAIL}:${w.cred.DEMO_ASSIGNER_TOKEN}`).toString('base64')}`;
+  return {
+    tracker: async (path: string) => {
+      const res = await fetch(`${w.tracker}/rest/api/3${path}`, { headers: { Authorization: basic, Accept: 'application/json' } });
+      expect(res.status, path).toBe(200);
+      return res.json() as Promise<any>;
+    },
+    codehost: async (path: string) => {
+      const res = await fetch(`${w.codehost}${path}`, { headers: { Authorization: `Bearer ${w.cred.DEMO_CODEHOST_TOKEN}`, Accept: 'application/vnd.github+json' } });
+      expect(res.status, path).toBe(200);
+      return res.json() as Promise<any>;
+    },
+  };
+}
+
+describe('npm start (docs/architecture.md §3, §14 "The demo"): all three phases on the embedded tracker and code host', () => {
+  let clone: string;
+  let dir: string;
+  beforeAll(() => {
+    // A fresh clone of the committed project in a scratch folder, with this checkout's installed
+    // dependencies (npm ci is the one step it skips): `npm start` builds it there.
+    clone = mkdtempSync(join(tmpdir(), 'jst-clone-'));
+    execFileSync('git', ['clone', '-q', '--no-hardlinks', root, join(clone, 'jst')], { stdio: 'ignore' });
+    symlinkSync(join(root, 'node_modules'), join(clone, 'jst', 'node_modules'), 'dir');
+    dir = join(clone, 'demo');
+  }, 120_000);
+  afterAll(() => { rmSync(clone, { recursive: true, force: true }); });
+
+  it('--once: plans, takes the first sub-task to Done with its pull request merged and both verdicts posted, prints the addresses', async () => {
+    const r = spawnSync('npm', ['start', '--silent', '--', '--once', '--dir', dir], { cwd: join(clone, 'jst'), encoding: 'utf8', timeout: 240_000, env: { ...process.env, NO_COLOR: '1' } });
+    expect(r.status, r.stderr.slice(-4000)).toBe(0);
+    const out = r.stdout;
+    // Each jst command is shown before it runs, in the form the person types.
+    for (const shown of ['$ jst plan --plan', '$ jst start', '$ jst note', '$ jst pr', '--request-changes --summary', '--approve --summary', '/merge', '$ jst done ']) expect(r.stderr).toContain(shown);
+    expect(r.stderr.indexOf('--request-changes')).toBeLessThan(r.stderr.indexOf('--approve'));
+    // The executor's second start shows what the reviewer asked for, from whom, before the task memory.
+    const asked = out.indexOf('Changes requested by Demo Reviewer');
+    expect(asked).toBeGreaterThan(0);
+    expect(out.indexOf('CHANGES REQUESTED — Quote values', asked)).toBeGreaterThan(asked);
+    expect(out.indexOf('Task memory (1 earlier note)', asked)).toBeGreaterThan(asked);
+    for (const label of ['tracker', 'code host', 'pull request', 'tracker data', 'credentials', 'repository', 'worktrees']) expect(out).toMatch(new RegExp(`^ {2}${label} +\\S`, 'm'));
+    expect(out).toContain('The server has stopped (--once)');
+    // No key is hard-coded: every key printed comes from the plan's own worktrees.
+    for (const file of ['scripts/demo.mjs', 'scripts/demo/text.mjs', 'scripts/demo/setup.mjs']) expect(readFileSync(join(root, file), 'utf8')).not.toMatch(/DEMO-\d/);
+    expect(out).toMatch(/^To take (DEMO-\d+) through yourself/m);
+    expect(statSync(join(dir, 'demo.env')).mode & 0o777).toBe(0o600);
+    expect(out + r.stderr).not.toMatch(/demo-(assigner|executor|reviewer|codehost)-[0-9a-f]{24}/);
+
+    // Through the REST interfaces (the server again, on the port the demo kept): a sub-task is Done,
+    // its pull request merged, and the reviewer's two verdicts are on it and on the pull request.
+    const again = spawn(process.execPath, [join(clone, 'jst', 'scripts/demo.mjs'), '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const r = spawnSync(process.execPath, [join(root, 'scripts/demo.mjs'), '--once', '--dir', dir], { encoding: 'utf8', timeout: 60_000 });
-      expect(r.status, r.stderr).toBe(0);
-      expect(r.stdout.split('\n')[0]).toBe('Assignment report');
-      expect(r.stdout.match(/^cd .*worktree-DEMO-\d+ && jst start$/gm)).toHaveLength(4);
-      expect(r.stdout).toContain('Scope decision: multistep, parent DEMO-');
-      for (const label of ['tracker', 'tracker data', 'credentials', 'repository', 'worktrees']) expect(r.stdout).toMatch(new RegExp(`^ {2}${label} +\\S`, 'm'));
-      // ARCHITECTURE §12: the board's address, on the site form.
-      expect(r.stdout).toMatch(/^ {2}board +http:\/\/127\.0\.0\.1:\d+\/ /m);
-      // issue 14 item 7: --once stops the tracker, so it is not offered to "look around" at.
-      expect(r.stdout).toContain('The tracker has stopped (--once)');
-      expect(r.stdout).not.toMatch(/Look around|curl /);
-      // The executor's next command comes last, in a form that runs without jst on PATH.
-      expect(r.stdout).toMatch(/Next, the executor[^\n]*\n {2}cd \S+ && npx --prefix \S+ jst start\n/);
-      expect(r.stdout.match(NEXT)?.[1]).toContain('worktree-DEMO-2 && npx --prefix');
-      // Demo tokens live in a 0600 file and never appear in the output.
-      expect(statSync(join(dir, 'demo.env')).mode & 0o777).toBe(0o600);
-      expect(r.stdout + r.stderr).not.toMatch(/demo-(assigner|executor|reviewer)-[0-9a-f]{24}/);
+      const second = await untilRunning(again);
+      const tracker = addressOf(out, 'tracker');
+      expect(addressOf(second, 'tracker')).toBe(tracker);
+      const w: World = { tracker, codehost: addressOf(out, 'code host'), cred: credentialsIn(dir) };
+      const c = clients(w);
+      const pullUrl = addressOf(out, 'pull request');
+      const n = Number(/\/pull\/(\d+)$/.exec(pullUrl)?.[1]);
+      const pull = await c.codehost(`/repos/demo/app/pulls/${n}`);
+      expect(pull).toMatchObject({ number: n, merged: true, state: 'closed', html_url: pullUrl });
+      const key = /^(?:feature|hotfix)\/([A-Z][A-Z0-9_]*-\d+)-/.exec(pull.head.ref)?.[1];
+      expect(key).toBeDefined();
+      expect((await c.tracker(`/issue/${key}?fields=status`)).fields.status.name).toBe('Done');
+      const lines = ((await c.tracker(`/issue/${key}/comment?maxResults=100`)).comments as { body: unknown }[]).map((x) => firstLineText(x.body));
+      expect(lines.some((l) => l.startsWith('CHANGES REQUESTED — '))).toBe(true);
+      expect(lines.some((l) => l.startsWith('APPROVED — '))).toBe(true);
+      const reviews = (await c.codehost(`/repos/demo/app/pulls/${n}/reviews`)) as { body: string }[];
+      expect(reviews.map((x) => x.body.split('\n')[0]!.replace(/ — .*/, ''))).toEqual(expect.arrayContaining(['CHANGES REQUESTED', 'APPROVED']));
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      again.kill('SIGTERM');
+      await new Promise((resolve) => again.once('close', resolve));
     }
-  });
+  }, 300_000);
 
-  it('the executor\'s next command runs as printed, against the tracker the demo keeps running', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'jst-demo-'));
-    const demo = spawn(process.execPath, [join(root, 'scripts/demo.mjs'), '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  it('the next commands it prints run as pasted, one by one, in a new shell with nothing else set', async () => {
+    const demo = spawn(process.execPath, [join(clone, 'jst', 'scripts/demo.mjs'), '--dir', join(clone, 'demo2')], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      let out = '';
-      await new Promise<void>((resolve, reject) => {
-        demo.stdout.setEncoding('utf8').on('data', (c: string) => { out += c; if (out.includes('keeps running')) resolve(); });
-        demo.on('close', (code) => reject(new Error(`demo exited ${code}: ${out}`)));
-      });
-      const command = out.match(NEXT)?.[1];
-      expect(command).toBeDefined();
-      // A fresh shell, with jst not on PATH: exactly what a person pastes.
-      const started = execFileSync('sh', ['-c', command!], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dir, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-      expect(started).toMatch(/^DEMO-2 {2}Serialise report rows to CSV$/m);
-      expect(started).toContain('Status: In Progress (was To Do)');
+      const out = await untilRunning(demo);
+      const block = /Next, take \S+ through yourself[^\n]*\n((?: {2}[^\n]+\n)+)/m.exec(out)?.[1];
+      expect(block, out).toBeDefined();
+      const commands = block!.split('\n').filter(Boolean).map((l) => l.slice(2));
+      expect(commands[0]).toMatch(/^export PATH=/);
+      expect(commands.some((c) => c.endsWith(' jst pr'))).toBe(true);
+      // One new shell, nothing set but PATH and HOME, the lines in order exactly as printed: each must succeed.
+      const home = mkdtempSync(join(tmpdir(), 'jst-home-'));
+      const script = commands.map((c, i) => `${c} || { echo "line ${i + 1} failed" >&2; exit 1; }`).join('\n');
+      const r = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 180_000, env: { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1' } });
+      expect(r.status, `${r.stderr.slice(-3000)}`).toBe(0);
+      expect(r.stdout).toContain('Status: In Progress');
+      rmSync(home, { recursive: true, force: true });
     } finally {
       demo.kill('SIGTERM');
-      await new Promise((r) => demo.once('close', r));
-      rmSync(dir, { recursive: true, force: true });
+      await new Promise((resolve) => demo.once('close', resolve));
     }
-  }, 90_000);
+  }, 300_000);
 });
+
+/** The demo's stdout up to its "keeps running" line. */
+function untilRunning(child: ReturnType<typeof spawn>): Promise<string> {
+  let out = '';
+  let err = '';
+  return new Promise<string>((resolve, reject) => {
+    child.stdout!.setEncoding('utf8').on('data', (c: string) => { out += c; if (out.includes('keeps running')) resolve(out); });
+    child.stderr!.setEncoding('utf8').on('data', (c: string) => { err += c; });
+    child.on('close', (code) => reject(new Error(`demo exited ${code}:\n${out}\n${err.slice(-3000)}`)));
+  });
+}

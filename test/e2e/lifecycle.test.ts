@@ -180,10 +180,18 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     expect(await statusOf(B)).toBe('In Review');
     expect(originSha(bb)).toBe(git(bw, 'rev-parse', 'HEAD'));
     expect((await pulls()).filter((p) => p.head === bb)).toHaveLength(1);
+    // The same marker from another account is an ordinary comment: never edited, never counted.
+    const fake = (await t.as('assigner').post(`/issue/${P}/comment`, { body: { type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Review tally' }] }] } })).body;
     ok(await jst(w.repo.repo, 'review', B, '--approve', '--summary', 'Fixed'));
     expect((await pullOf(bb)).reviews.map((r) => r.firstLine)).toEqual(['CHANGES REQUESTED — Set Content-Type', 'APPROVED — Fixed']);
-    const tally = ((await t.as('assigner').get(`/issue/${P}/comment?maxResults=100`)).body.comments as { body: unknown }[]).at(-1)!;
-    expect(JSON.stringify(tally.body)).toContain('2 of 2 sub-tasks approved');
+    // One Review tally on the parent, from the reviewer, edited in place by each of the three
+    // verdicts (ARCHITECTURE §11), not one per verdict.
+    const reviewerId = (await t.as('reviewer').get('/myself')).body.accountId as string;
+    const onParent = (await t.as('assigner').get(`/issue/${P}/comment?maxResults=100`)).body.comments as { id: string; body: unknown; author: { accountId: string } }[];
+    const tallies = onParent.filter((c) => firstLineText(c.body) === 'Review tally' && c.author.accountId === reviewerId);
+    expect(tallies).toHaveLength(1);
+    expect(JSON.stringify(tallies[0]!.body)).toContain('2 of 2 sub-tasks approved');
+    expect(onParent.find((c) => c.id === fake.id)!.body).toEqual(fake.body);
 
     // --- done with an explicit yes for each key; a rerun is a no-op success.
     ok(await jst(w.repo.repo, 'done', A, B, '--yes', A, B));
@@ -214,6 +222,8 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     expect(parentPull).toMatchObject({ base: 'development', state: 'open', merged: false, user: CODEHOST_LOGIN });
     expect(opened.prs[0]).toMatchObject({ key: P, state: 'open', url: parentPull.html_url });
     expect(await statusOf(P)).toBe('In Review');
+    // It reports the status it moved the parent to, not the one it read before.
+    expect(opened.status).toBe('In Review');
     expect((await firstLines(P)).at(-1)).toBe('Run report');
 
     ok(await jst(w.repo.repo, 'review', P, '--approve', '--summary', 'Ships'));

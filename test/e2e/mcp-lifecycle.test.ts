@@ -126,7 +126,12 @@ describe('jst mcp, phases 2 and 3: start / note / pr_base / pr, review_brief / r
     const brief = await rv.call('review_brief', { key: P });
     expect(brief.isError, textOf(brief)).toBeFalsy();
     const cli = await runJst(['review', P, '--json'], { cwd: w.repo.repo });
-    expect(brief.structuredContent).toEqual(JSON.parse(cli.stdout));
+    // The same brief; only the next steps are worded for the reader (tool inputs for an agent, flags for a person).
+    const { next, ...rest } = brief.structuredContent as { next: string[] };
+    const { next: cliNext, ...cliRest } = JSON.parse(cli.stdout) as { next: string[] };
+    expect(rest).toEqual(cliRest);
+    expect(next).toHaveLength(cliNext.length);
+    expect(next.join('\n')).not.toContain('--approve');
     expect(brief.structuredContent).toMatchObject({ key: P, track: 'multistep' });
 
     const verdict = await rv.call('review_verdict', { key: A, verdict: 'approve', summary: 'Clean and tested', body: 'Nice quoting.' });

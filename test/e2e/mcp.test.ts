@@ -8,7 +8,7 @@ const EVERY_ROLE = ['healthcheck', 'issue_view', 'search'];
 const TOOLS_OF = {
   assigner: [...EVERY_ROLE, 'plan', 'plan_dry_run'],
   executor: [...EVERY_ROLE, 'start', 'note', 'pr_base', 'pr'],
-  reviewer: [...EVERY_ROLE, 'review_brief', 'review_verdict', 'done'],
+  reviewer: [...EVERY_ROLE, 'review_brief', 'review_verdict', 'parent_pr', 'done'],
 } as const;
 
 describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command code', () => {
@@ -45,13 +45,13 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
         expect(tools.map((x) => x.name).sort()).toEqual([...names].sort());
         const props = Object.fromEntries(tools.map((x) => [x.name, Object.keys(x.inputSchema.properties ?? {}).sort()]));
         expect(props.healthcheck).toEqual(['cwd']);
-        expect(props.issue_view).toEqual(['cwd', 'fields', 'key']);
-        expect(props.search).toEqual(['all', 'cwd', 'fields', 'jql', 'max']);
+        expect(props.issue_view).toEqual(['cwd', 'fields', 'key', 'raw']);
+        expect(props.search).toEqual(['all', 'cwd', 'fields', 'jql', 'max', 'pageToken']);
         const required = Object.fromEntries(tools.map((x) => [x.name, x.inputSchema.required ?? []]));
         expect(required.search).toEqual(['jql']);
         if (role === 'assigner') {
-          expect(props.plan).toEqual(['cwd', 'plan']);
-          expect(props.plan_dry_run).toEqual(['cwd', 'plan']);
+          expect(props.plan).toEqual(['again', 'cwd', 'fromBranch', 'plan']);
+          expect(props.plan_dry_run).toEqual(['cwd', 'fromBranch', 'plan']);
           expect(required.plan).toEqual(['plan']);
         }
         if (role === 'executor') {
@@ -67,6 +67,8 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
           expect(required.review_verdict).toEqual(['key', 'verdict', 'summary']);
           const verdict = tools.find((x) => x.name === 'review_verdict')!.inputSchema.properties!.verdict as { enum: string[] };
           expect(verdict.enum).toEqual(['approve', 'request-changes']);
+          expect(props.parent_pr).toEqual(['cwd', 'key']);
+          expect(required.parent_pr).toEqual(['key']);
           expect(props.done).toEqual(['cwd', 'keys']);
           expect((tools.find((x) => x.name === 'done')!.inputSchema.properties!.keys as { type: string }).type).toBe('array');
         }
@@ -139,9 +141,9 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
       expect({ ...out, previousStatus: 'In Progress', transitioned: false, push: cli.push }).toEqual(cli);
     });
 
-    it('issue_view without a key reads the worktree\'s issue; its result equals jst issue view --json', async () => {
+    it('issue_view without a key reads the worktree\'s issue; with raw its result equals jst issue view --json', async () => {
       const s = await mcp('executor', w.repo.repo);
-      const r = await s.call('issue_view', { cwd: worktrees[2], fields: ['summary', 'status'] });
+      const r = await s.call('issue_view', { cwd: worktrees[2], fields: ['summary', 'status'], raw: true });
       expect(r.isError, textOf(r)).toBeFalsy();
       const cli = await runJst(['--role', 'executor', 'issue', 'view', keys[2]!, '--fields', 'summary,status', '--json'], { cwd: w.repo.repo });
       expect(r.structuredContent).toEqual(JSON.parse(cli.stdout));

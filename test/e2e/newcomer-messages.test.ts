@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrackerHttpError } from '@jst/client';
 import { JstError } from '../../packages/jst/src/config/index.js';
@@ -21,6 +23,35 @@ describe('newcomer findings in messages (issue 14 item 7)', () => {
     expect(r.stderr).not.toContain('deleteSubtasks');
     expect((await t.as('assigner').get(`/issue/${key}`)).status).toBe(200);
     expect((await t.as('assigner').get(`/issue/${sub}`)).status).toBe(200);
+  });
+
+  it('issue keys are accepted in any case: issue view, comment add / list, transitions, transition, assign, create --parent, delete --yes', async () => {
+    const key = (await jst(['--role', 'assigner', 'issue', 'create', '--type', 'Task', '--summary', 'any case'])).stdout.trim();
+    const lower = key.toLowerCase();
+    expect(lower).not.toBe(key);
+    const view = await jst(['--role', 'assigner', 'issue', 'view', lower, '--json']);
+    expect(view.code, view.stderr).toBe(0);
+    expect(JSON.parse(view.stdout).key).toBe(key);
+    writeFileSync(join(dir, 'comment.txt'), 'hello\n');
+    const added = await jst(['--role', 'assigner', 'comment', 'add', lower, '--body-file', join(dir, 'comment.txt')]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(new RegExp(`^comment \\d+ added to ${key}\n$`));
+    expect((await jst(['--role', 'assigner', 'issue', 'transitions', lower])).code).toBe(0);
+    const moved = await jst(['--role', 'assigner', 'issue', 'transition', lower, '--to', 'In Progress']);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(JSON.parse(moved.stdout)).toMatchObject({ key, status: 'In Progress' });
+    expect((await t.as('assigner').get(`/issue/${key}?fields=status`)).body.fields.status.name).toBe('In Progress');
+    expect(JSON.parse((await jst(['--role', 'assigner', 'issue', 'assign', lower, 'none'])).stdout)).toEqual({ key, accountId: null });
+    const sub = await jst(['--role', 'assigner', 'issue', 'create', '--type', 'Subtask', '--parent', lower, '--summary', 'child', '--json']);
+    expect(sub.code, sub.stderr).toBe(0);
+    const subKey = JSON.parse(sub.stdout).key as string;
+    expect((await t.as('assigner').get(`/issue/${subKey}?fields=parent`)).body.fields.parent.key).toBe(key);
+    const listed = await jst(['--role', 'assigner', 'comment', 'list', lower, '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const deleted = await jst(['--role', 'assigner', 'issue', 'delete', subKey.toLowerCase(), '--yes', subKey]);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(JSON.parse(deleted.stdout)).toEqual({ key: subKey, deleted: true });
+    expect((await t.as('assigner').get(`/issue/${subKey}`)).status).toBe(404);
   });
 
   it('no doubled punctuation where a problem and its hint meet ("?." or "..")', () => {

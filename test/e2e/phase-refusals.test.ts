@@ -81,11 +81,18 @@ describe('phases 2-3 refusals change nothing (ARCHITECTURE §11)', () => {
     await refused(worktrees[1]!, ['pr'], 1, /has no commits beyond feature\/ABC-1/);
   });
 
-  it('jst pr on a dirty work tree: exit 1, naming the files', async () => {
+  it('jst pr on a dirty work tree: exit 1, naming the files, and never says the tree is clean', async () => {
     commit(worktrees[1]!, 'a.txt');
     writeFileSync(join(worktrees[1]!, 'a.txt'), 'changed\n');
-    await refused(worktrees[1]!, ['pr'], 1, /uncommitted changes: a\.txt/);
+    const r = await refused(worktrees[1]!, ['pr'], 1, /uncommitted changes: a\.txt/);
+    expect(r.stderr).not.toContain('work tree is clean');
     git(worktrees[1]!, 'checkout', '--', 'a.txt');
+  });
+
+  it('jst pr on a parent branch (an issue with sub-tasks): exit 1, naming jst review KEY --open-parent-pr', async () => {
+    commit(worktrees[0]!, 'p.txt');
+    const r = await refused(worktrees[0]!, ['pr'], 1, new RegExp(`${keys[0]} has sub-tasks \\(${keys[1]}, ${keys[2]}\\): its pull request is opened by the reviewer`));
+    expect(r.stderr).toContain(`jst review ${keys[0]} --open-parent-pr`);
   });
 
   it('jst pr on an issue not started (To Do): exit 1', async () => {
@@ -130,6 +137,9 @@ describe('phases 2-3 refusals change nothing (ARCHITECTURE §11)', () => {
     await refused(w.repo.repo, ['done', a, '--yes', a], 1, /has no verdict, not "APPROVED — …"/);
     expect((await jst(w.repo.repo, ['review', a, '--approve', '--summary', 'ok'])).code).toBe(0);
     await refused(w.repo.repo, ['done', a], 3, /a question needs an answer: Move .* to "Done"\?.*--yes/s);
+    // A --yes that repeats none of the keys is named, with the one expected; keys are taken in any case.
+    const stray = await refused(w.repo.repo, ['done', a.toLowerCase(), '--yes', keys[2]!.toLowerCase()], 3, new RegExp(`Move ${a} to "Done"\\?`));
+    expect(stray.stderr).toContain(`--yes ${keys[2]} names no key given to jst done (expected --yes ${a})`);
     // One refused key stops the whole run before any key moves.
     await refused(w.repo.repo, ['done', a, keys[2]!, '--yes', a, keys[2]!], 1, /is in "To Do"/);
     expect(await statusOf(a)).toBe('In Review');
@@ -137,7 +147,10 @@ describe('phases 2-3 refusals change nothing (ARCHITECTURE §11)', () => {
 
   it('a verdict on work no longer in review (sent back) is refused: exit 1', async () => {
     const [, a] = keys as [string, string];
-    expect((await jst(w.repo.repo, ['review', a, '--request-changes', '--summary', 'again'])).code).toBe(0);
+    // The key in any case: abc-2 is ABC-2.
+    const sent = await jst(w.repo.repo, ['review', a.toLowerCase(), '--request-changes', '--summary', 'again', '--json']);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(JSON.parse(sent.stdout)).toMatchObject({ key: a, status: 'In Progress' });
     expect(await statusOf(a)).toBe('In Progress');
     await refused(w.repo.repo, ['review', a, '--approve', '--summary', 'fine now'], 1, /is in "In Progress", not "In Review"/);
   });

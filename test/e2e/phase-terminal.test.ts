@@ -31,18 +31,23 @@ describe('phases 2-3 on a terminal: each yes is asked (ARCHITECTURE §11)', () =
     await t?.close();
   });
 
-  it('jst start on a parent asks first: "n" moves nothing (exit 1), "y" starts it', async () => {
+  it('jst start on a parent asks first: "n" moves nothing (exit 1), Ctrl-C says nothing was moved (exit 130), "y" starts it', async () => {
     const [parent] = keys as [string];
     const no = await onTerminal(worktrees[0]!, ['start'], [[/Start work on the parent itself\? \[y\/N\]/, 'n']]);
     expect(no.code).toBe(1);
     expect(no.screen).toContain(`work on the parent ${parent} was not confirmed`);
+    expect(await statusOf(parent)).toBe('To Do');
+    const cancel = await onTerminal(worktrees[0]!, ['start'], [[/Start work on the parent itself\? \[y\/N\]/, '\x03']]);
+    expect(cancel.code).toBe(130);
+    expect(cancel.screen).toContain('Nothing was moved or pushed; run jst start again when ready');
+    expect(cancel.screen).not.toContain('jst plan');
     expect(await statusOf(parent)).toBe('To Do');
     const yes = await onTerminal(worktrees[0]!, ['start'], [[/Start work on the parent itself\? \[y\/N\]/, 'y']]);
     expect(yes.code, yes.screen).toBe(0);
     expect(await statusOf(parent)).toBe('In Progress');
   });
 
-  it('jst done asks for each key: "n" leaves it in review (exit 1), "y" moves it to Done', async () => {
+  it('jst done asks for each key: "n" leaves it in review and says what to do about it (exit 1), Ctrl-C moves nothing (exit 130), "y" moves it to Done', async () => {
     const [, sub] = keys as [string, string];
     const wt = worktrees[1]!;
     expect((await runJst(['start'], { cwd: wt })).code).toBe(0);
@@ -55,6 +60,14 @@ describe('phases 2-3 on a terminal: each yes is asked (ARCHITECTURE §11)', () =
     const no = await onTerminal(w.repo.repo, ['done', sub], [[question, 'n']]);
     expect(no.code).toBe(1);
     expect(no.screen).toContain(`${sub} not moved (no yes)`);
+    expect(await statusOf(sub)).toBe('In Review');
+    // The next step is about the issue left in review, not the parent's pull request.
+    expect(no.screen).toContain(`${sub} stays in "In Review". To close it: jst done ${sub}   or, to send it back: jst review ${sub} --request-changes --summary "…"`);
+    expect(no.screen).not.toContain('--open-parent-pr');
+    const cancel = await onTerminal(w.repo.repo, ['done', sub], [[question, '\x03']]);
+    expect(cancel.code).toBe(130);
+    expect(cancel.screen).toContain(`Nothing was moved; run jst done ${sub} again when ready`);
+    expect(cancel.screen).not.toMatch(/created|jst plan/);
     expect(await statusOf(sub)).toBe('In Review');
     const yes = await onTerminal(w.repo.repo, ['done', sub], [[question, 'y']]);
     expect(yes.code, yes.screen).toBe(0);

@@ -17,6 +17,8 @@ export interface McpSession {
   stderr(): string;
   /** Every tool result so far, as JSON. */
   results: string[];
+  /** Every call so far: the tool's name and its result. */
+  calls: { name: string; result: CallToolResult }[];
   /** Every elicitation the server sent, in order. */
   elicitations: ElicitRequest['params'][];
   call(name: string, args?: Record<string, unknown>, o?: { progress?: string[] }): Promise<CallToolResult>;
@@ -57,15 +59,18 @@ export async function startMcp(role: string, o: McpOptions): Promise<McpSession>
   }
   await client.connect(transport);
   const results: string[] = [];
+  const calls: { name: string; result: CallToolResult }[] = [];
   return {
     client,
     stderr: () => stderr,
     results,
+    calls,
     elicitations,
     async call(name, args = {}, c = {}) {
       const progress = c.progress;
       const r = (await client.callTool({ name, arguments: args }, undefined, progress ? { onprogress: (p) => { progress.push(p.message ?? ''); } } : {})) as CallToolResult;
       results.push(JSON.stringify(r));
+      calls.push({ name, result: r });
       return r;
     },
     close: () => client.close(),

@@ -181,6 +181,11 @@ export class TrackerClient {
 
   addComment(key: string, body: unknown): Promise<Comment> { return this.call('POST', `/issue/${enc(key)}/comment`, { body }); }
 
+  /** Jira's updateComment: a new body for a comment (the tracker lets only its author do so). */
+  updateComment(key: string, id: string, body: unknown): Promise<Comment> {
+    return this.call('PUT', `/issue/${enc(key)}/comment/${enc(id)}`, { body });
+  }
+
   listComments(key: string, q: { startAt?: number; maxResults?: number } = {}): Promise<CommentPage> {
     return this.call('GET', `/issue/${enc(key)}/comment${qs(q)}`);
   }

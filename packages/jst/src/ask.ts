@@ -8,8 +8,10 @@ export interface AskOptions {
   check?: ((answer: string) => string | null) | undefined;
 }
 
+export interface YesNoOptions { command?: (() => string) | undefined }
+
 /**
- * How a command asks the person (STYLE.md: injected, never global). `interactive` = a person sits
+ * How a command asks the person (docs/style.md: injected, never global). `interactive` = a person sits
  * at a terminal, so the clarify loop and the final confirmation run; `ask`, `yesNo` and `pause` may
  * still be answered when it is false (`jst mcp` asks through MCP elicitation) or throw `needsAnswer`.
  */
@@ -17,7 +19,11 @@ export interface Prompt {
   readonly interactive: boolean;
   ask(question: string, hint?: string, o?: AskOptions): Promise<string>;
   askList(question: string, hint?: string): Promise<string[]>;
-  yesNo(question: string, hint?: string): Promise<boolean>;
+  /**
+   * `o.command`: the yes is the person's alone (the hotfix yes, the yes before Done); where nobody can
+   * be asked, the refusal is the exact `jst …` command the person runs to say it (ARCHITECTURE §13).
+   */
+  yesNo(question: string, hint?: string, o?: YesNoOptions): Promise<boolean>;
   /** "Do this, then press Enter": resolves when the person says it is done. */
   pause(message: string, hint?: string): Promise<void>;
   close(): void;

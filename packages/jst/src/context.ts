@@ -19,7 +19,7 @@ export interface Io {
   interactive: boolean;
 }
 
-/** What every command is a function of (STYLE.md): built once per run, injected, never global. */
+/** What every command is a function of (docs/style.md): built once per run, injected, never global. */
 export interface Context {
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -28,6 +28,8 @@ export interface Context {
   client(role: Role): TrackerClient;
   /** How commands ask the person; absent = on the terminal (plan/prompt.ts promptFor). `jst mcp` maps it to elicitation. */
   prompt?: ((interactive: boolean) => Prompt) | undefined;
+  /** The MCP tool this run serves (its refusals name the tool's inputs, not the CLI's flags); undefined on the CLI. */
+  tool?: string | undefined;
   /** The code host of ARCHITECTURE §11 (built on first use; a configuration error names what it needs). */
   codehost(): Promise<CodehostClient>;
   /** Strips every configured secret from text that is about to be shown. */
@@ -79,6 +81,7 @@ export interface ContextOptions {
    * tool call and should not open a new connection for each); keyed by everything that built them.
    */
   clientPool?: Map<string, TrackerClient>;
+  tool?: string | undefined;
 }
 
 export function createContext(options: ContextOptions = {}): Context {
@@ -92,6 +95,7 @@ export function createContext(options: ContextOptions = {}): Context {
     env,
     io: options.io ?? processIo(env),
     prompt: options.prompt,
+    tool: options.tool,
     config() {
       if (!config) {
         config = loadConfig({ cwd, env });

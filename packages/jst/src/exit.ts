@@ -20,6 +20,8 @@ export const EXIT = {
 
 export function exitCodeFor(error: unknown): number {
   if (error instanceof JstError) return error.exitCode;
+  // A JstError from another bundle (dist/mcp.cjs carries its own copy of the class).
+  if (error instanceof Error && error.name === 'JstError' && typeof (error as { exitCode?: unknown }).exitCode === 'number') return (error as unknown as { exitCode: number }).exitCode;
   if (error instanceof TrackerHttpError || error instanceof TrackerNetworkError || error instanceof RuleStop) return EXIT.failed;
   return EXIT.failed;
 }

@@ -23,7 +23,7 @@ export function table(rows: string[][]): string {
 }
 
 /**
- * What a command produced, before anything is printed (STYLE.md "One command, three faces"): its
+ * What a command produced, before anything is printed (docs/style.md "One command, three faces"): its
  * `--json` value, its human text (exactly what the CLI prints without --json) and its exit code.
  * The CLI prints one of the two forms; `jst mcp` returns both as a tool result.
  */

@@ -6,7 +6,7 @@ import { adfToText } from '@jst/adf';
 import { expectValidAdf } from '../../adf/test/support/vendor-schema.js';
 import { issueDescription } from '../src/plan/description.js';
 import { readPlanFile, settle } from '../src/plan/input.js';
-import { acceptanceCriteria } from '../src/start/handover.js';
+import { acceptanceCriteria } from '../src/phase/handover.js';
 
 const planFile = (o: unknown) => {
   const f = join(mkdtempSync(join(tmpdir(), 'jst-plan-md-')), 'plan.json');

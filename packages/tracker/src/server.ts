@@ -6,6 +6,7 @@ import { parseCodehostSeed, type CodehostSeed } from './codehost/domain/seed.js'
 import { MergeConflictError, RefMovedError } from './codehost/git/errors.js';
 import { createGitHttpHandler, parseGitPath } from './codehost/git/http-backend.js';
 import { BareRepos } from './codehost/git/repos.js';
+import { reviewPageRoutes } from './codehost/http/pages/routes.js';
 import { mountGitFront } from './codehost/http/git-front.js';
 import { DEFAULT_PUSH_LIMIT_MB } from './codehost/domain/limits.js';
 import { codehostRoutes } from './codehost/http/routes.js';
@@ -99,10 +100,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (codehostSeed) await applyCodehostSeed(codehost, codehostStore, repos, codehostSeed, options.seedFile);
     const tracker = new Tracker(store);
     await tracker.refreshSites();
-    const app = buildApp(tracker, { logLevel: options.logLevel ?? 'silent', trustProxy: options.trustProxy ?? false, ...(options.readCacheBytes !== undefined ? { readCacheBytes: options.readCacheBytes } : {}), ...(options.logStream ? { logStream: options.logStream } : {}), ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}) });
+    // The board's development panel asks the code host one question (the board never imports it).
+    const pullsForIssue = repos ? (key: string) => codehost.pullsForIssueKey(key) : undefined;
+    const app = buildApp(tracker, { ...(pullsForIssue ? { pullsForIssue } : {}), logLevel: options.logLevel ?? 'silent', trustProxy: options.trustProxy ?? false, ...(options.readCacheBytes !== undefined ? { readCacheBytes: options.readCacheBytes } : {}), ...(options.logStream ? { logStream: options.logStream } : {}), ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}) });
     // The code host on the same port: its REST interface under /api/v3 (GitHub Enterprise Server's
     // layout) and git over smart HTTP at /<owner>/<repo>.git, in front of Fastify's body parsing.
     await app.register(codehostRoutes(codehost), { prefix: '/api/v3' });
+    // A pull request's review page (its html_url) and merge button, under the board's headers
+    // (without a repository folder they answer the code host's 503 page, as its REST interface does).
+    await app.register(reviewPageRoutes(codehost));
     if (repos) {
       const handle = createGitHttpHandler({
         repos,

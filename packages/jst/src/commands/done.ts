@@ -4,8 +4,10 @@ import { EXIT } from '../exit.js';
 import { refuse, usage } from '../phase/locate.js';
 import { APPROVED, latestVerdict } from '../phase/markers.js';
 import { finish, stepper } from '../phase/steps.js';
+import { requireIssueKey } from '../issue-key.js';
+import { nextStep } from '../phase/spell.js';
 import { promptFor } from '../plan/prompt.js';
-import { emit, type Outcome } from '../output.js';
+import type { Outcome } from '../output.js';
 
 export interface DoneOptions { keys: string[]; yes?: string[] | undefined; json?: boolean | undefined }
 
@@ -17,16 +19,16 @@ interface Checked { key: string; parent: string | null; state: 'already-done' | 
  * verdict. Every key is checked, and every yes collected, before the first issue moves; an issue
  * already done is a success that changes nothing.
  */
-export async function done(ctx: Context, o: DoneOptions): Promise<number> {
-  return emit(ctx.io, await doneOutcome(ctx, o), Boolean(o.json));
-}
-
 export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome> {
-  const { say, warnings } = stepper(ctx);
+  const { say, warn, warnings } = stepper(ctx);
   if (!o.keys.length) throw usage('USAGE', 'jst done needs at least one issue KEY');
-  const bad = o.keys.find((k) => !/^[A-Z][A-Z0-9_]*-[1-9][0-9]*$/.test(k));
-  if (bad) throw usage('USAGE', `"${bad}" is not an issue key (PROJECT-123)`);
-  const keys = [...new Set(o.keys)];
+  // Keys in any case (abc-1 = ABC-1), for the keys and their yes alike.
+  const keys = [...new Set(o.keys.map(requireIssueKey))];
+  const yes = new Set((o.yes ?? []).map(requireIssueKey));
+  // A --yes that repeats none of the keys is named (a typo would otherwise read as a missing yes).
+  const stray = [...yes].filter((k) => !keys.includes(k));
+  const strayNote = stray.length ? `${stray.map((k) => `--yes ${k}`).join(', ')} names no key given to jst done (expected ${keys.map((k) => `--yes ${k}`).join(' ')})` : '';
+  if (strayNote) warn(strayNote);
   const s = ctx.config().statuses;
   const client = ctx.client('reviewer');
 
@@ -41,21 +43,22 @@ export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome
     say(`→ comments of ${key} (the verdict)`);
     const verdict = latestVerdict(await allComments(client, key));
     if (verdict?.kind !== 'approved') {
-      throw refuse('DONE_NOT_APPROVED', `${key} has ${verdict ? `"${verdict.line}" as its newest verdict` : 'no verdict'}, not "${APPROVED}…"`, `Nothing was moved. Approve it first: jst review ${key} --approve --summary "…"`);
+      throw refuse('DONE_NOT_APPROVED', `${key} has ${verdict ? `"${verdict.line}" as its newest verdict` : 'no verdict'}, not "${APPROVED}…"`, `Nothing was moved. Approve it first: ${nextStep.verdict(ctx, key, 'approve')}`);
     }
     checked.push({ key, parent, state: 'ready' });
   }
 
   // spec: each key only after an explicit yes for that key.
   const ready = checked.filter((c) => c.state === 'ready');
-  const yes = new Set(o.yes ?? []);
   // A terminal asks; jst mcp asks through elicitation; otherwise the question ends the run (exit 3).
-  const prompter = promptFor(ctx, ctx.io.interactive);
+  const prompter = promptFor(ctx, ctx.io.interactive, `Nothing was moved; run jst done ${keys.join(' ')} again when ready`);
   const declined: string[] = [];
   try {
     for (const c of ready) {
       if (yes.has(c.key)) continue;
-      if (!(await prompter.yesNo(`Move ${c.key} to "${s.done}"?`, `Nothing was moved. Confirm each key explicitly: jst done ${keys.join(' ')} ${ready.map((r) => `--yes ${r.key}`).join(' ')}`))) declined.push(c.key);
+      const command = `jst done ${keys.join(' ')} ${ready.map((r) => `--yes ${r.key}`).join(' ')}`;
+      // The yes before Done is the person's alone: a tool without elicitation gets the command they run (ARCHITECTURE §13).
+      if (!(await prompter.yesNo(`Move ${c.key} to "${s.done}"?`, `${strayNote ? `${strayNote}. ` : ''}Nothing was moved. Confirm each key explicitly: ${command}`, { command: () => command }))) declined.push(c.key);
     }
   } finally {
     prompter.close();
@@ -71,8 +74,14 @@ export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome
   const already = checked.filter((c) => c.state === 'already-done').map((c) => c.key);
   for (const k of already) say(`✓ ${k} is already in "${s.done}"`);
 
-  const parents = [...new Set(checked.map((c) => c.parent).filter((p): p is string => p !== null))];
-  const next = parents.map((p) => `When every sub-task pull request of ${p} is merged: jst review ${p} --open-parent-pr`);
+  // The parent's pull request follows only from sub-tasks that are Done; a declined key is still
+  // the reviewer's to decide: close it later, or send it back to the executor.
+  const closed = checked.filter((c) => !declined.includes(c.key));
+  const parents = [...new Set(closed.map((c) => c.parent).filter((p): p is string => p !== null))];
+  const next = [
+    ...declined.map((k) => `${k} stays in "${s.inReview}". To close it: jst done ${k}   or, to send it back: ${nextStep.verdict(ctx, k, 'request-changes')}`),
+    ...parents.map((p) => `When every sub-task pull request of ${p} is merged: ${nextStep.openParentPr(ctx, p)}`),
+  ];
   return finish({ moved, alreadyDone: already, declined, status: s.done, warnings, next }, [
     ...moved.map((k) => `${k} → "${s.done}"`),
     ...already.map((k) => `${k} was already "${s.done}": nothing changed`),

@@ -3,14 +3,9 @@ import { type Role } from '../config/index.js';
 import { clientLimits } from '../limits.js';
 import type { Context } from '../context.js';
 import { exitCodeOf, formatReport, reportObject, runHealthcheck, type HealthReport } from '../healthcheck/index.js';
-import { emit, type Outcome } from '../output.js';
+import type { Outcome } from '../output.js';
 
 /** `jst healthcheck --role R [--json]` (ARCHITECTURE §6): exit 0 when no row FAILs, 1 otherwise. */
-export async function healthcheck(ctx: Context, role: Role, o: { json?: boolean; context?: boolean }): Promise<number> {
-  // The text form is the contract's default (ARCHITECTURE §6), also when piped; --json asks for JSON.
-  return emit(ctx.io, await healthcheckOutcome(ctx, role, { context: o.context }), Boolean(o.json));
-}
-
 export async function healthcheckOutcome(ctx: Context, role: Role, o: { context?: boolean | undefined } = {}): Promise<Outcome<HealthReport>> {
   const limits = clientLimits(ctx.env);
   // A status check answers within 10 s per probe unless JST_TIMEOUT_MS says otherwise.

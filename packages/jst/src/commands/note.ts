@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { emit, type Outcome } from '../output.js';
+import type { Outcome } from '../output.js';
 import { bodyText, writtenBody } from '../phase/body.js';
 import { issueCheckout, usage } from '../phase/locate.js';
 import { markedBody, TASK_MEMORY } from '../phase/markers.js';
@@ -8,14 +8,10 @@ import { finish, stepper } from '../phase/steps.js';
 export interface NoteOptions { words: string[]; bodyFile?: string | undefined; markdown?: boolean | undefined; json?: boolean | undefined }
 
 /** `jst note [TEXT…] [--body-file F]` (ARCHITECTURE §11): the executor's task memory on the current issue. */
-export async function note(ctx: Context, o: NoteOptions): Promise<number> {
-  return emit(ctx.io, await noteOutcome(ctx, o), Boolean(o.json));
-}
-
 export async function noteOutcome(ctx: Context, o: NoteOptions): Promise<Outcome> {
   const { say } = stepper(ctx);
   const text = bodyText(o, 'note');
-  if (text === null) throw usage('USAGE', 'jst note needs the text of the note', 'Pass it as words (jst note "parser done; UI next") or with --body-file F');
+  if (text === null) throw usage('USAGE', ctx.tool ? `${ctx.tool} needs a non-empty text` : 'jst note needs the text of the note', ctx.tool ? 'Pass text: the note itself' : 'Pass it as words (jst note "parser done; UI next") or with --body-file F');
   const here = await issueCheckout(ctx, 'jst note');
   const body = markedBody(TASK_MEMORY, [], writtenBody(text, o.markdown, o.bodyFile ?? 'the note'));
   say(`→ comment on ${here.key}: ${TASK_MEMORY}`);

@@ -1,15 +1,11 @@
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
-import { emit, type Outcome } from '../output.js';
+import type { Outcome } from '../output.js';
 import { issueCheckout } from '../phase/locate.js';
 import { resolvePrBase } from '../phase/pr-base.js';
 import { stepper } from '../phase/steps.js';
 
 /** `jst pr-base [--json]` (ARCHITECTURE §11): `<base>\t<source>`; unresolved is exit 1 with what was tried. */
-export async function prBase(ctx: Context, o: { json?: boolean | undefined }): Promise<number> {
-  return emit(ctx.io, await prBaseOutcome(ctx), Boolean(o.json));
-}
-
 export async function prBaseOutcome(ctx: Context): Promise<Outcome> {
   const { say } = stepper(ctx);
   const here = await issueCheckout(ctx, 'jst pr-base');

@@ -1,6 +1,6 @@
 import { allComments, transitionTo } from '@jst/client';
 import type { Context } from '../context.js';
-import { emit, type Outcome } from '../output.js';
+import type { Outcome } from '../output.js';
 import * as git from '../git/index.js';
 import { bodyText, writtenBody, type BodyOptions } from '../phase/body.js';
 import { dirtyFiles, firstRef, issueCheckout, refuse } from '../phase/locate.js';
@@ -19,10 +19,6 @@ export interface PrOptions extends BodyOptions {
  * first change; then push → find or open the pull request → STATUS_IN_REVIEW → `Run report`.
  * A rerun finds the open pull request and posts no second report.
  */
-export async function pr(ctx: Context, o: PrOptions): Promise<number> {
-  return emit(ctx.io, await prOutcome(ctx, o), Boolean(o.json));
-}
-
 export async function prOutcome(ctx: Context, o: PrOptions): Promise<Outcome> {
   const { say, warnings } = stepper(ctx);
   const here = await issueCheckout(ctx, 'jst pr');
@@ -31,16 +27,23 @@ export async function prOutcome(ctx: Context, o: PrOptions): Promise<Outcome> {
   const s = config.statuses;
   const body = bodyText({ words: o.body === undefined ? [] : [o.body], bodyFile: o.bodyFile }, 'pull request body');
 
-  say('→ work tree is clean (git status --porcelain)');
+  // The step line states what was found, so it comes after the check, never before a refusal.
   const dirty = await dirtyFiles(here.root, ctx.env);
   if (dirty.length) {
     throw refuse('PR_DIRTY', `the work tree of ${here.branch} has uncommitted changes: ${dirty.slice(0, 8).map((l) => l.trim().replace(/^\S+\s+/, '')).join(', ')}${dirty.length > 8 ? ', …' : ''}`, 'Nothing was pushed or posted. Commit the changes (or stash them), then rerun jst pr');
   }
+  say('✓ work tree is clean (git status --porcelain)');
   const codehost = await ctx.codehost();
   const client = ctx.client('executor');
   say(`→ read ${here.key}`);
-  const issue = await client.getIssue(here.key, ['summary', 'status', 'parent', 'issuetype']);
+  const issue = await client.getIssue(here.key, ['summary', 'status', 'parent', 'issuetype', 'subtasks']);
   const status = issue.fields.status?.name ?? '';
+  // ARCHITECTURE §11: a parent's pull request is the reviewer's, opened once its sub-tasks' are merged.
+  const subtasks = issue.fields.subtasks ?? [];
+  if (subtasks.length) {
+    throw refuse('PR_PARENT', `${here.key} has sub-tasks (${subtasks.map((t) => t.key).join(', ')}): its pull request is opened by the reviewer once every sub-task pull request is merged, not by jst pr`,
+      `Nothing was pushed or posted. Open each sub-task's pull request with jst pr in its worktree; then the reviewer runs jst review ${here.key} --open-parent-pr`);
+  }
   if (status !== s.inProgress && status !== s.inReview) {
     throw refuse('PR_STATUS', `${here.key} is in "${status}": jst pr opens the pull request of work in "${s.inProgress}" (or reruns on "${s.inReview}")`,
       status === s.done ? 'Nothing was changed: the issue is finished' : 'Nothing was changed. Run jst start first, then commit, then jst pr');

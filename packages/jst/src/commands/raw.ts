@@ -2,7 +2,7 @@ import { notJsonError } from '@jst/client';
 import { JstError, type Role } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
-import { readBody } from './input.js';
+import { readBody } from '../phase/input.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'];
 

@@ -1,9 +1,10 @@
 import { allComments, commentsWithMarker, projectVisible, EXECUTOR_FIELDS, REVIEWER_FIELDS, type Comment, type Issue } from '@jst/client';
-import { JstError, type Role } from '../config/index.js';
+import type { Role } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import { bold, dim, emit, line, printJson, table, type Outcome } from '../output.js';
-import { documentText } from './document.js';
+import { documentText } from '../phase/document.js';
+import { issueKeyArg } from '../issue-key.js';
 
 export interface OutputOptions { json?: boolean | undefined }
 
@@ -64,6 +65,7 @@ export async function issueView(ctx: Context, role: Role, key: string, o: Output
 }
 
 export async function issueViewOutcome(ctx: Context, role: Role, key: string, o: { fields?: string | undefined }): Promise<Outcome<Issue>> {
+  key = issueKeyArg(key); // abc-1 = ABC-1
   const fields = o.fields ? PRESETS[o.fields] ?? o.fields.split(',').map((f) => f.trim()).filter(Boolean) : undefined;
   const issue = await ctx.client(role).getIssue(key, fields);
   return { json: issue, text: `${describeIssue(ctx, issue)}\n`, code: EXIT.ok };
@@ -88,6 +90,7 @@ function commentText(ctx: Context, c: Comment): string {
 }
 
 export async function issueTransitions(ctx: Context, role: Role, key: string, o: OutputOptions): Promise<number> {
+  key = issueKeyArg(key); // abc-1 = ABC-1
   const { transitions } = await ctx.client(role).transitions(key);
   if (wantsJson(ctx, o)) printJson(ctx.io, transitions);
   else line(ctx.io, transitions.length ? table(transitions.map((t) => [t.id, t.name, `→ ${t.to.name}`])) : dim(ctx.io, 'No transition is available from the current status.'));
@@ -95,6 +98,7 @@ export async function issueTransitions(ctx: Context, role: Role, key: string, o:
 }
 
 export async function commentList(ctx: Context, role: Role, key: string, o: OutputOptions & { marker?: string }): Promise<number> {
+  key = issueKeyArg(key); // abc-1 = ABC-1
   let comments = await allComments(ctx.client(role), key);
   if (o.marker) comments = commentsWithMarker(comments, o.marker);
   if (wantsJson(ctx, o)) printJson(ctx.io, comments);
@@ -103,20 +107,15 @@ export async function commentList(ctx: Context, role: Role, key: string, o: Outp
 }
 
 /** POST /search/jql, following nextPageToken with --all. */
-export async function search(ctx: Context, role: Role, jql: string, o: OutputOptions & SearchOptions): Promise<number> {
-  return emit(ctx.io, await searchOutcome(ctx, role, jql, o), wantsJson(ctx, o));
-}
-
-export interface SearchOptions { fields?: string | undefined; all?: boolean | undefined; max?: string | undefined }
+export interface SearchOptions { fields?: string | undefined; all?: boolean | undefined; max?: number | undefined; pageToken?: string | undefined }
 export interface SearchResult { issues: Issue[]; nextPageToken?: string }
 
 export async function searchOutcome(ctx: Context, role: Role, jql: string, o: SearchOptions): Promise<Outcome<SearchResult>> {
   const fields = (o.fields ?? 'key,summary,status').split(',').map((f) => f.trim()).filter(Boolean);
-  const maxResults = o.max ? Number(o.max) : 50;
-  if (!Number.isInteger(maxResults) || maxResults < 1) throw new JstError({ code: 'USAGE', problem: `--max must be a positive integer (got "${o.max}")` });
+  const maxResults = o.max ?? 50;
   const client = ctx.client(role);
   const issues: Issue[] = [];
-  let token: string | undefined;
+  let token: string | undefined = o.pageToken || undefined;
   do {
     const page = await client.searchJql({ jql, fields, maxResults, ...(token ? { nextPageToken: token } : {}) });
     issues.push(...page.issues);

@@ -1,11 +1,12 @@
 import { allComments, transitionTo, type Issue, type IssueLink } from '@jst/client';
 import { markedBody, markedComments, RUN_REPORT } from '../phase/markers.js';
 import type { Context } from '../context.js';
-import { EXIT } from '../exit.js';
-import { emit, type Outcome } from '../output.js';
+import type { Outcome } from '../output.js';
 import { issueCheckout, refuse, usage } from '../phase/locate.js';
 import { myVerdict, pullOfIssue, type PrEntry, type PullLookup } from '../phase/pulls.js';
 import { finish, stepper } from '../phase/steps.js';
+import { requireIssueKey } from '../issue-key.js';
+import { nextStep } from '../phase/spell.js';
 
 export interface ReviewBriefOptions { key?: string | undefined; openParentPr?: boolean | undefined; json?: boolean | undefined }
 
@@ -13,12 +14,9 @@ export const ISSUE_FIELDS = ['summary', 'status', 'parent', 'subtasks', 'issuety
 
 /** The issue a reviewer names, or the one of the worktree the command runs in. */
 export async function reviewKey(ctx: Context, key: string | undefined, command: string): Promise<{ key: string; cwd: string }> {
-  if (key) {
-    if (!/^[A-Z][A-Z0-9_]*-[1-9][0-9]*$/.test(key)) throw usage('USAGE', `"${key}" is not an issue key (PROJECT-123)`);
-    return { key, cwd: ctx.cwd };
-  }
+  if (key) return { key: requireIssueKey(key), cwd: ctx.cwd };
   const here = await issueCheckout(ctx, `${command} KEY`).catch(() => null);
-  if (!here) throw usage('USAGE', `${command} needs an issue KEY outside an issue's worktree`, `Pass the key: ${command} ABC-1`);
+  if (!here) throw usage('USAGE', ctx.tool ? `${ctx.tool} needs key outside an issue's worktree` : `${command} needs an issue KEY outside an issue's worktree`, ctx.tool ? 'Pass key (e.g. "ABC-1"), or set cwd to the issue\'s worktree' : `Pass the key: ${command} ABC-1`);
   return { key: here.key, cwd: here.root };
 }
 
@@ -28,10 +26,6 @@ export async function reviewKey(ctx: Context, key: string | undefined, command: 
  * request; once every sub-task pull request is merged, the parent's), each with its state and this
  * code-host identity's verdict. The diff is left to git or the code host.
  */
-export async function reviewBrief(ctx: Context, o: ReviewBriefOptions): Promise<number> {
-  return emit(ctx.io, await reviewBriefOutcome(ctx, o), Boolean(o.json));
-}
-
 export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): Promise<Outcome> {
   const { say, warn, warnings } = stepper(ctx);
   const { key, cwd } = await reviewKey(ctx, o.key, 'jst review');
@@ -45,6 +39,8 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
   const track = subtasks.length || issue.fields.parent ? 'multistep' : 'single-step';
   let set: PrEntry[] = [];
   let parentPr: { allMerged: boolean; opened: boolean } | null = null;
+  // The status printed is the one the issue has when the command ends, not the one read first.
+  let status = issue.fields.status?.name ?? '';
 
   if (subtasks.length) {
     const subs: PrEntry[] = [];
@@ -65,7 +61,7 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
         own.entry = { ...own.entry, number: p.number, url: p.html_url, state: 'open' };
         opened = true;
       }
-      if (o.openParentPr && own.entry.state === 'open') await parentInReview(ctx, issue, own.entry, say);
+      if (o.openParentPr && own.entry.state === 'open') status = await parentInReview(ctx, issue, own.entry, say);
       set = [own.entry];
       parentPr = { allMerged, opened };
     } else {
@@ -84,9 +80,9 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
     const me = await codehost.user();
     for (const e of withPr) e.verdict = await myVerdict(codehost, e.number!, me.login);
   }
-  const next = nextFor(key, set, parentPr);
-  return finish({ key, summary: issue.fields.summary ?? '', status: issue.fields.status?.name ?? '', track, prs: set, parentPr, warnings, next }, [
-    `${key}  ${issue.fields.summary ?? ''}  [${issue.fields.status?.name ?? ''}]`,
+  const next = nextFor(ctx, key, set, parentPr);
+  return finish({ key, summary: issue.fields.summary ?? '', status, track, prs: set, parentPr, warnings, next }, [
+    `${key}  ${issue.fields.summary ?? ''}  [${status}]`,
     `Track: ${track}`,
     set.length ? 'Pull requests:' : 'Pull requests: none to review yet',
     ...set.map((e) => `  ${e.key}  ${e.branch} → ${e.base}  ${e.url ?? '(no pull request)'}  ${e.state}  ${e.verdict ? `your verdict: ${e.verdict.line}` : 'no verdict from you yet'}`),
@@ -98,7 +94,7 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
  * The parent's pull request is its `jst pr`: the parent moves to STATUS_IN_REVIEW and gets a
  * `Run report` naming the URL (each only once), so its verdict and `jst done` follow the same rules.
  */
-async function parentInReview(ctx: Context, issue: Issue, e: PrEntry, say: (l: string) => void): Promise<void> {
+async function parentInReview(ctx: Context, issue: Issue, e: PrEntry, say: (l: string) => void): Promise<string> {
   const client = ctx.client('reviewer');
   const s = ctx.config().statuses;
   const status = issue.fields.status?.name ?? '';
@@ -107,16 +103,17 @@ async function parentInReview(ctx: Context, issue: Issue, e: PrEntry, say: (l: s
     await transitionTo(client, issue.key, s.inReview);
   }
   say(`→ comments of ${issue.key} (${RUN_REPORT})`);
-  if (markedComments(await allComments(client, issue.key), RUN_REPORT).some((c) => c.text.includes(e.url ?? '\u0000'))) return;
+  if (markedComments(await allComments(client, issue.key), RUN_REPORT).some((c) => c.text.includes(e.url ?? '\u0000'))) return s.inReview;
   say(`→ comment on ${issue.key}: ${RUN_REPORT}`);
   await client.addComment(issue.key, markedBody(RUN_REPORT, [`Pull request: ${e.url}`, `Branch: ${e.branch} → ${e.base}`, `Every sub-task pull request of ${issue.key} is merged into ${e.branch}.`]).adf);
+  return s.inReview;
 }
 
-function nextFor(key: string, set: PrEntry[], parentPr: { allMerged: boolean; opened: boolean } | null): string[] {
-  if (parentPr?.allMerged && set[0]?.state === 'none') return [`Every sub-task pull request is merged: jst review ${key} --open-parent-pr`];
+function nextFor(ctx: Context, key: string, set: PrEntry[], parentPr: { allMerged: boolean; opened: boolean } | null): string[] {
+  if (parentPr?.allMerged && set[0]?.state === 'none') return [`Every sub-task pull request is merged: ${nextStep.openParentPr(ctx, key)}`];
   const open = set.filter((e) => e.state === 'open');
   if (!open.length) return [];
-  return open.flatMap((e) => [`jst review ${e.key} --approve --summary "…"   or   jst review ${e.key} --request-changes --summary "…"`]);
+  return open.flatMap((e) => [`${nextStep.verdict(ctx, e.key, 'approve')}   or   ${nextStep.verdict(ctx, e.key, 'request-changes')}`]);
 }
 
 /** A sub-task as the parent lists it, with the parent link the PR-base resolver reads. */

@@ -4,8 +4,9 @@ import { JstError } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import * as git from '../git/index.js';
-import { bold, dim, emit, yellow, type Outcome } from '../output.js';
-import { acceptanceCriteria, assignmentReportFrom, issueKeyFromBranch, prTargetFrom, PR_TARGET_MARKER, REPORT_MARKER } from '../start/handover.js';
+import { bold, dim, yellow, type Outcome } from '../output.js';
+import { acceptanceCriteria, assignmentReportFrom, issueKeyFromBranch, prTargetFrom, PR_TARGET_MARKER, REPORT_MARKER } from '../phase/handover.js';
+import { changesRequestedLines, reviewerVerdict, type ShownVerdict } from '../phase/review-shown.js';
 import { confirmParent, mergeParent, runBootstrap, taskMemory, type BootstrapResult, type SyncResult } from '../start/phase2.js';
 
 export interface StartOptions {
@@ -36,6 +37,8 @@ export interface StartResult {
   /** ARCHITECTURE §11: the parent branch merged in (null when parentbranch is unset). */
   sync: SyncResult | null;
   bootstrap: BootstrapResult | null;
+  /** ARCHITECTURE §11: the reviewer's latest verdict when it asks for changes (shown before the task memory). */
+  verdict: ShownVerdict | null;
   /** The issue's earlier `Task memory` notes, oldest first. */
   taskMemory: { created: string | null; text: string }[];
   warnings: string[];
@@ -47,10 +50,6 @@ export interface StartResult {
  * always as the executor. Everything that can refuse (the checkout, the branch, the assignee, the
  * origin lookup) runs before the one tracker write (the transition) and the one push.
  */
-export async function start(ctx: Context, o: StartOptions): Promise<number> {
-  return emit(ctx.io, await startOutcome(ctx, o), Boolean(o.json));
-}
-
 export async function startOutcome(ctx: Context, o: StartOptions): Promise<Outcome<StartResult>> {
   const r = await run(ctx, o);
   return { json: r, text: `${render(ctx, r)}\n`, code: EXIT.ok };
@@ -103,6 +102,9 @@ async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
   say(`→ comments of ${key}`);
   const comments = await allComments(client, key);
   const target = prTargetFrom(comments);
+  // ARCHITECTURE §11: an issue back from review shows what the reviewer asked for.
+  const shown = await reviewerVerdict(client, config, comments);
+  const verdict = shown?.kind === 'changes-requested' ? shown : null;
   const parentbranch = await git.configGet(info.root, `branch.${branch}.parentbranch`, g);
   let base: StartResult['base'];
   if (target) {
@@ -203,6 +205,7 @@ async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
     push: { pushed, wasOnOrigin: onOrigin, upstream },
     sync,
     bootstrap,
+    verdict,
     taskMemory: taskMemory(comments),
     warnings,
     nextSteps: nextSteps(issue, { key, branch, base: base.branch, inReview: s.inReview, hotfix: parsed.kind === 'hotfix', defaultBase: config.defaultBaseBranch, upstream }),
@@ -229,6 +232,7 @@ function render(ctx: Context, r: StartResult): string {
   out.push(`Branch: ${r.branch}${r.push.upstream ? ` (tracks ${r.push.upstream})` : ''}${r.push.pushed ? ', pushed now' : ''}`);
   out.push(`Worktree: ${r.worktree}`);
   out.push(`PR base: ${r.base.branch} (${r.base.source === 'comment' ? `from the "${PR_TARGET_MARKER}" comment` : 'DEFAULT_BASE_BRANCH: no PR target comment'})`);
+  if (r.verdict) out.push('', ...changesRequestedLines(r.verdict));
   out.push('', 'Acceptance criteria:');
   out.push(...(r.acceptanceCriteria.length ? r.acceptanceCriteria.map((c) => `  - ${c}`) : [dim(io, '  (none found under an "Acceptance criteria" heading in the description)')]));
   if (r.notes) out.push('', 'Notes:', `  ${r.notes}`);

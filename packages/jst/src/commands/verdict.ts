@@ -1,12 +1,14 @@
-import { allComments, transitionTo, type TrackerClient } from '@jst/client';
+import { allComments, transitionTo, TrackerHttpError, type TrackerClient } from '@jst/client';
 import type { Context } from '../context.js';
-import { emit, type Outcome } from '../output.js';
+import type { Outcome } from '../output.js';
 import { bodyText, writtenBody, type BodyOptions } from '../phase/body.js';
 import { refuse, usage } from '../phase/locate.js';
 import { latestVerdict, verdictOf, type Verdict, markedBody, markedComments, REVIEW_TALLY, verdictLine, type VerdictKind } from '../phase/markers.js';
 import { myVerdict, pullOfIssue } from '../phase/pulls.js';
 import { finish, stepper } from '../phase/steps.js';
+import { nextStep } from '../phase/spell.js';
 import { ISSUE_FIELDS } from './review.js';
+import { requireIssueKey } from '../issue-key.js';
 
 export interface VerdictOptions extends BodyOptions {
   key: string;
@@ -20,14 +22,11 @@ export interface VerdictOptions extends BodyOptions {
  * tally on the parent; changes requested moves the issue back to STATUS_IN_PROGRESS. Each of the
  * posts is skipped when it is already there, so a rerun with the same verdict posts nothing.
  */
-export async function reviewVerdict(ctx: Context, o: VerdictOptions): Promise<number> {
-  return emit(ctx.io, await reviewVerdictOutcome(ctx, o), Boolean(o.json));
-}
-
 export async function reviewVerdictOutcome(ctx: Context, o: VerdictOptions): Promise<Outcome> {
   const { say, warnings } = stepper(ctx);
+  o = { ...o, key: requireIssueKey(o.key) };
   const summary = o.summary.trim();
-  if (!summary || /[\r\n]/.test(summary)) throw usage('USAGE', '--summary must be one non-empty line: it becomes the verdict\'s first line');
+  if (!summary || /[\r\n]/.test(summary)) throw usage('USAGE', `${nextStep.input(ctx, 'summary', '--summary')} must be one non-empty line: it becomes the verdict's first line`);
   const body = bodyText({ words: o.body === undefined ? [] : [o.body], bodyFile: o.bodyFile }, 'review body');
   const config = ctx.config();
   const s = config.statuses;
@@ -38,7 +37,7 @@ export async function reviewVerdictOutcome(ctx: Context, o: VerdictOptions): Pro
   const { entry, pull } = await pullOfIssue({ cwd: ctx.cwd, env: ctx.env, config, client, codehost, say }, issue);
   if (!pull || entry.state !== 'open') {
     throw refuse('REVIEW_NO_PR', `${o.key} has no open pull request from ${entry.branch} into ${entry.base}${entry.state === 'none' ? '' : ` (the newest is ${entry.state})`}`,
-      issue.fields.subtasks?.length ? `Nothing was posted. For a parent: jst review ${o.key} --open-parent-pr once every sub-task pull request is merged` : 'Nothing was posted. The executor opens it with jst pr');
+      issue.fields.subtasks?.length ? `Nothing was posted. For a parent: ${nextStep.openParentPr(ctx, o.key)} once every sub-task pull request is merged` : 'Nothing was posted. The executor opens it with jst pr');
   }
   const line = verdictLine(o.kind, summary);
   say('→ this code-host identity (GET /user)');
@@ -83,7 +82,11 @@ export async function reviewVerdictOutcome(ctx: Context, o: VerdictOptions): Pro
   ], next);
 }
 
-/** `Review tally` on the parent: every sub-task's newest verdict; posted only when it changed. */
+/**
+ * `Review tally` on the parent: every sub-task's newest verdict, in one comment that each verdict
+ * edits in place (posted the first time; left alone when nothing changed). Only a tally from the
+ * reviewer's own account counts (ARCHITECTURE §11 markers), and only that one can be edited.
+ */
 async function postTally(client: TrackerClient, parentKey: string, known: { key: string; verdict: Verdict }, say: (l: string) => void): Promise<boolean> {
   say(`→ read ${parentKey} (the tally)`);
   const parent = await client.getIssue(parentKey, ['subtasks']);
@@ -97,10 +100,24 @@ async function postTally(client: TrackerClient, parentKey: string, known: { key:
     rows.push(`${t.key}: ${v ? v.line : 'no verdict yet'}`);
   }
   const tally = markedBody(REVIEW_TALLY, [...rows, `${approved} of ${subs.length} sub-tasks approved`]);
-  const last = markedComments(await allComments(client, parentKey), REVIEW_TALLY).at(-1);
+  say(`→ reviewer identity (GET /myself)`);
+  const me = (await client.myself()).accountId;
+  const last = markedComments(await allComments(client, parentKey), REVIEW_TALLY).filter((c) => c.comment.author?.accountId === me).at(-1);
   if (last && last.text.trim() === tally.text.trim()) return false;
-  say(`→ comment on ${parentKey}: ${REVIEW_TALLY} (${approved} of ${subs.length} approved)`);
-  await client.addComment(parentKey, tally.adf);
+  if (last) {
+    say(`→ edit the ${REVIEW_TALLY} on ${parentKey} in place (${approved} of ${subs.length} approved)`);
+    const edited = await client.updateComment(parentKey, last.comment.id, tally.adf).then(() => true, (e: unknown) => {
+      // A tracker whose permission scheme lets no one edit comments: a new tally rather than none.
+      if (e instanceof TrackerHttpError && e.status === 403) return false;
+      throw e;
+    });
+    if (edited) return true;
+    say(`→ comment on ${parentKey}: ${REVIEW_TALLY} (the tracker refused the edit; ${approved} of ${subs.length} approved)`);
+    await client.addComment(parentKey, tally.adf);
+  } else {
+    say(`→ comment on ${parentKey}: ${REVIEW_TALLY} (${approved} of ${subs.length} approved)`);
+    await client.addComment(parentKey, tally.adf);
+  }
   return true;
 }
 

@@ -5,8 +5,9 @@ import { JstError, requireRoleEmail, type Role } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import { line, printJson } from '../output.js';
-import { textDocument } from './document.js';
-import { readFileArg, readStdin } from './input.js';
+import { textDocument } from '../phase/document.js';
+import { issueKeyArg } from '../issue-key.js';
+import { readFileArg, readStdin } from '../phase/input.js';
 import { wantsJson, type OutputOptions } from './read.js';
 
 /**
@@ -53,7 +54,7 @@ export async function issueCreate(ctx: Context, role: Role, o: CreateOptions): P
   const client = ctx.client(role);
   const fields: IssueFields = { project: { key: project }, issuetype: { name: o.type }, summary: o.summary };
   if (description) fields.description = description;
-  if (o.parent) fields.parent = { key: o.parent };
+  if (o.parent) fields.parent = { key: issueKeyArg(o.parent) };
   if (o.assignee) {
     const who = resolveWho(ctx, o.assignee);
     fields.assignee = { accountId: who === '@me' ? (await client.myself()).accountId : await accountIdByEmail(client, who) };
@@ -66,6 +67,7 @@ export async function issueCreate(ctx: Context, role: Role, o: CreateOptions): P
 
 /** spec §4 client rule 4: EMAIL | @me | executor | none. */
 export async function issueAssign(ctx: Context, role: Role, key: string, who: string, o: OutputOptions): Promise<number> {
+  key = issueKeyArg(key); // abc-1 = ABC-1
   const accountId = await assignByEmail(ctx.client(role), key, who === 'none' ? null : resolveWho(ctx, who));
   if (wantsJson(ctx, o)) printJson(ctx.io, { key, accountId });
   else line(ctx.io, accountId ? `${key} assigned to ${accountId}` : `${key} unassigned`);
@@ -74,6 +76,7 @@ export async function issueAssign(ctx: Context, role: Role, key: string, who: st
 
 /** spec §4 client rule 5: by destination status name; none matching stops with nothing posted. */
 export async function issueTransition(ctx: Context, role: Role, key: string, status: string, o: OutputOptions): Promise<number> {
+  key = issueKeyArg(key); // abc-1 = ABC-1
   const t = await transitionTo(ctx.client(role), key, status);
   if (wantsJson(ctx, o)) printJson(ctx.io, { key, status, transition: { id: t.id, name: t.name } });
   else line(ctx.io, `${key} → ${status} (transition "${t.name}", id ${t.id})`);
@@ -82,7 +85,8 @@ export async function issueTransition(ctx: Context, role: Role, key: string, sta
 
 /** spec §4 client rule 6: deletes only a key named twice (typed again, or --yes KEY). */
 export async function issueDelete(ctx: Context, role: Role, key: string, o: OutputOptions & { withSubtasks?: boolean; yes?: string }): Promise<number> {
-  if (o.yes !== undefined && o.yes !== key) {
+  key = issueKeyArg(key); // abc-1 = ABC-1
+  if (o.yes !== undefined && issueKeyArg(o.yes) !== key) {
     throw new JstError({ code: 'USAGE', problem: `--yes ${o.yes} does not repeat the key ${key}`, hint: 'Name the issue to delete twice: jst issue delete KEY --yes KEY' });
   }
   if (o.yes === undefined) {
@@ -93,7 +97,7 @@ export async function issueDelete(ctx: Context, role: Role, key: string, o: Outp
     const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr as NodeJS.WritableStream });
     const answer = (await rl.question(`Type ${key} to delete it${o.withSubtasks ? ' with its sub-tasks' : ''}: `)).trim();
     rl.close();
-    if (answer !== key) { ctx.io.stderr.write('Not deleted: the key typed did not match.\n'); return EXIT.usage; }
+    if (issueKeyArg(answer) !== key) { ctx.io.stderr.write('Not deleted: the key typed did not match.\n'); return EXIT.usage; }
   }
   try {
     await ctx.client(role).deleteIssue(key, o.withSubtasks ?? false);
@@ -110,6 +114,7 @@ export async function issueDelete(ctx: Context, role: Role, key: string, o: Outp
 }
 
 export async function commentAdd(ctx: Context, role: Role, key: string, o: OutputOptions & { bodyFile?: string; adfFile?: string; stdin?: boolean; markdown?: boolean }): Promise<number> {
+  key = issueKeyArg(key); // abc-1 = ABC-1
   const body = await documentFrom(ctx, { textFile: o.bodyFile, adfFile: o.adfFile, stdin: o.stdin ?? false, markdown: o.markdown }, 'comment body');
   if (!body) throw new JstError({ code: 'USAGE', problem: 'no comment body', hint: 'Pass --body-file F, --adf-file F or - (stdin)' });
   const c = await ctx.client(role).addComment(key, body);

@@ -16,7 +16,7 @@ export interface JstErrorOptions {
 }
 
 /**
- * The one error type the toolkit shows to a user (STYLE.md "Types and errors").
+ * The one error type the toolkit shows to a user (docs/style.md "Types and errors").
  * The message is complete on its own — what was wrong, where (file, setting) and what to do —
  * so the single place that prints errors never has to assemble context from deep inside.
  */

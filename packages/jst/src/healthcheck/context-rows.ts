@@ -1,5 +1,5 @@
 import { configGet, currentBranch, runGit } from '../git/index.js';
-import { issueKeyFromBranch } from '../start/handover.js';
+import { issueKeyFromBranch } from '../phase/handover.js';
 import type { ContextRow, HealthcheckContext } from './types.js';
 
 /**

@@ -22,7 +22,7 @@ export async function runHealthcheck(ctx: HealthcheckContext): Promise<HealthRep
     guarded('codehost_login', 'FAIL', () => codehostLoginRow(ctx)),
     guarded('platform', 'FAIL', () => platformRow(ctx)),
   ]);
-  // The last line of defence (STYLE.md "redact at the one place that prints"): whatever a probe
+  // The last line of defence (docs/style.md "redact at the one place that prints"): whatever a probe
   // or a server put into a detail, no configured secret leaves this function.
   const secrets = configSecrets(ctx.config);
   return {

@@ -46,13 +46,13 @@ export function closeSession(s: Session): void {
 }
 
 /**
- * Runs one command for one tool call (STYLE.md "One command, three faces"): a Context of its own
+ * Runs one command for one tool call (docs/style.md "One command, three faces"): a Context of its own
  * with captured io, the role's credentials read from `.jst` as the CLI reads them, questions put
  * through elicitation. Each line the command prints on stderr is one progress notification. A
  * command that stops (a rule, a refusal, a question nobody can answer here) is a tool result with
  * `isError: true` and the command's own text, never a protocol error. Every text leaves redacted.
  */
-export async function callTool(session: Session, channel: CallChannel, cwdArg: string | undefined, work: (ctx: Context) => Promise<Outcome>): Promise<ToolResult> {
+export async function callTool(session: Session, channel: CallChannel, cwdArg: string | undefined, work: (ctx: Context) => Promise<Outcome>, tool?: string): Promise<ToolResult> {
   let sent = Promise.resolve();
   let steps = 0;
   let ctx: Context | undefined;
@@ -75,7 +75,7 @@ export async function callTool(session: Session, channel: CallChannel, cwdArg: s
   };
   try {
     const cwd = await resolveCwd(session, cwdArg);
-    ctx = createContext({ cwd, env: session.env, io, clientPool: session.clientPool, prompt: () => new ElicitPrompt(channel) });
+    ctx = createContext({ cwd, env: session.env, io, clientPool: session.clientPool, prompt: () => new ElicitPrompt(channel), tool });
     const out = await work(ctx);
     await drained();
     const json = redactJson(out.json, redact);
@@ -89,10 +89,10 @@ export async function callTool(session: Session, channel: CallChannel, cwdArg: s
     // The CLI's --json error ({"error": {code, exitCode, message}}), plus the question when one is left open.
     const message = redact(messageFor(e));
     const { error } = errorObject(e, message);
-    const question = (e as { question?: unknown }).question;
+    const { question, command } = e as { question?: unknown; command?: unknown };
     return {
       content: [{ type: 'text', text: message }],
-      structuredContent: { error: { ...error, ...(typeof question === 'string' ? { question: redact(question) } : {}) } },
+      structuredContent: { error: { ...error, ...(typeof question === 'string' ? { question: redact(question) } : {}), ...(typeof command === 'string' ? { command: redact(command) } : {}) } },
       isError: true,
     };
   } finally {

@@ -1,6 +1,6 @@
 import { JstError } from '../config/index.js';
 import { EXIT } from '../exit.js';
-import type { AskOptions, Prompt } from '../plan/prompt.js';
+import type { AskOptions, Prompt, YesNoOptions } from '../plan/prompt.js';
 
 /** The slice of the SDK's server that asks the client's person (MCP elicitation, form mode). */
 export interface Elicitor {
@@ -45,7 +45,8 @@ export class ElicitPrompt implements Prompt {
     return String(answer.answer ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
   }
 
-  async yesNo(question: string, hint?: string): Promise<boolean> {
+  async yesNo(question: string, hint?: string, o: YesNoOptions = {}): Promise<boolean> {
+    if (o.command && !this.to.canElicit()) throw personDecides(question, o.command());
     const answer = await this.form(question, hint, { yes: { type: 'boolean', title: 'Yes', description: 'Tick to answer yes; leave it unticked to answer no' } });
     return answer.yes === true;
   }
@@ -74,4 +75,17 @@ export function cannotAsk(question: string, hint?: string): JstError & { questio
     hint: `Put the question to the person yourself; never answer it for them. Then: ${hint ?? 'call the tool again once they have answered'}`,
   });
   return Object.assign(e, { question });
+}
+
+/**
+ * A yes that is the person's alone (the hotfix yes, the yes before Done) where the client cannot ask
+ * them: nothing changed, and the text is the exact `jst …` command the person runs to say it.
+ */
+export function personDecides(question: string, command: string): JstError & { question: string; command: string } {
+  const e = new JstError({
+    code: 'QUESTION', exitCode: EXIT.question,
+    problem: `"${question}" is the person's decision, and this MCP client cannot ask them (no elicitation); nothing was changed`,
+    hint: `Show the person this command and never answer it for them: if they agree, they run it in a terminal themselves: ${command}`,
+  });
+  return Object.assign(e, { question, command });
 }

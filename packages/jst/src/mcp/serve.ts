@@ -1,41 +1,65 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Role } from '../config/index.js';
 import { EXIT } from '../exit.js';
+import type { Outcome } from '../output.js';
 import { VERSION } from '../version.js';
-import { callTool, closeSession, openSession, type CallChannel } from './call.js';
-import { CWD, toolsOf } from './tools.js';
+import { callTool, closeSession, openSession, type CallChannel, type ToolResult } from './call.js';
+import { parseArgs, toolsOf } from './tools.js';
 
 /** How long a question may wait for the person (elicitation); the SDK's default of 60 s is an agent's pace, not a person's. */
 const QUESTION_TIMEOUT_MS = 30 * 60_000;
 
+export interface ServeOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** `--read-only`: only the tools whose readOnlyHint is true. */
+  readOnly?: boolean;
+  /** `--tools a,b`: only those named. */
+  tools?: string | undefined;
+}
+
 /**
- * `jst mcp --role R` (ARCHITECTURE §13): an MCP server on stdio that lists only R's tools. Loaded
- * only by this command (its own bundle, dist/mcp.cjs), so no other command pays for the SDK.
- * Runs until the client closes stdin.
+ * `jst mcp --role R [--read-only] [--tools a,b]` (ARCHITECTURE §13): an MCP server on stdio that
+ * lists only R's tools, each with its input and output schema and annotations from the command's
+ * spec. The SDK's low-level server: the tool list is ours (mcp/tools.ts), so the output schema can
+ * admit a refusal's structured content as well as the result. Loaded only by this command (its own
+ * bundle, dist/mcp.cjs). Runs until the client closes stdin.
  */
-export async function serveMcp(role: Role, o: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<number> {
+export async function serveMcp(role: Role, o: ServeOptions = {}): Promise<number> {
+  const tools = toolsOf(role, o);
+  const byName = new Map(tools.map((t) => [t.name, t]));
   const session = openSession(o.cwd ?? process.cwd(), o.env ?? process.env, (line) => { process.stderr.write(`${line}\n`); });
-  const server = new McpServer(
+  const server = new Server(
     { name: `jst-${role}`, title: `jst (${role})`, version: VERSION },
-    { instructions: `jst's ${role} tools. Every rule is enforced by the tools; a result with isError carries the refusal and the next step. Never answer a question meant for the person.` },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions: `jst's ${role} tools. Every rule is enforced by the tools; a result with isError carries the refusal and the next step. Never answer a question meant for the person: the hotfix yes and the yes before Done are theirs.`,
+    },
   );
-  for (const tool of toolsOf(role)) {
-    server.registerTool(tool.name, {
-      title: tool.title,
-      description: tool.description,
-      inputSchema: { ...tool.input, cwd: CWD },
-      annotations: { readOnlyHint: tool.readOnly, openWorldHint: true },
-    }, async (args: Record<string, unknown>, extra) => {
-      const token = extra._meta?.progressToken;
-      const channel: CallChannel = {
-        canElicit: () => server.server.getClientCapabilities()?.elicitation !== undefined,
-        elicit: (message, requestedSchema) => server.server.elicitInput({ mode: 'form', message, requestedSchema }, { relatedRequestId: extra.requestId, timeout: QUESTION_TIMEOUT_MS }),
-        progress: token === undefined ? undefined : (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }),
-      };
-      return callTool(session, channel, typeof args.cwd === 'string' ? args.cwd : undefined, (ctx) => tool.run(ctx, role, args));
-    });
-  }
+  const listed = tools.map((t) => ({
+    name: t.name, title: t.spec.tool!.title, description: t.spec.tool!.description,
+    inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations,
+  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<ToolResult> => {
+    const tool = byName.get(req.params.name);
+    if (!tool) return { content: [{ type: 'text', text: `MCP error -32602: Tool ${req.params.name} not found (this server's tools: ${[...byName.keys()].join(', ')})` }], isError: true };
+    const token = req.params._meta?.progressToken;
+    const channel: CallChannel = {
+      canElicit: () => server.getClientCapabilities()?.elicitation !== undefined,
+      elicit: (message, requestedSchema) => server.elicitInput({ mode: 'form', message, requestedSchema }, { relatedRequestId: extra.requestId, timeout: QUESTION_TIMEOUT_MS }),
+      progress: token === undefined ? undefined : (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }),
+    };
+    const args = req.params.arguments ?? {};
+    return callTool(session, channel, typeof args.cwd === 'string' ? args.cwd : undefined, async (ctx) => {
+      const { cwd: _cwd, ...input } = parseArgs(tool, args);
+      const out = await tool.spec.run(ctx, input as never, { role: fixedRole(tool.spec.role) ?? role, json: true, tool: tool.name });
+      if (typeof out === 'number') throw new Error(`${tool.name} printed instead of returning its result`);
+      return out as Outcome;
+    }, tool.name);
+  });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => { transport.onclose = () => resolve(); });
   process.stdin.once('end', () => { void server.close(); });
@@ -44,3 +68,5 @@ export async function serveMcp(role: Role, o: { cwd?: string; env?: NodeJS.Proce
   closeSession(session);
   return EXIT.ok;
 }
+
+const fixedRole = (r: string): Role | undefined => (r === 'assigner' || r === 'executor' || r === 'reviewer' ? r : undefined);

@@ -1,4 +1,4 @@
-import { readFileArg } from '../commands/input.js';
+import { readFileArg } from './input.js';
 import { usage } from './locate.js';
 import type { WrittenBody } from './markers.js';
 

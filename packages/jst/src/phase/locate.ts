@@ -2,7 +2,7 @@ import { JstError } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import * as git from '../git/index.js';
-import { issueKeyFromBranch } from '../start/handover.js';
+import { issueKeyFromBranch } from './handover.js';
 
 export interface IssueCheckout { root: string; mainPath: string; branch: string; key: string; kind: 'feature' | 'hotfix' }
 

@@ -1,6 +1,6 @@
 import { adfToPlainText, textToAdf, type AdfDoc } from '@jst/adf';
 import type { Comment } from '@jst/client';
-import { textDocument } from '../commands/document.js';
+import { textDocument } from './document.js';
 
 /**
  * The first lines phases 2 and 3 write (ARCHITECTURE §11), and how they are read back: one place

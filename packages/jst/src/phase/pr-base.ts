@@ -1,7 +1,7 @@
 import { allComments, type Comment, type Issue, type TrackerClient } from '@jst/client';
 import type { JstConfig } from '../config/index.js';
 import * as git from '../git/index.js';
-import { prTargetFrom } from '../start/handover.js';
+import { prTargetFrom } from './handover.js';
 import { branchesOfKey, refuse } from './locate.js';
 
 export type PrBaseSource = 'parentbranch' | 'pr-target-comment' | 'parent-branch' | 'default-base-branch';

@@ -65,14 +65,16 @@ export function pathGate(plan: PlanInput, start: StartBranch, bc: BranchContext)
  * (an answer then is not wasted). `--from-branch <name>` is the non-interactive yes, and it must
  * name the branch: `--yes` (skip the final confirmation) never accepts an unusual branch.
  */
-export async function otherBranchGate(bc: BranchContext, start: StartBranch, defaultBase: string, fromBranch: string | undefined, prompt: Prompt): Promise<void> {
+export async function otherBranchGate(bc: BranchContext, start: StartBranch, defaultBase: string, fromBranch: string | undefined, prompt: Prompt, tool?: string): Promise<void> {
+  // A tool's refusal names its input (fromBranch), the CLI's its flag.
+  const spell = (branch: string) => (tool ? `fromBranch: "${branch}"` : `--from-branch ${branch}`);
   if (fromBranch !== undefined && fromBranch !== bc.branch) {
-    throw refused(`--from-branch ${fromBranch} does not name the current branch ${bc.branch ?? '(detached)'}`, `Pass --from-branch ${bc.branch ?? '<branch>'}, or check out ${defaultBase}`);
+    throw refused(`${spell(fromBranch)} does not name the current branch ${bc.branch ?? '(detached)'}`, `Pass ${spell(bc.branch ?? '<branch>')}, or check out ${defaultBase}`);
   }
   if (start !== 'other' || fromBranch !== undefined) return;
   const from = bc.production === null ? `origin/${defaultBase}` : `origin/${defaultBase} (a hotfix from origin/${bc.production})`;
   const question = `You are on ${bc.branch}, neither the default base branch ${defaultBase} nor the production branch ${bc.production ?? '(unset)'}. New branches would be cut from ${from}. Plan from here anyway?`;
-  if (!(await prompt.yesNo(question, `Check out ${defaultBase}, or pass --from-branch ${bc.branch} to plan from it anyway`))) {
+  if (!(await prompt.yesNo(question, `Check out ${defaultBase}, or pass ${spell(bc.branch ?? '<branch>')} to plan from it anyway`))) {
     throw refused(`not planning from ${bc.branch}`, `Check out ${defaultBase} and rerun`);
   }
 }

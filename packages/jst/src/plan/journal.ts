@@ -70,3 +70,35 @@ export class Journal {
     this.onWrite?.();
   }
 }
+
+/** Where completed plans are remembered (matched by `plan-journal*` in `.jst/.gitignore`, never copied into a worktree). */
+export const LEDGER_FILE = 'plan-journal.done.json';
+
+/** What a completed plan made, under the hash of what was asked (ARCHITECTURE §13 "Plans are not repeated by accident"). */
+export interface CompletedPlan { requestHash: string; finishedAt: string; keys: string[]; branches: string[]; worktrees: string[]; report: string; handOff: string[] }
+
+function readLedger(jstDir: string): CompletedPlan[] {
+  const file = join(jstDir, LEDGER_FILE);
+  if (!existsSync(file)) return [];
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as { plans?: unknown };
+    return Array.isArray(data.plans) ? (data.plans as CompletedPlan[]) : [];
+  } catch {
+    throw new JstError({ code: 'JOURNAL', problem: `the record of completed plans ${file} is unreadable`, hint: 'Delete the file (it only stops a completed plan from being made twice), then rerun' });
+  }
+}
+
+/** The newest completed run of the same request, if any. */
+export function completedPlan(jstDir: string, requestHash: string): CompletedPlan | null {
+  return readLedger(jstDir).filter((p) => p.requestHash === requestHash).at(-1) ?? null;
+}
+
+/** Records a completed run, written atomically as the journal is; the newest 200 are kept. */
+export function recordCompleted(jstDir: string, plan: CompletedPlan): void {
+  const file = join(jstDir, LEDGER_FILE);
+  const plans = [...readLedger(jstDir), plan].slice(-200);
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify({ plans }, null, 2)}\n`);
+  renameSync(tmp, file);
+}

@@ -4,11 +4,15 @@ import type { Context, Io } from '../context.js';
 import { EXIT, cancelledError } from '../exit.js';
 import type { AskOptions, Prompt } from '../ask.js';
 
-export type { AskOptions, Prompt } from '../ask.js';
+export type { AskOptions, Prompt, YesNoOptions } from '../ask.js';
 
-/** The context's prompt (the MCP adapter's), else the terminal's. */
-export function promptFor(ctx: Context, interactive: boolean): Prompt {
-  return ctx.prompt ? ctx.prompt(interactive) : new Prompter(ctx.io, interactive);
+/**
+ * The context's prompt (the MCP adapter's), else the terminal's. `onCancel` is what a person who
+ * presses Ctrl-C at one of its questions is told: what the command has (not) done and how to go on,
+ * in the words of the command that asked.
+ */
+export function promptFor(ctx: Context, interactive: boolean, onCancel: string): Prompt {
+  return ctx.prompt ? ctx.prompt(interactive) : new Prompter(ctx.io, interactive, onCancel);
 }
 
 /**
@@ -23,7 +27,7 @@ export class Prompter implements Prompt {
   private waiting: { resolve: (line: string) => void; reject: (e: Error) => void; question: string } | undefined;
   private ended = false;
 
-  constructor(private readonly io: Io, readonly interactive: boolean) {}
+  constructor(private readonly io: Io, readonly interactive: boolean, private readonly onCancel: string) {}
 
   private open(): Interface {
     if (!this.rl) {
@@ -36,7 +40,7 @@ export class Prompter implements Prompt {
       this.rl.on('SIGINT', () => {
         this.io.stderr.write('\n');
         const w = this.waiting;
-        if (w) { this.waiting = undefined; w.reject(cancelled(w.question)); return; }
+        if (w) { this.waiting = undefined; w.reject(cancelledError(w.question, this.onCancel)); return; }
         // Between questions (a check or a call running): stop as Ctrl-C always does.
         this.rl?.close();
         process.kill(process.pid, 'SIGINT');
@@ -109,11 +113,6 @@ export function needsAnswer(question: string, hint?: string): JstError {
 
 function inputEnded(question: string): JstError {
   return needsAnswer(question, 'The input ended before the question was answered');
-}
-
-/** Ctrl-C at a question (ARCHITECTURE §7 keeps 3 for a question nobody could answer). */
-function cancelled(question: string): JstError {
-  return cancelledError(question, 'Nothing was created; run jst plan again when ready');
 }
 
 /** A gate said no (ARCHITECTURE §7: exit 2, nothing created). */

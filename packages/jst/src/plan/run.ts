@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { accountIdByEmail, projectVisible } from '@jst/client';
 import { JstError, requireProjectKey, requireRoleEmail, siteUrl } from '../config/index.js';
 import type { Context } from '../context.js';
@@ -11,7 +12,7 @@ import { clarify } from './clarify.js';
 import { dryRunEffects, realEffects, type Effects } from './effects.js';
 import { branchContext, otherBranchGate, pathGate, startBranchGate, type BranchContext } from './gates.js';
 import { parsePlan, PLAN_ARGUMENT, readPlanFile, type Draft, type PlanInput } from './input.js';
-import { Journal } from './journal.js';
+import { completedPlan, Journal, recordCompleted } from './journal.js';
 import { trackerPriorities, requirePriority } from './priority.js';
 import { promptFor, refused, type Prompt } from './prompt.js';
 import { commentOnce, provision, type Leaf } from './provision.js';
@@ -29,6 +30,10 @@ export interface PlanOptions {
   dryRun?: boolean | undefined;
   /** The plan-file object itself (`jst mcp`'s plan tool), read by the same rules as --plan. */
   planData?: unknown;
+  /** Plan anew although the same request was completed before (ARCHITECTURE §13). */
+  again?: boolean | undefined;
+  /** The MCP tool running the plan (refusals name its inputs, not the CLI's flags). */
+  tool?: string | undefined;
 }
 
 export interface PlanResult { keys: string[]; branches: string[]; worktrees: string[]; report: string; handOff: string[]; leaves: Leaf[] }
@@ -41,15 +46,25 @@ export async function runPlan(ctx: Context, o: PlanOptions): Promise<number> {
 }
 
 /** The `--json` form of a plan run. */
-export interface PlanJson { keys: string[]; branches: string[]; worktrees: string[]; report: string; handOff: string[]; dryRun: boolean }
+export interface PlanJson { keys: string[]; branches: string[]; worktrees: string[]; report: string; handOff: string[]; dryRun: boolean; alreadyPlanned: boolean; plannedAt?: string }
 
 export async function planOutcome(ctx: Context, o: PlanOptions): Promise<Outcome<PlanJson>> {
-  const prompt = promptFor(ctx, ctx.io.interactive && !o.plan && o.planData === undefined);
+  // Ctrl-C at a question is a cancel (ARCHITECTURE §7 keeps 3 for a question nobody could answer).
+  const prompt = promptFor(ctx, ctx.io.interactive && !o.plan && o.planData === undefined, 'Nothing was created; run jst plan again when ready');
   const say = (line: string) => ctx.io.stderr.write(`${line}\n`);
   try {
     const r = await plan(ctx, o, prompt, say);
+    if (r.alreadyPlanned) {
+      const json = { keys: r.keys, branches: r.branches, worktrees: r.worktrees, report: r.report, handOff: r.handOff, dryRun: Boolean(o.dryRun), alreadyPlanned: true, plannedAt: r.alreadyPlanned };
+      const again = o.tool ? 'again: true' : '--again';
+      return {
+        json,
+        text: `Already planned (${r.alreadyPlanned}): this request was planned before and nothing was created now; to plan it anew, rerun with ${again}.\n${r.report}\n${r.handOff.map((l) => `${l}\n`).join('')}`,
+        code: EXIT.ok,
+      };
+    }
     return {
-      json: { keys: r.keys, branches: r.branches, worktrees: r.worktrees, report: r.report, handOff: r.handOff, dryRun: Boolean(o.dryRun) },
+      json: { keys: r.keys, branches: r.branches, worktrees: r.worktrees, report: r.report, handOff: r.handOff, dryRun: Boolean(o.dryRun), alreadyPlanned: false },
       // ARCHITECTURE §7: the Assignment report, then one executor hand-off line per worktree.
       text: `${r.report}\n${r.handOff.map((l) => `${l}\n`).join('')}`,
       code: EXIT.ok,
@@ -59,12 +74,19 @@ export async function planOutcome(ctx: Context, o: PlanOptions): Promise<Outcome
   }
 }
 
-async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: string) => void): Promise<PlanResult> {
+async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: string) => void): Promise<PlanResult & { alreadyPlanned?: string }> {
   const config = ctx.config();
   const fault = faultInjector(ctx.env);
   // --- spec §1 rule 3: an empty request is asked for before anything runs, the healthcheck included.
   const draft: Draft = o.plan ? readPlanFile(o.plan) : o.planData !== undefined ? parsePlan(o.planData, PLAN_ARGUMENT) : {};
   if (o.request.length) draft.request = o.request.join(' ').trim();
+  // ARCHITECTURE §13: the same request after it completed answers with what it made; nothing is asked or created.
+  const requestHash = createHash('sha256').update(JSON.stringify(draft)).digest('hex');
+  const done = draft.request && config.jstDir && !o.again ? completedPlan(config.jstDir, requestHash) : null;
+  if (done) {
+    say(`✓ this request was planned on ${done.finishedAt} (${done.keys.join(', ')}): nothing is created`);
+    return { keys: done.keys, branches: done.branches, worktrees: done.worktrees, report: done.report, handOff: done.handOff, leaves: [], alreadyPlanned: done.finishedAt };
+  }
   const pending = config.jstDir ? Journal.pending(config.jstDir) : null;
   let resumePlan: PlanInput | null = null;
   if (!draft.request && pending && !o.dryRun) {
@@ -81,7 +103,7 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
   const defaultBase = config.defaultBaseBranch;
   const start = startBranchGate(bc, defaultBase);
   failOnHealth(health, say);
-  await otherBranchGate(bc, start, defaultBase, o.fromBranch, prompt);
+  await otherBranchGate(bc, start, defaultBase, o.fromBranch, prompt, o.tool);
   await worktreesDirGate(bc, prompt);
 
   // --- spec §1 rules 5-7: clarify (the priority one of the tracker's), scope, base.
@@ -97,7 +119,9 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
   const hotfix = settled.path === 'hotfix';
   if (hotfix && !resumePlan) {
     // spec §1 rule 7: the hotfix path is named and waits for an explicit yes.
-    const yes = o.confirmHotfix || (await prompt.yesNo(`This is the HOTFIX path: one branch hotfix/<KEY>-${slugify(settled.summary)} cut from origin/${bc.production}, merged to ${bc.production} and later to ${defaultBase}. Create it?`, 'Confirm the hotfix path with --confirm-hotfix (nothing was created)'));
+    // The yes is the person's alone: a tool without elicitation gets the exact command they run (ARCHITECTURE §13).
+    const yes = o.confirmHotfix || (await prompt.yesNo(`This is the HOTFIX path: one branch hotfix/<KEY>-${slugify(settled.summary)} cut from origin/${bc.production}, merged to ${bc.production} and later to ${defaultBase}. Create it?`, 'Confirm the hotfix path with --confirm-hotfix (nothing was created)',
+      o.tool && config.jstDir ? { command: () => hotfixCommand(config.jstDir!, repoRootOf(ctx, config.repoRoot), o.planData, o.fromBranch) } : undefined));
     if (!yes) throw refused('the hotfix path was not confirmed, so nothing was created (spec §1 rule 7)');
   }
 
@@ -139,6 +163,9 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
   const report = assignmentReport({ plan: settled, leaves, siteUrl: site, base, defaultBase, production: bc.production });
   // spec §1 rule 12: the report is posted on the parent issue (the single issue when single-step).
   await commentOnce(common, 'report', leaves[0]!.key, report, false);
+  // Recorded before the journal goes: a run cut off between the two is answered as planned, never planned twice.
+  const made = { keys: leaves.map((l) => l.key), branches: leaves.map((l) => l.branch), worktrees: leaves.map((l) => l.worktree), report, handOff: handOffLines(leaves) };
+  if (!o.dryRun && config.jstDir && draft.request) recordCompleted(config.jstDir, { requestHash, finishedAt: new Date().toISOString(), ...made });
   journal?.finish();
   return {
     keys: leaves.map((l) => l.key), branches: leaves.map((l) => l.branch), worktrees: leaves.map((l) => l.worktree),
@@ -207,3 +234,19 @@ function faultInjector(env: NodeJS.ProcessEnv): (() => void) | undefined {
   return () => { if (++writes === at) process.kill(process.pid, 'SIGKILL'); };
 }
 
+
+/**
+ * The command that says the hotfix yes in a terminal, for a person whose MCP client cannot ask them:
+ * the plan the tool was given, saved under `.jst/` (ignored by git as `plan-journal*`).
+ */
+function hotfixCommand(jstDir: string, repo: string, plan: unknown, fromBranch: string | undefined): string {
+  const file = join(jstDir, `plan-journal.hotfix-${createHash('sha256').update(JSON.stringify(plan)).digest('hex').slice(0, 12)}.json`);
+  writeFileSync(file, `${JSON.stringify(plan, null, 2)}\n`);
+  return `cd ${shellQuote(repo)} && jst plan --plan ${shellQuote(file)} --confirm-hotfix${fromBranch ? ` --from-branch ${shellQuote(fromBranch)}` : ''}`;
+}
+
+function repoRootOf(ctx: Context, root: string | null | undefined): string {
+  return root ?? ctx.cwd;
+}
+
+const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);

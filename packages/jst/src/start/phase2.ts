@@ -21,9 +21,9 @@ export async function confirmParent(ctx: Context, issue: Issue, onParent: boolea
   const subs = issue.fields.subtasks ?? [];
   if (!subs.length || onParent) return;
   const question = `${issue.key} has sub-tasks (${subs.map((t) => t.key).join(', ')}): it is their merge target, and the work is normally done in their worktrees. Start work on the parent itself?`;
-  const hint = `Nothing was moved or pushed. Work in a sub-task's worktree, or confirm with jst start --on-parent`;
+  const hint = `Nothing was moved or pushed. Work in a sub-task's worktree, or confirm with ${ctx.tool ? `${ctx.tool} and onParent: true once the person has said yes` : 'jst start --on-parent'}`;
   // A terminal asks; jst mcp asks through elicitation; otherwise the question ends the run (exit 3).
-  const prompter = promptFor(ctx, ctx.io.interactive);
+  const prompter = promptFor(ctx, ctx.io.interactive, 'Nothing was moved or pushed; run jst start again when ready');
   try {
     if (!(await prompter.yesNo(question, hint))) throw refuse('START_PARENT_DECLINED', `work on the parent ${issue.key} was not confirmed`, hint);
   } finally {

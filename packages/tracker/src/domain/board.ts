@@ -49,14 +49,23 @@ export interface Board {
   version: string;
 }
 
-/** The board of one project the caller can see (the first one by key when none is asked for). */
-export async function loadBoard(tracker: Tracker, caller: Caller, want: { projectKey?: string | undefined; jql?: string | undefined }): Promise<Board> {
+/**
+ * A board without its issues: the projects the caller can see and the one asked for (the first by
+ * key when none is), with no columns or cards. What a page shows around a filter it cannot run.
+ */
+export async function boardFrame(tracker: Tracker, caller: Caller, want: { projectKey?: string | undefined; jql?: string | undefined }): Promise<Board> {
   const projects = (await visibleProjects(tracker.store, caller.user.id)).filter((p) => p.site_id === caller.site.id);
   const jql = (want.jql ?? '').trim();
   const project = want.projectKey
     ? projects.find((p) => p.key === want.projectKey!.toUpperCase())
     : projects[0];
   if (want.projectKey && !project) throw notFound(`Project '${want.projectKey.slice(0, 60)}' does not exist or you do not have permission to see it.`);
+  return { projects, project: project ?? null, columns: [], lanes: [], jql, truncated: false, version: '' };
+}
+
+/** The board of one project the caller can see (the first one by key when none is asked for). */
+export async function loadBoard(tracker: Tracker, caller: Caller, want: { projectKey?: string | undefined; jql?: string | undefined }): Promise<Board> {
+  const { projects, project, jql } = await boardFrame(tracker, caller, want);
   if (!project) return { projects, project: null, columns: [], lanes: [], jql, truncated: false, version: '' };
   // Read before the issues, so a change made while they are read shows as a newer version.
   const version = await boardVersion(tracker.store, project);

@@ -1,5 +1,6 @@
 import { findIssue, requirePermission, type IssueAccess } from './access.js';
-import { ApiError, fieldError, issueNotFound } from './errors.js';
+import { ApiError, fieldError, forbidden, issueNotFound, notFound } from './errors.js';
+import { rowIdOf } from './ids.js';
 import { richTextOf } from './issue-input.js';
 import { COMMENTS_PER_ISSUE_MAX } from './limits.js';
 import type { Comment } from './model.js';
@@ -21,6 +22,32 @@ export async function addComment(tracker: Tracker, caller: Caller, idOrKey: stri
   if (comment === 'full') {
     throw new ApiError(400, [`The issue ${access.issue.key} already has ${COMMENTS_PER_ISSUE_MAX.toLocaleString('en-US')} comments, the most one issue may carry. Add the comment to another issue (for example a new sub-task).`]);
   }
+  return { access, comment };
+}
+
+/** Jira's words for a comment id that names no comment of the issue (the id echoed only when it is one). */
+const commentNotFound = (id: string) => notFound(`Can not find a comment for the id: ${/^\d{1,15}$/.test(id) ? id : '(not a comment id)'}.`);
+
+/**
+ * PUT /issue/{key}/comment/{id} (Jira's updateComment): a new ADF body for a comment, by its
+ * author only (who must still be allowed to comment on the issue). An issue the caller cannot
+ * see is 404, as everywhere (spec §7); so is a comment id that is not one of this issue's.
+ */
+export async function updateComment(tracker: Tracker, caller: Caller, idOrKey: string, commentId: string, body: { body?: unknown; visibility?: unknown }): Promise<{ access: IssueAccess; comment: Comment }> {
+  const access = await findIssue(tracker, caller, idOrKey);
+  const rowId = rowIdOf(commentId);
+  const existing = rowId === null ? undefined : await tracker.store.commentOf(access.issue.id, rowId);
+  if (!existing || rowId === null) throw commentNotFound(commentId);
+  if (body.body === undefined || body.body === null) throw fieldError('body', 'Comment body can not be empty! Send {"body": <ADF document>}.');
+  const text = richTextOf(body.body, 'body');
+  if (body.visibility !== undefined && body.visibility !== null) {
+    throw fieldError('visibility', 'Restricting comment visibility is not supported by this tracker; leave "visibility" out.');
+  }
+  requirePermission(access, 'comment', 'edit comments');
+  if (existing.author_id !== caller.user.id) throw forbidden('You can edit only your own comments, and this one was written by another user. Add a new comment instead.');
+  const comment = await tracker.store.updateComment(access.issue.id, rowId, caller.user.id, text, new Date().toISOString());
+  // Deleted (with its issue) by another request since it was read.
+  if (!comment) throw commentNotFound(commentId);
   return { access, comment };
 }
 

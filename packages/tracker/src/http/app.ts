@@ -4,6 +4,7 @@ import { ApiError } from '../domain/errors.js';
 import { DEFAULT_BODY_LIMIT } from '../domain/limits.js';
 import { lostRace } from '../domain/races.js';
 import type { AddressForm, Tracker } from '../domain/tracker.js';
+import type { PullsForIssue } from './board/issue-view.js';
 import { boardChallenge, registerBoard } from './board/routes.js';
 import { authenticateHook, siteOf } from './context.js';
 import { hasDuplicateHost } from './host.js';
@@ -32,6 +33,11 @@ export interface AppOptions {
   readCacheBytes?: number;
   /** Largest request body in bytes; a larger one is 413 before it is read whole (default 1 MiB). */
   bodyLimit?: number;
+  /**
+   * The pull requests of an issue key, for the board's development panel (ARCHITECTURE §14): given
+   * by the composition when the code host is on (src/server.ts); without it the panel is absent.
+   */
+  pullsForIssue?: PullsForIssue;
 }
 
 declare module 'fastify' {
@@ -250,7 +256,7 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
   void app.register(unservedVersionRoutes);
 
   // The board (ARCHITECTURE §12): web pages on the site form, in their own scope (http/board/).
-  registerBoard(app, tracker);
+  registerBoard(app, tracker, options.pullsForIssue);
   return app;
 }
 

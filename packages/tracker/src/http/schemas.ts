@@ -25,6 +25,7 @@ export const ListParam = Type.Array(Type.String({ maxLength: 4000 }), { maxItems
 export const TextParam = Type.String({ maxLength: 4000 });
 
 export const IssueParams = Type.Object({ issueIdOrKey: Type.String({ maxLength: 200 }) });
+export const CommentParams = Type.Object({ issueIdOrKey: Type.String({ maxLength: 200 }), id: Type.String({ maxLength: 50 }) });
 export const ProjectParams = Type.Object({ projectIdOrKey: Type.String({ maxLength: 200 }) });
 
 const Paging = { startAt: Type.Optional(CountParam), maxResults: Type.Optional(CountParam) };

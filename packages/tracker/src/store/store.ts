@@ -115,6 +115,11 @@ function hotQueries(prepare: <A extends unknown[], R>(build: (db: Kysely<Databas
       ]).where('issues.id', '=', issueId)
         .where(sql<SqlBool>`(select count(*) from comments where comments.issue_id = ${issueId}) < ${max}`))
       .returningAll()),
+    commentOf: prepare((db, issueId: number, id: number) => db.selectFrom('comments').selectAll().where('issue_id', '=', issueId).where('id', '=', id)),
+    // A comment's body, rewritten only while it is this author's and on this issue: one deleted
+    // (with its issue) meanwhile gets no row.
+    updateOwnComment: prepare((db, issueId: number, id: number, authorId: number, body: string, now: string) => db.updateTable('comments')
+      .set({ body, updated_at: now }).where('id', '=', id).where('issue_id', '=', issueId).where('author_id', '=', authorId).returningAll()),
     // PostgreSQL: holds the issue's row until the transaction ends, so a delete and a write that
     // needs the issue to stay (a comment) run one after the other, not into each other.
     lockIssue: prepare((db, id: number) => db.selectFrom('issues').select('id').where('id', '=', id).forUpdate()),
@@ -523,6 +528,34 @@ export class Store {
       : await this.grouped((run) => this.q.addCommentBounded.firstNow(run, issueId, authorId, body, now, max));
     if (row) return row;
     return (await this.issueById(issueId)) ? 'full' : 'gone';
+  }
+
+  /** One comment of an issue (undefined: none with that id on that issue). */
+  commentOf(issueId: number, id: number): Promise<CommentRow | undefined> {
+    return this.q.commentOf.first(this.kysely, issueId, id);
+  }
+
+  /**
+   * Rewrites the body of `authorId`'s comment `id` on the issue (undefined: it is gone, or not
+   * theirs). The issue's version moves with it, so what watches the issue's changes (the board's
+   * version) sees the edit; on each dialect both writes commit together.
+   */
+  async updateComment(issueId: number, id: number, authorId: number, body: string, now: string): Promise<CommentRow | undefined> {
+    if (this.dialect === 'postgres') {
+      // The issue's row first, as a delete takes it (holdIssue) before the comments: the same
+      // order in both, so an edit and a delete wait for each other instead of deadlocking.
+      return this.transaction(async (tx) => {
+        if (!(await this.q.lockIssue.first(tx, issueId))) return undefined;
+        const row = await this.q.updateOwnComment.first(tx, issueId, id, authorId, body, now);
+        if (row) await this.q.touchIssue.execute(tx, issueId);
+        return row;
+      });
+    }
+    return this.grouped((run) => {
+      const row = this.q.updateOwnComment.firstNow(run, issueId, id, authorId, body, now);
+      if (row) this.q.touchIssue.firstNow(run, issueId);
+      return row;
+    });
   }
 
   /** The first `size` comments, oldest first, and the total, at once (readsNow): commentsOf's first page. */

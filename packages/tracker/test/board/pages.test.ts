@@ -83,6 +83,20 @@ describe.each(await storeKinds())('ARCHITECTURE §12 board pages over HTTP (%s)'
     expect(r.text).toContain(`value="status = = Done"`);
   });
 
+  it('an invalid JQL filter shows its error and no board under it: no columns, no cards, no polling (400)', async () => {
+    const r = await page(t, `/?project=ABC&jql=${encodeURIComponent('status = = Done')}`, 'executor');
+    expect(r.status).toBe(400);
+    expect(r.text).toContain('role="alert"');
+    expect(r.text).not.toContain('class="column-head"');
+    expect(r.text).not.toContain('<article class="card');
+    for (const key of [parent, sub, hostile]) expect(r.text).not.toContain(`data-key="${key}"`);
+    expect(r.text).not.toContain('data-poll=');
+    expect(r.text).toContain('No issues are shown until the filter is fixed');
+    // The filter stays in the box to be corrected, and the project picker still offers the project.
+    expect(r.text).toContain('value="status = = Done"');
+    expect(r.text).toMatch(/<option value="ABC" selected/);
+  });
+
   it('spec §7: a project the viewer is not a member of is 404, and never listed', async () => {
     const r = await page(t, '/?project=SEC', 'executor');
     expect(r.status).toBe(404);

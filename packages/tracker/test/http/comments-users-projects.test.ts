@@ -77,6 +77,75 @@ describe.each(await storeKinds())('spec §4 comments, users and projects (%s)', 
     });
   });
 
+  describe('Jira\'s updateComment: PUT /issue/{key}/comment/{id}, by the comment\'s author only', () => {
+    const texts = async (key: string) => ((await t.as('assigner').get(`/issue/${key}/comment`)).body.comments as { body: unknown }[]).map((c) => JSON.stringify(c.body));
+
+    it('its author rewrites the body: 200 with the comment (same id, created kept, updated set); the list shows the new body, no new comment', async () => {
+      const key = await createIssue(t, 'assigner', {});
+      const posted = (await t.as('reviewer').post(`/issue/${key}/comment`, { body: adf('Review tally\nABC-2: no verdict yet') })).body;
+      const r = await t.as('reviewer').put(`/issue/${key}/comment/${posted.id}`, { body: adf('Review tally\nABC-2: APPROVED — ok') });
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ id: posted.id, self: posted.self, created: posted.created, body: adf('Review tally\nABC-2: APPROVED — ok') });
+      expect(r.body.author.emailAddress).toBe(EMAILS.reviewer);
+      expect(r.body.updated >= posted.updated).toBe(true);
+      expect(await texts(key)).toEqual([JSON.stringify(adf('Review tally\nABC-2: APPROVED — ok'))]);
+      // The issue view shows the same, also when it was read (and perhaps kept) before the edit.
+      expect((await t.as('assigner').get(`/issue/${key}?fields=comment`)).body.fields.comment.comments[0].body).toEqual(adf('Review tally\nABC-2: APPROVED — ok'));
+    });
+
+    it('someone else\'s comment: 403 for a member who can see it, 404 for a non-member (spec §7 masking); nothing changes', async () => {
+      const key = await createIssue(t, 'assigner', {});
+      const posted = (await t.as('reviewer').post(`/issue/${key}/comment`, { body: adf('mine') })).body;
+      const before = await texts(key);
+      const other = await t.as('assigner').put(`/issue/${key}/comment/${posted.id}`, { body: adf('not yours') });
+      expect(other.status).toBe(403);
+      expect(other.body.errorMessages[0]).toMatch(/only your own comments/);
+      expect((await t.as('outsider').put(`/issue/${key}/comment/${posted.id}`, { body: adf('not yours') })).status).toBe(404);
+      expect(await texts(key)).toEqual(before);
+    });
+
+    it('a comment id that is not one of this issue\'s: 404 in Jira\'s words; a bad body: 400; nothing changes', async () => {
+      const key = await createIssue(t, 'assigner', {});
+      const elsewhere = await createIssue(t, 'assigner', {});
+      const posted = (await t.as('reviewer').post(`/issue/${key}/comment`, { body: adf('kept') })).body;
+      const before = await texts(key);
+      const onOther = await t.as('reviewer').put(`/issue/${elsewhere}/comment/${posted.id}`, { body: adf('x') });
+      expect(onOther.status).toBe(404);
+      expect(onOther.body.errorMessages).toEqual([`Can not find a comment for the id: ${posted.id}.`]);
+      for (const id of ['99999999', '0', 'abc', '1e3']) {
+        const r = await t.as('reviewer').put(`/issue/${key}/comment/${id}`, { body: adf('x') });
+        expect(r.status, id).toBe(404);
+        expect(r.body.errorMessages[0]).toMatch(/^Can not find a comment for the id: /);
+      }
+      expect((await t.as('reviewer').put(`/issue/${key}/comment/${posted.id}`, {})).status).toBe(400);
+      expect((await t.as('reviewer').put(`/issue/${key}/comment/${posted.id}`, { body: 'plain text is not ADF' })).status).toBe(400);
+      expect((await t.as('reviewer').put(`/issue/${key}/comment/${posted.id}`, { body: adf('x'), visibility: { type: 'role', value: 'Developers' } })).status).toBe(400);
+      expect(await texts(key)).toEqual(before);
+    });
+  });
+
+  describe('Jira\'s updateComment under races: edits against each other and against a delete end in 200 or 404, never 500', () => {
+    it('ten edits at once: each 200, and the comment holds one of them whole; edits racing the issue\'s delete: 200 or 404', async () => {
+      const key = await createIssue(t, 'assigner', {});
+      const posted = (await t.as('reviewer').post(`/issue/${key}/comment`, { body: adf('v0') })).body;
+      const edits = await Promise.all(Array.from({ length: 10 }, (_, i) => t.as('reviewer').put(`/issue/${key}/comment/${posted.id}`, { body: adf(`v${i + 1}`) })));
+      expect(edits.map((r) => r.status)).toEqual(Array(10).fill(200));
+      const now = (await t.as('assigner').get(`/issue/${key}/comment`)).body.comments as { body: unknown }[];
+      expect(now).toHaveLength(1);
+      expect(Array.from({ length: 10 }, (_, i) => JSON.stringify(adf(`v${i + 1}`)))).toContain(JSON.stringify(now[0]!.body));
+
+      const doomed = await createIssue(t, 'assigner', {});
+      const c = (await t.as('reviewer').post(`/issue/${doomed}/comment`, { body: adf('before') })).body;
+      const racing = await Promise.all([
+        ...Array.from({ length: 5 }, () => t.as('reviewer').put(`/issue/${doomed}/comment/${c.id}`, { body: adf('during') })),
+        t.as('assigner').del(`/issue/${doomed}`),
+        ...Array.from({ length: 5 }, () => t.as('reviewer').put(`/issue/${doomed}/comment/${c.id}`, { body: adf('during') })),
+      ]);
+      for (const r of racing) expect([200, 204, 404]).toContain(r.status);
+      expect((await t.as('assigner').get(`/issue/${doomed}`)).status).toBe(404);
+    });
+  });
+
   describe('spec §4 endpoints 2 and 9: users', () => {
     it('/myself gives accountId, displayName and emailAddress', async () => {
       const r = await t.as('executor').get('/myself');

@@ -30,6 +30,14 @@ export function boardPage(board: Board, viewer: User, jqlErrors: string[] = []):
   if (!board.project) {
     return page({ title, viewer: viewer.display_name, filter }, html`<main class="board">${errors}<p class="empty">You are not a member of any project on this site.</p></main>`);
   }
+  // A filter that could not run shows no cards (none of them would be its result), and the page
+  // does not poll: there is no board on it to refresh.
+  if (jqlErrors.length > 0) {
+    return page({ title, viewer: viewer.display_name, filter }, html`<main class="board" data-project="${board.project.key}">
+${errors}
+<p class="empty">No issues are shown until the filter is fixed. Correct it above, or clear it to see the whole ${board.project.name} board.</p>
+</main>`);
+  }
   const heads = html`<div class="lane heads">${board.columns.map((c) => html`<h2 class="column-head">${c}</h2>`)}</div>`;
   const lanes = board.lanes
     .filter((lane) => [...lane.cells.values()].some((cards) => cards.length > 0))

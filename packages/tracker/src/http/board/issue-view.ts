@@ -7,8 +7,33 @@ import { markerOf } from './markers.js';
 
 const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
-/** `/browse/KEY`: the issue, its description and comments from ADF, and its transitions as buttons. */
-export function issuePage(view: IssuePage, viewer: User): string {
+/** A pull request whose head branch carries the issue's key (the code host's answer, ARCHITECTURE §14). */
+export interface IssuePullRequest {
+  /** `owner/name`. */
+  repo: string; number: number; title: string; state: 'open' | 'closed'; merged: boolean; head: string; base: string;
+}
+
+/** The one question the board asks the code host (injected by the composition, src/server.ts). */
+export type PullsForIssue = (key: string) => Promise<IssuePullRequest[]>;
+
+/** Pull requests the development panel lists; past it, it says how many more there are. */
+export const PANEL_PULLS_MAX = 50;
+
+/** The development panel: the issue's pull requests, each linked to its review page (same origin). */
+function developmentPanel(all: IssuePullRequest[]) {
+  const pulls = all.slice(0, PANEL_PULLS_MAX);
+  const state = (p: IssuePullRequest) => (p.merged ? 'merged' : p.state);
+  const href = (p: IssuePullRequest) => `/${p.repo.split('/').map(encodeURIComponent).join('/')}/pull/${p.number}`;
+  return html`<section class="development"><h2>Development</h2>${pulls.length === 0
+    ? html`<p class="empty">No pull requests: none has a head branch named for this issue (feature/KEY-… or hotfix/KEY-…).</p>`
+    : html`<ul class="pulls">${pulls.map((p) => html`<li class="pull-link" data-state="${state(p)}"><a href="${href(p)}">${p.repo}#${p.number}</a> <span class="pull-title">${p.title}</span> <span class="state state-${state(p)}">${state(p)}</span> <code class="branch">${p.head}</code> → <code class="branch">${p.base}</code></li>`)}</ul>${all.length > pulls.length ? html`<p class="cut">Showing the first ${pulls.length} of ${all.length} pull requests.</p>` : ''}`}</section>`;
+}
+
+/**
+ * `/browse/KEY`: the issue, its description and comments from ADF, its transitions as buttons, and
+ * (when the code host is on) its pull requests.
+ */
+export function issuePage(view: IssuePage, viewer: User, pulls?: IssuePullRequest[]): string {
   const { issue, project, people } = view;
   const name = (id: number | null) => (id === null ? 'Unassigned' : people.get(id)?.display_name ?? 'Unknown user');
   const transitions = view.transitions.length === 0
@@ -35,6 +60,7 @@ export function issuePage(view: IssuePage, viewer: User): string {
 </dl>
 ${transitions}
 <section class="description"><h2>Description</h2>${issue.description ? html`<div class="adf">${adfToHtml(issue.description)}</div>` : html`<p class="empty">No description.</p>`}</section>
+${pulls ? developmentPanel(pulls) : ''}
 ${view.subtasks.length > 0 ? html`<section class="subtasks"><h2>Sub-tasks</h2><ul>${view.subtasks.map((s) => html`<li><a href="/browse/${s.issue.key}">${s.issue.key}</a> ${s.issue.summary} <span class="status-badge" data-status="${s.status.name}">${s.status.name}</span></li>`)}</ul></section>` : ''}
 <section class="comments"><h2>Comments (${view.comments.length})</h2>${comments.length > 0 ? comments : html`<p class="empty">No comments.</p>`}</section>
 </main>`,

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { loadBoard, loadIssuePage, visibleBoardVersion } from '../../domain/board.js';
+import { boardFrame, loadBoard, loadIssuePage, visibleBoardVersion } from '../../domain/board.js';
 import { ApiError } from '../../domain/errors.js';
 import type { Caller, Tracker } from '../../domain/tracker.js';
 import { siteOf } from '../context.js';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxProvider } from '../validation.js';
 import { boardPage } from './board-view.js';
-import { issuePage } from './issue-view.js';
+import { issuePage, type PullsForIssue } from './issue-view.js';
 import { ASSETS, messagePage, SECURITY_HEADERS } from './layout.js';
 
 /** The realm of the browser's sign-in prompt. */
@@ -34,7 +34,8 @@ async function viewerOf(tracker: Tracker, request: FastifyRequest): Promise<Call
   return { site, user, baseUrl: `${request.protocol}://${request.host}` };
 }
 
-const sendHtml = (reply: FastifyReply, status: number, body: string) =>
+/** An HTML page as the answer (the board's and the review pages'). */
+export const sendHtml = (reply: FastifyReply, status: number, body: string) =>
   reply.code(status).type('text/html; charset=utf-8').send(body);
 
 /** The header the board's script sends with its REST calls (board-assets/board.js). */
@@ -49,9 +50,25 @@ export const BOARD_HEADER = 'x-jst-board';
  */
 export const boardChallenge = (request: FastifyRequest): string | undefined => (request.headers[BOARD_HEADER] === '1' ? CHALLENGE : undefined);
 
+/**
+ * The headers of every web page, on every answer of the scope they are added to (the board's, and
+ * the code host's review pages): SECURITY_HEADERS, no caching unless a route says otherwise, and
+ * the time the server took.
+ */
+export function securePages(scope: FastifyInstance): void {
+  scope.addHook('onRequest', (request, _reply, done) => { started.set(request, performance.now()); done(); });
+  scope.addHook('onSend', (request, reply, payload, done) => {
+    void reply.headers(SECURITY_HEADERS);
+    if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
+    const t0 = started.get(request);
+    if (t0 !== undefined) void reply.header('server-timing', `app;dur=${(performance.now() - t0).toFixed(2)}`);
+    done(null, payload);
+  });
+}
+
 /** Registers the board: its routes in a scope of their own. */
-export function registerBoard(app: FastifyInstance, tracker: Tracker): void {
-  void app.register(boardRoutes(tracker));
+export function registerBoard(app: FastifyInstance, tracker: Tracker, pullsForIssue?: PullsForIssue): void {
+  void app.register(boardRoutes(tracker, pullsForIssue));
 }
 
 /**
@@ -59,18 +76,11 @@ export function registerBoard(app: FastifyInstance, tracker: Tracker): void {
  * `GET /browse/<KEY>` (one issue), `GET /_board/version/<PROJECT>` (what the page polls) and the
  * page's static files. The gateway form stays an API host, as the vendor's gateway is.
  */
-const boardRoutes = (tracker: Tracker) => async (scope: FastifyInstance) => {
+const boardRoutes = (tracker: Tracker, pullsForIssue?: PullsForIssue) => async (scope: FastifyInstance) => {
   const app = scope.withTypeProvider<TypeBoxProvider>();
   const assets = new Map(Object.entries(ASSET_TYPES).map(([name, type]) => [name, { type, body: readFileSync(new URL(name, ASSET_DIR)) }]));
 
-  app.addHook('onRequest', (request, _reply, done) => { started.set(request, performance.now()); done(); });
-  app.addHook('onSend', (request, reply, payload, done) => {
-    void reply.headers(SECURITY_HEADERS);
-    if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
-    const t0 = started.get(request);
-    if (t0 !== undefined) void reply.header('server-timing', `app;dur=${(performance.now() - t0).toFixed(2)}`);
-    done(null, payload);
-  });
+  securePages(scope);
 
   // Every refusal is a page that says what to do and shows no data; a 401 asks the browser to prompt.
   app.setErrorHandler((error: Error, request, reply) => {
@@ -100,16 +110,20 @@ const boardRoutes = (tracker: Tracker) => async (scope: FastifyInstance) => {
     try {
       return sendHtml(reply, 200, boardPage(await loadBoard(tracker, caller, want), caller.user));
     } catch (e) {
-      // A filter the JQL parser refuses: the board without it, and the search endpoint's own words.
+      // A filter the JQL parser refuses: the search endpoint's own words and the filter to fix, and
+      // no cards: an unfiltered board under the error would read as the filter's result.
       if (!(e instanceof ApiError) || e.status !== 400 || want.jql === '') throw e;
-      const board = await loadBoard(tracker, caller, { projectKey: want.projectKey });
-      return sendHtml(reply, 400, boardPage({ ...board, jql: want.jql }, caller.user, [...e.errorMessages, ...Object.values(e.errors)]));
+      const frame = await boardFrame(tracker, caller, { projectKey: want.projectKey });
+      return sendHtml(reply, 400, boardPage({ ...frame, jql: want.jql }, caller.user, [...e.errorMessages, ...Object.values(e.errors)]));
     }
   });
 
   app.get('/browse/:key', { schema: { params: Type.Object({ key: Type.String({ maxLength: 200 }) }) } }, async (request, reply) => {
     const caller = await viewerOf(tracker, request);
-    return sendHtml(reply, 200, issuePage(await loadIssuePage(tracker, caller, request.params.key), caller.user));
+    const view = await loadIssuePage(tracker, caller, request.params.key);
+    // The development panel: asked only once the viewer may see the issue.
+    const pulls = pullsForIssue ? await pullsForIssue(view.issue.key) : undefined;
+    return sendHtml(reply, 200, issuePage(view, caller.user, pulls));
   });
 
   // What an open page polls: 304 while nothing changed (spec §6 has no event stream to follow).

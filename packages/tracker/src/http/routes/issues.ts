@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { findIssue } from '../../domain/access.js';
-import { addComment, listComments } from '../../domain/comments.js';
+import { addComment, listComments, updateComment } from '../../domain/comments.js';
 import { ApiError } from '../../domain/errors.js';
 import { COMMENT_PAGE_MAX } from '../../domain/limits.js';
 import { assignIssue, createIssue, deleteIssue, doTransition, editIssue } from '../../domain/issues.js';
@@ -12,7 +12,7 @@ import { readIssueView, sendJsonText } from '../issue-view.js';
 import { countOf } from '../params.js';
 import { renderComment, renderCreated, renderTransition } from '../render.js';
 import {
-  AssigneeBody, Comment, CommentBody, CommentPage, CommentsQuery, Created, CreateIssueQuery, DeleteIssueQuery, EditIssueQuery, Issue,
+  AssigneeBody, Comment, CommentBody, CommentPage, CommentParams, CommentsQuery, Created, CreateIssueQuery, DeleteIssueQuery, EditIssueQuery, Issue,
   IssueBody, IssueParams, IssueViewQuery, isTrue, NoContent, replies, TransitionBody, Transitions, TransitionsQuery,
 } from '../schemas.js';
 import type { TypeBoxProvider } from '../validation.js';
@@ -60,6 +60,13 @@ export const issueRoutes = (tracker: Tracker, reads: IssueReadCache | null) => a
     const caller = callerOf(request);
     const { access, comment } = await addComment(tracker, caller, request.params.issueIdOrKey, request.body);
     return reply.code(201).send(renderComment(caller, access.issue, comment, caller.user));
+  });
+
+  // Jira's updateComment: 200 with the comment; only its author may rewrite it
+  app.put('/issue/:issueIdOrKey/comment/:id', { config: WRITE, schema: { params: CommentParams, body: CommentBody, response: replies({ 200: Comment }) } }, async (request) => {
+    const caller = callerOf(request);
+    const { access, comment } = await updateComment(tracker, caller, request.params.issueIdOrKey, request.params.id, request.body);
+    return renderComment(caller, access.issue, comment, caller.user);
   });
 
   // spec §4 endpoint 8: {startAt, maxResults, total, comments}

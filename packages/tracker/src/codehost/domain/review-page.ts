@@ -1,0 +1,116 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { CodeHost, CommentView, PullDetail, RepoAccess, ReviewView } from './codehost.js';
+import type { CommitInfo, FileChange } from './git-port.js';
+import { PATCH_BYTES_MAX, PULL_COMMITS_MAX } from './limits.js';
+
+/**
+ * What a pull request's review page shows (ARCHITECTURE §14 "Pages"), gathered through the same
+ * rules as the REST interface (CodeHost), and the merge form's token. Knows nothing of HTML.
+ */
+
+/** Files shown on one page; the rest are counted and named as cut (the REST files listing has them all). */
+export const PAGE_FILES_MAX = 300;
+/** Patch text on one page: a file whose patch would pass it is listed without its lines. */
+export const PAGE_PATCH_BYTES = 1024 * 1024;
+/** Reviews and comments shown on one page (the first ones; the REST interface pages the rest). */
+export const PAGE_THREAD_MAX = 100;
+
+export interface ReviewPage {
+  access: RepoAccess;
+  detail: PullDetail;
+  commits: CommitInfo[];
+  totalCommits: number;
+  /** The files shown, at most PAGE_FILES_MAX; a file without `patch` is binary or cut for size. */
+  files: FileChange[];
+  totalFiles: number;
+  /** Files shown without their lines because the page's patch budget ran out (or the file is too large). */
+  patchesCut: number;
+  reviews: ReviewView[];
+  totalReviews: number;
+  comments: CommentView[];
+  totalComments: number;
+  /** Paths git could not merge (when `detail.mergeable` is false). */
+  conflicts: string[];
+  /** Whether the viewer may merge (write or admin on the repository). */
+  canWrite: boolean;
+}
+
+/** Everything the review page shows; 404 (masked) when the viewer may not read the repository. */
+export async function loadReviewPage(host: CodeHost, access: RepoAccess, number: number): Promise<ReviewPage> {
+  const [detail, reviews, comments] = await Promise.all([
+    host.getPull(access, number),
+    host.reviews(access, number, 0, PAGE_THREAD_MAX),
+    host.comments(access, number, 0, PAGE_THREAD_MAX),
+  ]);
+  const git = host.git!; // getPull has required it
+  const { repo } = access;
+  // The diff, the commits and the conflicts of the very commits the page's merge form names.
+  const [cmp, merge] = await Promise.all([
+    git.compare(repo.owner, repo.name, detail.baseSha, detail.headSha, { maxCommits: PULL_COMMITS_MAX, maxFiles: PAGE_FILES_MAX, maxPatchBytes: PATCH_BYTES_MAX }),
+    detail.mergeable === false ? git.mergeability(repo.owner, repo.name, detail.baseSha, detail.headSha) : Promise.resolve({ conflicts: [] as string[] }),
+  ]);
+  let budget = PAGE_PATCH_BYTES;
+  let patchesCut = 0;
+  const files = cmp.files.slice(0, PAGE_FILES_MAX).map((f) => {
+    if (f.patch === undefined) {
+      if (f.additions + f.deletions > 0) patchesCut++;
+      return f;
+    }
+    const bytes = Buffer.byteLength(f.patch);
+    if (bytes > budget) {
+      patchesCut++;
+      const { patch: _, ...rest } = f;
+      return rest;
+    }
+    budget -= bytes;
+    return f;
+  });
+  return {
+    access, detail, commits: cmp.commits, totalCommits: cmp.totalCommits,
+    files, totalFiles: cmp.changedFiles, patchesCut,
+    reviews: reviews.reviews, totalReviews: reviews.total,
+    comments: comments.comments, totalComments: comments.total,
+    conflicts: merge.conflicts,
+    canWrite: access.permission === 'write' || access.permission === 'admin',
+  };
+}
+
+/** The stored secret the merge form's tokens are made with (the first process to need it writes it). */
+const SECRET_NAME = 'page_form_secret';
+
+/**
+ * The merge form's token (a guard against cross-site requests, which a browser sends with the
+ * Basic credential it holds): an HMAC, with a secret every process over the database shares, of
+ * the viewer's token hash, the pull request and the head commit the page showed. A token is good
+ * only for that credential, that pull request and that head.
+ */
+export class FormTokens {
+  private constructor(private readonly secret: Buffer) {}
+
+  static async open(host: CodeHost): Promise<FormTokens> {
+    const store = host.store;
+    let secret = await store.meta(SECRET_NAME);
+    if (secret === undefined) {
+      try {
+        secret = await store.transaction(async (tx) => { await store.lockForSeed(tx); return store.metaOrSet(tx, SECRET_NAME, randomBytes(32).toString('hex')); });
+      } catch (e) {
+        // Another process wrote it a moment before.
+        secret = await store.meta(SECRET_NAME);
+        if (secret === undefined) throw e;
+      }
+    }
+    return new FormTokens(Buffer.from(secret, 'hex'));
+  }
+
+  /** The token for a form shown to the holder of `tokenHash` (CodeHost.hash of their credential). */
+  make(tokenHash: string, repoId: number, number: number, headSha: string): string {
+    return createHmac('sha256', this.secret).update(`merge\n${tokenHash}\n${repoId}\n${number}\n${headSha}`).digest('base64url');
+  }
+
+  /** Whether `given` is the token for exactly these values (compared in constant time). */
+  check(given: string, tokenHash: string, repoId: number, number: number, headSha: string): boolean {
+    const want = Buffer.from(this.make(tokenHash, repoId, number, headSha));
+    const got = Buffer.from(given);
+    return got.length === want.length && timingSafeEqual(got, want);
+  }
+}

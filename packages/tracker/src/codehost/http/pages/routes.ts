@@ -1,0 +1,139 @@
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { securePages, sendHtml } from '../../../http/board/routes.js';
+import type { CodeHost, RepoAccess } from '../../domain/codehost.js';
+import { GhError, notFound, noPush } from '../../domain/errors.js';
+import type { ChUser } from '../../domain/model.js';
+import { FormTokens, loadReviewPage } from '../../domain/review-page.js';
+import { tokenOf } from '../routes.js';
+import { notePage, pullPath, reviewPage } from './review-view.js';
+
+/** The realm of the browser's sign-in prompt: git's (ARCHITECTURE §14), so one credential serves both. */
+const CHALLENGE = 'Basic realm="jst-tracker code host", charset="UTF-8"';
+/** The merge form is a few hundred bytes; anything larger is no form of ours. */
+const FORM_BODY_MAX = 16 * 1024;
+
+interface PullParams { owner: string; repo: string; number: string }
+
+/** A page answer that is no GitHub error: a status, a title, lines, and a way back. */
+class PageRefusal extends Error {
+  constructor(readonly status: number, readonly title: string, readonly lines: string[], readonly back?: string) { super(title); }
+}
+
+/** The viewer: HTTP Basic with any user name and a code-host token as the password. */
+async function viewerOf(host: CodeHost, request: FastifyRequest): Promise<{ user: ChUser; tokenHash: string }> {
+  const token = tokenOf(request.headers.authorization);
+  const user = token === null ? null : await host.userOfToken(token);
+  if (!user || token === null) throw new GhError(401, 'Bad credentials');
+  return { user, tokenHash: host.hash(token) };
+}
+
+const numberOf = (text: string): number => {
+  if (!/^[1-9]\d{0,9}$/.test(text)) throw notFound();
+  return Number(text);
+};
+
+/**
+ * Whether a POST comes from one of this site's own pages: the browser says so (`Sec-Fetch-Site:
+ * same-origin`), or, from a browser that does not send that header, its `Origin` is this site's.
+ * A browser resends a Basic credential on a cross-site form post too, so a merge needs this (and
+ * the form's token). With the pages' `Referrer-Policy: no-referrer` a browser sends `Origin: null`
+ * on its own same-origin posts, hence Sec-Fetch-Site first.
+ */
+function sameOrigin(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined) return site === 'same-origin';
+  const origin = request.headers.origin;
+  return origin !== undefined && origin === `${request.protocol}://${request.host}`;
+}
+
+/** The fields of an urlencoded form body, the first value of each. */
+function formFields(body: unknown): Record<string, string> {
+  return body !== null && typeof body === 'object' ? body as Record<string, string> : {};
+}
+
+/**
+ * The code host's pages (ARCHITECTURE §14 "Pages"): `GET /<owner>/<repo>/pull/<n>` (a pull
+ * request's `html_url`) and its merge form's `POST …/merge`, in a scope of their own under the
+ * board's headers (http/board/routes.ts securePages), signed in with the code host's own
+ * credential. Mounted by the composition (src/server.ts) when the code host has its repositories.
+ */
+export function reviewPageRoutes(host: CodeHost) {
+  return async (app: FastifyInstance) => {
+    const forms = await FormTokens.open(host);
+    securePages(app);
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_MAX }, (_req, body, done) => {
+      const fields: Record<string, string> = {};
+      for (const [k, v] of new URLSearchParams(body as string)) if (!(k in fields)) fields[k] = v;
+      done(null, fields);
+    });
+
+    // Every refusal is a page that shows nothing of the repository; a 401 asks the browser to prompt.
+    app.setErrorHandler((error: FastifyError | GhError | PageRefusal, request, reply) => {
+      if (error instanceof PageRefusal) {
+        return sendHtml(reply, error.status, notePage(error.title, error.lines, error.back ? { href: error.back, label: 'Back to the pull request' } : undefined));
+      }
+      if (error instanceof GhError) {
+        if (error.status === 401) {
+          void reply.header('www-authenticate', CHALLENGE);
+          return sendHtml(reply, 401, notePage('Sign in', ['Sign in with any user name and your code-host token as the password (the token you use with git and the REST interface).']));
+        }
+        // Masked as the REST interface masks it: a repository the credential may not read does not exist.
+        if (error.status === 404) return sendHtml(reply, 404, notePage('Not found', ['There is no such pull request here, or your credential may not read its repository.']));
+        if (error.status === 503) return sendHtml(reply, 503, notePage('The code host is off', [error.message]));
+        return sendHtml(reply, error.status, notePage('Cannot do this', [error.message]));
+      }
+      const status = error.statusCode ?? 500;
+      if (status >= 500) {
+        request.log.error({ err: error }, 'review page failed');
+        return sendHtml(reply, 500, notePage('Something went wrong', ['The page could not be built; reload it in a moment.']));
+      }
+      const what = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'The form is larger than any form of this page.'
+        : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'Send the form as the page sends it (application/x-www-form-urlencoded).' : 'The request could not be read.';
+      return sendHtml(reply, status, notePage('Cannot do this', [what]));
+    });
+
+    const access = async (user: ChUser, params: PullParams): Promise<RepoAccess> => host.repoFor(user, params.owner, params.repo, 'read');
+
+    app.get<{ Params: PullParams }>('/:owner/:repo/pull/:number', async (request, reply) => {
+      const { user, tokenHash } = await viewerOf(host, request);
+      const a = await access(user, request.params);
+      const n = numberOf(request.params.number);
+      const view = await loadReviewPage(host, a, n);
+      const token = view.canWrite ? forms.make(tokenHash, a.repo.id, n, view.detail.headSha) : '';
+      return sendHtml(reply, 200, reviewPage(view, user, token));
+    });
+
+    // The merge button: the same merge as PUT /repos/{o}/{r}/pulls/{n}/merge, for the head the page showed.
+    app.post<{ Params: PullParams }>('/:owner/:repo/pull/:number/merge', async (request, reply) => {
+      // Before the sign-in: a cross-site post never makes the browser prompt for a credential.
+      if (!sameOrigin(request)) {
+        throw new PageRefusal(403, 'Refused', ['This merge was not sent from this site\'s own pull request page, so it was not made. Open the pull request here and press Merge there.']);
+      }
+      const { user, tokenHash } = await viewerOf(host, request);
+      const a = await access(user, request.params);
+      const n = numberOf(request.params.number);
+      const back = pullPath(a.repo, n);
+      if (a.permission === 'read') throw noPush();
+      const form = formFields(request.body);
+      const sha = form.sha ?? '';
+      if (!/^[0-9a-f]{40}$/.test(sha) || !forms.check(form.token ?? '', tokenHash, a.repo.id, n, sha)) {
+        throw new PageRefusal(403, 'Refused', ['The merge form is out of date or was not made for you: reload the pull request\'s page and press Merge again.'], back);
+      }
+      const method = form.merge_method ?? 'merge';
+      if (method !== 'merge' && method !== 'squash' && method !== 'rebase') {
+        throw new PageRefusal(400, 'Cannot do this', ['The merge method must be merge, squash or rebase.'], back);
+      }
+      try {
+        await host.merge(a, n, { merge_method: method, sha });
+      } catch (e) {
+        if (e instanceof GhError && e.status === 409) {
+          throw new PageRefusal(409, 'Changed since you looked', [`The pull request changed after its page was shown: ${e.message} Nothing was merged; read the page again, then merge.`], back);
+        }
+        if (e instanceof GhError && e.status === 405) throw new PageRefusal(405, 'Not merged', [`${e.message}.`], back);
+        throw e;
+      }
+      return reply.code(303).header('location', back).send();
+    });
+  };
+}

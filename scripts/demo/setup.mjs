@@ -1,0 +1,54 @@
+// The demo's accounts, tokens and port, kept in one 0600 file across runs (never printed).
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+
+export const ROLES = ['assigner', 'executor', 'reviewer'];
+export const CODEHOST_LOGIN = 'demo-bot';
+export const DEMO_REPO = { owner: 'demo', name: 'app' };
+
+const read = (file) => Object.fromEntries(readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+const write = (file, values) => {
+  writeFileSync(file, Object.entries(values).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+};
+
+/** The demo's credentials: made once (random tokens), then read back on every run. */
+export function demoCredentials(file) {
+  const c = existsSync(file) ? read(file) : {};
+  let changed = false;
+  const ensure = (name, make) => { if (!c[name]) { c[name] = make(); changed = true; } };
+  for (const r of ROLES) {
+    ensure(`DEMO_${r.toUpperCase()}_EMAIL`, () => `${r}@demo.test`);
+    ensure(`DEMO_${r.toUpperCase()}_TOKEN`, () => `demo-${r}-${randomBytes(12).toString('hex')}`);
+  }
+  ensure('DEMO_CODEHOST_TOKEN', () => `demo-codehost-${randomBytes(12).toString('hex')}`);
+  if (changed) write(file, c);
+  const port = Number(c.DEMO_PORT ?? 0);
+  return {
+    email: (r) => c[`DEMO_${r.toUpperCase()}_EMAIL`],
+    token: (r) => c[`DEMO_${r.toUpperCase()}_TOKEN`],
+    codehostToken: c.DEMO_CODEHOST_TOKEN,
+    port: Number.isInteger(port) && port > 0 && port < 65536 ? port : 0,
+  };
+}
+
+/** Records the port this run listens on, so the next run (and the worktrees' settings) keep it. */
+export function rememberPort(file, port) {
+  write(file, { ...read(file), DEMO_PORT: String(port) });
+}
+
+/** The demo site (three role accounts, one project) and the code host (one account, one repository). */
+export function demoSeed(cred) {
+  return {
+    sites: [{
+      host: 'demo.atlassian.net',
+      users: ROLES.map((r) => ({ email: cred.email(r), displayName: `Demo ${r[0].toUpperCase()}${r.slice(1)}`, tokens: [{ token: cred.token(r) }] })),
+      projects: [{ key: 'DEMO', name: 'Demo project', lead: cred.email('assigner'), workflow: 'kanban',
+        members: [{ email: cred.email('assigner'), role: 'admin' }, { email: cred.email('executor'), role: 'member' }, { email: cred.email('reviewer'), role: 'member' }] }],
+    }],
+    codehost: {
+      users: [{ login: CODEHOST_LOGIN, name: 'Demo Bot', tokens: [{ token: cred.codehostToken }] }],
+      repos: [{ ...DEMO_REPO, defaultBranch: 'development', collaborators: [{ login: CODEHOST_LOGIN, permission: 'write' }] }],
+    },
+  };
+}

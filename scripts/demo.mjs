@@ -154,7 +154,8 @@ const jstHere = `export PATH=${shq(join(root, 'node_modules', '.bin'))}:"$PATH"`
 process.stdout.write([
   '',
   'Where everything is:',
-  `  tracker        ${server.url}   (Jira REST v3; board: ${server.url}/ — sign in with an e-mail and its token from the credentials file)`,
+  `  tracker        ${server.url}   (Jira REST v3 under /rest/api/3)`,
+  `  board          ${server.url}/   (web page: sign in with an e-mail and its token from the credentials file)`,
   `  code host      ${codehostApi}   (GitHub REST shape; git: ${originUrl})`,
   ...(first?.pullUrl ? [`  pull request   ${first.pullUrl}   (sign in as ${CODEHOST_LOGIN} with DEMO_CODEHOST_TOKEN from the credentials file as the password)`] : []),
   `  tracker data   ${server.store.location}`,

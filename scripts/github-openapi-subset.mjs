@@ -9,11 +9,11 @@
 // externalDocs as they are. Nothing is rewritten. Prints the input and output SHA-256s.
 //   node scripts/github-openapi-subset.mjs --from DIR   uses an unpacked package/generated folder.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cutSubset, sha256, subsetText } from './lib/openapi-cut.mjs';
 
 /** Path → the methods kept (GitHub's own path templates). */
 export const KEEP = {
@@ -27,52 +27,7 @@ export const KEEP = {
   '/repos/{owner}/{repo}/pulls/{pull_number}/reviews': ['get', 'post'],
   '/repos/{owner}/{repo}/issues/{issue_number}/comments': ['get', 'post'],
 };
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
-
-export function cutSubset(full) {
-  const paths = {};
-  for (const [path, methods] of Object.entries(KEEP)) {
-    const item = full.paths[path];
-    if (!item) throw new Error(`the full description has no path ${path}`);
-    const kept = Object.fromEntries(Object.entries(item).filter(([k]) => !METHODS.includes(k) || methods.includes(k)));
-    for (const m of methods) if (!kept[m]) throw new Error(`the full description has no ${m.toUpperCase()} ${path}`);
-    paths[path] = kept;
-  }
-  const wanted = new Set();
-  const queue = [paths];
-  const visit = (node) => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (node === null || typeof node !== 'object') return;
-    for (const [k, v] of Object.entries(node)) {
-      if (k === '$ref' && typeof v === 'string') {
-        const m = /^#\/components\/([^/]+)\/([^/]+)$/.exec(v);
-        if (!m) throw new Error(`unsupported reference ${v}`);
-        const [, kind, name] = m;
-        if (!wanted.has(`${kind}/${name}`)) {
-          const target = full.components?.[kind]?.[name];
-          if (target === undefined) throw new Error(`reference ${v} does not resolve`);
-          wanted.add(`${kind}/${name}`);
-          queue.push(target);
-        }
-      } else visit(v);
-    }
-  };
-  while (queue.length > 0) visit(queue.shift());
-  const operations = Object.values(paths).flatMap((item) => METHODS.filter((m) => item[m]).map((m) => item[m]));
-  const tags = new Set(operations.flatMap((op) => op.tags ?? []));
-  const components = {};
-  for (const [kind, entries] of Object.entries(full.components)) {
-    for (const name of Object.keys(entries)) if (wanted.has(`${kind}/${name}`)) (components[kind] ??= {})[name] = entries[name];
-  }
-  const out = {};
-  for (const key of ['openapi', 'info', 'servers', 'externalDocs']) if (full[key] !== undefined) out[key] = full[key];
-  if (full.tags) out.tags = full.tags.filter((t) => tags.has(t.name));
-  out.paths = paths;
-  out.components = components;
-  return { subset: out, operations: operations.length, schemas: Object.keys(components.schemas ?? {}).length };
-}
-
-const sha256 = (data) => createHash('sha256').update(data).digest('hex');
+const cut = (full) => cutSubset(full, KEEP);
 
 /** The newest ghes-3.N.json in the folder (by N). */
 function newestGhes(dir) {
@@ -99,8 +54,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     for (const [file, out] of [['api.github.com.json', 'api.github.com-subset.json'], [newestGhes(dir), 'ghes-subset.json']]) {
       const raw = readFileSync(join(dir, file));
-      const { subset, operations, schemas } = cutSubset(JSON.parse(raw.toString('utf8')));
-      const text = `${JSON.stringify(subset, null, 2)}\n`;
+      const { subset, operations, schemas } = cut(JSON.parse(raw.toString('utf8')));
+      const text = subsetText(subset);
       writeFileSync(join(outDir, out), text);
       console.log(`input  ${file}: ${raw.length} bytes, sha256 ${sha256(raw)}`);
       console.log(`output spec/github-openapi/${out}: ${Object.keys(subset.paths).length} paths, ${operations} operations, ${schemas} schemas, sha256 ${sha256(text)}`);

@@ -53,15 +53,16 @@ describe.skipIf(!run)('ARCHITECTURE §12 board in Chromium, after npm start', ()
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('log in and see the demo plan in the right columns: the parent and its three sub-tasks in To Do, in one lane', async () => {
+  it('log in and see the demo plan in the right columns: the sub-task the demo finished in Done, the others and the parent in To Do, in one lane', async () => {
     const page = await browser.context.newPage();
     const res = await page.goto(demo.board);
     expect(res?.status()).toBe(200);
     await expect(page.locator('.column-head').allTextContents()).resolves.toEqual(['To Do', 'In Progress', 'In Review', 'Done']);
-    for (const key of ['DEMO-1', 'DEMO-2', 'DEMO-3', 'DEMO-4']) expect(await card(page, 'To Do', key).count(), key).toBe(1);
+    for (const key of ['DEMO-1', 'DEMO-3', 'DEMO-4']) expect(await card(page, 'To Do', key).count(), key).toBe(1);
+    expect(await card(page, 'Done', 'DEMO-2').count()).toBe(1);
     const lane = page.locator('.lane-group', { has: page.locator('.lane-title a[href="/browse/DEMO-1"]') });
     expect(await lane.locator('.card.subtask').count()).toBe(3);
-    expect(await lane.locator('.lane-title .progress').textContent()).toBe('0/3');
+    expect(await lane.locator('.lane-title .progress').textContent()).toBe('1/3');
     await page.close();
   });
 
@@ -80,8 +81,8 @@ describe.skipIf(!run)('ARCHITECTURE §12 board in Chromium, after npm start', ()
   it('open an issue, move it by a button, and the change survives a reload', async () => {
     const page = await browser.context.newPage();
     await page.goto(demo.board);
-    await page.click('.card[data-key="DEMO-2"] a.key');
-    await page.waitForURL(/\/browse\/DEMO-2$/);
+    await page.click('.card[data-key="DEMO-3"] a.key');
+    await page.waitForURL(/\/browse\/DEMO-3$/);
     expect(await page.locator('.adf h2, .adf h1, .adf h3').first().textContent()).toBeTruthy();
     expect(await page.locator('.comment.marker-target').count()).toBe(1);
     await page.getByRole('button', { name: 'In Progress' }).click();
@@ -89,7 +90,7 @@ describe.skipIf(!run)('ARCHITECTURE §12 board in Chromium, after npm start', ()
     await page.reload();
     expect(await page.locator('dd.status').textContent()).toBe('In Progress');
     await page.goto(demo.board);
-    expect(await card(page, 'In Progress', 'DEMO-2').count()).toBe(1);
+    expect(await card(page, 'In Progress', 'DEMO-3').count()).toBe(1);
     await page.close();
   });
 
@@ -97,12 +98,12 @@ describe.skipIf(!run)('ARCHITECTURE §12 board in Chromium, after npm start', ()
     const page = await browser.context.newPage();
     await page.goto(demo.board);
     await page.evaluate('window.stayed = true');
-    const api = `${demo.board}rest/api/3/issue/DEMO-3/transitions`;
+    const api = `${demo.board}rest/api/3/issue/DEMO-4/transitions`;
     const list = await (await fetch(api, { headers: { Authorization: demoAuth } })).json() as { transitions: { id: string; to: { name: string } }[] };
     const to = list.transitions.find((x) => x.to.name === 'In Review')!;
     const moved = await fetch(api, { method: 'POST', headers: { Authorization: demoAuth, 'Content-Type': 'application/json' }, body: JSON.stringify({ transition: { id: to.id } }) });
     expect(moved.status).toBe(204);
-    await expect.poll(() => card(page, 'In Review', 'DEMO-3').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => card(page, 'In Review', 'DEMO-4').count(), { timeout: 10_000 }).toBe(1);
     expect(await page.evaluate('window.stayed')).toBe(true);
     await page.close();
   });

@@ -62,7 +62,7 @@ describe('npm start (docs/architecture.md §3, §14 "The demo"): all three phase
     expect(asked).toBeGreaterThan(0);
     expect(out.indexOf('CHANGES REQUESTED — Quote values', asked)).toBeGreaterThan(asked);
     expect(out.indexOf('Task memory (1 earlier note)', asked)).toBeGreaterThan(asked);
-    for (const label of ['tracker', 'code host', 'pull request', 'tracker data', 'credentials', 'repository', 'worktrees']) expect(out).toMatch(new RegExp(`^ {2}${label} +\\S`, 'm'));
+    for (const label of ['tracker', 'board', 'code host', 'pull request', 'tracker data', 'credentials', 'repository', 'worktrees']) expect(out).toMatch(new RegExp(`^ {2}${label} +\\S`, 'm'));
     expect(out).toContain('The server has stopped (--once)');
     // No key is hard-coded: every key printed comes from the plan's own worktrees.
     for (const file of ['scripts/demo.mjs', 'scripts/demo/text.mjs', 'scripts/demo/setup.mjs']) expect(readFileSync(join(root, file), 'utf8')).not.toMatch(/DEMO-\d/);

@@ -2,42 +2,13 @@
  * What the code host's domain needs of git (implemented by ../git/repos.ts, BareRepos, over the
  * bare repositories under --repos). Every call runs git itself; nothing here re-implements it.
  */
-export interface GitPerson { name: string; email: string; date: string }
-
-export interface CommitInfo {
-  sha: string;
-  tree: string;
-  parents: string[];
-  message: string;
-  author: GitPerson;
-  committer: GitPerson;
-}
-
-export interface FileChange {
-  filename: string;
-  status: 'added' | 'removed' | 'modified' | 'renamed' | 'copied' | 'changed' | 'unchanged';
-  additions: number;
-  deletions: number;
-  changes: number;
-  /** The blob at the head side (null for a removed file). */
-  sha: string | null;
-  /** Absent when binary or cut (too large, as on GitHub). */
-  patch?: string;
-  previous_filename?: string;
-}
+// The values git answers with are git's own types (../git); only the calls are the domain's port.
+export type { CommitInfo, GitPerson } from '../git/commits.js';
+export type { Comparison, FileChange } from '../git/compare.js';
+import type { Comparison } from '../git/compare.js';
+import type { GitPerson } from '../git/commits.js';
 
 export interface CompareLimits { maxCommits: number; maxFiles: number; maxPatchBytes: number }
-
-export interface Comparison {
-  /** base..head, oldest first, at most maxCommits. */
-  commits: CommitInfo[];
-  totalCommits: number;
-  /** The diff from the merge base to head, at most maxFiles. */
-  files: FileChange[];
-  changedFiles: number;
-  additions: number;
-  deletions: number;
-}
 
 export interface MergeRequest {
   baseBranch: string;

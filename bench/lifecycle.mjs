@@ -1,61 +1,85 @@
-// Times phases 2-3 for a parent and five sub-tasks on the embedded tracker (SQLite) against the
-// code-host stand-in of the tests: `jst pr` ×5, the review brief, an approval ×5, `jst done` of the
-// five, then the parent's pull request (`review --open-parent-pr`), its approval and `done`. Counts
-// the tracker calls (server request log), code-host calls (the stand-in's record) and git processes
-// (a counting `git` shim first on PATH). Setup (plan, start, commits, merges) is not timed.
-// Run: npm run bench:lifecycle
-import { execFileSync, spawn } from 'node:child_process';
+// Times phases 2-3 for a parent and five sub-tasks on jst-tracker (SQLite) that is also the code
+// host (ARCHITECTURE §14): origin is bench/repo on it (git over HTTP, the token through git's
+// credential store), CODEHOST_API_URL its /api/v3, no CODEHOST_REPO. Timed: `jst pr` ×5, the review
+// brief, an approval ×5, `jst done` of the five, then the parent's pull request
+// (`review --open-parent-pr`), its approval and `done`. Not timed: plan, start, commits, and the
+// merges on the code host (`PUT …/merge`, between the two timed parts and at the end).
+// Counts the tracker calls, the code host's REST calls and git-over-HTTP requests (a listener on the
+// server's requests) and jst's git processes (a counting `git` shim first on PATH; the server's own
+// git processes — http-backend, merges — are not counted).
+//
+// Then, on the same server in the same run, a loop of timed requests, one of each per round:
+// `POST /pulls` (a fresh branch each round), `GET /pulls?head=`, `PUT /pulls/{n}/merge`, the
+// tracker's `GET /issue` and a no-op (`GET /_edge/tenant_info`, the cheapest answer the server
+// gives). Server time of a request = its median round trip minus the no-op's median round trip
+// (the client's and the loopback's share, the same for every request, is taken away). The server
+// runs as in production (no request log, so the read front and cache are on).
+// Run: npm run bench:lifecycle   (BENCH_LOOP=N rounds, default 40)
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
 import { parseSeed, startServer } from '../packages/tracker/dist/index.js';
 import { gitShim } from './lib/git-shim.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const base = mkdtempSync(join(tmpdir(), 'jst-lifecycle-bench-'));
-// The one code-host stand-in (test/support/codehost.ts), compiled for this run.
-await build({ entryPoints: [join(root, 'test/support/codehost.ts')], bundle: true, platform: 'node', format: 'esm', outfile: join(base, 'codehost.mjs'), logLevel: 'error' });
-const { startCodehost } = await import(pathToFileURL(join(base, 'codehost.mjs')).href);
+const ROUNDS = Number(process.env.BENCH_LOOP ?? 40);
 
 const { realGit, shimDir, log: gitLog } = gitShim(base);
-const git = (cwd, ...a) => execFileSync(realGit, a, { cwd, stdio: 'pipe' }).toString().trim();
+const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };
+const git = (cwd, ...a) => execFileSync(realGit, a, { cwd, stdio: 'pipe', env: gitEnv }).toString().trim();
+// Fetch, push and clone talk HTTP to the server in this process: never synchronously.
+const gitNet = (cwd, ...a) => new Promise((resolve, reject) => execFile(realGit, a, { cwd, env: gitEnv }, (e, out, err) => (e ? reject(new Error(`git ${a.join(' ')}: ${err}`)) : resolve(out.trim()))));
 
-const calls = [];
-let counting = false;
-const logStream = { write(line) { const o = JSON.parse(line); if (counting && o.msg === 'incoming request') calls.push(`${o.req.method} ${o.req.url}`); } };
 const email = 'a@bench.test';
 const token = 'bench-token';
-const server = await startServer({ port: 0, dataDir: join(base, 'data'), logLevel: 'info', logStream,
-  seed: parseSeed({ sites: [{ host: 'bench.atlassian.net', users: [{ email, tokens: [{ token }] }], projects: [{ key: 'BEN', name: 'Bench', members: [{ email, role: 'admin' }] }] }] }) });
 const CH_TOKEN = 'bench-codehost-token';
-const ch = await startCodehost({ token: CH_TOKEN, repos: ['bench/repo'] });
+const server = await startServer({
+  port: 0, dataDir: join(base, 'data'),
+  seed: parseSeed({
+    sites: [{ host: 'bench.atlassian.net', users: [{ email, tokens: [{ token }] }], projects: [{ key: 'BEN', name: 'Bench', members: [{ email, role: 'admin' }] }] }],
+    codehost: {
+      users: [{ login: 'bench-bot', tokens: [{ token: CH_TOKEN }] }],
+      repos: [{ owner: 'bench', name: 'repo', defaultBranch: 'development', collaborators: [{ login: 'bench-bot', permission: 'write' }] }],
+    },
+  }),
+});
+const api = `${server.url}/api/v3`;
+const gitUrl = `${server.url}/bench/repo.git`;
+
+// Every request the server receives while counting: tracker, code-host REST, git over HTTP.
+const calls = [];
+let counting = false;
+server.app.server.on('request', (req) => { if (counting) calls.push(`${req.method} ${req.url}`); });
 
 const dir = join(base, 'run');
 const repo = join(dir, 'repo');
 const wts = join(dir, 'worktrees');
 mkdirSync(wts, { recursive: true });
-git(dir, 'init', '-q', '--bare', '--initial-branch=development', join(dir, 'origin.git'));
 git(dir, 'init', '-q', '--initial-branch=development', repo);
 git(repo, 'config', 'user.name', 'b');
 git(repo, 'config', 'user.email', 'b@b');
 git(repo, 'commit', '-q', '--allow-empty', '-m', 'init');
 git(repo, 'branch', 'main');
-git(repo, 'remote', 'add', 'origin', join(dir, 'origin.git'));
-git(repo, 'push', '-q', '-u', 'origin', 'development', 'main');
+git(repo, 'remote', 'add', 'origin', gitUrl);
+const credentials = join(dir, 'git-credentials');
+writeFileSync(credentials, `http://x-access-token:${CH_TOKEN}@${new URL(server.url).host}\n`, { mode: 0o600 });
+git(repo, 'config', 'credential.helper', `store --file=${credentials}`);
+await gitNet(repo, 'push', '-q', '-u', 'origin', 'development', 'main');
 mkdirSync(join(repo, '.jst'));
 writeFileSync(join(repo, '.jst', 'team.env'), 'DEFAULT_BASE_BRANCH=development\nPRODUCTION_BRANCH=main\nPROJECT_KEY=BEN\n');
 writeFileSync(join(repo, '.jst', 'local.env'), [`WORKTREES_DIR=${wts}`, `TRACKER_ACCOUNT_URL=${new URL(server.url).host}`, `TRACKER_GATEWAY_URL=${server.url}`,
-  `CODEHOST_API_URL=${ch.url}`, `CODEHOST_PAT_TOKEN=${CH_TOKEN}`, 'CODEHOST_REPO=bench/repo',
-  ...['ASSIGNER', 'EXECUTOR', 'REVIEWER'].flatMap((r) => [`TRACKER_${r}_EMAIL=${email}`, `TRACKER_${r}_TOKEN=${token}`])].join('\n') + '\n');
+  `CODEHOST_API_URL=${api}`, `CODEHOST_PAT_TOKEN=${CH_TOKEN}`,
+  ...['ASSIGNER', 'EXECUTOR', 'REVIEWER'].flatMap((r) => [`TRACKER_${r}_EMAIL=${email}`, `TRACKER_${r}_TOKEN=${token}`])].join('\n') + '\n', { mode: 0o600 });
 writeFileSync(join(repo, '.jst', '.gitignore'), 'local.env\ncloud-id.json\nplan-journal*\n');
 writeFileSync(join(dir, 'plan.json'), JSON.stringify({ request: 'Bench', summary: 'Bench parent', scope: 's', acceptanceCriteria: ['a'], priority: 'High',
   steps: Array.from({ length: 5 }, (_, i) => ({ summary: `Bench step ${i + 1}`, scope: 's', acceptanceCriteria: ['a'] })) }));
 
 function jst(cwd, ...args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'packages/jst/bin/jst.cjs'), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', PATH: `${shimDir}:${process.env.PATH}` } });
+    const child = spawn(process.execPath, [join(root, 'packages/jst/bin/jst.cjs'), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...gitEnv, HOME: dir, NO_COLOR: '1', PATH: `${shimDir}:${process.env.PATH}` } });
     let out = ''; let err = '';
     child.stdout.on('data', (c) => { out += c; });
     child.stderr.on('data', (c) => { err += c; });
@@ -63,10 +87,20 @@ function jst(cwd, ...args) {
   });
 }
 
+/** A code-host REST call as bench-bot; throws unless the status is `want`. */
+async function rest(method, path, body, want) {
+  const res = await fetch(`${api}${path}`, { method, headers: { Authorization: `Bearer ${CH_TOKEN}`, Accept: 'application/vnd.github+json', 'User-Agent': 'jst-bench', ...(body ? { 'Content-Type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const text = await res.text();
+  if (res.status !== want) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+  return text === '' ? null : JSON.parse(text);
+}
+const pullOf = async (head) => (await rest('GET', `/repos/bench/repo/pulls?head=bench:${encodeURIComponent(head)}&state=all`, undefined, 200))[0];
+const mergePull = (n) => rest('PUT', `/repos/bench/repo/pulls/${n}/merge`, {}, 200);
+
 const planned = JSON.parse(await jst(repo, 'plan', '--plan', join(dir, 'plan.json'), '--json'));
 const [parent, ...subs] = planned.keys;
 const [pb, ...subBranches] = planned.branches;
-const [pw, ...subTrees] = planned.worktrees;
+const [, ...subTrees] = planned.worktrees;
 for (const [i, wt] of subTrees.entries()) {
   await jst(wt, 'start');
   writeFileSync(join(wt, `step${i}.txt`), `${i}\n`);
@@ -75,7 +109,6 @@ for (const [i, wt] of subTrees.entries()) {
 }
 
 rmSync(gitLog, { force: true });
-const chFrom = ch.requests.length;
 let ms = 0;
 const timed = async (work) => { counting = true; const t0 = process.hrtime.bigint(); await work(); ms += Number(process.hrtime.bigint() - t0) / 1e6; counting = false; };
 await timed(async () => {
@@ -84,26 +117,67 @@ await timed(async () => {
   for (const k of subs) await jst(repo, 'review', k, '--approve', '--summary', 'ok');
   await jst(repo, 'done', ...subs, '--yes', ...subs);
 });
-// The sub-task pull requests are merged on the code host (and so into the parent branch): not timed.
-for (const b of subBranches) ch.merge(ch.pulls.find((p) => p.head === b).number);
-git(pw, 'fetch', '-q', 'origin');
-git(pw, 'merge', '-q', '--no-edit', ...subBranches.map((b) => `origin/${b}`));
-git(pw, 'push', '-q', 'origin', pb);
+// The sub-task pull requests are merged on the code host, into the parent branch: not timed.
+for (const b of subBranches) await mergePull((await pullOf(b)).number);
 await timed(async () => {
   await jst(repo, 'review', parent, '--open-parent-pr');
   await jst(repo, 'review', parent, '--approve', '--summary', 'ships');
   await jst(repo, 'done', parent, '--yes', parent);
 });
+const merged = await mergePull((await pullOf(pb)).number);
+await gitNet(repo, 'fetch', '-q', 'origin');
+const onDevelopment = (() => { try { git(repo, 'merge-base', '--is-ancestor', merged.sha, 'origin/development'); return true; } catch { return false; } })();
+if (!onDevelopment) throw new Error('the parent merge is not on development');
 
 const gitCalls = readFileSync(gitLog, 'utf8').trim().split('\n');
-const chCalls = ch.calls(chFrom);
+const kind = (c) => (/^\S+ \/api\/v3\//.test(c) ? 'codehost' : /\.git\/|\/(info\/refs|git-upload-pack|git-receive-pack)/.test(c) ? 'git' : 'tracker');
 const tally = (xs) => Object.entries(xs.reduce((m, x) => ((m[x] = (m[x] ?? 0) + 1), m), {})).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${v} × ${k}`);
-console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, Node.js ${process.version}`);
+const shape = (c) => c.replace(/\?.*/, '').replace(/\/ex\/jira\/[^/]+\/rest\/api\/3/, '').replace(/BEN-\d+/, 'BEN-n').replace(/\/\d+(?=\/|$)/g, '/n').replace(/^(\S+ )\/api\/v3/, '$1');
+const byKind = { tracker: calls.filter((c) => kind(c) === 'tracker'), codehost: calls.filter((c) => kind(c) === 'codehost'), git: calls.filter((c) => kind(c) === 'git') };
+console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, Node.js ${process.version}, git ${git(repo, '--version').replace('git version ', '')}`);
 console.log(`jst pr ×5, review brief, approve ×5, done ×5, --open-parent-pr, approve, done (parent + 5 sub-tasks; 15 jst processes): ${ms.toFixed(0)} ms wall`);
-console.log(`tracker calls: ${calls.length}; code-host calls: ${chCalls.length}; git processes: ${gitCalls.length}`);
-console.log('tracker:'); for (const l of tally(calls.map((c) => c.replace(/\?.*/, '').replace(/\/ex\/jira\/[^/]+\/rest\/api\/3/, '').replace(/BEN-\d+/, 'BEN-n')))) console.log(`  ${l}`);
-console.log('code host:'); for (const l of tally(chCalls.map((c) => c.replace(/\/\d+/, '/n')))) console.log(`  ${l}`);
+console.log(`tracker calls: ${byKind.tracker.length}; code-host REST calls: ${byKind.codehost.length}; git-over-HTTP requests: ${byKind.git.length}; jst's git processes: ${gitCalls.length}`);
+console.log('tracker:'); for (const l of tally(byKind.tracker.map(shape))) console.log(`  ${l}`);
+console.log('code host:'); for (const l of tally(byKind.codehost.map(shape))) console.log(`  ${l}`);
+console.log('git over HTTP:'); for (const l of tally(byKind.git.map(shape))) console.log(`  ${l}`);
 console.log('git:'); for (const l of tally(gitCalls.map((c) => c.split(' ')[0]))) console.log(`  ${l}`);
-await ch.close();
+
+// --- Server time of the code host's calls beside GET /issue, on the same server.
+const loop = join(dir, 'loop');
+await gitNet(dir, '-c', `credential.helper=store --file=${credentials}`, 'clone', '-q', gitUrl, loop);
+git(loop, 'config', 'credential.helper', `store --file=${credentials}`);
+git(loop, 'config', 'user.name', 'b');
+git(loop, 'config', 'user.email', 'b@b');
+for (let i = 0; i < ROUNDS; i++) {
+  git(loop, 'checkout', '-q', '-B', `bench/loop-${i}`, 'origin/development');
+  writeFileSync(join(loop, `loop-${i}.txt`), `${i}\n`);
+  git(loop, 'add', `loop-${i}.txt`);
+  git(loop, 'commit', '-q', '-m', `loop ${i}`);
+}
+await gitNet(loop, 'push', '-q', 'origin', ...Array.from({ length: ROUNDS }, (_, i) => `bench/loop-${i}`));
+const tenant = await (await fetch(`${server.url}/_edge/tenant_info`)).json();
+const issueUrl = `${server.url}/ex/jira/${tenant.cloudId}/rest/api/3/issue/${subs[0]}`;
+const basic = `Basic ${Buffer.from(`${email}:${token}`).toString('base64')}`;
+const rounds = { noop: [], 'POST /pulls': [], 'GET /pulls?head=': [], 'PUT /pulls/{n}/merge': [], 'GET /issue': [] };
+const clock = async (name, work) => { const t0 = process.hrtime.bigint(); const r = await work(); rounds[name].push(Number(process.hrtime.bigint() - t0) / 1e6); return r; };
+const getIssue = async () => { const r = await fetch(issueUrl, { headers: { Authorization: basic, Accept: 'application/json' } }); await r.arrayBuffer(); if (r.status !== 200) throw new Error(`GET /issue ${r.status}`); };
+const noop = async () => { const r = await fetch(`${server.url}/_edge/tenant_info`); await r.arrayBuffer(); };
+for (let i = 0; i < 5; i++) { await noop(); await getIssue(); await rest('GET', '/user', undefined, 200); } // warm-up
+for (let i = 0; i < ROUNDS; i++) {
+  const head = `bench/loop-${i}`;
+  await clock('noop', noop);
+  const created = await clock('POST /pulls', () => rest('POST', '/repos/bench/repo/pulls', { title: `loop ${i}`, head, base: 'development', body: '' }, 201));
+  await clock('GET /pulls?head=', () => rest('GET', `/repos/bench/repo/pulls?head=bench:${encodeURIComponent(head)}&base=development&state=all`, undefined, 200));
+  await clock('PUT /pulls/{n}/merge', () => mergePull(created.number));
+  await clock('GET /issue', getIssue);
+}
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const floor = median(rounds.noop);
+console.log(`server time, median of ${ROUNDS} rounds (each round one of each, in turn; server time = median round trip − the no-op's ${floor.toFixed(2)} ms):`);
+for (const [name, xs] of Object.entries(rounds)) {
+  if (name === 'noop') continue;
+  console.log(`  ${name.padEnd(22)} ${(median(xs) - floor).toFixed(2).padStart(7)} ms   (round trip median ${median(xs).toFixed(2)} ms, p90 ${[...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)].toFixed(2)} ms)`);
+}
+
 await server.close();
 rmSync(base, { recursive: true, force: true });

@@ -1,29 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCodehost, type TestCodehost } from '../support/codehost.js';
+import { codehostOf, type EmbeddedCodehost } from '../support/embedded-codehost.js';
 import { runJst } from '../support/jst-cli.js';
-import { CODEHOST_TOKEN, makeRepo, setting, writeJstFiles, type TestRepo } from '../support/repo.js';
-import { TOKENS } from '../support/seed.js';
+import { makeRepo, setting, writeJstFiles, type TestRepo } from '../support/repo.js';
+import { TOKENS, testSeed, withCodehost } from '../support/seed.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
 
 describe('jst healthcheck, the binary (ARCHITECTURE §6)', () => {
   let t: TestTracker;
-  let host: TestCodehost;
+  let host: EmbeddedCodehost;
   let repo: TestRepo;
   beforeAll(async () => {
-    t = await startTestTracker('sqlite');
-    host = await startCodehost({ token: CODEHOST_TOKEN, repos: ['acme/widgets'] });
-    repo = makeRepo({ originUrl: 'https://github.com/acme/widgets.git' });
-    writeJstFiles(repo.repo, { trackerUrl: t.url, codehostUrl: host.url, worktreesDir: repo.worktreesDir });
+    // The tracker is the code host too (ARCHITECTURE §14); origin is acme/widgets on it, no CODEHOST_REPO.
+    t = await startTestTracker('sqlite', withCodehost(testSeed()));
+    host = codehostOf(t);
+    repo = makeRepo({ codehost: host.origin('acme/widgets') });
+    writeJstFiles(repo.repo, { trackerUrl: t.url, codehostUrl: host.api, worktreesDir: repo.worktreesDir });
   });
-  afterAll(async () => { await t?.close(); await host?.close(); repo?.cleanup(); });
+  afterAll(async () => { await t?.close(); repo?.cleanup(); });
 
-  it('all rows PASS for each role on a well-configured checkout: exit 0; --json has {role, rows}', async () => {
+  it('all rows PASS for each role on a well-configured checkout: exit 0; --json has {role, rows}; codehost_login reads origin\'s repository on the embedded code host', async () => {
     for (const role of ['assigner', 'executor', 'reviewer']) {
       const r = await runJst(['healthcheck', '--role', role, '--json'], { cwd: repo.repo });
       const report = JSON.parse(r.stdout);
       expect(report.role).toBe(role);
       expect(report.rows.map((x: any) => x.name)).toEqual(['worktree', 'worktrees_dir', 'branch', 'production_branch', 'branch_pair', 'env_config', 'tracker_login', 'codehost_login', 'platform']);
       expect(report.rows.filter((x: any) => x.status !== 'PASS'), JSON.stringify(report.rows)).toEqual([]);
+      expect(report.rows.find((x: any) => x.name === 'codehost_login').detail).toBe(`read acme/widgets (private) at ${host.api}`);
       expect(r.code).toBe(0);
     }
   });
@@ -42,7 +44,7 @@ describe('jst healthcheck, the binary (ARCHITECTURE §6)', () => {
     expect((await runJst(['healthcheck'], { cwd: repo.repo })).code).toBe(2);
     const stale = makeRepo();
     try {
-      writeJstFiles(stale.repo, { trackerUrl: t.url, codehostUrl: host.url, worktreesDir: stale.worktreesDir, local: setting('TRACKER_REVIEWER_TOKEN', 'revoked-token-123') });
+      writeJstFiles(stale.repo, { trackerUrl: t.url, codehostUrl: host.api, worktreesDir: stale.worktreesDir, local: setting('TRACKER_REVIEWER_TOKEN', 'revoked-token-123') });
       const r = await runJst(['healthcheck', '--role', 'reviewer'], { cwd: stale.repo });
       expect(r.code).toBe(1);
       expect(r.stdout).toMatch(/^tracker_login\s+FAIL\s+.*(stale|revoked)/m);

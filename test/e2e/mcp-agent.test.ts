@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { startCodehost, type TestCodehost } from '../support/codehost.js';
+import { codehostOf, type EmbeddedCodehost } from '../support/embedded-codehost.js';
 import { JST_BIN, runJst } from '../support/jst-cli.js';
 import { startMcp, testEnv, TEST_SECRETS, textOf, type McpSession } from '../support/mcp.js';
-import { CODEHOST_TOKEN, git } from '../support/repo.js';
+import { git } from '../support/repo.js';
+import { testSeed, withCodehost } from '../support/seed.js';
 import { adf, startTestTracker, type TestTracker } from '../support/tracker.js';
 import { HOTFIX, MULTISTEP, SINGLE, planWorld, type PlanWorld } from './plan-fixture.js';
 
@@ -26,13 +27,14 @@ const READ_TOOLS = {
  */
 describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole lifecycle through tools', () => {
   let t: TestTracker;
-  let ch: TestCodehost;
+  let ch: EmbeddedCodehost;
   const sessions: { s: McpSession; tools: Tool[] }[] = [];
   const worlds: PlanWorld[] = [];
   let shimDir: string;
 
   const world = (): PlanWorld => {
-    const w = planWorld(t, { local: (lines) => [...lines, `CODEHOST_API_URL=${ch.url}`, `CODEHOST_REPO=${REPO}`] });
+    // origin on the tracker's own code host (ARCHITECTURE §14), no CODEHOST_REPO.
+    const w = planWorld(t, { codehost: ch });
     worlds.push(w);
     return w;
   };
@@ -53,8 +55,8 @@ describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole li
   const person = async (command: string, cwd: string) => promisify(execFile)('sh', ['-c', command], { cwd, encoding: 'utf8', env: { ...testEnv(cwd), PATH: `${shimDir}:${process.env.PATH ?? ''}` } });
 
   beforeAll(async () => {
-    t = await startTestTracker('sqlite');
-    ch = await startCodehost({ token: CODEHOST_TOKEN, repos: [REPO], login: 'rey-reviewer' });
+    t = await startTestTracker('sqlite', withCodehost(testSeed()));
+    ch = codehostOf(t);
     shimDir = mkdtempSync(join(tmpdir(), 'jst-shim-'));
     writeFileSync(join(shimDir, 'jst'), `#!/bin/sh\nexec "${process.execPath}" "${JST_BIN}" "$@"\n`);
     chmodSync(join(shimDir, 'jst'), 0o755);
@@ -63,7 +65,6 @@ describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole li
     for (const { s } of sessions) await s.close().catch(() => undefined);
     for (const w of worlds) w.repo.cleanup();
     rmSync(shimDir, { recursive: true, force: true });
-    await ch?.close();
     await t?.close();
   });
 
@@ -272,7 +273,11 @@ describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole li
       const elicited = rv.elicitations.length;
       expect(ok(await rv.call('done', { keys: [A, B] }))).toMatchObject({ moved: [A, B] });
       expect(rv.elicitations.length - elicited).toBe(2);
-      for (const branch of [ab, bb]) ch.merge(ch.pulls.find((p) => p.head === branch)!.number);
+      // Merged on the code host (GitHub's PUT …/merge), into the parent branch.
+      for (const branch of [ab, bb]) {
+        const pull = (await ch.pulls(REPO)).find((p) => p.head === branch)!;
+        expect((await ch.octokit().pulls.merge({ owner: 'acme', repo: 'widgets', pull_number: pull.number })).data.merged).toBe(true);
+      }
       const parent = ok(await rv.call('parent_pr', { key: P }));
       expect(parent).toMatchObject({ key: P, parentPr: { allMerged: true, opened: true } });
       expect(await statusOf(P)).toBe('In Review');

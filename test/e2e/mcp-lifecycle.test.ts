@@ -2,19 +2,24 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstLineText } from '@jst/adf';
-import { startCodehost, type TestCodehost } from '../support/codehost.js';
+import { codehostOf, jstOnly, type EmbeddedCodehost, type RequestTap } from '../support/embedded-codehost.js';
 import { runJst } from '../support/jst-cli.js';
 import { startMcp, TEST_SECRETS, textOf, type McpSession } from '../support/mcp.js';
-import { CODEHOST_TOKEN, git } from '../support/repo.js';
+import { git } from '../support/repo.js';
+import { CODEHOST_LOGIN, testSeed, withCodehost } from '../support/seed.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
 import { MULTISTEP, planWorld, type PlanWorld } from './plan-fixture.js';
 
 const REPO = 'acme/widgets';
 
-/** ARCHITECTURE §13 over §11: phases 2 and 3 through the executor's and the reviewer's tools. */
+/**
+ * ARCHITECTURE §13 over §11: phases 2 and 3 through the executor's and the reviewer's tools, with
+ * origin on the tracker's embedded code host (§14) and no CODEHOST_REPO.
+ */
 describe('jst mcp, phases 2 and 3: start / note / pr_base / pr, review_brief / review_verdict / done', () => {
   let t: TestTracker;
-  let ch: TestCodehost;
+  let ch: EmbeddedCodehost;
+  let tap: RequestTap;
   let w: PlanWorld;
   let P: string, A: string, B: string;
   let pb: string, ab: string;
@@ -31,9 +36,10 @@ describe('jst mcp, phases 2 and 3: start / note / pr_base / pr, review_brief / r
   const error = (r: { structuredContent?: unknown }) => (r.structuredContent as { error: { code: string; exitCode: number; question?: string } }).error;
 
   beforeAll(async () => {
-    t = await startTestTracker('sqlite');
-    ch = await startCodehost({ token: CODEHOST_TOKEN, repos: [REPO], login: 'rey-reviewer' });
-    w = planWorld(t, { local: (lines) => [...lines, `CODEHOST_API_URL=${ch.url}`, `CODEHOST_REPO=${REPO}`] });
+    t = await startTestTracker('sqlite', withCodehost(testSeed()));
+    ch = codehostOf(t);
+    tap = ch.tap(jstOnly);
+    w = planWorld(t, { codehost: ch });
     const r = await w.plan(['--plan', w.planFile({ ...MULTISTEP, steps: MULTISTEP.steps.slice(0, 2) }), '--json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { keys: string[]; branches: string[]; worktrees: string[] };
@@ -43,8 +49,8 @@ describe('jst mcp, phases 2 and 3: start / note / pr_base / pr, review_brief / r
   });
   afterAll(async () => {
     for (const s of sessions) await s.close().catch(() => undefined);
+    tap?.stop();
     w?.repo.cleanup();
-    await ch?.close();
     await t?.close();
   });
 
@@ -71,12 +77,13 @@ describe('jst mcp, phases 2 and 3: start / note / pr_base / pr, review_brief / r
     expect(textOf(base)).toBe(`${pb}\tparentbranch`);
 
     // spec §11: a branch with no commits beyond its base is refused, nothing pushed or posted.
-    const before = ch.requests.length;
+    const before = tap.requests.length;
     const empty = await ex.call('pr', { cwd: aw });
     expect(empty.isError).toBe(true);
     expect(textOf(empty)).toContain('has no commits beyond');
     expect(error(empty)).toMatchObject({ code: 'refused', exitCode: 1 });
-    expect(ch.calls(before).filter((c) => c.startsWith('POST'))).toEqual([]);
+    expect(tap.calls(before).filter((c) => !c.startsWith('GET'))).toEqual([]);
+    expect(await ch.pulls(REPO)).toEqual([]);
     expect(await statusOf(A)).toBe('In Progress');
 
     writeFileSync(join(aw, 'csv.ts'), 'export const csv = 1;\n');
@@ -88,7 +95,10 @@ describe('jst mcp, phases 2 and 3: start / note / pr_base / pr, review_brief / r
     expect(opened.structuredContent).toMatchObject({ key: A, base: pb, pullRequest: { created: true, state: 'open' }, transitioned: true, runReport: { posted: true } });
     expect(progress).toContain(`→ git push -u origin ${ab}`);
     expect(progress).toContain(`→ comment on ${A}: Run report`);
-    expect(ch.pulls.find((p) => p.head === ab)).toMatchObject({ base: pb, body: 'Serialises rows.\nQuotes per RFC 4180.' });
+    const pulls = await ch.pulls(REPO);
+    expect(pulls).toHaveLength(1);
+    expect(pulls[0]).toMatchObject({ head: ab, base: pb, state: 'open', user: CODEHOST_LOGIN, body: 'Serialises rows.\nQuotes per RFC 4180.', html_url: (opened.structuredContent as { pullRequest: { url: string } }).pullRequest.url });
+    expect(git(w.repo.origin, 'rev-parse', `refs/heads/${ab}`)).toBe(git(aw, 'rev-parse', 'HEAD'));
     expect(await statusOf(A)).toBe('In Review');
     expect((await firstLines(A)).at(-1)).toBe('Run report');
   });
@@ -127,13 +137,13 @@ describe('jst mcp, phases 2 and 3: start / note / pr_base / pr, review_brief / r
     const verdict = await rv.call('review_verdict', { key: A, verdict: 'approve', summary: 'Clean and tested', body: 'Nice quoting.' });
     expect(verdict.isError, textOf(verdict)).toBeFalsy();
     expect(verdict.structuredContent).toMatchObject({ key: A, verdict: 'APPROVED — Clean and tested' });
-    const pull = ch.pulls.find((p) => p.head === ab)!;
-    expect(pull.reviews.map((x) => [x.event, x.body.split('\n')[0]])).toEqual([['COMMENT', 'APPROVED — Clean and tested']]);
+    const reviews = async () => (await ch.pulls(REPO)).find((p) => p.head === ab)!.reviews;
+    expect(await reviews()).toEqual([{ user: CODEHOST_LOGIN, state: 'COMMENTED', firstLine: 'APPROVED — Clean and tested' }]);
     expect((await firstLines(A))).toContain('APPROVED — Clean and tested');
     // A rerun with the same verdict posts nothing.
     const again = await rv.call('review_verdict', { key: A, verdict: 'approve', summary: 'Clean and tested', body: 'Nice quoting.' });
     expect(again.structuredContent).toMatchObject({ rerun: true });
-    expect(pull.reviews).toHaveLength(1);
+    expect(await reviews()).toHaveLength(1);
   });
 
   it('done refuses an issue that is not in review (isError, the command\'s text), nothing moved', async () => {

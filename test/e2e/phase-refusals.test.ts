@@ -1,9 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCodehost, type TestCodehost } from '../support/codehost.js';
+import { codehostOf, jstOnly, type EmbeddedCodehost, type RequestTap } from '../support/embedded-codehost.js';
 import { runJst, type CliResult } from '../support/jst-cli.js';
-import { CODEHOST_TOKEN, copyJstDir, git } from '../support/repo.js';
+import { copyJstDir, git } from '../support/repo.js';
+import { testSeed, withCodehost } from '../support/seed.js';
 import { createIssue, startTestTracker, type TestTracker } from '../support/tracker.js';
 import { MULTISTEP, planWorld, type PlanWorld } from './plan-fixture.js';
 
@@ -11,11 +12,14 @@ const REPO = 'acme/widgets';
 
 /**
  * ARCHITECTURE §11, issue 13 must-show 2: every refusal of pr, review and done leaves the tracker,
- * git (origin's refs) and the code host unchanged, with the exit code of the contract.
+ * git (origin's refs) and the code host unchanged (its pull requests, reviews and comments read
+ * back through REST; no write call reached it), with the exit code of the contract. origin is on
+ * the tracker's embedded code host (ARCHITECTURE §14), no CODEHOST_REPO.
  */
 describe('phases 2-3 refusals change nothing (ARCHITECTURE §11)', () => {
   let t: TestTracker;
-  let ch: TestCodehost;
+  let ch: EmbeddedCodehost;
+  let tap: RequestTap;
   let w: PlanWorld;
   let keys: string[];
   let worktrees: string[];
@@ -29,8 +33,8 @@ describe('phases 2-3 refusals change nothing (ARCHITECTURE §11)', () => {
     statuses: await Promise.all(keys.map(statusOf)),
     comments: await Promise.all(keys.map(async (k) => (await t.as('assigner').get(`/issue/${k}/comment`)).body.total as number)),
     origin: git(w.repo.origin, 'for-each-ref', '--format=%(refname) %(objectname)'),
-    codehostWrites: ch.requests.filter((r) => r.method !== 'GET').length,
-    pulls: JSON.stringify(ch.pulls),
+    codehostWrites: tap.requests.filter((r) => r.method !== 'GET').length,
+    pulls: await ch.pulls(REPO),
   });
   async function refused(cwd: string, args: string[], code: number, says: string | RegExp, env?: Record<string, string>): Promise<CliResult> {
     const before = await snapshot();
@@ -42,18 +46,19 @@ describe('phases 2-3 refusals change nothing (ARCHITECTURE §11)', () => {
   }
 
   beforeAll(async () => {
-    t = await startTestTracker('sqlite');
+    t = await startTestTracker('sqlite', withCodehost(testSeed()));
+    ch = codehostOf(t);
+    tap = ch.tap(jstOnly);
     for (const who of ['executor'] as const) ids[who] = (await t.as(who).get('/myself')).body.accountId;
-    ch = await startCodehost({ token: CODEHOST_TOKEN, repos: [REPO] });
-    w = planWorld(t, { local: (lines) => [...lines, `CODEHOST_API_URL=${ch.url}`, `CODEHOST_REPO=${REPO}`] });
+    w = planWorld(t, { codehost: ch });
     const r = await w.plan(['--plan', w.planFile({ ...MULTISTEP, steps: MULTISTEP.steps.slice(0, 2) }), '--json']);
     expect(r.code, r.stderr).toBe(0);
     ({ keys, worktrees } = JSON.parse(r.stdout));
     expect((await jst(worktrees[1]!, ['start'])).code).toBe(0);
   });
   afterAll(async () => {
+    tap?.stop();
     w?.repo.cleanup();
-    await ch?.close();
     await t?.close();
   });
 

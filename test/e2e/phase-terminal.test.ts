@@ -1,9 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCodehost, type TestCodehost } from '../support/codehost.js';
+import { codehostOf, type EmbeddedCodehost } from '../support/embedded-codehost.js';
 import { runJst } from '../support/jst-cli.js';
-import { CODEHOST_TOKEN, git } from '../support/repo.js';
+import { git } from '../support/repo.js';
+import { testSeed, withCodehost } from '../support/seed.js';
 import { onTerminal } from '../support/terminal.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
 import { MULTISTEP, planWorld, type PlanWorld } from './plan-fixture.js';
@@ -11,23 +12,22 @@ import { MULTISTEP, planWorld, type PlanWorld } from './plan-fixture.js';
 /** ARCHITECTURE §11 on a terminal: the explicit yes of `jst done` and of `jst start` on a parent is asked for. */
 describe('phases 2-3 on a terminal: each yes is asked (ARCHITECTURE §11)', () => {
   let t: TestTracker;
-  let ch: TestCodehost;
+  let ch: EmbeddedCodehost;
   let w: PlanWorld;
   let keys: string[];
   let worktrees: string[];
   const statusOf = async (key: string): Promise<string> => (await t.as('assigner').get(`/issue/${key}?fields=status`)).body.fields.status.name;
 
   beforeAll(async () => {
-    t = await startTestTracker('sqlite');
-    ch = await startCodehost({ token: CODEHOST_TOKEN, repos: ['acme/widgets'] });
-    w = planWorld(t, { local: (lines) => [...lines, `CODEHOST_API_URL=${ch.url}`, 'CODEHOST_REPO=acme/widgets'] });
+    t = await startTestTracker('sqlite', withCodehost(testSeed()));
+    ch = codehostOf(t);
+    w = planWorld(t, { codehost: ch });
     const r = await w.plan(['--plan', w.planFile({ ...MULTISTEP, steps: MULTISTEP.steps.slice(0, 1) }), '--json']);
     expect(r.code, r.stderr).toBe(0);
     ({ keys, worktrees } = JSON.parse(r.stdout));
   });
   afterAll(async () => {
     w?.repo.cleanup();
-    await ch?.close();
     await t?.close();
   });
 

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { EmbeddedCodehost } from '../support/embedded-codehost.js';
 import { runJst, type CliResult } from '../support/jst-cli.js';
 import { makeRepo, writeJstFiles, git, type JstFilesOptions, type TestRepo } from '../support/repo.js';
 import type { TestTracker } from '../support/tracker.js';
@@ -29,10 +30,14 @@ export const HOTFIX = { ...SINGLE, request: 'Production checkout is broken: emer
 
 export interface PlanWorld { repo: TestRepo; planFile(plan: unknown): string; plan(args: string[], env?: Record<string, string>): Promise<CliResult>; git(...args: string[]): string; originHas(branch: string): boolean }
 
-/** A real repository with a bare origin and `.jst/` for the tracker, ready for `jst plan`. */
-export function planWorld(t: TestTracker, o: { team?: JstFilesOptions['team']; local?: JstFilesOptions['local']; branches?: string[] } = {}): PlanWorld {
-  const repo = makeRepo({ branches: o.branches ?? ['development', 'main'] });
-  writeJstFiles(repo.repo, { trackerUrl: t.url, worktreesDir: repo.worktreesDir, ...(o.team ? { team: o.team } : {}), ...(o.local ? { local: o.local } : {}) });
+/**
+ * A real repository with a bare origin and `.jst/` for the tracker, ready for `jst plan`. With
+ * `codehost` (the tracker's embedded code host, ARCHITECTURE §14) origin is acme/widgets on it,
+ * reached over git's HTTP, and CODEHOST_API_URL is its `/api/v3`; no CODEHOST_REPO.
+ */
+export function planWorld(t: TestTracker, o: { team?: JstFilesOptions['team']; local?: JstFilesOptions['local']; branches?: string[]; codehost?: EmbeddedCodehost } = {}): PlanWorld {
+  const repo = makeRepo({ branches: o.branches ?? ['development', 'main'], ...(o.codehost ? { codehost: o.codehost.origin('acme/widgets') } : {}) });
+  writeJstFiles(repo.repo, { trackerUrl: t.url, worktreesDir: repo.worktreesDir, ...(o.codehost ? { codehostUrl: o.codehost.api } : {}), ...(o.team ? { team: o.team } : {}), ...(o.local ? { local: o.local } : {}) });
   let n = 0;
   return {
     repo,

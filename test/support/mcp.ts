@@ -2,12 +2,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { JST_BIN, JST_TEST_CACHE } from './jst-cli.js';
-import { CODEHOST_TOKEN } from './repo.js';
-import { EMAILS, TOKENS } from './seed.js';
+import { CODEHOST_READ_TOKEN, CODEHOST_TOKEN, EMAILS, TOKENS } from './seed.js';
 
 /** Every secret of the test fixtures, in every form it could leak in (raw, and inside Basic auth). */
 export const TEST_SECRETS: readonly string[] = [
   CODEHOST_TOKEN,
+  CODEHOST_READ_TOKEN,
+  // As git sends it to the code host (HTTP Basic, the token as the password).
+  Buffer.from(`x-access-token:${CODEHOST_TOKEN}`).toString('base64'),
   ...Object.entries(TOKENS).flatMap(([who, token]) => [token, Buffer.from(`${EMAILS[who as keyof typeof EMAILS] ?? ''}:${token}`).toString('base64')]),
 ];
 

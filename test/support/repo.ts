@@ -1,8 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EMAILS, TOKENS } from './seed.js';
+import { CODEHOST_TOKEN, EMAILS, TOKENS } from './seed.js';
+
+export { CODEHOST_TOKEN } from './seed.js';
 
 /**
  * Git for fixtures: no user or system configuration may leak in (a global hook, signing or
@@ -20,10 +22,26 @@ export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, env: FIXTURE_GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
+/**
+ * `git` without blocking this process: for a fetch or push to a test tracker's code host, which
+ * answers from this same process (the synchronous `git` would wait on it forever).
+ */
+export function gitAsync(cwd: string, ...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd, env: FIXTURE_GIT_ENV, encoding: 'utf8' }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`git ${args.join(' ')} failed: ${stderr || error.message}`));
+      else resolve(stdout.trim());
+    });
+  });
+}
+
 export interface TestRepo {
   /** The temporary folder holding everything below. */
   root: string;
-  /** The bare repository `origin` points at (`<root>/origin.git`). */
+  /**
+   * The bare repository `origin` points at: `<root>/origin.git`, or for a repository on the code
+   * host its bare repository in the server's folder (read it; change it only through git or REST).
+   */
   origin: string;
   /** The clone, checked out on the first branch (`<root>/repo`). */
   repo: string;
@@ -41,6 +59,17 @@ export interface MakeRepoOptions {
    * Fetch and push still reach the bare repository through `url.<bare>.insteadOf`.
    */
   originUrl?: string;
+  /**
+   * origin ON jst-tracker's code host (ARCHITECTURE §14): `gitUrl` is
+   * `http://127.0.0.1:PORT/<owner>/<repo>.git`, `bare` its bare repository on disk (see
+   * embedded-codehost.ts). Fetch and push go over git's smart HTTP with `token` (default
+   * CODEHOST_TOKEN) as the password, through git's own credential mechanism: a `credential.helper`
+   * of `store --file <root>/git-credentials` (mode 0600) in the repository's config, never the
+   * token in the remote URL. The long-lived branches are force-written into `bare` (the code
+   * host's repository outlives one test's clone), with origin's remote-tracking refs and upstreams
+   * as a push would leave them.
+   */
+  codehost?: { gitUrl: string; bare: string; token?: string };
 }
 
 /** A real repository with a bare `origin` and the long-lived branches pushed (ARCHITECTURE §9). */
@@ -49,11 +78,11 @@ export function makeRepo(options: MakeRepoOptions = {}): TestRepo {
   const first = branches[0] ?? 'development';
   // realpath: on macOS the temp folder is a symlink, and git reports resolved paths.
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'jst-repo-')));
-  const origin = path.join(root, 'origin.git');
+  const origin = options.codehost?.bare ?? path.join(root, 'origin.git');
   const repo = path.join(root, 'repo');
   const worktreesDir = path.join(root, 'worktrees');
   fs.mkdirSync(worktreesDir);
-  git(root, 'init', '--quiet', '--bare', `--initial-branch=${first}`, origin);
+  if (!options.codehost) git(root, 'init', '--quiet', '--bare', `--initial-branch=${first}`, origin);
   git(root, 'init', '--quiet', `--initial-branch=${first}`, repo);
   git(repo, 'config', 'user.name', 'Test User');
   git(repo, 'config', 'user.email', 'test@example.test');
@@ -62,8 +91,21 @@ export function makeRepo(options: MakeRepoOptions = {}): TestRepo {
   git(repo, 'add', 'README.md');
   git(repo, 'commit', '--quiet', '-m', 'initial commit');
   for (const branch of branches.slice(1)) git(repo, 'branch', branch);
-  git(repo, 'remote', 'add', 'origin', origin);
-  git(repo, 'push', '--quiet', '-u', 'origin', ...branches);
+  if (options.codehost) {
+    // Seeded straight into the code host's bare repository, as a server-side import: a test
+    // tracker runs in this process, so a synchronous git talking HTTP to it would wait on itself.
+    // Everything after this (jst's pushes and fetches, gitAsync) goes over HTTP with the credential.
+    git(repo, 'push', '--quiet', '--force', options.codehost.bare, ...branches);
+    git(repo, 'remote', 'add', 'origin', options.codehost.gitUrl);
+    useCodehostCredential(repo, root, options.codehost.gitUrl, options.codehost.token ?? CODEHOST_TOKEN);
+    for (const branch of branches) {
+      git(repo, 'update-ref', `refs/remotes/origin/${branch}`, `refs/heads/${branch}`);
+      git(repo, 'branch', '--quiet', `--set-upstream-to=origin/${branch}`, branch);
+    }
+  } else {
+    git(repo, 'remote', 'add', 'origin', origin);
+    git(repo, 'push', '--quiet', '-u', 'origin', ...branches);
+  }
   if (options.originUrl !== undefined) {
     git(repo, 'remote', 'set-url', 'origin', options.originUrl);
     git(repo, 'config', `url.${origin}.insteadOf`, options.originUrl);
@@ -76,6 +118,19 @@ export function makeRepo(options: MakeRepoOptions = {}): TestRepo {
     git: (...args) => git(repo, ...args),
     cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
   };
+}
+
+/**
+ * Lets git in `repo` (and its worktrees, which share its config) authenticate to the code host at
+ * `gitUrl` with `token` as the password (any user name; ARCHITECTURE §14): git's `store` credential
+ * helper reading `<dir>/git-credentials`, written with mode 0600.
+ */
+export function useCodehostCredential(repo: string, dir: string, gitUrl: string, token: string): string {
+  const u = new URL(gitUrl);
+  const file = path.join(dir, 'git-credentials');
+  fs.writeFileSync(file, `${u.protocol}//x-access-token:${encodeURIComponent(token)}@${u.host}\n`, { mode: 0o600 });
+  git(repo, 'config', 'credential.helper', `store --file=${file}`);
+  return file;
 }
 
 export interface JstFilesOptions {
@@ -98,8 +153,6 @@ export interface JstFiles {
   local: string;
   gitignore: string;
 }
-
-export const CODEHOST_TOKEN = 'github_pat_fixture_3e9d1c';
 
 export const TEAM_LINES = ['DEFAULT_BASE_BRANCH=development', 'PRODUCTION_BRANCH=main', 'PROJECT_KEY=ABC', 'STATUS_TODO=To Do', 'STATUS_IN_PROGRESS=In Progress', 'STATUS_IN_REVIEW=In Review', 'STATUS_DONE=Done'];
 

@@ -20,6 +20,33 @@ export const EMAILS = {
   outsider: 'outsider@acme.test',
 } as const;
 
+/**
+ * The code host's side of the test seed (ARCHITECTURE §14, the seed's `"codehost"` section): the
+ * account jst uses (`jst-bot`, write on acme/widgets), a reader, and acme/locked that jst-bot may
+ * not see. `CODEHOST_TOKEN` is the token every `.jst/local.env` of the tests carries.
+ */
+export const CODEHOST_TOKEN = 'github_pat_fixture_3e9d1c';
+export const CODEHOST_READ_TOKEN = 'github_pat_reader_7c41d2';
+export const CODEHOST_LOGIN = 'jst-bot';
+
+export function codehostSection() {
+  return {
+    users: [
+      { login: CODEHOST_LOGIN, name: 'Jst Bot', tokens: [{ token: CODEHOST_TOKEN }] },
+      { login: 'vic-reader', name: 'Vic Reader', tokens: [{ token: CODEHOST_READ_TOKEN }] },
+    ],
+    repos: [
+      { owner: 'acme', name: 'widgets', defaultBranch: 'development', collaborators: [{ login: CODEHOST_LOGIN, permission: 'write' }, { login: 'vic-reader', permission: 'read' }] },
+      { owner: 'acme', name: 'locked', defaultBranch: 'main', collaborators: [{ login: 'vic-reader', permission: 'read' }] },
+    ],
+  };
+}
+
+/** `seed` (default the test seed) with the code host's section added. */
+export function withCodehost<T extends object>(seed: T): T & { codehost: ReturnType<typeof codehostSection> } {
+  return { ...seed, codehost: codehostSection() };
+}
+
 export type Who = keyof typeof EMAILS | 'scopedRead' | 'scopedAll';
 
 export function credentialOf(who: Who): { email: string; token: string } {

@@ -22,6 +22,11 @@ export interface TestTracker {
   api: string;
   /** `{url}/rest/api/3`: the site-domain form. */
   siteApi: string;
+  /**
+   * The code host's bare repositories (`<reposDir>/<owner>/<repo>.git`, ARCHITECTURE §14); the
+   * code host is on when the seed has a `"codehost"` section (test/support/embedded-codehost.ts).
+   */
+  reposDir: string;
   as(who: Who, form?: 'gateway' | 'site'): Client;
   anonymous(form?: 'gateway' | 'site'): Client;
   close(): Promise<void>;
@@ -89,9 +94,11 @@ export async function startTestTracker(
   if (kind === 'postgres') db = await createTempDatabase();
   // The data folder; on PostgreSQL it holds only the code host's repositories (--repos).
   const dir = mkdtempSync(join(tmpdir(), 'jst-tracker-test-'));
+  const reposDir = join(dir, 'repos');
   const server = await startServer({
     port: options.port ?? 0,
-    ...(db ? { databaseUrl: db.url, poolSize: 4, repos: join(dir, 'repos') } : { dataDir: dir }),
+    ...(db ? { databaseUrl: db.url, poolSize: 4 } : { dataDir: dir }),
+    repos: reposDir,
     seed: parseSeed(seed),
     ...options.server,
   });
@@ -103,6 +110,7 @@ export async function startTestTracker(
     url: server.url,
     api,
     siteApi,
+    reposDir,
     as(who, form = 'gateway') {
       const { email, token } = credentialOf(who);
       return client(baseFor(form), basic(email, token));

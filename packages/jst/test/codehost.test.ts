@@ -1,10 +1,13 @@
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCodehost, type TestCodehost } from '../../../test/support/codehost.js';
+import { codehostOf, type EmbeddedCodehost, type RequestTap } from '../../../test/support/embedded-codehost.js';
+import { gitAsync, makeRepo, type TestRepo } from '../../../test/support/repo.js';
+import { CODEHOST_LOGIN, CODEHOST_TOKEN, testSeed, withCodehost } from '../../../test/support/seed.js';
+import { startTestTracker, type TestTracker } from '../../../test/support/tracker.js';
 import { CodehostClient, CodehostError, retryAfterMs } from '../src/codehost/index.js';
-
-const TOKEN = 'github_pat_unit_9f8e7d';
 
 async function server(handler: http.RequestListener): Promise<{ url: string; close(): Promise<void> }> {
   const s = http.createServer(handler);
@@ -12,61 +15,173 @@ async function server(handler: http.RequestListener): Promise<{ url: string; clo
   return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, close: () => new Promise((r) => { s.closeAllConnections(); s.close(() => r()); }) };
 }
 
+interface Fault { status: number; headers?: Record<string, string>; body?: string }
+
+/**
+ * A fault injector in front of the real code host (not a stand-in for it): the answers queued with
+ * `next` are given instead of the code host's, one per request, then every request goes through to
+ * the code host unchanged. It gives what a real host does not on demand: a 429 with Retry-After, a
+ * rate-limit 403, a redirect, an answer of the wrong shape.
+ */
+async function faultsBefore(target: string): Promise<{ api: string; next(...faults: Fault[]): void; close(): Promise<void> }> {
+  const queue: Fault[] = [];
+  const s = await server((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const fault = queue.shift();
+      if (fault) {
+        res.writeHead(fault.status, { 'Content-Type': 'application/json; charset=utf-8', ...fault.headers });
+        res.end(fault.body ?? JSON.stringify({ message: 'injected fault', documentation_url: 'https://docs.github.com/rest' }));
+        return;
+      }
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'connection') headers[k] = v;
+      const body = Buffer.concat(chunks);
+      fetch(`${target}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(body.length > 0 ? { body } : {}), redirect: 'manual' }).then(async (answer) => {
+        const text = Buffer.from(await answer.arrayBuffer());
+        res.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/json' });
+        res.end(text);
+      }, (e: unknown) => { res.writeHead(502); res.end(String(e)); });
+    });
+  });
+  return { api: `${s.url}/api/v3`, next: (...faults) => { queue.push(...faults); }, close: s.close };
+}
+
 const failureOf = async (p: Promise<unknown>): Promise<CodehostError> => {
   try { await p; } catch (e) { if (e instanceof CodehostError) return e; throw e; }
   throw new Error('expected a CodehostError');
 };
 
-describe('the code-host client (ARCHITECTURE §11): bounded, Retry-After honoured, the token never printed', () => {
-  let ch: TestCodehost;
-  const client = (limits = {}) => new CodehostClient({ apiUrl: ch.url, token: TOKEN, repo: { owner: 'acme', name: 'widgets' }, limits });
-  beforeAll(async () => { ch = await startCodehost({ token: TOKEN, repos: ['acme/widgets'] }); });
-  afterAll(async () => { await ch.close(); });
+describe('the code-host client (ARCHITECTURE §11) on the embedded code host (§14): bounded, Retry-After honoured, every answer checked, the token never printed', () => {
+  let t: TestTracker;
+  let ch: EmbeddedCodehost;
+  let tap: RequestTap;
+  let repo: TestRepo;
+  let faults: Awaited<ReturnType<typeof faultsBefore>>;
+  const client = (o: { apiUrl?: string; token?: string; limits?: object } = {}) =>
+    new CodehostClient({ apiUrl: o.apiUrl ?? ch.api, token: o.token ?? CODEHOST_TOKEN, repo: { owner: 'acme', name: 'widgets' }, limits: o.limits ?? {} });
+
+  beforeAll(async () => {
+    t = await startTestTracker('sqlite', withCodehost(testSeed()));
+    ch = codehostOf(t);
+    tap = ch.tap();
+    faults = await faultsBefore(t.url);
+    // acme/widgets on the code host with a branch one commit beyond development.
+    repo = makeRepo({ codehost: ch.origin('acme/widgets') });
+    repo.git('checkout', '--quiet', '-b', 'feature/ABC-9-x');
+    writeFileSync(join(repo.repo, 'x.txt'), 'x\n');
+    repo.git('add', 'x.txt');
+    repo.git('commit', '--quiet', '-m', 'x');
+    await gitAsync(repo.repo, 'push', '--quiet', 'origin', 'feature/ABC-9-x');
+  });
+  afterAll(async () => {
+    tap?.stop();
+    await faults?.close();
+    repo?.cleanup();
+    await t?.close();
+  });
 
   it('sends the token as a Bearer header with a User-Agent, and the pulls query of §11', async () => {
-    const from = ch.requests.length;
+    const from = tap.requests.length;
     expect(await client().pulls('feature/ABC-2-x', 'feature/ABC-1-y')).toEqual([]);
-    const r = ch.requests[from]!;
-    expect(r.authorization).toBe(`Bearer ${TOKEN}`);
+    const r = tap.requests[from]!;
+    expect(r.authorization).toBe(`Bearer ${CODEHOST_TOKEN}`);
     expect(r.userAgent).toBe('jst');
     expect(r.path).toBe('/repos/acme/widgets/pulls?head=acme%3Afeature%2FABC-2-x&base=feature%2FABC-1-y&state=all');
   });
 
+  it('the whole round on the code host: open, list, read, review, comment; a second open is a conflict (422)', async () => {
+    const c = client();
+    const opened = await c.createPull({ title: 'ABC-9: x', head: 'feature/ABC-9-x', base: 'development', body: 'b', draft: false });
+    expect(opened).toMatchObject({ state: 'open', merged: false, head: { ref: 'feature/ABC-9-x' }, base: { ref: 'development' }, html_url: `${t.url}/acme/widgets/pull/${opened.number}` });
+    const listed = await c.pulls('feature/ABC-9-x', 'development');
+    expect(listed.map((p) => p.number)).toEqual([opened.number]);
+    // GitHub's list form has no `merged`: the client leaves it out rather than guess.
+    expect(listed[0]!.merged).toBeUndefined();
+    expect((await c.pull(opened.number)).merged).toBe(false);
+    const review = await c.createReview(opened.number, 'APPROVED — fine\n\nDetails.');
+    expect(review).toMatchObject({ user: { login: CODEHOST_LOGIN }, state: 'COMMENTED', body: 'APPROVED — fine\n\nDetails.' });
+    expect((await c.reviews(opened.number)).map((r) => r.id)).toEqual([review.id]);
+    const comment = await c.commentOnIssue(opened.number, 'Run report');
+    expect(comment.html_url).toMatch(new RegExp(`^${t.url}/acme/widgets/pull/${opened.number}#issuecomment-\\d+$`));
+    const again = await failureOf(c.createPull({ title: 'ABC-9: x', head: 'feature/ABC-9-x', base: 'development', body: '', draft: false }));
+    expect(again).toMatchObject({ failure: 'conflict', status: 422 });
+    expect((await ch.pulls('acme/widgets')).filter((p) => p.head === 'feature/ABC-9-x')).toHaveLength(1);
+  });
+
   it('a 429 with Retry-After is retried after the wait, a bounded number of times', async () => {
-    ch.failNext(429, { 'retry-after': '0' }, 2);
-    expect((await client().user()).login).toBe('jst-bot');
-    ch.failNext(429, { 'retry-after': '0' }, 3);
-    const e = await failureOf(client().user());
+    const rate = { status: 429, headers: { 'retry-after': '0' } };
+    faults.next(rate, rate);
+    expect((await client({ apiUrl: faults.api }).user()).login).toBe(CODEHOST_LOGIN);
+    faults.next(rate, rate, rate);
+    const e = await failureOf(client({ apiUrl: faults.api }).user());
     expect(e.failure).toBe('rate_limited');
   });
 
   it('a Retry-After longer than the cap is not waited for: rate_limited at once', async () => {
-    ch.failNext(429, { 'retry-after': '3600' });
+    faults.next({ status: 429, headers: { 'retry-after': '3600' } });
     const started = Date.now();
-    expect((await failureOf(client().user())).failure).toBe('rate_limited');
+    expect((await failureOf(client({ apiUrl: faults.api }).user())).failure).toBe('rate_limited');
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
-  it('403 with the rate limit used up is rate_limited; plain 403, 404, 422 map to forbidden, not_found, conflict', async () => {
-    ch.failNext(403, { 'x-ratelimit-remaining': '0' });
-    expect((await failureOf(client().user())).failure).toBe('rate_limited');
-    ch.failNext(403);
-    expect((await failureOf(client().user())).failure).toBe('forbidden');
+  it('403 with the rate limit used up is rate_limited; plain 403, 404 map to forbidden, not_found', async () => {
+    faults.next({ status: 403, headers: { 'x-ratelimit-remaining': '0' } });
+    expect((await failureOf(client({ apiUrl: faults.api }).user())).failure).toBe('rate_limited');
+    faults.next({ status: 403 });
+    expect((await failureOf(client({ apiUrl: faults.api }).user())).failure).toBe('forbidden');
     expect((await failureOf(client().pull(999))).failure).toBe('not_found');
-    await client().createPull({ title: 't', head: 'a', base: 'b', body: '', draft: false });
-    expect((await failureOf(client().createPull({ title: 't', head: 'a', base: 'b', body: '', draft: false }))).failure).toBe('conflict');
+  });
+
+  it('a repository the token may not read is not found (404, masked as on GitHub)', async () => {
+    const locked = new CodehostClient({ apiUrl: ch.api, token: CODEHOST_TOKEN, repo: { owner: 'acme', name: 'locked' } });
+    expect(await failureOf(locked.repository())).toMatchObject({ failure: 'not_found', status: 404 });
   });
 
   it('a wrong token is unauthorized, and no message carries a token', async () => {
-    const wrong = new CodehostClient({ apiUrl: ch.url, token: 'github_pat_wrong_123', repo: { owner: 'acme', name: 'widgets' } });
-    const e = await failureOf(wrong.user());
-    expect(e.failure).toBe('unauthorized');
+    const e = await failureOf(client({ token: 'github_pat_wrong_123' }).user());
+    expect(e).toMatchObject({ failure: 'unauthorized', status: 401 });
     expect(e.message).not.toContain('github_pat_wrong_123');
+  });
+
+  it('a redirect is not followed (the token would go along): http_error naming the call', async () => {
+    const elsewhere = await server((req, res) => { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end(JSON.stringify({ login: 'elsewhere', auth: req.headers.authorization ?? null })); });
+    try {
+      faults.next({ status: 301, headers: { location: `${elsewhere.url}/user` } });
+      const e = await failureOf(client({ apiUrl: faults.api }).user());
+      expect(e).toMatchObject({ failure: 'http_error', status: 301 });
+      expect(e.message).toContain('GET /user answered a redirect (HTTP 301)');
+      expect(e.message).not.toContain(CODEHOST_TOKEN);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('an answer of the wrong shape is refused before it is used: a list that is not a list, a pull request without a number or an http(s) URL', async () => {
+    const pullsOf = () => client({ apiUrl: faults.api }).pulls('feature/ABC-9-x', 'development');
+    faults.next({ status: 200, body: JSON.stringify({ items: [] }) });
+    expect(await failureOf(pullsOf())).toMatchObject({ failure: 'http_error', message: expect.stringContaining('GET /repos/acme/widgets/pulls answered a list that is not a list') });
+    faults.next({ status: 200, body: JSON.stringify([{ html_url: 'https://x.test/1', state: 'open', head: { ref: 'a' }, base: { ref: 'b' } }]) });
+    expect((await failureOf(pullsOf())).message).toContain('a pull request without a number');
+    faults.next({ status: 201, body: JSON.stringify({ number: 7, html_url: 'javascript:alert(1)', state: 'open', head: { ref: 'a' }, base: { ref: 'b' } }) });
+    expect((await failureOf(client({ apiUrl: faults.api }).createPull({ title: 't', head: 'a', base: 'b', body: '', draft: false }))).message).toContain('pull request #7 without an http(s) URL');
+    faults.next({ status: 200, body: JSON.stringify({ number: 7, html_url: 'https://x.test/7', state: 'weird', head: { ref: 'a' }, base: { ref: 'b' } }) });
+    expect((await failureOf(client({ apiUrl: faults.api }).pull(7))).message).toContain('neither open nor closed');
+    faults.next({ status: 200, body: '"a string"' });
+    expect((await failureOf(client({ apiUrl: faults.api }).reviews(7))).message).toContain('a list that is not a list');
+    faults.next({ status: 200, body: JSON.stringify({ id: 1 }) });
+    expect((await failureOf(client({ apiUrl: faults.api }).user())).message).toContain('a user without a login');
+  });
+
+  it('text kept from an answer has its control characters removed', async () => {
+    faults.next({ status: 200, body: JSON.stringify({ login: 'evil\u001b[2Jbot\u0007' }) });
+    expect((await client({ apiUrl: faults.api }).user()).login).toBe('evil[2Jbot');
   });
 
   it('one deadline covers headers and body: a body that stalls ends as timeout', async () => {
     const s = await server((_req, res) => { res.writeHead(200, { 'Content-Type': 'application/json' }); res.write('['); });
-    const c = new CodehostClient({ apiUrl: s.url, token: TOKEN, repo: { owner: 'a', name: 'b' }, limits: { timeoutMs: 300 } });
+    const c = new CodehostClient({ apiUrl: s.url, token: CODEHOST_TOKEN, repo: { owner: 'a', name: 'b' }, limits: { timeoutMs: 300 } });
     const e = await failureOf(c.user());
     expect(e.failure).toBe('timeout');
     expect(e.message).toContain('within 300 ms');
@@ -75,7 +190,7 @@ describe('the code-host client (ARCHITECTURE §11): bounded, Retry-After honoure
 
   it('a body over the byte cap is refused as too_large', async () => {
     const s = await server((_req, res) => { res.writeHead(200); res.end(`"${'x'.repeat(5000)}"`); });
-    const c = new CodehostClient({ apiUrl: s.url, token: TOKEN, repo: { owner: 'a', name: 'b' }, limits: { maxBytes: 1000 } });
+    const c = new CodehostClient({ apiUrl: s.url, token: CODEHOST_TOKEN, repo: { owner: 'a', name: 'b' }, limits: { maxBytes: 1000 } });
     expect((await failureOf(c.user())).failure).toBe('too_large');
     await s.close();
   });

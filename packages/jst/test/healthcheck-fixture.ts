@@ -1,24 +1,25 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { startCodehost, type CodehostOptions, type TestCodehost } from '../../../test/support/codehost.js';
-import { CODEHOST_TOKEN, FIXTURE_GIT_ENV, makeRepo, writeJstFiles, type JstFilesOptions, type MakeRepoOptions, type TestRepo } from '../../../test/support/repo.js';
+import { codehostOf, type EmbeddedCodehost } from '../../../test/support/embedded-codehost.js';
+import { FIXTURE_GIT_ENV, makeRepo, writeJstFiles, type JstFilesOptions, type MakeRepoOptions, type TestRepo } from '../../../test/support/repo.js';
+import { testSeed, withCodehost } from '../../../test/support/seed.js';
 import { startTestTracker, type TestTracker } from '../../../test/support/tracker.js';
 import { loadConfig, type Role } from '../src/config/index.js';
 import { runHealthcheck, type HealthReport, type HealthcheckContext, type RowName } from '../src/healthcheck/index.js';
 
 /**
- * The world every healthcheck suite needs: a real tracker and the code-host stand-in for the file,
- * repositories whose origin names acme/widgets with `.jst/` for both, cleaned up after each test.
+ * The world every healthcheck suite needs: a real tracker that is also the code host (its seed's
+ * `"codehost"` section, ARCHITECTURE §14), repositories whose origin is acme/widgets on that code
+ * host (pushed over git's HTTP) with `.jst/` for both, cleaned up after each test.
  */
-export function healthWorld(o: { seed?: unknown; codehost?: Partial<CodehostOptions> } = {}) {
+export function healthWorld(o: { seed?: object } = {}) {
   let tracker: TestTracker;
-  let codehost: TestCodehost;
+  let codehost: EmbeddedCodehost;
   const cleanups: (() => void)[] = [];
   beforeAll(async () => {
-    tracker = await startTestTracker('sqlite', ...(o.seed === undefined ? [] : [o.seed]));
-    codehost = await startCodehost({ token: CODEHOST_TOKEN, repos: ['acme/widgets'], ...o.codehost });
+    tracker = await startTestTracker('sqlite', withCodehost(o.seed ?? testSeed()));
+    codehost = codehostOf(tracker);
   });
   afterAll(async () => {
-    await codehost?.close();
     await tracker?.close();
   });
   afterEach(() => {
@@ -29,10 +30,11 @@ export function healthWorld(o: { seed?: unknown; codehost?: Partial<CodehostOpti
     cleanup: (c: () => void) => { cleanups.push(c); },
     tracker: () => tracker,
     codehost: () => codehost,
-    project(edit: Partial<JstFilesOptions> = {}, repo: MakeRepoOptions = { originUrl: 'https://github.com/acme/widgets.git' }): TestRepo {
-      const r = makeRepo(repo);
+    /** A checkout with origin on the code host (acme/widgets), or as `repo` says. */
+    project(edit: Partial<JstFilesOptions> = {}, repo?: MakeRepoOptions): TestRepo {
+      const r = makeRepo(repo ?? { codehost: codehost.origin('acme/widgets') });
       cleanups.push(r.cleanup);
-      writeJstFiles(r.repo, { trackerUrl: tracker.url, codehostUrl: codehost.url, worktreesDir: r.worktreesDir, ...edit });
+      writeJstFiles(r.repo, { trackerUrl: tracker.url, codehostUrl: codehost.api, worktreesDir: r.worktreesDir, ...edit });
       return r;
     },
   };

@@ -19,7 +19,6 @@ const world = healthWorld({
     const users = site.users.map((u) => (u.email === 'bot@acme.test' ? { ...u, tokens: [...u.tokens, extra] } : u));
     return { sites: [{ ...site, users }] };
   })(),
-  codehost: { forbidden: ['acme/locked'] },
 });
 const project = world.project;
 
@@ -88,14 +87,17 @@ describe('spec §5 rule 6: tracker_login proves the identity with GET /myself', 
 });
 
 describe('spec §4: codehost_login is a repository read with CODEHOST_PAT_TOKEN', () => {
-  it('PASS against the stand-in: GET /repos/acme/widgets with a Bearer token', async () => {
+  it('PASS on the embedded code host (origin on it, no CODEHOST_REPO): GET /repos/acme/widgets with a Bearer token', async () => {
     const r = project();
-    const before = world.codehost().requests.length;
-    const row = rowOf(await check(r.repo), 'codehost_login');
-    expect(row).toMatchObject({ status: 'PASS' });
-    expect(row.detail).toContain('read acme/widgets (private)');
-    const sent = world.codehost().requests.slice(before);
-    expect(sent.map((q) => [q.method, q.path, q.authorization])).toEqual([['GET', '/repos/acme/widgets', `Bearer ${CODEHOST_TOKEN}`]]);
+    expect(r.git('config', 'remote.origin.url')).toBe(world.codehost().gitUrl('acme/widgets'));
+    const tap = world.codehost().tap();
+    try {
+      const row = rowOf(await check(r.repo), 'codehost_login');
+      expect(row).toMatchObject({ status: 'PASS', detail: `read acme/widgets (private) at ${world.codehost().api}` });
+      expect(tap.requests.map((q) => [q.method, q.path, q.authorization])).toEqual([['GET', '/repos/acme/widgets', `Bearer ${CODEHOST_TOKEN}`]]);
+    } finally {
+      tap.stop();
+    }
   });
 
   it('wrong token: FAIL (401) saying it is wrong, expired or revoked, without the token', async () => {
@@ -107,24 +109,36 @@ describe('spec §4: codehost_login is a repository read with CODEHOST_PAT_TOKEN'
   });
 
   it('unknown repository: FAIL (404) pointing at the token’s repository access', async () => {
-    const r = project({}, { originUrl: 'git@github.com:acme/unknown.git' });
+    const r = project({}, { originUrl: world.codehost().gitUrl('acme/unknown') });
     const row = rowOf(await check(r.repo), 'codehost_login');
     expect(row.status).toBe('FAIL');
     expect(row.detail).toMatch(/acme\/unknown.*404/);
   });
 
-  it('repository the token may not read: FAIL (403)', async () => {
-    const r = project({}, { originUrl: 'ssh://git@github.com/acme/locked.git' });
-    expect(rowOf(await check(r.repo), 'codehost_login')).toMatchObject({ status: 'FAIL', detail: expect.stringMatching(/403/) });
+  it('a repository the token may not read is masked as not found (404), as GitHub masks it', async () => {
+    const r = project({}, { originUrl: world.codehost().gitUrl('acme/locked') });
+    expect(rowOf(await check(r.repo), 'codehost_login')).toMatchObject({ status: 'FAIL', detail: expect.stringMatching(/acme\/locked.*404/) });
+  });
+
+  it('a 403 (a fine-grained token the repository is visible to but that lacks the permission): FAIL naming the permission', async () => {
+    // The embedded code host masks as 404; GitHub answers some fine-grained tokens 403, so that
+    // answer is injected at the client's fetch.
+    const codehostFetch: CodehostFetch = async () => ({ status: 403, headers: new Headers(), json: async () => ({ message: 'Resource not accessible by personal access token', documentation_url: 'https://docs.github.com/rest' }) });
+    const row = rowOf(await check(project().repo, 'assigner', { codehostFetch }), 'codehost_login');
+    expect(row).toMatchObject({ status: 'FAIL', detail: expect.stringMatching(/may not read acme\/widgets \(403\)/) });
   });
 
   it('origin is a local path: WARN, and nothing is sent', async () => {
     const r = project({}, {});
-    const before = world.codehost().requests.length;
-    const row = rowOf(await check(r.repo), 'codehost_login');
-    expect(row.status).toBe('WARN');
-    expect(row.detail).toContain(`origin ${r.origin} is not a repository on the code host`);
-    expect(world.codehost().requests.length).toBe(before);
+    const tap = world.codehost().tap();
+    try {
+      const row = rowOf(await check(r.repo), 'codehost_login');
+      expect(row.status).toBe('WARN');
+      expect(row.detail).toContain(`origin ${r.origin} is not a repository on the code host`);
+      expect(tap.requests).toEqual([]);
+    } finally {
+      tap.stop();
+    }
   });
 
   it('no origin remote: WARN', async () => {
@@ -145,7 +159,7 @@ describe('spec §4: codehost_login is a repository read with CODEHOST_PAT_TOKEN'
       urls.push(url);
       return { status: 200, headers: new Headers(), json: async () => ({ full_name: 'acme/widgets', private: false }) };
     };
-    const onGithub = project({ local: setting('CODEHOST_API_URL', 'https://api.github.com') });
+    const onGithub = project({ local: setting('CODEHOST_API_URL', 'https://api.github.com') }, { originUrl: 'https://github.com/acme/widgets.git' });
     expect(rowOf(await check(onGithub.repo, 'assigner', { codehostFetch }), 'codehost_login')).toMatchObject({ status: 'PASS', detail: 'read acme/widgets (public) at https://api.github.com' });
     expect(urls).toEqual(['https://api.github.com/repos/acme/widgets']);
 

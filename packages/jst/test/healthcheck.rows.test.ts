@@ -54,7 +54,7 @@ describe('spec §2: worktrees_dir FAILs only when relative, WARNs when missing',
   it('absolute but missing: WARN, and the folder is not created', async () => {
     const r = project();
     const missing = path.join(r.root, 'not-yet');
-    writeJstFiles(r.repo, { trackerUrl: world.tracker().url, codehostUrl: world.codehost().url, worktreesDir: missing });
+    writeJstFiles(r.repo, { trackerUrl: world.tracker().url, codehostUrl: world.codehost().api, worktreesDir: missing });
     const report = await check(r.repo);
     expect(rowOf(report, 'worktrees_dir')).toMatchObject({ status: 'WARN' });
     expect(rowOf(report, 'worktrees_dir').detail).toContain(`${missing} (from`);

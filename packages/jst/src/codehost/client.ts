@@ -6,7 +6,8 @@ export interface PullRequest {
   number: number;
   html_url: string;
   state: 'open' | 'closed';
-  merged: boolean;
+  /** Only in the single read (`GET …/pulls/{n}`); GitHub's list form has none. */
+  merged?: boolean;
   draft?: boolean;
   title: string;
   head: { ref: string };
@@ -64,28 +65,130 @@ export class CodehostClient {
     throw failure(label, res.status, res.headers, json, this.slug);
   }
 
-  user(): Promise<{ login: string }> { return this.call('GET', '/user'); }
+  async user(): Promise<{ login: string }> {
+    const label = 'GET /user';
+    const u = objectOf(label, await this.call('GET', '/user'), 'a user');
+    if (typeof u.login !== 'string' || printable(u.login) === '') throw malformed(label, 'a user without a login');
+    return { login: printable(u.login) };
+  }
 
-  repository(): Promise<{ full_name?: string; private?: boolean; default_branch?: string }> { return this.call('GET', this.base); }
+  async repository(): Promise<{ full_name?: string; private?: boolean; default_branch?: string }> {
+    const r = objectOf(`GET ${this.base}`, await this.call('GET', this.base), 'a repository');
+    return {
+      ...(typeof r.full_name === 'string' ? { full_name: printable(r.full_name) } : {}),
+      ...(typeof r.private === 'boolean' ? { private: r.private } : {}),
+      ...(typeof r.default_branch === 'string' ? { default_branch: printable(r.default_branch) } : {}),
+    };
+  }
 
   /** Every pull request from `branch` into `base`, open and closed. */
-  pulls(branch: string, base: string): Promise<PullRequest[]> {
+  async pulls(branch: string, base: string): Promise<PullRequest[]> {
     const q = new URLSearchParams({ head: `${this.repo.owner}:${branch}`, base, state: 'all' });
-    return this.call('GET', `${this.base}/pulls?${q.toString()}`);
+    const label = `GET ${this.base}/pulls`;
+    return listOf(label, await this.call('GET', `${this.base}/pulls?${q.toString()}`)).map((p) => pullOf(label, p));
   }
 
-  createPull(p: { title: string; head: string; base: string; body: string; draft: boolean }): Promise<PullRequest> {
-    return this.call('POST', `${this.base}/pulls`, p);
+  async createPull(p: { title: string; head: string; base: string; body: string; draft: boolean }): Promise<PullRequest> {
+    return pullOf(`POST ${this.base}/pulls`, await this.call('POST', `${this.base}/pulls`, p));
   }
 
-  pull(n: number): Promise<PullRequest> { return this.call('GET', `${this.base}/pulls/${n}`); }
+  async pull(n: number): Promise<PullRequest> { return pullOf(`GET ${this.base}/pulls/${n}`, await this.call('GET', `${this.base}/pulls/${n}`)); }
 
-  reviews(n: number): Promise<Review[]> { return this.call('GET', `${this.base}/pulls/${n}/reviews`); }
+  async reviews(n: number): Promise<Review[]> {
+    const label = `GET ${this.base}/pulls/${n}/reviews`;
+    return listOf(label, await this.call('GET', `${this.base}/pulls/${n}/reviews`)).map((r) => reviewOf(label, r));
+  }
 
   /** Always `event: "COMMENT"`: the same account may own both sides (ARCHITECTURE §11). */
-  createReview(n: number, body: string): Promise<Review> { return this.call('POST', `${this.base}/pulls/${n}/reviews`, { event: 'COMMENT', body }); }
+  async createReview(n: number, body: string): Promise<Review> {
+    const label = `POST ${this.base}/pulls/${n}/reviews`;
+    return reviewOf(label, await this.call('POST', `${this.base}/pulls/${n}/reviews`, { event: 'COMMENT', body }));
+  }
 
-  commentOnIssue(n: number, body: string): Promise<{ id: number; html_url?: string }> { return this.call('POST', `${this.base}/issues/${n}/comments`, { body }); }
+  async commentOnIssue(n: number, body: string): Promise<{ id: number; html_url?: string }> {
+    const label = `POST ${this.base}/issues/${n}/comments`;
+    const c = objectOf(label, await this.call('POST', `${this.base}/issues/${n}/comments`, { body }), 'a comment');
+    if (!Number.isSafeInteger(c.id)) throw malformed(label, 'a comment without an id');
+    const url = httpUrl(c.html_url);
+    return { id: c.id as number, ...(url ? { html_url: url } : {}) };
+  }
+}
+
+/*
+ * ARCHITECTURE §11: every answer is checked before it is used. A pull request without a number
+ * or an http(s) URL, a list that is not a list, an object that is not one: exit 1 naming the call
+ * (as `http_error`). Text kept from an answer is printed with control characters removed.
+ */
+
+type Json = Record<string, unknown>;
+
+function malformed(label: string, what: string): CodehostError {
+  return new CodehostError('http_error', null, `${label} answered ${what}`, 'Check that CODEHOST_API_URL is a GitHub-shaped REST API (https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise and jst-tracker)');
+}
+
+/** `s` without control characters (C0, DEL, C1): safe to print on a terminal. */
+export function printable(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+}
+
+function objectOf(label: string, v: unknown, what: string): Json {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw malformed(label, `something that is not ${what} (a JSON object)`);
+  return v as Json;
+}
+
+function listOf(label: string, v: unknown): unknown[] {
+  if (!Array.isArray(v)) throw malformed(label, 'a list that is not a list (no JSON array)');
+  return v;
+}
+
+function httpUrl(v: unknown): string | null {
+  if (typeof v !== 'string') return null;
+  try {
+    const u = new URL(v);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function refOf(v: unknown): { ref: string } | null {
+  const ref = typeof v === 'object' && v !== null ? (v as Json).ref : undefined;
+  return typeof ref === 'string' && ref !== '' ? { ref: printable(ref) } : null;
+}
+
+function pullOf(label: string, v: unknown): PullRequest {
+  const p = objectOf(label, v, 'a pull request');
+  if (!Number.isSafeInteger(p.number) || (p.number as number) <= 0) throw malformed(label, 'a pull request without a number');
+  const url = httpUrl(p.html_url);
+  if (url === null) throw malformed(label, `pull request #${String(p.number)} without an http(s) URL`);
+  if (p.state !== 'open' && p.state !== 'closed') throw malformed(label, `pull request #${String(p.number)} with a state that is neither open nor closed`);
+  const head = refOf(p.head);
+  const base = refOf(p.base);
+  if (!head || !base) throw malformed(label, `pull request #${String(p.number)} without its head and base branches`);
+  return {
+    number: p.number as number,
+    html_url: url,
+    state: p.state,
+    // The list form carries no `merged` (the single read does): left out, not guessed.
+    ...(typeof p.merged === 'boolean' ? { merged: p.merged } : {}),
+    ...(typeof p.draft === 'boolean' ? { draft: p.draft } : {}),
+    title: typeof p.title === 'string' ? printable(p.title) : '',
+    head,
+    base,
+  };
+}
+
+function reviewOf(label: string, v: unknown): Review {
+  const r = objectOf(label, v, 'a review');
+  if (!Number.isSafeInteger(r.id)) throw malformed(label, 'a review without an id');
+  const user = typeof r.user === 'object' && r.user !== null && typeof (r.user as Json).login === 'string' ? { login: printable((r.user as Json).login as string) } : null;
+  return {
+    id: r.id as number,
+    user,
+    body: typeof r.body === 'string' ? r.body : '',
+    state: typeof r.state === 'string' ? r.state : '',
+    ...(typeof r.submitted_at === 'string' ? { submitted_at: r.submitted_at } : {}),
+  };
 }
 
 function failure(label: string, status: number, headers: { get(name: string): string | null }, json: unknown, slug: string): CodehostError {

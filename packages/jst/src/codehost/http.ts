@@ -5,7 +5,7 @@ import { EXIT } from '../exit.js';
 /** The slice of `fetch` the code-host client uses; the healthcheck's tests inject their own. */
 export type FetchLike = (
   url: string,
-  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal },
+  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal; redirect?: 'manual' },
 ) => Promise<{
   status: number;
   headers: { get(name: string): string | null };
@@ -69,7 +69,12 @@ async function once(doFetch: FetchLike, url: string, init: { method: string; hea
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), limits.timeoutMs);
   try {
-    const res = await doFetch(url, { ...init, signal: abort.signal });
+    // A redirect is not followed (the token would go along): it ends the call (ARCHITECTURE §11).
+    const res = await doFetch(url, { ...init, signal: abort.signal, redirect: 'manual' });
+    if (res.status >= 300 && res.status < 400) {
+      void res.body?.cancel().catch(() => undefined);
+      throw new CodehostError('http_error', res.status, `${label} answered a redirect (HTTP ${res.status}), which jst does not follow`, 'Set CODEHOST_API_URL to the code host\'s REST API address itself (https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise and jst-tracker)');
+    }
     const text = await readCapped(res, label, limits.maxBytes);
     return { status: res.status, headers: res.headers, text };
   } catch (error) {

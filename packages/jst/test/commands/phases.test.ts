@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCodehost, type TestCodehost } from '../../../../test/support/codehost.js';
-import { CODEHOST_TOKEN, git, makeRepo, writeJstFiles, type TestRepo } from '../../../../test/support/repo.js';
+import { codehostOf, type EmbeddedCodehost } from '../../../../test/support/embedded-codehost.js';
+import { git, makeRepo, writeJstFiles, type TestRepo } from '../../../../test/support/repo.js';
+import { testSeed, withCodehost } from '../../../../test/support/seed.js';
 import { startTestTracker, type TestTracker } from '../../../../test/support/tracker.js';
 import { planCommand, planDryRunCommand } from '../../src/commands/plan/plan.js';
 import { reviewCommand } from '../../src/commands/review/brief.js';
@@ -23,21 +24,22 @@ const PLAN = {
   steps: [{ summary: 'Serialiser', scope: 'pure', acceptanceCriteria: ['RFC 4180'] }],
 };
 
-/** Phases 1-3, each command's spec run in-process with a fake Context (real tracker, git and code-host stand-in). */
+/** Phases 1-3, each command's spec run in-process with a fake Context (real tracker, git, and the tracker's own code host). */
 describe('command specs in-process: plan, start, note, pr-base, pr, review, verdict, parent-pr, done', () => {
   let t: TestTracker;
-  let ch: TestCodehost;
+  let ch: EmbeddedCodehost;
   let repo: TestRepo;
   const statusOf = async (key: string): Promise<string> => (await t.as('assigner').get(`/issue/${key}?fields=status`)).body.fields.status.name;
   const json = <T = Record<string, any>>(o: Outcome | null) => o!.json as T;
 
   beforeAll(async () => {
-    t = await startTestTracker('sqlite');
-    ch = await startCodehost({ token: CODEHOST_TOKEN, repos: [REPO], login: 'rey-reviewer' });
-    repo = makeRepo();
-    writeJstFiles(repo.repo, { trackerUrl: t.url, codehostUrl: ch.url, worktreesDir: repo.worktreesDir, local: (l) => [...l, `CODEHOST_REPO=${REPO}`] });
+    t = await startTestTracker('sqlite', withCodehost(testSeed()));
+    ch = codehostOf(t);
+    // origin is acme/widgets on the code host; the repository is read from it (no CODEHOST_REPO).
+    repo = makeRepo({ codehost: ch.origin(REPO) });
+    writeJstFiles(repo.repo, { trackerUrl: t.url, codehostUrl: ch.api, worktreesDir: repo.worktreesDir });
   });
-  afterAll(async () => { repo?.cleanup(); await ch?.close(); await t?.close(); });
+  afterAll(async () => { repo?.cleanup(); await t?.close(); });
 
   it('the phases through the specs\' own functions', async () => {
     const dry = await runSpec(planDryRunCommand, repo.repo, { plan: PLAN }, { tool: 'plan_dry_run' });
@@ -74,7 +76,8 @@ describe('command specs in-process: plan, start, note, pr-base, pr, review, verd
     const moved = await (doneCommand as unknown as CommandSpec<Fields>).run(ctx, { keys: [A] } as never, { role: 'reviewer', json: true });
     ctx.close();
     expect((moved as Outcome).json).toMatchObject({ moved: [A] });
-    ch.merge(ch.pulls.find((p) => p.head.includes(A))!.number);
+    const pull = (await ch.pulls(REPO)).find((p) => p.head.includes(A))!;
+    expect((await ch.octokit().pulls.merge({ owner: 'acme', repo: 'widgets', pull_number: pull.number })).data.merged).toBe(true);
     expect(json((await runSpec(parentPrCommand, repo.repo, { key: P })).outcome)).toMatchObject({ parentPr: { allMerged: true, opened: true } });
     expect(await statusOf(P)).toBe('In Review');
   }, 90_000);

@@ -17,7 +17,8 @@ function needs(problem: string, setting: string, file: string): JstError {
  * Whether the code host at `apiUrl` serves a repository at `remote`'s address (ARCHITECTURE §11, §14):
  * api.github.com serves github.com; an enterprise server, jst-tracker's embedded code host among
  * them, serves its API on its own host, so origin must be on that host. A loopback API also serves
- * any origin (a local stand-in may front a repository that lives elsewhere). Any other origin (a
+ * any origin: it is this machine's own code host (reached as localhost or 127.0.0.1 alike) or a
+ * tunnel to a remote one whose origin keeps the remote's name. Any other origin (a
  * mirror, a proxy, an ssh alias) names the repository through CODEHOST_REPO.
  */
 export function servesRemote(apiUrl: string, remote: RemoteRepo): boolean {

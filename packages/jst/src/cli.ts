@@ -42,4 +42,12 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
+// A reader that went away (`jst … | head`) ends what is shown, not the command: the rest of the
+// output is dropped and the work (a plan's steps, a verdict) finishes as it would have.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
+  });
+}
+
 run(process.argv.slice(2)).then((code) => { process.exitCode = code; });

@@ -7,7 +7,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * A plain `git clone` of the project must build, test and run (issue 14 item 8): no code may
- * read a sibling folder such as `../shared`. Comments and prose may name it; code may not.
+ * read a sibling folder beside the checkout (the input the project was written from). Comments and prose may name it; code may not.
  */
 describe('a plain clone stands alone', () => {
   it('no tracked source, script or config reads outside the repository', () => {

@@ -36,6 +36,22 @@ export class SeedError extends Error {
   }
 }
 
+/**
+ * The checks every part of a seed file is read with (the tracker's sites here, the code host's
+ * section in codehost/domain/seed.ts): each names the JSON path of a problem, never its value.
+ */
+export function seedChecks(file: string) {
+  const fail = (path: string, detail: string): never => { throw new SeedError(file, path, detail); };
+  const obj = (v: unknown, path: string): Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : fail(path, 'must be an object');
+  const arr = (v: unknown, path: string): unknown[] => (Array.isArray(v) ? v : fail(path, 'must be an array'));
+  const str = (v: unknown, path: string): string => (typeof v === 'string' && v.trim() !== '' ? v : fail(path, 'must be a non-empty string'));
+  const known = (o: Record<string, unknown>, path: string, keys: string[]) => {
+    for (const k of Object.keys(o)) if (!keys.includes(k)) fail(`${path}.${shownKey(k)}`, `unknown setting (expected one of: ${keys.join(', ')})`);
+  };
+  return { fail, obj, arr, str, known };
+}
+
 const CATEGORIES: readonly StatusCategoryKey[] = ['new', 'indeterminate', 'done'];
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const PROJECT_KEY = /^[A-Z][A-Z0-9_]{1,9}$/;
@@ -62,14 +78,7 @@ export function loadSeedFile(file: string): Seed {
 
 /** Checks a seed document and returns it typed; the first problem throws, naming its JSON path. */
 export function parseSeed(json: unknown, file = '<seed>'): Seed {
-  const fail = (path: string, detail: string): never => { throw new SeedError(file, path, detail); };
-  const obj = (v: unknown, path: string): Record<string, unknown> =>
-    typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : fail(path, 'must be an object');
-  const arr = (v: unknown, path: string): unknown[] => (Array.isArray(v) ? v : fail(path, 'must be an array'));
-  const str = (v: unknown, path: string): string => (typeof v === 'string' && v.trim() !== '' ? v : fail(path, 'must be a non-empty string'));
-  const known = (o: Record<string, unknown>, path: string, keys: string[]) => {
-    for (const k of Object.keys(o)) if (!keys.includes(k)) fail(`${path}.${shownKey(k)}`, `unknown setting (expected one of: ${keys.join(', ')})`);
-  };
+  const { fail, obj, arr, str, known } = seedChecks(file);
 
   const root = obj(json, '$');
   known(root, '$', ['sites', 'codehost']);

@@ -1,5 +1,4 @@
-import { shownKey } from '../../domain/json-fault.js';
-import { SeedError } from '../../domain/seed.js';
+import { seedChecks } from '../../domain/seed.js';
 import { PERMISSIONS, type Permission } from './model.js';
 
 /** The seed's `"codehost"` section (ARCHITECTURE §14; docs/codehost.md), parsed and checked. */
@@ -39,14 +38,7 @@ export function isLogin(login: string): boolean {
 
 /** Checks the `"codehost"` value of a seed file; the first problem throws, naming its JSON path. */
 export function parseCodehostSeed(json: unknown, file = '<seed>'): CodehostSeed {
-  const fail = (path: string, detail: string): never => { throw new SeedError(file, path, detail); };
-  const obj = (v: unknown, path: string): Record<string, unknown> =>
-    typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : fail(path, 'must be an object');
-  const arr = (v: unknown, path: string): unknown[] => (Array.isArray(v) ? v : fail(path, 'must be an array'));
-  const str = (v: unknown, path: string): string => (typeof v === 'string' && v.trim() !== '' ? v : fail(path, 'must be a non-empty string'));
-  const known = (o: Record<string, unknown>, path: string, keys: string[]) => {
-    for (const k of Object.keys(o)) if (!keys.includes(k)) fail(`${path}.${shownKey(k)}`, `unknown setting (expected one of: ${keys.join(', ')})`);
-  };
+  const { fail, obj, arr, str, known } = seedChecks(file);
   const root = obj(json, '$.codehost');
   known(root, '$.codehost', ['users', 'repos']);
   const logins = new Set<string>();

@@ -9,7 +9,7 @@ import { createTempDatabase } from '../../../../test/support/postgres.js';
 import { credentialOf, testSeed } from '../../../../test/support/seed.js';
 import { basic, storeKinds } from '../../../../test/support/tracker.js';
 import { git } from '../../../../test/support/repo.js';
-import { CH_TOKENS, codehostTestSeed, octokitFor, OWNER, REPO, startCodehostServer, type ChWho, type CodehostServer } from './support.js';
+import { CH_TOKENS, codehostTestSeed, initialCheckout, octokitFor, OWNER, REPO, startCodehostServer, type ChWho, type CodehostServer } from './support.js';
 
 /**
  * ARCHITECTURE §14 "Pages": a pull request's review page at its html_url, signed in with the code
@@ -372,15 +372,7 @@ describe.skipIf(!kinds.includes('postgres'))('ARCHITECTURE §14 pages over sever
     const a = await startServer(options);
     const b = await startServer(options);
     try {
-      const work = join(root, 'work');
-      git(root, 'clone', '--quiet', join(repos, OWNER, `${REPO}.git`), work);
-      git(work, 'config', 'user.name', 'Fixture');
-      git(work, 'config', 'user.email', 'fixture@example.test');
-      git(work, 'checkout', '--quiet', '-b', 'main');
-      writeFileSync(join(work, 'README.md'), 'hello\n');
-      git(work, 'add', '.');
-      git(work, 'commit', '--quiet', '-m', 'initial');
-      git(work, 'push', '--quiet', 'origin', 'main');
+      const work = initialCheckout(join(repos, OWNER, `${REPO}.git`), join(root, 'work'));
       git(work, 'checkout', '--quiet', '-b', 'topic');
       writeFileSync(join(work, 'topic.txt'), 'topic\n');
       git(work, 'add', '.');

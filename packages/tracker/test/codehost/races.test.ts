@@ -8,7 +8,7 @@ import { createTempDatabase, postgresAvailable, type TempDatabase } from '../../
 import { git } from '../../../../test/support/repo.js';
 import { spawnTracker, type TrackerProcess } from '../../../../test/support/tracker-process.js';
 import { buildTracker } from '../support/cli-run.js';
-import { CH_TOKENS, codehostTestSeed, OWNER, REPO } from './support.js';
+import { CH_TOKENS, codehostTestSeed, initialCheckout, OWNER, REPO } from './support.js';
 
 /**
  * ARCHITECTURE §14: several processes over one database and one --repos folder agree. Racing
@@ -70,15 +70,7 @@ describe.each(SETUPS)('ARCHITECTURE §14: processes over one database and one --
     trackers = [await spawnTracker([...args, '--seed', seedFile])];
     trackers.push(...await Promise.all(Array.from({ length: processes - 1 }, () => spawnTracker(args))));
     bare = join(repos, OWNER, `${REPO}.git`);
-    work = join(dir, 'work');
-    git(dir, 'clone', '--quiet', bare, work);
-    git(work, 'config', 'user.name', 'Fixture');
-    git(work, 'config', 'user.email', 'fixture@example.test');
-    git(work, 'checkout', '--quiet', '-b', 'main');
-    writeFileSync(join(work, 'README.md'), 'hello\n');
-    git(work, 'add', '.');
-    git(work, 'commit', '--quiet', '-m', 'initial');
-    git(work, 'push', '--quiet', 'origin', 'main');
+    work = initialCheckout(bare, join(dir, 'work'));
   }, 60_000);
 
   afterAll(async () => {

@@ -59,6 +59,19 @@ export function octokitFor(api: string, token: string | undefined): Octokit {
 }
 
 /** A real server with the code host on (repositories under a temporary folder), acme/app with one commit on main. */
+/** A clone of an empty bare repository at `work` whose first commit (README.md) is pushed as main. */
+export function initialCheckout(bare: string, work: string): string {
+  git(dirname(work), 'clone', '--quiet', bare, work);
+  git(work, 'config', 'user.name', 'Fixture');
+  git(work, 'config', 'user.email', 'fixture@example.test');
+  git(work, 'checkout', '--quiet', '-b', 'main');
+  writeFileSync(join(work, 'README.md'), 'hello\n');
+  git(work, 'add', '.');
+  git(work, 'commit', '--quiet', '-m', 'initial');
+  git(work, 'push', '--quiet', 'origin', 'main');
+  return work;
+}
+
 export async function startCodehostServer(kind: StoreKind, options: { seed?: unknown; server?: Partial<ServerOptions> } = {}): Promise<CodehostServer> {
   const root = mkdtempSync(join(tmpdir(), 'jst-codehost-test-'));
   let db: TempDatabase | undefined;
@@ -72,15 +85,7 @@ export async function startCodehostServer(kind: StoreKind, options: { seed?: unk
     ...options.server,
   });
   const bare = join(reposDir, OWNER, `${REPO}.git`);
-  const work = join(root, 'work');
-  git(root, 'clone', '--quiet', bare, work);
-  git(work, 'config', 'user.name', 'Fixture');
-  git(work, 'config', 'user.email', 'fixture@example.test');
-  git(work, 'checkout', '--quiet', '-b', 'main');
-  writeFileSync(join(work, 'README.md'), 'hello\n');
-  git(work, 'add', '.');
-  git(work, 'commit', '--quiet', '-m', 'initial');
-  git(work, 'push', '--quiet', 'origin', 'main');
+  const work = initialCheckout(bare, join(root, 'work'));
   const api = `${server.url}/api/v3`;
   return {
     server,

@@ -4,9 +4,9 @@ import type { CodehostStore } from '../store/codehost-store.js';
 import { OpenPullExists } from '../store/codehost-store.js';
 import { GhError, noPush, notFound, unprocessable, validationFailed, type GhErrorEntry } from './errors.js';
 import type { Comparison, GitErrorKinds, GitRepos } from './git-port.js';
-import { BODY_MAX, COMMENTS_MAX, MERGE_CLAIM_STALE_MS, REVIEWS_MAX, PAGE_PATCH_BYTES_MAX, PATCH_BYTES_MAX, PULL_COMMITS_MAX, PULL_FILES_MAX, TITLE_MAX } from './limits.js';
+import { COMMENTS_MAX, MERGE_CLAIM_STALE_MS, REVIEWS_MAX, PAGE_PATCH_BYTES_MAX, PATCH_BYTES_MAX, PULL_COMMITS_MAX, PULL_FILES_MAX } from './limits.js';
 import type { ChComment, ChPull, ChRepo, ChReview, ChUser, Permission, PullListQuery } from './model.js';
-import { isBranchName } from './seed.js';
+import { branchOrNull, checkComment, checkCreatePull, checkMerge, checkReview, checkUpdatePull, DOCS, invalid } from './pull-input.js';
 
 /** The caller's standing on a repository it may read. */
 export interface RepoAccess { repo: ChRepo; owner: ChUser | null; permission: Permission; user: ChUser }
@@ -32,22 +32,6 @@ export interface CommentView { comment: ChComment; user: ChUser }
 export interface IssuePull {
   repo: string; number: number; title: string; state: 'open' | 'closed'; merged: boolean; head: string; base: string; htmlUrl: string;
 }
-
-const DOCS = {
-  create: 'https://docs.github.com/rest/pulls/pulls#create-a-pull-request',
-  update: 'https://docs.github.com/rest/pulls/pulls#update-a-pull-request',
-  merge: 'https://docs.github.com/rest/pulls/pulls#merge-a-pull-request',
-  review: 'https://docs.github.com/rest/pulls/reviews#create-a-review-for-a-pull-request',
-  comment: 'https://docs.github.com/rest/issues/comments#create-an-issue-comment',
-};
-
-type Entry = GhErrorEntry;
-const invalid = (field: string, resource = 'PullRequest'): Entry => ({ resource, field, code: 'invalid' });
-const missing = (field: string, resource = 'PullRequest'): Entry => ({ resource, field, code: 'missing_field' });
-const tooLong = (field: string, max: number, resource = 'PullRequest'): Entry => ({ resource, field, code: 'custom', message: `${field} is too long (maximum is ${max} characters)` });
-
-/** Git's answer when a branch name cannot name a branch (never asked of git). */
-const branchOrNull = (name: string) => (isBranchName(name) ? name : null);
 
 /**
  * The code host's rules (ARCHITECTURE §14): who may read and write which repository, pull
@@ -223,20 +207,9 @@ export class CodeHost {
 
   async createPull(access: RepoAccess, input: { title?: unknown; head?: unknown; base?: unknown; body?: unknown; draft?: unknown }): Promise<PullDetail> {
     const git = this.requireGit();
-    const errors: Entry[] = [];
-    const title = input.title;
-    if (title === undefined || title === null || (typeof title === 'string' && title.trim() === '')) errors.push(missing('title'));
-    else if (typeof title !== 'string') errors.push(invalid('title'));
-    else if ([...title].length > TITLE_MAX) errors.push(tooLong('title', TITLE_MAX));
-    for (const field of ['head', 'base'] as const) {
-      const v = input[field];
-      if (v === undefined || v === null || v === '') errors.push(missing(field));
-      else if (typeof v !== 'string') errors.push(invalid(field));
-    }
-    if (input.body !== undefined && input.body !== null && typeof input.body !== 'string') errors.push(invalid('body'));
-    if (typeof input.body === 'string' && [...input.body].length > BODY_MAX) errors.push(tooLong('body', BODY_MAX));
-    if (input.draft !== undefined && input.draft !== null && typeof input.draft !== 'boolean') errors.push(invalid('draft'));
-    if (errors.length > 0) throw validationFailed(errors, DOCS.create);
+    checkCreatePull(input);
+    const { title } = input;
+    const errors: GhErrorEntry[] = [];
     const { repo } = access;
     const headInput = input.head as string;
     const headRef = this.headBranch(access, headInput);
@@ -253,7 +226,7 @@ export class CodeHost {
       throw validationFailed([{ resource: 'PullRequest', code: 'custom', message: `No commits between ${baseRef} and ${headRef}` }], DOCS.create);
     }
     const created = await this.store.createPull({
-      repo_id: repo.id, user_id: access.user.id, title: title as string, body: (input.body as string | null | undefined) ?? null,
+      repo_id: repo.id, user_id: access.user.id, title, body: (input.body as string | null | undefined) ?? null,
       draft: input.draft === true, head_ref: headRef!, issue_key: issueKeyOfBranch(headRef!), base_ref: baseRef!, head_sha: headSha!, base_sha: baseSha!,
     }, this.now());
     // The database refused a second open pull request: another request opened it a moment before.
@@ -263,14 +236,7 @@ export class CodeHost {
 
   async updatePull(access: RepoAccess, number: number, input: { title?: unknown; body?: unknown; state?: unknown; base?: unknown }): Promise<PullDetail> {
     const git = this.requireGit();
-    const errors: Entry[] = [];
-    if (input.title !== undefined && (typeof input.title !== 'string' || input.title.trim() === '')) errors.push(invalid('title'));
-    if (typeof input.title === 'string' && [...input.title].length > TITLE_MAX) errors.push(tooLong('title', TITLE_MAX));
-    if (input.body !== undefined && input.body !== null && typeof input.body !== 'string') errors.push(invalid('body'));
-    if (typeof input.body === 'string' && [...input.body].length > BODY_MAX) errors.push(tooLong('body', BODY_MAX));
-    if (input.state !== undefined && input.state !== 'open' && input.state !== 'closed') errors.push(invalid('state'));
-    if (input.base !== undefined && (typeof input.base !== 'string' || input.base === '')) errors.push(invalid('base'));
-    if (errors.length > 0) throw validationFailed(errors, DOCS.update);
+    checkUpdatePull(input);
     const pull = await this.pullOf(access, number);
     const { repo } = access;
     const now = this.now();
@@ -349,16 +315,7 @@ export class CodeHost {
    */
   async merge(access: RepoAccess, number: number, input: { merge_method?: unknown; commit_title?: unknown; commit_message?: unknown; sha?: unknown }): Promise<{ sha: string }> {
     const git = this.requireGit();
-    const errors: Entry[] = [];
-    const method = input.merge_method ?? 'merge';
-    if (method !== 'merge' && method !== 'squash' && method !== 'rebase') errors.push(invalid('merge_method'));
-    for (const field of ['commit_title', 'commit_message', 'sha'] as const) {
-      const v = input[field];
-      if (v !== undefined && v !== null && typeof v !== 'string') errors.push(invalid(field));
-    }
-    if (typeof input.commit_title === 'string' && input.commit_title.length > BODY_MAX) errors.push(tooLong('commit_title', BODY_MAX));
-    if (typeof input.commit_message === 'string' && input.commit_message.length > BODY_MAX) errors.push(tooLong('commit_message', BODY_MAX));
-    if (errors.length > 0) throw validationFailed(errors, DOCS.merge);
+    const method = checkMerge(input);
     const { repo, user } = access;
     const pull = await this.pullOf(access, number, DOCS.merge);
     const notMergeable = (message = 'Pull Request is not mergeable') => new GhError(405, message, undefined, DOCS.merge);
@@ -380,7 +337,7 @@ export class CodeHost {
       const defaultTitle = method === 'squash' ? `${pull.title} (#${pull.number})` : `Merge pull request #${pull.number} from ${repo.owner}/${pull.head_ref}`;
       const defaultMessage = method === 'squash' ? '' : pull.title;
       ({ sha } = await git.merge(repo.owner, repo.name, {
-        baseBranch: pull.base_ref, headSha, method: method as 'merge' | 'squash' | 'rebase',
+        baseBranch: pull.base_ref, headSha, method,
         title: typeof input.commit_title === 'string' && input.commit_title !== '' ? input.commit_title : defaultTitle,
         message: typeof input.commit_message === 'string' ? input.commit_message : defaultMessage,
         author: person, committer: person,
@@ -410,15 +367,7 @@ export class CodeHost {
   }
 
   async createReview(access: RepoAccess, number: number, input: { event?: unknown; body?: unknown; commit_id?: unknown }): Promise<{ view: PullView; review: ReviewView }> {
-    // This operation's 422 carries plain-text entries (GitHub's validation_failed_simple).
-    const errors: string[] = [];
-    const events = ['APPROVE', 'REQUEST_CHANGES', 'COMMENT'];
-    if (input.event !== undefined && input.event !== null && !events.includes(input.event as string)) errors.push('event must be one of APPROVE, REQUEST_CHANGES, COMMENT');
-    if (input.body !== undefined && input.body !== null && typeof input.body !== 'string') errors.push('body must be a string');
-    if (input.commit_id !== undefined && input.commit_id !== null && (typeof input.commit_id !== 'string' || !/^([0-9a-f]{40}|[0-9a-f]{64})?$/.test(input.commit_id))) errors.push('commit_id must be a commit SHA');
-    if (errors.length > 0) throw unprocessable(errors, DOCS.review);
-    const body = (input.body as string | null | undefined) ?? '';
-    if ([...body].length > BODY_MAX) throw unprocessable([`Body is too long (maximum is ${BODY_MAX} characters)`], DOCS.review);
+    const body = checkReview(input);
     const view = await this.view(access, await this.pullOf(access, number));
     const event = (input.event as string | undefined | null) ?? null;
     const own = view.pull.user_id === access.user.id;
@@ -447,15 +396,13 @@ export class CodeHost {
   }
 
   async createComment(access: RepoAccess, number: number, input: { body?: unknown }): Promise<CommentView> {
-    if (input.body === undefined || input.body === null || input.body === '') throw validationFailed([missing('body', 'IssueComment')], DOCS.comment);
-    if (typeof input.body !== 'string') throw validationFailed([invalid('body', 'IssueComment')], DOCS.comment);
-    if ([...input.body].length > BODY_MAX) throw validationFailed([{ resource: 'IssueComment', field: 'body', code: 'custom', message: `Body is too long (maximum is ${BODY_MAX} characters)` }], DOCS.comment);
+    const body = checkComment(input);
     await this.issueOf(access, number, DOCS.comment);
     if ((await this.store.commentCount(access.repo.id, number)) >= COMMENTS_MAX) {
       throw validationFailed([{ resource: 'IssueComment', code: 'custom', message: `This pull request already has ${COMMENTS_MAX} comments, the most one may carry.` }], DOCS.comment);
     }
     const now = this.now();
-    const comment = await this.store.insertComment({ repo_id: access.repo.id, number, user_id: access.user.id, body: input.body, created_at: now, updated_at: now });
+    const comment = await this.store.insertComment({ repo_id: access.repo.id, number, user_id: access.user.id, body, created_at: now, updated_at: now });
     return { comment, user: access.user };
   }
 

@@ -177,6 +177,33 @@ describe('jst plan: refused up front, or finished or abandoned after it stopped 
       expect(w.git('worktree', 'list').trim().split('\n')).toHaveLength(5);
     });
 
+    it('ARCHITECTURE §7: a journal left by a run stopped on the tracker\'s 400 (a summary with a line break) is finished by the corrected plan file', async () => {
+      const w = world();
+      const plan = tagged('nl');
+      // Kill point 21: the second sub-task's create is recorded as begun, and never reached the tracker.
+      const killed = await w.plan(['--plan', w.planFile(plan)], { JST_FAULT_KILL_AT: '21' });
+      expect(killed.code).not.toBe(0);
+      // What an earlier jst left after the tracker's 400: the recorded plan holds the bad summary.
+      const data = JSON.parse(readFileSync(journal(w), 'utf8'));
+      data.plan.steps[1].summary = 'Halfway nl\nsecond';
+      data.planHash = 'the hash of the plan with the line break';
+      writeFileSync(journal(w), JSON.stringify(data));
+      const before = await issueCount();
+      const stuck = await w.plan([]);
+      expect(stuck.code, stuck.stderr).toBe(2);
+      expect(stuck.stderr).toContain('"steps[1].summary"');
+      expect(stuck.stderr).toMatch(/corrected \(jst plan --plan FILE\), or jst plan --abandon/);
+      expect(await issueCount()).toBe(before);
+      const r = await w.plan(['--plan', w.planFile(plan), '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('with the corrected plan');
+      const out = JSON.parse(r.stdout);
+      expect(out.keys).toHaveLength(3);
+      expect(await issueCount()).toBe(before + 1);
+      expect((await search(`parent = ${out.keys[0]} ORDER BY key ASC`)).map((s) => s.fields.summary)).toEqual(['Halfway nl first', 'Halfway nl second']);
+      expect(existsSync(journal(w))).toBe(false);
+    });
+
     it('ARCHITECTURE §7: a plan that changes what was already made is refused, naming the difference and offering --abandon', async () => {
       const w = world();
       const plan = tagged('clash');

@@ -9,7 +9,7 @@ import { emit, type Outcome } from '../output.js';
 import * as git from '../git/index.js';
 import { runHealthcheck, type HealthReport } from '../healthcheck/index.js';
 import { abandonOutcome } from './abandon.js';
-import { planDifference } from './amend.js';
+import { issuesNeverMade, planDifference } from './amend.js';
 import { clarify } from './clarify.js';
 import { dryRunEffects, realEffects, type Effects } from './effects.js';
 import { branchContext, otherBranchGate, pathGate, startBranchGate, type BranchContext } from './gates.js';
@@ -169,10 +169,12 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
   if (o.dryRun) {
     effects = dryRunEffects(say, await client.apiBase(), repo);
   } else {
-    const opened = Journal.open(config.jstDir!, randomBytes(6).toString('hex'), planHash, settled, fault, (recorded) => planDifference(recorded, settled));
+    effects = realEffects(client, repo, config.jstDir!, ctx.env);
+    // A create cut off before it landed made nothing: the tracker is asked, not guessed at.
+    const absent = pending && pending.planHash !== planHash ? await issuesNeverMade(pending, (m) => effects.findIssueByMarker(project, m)) : new Set<string>();
+    const opened = Journal.open(config.jstDir!, randomBytes(6).toString('hex'), planHash, settled, fault, (recorded) => planDifference(recorded, settled, absent));
     if (opened.journal.amended && !resumePlan) say(`Finishing the unfinished plan run ${opened.journal.runId} with the corrected plan (what it made is unchanged)`);
     journal = opened.journal;
-    effects = realEffects(client, repo, config.jstDir!, ctx.env);
   }
   const common = { plan: settled, project, executorAccountId, base, startPoint, worktreesDir, repo, env: ctx.env, effects, journal, progress: say };
   let leaves: Leaf[];

@@ -2,6 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walkText } from '@jst/adf';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { startMcp, textOf } from '../support/mcp.js';
 import { setting } from '../support/repo.js';
 import { EMAILS, TOKENS } from '../support/seed.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
@@ -145,6 +147,38 @@ describe('jst plan: refused up front, or finished or abandoned after it stopped 
     const r = await w.plan(['--abandon', '--yes']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`deleted ${top}`);
+    expect(await issueCount()).toBe(before - 2);
+    expect(branches(w)).toBe('');
+    expect(existsSync(journal(w))).toBe(false);
+  });
+
+  it('ARCHITECTURE §13: the plan tool\'s abandon is the person\'s yes: without elicitation it answers the command they run, with it the run is deleted', async () => {
+    const w = world();
+    const killed = await w.plan(['--plan', w.planFile(tagged('mcp'))], { JST_FAULT_KILL_AT: '12' });
+    expect(killed.code).not.toBe(0);
+    const before = await issueCount();
+    const plain = await startMcp('assigner', { cwd: w.repo.repo });
+    try {
+      const refused = await plain.call('plan', { plan: { request: 'Halfway mcp' }, abandon: true });
+      expect(refused.isError).toBe(true);
+      const error = (refused.structuredContent as { error: { command: string; exitCode: number } }).error;
+      expect(error.exitCode, textOf(refused)).toBe(3);
+      expect(error.command).toMatch(/^cd .+ && jst plan --abandon --yes$/);
+      // The plan given names the run: another request's run is not touched.
+      const other = await plain.call('plan', { plan: { request: 'Another request' }, abandon: true });
+      expect(other.isError).toBe(true);
+      expect(textOf(other)).toContain('not for the plan given');
+      expect(await issueCount()).toBe(before);
+      expect(existsSync(journal(w))).toBe(true);
+    } finally { await plain.close(); }
+    const asking = await startMcp('assigner', { cwd: w.repo.repo, elicit: () => ({ action: 'accept', content: { yes: true } }) });
+    try {
+      const r: CallToolResult = await asking.call('plan', { plan: {}, abandon: true });
+      expect(r.isError, textOf(r)).toBeFalsy();
+      expect(r.structuredContent).toMatchObject({ abandoned: true });
+      expect((r.structuredContent as { keys: string[] }).keys).toHaveLength(2);
+      expect(asking.elicitations[0]!.message).toMatch(/^Delete 2 issue\(s\)/);
+    } finally { await asking.close(); }
     expect(await issueCount()).toBe(before - 2);
     expect(branches(w)).toBe('');
     expect(existsSync(journal(w))).toBe(false);

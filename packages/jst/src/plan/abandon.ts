@@ -11,7 +11,12 @@ import type { PlanInput } from './plan-types.js';
 import { promptFor, refused } from './prompt.js';
 import { featureBranch, hotfixBranch } from './slug.js';
 
-export interface AbandonOptions { yes?: boolean | undefined; tool?: string | undefined }
+export interface AbandonOptions {
+  yes?: boolean | undefined;
+  tool?: string | undefined;
+  /** The run meant (the plan tool's plan object): another recorded run is not touched. */
+  request?: string | undefined;
+}
 
 /** One issue the run made, parent (or single issue) first. */
 interface MadeIssue { key: string; summary: string; role: 'top' | 'subtask' }
@@ -41,13 +46,16 @@ export async function abandonOutcome(ctx: Context, o: AbandonOptions): Promise<O
     const text = `No unfinished plan run is recorded${jstDir ? ` in ${join(jstDir, JOURNAL_FILE)}` : ''}: there is nothing to abandon.\n`;
     return { json: json(empty, text.trim(), false), text, code: EXIT.ok };
   }
+  const plan = data.plan as PlanInput;
+  if (o.request !== undefined && o.request !== plan.request) {
+    throw refused(`the unfinished plan run recorded in ${join(jstDir, JOURNAL_FILE)} is for ${JSON.stringify(plan.request)}, not for the plan given (${JSON.stringify(o.request)}); nothing was deleted`, 'Pass the plan of the run to abandon, or leave its "request" out');
+  }
   const repo = config.repoRoot ?? (await git.worktreeInfo(ctx.cwd, { env: ctx.env })).root;
   const client = ctx.client('assigner');
   const say = (l: string) => ctx.io.stderr.write(`${l}\n`);
   const inv = await inventory(ctx, data, repo, client, requireProjectKey(config));
   const inside = inv.worktrees.find((w) => { const r = relative(w, ctx.cwd); return r === '' || (!r.startsWith('..') && !isAbsolute(r)); });
   if (inside) throw refused(`jst plan --abandon would remove the worktree ${inside}, and it runs inside it`, `cd ${repo} and rerun`);
-  const plan = data.plan as PlanInput;
   say(`The unfinished plan run ${data.runId} (started ${data.startedAt}) for ${JSON.stringify(plan.request)} made:`);
   for (const l of listing(inv)) say(`  ${l}`);
   if (!o.yes) {

@@ -55,9 +55,11 @@ export interface PlanJson { keys: string[]; branches: string[]; worktrees: strin
 
 export async function planOutcome(ctx: Context, o: PlanOptions): Promise<Outcome<PlanJson>> {
   if (o.abandon) {
-    const extra = [o.request.length ? 'a request' : '', o.plan ? '--plan' : '', o.planData !== undefined ? 'plan' : '', o.dryRun ? '--dry-run' : '', o.again ? '--again' : '', o.confirmHotfix ? '--confirm-hotfix' : '', o.fromBranch !== undefined ? '--from-branch' : ''].filter(Boolean);
+    const extra = [o.request.length ? 'a request' : '', o.plan ? '--plan' : '', o.dryRun ? '--dry-run' : '', o.again ? '--again' : '', o.confirmHotfix ? '--confirm-hotfix' : '', o.fromBranch !== undefined ? '--from-branch' : ''].filter(Boolean);
     if (extra.length) throw refused(`--abandon deletes what the unfinished run made and takes no plan: drop ${extra.join(', ')}`, 'Run jst plan --abandon [--yes] on its own');
-    return abandonOutcome(ctx, { yes: o.yes, tool: o.tool });
+    // The tool's plan object (an input it always takes) names the run: its request must be the recorded one.
+    const request = o.planData !== undefined ? parsePlan(o.planData, PLAN_ARGUMENT).request : undefined;
+    return abandonOutcome(ctx, { yes: o.yes, tool: o.tool, request });
   }
   // Ctrl-C at a question is a cancel (ARCHITECTURE §7 keeps 3 for a question nobody could answer).
   const prompt = promptFor(ctx, ctx.io.interactive && !o.plan && o.planData === undefined, 'Nothing was created; run jst plan again when ready');

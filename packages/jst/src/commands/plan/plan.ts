@@ -39,7 +39,7 @@ export const planCommand = defineCommand({
   },
   tool: {
     name: 'plan', roles: ['assigner'], title: 'Phase 1: plan',
-    description: 'jst plan --plan FILE --json with the plan-file object: creates the issues, branches, worktrees and comments. Open questions come back as an error listing them; an unusual start branch is fromBranch; the hotfix yes is the person\'s (elicitation, or a refusal naming the jst command they run). The same plan again answers alreadyPlanned: true with the issues it made; again: true plans anew. A run that stopped halfway is finished by the same plan (or one corrected only in what was not made yet), or deleted with abandon: true after the person\'s yes (answers abandoned: true, listing what was removed). One progress notification per step.',
+    description: 'jst plan --plan FILE --json with the plan-file object: creates the issues, branches, worktrees and comments. Open questions come back as an error listing them; an unusual start branch is fromBranch; the hotfix yes is the person\'s (elicitation, or a refusal naming the jst command they run). The same plan again answers alreadyPlanned: true with the issues it made; again: true plans anew. A run that stopped halfway is finished by the same plan (or one corrected only in what was not made yet), or deleted with abandon: true after the person\'s yes (plan names the run: its request, if given, must be the recorded run\'s; answers abandoned: true, listing what was removed). One progress notification per step.',
   },
   output: PLAN_OUTPUT,
   // abandon deletes the issues, worktrees and branches an unfinished run made.

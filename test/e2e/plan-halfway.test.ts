@@ -5,6 +5,7 @@ import { walkText } from '@jst/adf';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startMcp, textOf } from '../support/mcp.js';
 import { setting } from '../support/repo.js';
+import { onTerminal } from '../support/terminal.js';
 import { EMAILS, TOKENS } from '../support/seed.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
 import { MULTISTEP, planWorld, type PlanWorld } from './plan-fixture.js';
@@ -150,6 +151,32 @@ describe('jst plan: refused up front, or finished or abandoned after it stopped 
     expect(await issueCount()).toBe(before - 2);
     expect(branches(w)).toBe('');
     expect(existsSync(journal(w))).toBe(false);
+  });
+
+  it('ARCHITECTURE §7: on a terminal --abandon lists what the run made and asks; "no" deletes nothing, "yes" deletes it', async () => {
+    const w = world();
+    const killed = await w.plan(['--plan', w.planFile(tagged('tty'))], { JST_FAULT_KILL_AT: '12' });
+    expect(killed.code).not.toBe(0);
+    const before = await issueCount();
+    const no = await onTerminal(w.repo.repo, ['plan', '--abandon'], [[/forget the run\? \[y\/N\] $/, 'n']]);
+    expect(no.code, no.screen).toBe(2);
+    expect(no.screen).toContain('issue ABC-');
+    expect(no.screen).toContain('nothing was deleted');
+    expect(await issueCount()).toBe(before);
+    const yes = await onTerminal(w.repo.repo, ['plan', '--abandon'], [[/forget the run\? \[y\/N\] $/, 'y']]);
+    expect(yes.code, yes.screen).toBe(0);
+    expect(await issueCount()).toBe(before - 2);
+    expect(existsSync(journal(w))).toBe(false);
+  });
+
+  it('ARCHITECTURE §7: on a terminal a summary over 255 characters is asked for again, naming the rule', async () => {
+    const w = world();
+    const { code, screen } = await onTerminal(w.repo.repo, ['plan', 'A request typed at the terminal'], [
+      [/one-line summary for the issue\? $/, 'z'.repeat(256)],
+      [/more than the tracker's 255\) > $/, 'A short summary'],
+      [/\(and what is not\)\? $/, '\u0003'],
+    ]);
+    expect(code, screen).toBe(130);
   });
 
   it('ARCHITECTURE §13: the plan tool\'s abandon is the person\'s yes: without elicitation it answers the command they run, with it the run is deleted', async () => {

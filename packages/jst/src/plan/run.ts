@@ -14,12 +14,12 @@ import { clarify } from './clarify.js';
 import { dryRunEffects, realEffects, type Effects } from './effects.js';
 import { branchContext, otherBranchGate, pathGate, startBranchGate, type BranchContext } from './gates.js';
 import { parsePlan, PLAN_ARGUMENT, readPlanFile, type Draft, type PlanInput } from './input.js';
-import { abandonUnderWay, completedPlan, Journal, JOURNAL_FILE, recordCompleted } from './journal.js';
+import { abandonUnderWay, completedPlan, Journal, JOURNAL_FILE, recordCompleted, type JournalData } from './journal.js';
 import { checkPlanText, issueTypesGate } from './precheck.js';
 import { trackerPriorities, requirePriority } from './priority.js';
 import { promptFor, refused, type Prompt } from './prompt.js';
-import { commentOnce, provision, type Leaf } from './provision.js';
-import { assignmentReport, handOffLines } from './report.js';
+import { commentOnce, provision, type Leaf, type ProvisionContext } from './provision.js';
+import { assignmentReport, handOffLines, type ReportContext } from './report.js';
 import { slugify } from './slug.js';
 
 export interface PlanOptions {
@@ -172,25 +172,10 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
     effects = dryRunEffects(say, await client.apiBase(), repo);
   } else {
     effects = realEffects(client, repo, config.jstDir!, ctx.env);
-    // A create cut off before it landed made nothing: the tracker is asked, not guessed at.
-    const absent = pending && pending.planHash !== planHash ? await issuesNeverMade(pending, (m) => effects.findIssueByMarker(project, m)) : new Set<string>();
-    const opened = Journal.open(config.jstDir!, randomBytes(6).toString('hex'), planHash, settled, fault, (recorded) => planDifference(recorded, settled, absent));
-    if (opened.journal.amended && !resumePlan) say(`Finishing the unfinished plan run ${opened.journal.runId} with the corrected plan (what it made is unchanged)`);
-    journal = opened.journal;
+    journal = await openJournal({ jstDir: config.jstDir!, planHash, plan: settled, pending, fromJournal: resumePlan !== null, fault, say, find: (m) => effects.findIssueByMarker(project, m) });
   }
   const common = { plan: settled, project, executorAccountId, base, startPoint, worktreesDir, repo, env: ctx.env, effects, journal, progress: say };
-  let leaves: Leaf[];
-  let report: string;
-  try {
-    leaves = await provision(common);
-    report = assignmentReport({ plan: settled, leaves, siteUrl: site, base, defaultBase, production: bc.production });
-    // spec §1 rule 12: the report is posted on the parent issue (the single issue when single-step).
-    await commentOnce(common, 'report', leaves[0]!.key, report, false);
-  } catch (e) {
-    // Creation began: the journal keeps what was made, and the person is told both ways on.
-    if (journal && e instanceof Error) e.message = `${e.message}\n${stoppedHalfway(journal.file)}`;
-    throw e;
-  }
+  const { leaves, report } = await provisionAndReport(common, { siteUrl: site, base, defaultBase, production: bc.production });
   // Recorded before the journal goes: a run cut off between the two is answered as planned, never planned twice.
   const made = { keys: leaves.map((l) => l.key), branches: leaves.map((l) => l.branch), worktrees: leaves.map((l) => l.worktree), report, handOff: handOffLines(leaves) };
   if (!o.dryRun && config.jstDir && draft.request) recordCompleted(config.jstDir, { requestHash, finishedAt: new Date().toISOString(), ...made });
@@ -199,6 +184,32 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
     keys: leaves.map((l) => l.key), branches: leaves.map((l) => l.branch), worktrees: leaves.map((l) => l.worktree),
     report, handOff: handOffLines(leaves), leaves,
   };
+}
+
+/**
+ * The run's journal: a new one, the recorded run resumed, or the recorded run finished by a corrected
+ * plan (amend.ts). A create cut off before it landed made nothing: the tracker is asked, not guessed at.
+ */
+async function openJournal(j: { jstDir: string; planHash: string; plan: PlanInput; pending: JournalData | null; fromJournal: boolean; fault: (() => void) | undefined; say: (l: string) => void; find: (marker: string) => Promise<string | null> }): Promise<Journal> {
+  const absent = j.pending && j.pending.planHash !== j.planHash ? await issuesNeverMade(j.pending, j.find) : new Set<string>();
+  const { journal } = Journal.open(j.jstDir, randomBytes(6).toString('hex'), j.planHash, j.plan, j.fault, (recorded) => planDifference(recorded, j.plan, absent));
+  if (journal.amended && !j.fromJournal) j.say(`Finishing the unfinished plan run ${journal.runId} with the corrected plan (what it made is unchanged)`);
+  return journal;
+}
+
+/** spec §1 rules 9-12: the provisioning, then the Assignment report on the top-level issue. */
+async function provisionAndReport(c: ProvisionContext, r: Omit<ReportContext, 'plan' | 'leaves'>): Promise<{ leaves: Leaf[]; report: string }> {
+  try {
+    const leaves = await provision(c);
+    const report = assignmentReport({ plan: c.plan, leaves, ...r });
+    // spec §1 rule 12: the report is posted on the parent issue (the single issue when single-step).
+    await commentOnce(c, 'report', leaves[0]!.key, report, false);
+    return { leaves, report };
+  } catch (e) {
+    // Creation began: the journal keeps what was made, and the person is told both ways on.
+    if (c.journal && e instanceof Error) e.message = `${e.message}\n${stoppedHalfway(c.journal.file)}`;
+    throw e;
+  }
 }
 
 /** What a person does when a run stops after it began creating (ARCHITECTURE §7). */

@@ -3,14 +3,11 @@ import { textToAdf } from '@jst/adf';
 import { TrackerHttpError, type TrackerClient } from '@jst/client';
 import { TRACKER_SUMMARY_MAX, TRACKER_TEXT_FIELD_MAX } from '../limits.js';
 import { issueDescription } from './description.js';
-import type { PlanInput, WorkItem } from './plan-types.js';
+import { SUBTASK_TYPE, TASK_TYPE, type PlanInput, type WorkItem } from './plan-types.js';
 import { refused } from './prompt.js';
 import { assignmentReport } from './report.js';
 import { featureBranch, hotfixBranch } from './slug.js';
 
-/** The issue types the plan creates: the single issue or the parent, and one per step. */
-export const TASK_TYPE = 'Task';
-export const SUBTASK_TYPE = 'Subtask';
 
 /** A control character (C0, DEL, C1): a summary is one line of plain text. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;

@@ -8,7 +8,7 @@ import type { Effects } from './effects.js';
 import { pathExists } from './effects.js';
 import type { PlanInput, WorkItem } from './input.js';
 import type { Journal } from './journal.js';
-import { SUBTASK_TYPE, TASK_TYPE } from './precheck.js';
+import { SUBTASK_TYPE, TASK_TYPE } from './plan-types.js';
 import { featureBranch, hotfixBranch } from './slug.js';
 
 /** One provisioned leaf (spec §1 rule 10): its issue, branch, worktree and PR target. */

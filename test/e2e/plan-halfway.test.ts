@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walkText } from '@jst/adf';
@@ -130,7 +130,7 @@ describe('jst plan: refused up front, or finished or abandoned after it stopped 
     expect(JSON.parse(fresh.stdout).keys).toHaveLength(3);
   });
 
-  it('ARCHITECTURE §7: an abandon cut off halfway is finished by running it again, and until then the run is not resumed', async () => {
+  it('ARCHITECTURE §7: an abandon cut off halfway (or after things were removed by hand) is finished by running it again, and until then the run is not resumed', async () => {
     const w = world();
     const file = w.planFile(tagged('cut'));
     const killed = await w.plan(['--plan', file], { JST_FAULT_KILL_AT: '12' });
@@ -142,6 +142,7 @@ describe('jst plan: refused up front, or finished or abandoned after it stopped 
     const top = data.steps['top:issue'].result.key as string;
     const sub = data.steps['sub1:issue'].result.key as string;
     expect((await t.as('assigner').del(`/issue/${sub}`)).status).toBe(204);
+    rmSync(data.steps['top:worktree'].result.worktree, { recursive: true, force: true });
     const resumed = await w.plan(['--plan', file]);
     expect(resumed.code).toBe(2);
     expect(resumed.stderr).toContain('jst plan --abandon --yes');
@@ -150,6 +151,7 @@ describe('jst plan: refused up front, or finished or abandoned after it stopped 
     expect(r.stdout).toContain(`deleted ${top}`);
     expect(await issueCount()).toBe(before - 2);
     expect(branches(w)).toBe('');
+    expect(w.git('worktree', 'list').trim().split('\n')).toHaveLength(1);
     expect(existsSync(journal(w))).toBe(false);
   });
 

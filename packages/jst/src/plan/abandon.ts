@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { basename, isAbsolute, join, relative } from 'node:path';
 import { TrackerHttpError, type TrackerClient } from '@jst/client';
 import { JstError, requireProjectKey } from '../config/index.js';
@@ -122,7 +122,8 @@ async function inventory(ctx: Context, data: JournalData, repo: string, client: 
     const branch = rec2.result?.branch ?? (plan.path === 'hotfix' ? hotfixBranch(key, summary) : featureBranch(key, summary));
     const wt = worktrees.find((w) => w.branch === branch && (rec2.result?.worktree !== undefined ? w.path === rec2.result.worktree : basename(w.path) === `worktree-${key}`));
     if (rec2.state !== 'done' && !wt) continue;
-    if (wt) inv.worktrees.push(wt.path);
+    // A worktree folder deleted by hand is only git's record of it: the prune in removeAll drops that.
+    if (wt && existsSync(wt.path)) inv.worktrees.push(wt.path);
     if (await git.branchExists(repo, branch, o)) inv.branches.push(branch);
     if (id === 'top' && data.steps['top:push'] && (await git.remoteBranchExists(repo, branch, o))) inv.pushed.push(branch);
   }

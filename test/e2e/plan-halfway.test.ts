@@ -7,15 +7,15 @@ import { startMcp, textOf } from '../support/mcp.js';
 import { setting } from '../support/repo.js';
 import { onTerminal } from '../support/terminal.js';
 import { EMAILS, TOKENS } from '../support/seed.js';
-import { startTestTracker, type TestTracker } from '../support/tracker.js';
+import { startTestTracker, storeKinds, type TestTracker } from '../support/tracker.js';
 import { MULTISTEP, planWorld, type PlanWorld } from './plan-fixture.js';
 
 /**
  * ARCHITECTURE §7: what the tracker would refuse is refused before anything is created; a run that
  * stops after creation began is finished by the same or a corrected plan, or deleted with
- * `jst plan --abandon`. Real tracker, real git.
+ * `jst plan --abandon`. Real tracker (both stores), real git.
  */
-describe('jst plan: refused up front, or finished or abandoned after it stopped halfway', () => {
+describe.each(await storeKinds())('jst plan: refused up front, or finished or abandoned after it stopped halfway (%s)', (kind) => {
   let t: TestTracker;
   const worlds: PlanWorld[] = [];
   const world = (o?: Parameters<typeof planWorld>[1]) => { const w = planWorld(t, o); worlds.push(w); return w; };
@@ -36,7 +36,7 @@ describe('jst plan: refused up front, or finished or abandoned after it stopped 
       { summary: `Halfway ${tag} second`, scope: 's2', acceptanceCriteria: ['two'] },
     ],
   });
-  beforeAll(async () => { t = await startTestTracker('sqlite'); });
+  beforeAll(async () => { t = await startTestTracker(kind); });
   afterAll(async () => { await t?.close(); worlds.forEach((w) => w.repo.cleanup()); });
 
   const summaryCases: [string, string, RegExp][] = [

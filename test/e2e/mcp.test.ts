@@ -50,7 +50,7 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
         const required = Object.fromEntries(tools.map((x) => [x.name, x.inputSchema.required ?? []]));
         expect(required.search).toEqual(['jql']);
         if (role === 'assigner') {
-          expect(props.plan).toEqual(['again', 'cwd', 'fromBranch', 'plan']);
+          expect(props.plan).toEqual(['abandon', 'again', 'cwd', 'fromBranch', 'plan']);
           expect(props.plan_dry_run).toEqual(['cwd', 'fromBranch', 'plan']);
           expect(required.plan).toEqual(['plan']);
         }

@@ -24,3 +24,18 @@ function positive(env: Readonly<Record<string, string | undefined>>, name: strin
   }
   return value;
 }
+
+/**
+ * The longest issue summary the tracker takes: 255 characters (Jira Cloud's limit, answered 400
+ * "Summary must be less than 255 characters."; jst-tracker's SUMMARY_MAX in
+ * packages/tracker/src/domain/issue-input.ts). `jst plan` holds every summary to it before it
+ * creates anything.
+ */
+export const TRACKER_SUMMARY_MAX = 255;
+
+/**
+ * The longest rich-text field (description, comment body) the tracker takes: 32,767 characters of
+ * the field's ADF JSON (Jira Cloud's limit, answered 400 "The entered text is too long…";
+ * jst-tracker's TEXT_FIELD_MAX in packages/tracker/src/domain/limits.ts).
+ */
+export const TRACKER_TEXT_FIELD_MAX = 32_767;

@@ -29,7 +29,7 @@ function build(z: Z) {
 
   const PLAN_OUTPUT = z.object({
     keys: strs, branches: strs, worktrees: strs, report: str, handOff: strs, dryRun: z.boolean(),
-    alreadyPlanned: z.boolean(), plannedAt: z.optional(str),
+    alreadyPlanned: z.boolean(), plannedAt: z.optional(str), abandoned: z.optional(z.boolean()), pushed: z.optional(strs),
   });
 
   const START_OUTPUT = z.looseObject({

@@ -1,6 +1,7 @@
 import type { Draft, PlanInput, WorkItem } from './input.js';
 import { openQuestions, settle } from './input.js';
 import { matchPriority, type Priorities } from './priority.js';
+import { summaryProblem } from './precheck.js';
 import { needsAnswer, type Prompt } from './prompt.js';
 
 /** Sub-tasks of one plan at most (a longer list is a plan file's job). */
@@ -20,7 +21,9 @@ export async function clarify(draft: Draft, prompt: Prompt, priorities: Prioriti
     return settle(draft);
   }
   const d: Draft = { ...draft };
-  d.summary ??= await prompt.ask('A one-line summary for the issue?');
+  // The tracker's rules for a summary, asked again at once rather than refused after every answer.
+  const oneLine = { check: summaryProblem };
+  d.summary ??= await prompt.ask('A one-line summary for the issue?', undefined, oneLine);
   d.scope ??= await prompt.ask('What is in scope (and what is not)?');
   if (!d.acceptanceCriteria?.length) d.acceptanceCriteria = await prompt.askList('What are the acceptance criteria?');
   if (d.priority === undefined) {
@@ -45,7 +48,7 @@ export async function clarify(draft: Draft, prompt: Prompt, priorities: Prioriti
   const steps: WorkItem[] = [];
   for (const [i, s] of (d.steps ?? []).entries()) {
     steps.push({
-      summary: s.summary ?? await prompt.ask(`Sub-task ${i + 1}: a one-line summary?`),
+      summary: s.summary ?? await prompt.ask(`Sub-task ${i + 1}: a one-line summary?`, undefined, oneLine),
       scope: s.scope ?? await prompt.ask(`Sub-task ${i + 1}: what is in scope?`),
       acceptanceCriteria: s.acceptanceCriteria?.length ? s.acceptanceCriteria : await prompt.askList(`Sub-task ${i + 1}: its acceptance criteria?`),
     });

@@ -13,6 +13,8 @@ export interface Effects {
   createIssue(fields: IssueFields): Promise<string>;
   /** The key of an issue this run created before it was cut off, found by its marker. */
   findIssueByMarker(project: string, marker: string): Promise<string | null>;
+  /** Writes an issue's description again (a corrected plan, ARCHITECTURE §7). */
+  editDescription(key: string, description: AdfDoc): Promise<void>;
   comments(key: string): Promise<Comment[]>;
   addComment(key: string, body: AdfDoc, text: string): Promise<void>;
   worktreeAdd(path: string, branch: string, startPoint: string): Promise<void>;
@@ -30,6 +32,7 @@ export function realEffects(client: TrackerClient, repo: string, jstDir: string,
       const res = await client.searchJql({ jql: `project = "${project}" AND text ~ "${marker}" ORDER BY created DESC`, fields: ['key'], maxResults: 5 });
       return res.issues[0]?.key ?? null;
     },
+    editDescription: (key, description) => client.editIssue(key, { description }),
     comments: (key) => allComments(client, key),
     addComment: async (key, body) => { await client.addComment(key, body); },
     worktreeAdd: (path, branch, start) => git.worktreeAdd(repo, path, branch, start, o),
@@ -54,6 +57,7 @@ export function dryRunEffects(say: (line: string) => void, apiBase: string, repo
       return key;
     },
     findIssueByMarker: async () => null,
+    async editDescription(key) { say(`PUT ${apiBase}/issue/${key}  description`); },
     comments: async () => [],
     async addComment(key, _body, text) { say(`POST ${apiBase}/issue/${key}/comment  "${text.split('\n')[0]}"`); },
     async worktreeAdd(path, branch, start) { say(`git -C ${repo} worktree add -b ${branch} ${path} ${start}`); },

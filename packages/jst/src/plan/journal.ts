@@ -2,8 +2,11 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync, rmSync,
 import { dirname, join } from 'node:path';
 import { JstError } from '../config/index.js';
 
-/** What the journal knows about one step of a run. */
-export interface StepRecord { state: 'started' | 'done'; result?: Record<string, string> }
+/**
+ * What the journal knows about one step of a run. `failed`: the step threw (`error` says why);
+ * `refused`: the tracker answered it 4xx, so that step's call changed nothing there.
+ */
+export interface StepRecord { state: 'started' | 'done' | 'failed'; result?: Record<string, string>; error?: string; refused?: boolean }
 
 export interface JournalData {
   runId: string;
@@ -13,6 +16,10 @@ export interface JournalData {
   /** The settled plan, so a rerun can finish the run without asking the questions again. */
   plan: unknown;
   steps: Record<string, StepRecord>;
+  /** A corrected plan was adopted after creation began (the parent's description is written again). */
+  amended?: boolean;
+  /** `jst plan --abandon` began deleting what the run made: only `--abandon` may go on with it. */
+  abandoning?: boolean;
 }
 
 export const JOURNAL_FILE = 'plan-journal.json';
@@ -36,13 +43,25 @@ export class Journal {
     }
   }
 
-  /** Resumes the recorded run for this plan, or starts a new one; another plan's unfinished run is a stop. */
-  static open(jstDir: string, runId: string, planHash: string, plan: unknown, onWrite?: () => void): { journal: Journal; resumed: boolean } {
+  /**
+   * Resumes the recorded run for this plan, or starts a new one. A different plan resumes it only
+   * when `difference` finds none that matters (a corrected plan, ARCHITECTURE §7): it is adopted
+   * as the run's plan. Any other plan's unfinished run is a stop naming the difference.
+   */
+  static open(jstDir: string, runId: string, planHash: string, plan: unknown, onWrite?: () => void, difference?: (recorded: JournalData) => string | null): { journal: Journal; resumed: boolean } {
     const file = join(jstDir, JOURNAL_FILE);
     const data = Journal.pending(jstDir);
     if (data) {
+      if (data.abandoning) throw abandonUnderWay(data, file);
       if (data.planHash !== planHash) {
-        throw new JstError({ code: 'JOURNAL', problem: `an unfinished plan run (${data.runId}, started ${data.startedAt}) is recorded in ${file} for a different request`, hint: 'Rerun jst plan with no request (or the same one) to finish it, or delete the file to abandon it (what it created stays)' });
+        const diff = difference ? difference(data) : 'it is for a different request';
+        if (diff !== null) {
+          throw new JstError({ code: 'JOURNAL', problem: `an unfinished plan run (${data.runId}, started ${data.startedAt}) is recorded in ${file}, and this plan cannot finish it: ${diff}`, hint: 'Rerun jst plan with no request (or the same plan) to finish it, or jst plan --abandon to delete what it made' });
+        }
+        const journal = new Journal(file, { ...data, planHash, plan, amended: data.amended === true || madeIssue(data, 'top') }, onWrite);
+        delete journal.data.steps['top:describe'];
+        journal.flush();
+        return { journal, resumed: true };
       }
       return { journal: new Journal(file, data, onWrite), resumed: true };
     }
@@ -57,8 +76,20 @@ export class Journal {
 
   done(step: string, result: Record<string, string> = {}): void { this.data.steps[step] = { state: 'done', result }; this.flush(); }
 
+  failed(step: string, error: string, refused: boolean): void { this.data.steps[step] = { state: 'failed', error, ...(refused ? { refused } : {}) }; this.flush(); }
+
+  /** A corrected plan was adopted after creation began. */
+  get amended(): boolean { return this.data.amended === true; }
+
   /** The run finished: nothing is left to resume. */
   finish(): void { rmSync(this.file, { force: true }); }
+
+  /** `jst plan --abandon` takes the run over: from now on only it may go on. */
+  static markAbandoning(jstDir: string): void {
+    const data = Journal.pending(jstDir);
+    if (!data || data.abandoning) return;
+    new Journal(join(jstDir, JOURNAL_FILE), { ...data, abandoning: true }).flush();
+  }
 
   private flush(): void {
     mkdirSync(dirname(this.file), { recursive: true });
@@ -69,6 +100,17 @@ export class Journal {
     renameSync(tmp, this.file);
     this.onWrite?.();
   }
+}
+
+/** The step `<item>:issue` may have created its issue: it ran, and the tracker did not refuse it. */
+export function madeIssue(data: JournalData, item: string): boolean {
+  const rec = data.steps[`${item}:issue`];
+  return rec !== undefined && !(rec.state === 'failed' && rec.refused === true);
+}
+
+/** The stop for `jst plan` while `jst plan --abandon` has begun deleting what the run made. */
+export function abandonUnderWay(data: JournalData, file: string): JstError {
+  return new JstError({ code: 'JOURNAL', problem: `the unfinished plan run ${data.runId} recorded in ${file} is being abandoned (jst plan --abandon began deleting what it made)`, hint: 'Finish that first: jst plan --abandon --yes' });
 }
 
 /** Where completed plans are remembered (matched by `plan-journal*` in `.jst/.gitignore`, never copied into a worktree). */

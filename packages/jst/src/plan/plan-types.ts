@@ -17,3 +17,7 @@ export interface PlanInput extends WorkItem {
   /** Scope and acceptance criteria are Markdown (plan file `"markdown": true`); absent = literal text. */
   markdown?: true;
 }
+
+/** The issue types the plan creates: the single issue or the parent, and one per step. */
+export const TASK_TYPE = 'Task';
+export const SUBTASK_TYPE = 'Subtask';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { textToAdf } from '@jst/adf';
-import { commentText } from '@jst/client';
+import { commentText, TrackerHttpError } from '@jst/client';
 import { JstError } from '../config/index.js';
 import * as git from '../git/index.js';
 import { issueDescription } from './description.js';
@@ -8,6 +8,7 @@ import type { Effects } from './effects.js';
 import { pathExists } from './effects.js';
 import type { PlanInput, WorkItem } from './input.js';
 import type { Journal } from './journal.js';
+import { SUBTASK_TYPE, TASK_TYPE } from './plan-types.js';
 import { featureBranch, hotfixBranch } from './slug.js';
 
 /** One provisioned leaf (spec §1 rule 10): its issue, branch, worktree and PR target. */
@@ -54,7 +55,16 @@ async function step(c: ProvisionContext, id: string, label: string, work: (resum
   }
   c.progress(`→ ${label}`);
   c.journal?.started(id);
-  const result = await work(rec?.state === 'started');
+  let result: Record<string, string>;
+  try {
+    // A step that failed in an earlier run is looked at as one cut off: its call may have landed.
+    result = await work(rec?.state === 'started' || rec?.state === 'failed');
+  } catch (e) {
+    // Kept for a corrected plan and for --abandon: a 4xx from the tracker changed nothing there.
+    const refused = e instanceof TrackerHttpError && e.status >= 400 && e.status < 500;
+    c.journal?.failed(id, e instanceof Error ? e.message.split('\n')[0]!.slice(0, 300) : String(e), refused);
+    throw e;
+  }
   c.journal?.done(id, result);
   return result;
 }
@@ -71,7 +81,7 @@ async function createIssueStep(c: ProvisionContext, id: string, item: WorkItem, 
     // spec §1 rule 9: every issue is created with the executor as assignee, by the assigner.
     const key = await c.effects.createIssue({
       project: { key: c.project },
-      issuetype: { name: role === 'subtask' ? 'Subtask' : 'Task' },
+      issuetype: { name: role === 'subtask' ? SUBTASK_TYPE : TASK_TYPE },
       summary: item.summary,
       description: issueDescription(c.plan, item, role, tag),
       assignee: { accountId: c.executorAccountId },
@@ -101,12 +111,13 @@ async function provisionLeaf(c: ProvisionContext, id: string, key: string, item:
     if (resuming && !c.effects.dryRun) {
       const o = { env: c.env };
       const entries = await git.worktreeList(c.repo, o);
-      if (entries.some((e) => e.path === worktree && e.branch === branch)) return {};
+      if (entries.some((e) => e.path === worktree && e.branch === branch)) return { branch, worktree };
       if (await git.branchExists(c.repo, branch, o)) throw new JstError({ code: 'PLAN_COLLISION', exitCode: 1, problem: `branch ${branch} already exists but has no worktree at ${worktree}`, hint: 'Remove or rename that branch, then rerun jst plan' });
       if (pathExists(worktree)) throw new JstError({ code: 'PLAN_COLLISION', exitCode: 1, problem: `${worktree} already exists`, hint: 'Move it away, then rerun jst plan' });
     }
     await c.effects.worktreeAdd(worktree, branch, startPoint);
-    return {};
+    // Recorded so that --abandon removes exactly these, whatever the configuration says later.
+    return { branch, worktree };
   });
   await step(c, `${id}:jst`, `copy .jst/ into ${worktree}`, async () => {
     await c.effects.copyJstDir(worktree);
@@ -158,6 +169,13 @@ export async function provision(c: ProvisionContext): Promise<Leaf[]> {
     const leaf = await provisionLeaf(c, id, key, item, 'subtask', top.branch, top.branch);
     await commentOnce(c, `${id}:comment`, key, targetComment(leaf), false);
     leaves.push(leaf);
+  }
+  // A corrected plan changed the steps after the parent was created: its "Steps" list follows.
+  if (c.journal?.amended) {
+    await step(c, 'top:describe', `update the description of ${top.key} to the corrected plan`, async () => {
+      await c.effects.editDescription(top.key, issueDescription(c.plan, c.plan, 'parent', marker(c, 'top')));
+      return {};
+    });
   }
   // spec §1 rule 11: once more on the parent, after the sub-task loop.
   await commentOnce(c, 'top:comment', top.key, targetComment(top), false);

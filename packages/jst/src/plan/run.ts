@@ -8,15 +8,18 @@ import { EXIT } from '../exit.js';
 import { emit, type Outcome } from '../output.js';
 import * as git from '../git/index.js';
 import { runHealthcheck, type HealthReport } from '../healthcheck/index.js';
+import { abandonOutcome } from './abandon.js';
+import { issuesNeverMade, planDifference } from './amend.js';
 import { clarify } from './clarify.js';
 import { dryRunEffects, realEffects, type Effects } from './effects.js';
 import { branchContext, otherBranchGate, pathGate, startBranchGate, type BranchContext } from './gates.js';
 import { parsePlan, PLAN_ARGUMENT, readPlanFile, type Draft, type PlanInput } from './input.js';
-import { completedPlan, Journal, recordCompleted } from './journal.js';
+import { abandonUnderWay, completedPlan, Journal, JOURNAL_FILE, recordCompleted, type JournalData } from './journal.js';
+import { checkPlanText, issueTypesGate } from './precheck.js';
 import { trackerPriorities, requirePriority } from './priority.js';
 import { promptFor, refused, type Prompt } from './prompt.js';
-import { commentOnce, provision, type Leaf } from './provision.js';
-import { assignmentReport, handOffLines } from './report.js';
+import { commentOnce, provision, type Leaf, type ProvisionContext } from './provision.js';
+import { assignmentReport, handOffLines, type ReportContext } from './report.js';
 import { slugify } from './slug.js';
 
 export interface PlanOptions {
@@ -34,6 +37,8 @@ export interface PlanOptions {
   again?: boolean | undefined;
   /** The MCP tool running the plan (refusals name its inputs, not the CLI's flags). */
   tool?: string | undefined;
+  /** Delete what the unfinished run in the journal made, after a yes (`--yes`), instead of planning. */
+  abandon?: boolean | undefined;
 }
 
 export interface PlanResult { keys: string[]; branches: string[]; worktrees: string[]; report: string; handOff: string[]; leaves: Leaf[] }
@@ -46,9 +51,16 @@ export async function runPlan(ctx: Context, o: PlanOptions): Promise<number> {
 }
 
 /** The `--json` form of a plan run. */
-export interface PlanJson { keys: string[]; branches: string[]; worktrees: string[]; report: string; handOff: string[]; dryRun: boolean; alreadyPlanned: boolean; plannedAt?: string }
+export interface PlanJson { keys: string[]; branches: string[]; worktrees: string[]; report: string; handOff: string[]; dryRun: boolean; alreadyPlanned: boolean; plannedAt?: string; abandoned?: boolean; pushed?: string[] }
 
 export async function planOutcome(ctx: Context, o: PlanOptions): Promise<Outcome<PlanJson>> {
+  if (o.abandon) {
+    const extra = [o.request.length ? 'a request' : '', o.plan ? '--plan' : '', o.dryRun ? '--dry-run' : '', o.again ? '--again' : '', o.confirmHotfix ? '--confirm-hotfix' : '', o.fromBranch !== undefined ? '--from-branch' : ''].filter(Boolean);
+    if (extra.length) throw refused(`--abandon deletes what the unfinished run made and takes no plan: drop ${extra.join(', ')}`, 'Run jst plan --abandon [--yes] on its own');
+    // The tool's plan object (an input it always takes) names the run: its request must be the recorded one.
+    const request = o.planData !== undefined ? parsePlan(o.planData, PLAN_ARGUMENT).request : undefined;
+    return abandonOutcome(ctx, { yes: o.yes, tool: o.tool, request });
+  }
   // Ctrl-C at a question is a cancel (ARCHITECTURE §7 keeps 3 for a question nobody could answer).
   const prompt = promptFor(ctx, ctx.io.interactive && !o.plan && o.planData === undefined, 'Nothing was created; run jst plan again when ready');
   const say = (line: string) => ctx.io.stderr.write(`${line}\n`);
@@ -88,6 +100,7 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
     return { keys: done.keys, branches: done.branches, worktrees: done.worktrees, report: done.report, handOff: done.handOff, leaves: [], alreadyPlanned: done.finishedAt };
   }
   const pending = config.jstDir ? Journal.pending(config.jstDir) : null;
+  if (pending?.abandoning && !o.dryRun) throw abandonUnderWay(pending, `${config.jstDir}/${JOURNAL_FILE}`);
   let resumePlan: PlanInput | null = null;
   if (!draft.request && pending && !o.dryRun) {
     resumePlan = pending.plan as PlanInput;
@@ -128,6 +141,8 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
   // --- Every check that can fail, before the first issue (issue 6 "Safety").
   const project = requireProjectKey(config);
   const client = ctx.client('assigner');
+  // What the tracker would refuse in the plan's own text (summaries, sizes), before any call.
+  checkText(settled, { project, worktreesDir: bc.worktreesDir.detail.split(' ')[0]!, siteUrl: siteUrl(config) }, resumePlan !== null);
   say(`→ project ${project} visible to the assigner`);
   if (!(await projectVisible(client, project))) throw refused(`project ${project} is not visible to the assigner (PROJECT_KEY in ${config.files.team})`, 'Check the key and that the assigner account is a member of the project');
   const executorEmail = requireRoleEmail(config, 'executor');
@@ -135,6 +150,8 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
   const executorAccountId = await accountIdByEmail(client, executorEmail).catch((e: unknown) => { throw refused(e instanceof Error ? e.message : String(e)); });
   say('→ configured statuses exist in the workflow');
   await statusesGate(ctx, project);
+  say('→ issue types the assigner may create');
+  await issueTypesGate(client, project, settled.steps.length > 0);
   const base = hotfix ? bc.production! : defaultBase;
   const startPoint = hotfix ? `origin/${bc.production}` : start === 'base' ? defaultBase : `origin/${defaultBase}`;
   const repo = config.repoRoot ?? (await git.worktreeInfo(ctx.cwd, { env: ctx.env })).root;
@@ -154,15 +171,11 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
   if (o.dryRun) {
     effects = dryRunEffects(say, await client.apiBase(), repo);
   } else {
-    const opened = Journal.open(config.jstDir!, randomBytes(6).toString('hex'), planHash, settled, fault);
-    journal = opened.journal;
     effects = realEffects(client, repo, config.jstDir!, ctx.env);
+    journal = await openJournal({ jstDir: config.jstDir!, planHash, plan: settled, pending, fromJournal: resumePlan !== null, fault, say, find: (m) => effects.findIssueByMarker(project, m) });
   }
   const common = { plan: settled, project, executorAccountId, base, startPoint, worktreesDir, repo, env: ctx.env, effects, journal, progress: say };
-  const leaves = await provision(common);
-  const report = assignmentReport({ plan: settled, leaves, siteUrl: site, base, defaultBase, production: bc.production });
-  // spec §1 rule 12: the report is posted on the parent issue (the single issue when single-step).
-  await commentOnce(common, 'report', leaves[0]!.key, report, false);
+  const { leaves, report } = await provisionAndReport(common, { siteUrl: site, base, defaultBase, production: bc.production });
   // Recorded before the journal goes: a run cut off between the two is answered as planned, never planned twice.
   const made = { keys: leaves.map((l) => l.key), branches: leaves.map((l) => l.branch), worktrees: leaves.map((l) => l.worktree), report, handOff: handOffLines(leaves) };
   if (!o.dryRun && config.jstDir && draft.request) recordCompleted(config.jstDir, { requestHash, finishedAt: new Date().toISOString(), ...made });
@@ -171,6 +184,47 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
     keys: leaves.map((l) => l.key), branches: leaves.map((l) => l.branch), worktrees: leaves.map((l) => l.worktree),
     report, handOff: handOffLines(leaves), leaves,
   };
+}
+
+/**
+ * The run's journal: a new one, the recorded run resumed, or the recorded run finished by a corrected
+ * plan (amend.ts). A create cut off before it landed made nothing: the tracker is asked, not guessed at.
+ */
+async function openJournal(j: { jstDir: string; planHash: string; plan: PlanInput; pending: JournalData | null; fromJournal: boolean; fault: (() => void) | undefined; say: (l: string) => void; find: (marker: string) => Promise<string | null> }): Promise<Journal> {
+  const absent = j.pending && j.pending.planHash !== j.planHash ? await issuesNeverMade(j.pending, j.find) : new Set<string>();
+  const { journal } = Journal.open(j.jstDir, randomBytes(6).toString('hex'), j.planHash, j.plan, j.fault, (recorded) => planDifference(recorded, j.plan, absent));
+  if (journal.amended && !j.fromJournal) j.say(`Finishing the unfinished plan run ${journal.runId} with the corrected plan (what it made is unchanged)`);
+  return journal;
+}
+
+/** spec §1 rules 9-12: the provisioning, then the Assignment report on the top-level issue. */
+async function provisionAndReport(c: ProvisionContext, r: Omit<ReportContext, 'plan' | 'leaves'>): Promise<{ leaves: Leaf[]; report: string }> {
+  try {
+    const leaves = await provision(c);
+    const report = assignmentReport({ plan: c.plan, leaves, ...r });
+    // spec §1 rule 12: the report is posted on the parent issue (the single issue when single-step).
+    await commentOnce(c, 'report', leaves[0]!.key, report, false);
+    return { leaves, report };
+  } catch (e) {
+    // Creation began: the journal keeps what was made, and the person is told both ways on.
+    if (c.journal && e instanceof Error) e.message = `${e.message}\n${stoppedHalfway(c.journal.file)}`;
+    throw e;
+  }
+}
+
+/** What a person does when a run stops after it began creating (ARCHITECTURE §7). */
+function stoppedHalfway(file: string): string {
+  return `The plan stopped halfway; ${file} records what it made. Either fix the cause and rerun jst plan with the same plan (or one corrected only in what was not made yet) to finish it, or run jst plan --abandon to delete what it made.`;
+}
+
+/** checkPlanText, and for the run's own recorded plan the ways on: a corrected plan file, or --abandon. */
+function checkText(plan: PlanInput, o: Parameters<typeof checkPlanText>[1], fromJournal: boolean): void {
+  try {
+    checkPlanText(plan, o);
+  } catch (e) {
+    if (!fromJournal || !(e instanceof JstError)) throw e;
+    throw refused(`the unfinished run's recorded plan cannot be finished as it is: ${e.problem}`, 'Rerun with the plan corrected (jst plan --plan FILE), or jst plan --abandon to delete what it made');
+  }
 }
 
 /** A FAIL row stops the plan before anything is created (spec §7 toolkit-level stops). */

@@ -62,7 +62,7 @@ describe('command specs: one declaration per command', () => {
       healthcheck: ['cwd'],
       issue_view: ['cwd', 'fields', 'key', 'raw'],
       search: ['all', 'cwd', 'fields', 'jql', 'max', 'pageToken'],
-      plan: ['again', 'cwd', 'fromBranch', 'plan'],
+      plan: ['abandon', 'again', 'cwd', 'fromBranch', 'plan'],
       plan_dry_run: ['cwd', 'fromBranch', 'plan'],
       start: ['cwd', 'notes', 'onParent'],
       note: ['cwd', 'markdown', 'text'],

@@ -366,11 +366,11 @@ describe.each(await storeKinds())('ARCHITECTURE §5: loading a seed again change
       const server = await start(store, seed);
       try { expect(await rolesOf(server)).toEqual(named); } finally { await server.close(); }
     }
-    const changed = testSeed() as AnySeed;
+    const changed = testSeed() as any;
     changed.sites[0].projects[0].roles = { reviewer: EMAILS.assigner.toUpperCase() };
     let server = await start(store, changed);
     try { expect(await rolesOf(server)).toEqual([named[0], named[1], 'ABC reviewer assigner@acme.test']); } finally { await server.close(); }
-    const without = testSeed() as AnySeed;
+    const without = testSeed() as any;
     delete without.sites[0].projects[0].roles;
     server = await start(store, without);
     try { expect(await rolesOf(server)).toEqual([named[0], named[1], 'ABC reviewer assigner@acme.test']); } finally { await server.close(); }

@@ -1,5 +1,5 @@
 import { textToAdf } from '@jst/adf';
-import { RuleStop, transitionTo, type TrackerClient } from '@jst/client';
+import { pickTransition, RuleStop, type TrackerClient } from '@jst/client';
 import type { Context } from '../context.js';
 import { latestVerdictComment, type Verdict } from './markers.js';
 import { readRoleComments, requireRoleAccount } from './roles.js';
@@ -38,17 +38,29 @@ const POLL_MS = 200;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Moves `key` to `status` unless it is there already (another party's move to the same place is no failure). */
+/**
+ * One move by destination name (spec §4 client rule 5), then the status read back (rule 7). Unlike
+ * `transitionTo`, a read-back that differs is no error here: in a race the other side may move
+ * the issue right after this one, and what that means is decided by the protocol above.
+ */
+async function moveOnce(client: TrackerClient, key: string, status: string): Promise<{ posted: boolean; now: string }> {
+  const { transitions } = await client.transitions(key);
+  const chosen = pickTransition(transitions, status);
+  if (!chosen) {
+    const now = (await client.getIssue(key, ['status'])).fields.status?.name ?? '';
+    // No transition into the current status is offered: someone moved it there first.
+    if (now === status) return { posted: false, now };
+    const reachable = [...new Set(transitions.map((t) => t.to?.name).filter(Boolean))];
+    throw new RuleStop('client rule 5', `No transition of ${key} leads to "${status}" (reachable from "${now}": ${reachable.length ? reachable.map((n) => `"${n}"`).join(', ') : 'none'}). Status names match literally: check STATUS_* in .jst/team.env.`);
+  }
+  await client.doTransition(key, chosen.id);
+  return { posted: true, now: (await client.getIssue(key, ['status'])).fields.status?.name ?? '' };
+}
+
+/** Moves `key` to `status` unless it is there already (another party's move to the same place is no failure); true when it posted a move. */
 export async function settleStatus(client: TrackerClient, key: string, status: string): Promise<boolean> {
   if ((await client.getIssue(key, ['status'])).fields.status?.name === status) return false;
-  try {
-    await transitionTo(client, key, status);
-    return true;
-  } catch (e) {
-    // No transition into the current status is offered: someone moved it there first.
-    if (e instanceof RuleStop && (await client.getIssue(key, ['status'])).fields.status?.name === status) return false;
-    throw e;
-  }
+  return (await moveOnce(client, key, status)).posted;
 }
 
 /** The reviewer's newest verdict on `key` (exit 1 when the reviewer's account is unknown). */
@@ -63,8 +75,8 @@ export interface Statuses { inProgress: string; inReview: string; done: string }
 
 export type DoneMove = { moved: true } | { moved: false; already: boolean; why: string };
 
-/** done's side, for one key after its yes: re-check, D1, D2 (see above). */
-export async function closeApproved(ctx: Context, client: TrackerClient, key: string, s: Statuses, say: (l: string) => void): Promise<DoneMove> {
+/** done's side, for one key after its yes: re-check, D1, D2 (see above). `settleMs`: how long D2 waits (tests shorten it). */
+export async function closeApproved(ctx: Context, client: TrackerClient, key: string, s: Statuses, say: (l: string) => void, settleMs = SETTLE_MS): Promise<DoneMove> {
   say(`→ read ${key} again (status and verdict after the yes)`);
   const status = (await client.getIssue(key, ['status'])).fields.status?.name ?? '';
   if (status === s.done) return { moved: false, already: true, why: `${key} was moved to "${s.done}" meanwhile` };
@@ -73,8 +85,9 @@ export async function closeApproved(ctx: Context, client: TrackerClient, key: st
   if (before?.verdict.kind !== 'approved') return { moved: false, already: false, why: `${key}'s newest verdict became "${before?.verdict.line ?? 'none'}" while jst done waited for the yes; it stays in "${s.inReview}"` };
 
   say(`→ move ${key} from "${s.inReview}" to "${s.done}"`);
-  await transitionTo(client, key, s.done);
-  for (const deadline = Date.now() + SETTLE_MS; ;) {
+  // What the read-back says is for D2 to weigh: a verdict may have moved it straight after.
+  await moveOnce(client, key, s.done);
+  for (const deadline = Date.now() + settleMs; ;) {
     say(`→ comments of ${key} (a verdict given meanwhile)`);
     const now = await reviewerVerdictOf(ctx, client, key);
     if (now?.verdict.kind === 'approved') return { moved: true };

@@ -118,4 +118,13 @@ describe('ARCHITECTURE §11: done and a verdict asking for changes, each interle
     expect(await statusOf(k)).toBe('In Progress');
     expect((await firstLines(k)).at(-1)).toBe('CHANGES REQUESTED — fix');
   });
+
+  it('done moves right after the verdict\'s move, before its read-back: the verdict moves it back to "In Progress" again and wins', async () => {
+    const k = await approved();
+    const id = await comment(k, 'CHANGES REQUESTED — again');
+    const c = ctx();
+    const client = interleaved(c.client('reviewer'), [{ method: 'doTransition', n: 1, then: () => move(k, 'Done') }]);
+    expect(await sendBack(client, k, { id, line: 'CHANGES REQUESTED — again' }, S, () => undefined)).toEqual({ won: true, transitioned: true });
+    expect(await statusOf(k)).toBe('In Progress');
+  });
 });

@@ -111,9 +111,10 @@ export async function sendBack(client: TrackerClient, key: string, comment: { id
   if (status === s.inProgress) return { won: true, transitioned: false };
   if (status === s.inReview) {
     say(`→ move ${key} from "${s.inReview}" to "${s.inProgress}"`);
-    let transitioned = await settleStatus(client, key, s.inProgress);
+    const moved = await moveOnce(client, key, s.inProgress);
+    let transitioned = moved.posted;
     // A done that moved it after the read above cannot have won (see the protocol): back again.
-    if ((await client.getIssue(key, ['status'])).fields.status?.name === s.done) {
+    if (moved.now === s.done) {
       say(`→ move ${key} from "${s.done}" back to "${s.inProgress}" (jst done moved it meanwhile and gives way)`);
       transitioned = (await settleStatus(client, key, s.inProgress)) || transitioned;
     }

@@ -44,7 +44,9 @@ export function demoSeed(cred) {
       host: 'demo.atlassian.net',
       users: ROLES.map((r) => ({ email: cred.email(r), displayName: `Demo ${r[0].toUpperCase()}${r.slice(1)}`, tokens: [{ token: cred.token(r) }] })),
       projects: [{ key: 'DEMO', name: 'Demo project', lead: cred.email('assigner'), workflow: 'kanban',
-        members: [{ email: cred.email('assigner'), role: 'admin' }, { email: cred.email('executor'), role: 'member' }, { email: cred.email('reviewer'), role: 'member' }] }],
+        members: [{ email: cred.email('assigner'), role: 'admin' }, { email: cred.email('executor'), role: 'member' }, { email: cred.email('reviewer'), role: 'member' }],
+        // ARCHITECTURE §5: the board highlights a marker comment only from its role's account.
+        roles: { assigner: cred.email('assigner'), executor: cred.email('executor'), reviewer: cred.email('reviewer') } }],
     }],
     codehost: {
       users: [{ login: CODEHOST_LOGIN, name: 'Demo Bot', tokens: [{ token: cred.codehostToken }] }],

@@ -330,7 +330,8 @@ describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole li
     await t.as('assigner').post(`/issue/${key}/comment`, { body: adf('CHANGES REQUESTED — not from the reviewer') });
     const view = ok(await s.call('issue_view', { key }));
     expect(view.verdict).toBeNull();
-    expect(view.markers.map((m: { line: string }) => m.line)).toContain('CHANGES REQUESTED — not from the reviewer');
+    // Nor listed among the markers: the same first line by another account is an ordinary comment.
+    expect(view.markers.map((m: { line: string }) => m.line)).not.toContain('CHANGES REQUESTED — not from the reviewer');
     await t.as('reviewer').post(`/issue/${key}/comment`, { body: adf('CHANGES REQUESTED — from the reviewer\nAdd a test.') });
     expect(ok(await s.call('issue_view', { key })).verdict).toMatchObject({ line: 'CHANGES REQUESTED — from the reviewer', body: 'Add a test.' });
     // The executor's start (CLI) prints it too, before the task memory.

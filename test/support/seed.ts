@@ -74,6 +74,8 @@ export function testSeed() {
       projects: [
         {
           key: 'ABC', name: 'Alpha', lead: EMAILS.assigner, workflow: 'kanban',
+          // ARCHITECTURE §5: the accounts whose marker comments the board highlights.
+          roles: { assigner: EMAILS.assigner, executor: EMAILS.executor, reviewer: EMAILS.reviewer },
           members: [
             { email: EMAILS.assigner, role: 'admin' },
             { email: EMAILS.executor, role: 'member' },

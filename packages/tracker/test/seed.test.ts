@@ -86,6 +86,10 @@ const BAD: [string, (s: any) => void, string, RegExp][] = [
   ['a cloud id with a slash', (s) => { s.sites[0].cloudId = 'a/b'; }, '$.sites[0].cloudId', /letters, digits and dashes/],
   ['no site at all', (s) => { s.sites = []; }, '$.sites', /at least one site/],
   ['users that are not a list', (s) => { s.sites[0].users = { a: 1 }; }, '$.sites[0].users', /must be an array/],
+  ['roles that are not an object', (s) => { s.sites[0].projects[0].roles = [EMAILS.reviewer]; }, '$.sites[0].projects[0].roles', /: must be an object$/],
+  ['a role the toolkit does not have', (s) => { s.sites[0].projects[0].roles.admin = EMAILS.assigner; }, '$.sites[0].projects[0].roles.admin', /unknown setting \(expected one of: assigner, executor, reviewer\)/],
+  ['a role whose e-mail is not an e-mail address', (s) => { s.sites[0].projects[0].roles.reviewer = 'reviewer'; }, '$.sites[0].projects[0].roles.reviewer', /: is not an e-mail address$/],
+  ['a role held by someone neither a user nor a member', (s) => { s.sites[0].projects[2].roles = { executor: 'ghost@acme.test' }; }, '$.sites[0].projects[2].roles.executor', /: is not one of this site's users nor a member of this project$/],
 ];
 
 describe('ARCHITECTURE §5: a bad seed file is refused, naming the file and the exact JSON path', () => {
@@ -347,6 +351,29 @@ describe.each(await storeKinds())('ARCHITECTURE §5: loading a seed again change
         await server.close();
       }
     });
+  });
+
+  it('ARCHITECTURE §5 "roles": stored per project; loading twice changes nothing; a later seed changes a holder, and one that leaves roles out keeps them', async () => {
+    const store = await newStore();
+    const rolesOf = async (server: RunningServer) => {
+      const db = server.store.kysely as unknown as Kysely<any>;
+      const rows = await db.selectFrom('project_roles').innerJoin('users', 'users.id', 'project_roles.user_id').innerJoin('projects', 'projects.id', 'project_roles.project_id')
+        .select(['projects.key', 'project_roles.role', 'users.email']).orderBy('projects.key').orderBy('project_roles.role').execute();
+      return rows.map((r) => `${r.key} ${r.role} ${r.email}`);
+    };
+    const named = ['ABC assigner assigner@acme.test', 'ABC executor executor@acme.test', 'ABC reviewer reviewer@acme.test'];
+    for (const seed of [testSeed(), testSeed()]) {
+      const server = await start(store, seed);
+      try { expect(await rolesOf(server)).toEqual(named); } finally { await server.close(); }
+    }
+    const changed = testSeed() as any;
+    changed.sites[0].projects[0].roles = { reviewer: EMAILS.assigner.toUpperCase() };
+    let server = await start(store, changed);
+    try { expect(await rolesOf(server)).toEqual([named[0], named[1], 'ABC reviewer assigner@acme.test']); } finally { await server.close(); }
+    const without = testSeed() as any;
+    delete without.sites[0].projects[0].roles;
+    server = await start(store, without);
+    try { expect(await rolesOf(server)).toEqual([named[0], named[1], 'ABC reviewer assigner@acme.test']); } finally { await server.close(); }
   });
 });
 

@@ -1,8 +1,8 @@
-import { allComments, transitionTo } from '@jst/client';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import { refuse, usage } from '../phase/locate.js';
-import { APPROVED, latestVerdict } from '../phase/markers.js';
+import { APPROVED } from '../phase/markers.js';
+import { closeApproved, reviewerVerdictOf } from '../phase/race.js';
 import { finish, stepper } from '../phase/steps.js';
 import { requireIssueKey } from '../issue-key.js';
 import { nextStep } from '../phase/spell.js';
@@ -16,8 +16,10 @@ interface Checked { key: string; parent: string | null; state: 'already-done' | 
 /**
  * `jst done KEY… [--yes KEY…]` (ARCHITECTURE §11), the reviewer: each key moves to STATUS_DONE
  * only after an explicit yes for that key, and only from STATUS_IN_REVIEW with an `APPROVED — `
- * verdict. Every key is checked, and every yes collected, before the first issue moves; an issue
- * already done is a success that changes nothing.
+ * verdict from the reviewer's account. Every key is checked, and every yes collected, before the
+ * first issue moves; an issue already done is a success that changes nothing. After the yes each
+ * key is read again and moved under the protocol of phase/race.ts, so a verdict asking for changes
+ * given meanwhile and this command never both succeed (a key lost that way: exit 1, `lost`).
  */
 export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome> {
   const { say, warn, warnings } = stepper(ctx);
@@ -40,8 +42,8 @@ export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome
     const parent = issue.fields.parent?.key ?? null;
     if (status === s.done) { checked.push({ key, parent, state: 'already-done' }); continue; }
     if (status !== s.inReview) throw refuse('DONE_STATUS', `${key} is in "${status}", not "${s.inReview}": only reviewed work is closed`, 'Nothing was moved. The executor opens the pull request with jst pr, then the reviewer approves it');
-    say(`→ comments of ${key} (the verdict)`);
-    const verdict = latestVerdict(await allComments(client, key));
+    say(`→ comments of ${key} (the reviewer's verdict)`);
+    const verdict = (await reviewerVerdictOf(ctx, client, key))?.verdict;
     if (verdict?.kind !== 'approved') {
       throw refuse('DONE_NOT_APPROVED', `${key} has ${verdict ? `"${verdict.line}" as its newest verdict` : 'no verdict'}, not "${APPROVED}…"`, `Nothing was moved. Approve it first: ${nextStep.verdict(ctx, key, 'approve')}`);
     }
@@ -65,26 +67,30 @@ export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome
   }
 
   const moved: string[] = [];
+  const lost: { key: string; reason: string }[] = [];
   for (const c of ready) {
     if (declined.includes(c.key)) continue;
-    say(`→ move ${c.key} from "${s.inReview}" to "${s.done}"`);
-    await transitionTo(client, c.key, s.done);
-    moved.push(c.key);
+    const r = await closeApproved(ctx, client, c.key, s, say);
+    if (r.moved) moved.push(c.key);
+    else if (r.already) c.state = 'already-done';
+    else lost.push({ key: c.key, reason: r.why });
   }
   const already = checked.filter((c) => c.state === 'already-done').map((c) => c.key);
   for (const k of already) say(`✓ ${k} is already in "${s.done}"`);
 
   // The parent's pull request follows only from sub-tasks that are Done; a declined key is still
   // the reviewer's to decide: close it later, or send it back to the executor.
-  const closed = checked.filter((c) => !declined.includes(c.key));
+  const closed = checked.filter((c) => !declined.includes(c.key) && !lost.some((l) => l.key === c.key));
   const parents = [...new Set(closed.map((c) => c.parent).filter((p): p is string => p !== null))];
   const next = [
     ...declined.map((k) => `${k} stays in "${s.inReview}". To close it: jst done ${k}   or, to send it back: ${nextStep.verdict(ctx, k, 'request-changes')}`),
     ...parents.map((p) => `When every sub-task pull request of ${p} is merged: ${nextStep.openParentPr(ctx, p)}`),
   ];
-  return finish({ moved, alreadyDone: already, declined, status: s.done, warnings, next }, [
+  for (const l of lost) warn(`${l.key} not moved: ${l.reason}`);
+  return finish({ moved, alreadyDone: already, declined, lost, status: s.done, warnings, next }, [
     ...moved.map((k) => `${k} → "${s.done}"`),
     ...already.map((k) => `${k} was already "${s.done}": nothing changed`),
     ...declined.map((k) => `${k} not moved (no yes)`),
-  ], next, declined.length ? EXIT.failed : EXIT.ok);
+    ...lost.map((l) => `${l.key} not moved: ${l.reason}`),
+  ], next, declined.length || lost.length ? EXIT.failed : EXIT.ok);
 }

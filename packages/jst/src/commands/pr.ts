@@ -1,4 +1,4 @@
-import { allComments, transitionTo } from '@jst/client';
+import { transitionTo } from '@jst/client';
 import type { Context } from '../context.js';
 import type { Outcome } from '../output.js';
 import * as git from '../git/index.js';
@@ -6,6 +6,7 @@ import { bodyText, writtenBody, type BodyOptions } from '../phase/body.js';
 import { dirtyFiles, firstRef, issueCheckout, refuse } from '../phase/locate.js';
 import { markedBody, markedComments, RUN_REPORT } from '../phase/markers.js';
 import { resolvePrBase } from '../phase/pr-base.js';
+import { readRoleComments } from '../phase/roles.js';
 import { finish, stepper } from '../phase/steps.js';
 
 export interface PrOptions extends BodyOptions {
@@ -48,7 +49,7 @@ export async function prOutcome(ctx: Context, o: PrOptions): Promise<Outcome> {
     throw refuse('PR_STATUS', `${here.key} is in "${status}": jst pr opens the pull request of work in "${s.inProgress}" (or reruns on "${s.inReview}")`,
       status === s.done ? 'Nothing was changed: the issue is finished' : 'Nothing was changed. Run jst start first, then commit, then jst pr');
   }
-  const base = await resolvePrBase({ cwd: here.root, env: ctx.env, branch: here.branch, key: here.key, config, client, issue, say });
+  const base = await resolvePrBase({ ctx, cwd: here.root, env: ctx.env, branch: here.branch, key: here.key, config, client, issue, say });
   say(`✓ PR base ${base.base} (${base.source})`);
 
   say('→ git fetch origin');
@@ -85,7 +86,7 @@ export async function prOutcome(ctx: Context, o: PrOptions): Promise<Outcome> {
   }
   // A new round (the issue came back from review) gets a new report; a plain rerun does not.
   say(`→ comments of ${here.key} (${RUN_REPORT})`);
-  const reported = markedComments(await allComments(client, here.key), RUN_REPORT).some((c) => c.text.includes(pull.html_url));
+  const reported = markedComments(await readRoleComments(ctx, 'executor', client, here.key), RUN_REPORT).some((c) => c.text.includes(pull.html_url));
   let reportId: string | null = null;
   if (transitioned || !reported) {
     // The pull request's body goes to the code host as written (it renders Markdown itself); in the

@@ -1,5 +1,6 @@
-import { allComments, transitionTo, type Issue, type IssueLink } from '@jst/client';
-import { markedBody, markedComments, RUN_REPORT } from '../phase/markers.js';
+import { transitionTo, type Issue, type IssueLink } from '@jst/client';
+import { commentPlain, firstLine, markedBody, RUN_REPORT } from '../phase/markers.js';
+import { readRoleComments } from '../phase/roles.js';
 import type { Context } from '../context.js';
 import type { Outcome } from '../output.js';
 import { issueCheckout, refuse, usage } from '../phase/locate.js';
@@ -34,7 +35,7 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
   const client = ctx.client('reviewer');
   say(`→ read ${key}`);
   const issue = await client.getIssue(key, ISSUE_FIELDS);
-  const l: PullLookup = { cwd, env: ctx.env, config, client, codehost, say };
+  const l: PullLookup = { ctx, cwd, env: ctx.env, config, client, codehost, say };
   const subtasks = issue.fields.subtasks ?? [];
   const track = subtasks.length || issue.fields.parent ? 'multistep' : 'single-step';
   let set: PrEntry[] = [];
@@ -102,8 +103,11 @@ async function parentInReview(ctx: Context, issue: Issue, e: PrEntry, say: (l: s
     say(`→ move ${issue.key} from "${status}" to "${s.inReview}"`);
     await transitionTo(client, issue.key, s.inReview);
   }
-  say(`→ comments of ${issue.key} (${RUN_REPORT})`);
-  if (markedComments(await allComments(client, issue.key), RUN_REPORT).some((c) => c.text.includes(e.url ?? '\u0000'))) return s.inReview;
+  say(`→ comments of ${issue.key} (${RUN_REPORT}, this account's)`);
+  // Whether this command posted it already (a rerun): the reviewer's own comments. A Run report
+  // counts as a marker only from the executor (ARCHITECTURE §11); this one is the reviewer's record.
+  const own = await readRoleComments(ctx, 'reviewer', client, issue.key);
+  if (own.comments.some((c) => { const text = commentPlain(c); return firstLine(text) === RUN_REPORT && text.includes(e.url ?? '\u0000'); })) return s.inReview;
   say(`→ comment on ${issue.key}: ${RUN_REPORT}`);
   await client.addComment(issue.key, markedBody(RUN_REPORT, [`Pull request: ${e.url}`, `Branch: ${e.branch} → ${e.base}`, `Every sub-task pull request of ${issue.key} is merged into ${e.branch}.`]).adf);
   return s.inReview;

@@ -7,6 +7,7 @@ import * as git from '../git/index.js';
 import { bold, dim, yellow, type Outcome } from '../output.js';
 import { acceptanceCriteria, assignmentReportFrom, issueKeyFromBranch, prTargetFrom, PR_TARGET_MARKER, REPORT_MARKER } from '../phase/handover.js';
 import { changesRequestedLines, reviewerVerdict, type ShownVerdict } from '../phase/review-shown.js';
+import { readRoleComments, roleComments } from '../phase/roles.js';
 import { confirmParent, mergeParent, runBootstrap, taskMemory, type BootstrapResult, type SyncResult } from '../start/phase2.js';
 
 export interface StartOptions {
@@ -101,9 +102,14 @@ async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
   // --- spec §1 rule 11: the PR base from the `PR target branch:` comment (all pages, text walk).
   say(`→ comments of ${key}`);
   const comments = await allComments(client, key);
-  const target = prTargetFrom(comments);
+  // ARCHITECTURE §11: each marker counts only from the account of the role that posts it.
+  const assigner = await roleComments(ctx, 'assigner', client, comments);
+  if (assigner.problem) warn(`${assigner.problem}: no "${PR_TARGET_MARKER}" or "${REPORT_MARKER}" comment counts`);
+  const reviewer = await roleComments(ctx, 'reviewer', client, comments);
+  const executor = await roleComments(ctx, 'executor', client, comments);
+  const target = prTargetFrom(assigner);
   // ARCHITECTURE §11: an issue back from review shows what the reviewer asked for.
-  const shown = await reviewerVerdict(client, config, comments);
+  const shown = reviewerVerdict(reviewer);
   const verdict = shown?.kind === 'changes-requested' ? shown : null;
   const parentbranch = await git.configGet(info.root, `branch.${branch}.parentbranch`, g);
   let base: StartResult['base'];
@@ -125,14 +131,14 @@ async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
   if (parent) {
     say(`→ comments of the parent ${parent.key}`);
     try {
-      const text = assignmentReportFrom(await allComments(client, parent.key));
+      const text = assignmentReportFrom(await readRoleComments(ctx, 'assigner', client, parent.key));
       if (text) report = { issue: parent.key, text };
     } catch (e) {
       if (!(e instanceof TrackerHttpError)) throw e;
       warn(`the comments of the parent ${parent.key} could not be read (${e.status})`);
     }
   } else {
-    const text = assignmentReportFrom(comments);
+    const text = assignmentReportFrom(assigner);
     if (text) report = { issue: key, text };
   }
   if (!report) warn(`no "${REPORT_MARKER}" comment found on ${reportIssue}`);
@@ -206,7 +212,7 @@ async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
     sync,
     bootstrap,
     verdict,
-    taskMemory: taskMemory(comments),
+    taskMemory: taskMemory(executor),
     warnings,
     nextSteps: nextSteps(issue, { key, branch, base: base.branch, inReview: s.inReview, hotfix: parsed.kind === 'hotfix', defaultBase: config.defaultBaseBranch, upstream }),
   };

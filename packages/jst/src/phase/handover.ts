@@ -1,5 +1,6 @@
 import { adfToPlainText, adfToText } from '@jst/adf';
-import { commentsWithMarker, type Comment } from '@jst/client';
+import { commentsWithMarker } from '@jst/client';
+import { PR_TARGET_MARKER, REPORT_MARKER, type RoleComments } from './markers.js';
 
 /**
  * What phase 1 hands over to phase 2 (spec §1 rules 10-12), read back from the places it was
@@ -17,18 +18,19 @@ export function issueKeyFromBranch(branch: string): IssueBranch | null {
   return m ? { kind: m[1] as IssueBranch['kind'], key: m[2]! } : null;
 }
 
-export const PR_TARGET_MARKER = 'PR target branch:';
-export const REPORT_MARKER = 'Assignment report';
+export { PR_TARGET_MARKER, REPORT_MARKER };
 
 export interface PrTarget { branch: string; worktree: string | null; commentId: string }
 
 /**
  * spec §1 rule 11: `PR target branch: <branch> Worktree: <absolute_path>`, read by walking the
- * comment's text. The newest such comment wins (a re-plan posts a newer one).
+ * comment's text. The newest such comment wins (a re-plan posts a newer one). Only the assigner's
+ * comments are read (ARCHITECTURE §11): the same line by anyone else is an ordinary comment.
  */
-export function prTargetFrom(comments: Comment[]): PrTarget | null {
+export function prTargetFrom(posted: RoleComments<'assigner'>): PrTarget | null {
+  if (posted.role !== 'assigner') throw new Error(`${PR_TARGET_MARKER} is read from the assigner's comments, not the ${posted.role}'s`);
   let found: PrTarget | null = null;
-  for (const c of commentsWithMarker(comments, PR_TARGET_MARKER)) {
+  for (const c of commentsWithMarker([...posted.comments], PR_TARGET_MARKER)) {
     for (const text of adfToPlainText(c.body).split('\n')) {
       const m = /^PR target branch:\s*(\S+)(?:\s+Worktree:\s*(.+?))?\s*$/.exec(text.trim());
       if (m) found = { branch: m[1]!, worktree: m[2] ?? null, commentId: c.id };
@@ -38,11 +40,12 @@ export function prTargetFrom(comments: Comment[]): PrTarget | null {
 }
 
 /**
- * spec §1 rule 12: the comment whose first line is the literal marker; the newest one wins. Its
- * text keeps the comment's shape (lists, code, links) as every issue view prints it.
+ * spec §1 rule 12: the assigner's comment whose first line is the literal marker; the newest one
+ * wins. Its text keeps the comment's shape (lists, code, links) as every issue view prints it.
  */
-export function assignmentReportFrom(comments: Comment[]): string | null {
-  const reports = commentsWithMarker(comments, REPORT_MARKER)
+export function assignmentReportFrom(posted: RoleComments<'assigner'>): string | null {
+  if (posted.role !== 'assigner') throw new Error(`${REPORT_MARKER} is read from the assigner's comments, not the ${posted.role}'s`);
+  const reports = commentsWithMarker([...posted.comments], REPORT_MARKER)
     .map((c) => adfToText(c.body))
     .filter((text) => text.split('\n', 1)[0]!.trim() === REPORT_MARKER);
   return reports.at(-1) ?? null;

@@ -1,5 +1,6 @@
 import { adfToPlainText, textToAdf, type AdfDoc } from '@jst/adf';
 import type { Comment } from '@jst/client';
+import type { Role } from '../config/index.js';
 import { textDocument } from './document.js';
 
 /**
@@ -11,6 +12,37 @@ export const RUN_REPORT = 'Run report';
 export const REVIEW_TALLY = 'Review tally';
 export const APPROVED = 'APPROVED — ';
 export const CHANGES_REQUESTED = 'CHANGES REQUESTED — ';
+
+export const PR_TARGET_MARKER = 'PR target branch:';
+export const REPORT_MARKER = 'Assignment report';
+
+/**
+ * ARCHITECTURE §11: whose account each marker counts from. The same first line by any other
+ * account is an ordinary comment (a verdict is any `APPROVED — ` / `CHANGES REQUESTED — ` line).
+ */
+export const MARKER_ROLE = {
+  [PR_TARGET_MARKER]: 'assigner',
+  [REPORT_MARKER]: 'assigner',
+  [TASK_MEMORY]: 'executor',
+  [RUN_REPORT]: 'executor',
+  [REVIEW_TALLY]: 'reviewer',
+  verdict: 'reviewer',
+} as const satisfies Record<string, Role>;
+
+export type Marker = keyof typeof MARKER_ROLE;
+
+/**
+ * The comments one role's account wrote on an issue, oldest first: the only input a marker reader
+ * takes, so no reader can count a marker from the wrong account (built by phase/roles.ts
+ * `roleComments`, for the CLI and the MCP tools alike). `accountId` null = the role's account
+ * could not be resolved, and then `comments` is empty (fail closed) and `problem` says why.
+ */
+export interface RoleComments<R extends Role = Role> {
+  readonly role: R;
+  readonly accountId: string | null;
+  readonly problem: string | null;
+  readonly comments: readonly Comment[];
+}
 
 export type VerdictKind = 'approved' | 'changes-requested';
 
@@ -30,16 +62,26 @@ export const commentPlain = (c: Comment): string => adfToPlainText(c.body);
 
 export const firstLine = (text: string): string => (text.split(/\r?\n/, 1)[0] ?? '').trim();
 
-/** Comments whose first line is exactly `marker`, oldest first. */
-export function markedComments(comments: Comment[], marker: string): { comment: Comment; text: string }[] {
-  return comments.map((comment) => ({ comment, text: commentPlain(comment) })).filter((c) => firstLine(c.text) === marker);
+/** The role's comments whose first line is exactly `marker` (one that role posts), oldest first. */
+export function markedComments<M extends Exclude<Marker, 'verdict'>>(posted: RoleComments<(typeof MARKER_ROLE)[M]>, marker: M): { comment: Comment; text: string }[] {
+  if (posted.role !== MARKER_ROLE[marker]) throw new Error(`${marker} is read from the ${MARKER_ROLE[marker]}'s comments, not the ${posted.role}'s`);
+  return posted.comments.map((comment) => ({ comment, text: commentPlain(comment) })).filter((c) => firstLine(c.text) === marker);
 }
 
-/** The newest verdict among an issue's comments. */
-export function latestVerdict(comments: Comment[]): Verdict | null {
-  let found: Verdict | null = null;
-  for (const c of comments) found = verdictOf(commentPlain(c)) ?? found;
+/** The newest verdict the reviewer's account left, with its comment. */
+export function latestVerdictComment(posted: RoleComments<'reviewer'>): { verdict: Verdict; comment: Comment } | null {
+  if (posted.role !== 'reviewer') throw new Error(`a verdict is read from the reviewer's comments, not the ${posted.role}'s`);
+  let found: { verdict: Verdict; comment: Comment } | null = null;
+  for (const comment of posted.comments) {
+    const verdict = verdictOf(commentPlain(comment));
+    if (verdict) found = { verdict, comment };
+  }
   return found;
+}
+
+/** The newest verdict the reviewer's account left on an issue. */
+export function latestVerdict(posted: RoleComments<'reviewer'>): Verdict | null {
+  return latestVerdictComment(posted)?.verdict ?? null;
 }
 
 /** The free text a person wrote for a comment, and whether they asked for it to be read as Markdown. */

@@ -1,14 +1,19 @@
-import { allComments, type Comment, type Issue, type TrackerClient } from '@jst/client';
+import type { Issue, TrackerClient } from '@jst/client';
 import type { JstConfig } from '../config/index.js';
+import type { Context } from '../context.js';
 import * as git from '../git/index.js';
 import { prTargetFrom } from './handover.js';
 import { branchesOfKey, refuse } from './locate.js';
+import { PR_TARGET_MARKER } from './markers.js';
+import { readRoleComments } from './roles.js';
 
 export type PrBaseSource = 'parentbranch' | 'pr-target-comment' | 'parent-branch' | 'default-base-branch';
 
 export interface PrBase { base: string; source: PrBaseSource; tried: string[] }
 
 export interface PrBaseInput {
+  /** The run: whose `PR target branch:` comments count (the assigner's, phase/roles.ts). */
+  ctx: Context;
   cwd: string;
   env: NodeJS.ProcessEnv;
   branch: string;
@@ -17,14 +22,12 @@ export interface PrBaseInput {
   client: TrackerClient;
   /** The issue with at least `parent`; read when absent. */
   issue?: Issue | undefined;
-  /** The issue's comments, when the caller has them already. */
-  comments?: Comment[] | undefined;
   say?: ((line: string) => void) | undefined;
 }
 
 /**
  * ARCHITECTURE §11 `jst pr-base`, in its order: `branch.<b>.parentbranch` → the issue's
- * `PR target branch:` comment → for a sub-task, the single branch (local or on origin) carrying its
+ * `PR target branch:` comment from the assigner's account → for a sub-task, the single branch (local or on origin) carrying its
  * parent's key → DEFAULT_BASE_BRANCH for a top-level issue only. Unresolved is a refusal listing
  * what was tried, never a guess. Each source is read only when the ones before it gave nothing.
  */
@@ -35,10 +38,13 @@ export async function resolvePrBase(i: PrBaseInput): Promise<PrBase> {
   if (parentbranch) return { base: parentbranch, source: 'parentbranch', tried };
   tried.push(`git config branch.${i.branch}.parentbranch: not set`);
 
-  say(`→ comments of ${i.key} (PR target branch:)`);
-  const target = prTargetFrom(i.comments ?? await allComments(i.client, i.key));
+  say(`→ comments of ${i.key} (${PR_TARGET_MARKER}, the assigner's)`);
+  const assigner = await readRoleComments(i.ctx, 'assigner', i.client, i.key);
+  const target = prTargetFrom(assigner);
   if (target) return { base: target.branch, source: 'pr-target-comment', tried };
-  tried.push(`a "PR target branch:" comment on ${i.key}: none`);
+  // ARCHITECTURE §11: only the assigner's comment counts; an unknown assigner counts none (said, not hidden).
+  if (assigner.problem) say(`! ${assigner.problem}: no "${PR_TARGET_MARKER}" comment counts`);
+  tried.push(`a "${PR_TARGET_MARKER}" comment by the assigner on ${i.key}: ${assigner.problem ? `not read (${assigner.problem})` : 'none'}`);
 
   const issue = i.issue ?? await i.client.getIssue(i.key, ['parent']);
   const parent = issue.fields.parent?.key;

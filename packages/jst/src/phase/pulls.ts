@@ -1,6 +1,7 @@
 import type { Issue, TrackerClient } from '@jst/client';
 import type { CodehostClient, PullRequest } from '../codehost/index.js';
 import type { JstConfig } from '../config/index.js';
+import type { Context } from '../context.js';
 import { branchOfKey } from './locate.js';
 import { verdictOf, type Verdict } from './markers.js';
 import { resolvePrBase } from './pr-base.js';
@@ -19,12 +20,12 @@ export interface PrEntry {
   verdict: Verdict | null;
 }
 
-export interface PullLookup { cwd: string; env: NodeJS.ProcessEnv; config: JstConfig; client: TrackerClient; codehost: CodehostClient; say: (l: string) => void }
+export interface PullLookup { ctx: Context; cwd: string; env: NodeJS.ProcessEnv; config: JstConfig; client: TrackerClient; codehost: CodehostClient; say: (l: string) => void }
 
 /** The pull request of an issue: the open one from its branch into its PR base, else the newest. */
 export async function pullOfIssue(l: PullLookup, issue: Issue): Promise<{ entry: PrEntry; pull: PullRequest | null }> {
   const branch = await branchOfKey(l.cwd, issue.key, l.env);
-  const base = await resolvePrBase({ cwd: l.cwd, env: l.env, branch, key: issue.key, config: l.config, client: l.client, issue, say: l.say });
+  const base = await resolvePrBase({ ctx: l.ctx, cwd: l.cwd, env: l.env, branch, key: issue.key, config: l.config, client: l.client, issue, say: l.say });
   l.say(`→ pull requests from ${branch} into ${base.base}`);
   const pulls = await l.codehost.pulls(branch, base.base);
   let pull = pulls.find((p) => p.state === 'open') ?? [...pulls].sort((a, b) => b.number - a.number)[0] ?? null;

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Comment, Issue } from '@jst/client';
+import type { Issue } from '@jst/client';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import * as git from '../git/index.js';
 import { firstRef, refuse } from '../phase/locate.js';
-import { markedComments, TASK_MEMORY } from '../phase/markers.js';
+import { markedComments, TASK_MEMORY, type RoleComments } from '../phase/markers.js';
 import { promptFor } from '../plan/prompt.js';
 import { JstError } from '../config/index.js';
 
@@ -83,7 +83,7 @@ export async function runBootstrap(root: string, vars: Record<string, string>, e
   return { script, ok: code === 0, exitCode: code };
 }
 
-/** The issue's earlier `Task memory` notes, oldest first, without the marker line. */
-export function taskMemory(comments: Comment[]): { created: string | null; text: string }[] {
-  return markedComments(comments, TASK_MEMORY).map((c) => ({ created: c.comment.created ?? null, text: c.text.split('\n').slice(1).join('\n').trim() }));
+/** The issue's earlier `Task memory` notes (the executor's account's only), oldest first, without the marker line. */
+export function taskMemory(executor: RoleComments<'executor'>): { created: string | null; text: string }[] {
+  return markedComments(executor, TASK_MEMORY).map((c) => ({ created: c.comment.created ?? null, text: c.text.split('\n').slice(1).join('\n').trim() }));
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setProjectRole } from '../store/roles.js';
 import type { Store } from '../store/store.js';
 import { accountIdFor } from './ids.js';
 import { displayNameOf, type Seed, type SeedSite } from './seed.js';
@@ -55,6 +56,8 @@ export async function applySeed(store: Store, seed: Seed, now = new Date().toISO
           await store.updateProject(tx, existing.id, { name: p.name, lead_user_id: lead, workflow: JSON.stringify(workflow) });
         }
         for (const m of p.members) await store.upsertMember(tx, project.id, userIds.get(m.email)!, m.role);
+        // ARCHITECTURE §5 "roles": who holds each toolkit role (a role the seed leaves out keeps its holder).
+        for (const [role, email] of Object.entries(p.roles ?? {})) await setProjectRole(tx, project.id, role, userIds.get(email)!);
       }
     }
   });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { projectChangeMarks, subtaskStatuses } from '../store/board.js';
+import { projectRoles } from '../store/roles.js';
 import { visibleProjects, type VisibleProject } from '../store/search.js';
 import type { CommentRow, IssueRow, ProjectRow, StatusRow, Store, UserRow } from '../store/store.js';
 import { findIssue } from './access.js';
@@ -159,6 +160,8 @@ export interface IssuePage {
   subtasks: { issue: IssueRow; status: StatusRow }[];
   comments: CommentRow[];
   people: Map<number, UserRow>;
+  /** ARCHITECTURE §5 "roles": the user holding each toolkit role in the project (empty when the seed named none). */
+  roles: Map<string, number>;
   /** What the viewer may do from here: none without the transition permission. */
   transitions: WorkflowTransition[];
   version: string;
@@ -172,15 +175,16 @@ export async function loadIssuePage(tracker: Tracker, caller: Caller, key: strin
   const { issue, project, role } = await findIssue(tracker, caller, key);
   const { store } = tracker;
   const version = await boardVersion(store, project);
-  const [parent, subtasks, comments] = await Promise.all([
+  const [parent, subtasks, comments, roles] = await Promise.all([
     issue.parent_id === null ? undefined : store.issueById(issue.parent_id),
     store.subtasksOf(issue.id),
     store.commentsOf(issue.id, { startAt: 0, maxResults: PAGE_COMMENTS, descending: true }),
+    projectRoles(store, project.id),
   ]);
   const status = await tracker.statusById(caller.site.id, issue.status_id);
   const people = await tracker.users([issue.reporter_id, ...(issue.assignee_id === null ? [] : [issue.assignee_id]), ...comments.rows.map((c) => c.author_id)]);
   return {
-    issue, project, role, status, parent, version, people,
+    issue, project, role, status, parent, version, people, roles,
     subtasks: await Promise.all(subtasks.map(async (s) => ({ issue: s, status: await tracker.statusById(caller.site.id, s.status_id) }))),
     comments: comments.rows.reverse(),
     transitions: can(role, 'transition') ? availableTransitions(tracker.workflowOf(project), status.name) : [],

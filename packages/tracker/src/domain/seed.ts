@@ -16,7 +16,13 @@ export interface SeedProject {
   key: string; name: string; lead?: string;
   members: { email: string; role: ProjectRole }[];
   workflow: 'kanban' | WorkflowSpec;
+  /** ARCHITECTURE §5 (optional): the account (e-mail) of each of the toolkit's roles, for the board's marker highlighting. */
+  roles?: Partial<Record<WorkRole, string>>;
 }
+
+/** The toolkit's three roles (ARCHITECTURE §11), whose marker comments the board highlights. */
+export const WORK_ROLES = ['assigner', 'executor', 'reviewer'] as const;
+export type WorkRole = (typeof WORK_ROLES)[number];
 
 /**
  * The display name of a person the seed names only by e-mail: its local part
@@ -128,7 +134,7 @@ export function parseSeed(json: unknown, file = '<seed>'): Seed {
       const projects = arr(site.projects ?? [], `${sp}.projects`).map((p, pi) => {
         const pp = `${sp}.projects[${pi}]`;
         const project = obj(p, pp);
-        known(project, pp, ['key', 'name', 'lead', 'members', 'workflow']);
+        known(project, pp, ['key', 'name', 'lead', 'members', 'workflow', 'roles']);
         const key = str(project.key, `${pp}.key`);
         if (!PROJECT_KEY.test(key)) fail(`${pp}.key`, 'is not a project key (2-10 upper-case letters, digits or _, starting with a letter)');
         if (keys.has(key)) fail(`${pp}.key`, 'is the key of an earlier project of this site too');
@@ -160,7 +166,8 @@ export function parseSeed(json: unknown, file = '<seed>'): Seed {
           }
           categories.set(st.name, st.category);
         });
-        return { key, name: str(project.name ?? key, `${pp}.name`), ...(lead ? { lead } : {}), members, workflow };
+        const roles = project.roles === undefined ? undefined : parseRoles(project.roles, `${pp}.roles`, (e) => emails.has(e) || memberEmails.has(e), { fail, obj, arr, str, known });
+        return { key, name: str(project.name ?? key, `${pp}.name`), ...(lead ? { lead } : {}), members, workflow, ...(roles ? { roles } : {}) };
       });
       return { host, ...(cloudId ? { cloudId } : {}), users, projects };
     }),
@@ -173,6 +180,21 @@ interface Checks {
   arr: (v: unknown, path: string) => unknown[];
   str: (v: unknown, path: string) => string;
   known: (o: Record<string, unknown>, path: string, keys: string[]) => void;
+}
+
+/** `"roles": {"assigner": e-mail, "executor": e-mail, "reviewer": e-mail}`, each optional; each a user of the site or a member of the project. */
+function parseRoles(value: unknown, path: string, known: (email: string) => boolean, c: Checks): Partial<Record<WorkRole, string>> {
+  const o = c.obj(value, path);
+  c.known(o, path, [...WORK_ROLES]);
+  const roles: Partial<Record<WorkRole, string>> = {};
+  for (const role of WORK_ROLES) {
+    if (o[role] === undefined) continue;
+    const email = c.str(o[role], `${path}.${role}`).toLowerCase();
+    if (!EMAIL.test(email)) c.fail(`${path}.${role}`, 'is not an e-mail address');
+    if (!known(email)) c.fail(`${path}.${role}`, "is not one of this site's users nor a member of this project");
+    roles[role] = email;
+  }
+  return roles;
 }
 
 function parseWorkflow(value: unknown, path: string, c: Checks): 'kanban' | WorkflowSpec {

@@ -3,6 +3,7 @@ import type { Dialect } from './db.js';
 import { searchMigration } from './migration-0002-search.js';
 import { boardIndexesMigration } from './migration-0003-board-indexes.js';
 import { codehostMigration } from './migration-0004-codehost.js';
+import { projectRolesMigration } from './migration-0005-project-roles.js';
 
 /**
  * One set of migrations for both dialects. The only difference is how an auto-numbered key is
@@ -95,6 +96,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0002_search': searchMigration,
     '0003_board_indexes': boardIndexesMigration,
     '0004_codehost': codehostMigration(dialect),
+    '0005_project_roles': projectRolesMigration,
   };
 }
 

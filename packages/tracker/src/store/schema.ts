@@ -10,6 +10,7 @@ export interface Database {
   statuses: StatusesTable;
   issues: IssuesTable;
   comments: CommentsTable;
+  project_roles: ProjectRolesTable;
 }
 
 /** The store's connection or an open transaction: where a query runs (store.ts and prepared.ts). */
@@ -91,4 +92,11 @@ export interface CommentsTable {
   body: string;
   created_at: string;
   updated_at: string;
+}
+
+/** The toolkit's role (`assigner`, `executor`, `reviewer`) a user holds in a project (migration 0005). */
+export interface ProjectRolesTable {
+  project_id: number;
+  role: string;
+  user_id: number;
 }

@@ -6,13 +6,17 @@ import { EXIT } from '../../exit.js';
 import * as git from '../../git/index.js';
 import type { Outcome } from '../../output.js';
 import { issueKeyFromBranch } from '../../phase/handover.js';
-import { commentPlain, firstLine } from '../../phase/markers.js';
+import { APPROVED, CHANGES_REQUESTED, commentPlain, firstLine, MARKER_ROLE, PR_TARGET_MARKER, REPORT_MARKER, REVIEW_TALLY, RUN_REPORT, TASK_MEMORY } from '../../phase/markers.js';
 import { changesRequestedLines, reviewerVerdict, type ShownVerdict } from '../../phase/review-shown.js';
+import { roleComments } from '../../phase/roles.js';
 
 /** issue_view's own parts (ARCHITECTURE §13): loaded only when a view runs, never at the CLI's start-up. */
 
-/** The first lines that mark the workflow's comments (ARCHITECTURE §7, §11). */
-const MARKERS = ['PR target branch:', 'Assignment report', 'Task memory', 'Run report', 'Review tally', 'APPROVED — ', 'CHANGES REQUESTED — '];
+/** The first lines that mark the workflow's comments (ARCHITECTURE §7, §11), each with the role whose account it counts from. */
+const MARKERS = [
+  [PR_TARGET_MARKER, MARKER_ROLE[PR_TARGET_MARKER]], [REPORT_MARKER, MARKER_ROLE[REPORT_MARKER]], [TASK_MEMORY, MARKER_ROLE[TASK_MEMORY]],
+  [RUN_REPORT, MARKER_ROLE[RUN_REPORT]], [REVIEW_TALLY, MARKER_ROLE[REVIEW_TALLY]], [APPROVED, MARKER_ROLE.verdict], [CHANGES_REQUESTED, MARKER_ROLE.verdict],
+] as const;
 const DEFAULT_FIELDS = ['summary', 'status', 'assignee', 'parent', 'subtasks', 'issuetype', 'description', 'comment'];
 /** How much of the description and of each comment a default view shows (ARCHITECTURE §13: ≤ 4 KB in all). */
 const DESCRIPTION_CHARS = 1200;
@@ -55,7 +59,16 @@ export async function shortView(ctx: Context, role: Parameters<Context['client']
   const issue: Issue = await client.getIssue(key, wanted);
   const f = issue.fields;
   const comments: Comment[] = f.comment?.comments ?? [];
-  const verdict = comments.length ? await reviewerVerdict(client, ctx.config(), comments) : null;
+  // ARCHITECTURE §11: a marker is listed only from its role's account (resolved only when some comment looks like one).
+  const marked = comments.flatMap((c) => {
+    const line = firstLine(commentPlain(c));
+    const m = MARKERS.find(([text]) => line === text.trim() || line.startsWith(text));
+    return m ? [{ c, line, role: m[1] }] : [];
+  });
+  const accounts = new Map<string, string | null>();
+  for (const role of new Set(marked.map((m) => m.role))) accounts.set(role, (await roleComments(ctx, role, client, [])).accountId);
+  const counted = marked.filter((m) => m.c.author?.accountId !== undefined && m.c.author.accountId === accounts.get(m.role));
+  const verdict = accounts.has('reviewer') ? reviewerVerdict(await roleComments(ctx, 'reviewer', client, comments)) : null;
   const short: ShortIssue = {
     key: issue.key,
     summary: f.summary ?? '',
@@ -64,10 +77,7 @@ export async function shortView(ctx: Context, role: Parameters<Context['client']
     assignee: f.assignee ? (f.assignee.displayName ?? f.assignee.accountId) : null,
     parent: f.parent ? { key: f.parent.key, summary: f.parent.fields?.summary ?? '' } : null,
     subtasks: (f.subtasks ?? []).map((t) => ({ key: t.key, summary: t.fields?.summary ?? '', status: t.fields?.status?.name ?? '' })),
-    markers: comments.flatMap((c) => {
-      const line = firstLine(commentPlain(c));
-      return MARKERS.some((m) => line === m.trim() || line.startsWith(m)) ? [{ id: c.id, line: cut(line, 120), author: c.author?.displayName ?? '', created: c.created ?? null }] : [];
-    }),
+    markers: counted.map(({ c, line }) => ({ id: c.id, line: cut(line, 120), author: c.author?.displayName ?? '', created: c.created ?? null })),
     verdict: verdict?.kind === 'changes-requested' ? { ...verdict, body: cut(verdict.body, 600) } : null,
     comments: f.comment ? (f.comment.total ?? comments.length) : 0,
   };

@@ -5,7 +5,7 @@ import { phaseHelp } from '../work/help.js';
 export const doneCommand = defineCommand({
   name: 'done',
   summary: 'move approved issues from STATUS_IN_REVIEW to STATUS_DONE, each after an explicit yes',
-  help: phaseHelp('reviewer', '1 refused (not in review, no APPROVED verdict, a key declined on the prompt) or the tracker said no, 2 usage, 3 a yes is missing (not on a terminal): nothing moved.\nAn issue already done is left as it is (success).'),
+  help: phaseHelp('reviewer', '1 refused (not in review, no APPROVED verdict from the reviewer\'s account, a key declined on the prompt, a verdict asking for changes given while it ran) or the tracker said no, 2 usage, 3 a yes is missing (not on a terminal): nothing moved.\nAn issue already done is left as it is (success).'),
   examples: ['jst done ABC-2 --yes ABC-2', 'jst done ABC-2 ABC-3 --yes ABC-2 ABC-3', 'jst done ABC-2   # asks on a terminal'],
   role: 'reviewer', json: 'flag',
   fields: {

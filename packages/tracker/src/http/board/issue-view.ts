@@ -3,7 +3,7 @@ import type { User } from '../../domain/model.js';
 import { adfToHtml } from './adf-html.js';
 import { html } from './html.js';
 import { page } from './layout.js';
-import { markerOf } from './markers.js';
+import { highlightedMarker } from './markers.js';
 
 const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
@@ -39,8 +39,9 @@ export function issuePage(view: IssuePage, viewer: User, pulls?: IssuePullReques
   const transitions = view.transitions.length === 0
     ? ''
     : html`<div class="transitions" aria-label="Move this issue">${view.transitions.map((t) => html`<button type="button" class="transition" data-issue="${issue.key}" data-transition="${t.id}" title="Move to ${t.to}">${t.name}</button>`)}</div>`;
+  const authors = { roles: view.roles, reporterId: issue.reporter_id, assigneeId: issue.assignee_id };
   const comments = view.comments.map((c) => {
-    const marker = markerOf(c.body);
+    const marker = highlightedMarker(c.body, c.author_id, authors);
     return html`<article class="comment${marker ? html` marker marker-${marker.kind}` : ''}">
 <p class="comment-head"><span class="author">${name(c.author_id)}</span> <time datetime="${c.created_at}">${when(c.created_at)}</time>${marker ? html` <span class="badge">${marker.label}</span>` : ''}</p>
 <div class="adf">${adfToHtml(c.body)}</div>

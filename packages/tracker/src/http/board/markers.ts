@@ -2,24 +2,47 @@ import { firstLineText } from '@jst/adf';
 
 /**
  * The comments the three roles leave for each other, found by their first line (spec §1 rules
- * 11–12, ARCHITECTURE §11). The board highlights them; the toolkit is what writes and reads them.
+ * 11–12, ARCHITECTURE §11), each with the role whose account posts it. The board highlights them;
+ * the toolkit is what writes and reads them.
  */
-const MARKERS: readonly { prefix: string; kind: string; label: string }[] = [
-  { prefix: 'PR target branch:', kind: 'target', label: 'PR target' },
-  { prefix: 'Assignment report', kind: 'assignment', label: 'Assignment report' },
-  { prefix: 'Run report', kind: 'run', label: 'Run report' },
-  { prefix: 'Task memory', kind: 'memory', label: 'Task memory' },
-  { prefix: 'APPROVED — ', kind: 'approved', label: 'Approved' },
-  { prefix: 'CHANGES REQUESTED — ', kind: 'changes', label: 'Changes requested' },
+type Role = 'assigner' | 'executor' | 'reviewer';
+export interface BoardMarker { kind: string; label: string; role: Role }
+
+const MARKERS: readonly (BoardMarker & { prefix: string })[] = [
+  { prefix: 'PR target branch:', kind: 'target', label: 'PR target', role: 'assigner' },
+  { prefix: 'Assignment report', kind: 'assignment', label: 'Assignment report', role: 'assigner' },
+  { prefix: 'Run report', kind: 'run', label: 'Run report', role: 'executor' },
+  { prefix: 'Task memory', kind: 'memory', label: 'Task memory', role: 'executor' },
+  { prefix: 'APPROVED — ', kind: 'approved', label: 'Approved', role: 'reviewer' },
+  { prefix: 'CHANGES REQUESTED — ', kind: 'changes', label: 'Changes requested', role: 'reviewer' },
 ];
 
-/** The marker a comment body (ADF JSON text) starts with, or undefined. */
-export function markerOf(body: string): { kind: string; label: string } | undefined {
+/** The marker a comment body (ADF JSON text) starts with, or undefined; whoever wrote it. */
+export function markerOf(body: string): BoardMarker | undefined {
   let first: string;
   try {
     first = firstLineText(JSON.parse(body)).trimStart();
   } catch {
     return undefined;
   }
-  return MARKERS.find((m) => first.startsWith(m.prefix));
+  const found = MARKERS.find((m) => first.startsWith(m.prefix));
+  return found && { kind: found.kind, label: found.label, role: found.role };
+}
+
+/** Who may write an issue's markers: the project's named roles, and the issue's reporter and assignee. */
+export interface MarkerAuthors { roles: ReadonlyMap<string, number>; reporterId: number; assigneeId: number | null }
+
+/**
+ * The marker a comment is highlighted as (ARCHITECTURE §11, §12): only when its author holds the
+ * marker's role, so the same first line by anyone else is an ordinary comment. A project whose
+ * seed names the role (ARCHITECTURE §5 `"roles"`): that account. Otherwise the issue's reporter
+ * for the assigner's markers, its assignee for the executor's, and no one for a verdict (the
+ * tracker cannot tell a reviewer from anyone else).
+ */
+export function highlightedMarker(body: string, authorId: number, who: MarkerAuthors): BoardMarker | undefined {
+  const marker = markerOf(body);
+  if (!marker) return undefined;
+  const named = who.roles.get(marker.role);
+  const holder = named ?? (marker.role === 'assigner' ? who.reporterId : marker.role === 'executor' ? who.assigneeId : null);
+  return holder !== null && holder === authorId ? marker : undefined;
 }

@@ -4,7 +4,9 @@ import { codehostOf, type EmbeddedCodehost } from '../support/embedded-codehost.
 import { JST_BIN, runJst, type CliResult } from '../support/jst-cli.js';
 import { testSeed, withCodehost } from '../support/seed.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
-import { MULTISTEP, planWorld, type PlanWorld } from './plan-fixture.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { JST_TEST_CACHE } from '../support/jst-cli.js';
+import { MULTISTEP, planWorld, SINGLE, type PlanWorld } from './plan-fixture.js';
 
 /**
  * A world for `jst dispatch` (ARCHITECTURE §15): a real jst-tracker that is also the code host, a
@@ -26,6 +28,8 @@ export interface DispatchWorld {
   /** Sets AGENT_EXECUTOR_CMD / AGENT_REVIEWER_CMD in the main checkout's `.jst/team.env` (null leaves one out). */
   agents(executor: string | null, reviewer: string | null): void;
   dispatch(...args: string[]): Promise<CliResult>;
+  /** A dispatch left running (for a kill or a Ctrl-C): the process, and its output so far. */
+  spawnDispatch(...args: string[]): { child: ChildProcess; out: { stdout: string; stderr: string }; exited: Promise<number | null> };
   close(): Promise<void>;
 }
 
@@ -35,7 +39,7 @@ export async function dispatchWorld(steps = 3): Promise<DispatchWorld> {
   const t = await startTestTracker('sqlite', withCodehost(testSeed()));
   const ch = codehostOf(t);
   const w = planWorld(t, { codehost: ch });
-  const plan = await w.plan(['--plan', w.planFile({ ...MULTISTEP, steps: Array.from({ length: steps }, (_, i) => ({ ...MULTISTEP.steps[i % 3]!, summary: `Step ${i + 1}: ${MULTISTEP.steps[i % 3]!.summary}` })) }), '--json']);
+  const plan = await w.plan(['--plan', w.planFile(steps === 0 ? SINGLE : { ...MULTISTEP, steps: Array.from({ length: steps }, (_, i) => ({ ...MULTISTEP.steps[i % 3]!, summary: `Step ${i + 1}: ${MULTISTEP.steps[i % 3]!.summary}` })) }), '--json']);
   if (plan.code !== 0) throw new Error(`jst plan failed: ${plan.stderr}`);
   const { keys, branches, worktrees } = JSON.parse(plan.stdout) as { keys: string[]; branches: string[]; worktrees: string[] };
   const dir = join(w.repo.root, 'agents');
@@ -70,6 +74,17 @@ export async function dispatchWorld(steps = 3): Promise<DispatchWorld> {
       writeFileSync(team, base + (executor ? `AGENT_EXECUTOR_CMD=${executor}\n` : '') + (reviewer ? `AGENT_REVIEWER_CMD=${reviewer}\n` : ''));
     },
     dispatch: (...args) => runJst(['dispatch', ...args], { cwd: w.repo.repo }),
+    spawnDispatch(...args) {
+      const child = spawn(process.execPath, [JST_BIN, 'dispatch', ...args], {
+        cwd: w.repo.repo, stdio: ['ignore', 'pipe', 'pipe'],
+        env: { PATH: process.env.PATH ?? '', HOME: w.repo.repo, XDG_CACHE_HOME: JST_TEST_CACHE, NO_COLOR: '1' },
+      });
+      const out = { stdout: '', stderr: '' };
+      child.stdout!.setEncoding('utf8').on('data', (c: string) => { out.stdout += c; });
+      child.stderr!.setEncoding('utf8').on('data', (c: string) => { out.stderr += c; });
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      return { child, out, exited };
+    },
     async close() { w.repo.cleanup(); await t.close(); },
   };
 }

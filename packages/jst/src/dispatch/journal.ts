@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { usage } from '../phase/locate.js';
 import type { HandOff } from './find.js';
 
 /**
@@ -71,11 +72,11 @@ export function readJournal(file: string): JournalFile {
   if (!existsSync(file)) return { version: 1, agents: {} };
   let parsed: unknown;
   try { parsed = JSON.parse(readFileSync(file, 'utf8')); } catch (e) {
-    throw new Error(`${file} is not valid JSON (${(e as Error).message}). Move it away to start over; dispatch may then start an agent a second time for an issue and round it lists`);
+    throw usage('DISPATCH_JOURNAL', `${file} is not valid JSON (${(e as Error).message})`, 'Nothing was started. Move it away to start over: dispatch may then start an agent a second time for an issue and round it listed');
   }
   const agents = (parsed as { agents?: unknown }).agents;
   if (typeof parsed !== 'object' || parsed === null || typeof agents !== 'object' || agents === null) {
-    throw new Error(`${file} has no "agents" object. Move it away to start over; dispatch may then start an agent a second time for an issue and round it lists`);
+    throw usage('DISPATCH_JOURNAL', `${file} has no "agents" object`, 'Nothing was started. Move it away to start over: dispatch may then start an agent a second time for an issue and round it listed');
   }
   return { version: 1, agents: agents as Record<string, Entry> };
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJst } from '../support/jst-cli.js';
+import { TOKENS } from '../support/seed.js';
 import { dispatchWorld, EXECUTOR_AGENT, lastDoc, REVIEWER_AGENT, type DispatchWorld } from './dispatch-fixture.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -83,6 +84,14 @@ describe('ARCHITECTURE §15: a failing agent, --max-agents, Ctrl-C and bad input
     expect(broken.stderr).toContain('dispatch-journal.json is not valid JSON');
     expect(d.runs()).toEqual([]);
     writeFileSync(join(d.w.repo.repo, '.jst', 'dispatch-journal.json'), '{"version": 1, "agents": {}}\n');
+    // A secret in a command line never leaves dispatch (--dry-run shows the commands it would run).
+    d.agents(`my-agent --token ${TOKENS.executor}`, null);
+    for (const args of [['--dry-run', '--once', '--json'], ['--dry-run', '--once']]) {
+      const r = await d.dispatch(...args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout + r.stderr).not.toContain(TOKENS.executor);
+    }
+    expect(lastDoc(await d.dispatch('--dry-run', '--once', '--json')).wouldStart[0].command).toBe('my-agent --token ***');
   });
 
   it('ARCHITECTURE §15: an agent that exits 1 is reported, started once more on the next round, then left for the person', async () => {

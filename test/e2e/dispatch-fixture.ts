@@ -1,4 +1,4 @@
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { codehostOf, type EmbeddedCodehost } from '../support/embedded-codehost.js';
 import { JST_BIN, runJst, type CliResult } from '../support/jst-cli.js';
@@ -124,4 +124,3 @@ export const REVIEWER_AGENT = [
 /** The last JSON document dispatch printed (one per round, one line each). */
 export const lastDoc = (r: CliResult) => JSON.parse(r.stdout.trim().split('\n').at(-1)!);
 
-export function note(file: string, text: string): void { appendFileSync(file, text); }

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runJst } from '../support/jst-cli.js';
 import { dispatchWorld, EXECUTOR_AGENT, lastDoc, REVIEWER_AGENT, type DispatchWorld } from './dispatch-fixture.js';
 
 /**
@@ -56,7 +57,7 @@ describe('ARCHITECTURE §15: jst dispatch runs the whole loop with scripted agen
     expect(readFileSync(join(logs, `${A}-1.log`), 'utf8')).toContain(`=== jst dispatch: ${A} executor round 1 attempt 1 (start)`);
 
     // The person: done (their yes), then the merges on the code host.
-    const done = await import('../support/jst-cli.js').then((m) => m.runJst(['done', ...subs, '--yes', ...subs], { cwd: d.w.repo.repo }));
+    const done = await runJst(['done', ...subs, '--yes', ...subs], { cwd: d.w.repo.repo });
     expect(done.code, done.stderr).toBe(0);
     for (const p of (await d.ch.pulls('acme/widgets')).filter((x) => x.state === 'open')) {
       await d.ch.octokit().pulls.merge({ owner: 'acme', repo: 'widgets', pull_number: p.number });
@@ -77,6 +78,6 @@ describe('ARCHITECTURE §15: jst dispatch runs the whole loop with scripted agen
   function readLogs(): string {
     const dir = join(d.w.repo.repo, '.jst', 'dispatch');
     if (!existsSync(dir)) return '';
-    return require('node:fs').readdirSync(dir).map((f: string) => `\n--- ${f}\n${readFileSync(join(dir, f), 'utf8')}`).join('');
+    return readdirSync(dir).map((f) => `\n--- ${f}\n${readFileSync(join(dir, f), 'utf8')}`).join('');
   }
 });

@@ -61,7 +61,7 @@ async function searchAll(client: TrackerClient, jql: string, fields: string[]): 
     const page = await client.searchJql({ jql, fields, maxResults: PAGE, ...(token ? { nextPageToken: token } : {}) });
     calls += 1;
     issues.push(...(page.issues ?? []));
-    token = page.isLast === false || page.nextPageToken ? page.nextPageToken ?? undefined : undefined;
+    token = page.isLast === true ? undefined : page.nextPageToken ?? undefined;
   } while (token);
   return { issues, calls };
 }

@@ -44,7 +44,10 @@ export async function dispatchLoop(ctx: Context, o: DispatchOptions): Promise<nu
   let stopping = false;
   let wake: (() => void) | null = null;
   const onSigint = () => {
-    if (!stopping) ctx.io.stderr.write(`jst dispatch: stopping: no new agents; waiting for ${live.size} running\n`);
+    // A second Ctrl-C leaves at once; the agents run on (their own process group), and the journal
+    // shows them running to the next dispatch.
+    if (stopping) process.exit(EXIT.cancelled);
+    ctx.io.stderr.write(`jst dispatch: stopping: no new agents; waiting for ${live.size} running (Ctrl-C again to leave them running and exit)\n`);
     stopping = true;
     wake?.();
   };
@@ -155,7 +158,7 @@ function launch(ctx: Context, s: Setup, journal: Journal, live: Map<string, Live
   journal.update();
   const started = Date.now();
   const line: StartLine = { key: c.key, role: c.role, handOff: c.handOff, round: c.round, attempt: n, worktree: x.worktree, log: x.log, why: x.why };
-  ctx.io.stderr.write(`→ start ${c.key}: ${c.role}'s agent, round ${c.round}${n > 1 ? `, attempt ${n}` : ''} (${x.why}), pid ${agent.pid ?? '?'}, log ${x.log}\n`);
+  ctx.io.stderr.write(ctx.redact(`→ start ${c.key}: ${c.role}'s agent, round ${c.round}${n > 1 ? `, attempt ${n}` : ''} (${x.why}), pid ${agent.pid ?? '?'}, log ${x.log}\n`));
   const exit = agent.exit.then((code) => {
     attempt.exitCode = code;
     attempt.endedAt = new Date().toISOString();
@@ -193,14 +196,15 @@ function worktreeOf(c: Candidate, byKey: Map<string, string>, main: string): str
 }
 
 function print(ctx: Context, o: DispatchOptions, doc: RoundDoc): void {
-  if (o.json) { ctx.io.stdout.write(`${JSON.stringify(doc)}\n`); return; }
+  // A command line in the team's file may hold a secret: nothing leaves unredacted.
+  if (o.json) { ctx.io.stdout.write(ctx.redact(`${JSON.stringify(doc)}\n`)); return; }
   const lines: string[] = [];
   if (doc.pass) lines.push(`Round ${doc.pass}: ${o.dryRun ? `${doc.wouldStart.length} to start (dry run: nothing started)` : `${doc.started.length} started`}, ${doc.running.length} running, ${doc.deferred.length} waiting for a free slot, ${doc.waiting.length} for you (${doc.searches} searches)`);
   for (const w of doc.wouldStart) lines.push(`  would start ${w.key}: ${w.role}'s agent, round ${w.round}, in ${w.worktree}: ${w.why}${w.command ? '' : ` (AGENT_${w.role.toUpperCase()}_CMD is unset)`}`);
   for (const d of doc.deferred) lines.push(`  later ${d.key}: ${d.role}'s agent, round ${d.round} (${d.why})`);
   for (const e of doc.exited.filter((x) => x.exitCode !== 0)) lines.push(`  failed ${e.key}: ${e.role}'s agent, round ${e.round}, attempt ${e.attempt}, exit ${e.exitCode}${e.next === 'retry' ? ' (started once more on a later round)' : ' (left for you)'}: ${e.log}`);
   for (const w of doc.waiting) lines.push(`  for you ${w.key}: ${w.why}${w.command ? `: ${w.command}` : ''}`);
-  ctx.io.stdout.write(`${lines.join('\n')}\n`);
+  ctx.io.stdout.write(ctx.redact(`${lines.join('\n')}\n`));
 }
 
 /** Waits `ms`, or until woken (an agent exited, Ctrl-C) when `stop` says so. */

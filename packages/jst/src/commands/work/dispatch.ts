@@ -30,7 +30,7 @@ export const dispatchCommand = defineCommand({
     once: { schema: (z) => z.optional(z.boolean()), cli: { flag: '--once', help: 'run one round, wait for the agents it started, exit (0 when all exited 0)' }, tool: false },
     interval: { schema: (z) => z.optional(z.number()), cli: { flag: '--interval <seconds>', help: 'seconds between rounds (default 60)', parse: num }, tool: false },
     maxAgents: { schema: (z) => z.optional(z.number()), cli: { flag: '--max-agents <n>', help: 'agents running at once (default 2)', parse: num }, tool: false },
-    dryRun: { schema: (z) => z.optional(z.boolean()), cli: { flag: '--dry-run', help: 'print what would start and why; start nothing, write no journal' }, tool: false },
+    dryRun: { schema: (z) => z.optional(z.boolean()), cli: { flag: '--dry-run', help: 'one round: print what would start and why; start nothing, write no journal' }, tool: false },
   },
   // Writes only local files (.jst/dispatch*); the agents it starts do the rest.
   effects: { readOnly: false, destructive: false, idempotent: false, openWorld: true },

@@ -33,7 +33,14 @@ export interface Waiting { key: string; why: string; command: string | null }
 
 export interface Accounts { assigner: string; executor: string; reviewer: string }
 
-export interface Found { candidates: Candidate[]; waiting: Waiting[]; searches: number; commentReads: number }
+export interface Found {
+  candidates: Candidate[];
+  waiting: Waiting[];
+  /** Every issue the searches returned with its comments, and its round now: a journalled agent's round is over when it differs. */
+  rounds: Map<string, number>;
+  searches: number;
+  commentReads: number;
+}
 
 const FIELDS = ['summary', 'status', 'issuetype', 'parent', 'subtasks', 'assignee', 'comment'];
 const PAGE = 100;
@@ -141,7 +148,12 @@ export interface Seen {
 export function decide(x: Seen): Omit<Found, 'searches' | 'commentReads'> {
   const candidates: Candidate[] = [];
   const waiting: Waiting[] = [];
-  const marks = (i: Issue) => marksOf(x.comments.get(i.key) ?? [], x.ids, hasSubtasks(i));
+  const rounds = new Map<string, number>();
+  const marks = (i: Issue) => {
+    const m = marksOf(x.comments.get(i.key) ?? [], x.ids, hasSubtasks(i));
+    rounds.set(i.key, roundOf(m));
+    return m;
+  };
   const seen = new Set<string>();
   const add = (c: Candidate) => { if (!seen.has(c.key)) { seen.add(c.key); candidates.push(c); } };
   for (const i of x.mine) {
@@ -172,5 +184,5 @@ export function decide(x: Seen): Omit<Found, 'searches' | 'commentReads'> {
       waiting.push({ key: i.key, why: 'approved: waiting for the person', command: `jst done ${i.key} --yes ${i.key}` });
     }
   }
-  return { candidates, waiting };
+  return { candidates, waiting, rounds };
 }

@@ -5,7 +5,7 @@ import * as git from '../git/index.js';
 import { issueKeyFromBranch } from '../phase/handover.js';
 import { usage } from '../phase/locate.js';
 import { logPath, startAgent } from './agents.js';
-import { findWork, type Accounts, type Candidate, type Waiting } from './find.js';
+import { findWork, type Accounts, type Candidate, type Found, type Waiting } from './find.js';
 import { entryId, Journal, journalPath, MAX_ATTEMPTS, stateOf, type Attempt, type Entry } from './journal.js';
 
 /**
@@ -118,6 +118,9 @@ async function round(ctx: Context, o: DispatchOptions, s: Setup, journal: Journa
   // point shows its work in them, so "gone, and its round not over" always means it did not finish it.
   const before = new Map(journal.entries().map((e) => [entryId(e.key, e.round), e.attempts.map((a) => stateOf(a, live.has(entryId(e.key, e.round))))]));
   const found = await findWork((r) => ctx.client(r), s.project, ctx.config().statuses, s.ids);
+  found.candidates.push(...unfinished(journal, found));
+  // Oldest issue first (ABC-2 before ABC-10), whatever the hand-off: with few slots, work is taken in order.
+  found.candidates.sort((a, b) => keyOrder(a.key, b.key));
   doc.searches = found.searches;
   doc.commentReads = found.commentReads;
   doc.waiting.push(...found.waiting);
@@ -143,6 +146,18 @@ async function round(ctx: Context, o: DispatchOptions, s: Setup, journal: Journa
   }
   for (const [, l] of live) if (!doc.started.some((x) => entryId(x.key, x.round) === entryId(l.entry.key, l.entry.round))) doc.running.push({ key: l.entry.key, role: l.entry.role, handOff: l.entry.handOff, round: l.entry.round, pid: l.attempt.pid });
   return doc;
+}
+
+/**
+ * The journalled agents whose issue is still at their round but no longer looks like that hand-off
+ * (an executor's agent that ran `jst start`, moving the issue to In Progress, then failed): the same
+ * hand-off again, so the rules below retry it once, or leave it for the person, as for any other.
+ */
+function unfinished(journal: Journal, found: Found): Candidate[] {
+  const due = new Set(found.candidates.map((c) => c.key));
+  return journal.entries()
+    .filter((e) => !due.has(e.key) && found.rounds.get(e.key) === e.round)
+    .map((e) => ({ key: e.key, handOff: e.handOff, role: e.role, round: e.round, worktree: e.worktree, why: `its ${e.role}'s agent for round ${e.round} has not handed it on` }));
 }
 
 /** Journals the attempt, then starts the agent; its exit is journalled and reported when it comes. */
@@ -173,6 +188,12 @@ function launch(ctx: Context, s: Setup, journal: Journal, live: Map<string, Live
   live.set(id, { entry, attempt, started, exit });
   return line;
 }
+
+const keyOrder = (a: string, b: string) => {
+  const [pa = '', na = '0'] = a.split('-');
+  const [pb = '', nb = '0'] = b.split('-');
+  return pa === pb ? Number(na) - Number(nb) : pa < pb ? -1 : 1;
+};
 
 /** Branch → worktree path, for the issues whose `Worktree:` comment is missing or stale. */
 async function worktreeBranches(main: string, env: NodeJS.ProcessEnv): Promise<Map<string, string>> {

@@ -38,7 +38,7 @@ describe('ARCHITECTURE §15: jst dispatch runs the whole loop with scripted agen
     const subs = [A, B, C];
     // Round after round until every sub-task waits for the person (at most 2 agents at once).
     let doc: { waiting: { key: string; command: string | null }[]; started: unknown[] } = { waiting: [], started: [] };
-    for (let i = 0; i < 8; i += 1) {
+    for (let i = 0; i < 12; i += 1) {
       const r = await d.dispatch('--once', '--json');
       expect(r.code, r.stderr + readLogs()).toBe(0);
       doc = lastDoc(r);

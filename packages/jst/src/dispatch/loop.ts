@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Context } from '../context.js';
+import { JstError } from '../config/index.js';
 import { EXIT } from '../exit.js';
 import * as git from '../git/index.js';
 import { issueKeyFromBranch } from '../phase/handover.js';
@@ -54,17 +55,28 @@ export async function dispatchLoop(ctx: Context, o: DispatchOptions): Promise<nu
   process.on('SIGINT', onSigint);
   try {
     for (let pass = 1; !stopping; pass += 1) {
-      const doc = await round(ctx, o, setup, journal, live, pass, (l) => {
+      const onExit = (l: ExitLine) => {
         exited.push(l);
         if (l.exitCode !== 0) anyFailed = true;
         wake?.();
-      });
-      if (o.once || o.dryRun) {
+      };
+      const single = o.once || o.dryRun;
+      const state: RoundState = { journal, live, onExit, stopping: () => stopping };
+      const doc = single ? await round(ctx, o, setup, state, pass)
+        : await round(ctx, o, setup, state, pass).catch((e: unknown) => {
+          // A long-running loop outlives a tracker that is briefly away: said, then the next round.
+          if (e instanceof JstError) throw e;
+          ctx.io.stderr.write(ctx.redact(`jst dispatch: round ${pass} stopped: ${(e as Error).message}; the next round in ${o.intervalSeconds} s\n`));
+          return null;
+        });
+      if (single) {
         await Promise.all([...live.values()].map((l) => l.exit));
-        doc.exited = exited; doc.running = [];
-        print(ctx, o, doc);
+        doc!.exited = exited;
+        doc!.running = doc!.running.filter((r) => !doc!.started.some((x) => x.key === r.key && x.round === r.round));
+        print(ctx, o, doc!);
         break;
       }
+      if (!doc) { await sleep(o.intervalSeconds * 1000, (w) => { wake = w; }, () => stopping); continue; }
       doc.exited = exited;
       exited = [];
       print(ctx, o, doc);
@@ -112,7 +124,11 @@ const emptyDoc = (pass: number, o: DispatchOptions): RoundDoc => ({
 });
 
 /** One round: the searches, then for each hand-off found, start it, or say why not. */
-async function round(ctx: Context, o: DispatchOptions, s: Setup, journal: Journal, live: Map<string, Live>, pass: number, onExit: (l: ExitLine) => void): Promise<RoundDoc> {
+/** What a round shares with the loop: the journal, the agents running, what to do when one exits, and whether Ctrl-C came. */
+interface RoundState { journal: Journal; live: Map<string, Live>; onExit: (l: ExitLine) => void; stopping: () => boolean }
+
+async function round(ctx: Context, o: DispatchOptions, s: Setup, st: RoundState, pass: number): Promise<RoundDoc> {
+  const { journal, live, onExit, stopping } = st;
   const doc = emptyDoc(pass, o);
   // What each journalled agent is doing, read BEFORE the searches: an agent that ended after this
   // point shows its work in them, so "gone, and its round not over" always means it did not finish it.
@@ -141,6 +157,7 @@ async function round(ctx: Context, o: DispatchOptions, s: Setup, journal: Journa
     const why = failures ? `${c.why}; again after a failed attempt` : c.why;
     if (o.dryRun) { doc.wouldStart.push({ ...ref, worktree, why, command }); continue; }
     if (!command) { doc.waiting.push({ key: c.key, why: `${c.why}, but AGENT_${c.role.toUpperCase()}_CMD is unset in .jst/team.env`, command: null }); continue; }
+    if (stopping()) { doc.deferred.push({ ...ref, why: 'stopping (Ctrl-C): no new agents' }); continue; }
     if (live.size >= o.maxAgents) { doc.deferred.push({ ...ref, why: `--max-agents ${o.maxAgents} are running` }); continue; }
     doc.started.push(launch(ctx, s, journal, live, { c, worktree, log, command, why }, onExit));
   }

@@ -37,7 +37,7 @@ module.exports = {
     // Workspaces resolve through node_modules links (to their dist/), or stay bare names when unbuilt.
     forbid('jst-config-not-client', 'jst\'s settings depend on no client code: the address helpers they share with the client live in @jst/url.',
       { path: '^packages/jst/src/config/' }, { path: '(^|/)packages/client/|(^|/)node_modules/@jst/client/|^@jst/client$' }),
-    // jst: the shared helpers sit below the commands (STYLE.md "Helpers several commands share live below the commands").
+    // jst: the shared helpers sit below the commands (docs/style.md "Helpers several commands share live below the commands").
     forbid('jst-phase-below-commands', 'phase/ holds what several commands share: it imports no command (commands/), no start/ module and no face (mcp/, program).',
       { path: '^packages/jst/src/phase/' }, { path: '^packages/jst/src/(commands|start|mcp)/|^packages/jst/src/program\\.ts$' }),
     forbid('jst-specs-not-faces', 'A command spec knows nothing of its faces: commander and the MCP SDK are loaded by program.ts and mcp/ alone (jst mcp loads mcp/serve.ts on demand).',

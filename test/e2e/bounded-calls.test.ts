@@ -50,7 +50,7 @@ const flood = (mib: number): Answer => (res) => {
 
 const loginPage: Answer = (res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<html><body>Sign in</body></html>'); };
 
-describe('issue 14 item 5: bounded calls', () => {
+describe('docs/limits.md: every tracker call is bounded in time and size (JST_TIMEOUT_MS, JST_MAX_RESPONSE_BYTES)', () => {
   it('JST_TIMEOUT_MS bounds the whole call: headers then one byte a second ends within the timeout, exit 1, one line naming JST_TIMEOUT_MS', async () => {
     const cwd = await misbehaving(drip);
     const started = Date.now();

@@ -5,7 +5,7 @@ import { jstFolder, runJst } from '../support/jst-cli.js';
 import { CLOUD_ID, EMAILS, TOKENS } from '../support/seed.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
 
-describe('jst client commands against a real jst-tracker (spec §4 operations 1-9)', () => {
+describe('jst client commands against a real jst-tracker (spec §1 operations 1-9)', () => {
   let t: TestTracker;
   let dir: string;
   const jst = (args: string[], input?: string) => runJst(args, { cwd: dir, ...(input !== undefined ? { input } : {}) });
@@ -75,14 +75,14 @@ describe('jst client commands against a real jst-tracker (spec §4 operations 1-
     });
   });
 
-  it('whoami and tenant (spec §4 operations 1 and 2); the cloudId is cached in .jst/', async () => {
+  it('whoami and tenant (spec §1 operations 1 and 2); the cloudId is cached in .jst/', async () => {
     expect((await json(['--role', 'executor', 'whoami'])).emailAddress).toBe(EMAILS.executor);
     const ten = await json(['--role', 'assigner', 'tenant']);
     expect(ten).toEqual({ site: new URL(t.url).host, cloudId: CLOUD_ID, apiBase: `${t.url}/ex/jira/${CLOUD_ID}/rest/api/3` });
     expect(JSON.parse(readFileSync(join(dir, '.jst', 'cloud-id.json'), 'utf8'))).toEqual({ [new URL(t.url).host]: CLOUD_ID });
   });
 
-  it('project list, exists (exit 0 / 1) and statuses (spec §4 operation 3, client rule 2)', async () => {
+  it('project list, exists (exit 0 / 1) and statuses (spec §1 operation 3, §4 client rule 2)', async () => {
     expect((await json(['--role', 'assigner', 'project', 'list'])).map((p: any) => p.key)).toEqual(['ABC', 'RST']);
     expect((await jst(['--role', 'assigner', 'project', 'exists', 'ABC'])).code).toBe(0);
     expect((await jst(['--role', 'assigner', 'project', 'exists', 'AB'])).code).toBe(1);
@@ -141,7 +141,7 @@ describe('jst client commands against a real jst-tracker (spec §4 operations 1-
     expect(ok.transition.name).toBe('Start work');
   });
 
-  it('comment add (file, ADF, stdin) and list --marker (spec §4 operation 6)', async () => {
+  it('comment add (file, ADF, stdin) and list --marker (spec §1 operation 6)', async () => {
     const key = (await jst(['--role', 'assigner', 'issue', 'create', '--type', 'Task', '--summary', 'talk'])).stdout.trim();
     writeFileSync(join(dir, 'c.txt'), 'Assignment report\nline two\n');
     expect((await jst(['--role', 'assigner', 'comment', 'add', key, '--body-file', join(dir, 'c.txt')])).code).toBe(0);

@@ -55,7 +55,7 @@ describe('jst healthcheck, the binary (ARCHITECTURE §6)', () => {
     }
   });
 
-  it('ARCHITECTURE §6: the text form is one row line per check, a detail of several problems listed one per indented line under its row (issue 14 item 7), then the hint; JSON keeps them all; no trailing blank line', async () => {
+  it('ARCHITECTURE §6: the text form is one row line per check, a detail of several problems listed one per indented line under its row, then the hint; JSON keeps them all; no trailing blank line', async () => {
     const bare = makeRepo();
     try {
       // no .jst/ at all: env_config has several problems to report

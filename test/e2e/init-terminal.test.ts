@@ -6,7 +6,7 @@ import { git } from '../support/repo.js';
 import { onTerminal } from '../support/terminal.js';
 
 /** issue 14 item 7: `jst init` on a real terminal, as a newcomer runs it first. */
-describe('jst init on a terminal (issue 14 item 7)', () => {
+describe('ARCHITECTURE §10: jst init on a terminal checks each value as typed, hides tokens, and writes nothing when cancelled', () => {
   const dirs: string[] = [];
   const repo = () => { const d = realpathSync(mkdtempSync(join(tmpdir(), 'jst-init-tty-'))); git(d, 'init', '-q'); dirs.push(d); return d; };
   afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });

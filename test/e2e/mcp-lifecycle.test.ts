@@ -76,7 +76,7 @@ describe('jst mcp, phases 2 and 3: start / note / pr_base / pr, review_brief / r
     expect(base.structuredContent).toMatchObject({ base: pb, source: 'parentbranch' });
     expect(textOf(base)).toBe(`${pb}\tparentbranch`);
 
-    // spec §11: a branch with no commits beyond its base is refused, nothing pushed or posted.
+    // ARCHITECTURE §11: a branch with no commits beyond its base is refused, nothing pushed or posted.
     const before = tap.requests.length;
     const empty = await ex.call('pr', { cwd: aw });
     expect(empty.isError).toBe(true);

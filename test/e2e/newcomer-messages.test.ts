@@ -7,7 +7,7 @@ import { jstFolder, runJst } from '../support/jst-cli.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
 
 /** issue 14 item 7: the messages a newcomer tripped over. */
-describe('newcomer findings in messages (issue 14 item 7)', () => {
+describe('messages a newcomer meets: jst flags rather than API parameters, issue keys in any case, no doubled punctuation', () => {
   let t: TestTracker;
   let dir: string;
   const jst = (args: string[]) => runJst(args, { cwd: dir });

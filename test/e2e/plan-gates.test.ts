@@ -236,7 +236,7 @@ describe('jst plan gates and paths (spec §1 rules 1-8)', () => {
     expect(w.git('rev-parse', 'origin/development').trim()).toBe(head);
   });
 
-  it('issue 14 item 7: a branch on origin with the same slug but another key is no collision (whole names are compared)', async () => {
+  it('spec §1 rule 10: a branch on origin with the same slug but another key is no collision (whole names are compared)', async () => {
     const w = world();
     w.git('push', '-q', 'origin', 'development:feature/ABC-77-fix-login-page-typo');
     const r = await w.plan(['--plan', w.planFile(SINGLE), '--json']);

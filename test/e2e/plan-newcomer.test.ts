@@ -13,7 +13,7 @@ const SUMMARY_SCOPE_CRITERIA: [RegExp, string][] = [
 ];
 
 /** issue 14 item 7: what a newcomer met on a first `jst plan`, each reproduced. */
-describe('jst plan, newcomer findings (issue 14 item 7)', () => {
+describe('ARCHITECTURE §7: jst plan as a newcomer meets it (branch names compared whole, the questions on a terminal, the priority, Ctrl-C)', () => {
   let t: TestTracker;
   const worlds: PlanWorld[] = [];
   const world = (o?: Parameters<typeof planWorld>[1]) => { const w = planWorld(t, o); worlds.push(w); return w; };

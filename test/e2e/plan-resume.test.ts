@@ -19,7 +19,7 @@ const planFor = (tag: string) => ({
   steps: Array.from({ length: SUBTASKS }, (_, i) => ({ summary: `Resume ${tag} step ${i + 1}`, scope: 's', acceptanceCriteria: ['ok'] })),
 });
 
-describe('issue 6: kill -9 between every pair of steps, then rerun', () => {
+describe('ARCHITECTURE §7 journal: kill -9 between every pair of steps, then rerun', () => {
   let t: TestTracker;
   beforeAll(async () => { t = await startTestTracker('sqlite'); });
   afterAll(async () => { await t?.close(); });

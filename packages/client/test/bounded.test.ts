@@ -5,7 +5,7 @@ async function* chunks(sizes: number[]): AsyncIterable<Uint8Array> {
   for (const n of sizes) yield new Uint8Array(n).fill(0x61);
 }
 
-describe('issue 14 item 5: readBounded, the one bounded read (tracker transport and any fetch body)', () => {
+describe('docs/limits.md: readBounded, the one bounded read (tracker transport and any fetch body)', () => {
   it('reads a body up to the cap whole', async () => {
     expect((await readBounded(chunks([3, 4]), 7)).toString()).toBe('aaaaaaa');
   });

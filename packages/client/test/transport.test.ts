@@ -36,7 +36,7 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 const get = (t: Transport, path: string, maxResponseBytes?: number) => t.send({ method: 'GET', url: `${base}${path}`, headers: {}, timeoutMs: 5000, maxResponseBytes });
 
-describe('issue 14 item 5: the tracker transport reads every answer whole and bounded', () => {
+describe('docs/limits.md: the tracker transport reads every answer whole and bounded', () => {
   it('reads an answer that comes in pieces (chunked, a character split between two) whole', async () => {
     const t = new Transport();
     try {

@@ -10,7 +10,7 @@ import { VERSION } from './version.js';
 
 /**
  * The CLI face: one commander command per spec (commands/index.ts), made by one loop. Flag parsing
- * only; each action builds the context and runs the spec's function of its inputs (STYLE.md), so
+ * only; each action builds the context and runs the spec's function of its inputs (docs/style.md), so
  * tests can run the same functions in-process.
  */
 export function buildProgram(run: (work: (ctx: Context) => Promise<number>) => Promise<void>): Command {

@@ -130,7 +130,7 @@ describe('ARCHITECTURE §4: http only for loopback hosts, otherwise always https
   });
 });
 
-describe('issue 14 item 3: a syntax error in local.env names the file, line and setting, never a secret', () => {
+describe('ARCHITECTURE §10: a syntax error in local.env names the file, line and setting, never a secret', () => {
   const parse = (text: string) => {
     try { parseEnvFile(text, '.jst/local.env'); } catch (error) { return error as JstError; }
     throw new Error('expected a syntax error');

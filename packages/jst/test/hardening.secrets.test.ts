@@ -10,7 +10,7 @@ import { exposedFileWarning } from '../src/config/file-mode.js';
 
 const world = healthWorld();
 
-describe('issue 14 item 6: redaction masks whole secret values only', () => {
+describe('secrets: redaction masks whole secret values only', () => {
   it('a one-character token does not mask every such character: "Linux x64" stays readable', () => {
     expect(redact('Linux 6.1 x64, git 2.39', ['x'])).toBe('Linux 6.1 x64, git 2.39');
   });
@@ -39,7 +39,7 @@ describe('issue 14 item 6: redaction masks whole secret values only', () => {
   });
 });
 
-describe('issue 14 item 6 / ARCHITECTURE §10: local.env readable by others is warned about, with the chmod that fixes it', () => {
+describe('ARCHITECTURE §10: local.env readable by others is warned about, with the chmod that fixes it', () => {
   it('mode 0644: a FILE_MODE warning naming the file and "chmod 600 <path>"', () => {
     const r = world.project();
     const file = path.join(r.repo, '.jst', 'local.env');

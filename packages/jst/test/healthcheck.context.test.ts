@@ -10,7 +10,7 @@ import type { HealthReport } from '../src/healthcheck/types.js';
 const world = healthWorld();
 const contextOf = (report: HealthReport, name: string) => report.context?.find((r) => r.name === name);
 
-describe('issue 14 item 7: the context rows of the original status check (issue_key, parent_branch, working_tree), with --context', () => {
+describe('ARCHITECTURE §6: the context rows of the original status check (issue_key, parent_branch, working_tree), with --context', () => {
   it('main checkout on the base branch: issue_key and parent_branch do not apply (INFO); an untracked .jst/ makes the tree dirty (WARN)', async () => {
     const r = world.project();
     const report = await check(r.repo, 'assigner', { withContext: true });

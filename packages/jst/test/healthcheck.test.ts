@@ -46,7 +46,7 @@ describe('spec §4 "Local client commands": text form and the rerun hint', () =>
     ],
   };
 
-  it('ARCHITECTURE §6: one row per check, `name  STATUS  detail`, columns aligned; a detail of several parts lists the rest one per line under its row (issue 14 item 7)', () => {
+  it('ARCHITECTURE §6: one row per check, `name  STATUS  detail`, columns aligned; a detail of several parts lists the rest one per line under its row', () => {
     const text = formatReport({ ...fixed, role: 'executor' }, { color: false });
     expect(text.split('\n')).toEqual([
       'worktree    PASS  main checkout',

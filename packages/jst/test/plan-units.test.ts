@@ -14,7 +14,7 @@ const refOk = (name: string) => {
   try { execFileSync('git', ['check-ref-format', '--branch', name], { stdio: 'ignore' }); return true; } catch { return false; }
 };
 
-describe('issue 6 slugs: lower-case ASCII, words joined by -, at most 50 characters, a valid git ref', () => {
+describe('ARCHITECTURE §7 branch slugs: lower-case ASCII, words joined by -, at most 50 characters, a valid git ref', () => {
   it('examples', () => {
     expect(slugify('Add CSV export to the Reports page!')).toBe('add-csv-export-to-the-reports-page');
     expect(slugify('Crème brûlée — naïve "quotes" / slashes\\back')).toBe('creme-brulee-naive-quotes-slashes-back');

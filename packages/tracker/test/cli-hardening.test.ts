@@ -24,7 +24,7 @@ function fragmentsOf(secret: string, text: string): string[] {
   return found;
 }
 
-describe('issue 14 item 3: no part of a secret in an error', () => {
+describe('ARCHITECTURE §4: no part of a secret in an error of jst-tracker', () => {
   const TOKEN = 'Zq7vKx93LmPw0RtYb2NcHs5JdF8gUe';
 
   it('a seed file with a JSON syntax error right at a token names the file, line, column and setting path, and no 4 characters of the token', async () => {
@@ -71,7 +71,7 @@ describe('issue 14 item 3: no part of a secret in an error', () => {
   });
 });
 
-describe('issue 14 item 4: logs, Host, a port in use and a mistyped option', () => {
+describe('jst-tracker serve: logs, the Host header, a port in use and a mistyped option are each answered plainly', () => {
   it('--help says logs go to stderr, and they do: stdout holds only the ready line', async () => {
     expect((await exitOf(['--help'])).out).toMatch(/logs (and errors )?go to stderr/);
     const r = run(['serve', '--port', '0', '--data', join(tmp, 'data-l'), '--seed', SEED, '--log-level', 'info']);

@@ -159,7 +159,7 @@ describe('ARCHITECTURE §8: key allocation on SQLite (one process)', () => {
     expect(reads.filter((r, i) => r.status !== 200 || r.body.fields.summary !== `Concurrent ${i}`).length).toBe(0);
   }, 45_000);
 
-  it('issue 18: creates, comments and edits of one turn of the event loop are one commit, each answered after it', async () => {
+  it('ARCHITECTURE §19 group commit: creates, comments and edits of one turn of the event loop are one commit, each answered after it', async () => {
     const store = t.server.store;
     const file = new BetterSqlite3(store.location, { readonly: true });
     try {
@@ -190,7 +190,7 @@ describe('ARCHITECTURE §8: key allocation on SQLite (one process)', () => {
     }
   });
 
-  it('issue 18: creates sent together, one refused by the database and three by validation: the others are 201 with the next keys, no gap', async () => {
+  it('ARCHITECTURE §8 keys: creates sent together, one refused by the database and three by validation: the others are 201 with the next keys, no gap', async () => {
     // A trigger points one new row at a user who does not exist, as if its assignee had been deleted
     // a moment before: the store refuses it inside the group commit (409, a lost race). That create
     // alone fails, its counter step is undone with it, and the creates grouped with it commit.

@@ -56,7 +56,7 @@ const SETUPS: { name: string; kind: 'sqlite' | 'postgres'; processes: number }[]
   ...(postgres ? [{ name: 'PostgreSQL, 1 process', kind: 'postgres' as const, processes: 1 }, { name: 'PostgreSQL, 4 processes', kind: 'postgres' as const, processes: 4 }] : []),
 ];
 
-describe.each(SETUPS)('issue 14 item 2: writes racing a delete never answer 5xx nor leave orphans ($name)', ({ kind, processes }) => {
+describe.each(SETUPS)('ARCHITECTURE §19: writes racing a delete never answer 5xx nor leave orphans ($name)', ({ kind, processes }) => {
   let trackers: TrackerProcess[] = [];
   let db: TempDatabase | undefined;
   let dir: string;

@@ -112,7 +112,7 @@ describe('SQLite store: data version and reads outside transactions', () => {
   });
 });
 
-describe('issue 18: group commit of the SQLite store (Db.grouped)', () => {
+describe('ARCHITECTURE §19: group commit of the SQLite store (Db.grouped)', () => {
   const setUp = async () => {
     const { db, file } = open();
     await db.kysely.schema.createTable('t').addColumn('x', 'text', (c) => c.unique()).execute();

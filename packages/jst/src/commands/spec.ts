@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import type { Outcome } from '../output.js';
 
 /**
- * A command declared once (STYLE.md "One command, three faces"): its inputs, its result, its help
+ * A command declared once (docs/style.md "One command, three faces"): its inputs, its result, its help
  * and the function that runs it. The commander program (program.ts) and the MCP tool list
  * (mcp/tools.ts) are loops over these specs; neither names an option of its own.
  *

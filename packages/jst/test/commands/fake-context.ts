@@ -10,7 +10,7 @@ import { FIXTURE_GIT_ENV } from '../../../../test/support/repo.js';
 export interface Ran { code: number; out: string; err: string; outcome: Outcome | null }
 
 /**
- * A Context for running a command's spec in-process (STYLE.md: a command is a function of its
+ * A Context for running a command's spec in-process (docs/style.md: a command is a function of its
  * inputs and an injected context): captured stdout/stderr, no stdin, a prompt of the test's own;
  * the configuration is the real `.jst/` of `cwd`, the clients talk to a real jst-tracker.
  */

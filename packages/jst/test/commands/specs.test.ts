@@ -7,7 +7,7 @@ import { TOOL_SPECS } from '../../src/commands/tools.js';
 import { buildProgram } from '../../src/program.js';
 import { allTools, toolsOf } from '../../src/mcp/tools.js';
 
-/** ARCHITECTURE §13 / STYLE.md "One command, three faces": each command is declared once. */
+/** ARCHITECTURE §13 / docs/style.md "One command, three faces": each command is declared once. */
 describe('command specs: one declaration per command', () => {
   const all = [...new Set([...CLI_SPECS, ...TOOL_SPECS])];
 

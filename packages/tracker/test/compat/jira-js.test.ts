@@ -214,7 +214,7 @@ describe.each(await storeKinds())('jira.js 5.x Version3Client against jst-tracke
     expect((await jira('scopedAll').myself.getCurrentUser()).emailAddress).toBe('bot@acme.test');
   });
 
-  it('issue 15: the lookups — project, statuses, status categories, fields, priorities, issue types, create and edit metadata, server info', async () => {
+  it('ARCHITECTURE §1: the lookups — project, statuses, status categories, fields, priorities, issue types, create and edit metadata, server info', async () => {
     const project = await executor.projects.getProject({ projectIdOrKey: 'ABC' });
     expect(project).toMatchObject({ key: 'ABC', name: 'Alpha', lead: { accountId: ids.assigner } });
     await expect(jira('viewer').projects.getProject({ projectIdOrKey: 'RST' })).rejects.toMatchObject({ status: 404 });

@@ -65,7 +65,7 @@ interface AckedIssue { key: string; summary: string; parent: string | null; repo
 interface AckedComment { id: string; key: string; text: string }
 interface DeleteGroup { parent: string; subtasks: string[]; state: 'sent' | 'acked' }
 
-describe.each(await storeKinds())('Issue 4 faults: kill -9 of jst-tracker mid-write, then restart on the same store (%s)', (kind) => {
+describe.each(await storeKinds())('ARCHITECTURE §19 faults: kill -9 of jst-tracker mid-write, then restart on the same store (%s)', (kind) => {
   let dir: string;
   let seedFile: string;
   let db: TempDatabase | undefined;

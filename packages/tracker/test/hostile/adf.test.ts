@@ -43,7 +43,7 @@ function expected(text: string, field: (parsed: any) => unknown, nullClears = fa
   return { verdict: 'accepted', why: 'valid ADF' };
 }
 
-describe.each(await storeKinds())('Issue 4 hostile input: ADF documents deep and wide (%s)', (kind) => {
+describe.each(await storeKinds())('spec §7 rule 2, hostile input: ADF documents deep and wide (%s)', (kind) => {
   let t: TestTracker;
   let fx: Fixture;
   trackerWithFixture(kind, (tracker, fixture) => { t = tracker; fx = fixture; });

@@ -54,7 +54,7 @@ const AUTHENTICATED: { method: string; path: string; body?: unknown }[] = [
 
 type Bad = 'wrongToken' | 'otherUsersToken' | 'otherSiteUser' | 'otherSiteSameEmail' | 'thisSiteOnOtherSite' | 'unknownUser' | 'none' | 'malformed';
 
-describe.each(await storeKinds())('Issue 4 authentication: wrong, foreign and malformed credentials on two sites (%s)', (kind) => {
+describe.each(await storeKinds())('spec §5 rules 9-10, hostile input: wrong, foreign and malformed credentials on two sites (%s)', (kind) => {
   let t: TestTracker;
   beforeAll(async () => {
     t = await startTestTracker(kind, twoSiteSeed());

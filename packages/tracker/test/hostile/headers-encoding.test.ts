@@ -37,7 +37,7 @@ export const authorizationGarbage = (valid: string) => fc.oneof(
     `Basic ${Buffer.from(':tok').toString('base64')}`, 'Basic ====', 'Basic !!!!', `Basic ${'A'.repeat(4000)}`) },
 );
 
-describe.each(await storeKinds())('Issue 4 hostile input: headers, raw request bytes, invalid UTF-8 and 1 MiB strings (%s)', (kind) => {
+describe.each(await storeKinds())('spec §7 rule 1, hostile input: headers, raw request bytes, invalid UTF-8 and 1 MiB strings (%s)', (kind) => {
   let t: TestTracker;
   let fx: Fixture;
   trackerWithFixture(kind, (tracker, fixture) => { t = tracker; fx = fixture; });

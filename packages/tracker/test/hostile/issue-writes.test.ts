@@ -10,7 +10,7 @@ import { assertProperty, RUNS, timeoutFor } from './support.js';
  * arrays and strings, nested thousands deep, unknown and __proto__ fields added), sent by every
  * kind of caller on both address forms. JST_FC_RUNS sets the cases per property.
  */
-describe.each(await storeKinds())('Issue 4 hostile input: bodies of POST /issue, PUT and DELETE /issue/{key} (%s)', (kind) => {
+describe.each(await storeKinds())('spec §7 rule 4, hostile input: bodies of POST /issue, PUT and DELETE /issue/{key} (%s)', (kind) => {
   let t: TestTracker;
   let fx: Fixture;
   trackerWithFixture(kind, (tracker, fixture) => { t = tracker; fx = fixture; });

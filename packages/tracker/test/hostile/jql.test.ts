@@ -84,7 +84,7 @@ export const anyJql = fc.oneof(
 const searchFields = fc.option(fc.array(fc.constantFrom('id', 'key', 'summary', 'status', '*all', '*navigable', '-summary', 'comment', 'subtasks', 'parent', 'nosuch', '', ',', 'summary,status'), { maxLength: 4 }), { nil: undefined });
 const maxResults = fc.option(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(1, 2, 50, 100, 101, 5000, 5001) }, { weight: 1, arbitrary: fc.constantFrom(0, -1, 2 ** 31, 1.5) }, { weight: 1, arbitrary: fc.integer() }), { nil: undefined, freq: 2 });
 
-describe.each(await storeKinds())('Issue 4 hostile input: JQL on GET and POST /search/jql (%s)', (kind) => {
+describe.each(await storeKinds())('spec §4 rule 13, hostile input: JQL on GET and POST /search/jql (%s)', (kind) => {
   let t: TestTracker;
   let fx: Fixture;
   /** Keys the assigner may not see: any of them in a result is a leak. */

@@ -28,7 +28,7 @@ const segment = (fx: () => Fixture) => fc.oneof(
   { weight: 1, arbitrary: brokenEscape },
 );
 
-describe.each(await storeKinds())('Issue 4 hostile input: query strings, path segments and methods on every route (%s)', (kind) => {
+describe.each(await storeKinds())('spec §7 rule 1, hostile input: query strings, path segments and methods on every route (%s)', (kind) => {
   let t: TestTracker;
   let fx: Fixture;
   trackerWithFixture(kind, (tracker, fixture) => { t = tracker; fx = fixture; });

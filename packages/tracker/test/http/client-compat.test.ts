@@ -3,7 +3,7 @@ import { adf, createIssue, startTestTracker, storeKinds, type TestTracker } from
 import { CLOUD_ID, EMAILS } from '../../../../test/support/seed.js';
 
 /** Issue 15: what popular Jira clients call in normal use, answered in the vendor's shapes (validated by the helpers). */
-describe.each(await storeKinds())('issue 15: every popular Jira client works unchanged (%s)', (kind) => {
+describe.each(await storeKinds())('ARCHITECTURE §1: every popular Jira client works unchanged (%s)', (kind) => {
   let t: TestTracker;
   beforeAll(async () => { t = await startTestTracker(kind); });
   afterAll(async () => { await t?.close(); });

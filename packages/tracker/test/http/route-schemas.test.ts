@@ -65,7 +65,7 @@ function closed(s: Schema): Schema {
   return out;
 }
 
-describe.each(await storeKinds())('issue 18: route schemas (%s)', (kind) => {
+describe.each(await storeKinds())('ARCHITECTURE §17: route schemas (%s)', (kind) => {
   let t: TestTracker;
   let routes: Route[];
   let key: string;

@@ -23,7 +23,7 @@ async function flood(t: TestTracker, key: string, n: number): Promise<void> {
 
 const texts = (comments: any[]) => comments.map((c) => c.body.content[0].content[0].text);
 
-describe.each(await storeKinds())('issue 14 item 1: comments per issue and comment pages (%s)', (kind) => {
+describe.each(await storeKinds())('docs/limits.md: comments per issue and comment pages (%s)', (kind) => {
   let t: TestTracker;
   let full: string;
   beforeAll(async () => {

@@ -19,7 +19,7 @@ function docOfLength(length: number): unknown {
 
 const text = (doc: any): string => doc.content[0].content[0].text;
 
-describe.each(await storeKinds())('issue 14 item 1: text fields over 32,767 characters are refused (%s)', (kind) => {
+describe.each(await storeKinds())('docs/limits.md: text fields over 32,767 characters are refused (%s)', (kind) => {
   let t: TestTracker;
   beforeAll(async () => { t = await startTestTracker(kind); });
   afterAll(async () => { await t?.close(); });
@@ -65,7 +65,7 @@ describe.each(await storeKinds())('issue 14 item 1: text fields over 32,767 char
   });
 });
 
-describe.each(await storeKinds())('issue 14 item 1: the request-body cap is configurable, 413 before parsing (%s)', (kind) => {
+describe.each(await storeKinds())('docs/limits.md: the request-body cap is configurable, 413 before parsing (%s)', (kind) => {
   let t: TestTracker;
   beforeAll(async () => { t = await startTestTracker(kind, undefined, { server: { bodyLimit: 16 * 1024 } }); });
   afterAll(async () => { await t?.close(); });

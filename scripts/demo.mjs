@@ -4,7 +4,8 @@
 // sub-task through phases 2 and 3 — start, a commit, note, pr, changes requested, a fix, pr again,
 // approval, the merge on the code host and done — printing each command before it runs it. It leaves
 // the other sub-tasks to the person with next commands that run as pasted, and keeps the server
-// running until Ctrl-C (`npm start -- --once` exits after the demo).
+// running until Ctrl-C (`npm start -- --once` exits after the demo). `npm start -- --dispatch` runs
+// `jst dispatch` rounds with scripted agents after the plan instead (scripts/demo/dispatch.mjs).
 // Demo tokens are generated once into a 0600 file and never printed; a rerun keeps the same port
 // when it is free, so the worktrees of an earlier run keep working.
 import { execFile, execFileSync, spawn } from 'node:child_process';
@@ -15,9 +16,10 @@ import { fileURLToPath } from 'node:url';
 import { parseSeed, startServer } from '../packages/tracker/dist/index.js';
 import { demoCredentials, demoSeed, rememberPort, ROLES, CODEHOST_LOGIN, DEMO_REPO } from './demo/setup.mjs';
 import { shq, planFileFor, nextSteps } from './demo/text.mjs';
+import { dispatchRounds, writeAgents } from './demo/dispatch.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
-const { values } = parseArgs({ options: { once: { type: 'boolean' }, dir: { type: 'string' } } });
+const { values } = parseArgs({ options: { once: { type: 'boolean' }, dir: { type: 'string' }, dispatch: { type: 'boolean' } } });
 const home = resolve(values.dir ?? join(root, '.jst-tracker', 'demo'));
 const JST_BIN = join(root, 'packages/jst/bin/jst.cjs');
 
@@ -88,7 +90,7 @@ if ((await gitNet(repo, 'ls-remote', '--heads', 'origin', 'development')) === ''
   writeFileSync(join(repo, 'README.md'), '# Demo project\n');
   mkdirSync(join(repo, '.jst'));
   writeFileSync(join(repo, '.jst', 'team.env'), teamEnv);
-  writeFileSync(join(repo, '.jst', '.gitignore'), 'local.env\ncloud-id.json\nplan-journal*\n');
+  writeFileSync(join(repo, '.jst', '.gitignore'), 'local.env\ncloud-id.json\nplan-journal*\ndispatch/\ndispatch-journal.json*\n');
   git(repo, 'add', 'README.md', '.jst/team.env', '.jst/.gitignore');
   git(repo, 'commit', '-q', '-m', 'Initial commit with the shared jst settings');
   git(repo, 'branch', 'main');
@@ -109,6 +111,7 @@ const planFile = join(runDir, 'plan.json');
 writeFileSync(planFile, JSON.stringify(planFileFor(), null, 2));
 
 let failed;
+let dispatched;
 let first;
 let subtasks = [];
 try {
@@ -119,33 +122,40 @@ try {
   const [parent, ...rest] = made;
   subtasks = rest;
   if (!parent || subtasks.length === 0) throw new Error(`the plan made no sub-task worktrees in ${worktrees}`);
-  first = subtasks[0];
-  const A = first.key;
+  if (values.dispatch) {
+    const agents = writeAgents(join(runDir, 'agents'), JST_BIN);
+    say(`\n— Phases 2 and 3 by jst dispatch: scripted agents (${agents.executor}, ${agents.reviewer}) take every sub-task to approval`);
+    const doc = await dispatchRounds({ repo, jstBin: JST_BIN, agents, keys: subtasks.map((t) => t.key), say });
+    dispatched = doc.waiting.filter((w) => w.command).map((w) => `  cd ${shq(repo)} && ${w.command}`);
+  } else {
+    first = subtasks[0];
+    const A = first.key;
 
-  say(`\n— Phase 2, the executor: ${A} in its worktree`);
-  say(`$ cd ${first.dir}`);
-  await jst(first.dir, 'start');
-  commit(first.dir, 'csv.js', 'export const toCsv = (rows) => rows.map((r) => r.join(",")).join("\\n");\n', `${A}: serialise rows to CSV`);
-  await jst(first.dir, 'note', 'serialiser written; quoting still to do');
-  await jst(first.dir, 'pr');
+    say(`\n— Phase 2, the executor: ${A} in its worktree`);
+    say(`$ cd ${first.dir}`);
+    await jst(first.dir, 'start');
+    commit(first.dir, 'csv.js', 'export const toCsv = (rows) => rows.map((r) => r.join(",")).join("\\n");\n', `${A}: serialise rows to CSV`);
+    await jst(first.dir, 'note', 'serialiser written; quoting still to do');
+    await jst(first.dir, 'pr');
 
-  say(`\n— Phase 3, the reviewer (in the main checkout): asks for a change`);
-  say(`$ cd ${repo}`);
-  await jst(repo, 'review', A);
-  await jst(repo, 'review', A, '--request-changes', '--summary', 'Quote values that hold commas or quotes (RFC 4180)');
+    say(`\n— Phase 3, the reviewer (in the main checkout): asks for a change`);
+    say(`$ cd ${repo}`);
+    await jst(repo, 'review', A);
+    await jst(repo, 'review', A, '--request-changes', '--summary', 'Quote values that hold commas or quotes (RFC 4180)');
 
-  say(`\n— Back to the executor: the review is shown by jst start, fixed, and the pull request updated`);
-  say(`$ cd ${first.dir}`);
-  await jst(first.dir, 'start');
-  commit(first.dir, 'csv.js', 'const cell = (v) => (/[",\\n]/.test(String(v)) ? `"${String(v).replace(/"/g, \'""\')}"` : String(v));\nexport const toCsv = (rows) => rows.map((r) => r.map(cell).join(",")).join("\\r\\n");\n', `${A}: quote values (RFC 4180)`);
-  await jst(first.dir, 'pr');
+    say(`\n— Back to the executor: the review is shown by jst start, fixed, and the pull request updated`);
+    say(`$ cd ${first.dir}`);
+    await jst(first.dir, 'start');
+    commit(first.dir, 'csv.js', 'const cell = (v) => (/[",\\n]/.test(String(v)) ? `"${String(v).replace(/"/g, \'""\')}"` : String(v));\nexport const toCsv = (rows) => rows.map((r) => r.map(cell).join(",")).join("\\r\\n");\n', `${A}: quote values (RFC 4180)`);
+    await jst(first.dir, 'pr');
 
-  say(`\n— The reviewer approves, merges the pull request on the code host, and moves ${A} to Done`);
-  say(`$ cd ${repo}`);
-  await jst(repo, 'review', A, '--approve', '--summary', 'Quoting follows RFC 4180; thanks');
-  const pull = await mergePullOf(first.dir);
-  first.pullUrl = pull.html_url;
-  await jst(repo, 'done', A, '--yes', A);
+    say(`\n— The reviewer approves, merges the pull request on the code host, and moves ${A} to Done`);
+    say(`$ cd ${repo}`);
+    await jst(repo, 'review', A, '--approve', '--summary', 'Quoting follows RFC 4180; thanks');
+    const pull = await mergePullOf(first.dir);
+    first.pullUrl = pull.html_url;
+    await jst(repo, 'done', A, '--yes', A);
+  }
 } catch (e) {
   failed = e;
 }
@@ -163,7 +173,7 @@ process.stdout.write([
   `  repository     ${repo}`,
   `  worktrees      ${worktrees}`,
   '',
-  ...(failed ? [] : nextSteps({ once: values.once, root, jstHere, repo, next: subtasks[1], done: first?.key })),
+  ...(failed ? [] : dispatched ? ['Every sub-task is approved and waits for you (dispatch never runs done); as the reviewer:', `  ${jstHere}`, ...dispatched, `The agents' output: ${join(repo, '.jst', 'dispatch')}`, ''] : nextSteps({ once: values.once, root, jstHere, repo, next: subtasks[1], done: first?.key })),
 ].join('\n') + '\n');
 
 async function mergePullOf(worktree) {

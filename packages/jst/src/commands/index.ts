@@ -21,6 +21,7 @@ import { healthcheckCommand } from './setup/healthcheck.js';
 import { initCommand } from './setup/init.js';
 import { mcpCommand } from './setup/mcp.js';
 import type { CommandSpec, Fields } from './spec.js';
+import { dispatchCommand } from './work/dispatch.js';
 import { noteCommand } from './work/note.js';
 import { prBaseCommand } from './work/pr-base.js';
 import { prCommand } from './work/pr.js';
@@ -33,7 +34,7 @@ export const CLI_SPECS: readonly CommandSpec<Fields>[] = [
   issueViewCommand, issueCreateCommand, issueAssignCommand, issueTransitionsCommand, issueTransitionCommand, issueDeleteCommand,
   commentAddCommand, commentListCommand,
   searchCommand, batchCommand, healthcheckCommand,
-  planCommand, startCommand, prBaseCommand, noteCommand, prCommand, reviewCommand, doneCommand,
+  planCommand, startCommand, prBaseCommand, noteCommand, prCommand, reviewCommand, doneCommand, dispatchCommand,
   mcpCommand, initCommand,
 ] as unknown as readonly CommandSpec<Fields>[];
 

@@ -80,7 +80,7 @@ export async function init(ctx: Context, o: InitOptions): Promise<number> {
     writeFileSync(files.team, serializeEnvFile(team));
     writeFileSync(files.local, serializeEnvFile(local), { mode: 0o600 });
     chmodSync(files.local, 0o600);
-    writeFileSync(files.ignore, 'local.env\ncloud-id.json\nplan-journal*\n');
+    writeFileSync(files.ignore, 'local.env\ncloud-id.json\nplan-journal*\ndispatch/\ndispatch-journal.json*\n');
     line(ctx.io, `Wrote ${files.team}, ${files.local} (mode 0600) and ${files.ignore}.`);
     const empty = local.filter((l) => 'name' in l && l.value === '').map((l) => ('name' in l ? l.name : ''));
     if (empty.length) line(ctx.io, `Still empty in local.env: ${empty.join(', ')}. Fill them in, then run: jst healthcheck --role assigner`);

@@ -3,7 +3,7 @@ export type SettingFile = 'team' | 'local';
 
 export const FILE_NAMES: Readonly<Record<SettingFile, string>> = { team: 'team.env', local: 'local.env' };
 
-export type SettingKind = 'branch' | 'status' | 'project-key' | 'path' | 'host' | 'url' | 'email' | 'token' | 'repo';
+export type SettingKind = 'branch' | 'status' | 'project-key' | 'path' | 'host' | 'url' | 'email' | 'token' | 'repo' | 'command';
 
 export interface SettingSpec {
   readonly name: string;
@@ -40,6 +40,9 @@ export const SETTINGS = [
   { name: 'CODEHOST_API_URL', file: 'local', kind: 'url', runtimeDefault: 'https://api.github.com', description: 'code host REST API' },
   // ARCHITECTURE §11: owner/name when origin's URL names no repository on the code host (a mirror or proxy).
   { name: 'CODEHOST_REPO', file: 'local', kind: 'repo', description: 'code host repository owner/name (default: read from origin)' },
+  // ARCHITECTURE §15: the agents `jst dispatch` starts, a command line each, run through the platform's shell.
+  { name: 'AGENT_EXECUTOR_CMD', file: 'team', kind: 'command', description: 'command jst dispatch runs as the executor\'s agent (optional)' },
+  { name: 'AGENT_REVIEWER_CMD', file: 'team', kind: 'command', description: 'command jst dispatch runs as the reviewer\'s agent (optional)' },
 ] as const satisfies readonly SettingSpec[];
 
 export type SettingName = (typeof SETTINGS)[number]['name'];

@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { configGet, currentBranch, runGit } from '../git/index.js';
 import { issueKeyFromBranch } from '../phase/handover.js';
 import type { ContextRow, HealthcheckContext } from './types.js';
@@ -15,9 +17,9 @@ export async function contextRows(ctx: HealthcheckContext): Promise<ContextRow[]
     branch = await currentBranch(ctx.cwd, o);
   } catch {
     const none = 'not inside a git checkout';
-    return [info('issue_key', none), info('parent_branch', none), info('working_tree', none)];
+    return [info('issue_key', none), info('parent_branch', none), info('working_tree', none), agentsRow(ctx)];
   }
-  return Promise.all([issueKeyRow(branch), parentBranchRow(ctx, branch), workingTreeRow(ctx)]);
+  return Promise.all([issueKeyRow(branch), parentBranchRow(ctx, branch), workingTreeRow(ctx), agentsRow(ctx)]);
 }
 
 const info = (name: ContextRow['name'], detail: string): ContextRow => ({ name, status: 'INFO', detail });
@@ -43,4 +45,47 @@ async function workingTreeRow(ctx: HealthcheckContext): Promise<ContextRow> {
   const changes = out.stdout.split('\n').filter((l) => l.trim() !== '').length;
   if (changes === 0) return { name: 'working_tree', status: 'PASS', detail: 'clean' };
   return { name: 'working_tree', status: 'WARN', detail: `dirty: ${changes} uncommitted change${changes === 1 ? '' : 's'} (git status)` };
+}
+
+/**
+ * ARCHITECTURE §15: the agent commands `jst dispatch` runs (AGENT_EXECUTOR_CMD, AGENT_REVIEWER_CMD),
+ * each with whether its first word is found (on PATH, or as the path it names). INFO when neither
+ * is set (dispatch is optional); WARN when one is set and its program is not found.
+ */
+export function agentsRow(ctx: HealthcheckContext): ContextRow {
+  const env = ctx.env ?? process.env;
+  const parts: string[] = [];
+  let missing = false;
+  let set = 0;
+  for (const [role, name] of [['executor', 'AGENT_EXECUTOR_CMD'], ['reviewer', 'AGENT_REVIEWER_CMD']] as const) {
+    const command = ctx.config.settings[name]?.value;
+    if (!command) { parts.push(`${role}: unset (${name})`); continue; }
+    set += 1;
+    const program = firstWord(command);
+    const where = program ? findProgram(program, env, ctx.cwd) : null;
+    if (!where) missing = true;
+    parts.push(`${role}: ${program ?? '(empty)'} ${where ? `found (${where})` : 'NOT found on PATH'}`);
+  }
+  if (set === 0) return info('agents', `does not apply: ${parts.join('; ')}; jst dispatch needs at least one`);
+  return { name: 'agents', status: missing ? 'WARN' : 'PASS', detail: parts.join('; ') };
+}
+
+/** The program of a shell command line: its first word, quotes removed (`"C:/x y/a.exe" -p` → `C:/x y/a.exe`). */
+export function firstWord(command: string): string | null {
+  const m = /^\s*(?:"([^"]+)"|'([^']+)'|(\S+))/.exec(command);
+  return m ? (m[1] ?? m[2] ?? m[3]!) : null;
+}
+
+function findProgram(program: string, env: NodeJS.ProcessEnv, cwd: string): string | null {
+  const isFile = (p: string) => { try { return existsSync(p) && statSync(p).isFile(); } catch { return false; } };
+  const exts = process.platform === 'win32' ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';')] : [''];
+  if (program.includes('/') || program.includes('\\')) {
+    const full = isAbsolute(program) ? program : join(cwd, program);
+    return exts.map((e) => full + e).find(isFile) ?? null;
+  }
+  for (const dir of (env.PATH ?? env.Path ?? '').split(delimiter).filter(Boolean)) {
+    const hit = exts.map((e) => join(dir, program + e)).find(isFile);
+    if (hit) return hit;
+  }
+  return null;
 }

@@ -40,7 +40,7 @@ export function realEffects(client: TrackerClient, repo: string, jstDir: string,
     push: (branch) => git.push(repo, branch, o),
     async copyJstDir(to) {
       mkdirSync(join(to, '.jst'), { recursive: true });
-      cpSync(jstDir, join(to, '.jst'), { recursive: true, filter: (src) => !/(^|[\\/])plan-journal[^\\/]*$/.test(src) && !src.endsWith('.tmp') });
+      cpSync(jstDir, join(to, '.jst'), { recursive: true, filter: (src) => !/(^|[\\/])(plan-journal[^\\/]*|dispatch|dispatch-journal\.json)$/.test(src) && !src.endsWith('.tmp') });
     },
   };
 }

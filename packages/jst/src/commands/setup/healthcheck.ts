@@ -8,7 +8,7 @@ export const healthcheckCommand = defineCommand({
   examples: ['jst healthcheck --role assigner', 'jst healthcheck --role executor --json', 'jst healthcheck --role executor --context'],
   role: 'chosen', json: 'flag',
   fields: {
-    context: { schema: (z) => z.optional(z.boolean()), cli: { flag: '--context', help: 'also the context rows issue_key, parent_branch and working_tree (status PASS, WARN or INFO = does not apply; never change the exit code)' }, tool: false },
+    context: { schema: (z) => z.optional(z.boolean()), cli: { flag: '--context', help: 'also the context rows issue_key, parent_branch, working_tree and agents (status PASS, WARN or INFO = does not apply; never change the exit code)' }, tool: false },
   },
   tool: {
     name: 'healthcheck', roles: ['assigner', 'executor', 'reviewer'], title: 'Status check',

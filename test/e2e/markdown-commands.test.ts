@@ -81,6 +81,25 @@ describe('Markdown on request, literal text without it (ARCHITECTURE §11, spec 
     expect(await issueCount()).toBe(before);
   });
 
+  it('Markdown that would cost the parser seconds is refused before parsing (exit 2, the limit named) and nothing is posted: jst note, comment add', async () => {
+    const w = planWorld(t);
+    const r = await w.plan(['--plan', w.planFile({ ...SINGLE, request: 'markdown bombs' }), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const { keys, worktrees } = JSON.parse(r.stdout) as { keys: string[]; worktrees: string[] };
+    const key = keys[0]!;
+    const before = (await comments(key)).length;
+    writeFileSync(join(dir, 'bomb.md'), `${'*'.repeat(16_383)}a${'*'.repeat(16_383)}`);
+    const started = Date.now();
+    const note = await runJst(['note', '--body-file', join(dir, 'bomb.md'), '--markdown'], { cwd: worktrees[0]! });
+    expect(note.code, note.stderr).toBe(2);
+    expect(note.stderr).toContain("bomb.md: Markdown has a run of 16383 '*' characters at line 1; the limit is 100 in one run (MARKDOWN_LIMITS.maxDelimiterRun)");
+    expect(Date.now() - started).toBeLessThan(10_000); // a process start and the refusal, not 30 s of parsing
+    const brackets = await jst(['--role', 'reviewer', 'comment', 'add', key, '-', '--markdown'], '['.repeat(16_000));
+    expect(brackets.code).toBe(2);
+    expect(brackets.stderr).toContain('(MARKDOWN_LIMITS.maxMarkupPerBlock)');
+    expect((await comments(key)).length).toBe(before);
+  });
+
   it('issue view and comment list (text form) print ADF with its shape; --json stays the raw ADF', async () => {
     const key = await ok(['--role', 'assigner', 'issue', 'create', '--type', 'Task', '--summary', 'view me', '--description-file', join(dir, 'scope.md'), '--markdown']);
     await ok(['--role', 'reviewer', 'comment', 'add', key, '-', '--markdown'], '> quoted\n\n1. first\n2. second\n');

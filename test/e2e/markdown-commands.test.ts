@@ -6,6 +6,7 @@ import { textToAdf, validateAdf } from '../../packages/adf/src/index.js';
 import { issueView, commentList } from '../../packages/jst/src/commands/read.js';
 import { createContext, type Io } from '../../packages/jst/src/context.js';
 import { jstFolder, runJst } from '../support/jst-cli.js';
+import { startMcp, textOf } from '../support/mcp.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
 import { SINGLE, planWorld } from './plan-fixture.js';
 
@@ -81,7 +82,7 @@ describe('Markdown on request, literal text without it (ARCHITECTURE §11, spec 
     expect(await issueCount()).toBe(before);
   });
 
-  it('Markdown that would cost the parser seconds is refused before parsing (exit 2, the limit named) and nothing is posted: jst note, comment add', async () => {
+  it('Markdown that would cost the parser seconds is refused before parsing (exit 2, the limit named) and nothing is posted: jst note, comment add, the MCP note tool', async () => {
     const w = planWorld(t);
     const r = await w.plan(['--plan', w.planFile({ ...SINGLE, request: 'markdown bombs' }), '--json']);
     expect(r.code, r.stderr).toBe(0);
@@ -97,6 +98,12 @@ describe('Markdown on request, literal text without it (ARCHITECTURE §11, spec 
     const brackets = await jst(['--role', 'reviewer', 'comment', 'add', key, '-', '--markdown'], '['.repeat(16_000));
     expect(brackets.code).toBe(2);
     expect(brackets.stderr).toContain('(MARKDOWN_LIMITS.maxMarkupPerBlock)');
+    const mcp = await startMcp('executor', { cwd: worktrees[0]! });
+    try {
+      const tool = await mcp.call('note', { text: `${'*'.repeat(16_383)}a${'*'.repeat(16_383)}`, markdown: true });
+      expect(tool.isError).toBe(true);
+      expect(textOf(tool)).toContain('(MARKDOWN_LIMITS.maxDelimiterRun)');
+    } finally { await mcp.close(); }
     expect((await comments(key)).length).toBe(before);
   });
 

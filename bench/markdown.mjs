@@ -44,7 +44,12 @@ export const cases = {
   'list lazy lines': () => '- a\n' + r('b\n', N / 2),
   'lines: 16000': () => r('a\n', N / 2),
   'CR line ends, deep quotes': () => 'a\r' + r('> ', 5000) + 'b',
+  'inline <!-- unclosed': () => 'x' + r('<!--', N / 4),
+  'inline <? unclosed': () => 'x' + r('<?', N / 2),
   // Just inside the limits.
+  'inside: inline <? in one paragraph': () => fill('x' + r('<?', MARKDOWN_LIMITS.maxHtmlPerBlock)),
+  'inside: inline <!-- in one paragraph': () => fill('x' + r('<!--', MARKDOWN_LIMITS.maxHtmlPerBlock)),
+  'inside: inline <!A in one paragraph': () => fill('x' + r('<!A ', MARKDOWN_LIMITS.maxHtmlPerBlock)),
   'inside: mismatched *a_ in one paragraph': () => fillEnd(r('*a_ ', K / 2 - 1)),
   'inside: emph closers in one paragraph': () => fillEnd(r('a_ ', K - 1)),
   'inside: link closers in one paragraph': () => fillEnd(r('a]', K - 1)),

@@ -55,6 +55,12 @@ describe('Markdown that would cost the parser seconds is refused before it runs,
     refusal(`${'*a_ '.repeat(300)}`, 'maxMarkupPerBlock');
   });
 
+  it('unclosed inline <!-- and <? (the end of each is looked for up to the end of the paragraph): maxHtmlPerBlock', () => {
+    refusal(`x${'<!--'.repeat(8000)}`, 'maxHtmlPerBlock');
+    refusal(`x${'<?'.repeat(16_000)}`, 'maxHtmlPerBlock');
+    converts(`x${'<!--'.repeat(MARKDOWN_LIMITS.maxHtmlPerBlock)}${' y'.repeat(15_000)}`);
+  });
+
   it('more lines than maxLines outside fenced code (each a block for the parser): maxLines', () => {
     refusal('a\n'.repeat(MARKDOWN_LIMITS.maxLines + 1), 'maxLines');
     refusal(`- a\n${'b\n'.repeat(MARKDOWN_LIMITS.maxLines)}`, 'maxLines');
@@ -71,6 +77,8 @@ describe('Markdown that would cost the parser seconds is refused before it runs,
   it('a fence the parser would not see as one does not hide what follows from the scan', () => {
     const bomb = `${'*'.repeat(500)}a${'*'.repeat(500)}`;
     refusal(`<div>\n\`\`\`\n\n${bomb}`, 'maxDelimiterRun'); // an HTML block holds the ```
+    refusal(`<!--\n\n\`\`\`\n\n-->\n\n${bomb}`, 'maxDelimiterRun'); // a comment spans the blank lines
+    refusal(`<PRE>\n\n\`\`\`\n</pre>\n\n${bomb}`, 'maxDelimiterRun');
     refusal(`[a]: /u '\n\`\`\`\n'\n\n${bomb}`, 'maxDelimiterRun'); // a definition's title holds it
     refusal(`- a\n\n  \`\`\`\n${bomb}`, 'maxDelimiterRun'); // the list item ends, and its fence with it
     refusal(`\`\`\`\nx\n\`\`\`\r\n${bomb}`, 'maxDelimiterRun'); // closed at \r\n
@@ -97,15 +105,24 @@ describe('ordinary documents stay inside the limits and convert', () => {
     expect(doc.content.map((n) => n.type)).toEqual(['bulletList', 'table', 'paragraph', 'rule', 'rule', 'codeBlock', 'paragraph']);
   });
 
+  it('fenced code after a blank line is not counted, also after an autolink or a <div> block', () => {
+    const code = `\`\`\`\n${'some_name = other_name(third_name, [fourth_name]) * factor_of_two\n'.repeat(150)}\`\`\``;
+    for (const before of ['Intro', '<https://example.com/a_b>', '<div>\nhtml\n</div>']) {
+      const doc = converts(`${before}\n\n${code}\n\nafter`);
+      expect(doc.content.some((n) => n.type === 'codeBlock')).toBe(true);
+    }
+    refusal(`<pre>\n\n${code}`, 'maxMarkupPerBlock');
+  });
+
   it('a document at the length limit of dense prose converts within a second', () => {
     const para = 'Some **bold** and _em_ text, with `code` and a [link](http://x.y).\n\n';
     converts(para.repeat(Math.floor(MARKDOWN_LIMITS.maxChars / para.length)));
   });
 });
 
-describe('property: Markdown of random delimiter runs, brackets, < > and list markers is converted or refused within a second', () => {
+describe('property: Markdown of random delimiter runs, brackets, <, <!--, > and list markers is converted or refused within a second', () => {
   const piece = fc.oneof(
-    fc.tuple(fc.constantFrom('*', '_', '~', '`', '[', ']', '(', ')', '<', '>', '|', '![', '](', '- ', '> ', '\n', '\n\n', ' '), fc.integer({ min: 1, max: 120 }))
+    fc.tuple(fc.constantFrom('*', '_', '~', '`', '[', ']', '(', ')', '<', '>', '|', '![', '](', '<!--', '<?', '- ', '> ', '\n', '\n\n', ' '), fc.integer({ min: 1, max: 120 }))
       .map(([s, n]) => s.repeat(n)),
     fc.constantFrom('a', 'word ', 'x_y', '1. ', '  ', 'http://a.b', '<a>', '```\n', '---\n', '='),
   );

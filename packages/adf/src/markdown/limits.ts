@@ -38,6 +38,13 @@ export const MARKDOWN_LIMITS = {
    */
   maxMarkupPerBlock: 500,
   /**
+   * `<!` and `<?` (the starts of inline HTML comments, declarations, CDATA and processing
+   * instructions) in one block of consecutive non-blank lines (outside fenced code). micromark looks
+   * for the end of each up to the end of its paragraph: 8,000 unclosed `<?` took 2 s of CPU, and 500
+   * before 32 K characters still took 1 s.
+   */
+  maxHtmlPerBlock: 100,
+  /**
    * Lines that are not blank and not inside fenced code. Each line costs micromark a block
    * construct (list item, heading, quote, table row); lazy continuation lines of a list item or quote
    * cost more the more of them there are. 16,000 one-character lines took 1.6 s.
@@ -68,6 +75,7 @@ const MESSAGES: Record<MarkdownLimit, (actual: number, max: number, d: MarkdownL
   maxDelimiterRuns: (actual, max) => `Markdown has ${actual} runs of * or _; the limit is ${max} (MARKDOWN_LIMITS.maxDelimiterRuns). Put code in code blocks as plain text without --markdown, or shorten it.`,
   maxDelimiterRun: (actual, max, d) => `Markdown has a run of ${actual} '${d.char ?? '*'}' characters${at(d)}; the limit is ${max} in one run (MARKDOWN_LIMITS.maxDelimiterRun). Escape them (\\${d.char ?? '*'}), put them in a fenced code block, or send the text without --markdown.`,
   maxMarkupPerBlock: (actual, max, d) => `Markdown has ${actual} emphasis delimiters and brackets (* _ ~ [ ]) in one paragraph${d.line ? ` (from line ${d.line})` : ''}; the limit is ${max} (MARKDOWN_LIMITS.maxMarkupPerBlock). Split it with blank lines, put code in fenced code blocks, or send the text without --markdown.`,
+  maxHtmlPerBlock: (actual, max, d) => `Markdown has ${actual} '<!' and '<?' (HTML comments, declarations, instructions) in one paragraph${d.line ? ` (from line ${d.line})` : ''}; the limit is ${max} (MARKDOWN_LIMITS.maxHtmlPerBlock). Split it with blank lines, put markup in a fenced code block, or send the text without --markdown.`,
   maxTableCells: (actual, max, d) => `Markdown has ${actual} table cells${d.line ? ` (| characters, by line ${d.line})` : ''}; the limit is ${max} (MARKDOWN_LIMITS.maxTableCells). Split the table, or send it as text without --markdown.`,
   maxLines: (actual, max) => `Markdown has ${actual} lines outside fenced code blocks; the limit is ${max} (MARKDOWN_LIMITS.maxLines). Shorten it, put listings in a fenced code block, or send the text without --markdown.`,
 };

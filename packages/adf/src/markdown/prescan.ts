@@ -13,6 +13,14 @@ const CR = 13;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 const PIPE = 124;
+const BANG = 33;
+const QUESTION = 63;
+
+/**
+ * The start of an HTML block that a blank line does not end (CommonMark §4.6, kinds 1-5): a fence
+ * after one may be inside it. The other kinds end at the blank line every recognised fence follows.
+ */
+const LONG_HTML_BLOCK = /^<(?:(?:script|pre|style|textarea)(?:[\s>]|$)|!--|\?|![A-Za-z]|!\[CDATA\[)/i;
 
 /**
  * Refuses, before micromark runs, every input over a `MARKDOWN_LIMITS` bound (a
@@ -20,7 +28,8 @@ const PIPE = 124;
  * the check costs microseconds where the parse it saves would cost seconds.
  *
  * Fenced code is skipped only where it surely is fenced code for micromark too (a fence at column 0
- * after a blank line or the start, with no HTML block opened before it anywhere): everywhere else
+ * after a blank line or the start, with no HTML block that spans blank lines opened before it
+ * anywhere): everywhere else
  * the text is counted as if micromark parsed it as inline text, so a misread fence can only make the
  * scan stricter, never let a bomb through.
  */
@@ -33,7 +42,7 @@ export function prescanMarkdown(markdown: string): void {
   if (runs > L.maxDelimiterRuns) throw new MarkdownLimitError('maxDelimiterRuns', runs);
 
   let lines = 0;
-  const pipes = { count: 0 };
+  const counts = { pipes: 0, html: 0 };
   let line = 0;
   let blockMarkup = 0;
   let blockLine = 0;
@@ -58,10 +67,11 @@ export function prescanMarkdown(markdown: string): void {
     if (shape.blank) {
       previousBlank = true;
       blockMarkup = 0;
+      counts.html = 0;
       continue;
     }
     if (++lines > L.maxLines) throw new MarkdownLimitError('maxLines', lines);
-    if (shape.indent <= 3 && shape.first === LT) htmlSeen = true;
+    if (shape.indent <= 3 && shape.first === LT && LONG_HTML_BLOCK.test(markdown.slice(from + shape.indent, Math.min(end, from + shape.indent + 12)))) htmlSeen = true;
     if (previousBlank && !htmlSeen && shape.indent === 0 && shape.run >= 3 && (shape.first === TILDE || (shape.first === BACKTICK && !hasBacktick(markdown, from + shape.run, end)))) {
       fence = { char: shape.first, length: shape.run };
       previousBlank = false;
@@ -70,9 +80,10 @@ export function prescanMarkdown(markdown: string): void {
     if (blockMarkup === 0) blockLine = line;
     previousBlank = false;
     if (shape.indent <= 3 && shape.thematicBreak) continue;
-    blockMarkup += inlineMarkup(markdown, from, end, line, pipes);
+    blockMarkup += inlineMarkup(markdown, from, end, line, counts);
     if (blockMarkup > L.maxMarkupPerBlock) throw new MarkdownLimitError('maxMarkupPerBlock', blockMarkup, { line: blockLine });
-    if (pipes.count > L.maxTableCells) throw new MarkdownLimitError('maxTableCells', pipes.count, { line });
+    if (counts.html > L.maxHtmlPerBlock) throw new MarkdownLimitError('maxHtmlPerBlock', counts.html, { line: blockLine });
+    if (counts.pipes > L.maxTableCells) throw new MarkdownLimitError('maxTableCells', counts.pipes, { line });
   }
 }
 
@@ -118,9 +129,9 @@ function hasBacktick(s: string, from: number, end: number): boolean {
 
 /**
  * Runs of `*`, `_`, `~` and brackets on one line; throws on a run over `maxDelimiterRun`. Adds the
- * line's `|` (each at most one table cell) to `pipes`.
+ * line's `|` (each at most one table cell) and its `<!` and `<?` to `counts`.
  */
-function inlineMarkup(s: string, start: number, end: number, line: number, pipes: { count: number }): number {
+function inlineMarkup(s: string, start: number, end: number, line: number, counts: { pipes: number; html: number }): number {
   let count = 0;
   let i = start;
   while (i < end) {
@@ -133,7 +144,8 @@ function inlineMarkup(s: string, start: number, end: number, line: number, pipes
       i = j;
     } else {
       if (c === OPEN_BRACKET || c === CLOSE_BRACKET) count++;
-      else if (c === PIPE) pipes.count++;
+      else if (c === LT && (s.charCodeAt(i + 1) === BANG || s.charCodeAt(i + 1) === QUESTION)) counts.html++;
+      else if (c === PIPE) counts.pipes++;
       i++;
     }
   }

@@ -68,6 +68,13 @@ export const cases = {
   'inside: table of maxLines rows, 2 columns': () => 'a|b\n-|-\n' + r('b|c\n', Math.min(LINES, N / 4) - 2),
   'inside: maxLines definitions': () => lines(LINES, '[a]: u'),
   'inside: fenced code of 16000 lines': () => '```\n' + r('a\n', N / 2 - 4) + '```\n',
+  'quotes 20 deep, a paragraph each': () => r(r('>', 20) + ' a\n\n', N / 24),
+  'inside: quotes 99 deep on every line': () => r(r('>', 99) + ' a\n', MARKDOWN_LIMITS.maxContainerMarkers / 99),
+  'inside: quotes 99 deep, a paragraph each': () => r(r('>', 99) + ' a\n\n', MARKDOWN_LIMITS.maxContainerMarkers / 99),
+  'inside: quotes 20 deep, a paragraph each': () => r(r('>', 20) + ' a\n\n', MARKDOWN_LIMITS.maxContainerMarkers / 20),
+  'inside: quotes 5 deep, a paragraph each': () => r(r('>', 5) + ' a\n\n', Math.min(LINES, MARKDOWN_LIMITS.maxContainerMarkers / 5)),
+  'inside: lists 49 deep, repeated': () => r(Array.from({ length: 49 }, (_, i) => '  '.repeat(i) + '- a\n').join(''), N / 2550),
+  'inside: 5 list markers a line, a paragraph each': () => r('- - - - - a\n\n', Math.min(LINES, MARKDOWN_LIMITS.maxContainerMarkers / 5)),
   'ordinary: dense prose': () => r('Some **bold** and _em_ text, with `code` and a [link](http://x.y).\n\n', N / 68),
 };
 

@@ -61,6 +61,12 @@ describe('Markdown that would cost the parser seconds is refused before it runs,
     converts(`x${'<!--'.repeat(MARKDOWN_LIMITS.maxHtmlPerBlock)}${' y'.repeat(15_000)}`);
   });
 
+  it('many paragraphs in nested quotes or lists (each container opened and closed again): maxContainerMarkers', () => {
+    refusal(`${'>'.repeat(20)} a\n\n`.repeat(1333), 'maxContainerMarkers');
+    refusal('- - - - - a\n\n'.repeat(500), 'maxContainerMarkers');
+    converts(`${'> > > quoted reply, three levels deep\n'.repeat(600)}`);
+  });
+
   it('more lines than maxLines outside fenced code (each a block for the parser): maxLines', () => {
     refusal('a\n'.repeat(MARKDOWN_LIMITS.maxLines + 1), 'maxLines');
     refusal(`- a\n${'b\n'.repeat(MARKDOWN_LIMITS.maxLines)}`, 'maxLines');

@@ -1,4 +1,4 @@
-import { delimiterRuns, MARKDOWN_LIMITS, MarkdownLimitError, nestingBound } from './limits.js';
+import { containers, delimiterRuns, MARKDOWN_LIMITS, MarkdownLimitError } from './limits.js';
 
 const STAR = 42;
 const UNDERSCORE = 95;
@@ -36,8 +36,9 @@ const LONG_HTML_BLOCK = /^<(?:(?:script|pre|style|textarea)(?:[\s>]|$)|!--|\?|![
 export function prescanMarkdown(markdown: string): void {
   const L = MARKDOWN_LIMITS;
   if (markdown.length > L.maxChars) throw new MarkdownLimitError('maxChars', markdown.length);
-  const nesting = nestingBound(markdown);
-  if (nesting > L.maxDepth) throw new MarkdownLimitError('maxDepth', nesting);
+  const nesting = containers(markdown);
+  if (nesting.deepest > L.maxDepth) throw new MarkdownLimitError('maxDepth', nesting.deepest);
+  if (nesting.markers > L.maxContainerMarkers) throw new MarkdownLimitError('maxContainerMarkers', nesting.markers);
   const runs = delimiterRuns(markdown);
   if (runs > L.maxDelimiterRuns) throw new MarkdownLimitError('maxDelimiterRuns', runs);
 

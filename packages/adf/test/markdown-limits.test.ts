@@ -1,12 +1,22 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MARKDOWN_LIMITS, MarkdownLimitError, markdownToAdf, type AdfDoc, type MarkdownLimit } from '../src/index.js';
 import { expectValidAdf } from './support/vendor-schema.js';
 
 // The time bounds are CPU time of this process: the machine the suite runs on is shared, so wall
 // time says more about the neighbours than about the parser. Every input inside the limits costs
-// well under a second (bench/markdown.mjs has the measured worst cases).
+// well under a second (bench/markdown.mjs has the measured worst cases), about what ordinary prose
+// of the same length costs. A conversion may take 1 s, or twice what converting 32 K characters of
+// ordinary prose took here just now when the host is so loaded that even that is slow.
 const cpuMs = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const PROSE = 'Some **bold** and _em_ text, with `code` and a [link](http://x.y).\n\n';
+let budgetMs = 1000;
+beforeAll(() => {
+  markdownToAdf(PROSE); // load the parser
+  const start = cpuMs();
+  markdownToAdf(PROSE.repeat(Math.floor(MARKDOWN_LIMITS.maxChars / PROSE.length)));
+  budgetMs = Math.max(1000, 2 * (cpuMs() - start));
+});
 
 function timed(markdown: string): { result: AdfDoc | MarkdownLimitError; ms: number } {
   const start = cpuMs();
@@ -35,7 +45,7 @@ function converts(markdown: string): AdfDoc {
   const { result, ms } = timed(markdown);
   if (result instanceof MarkdownLimitError) throw result;
   expectValidAdf(result);
-  expect(ms).toBeLessThan(1000);
+  expect(ms).toBeLessThan(budgetMs);
   return result;
 }
 
@@ -121,8 +131,7 @@ describe('ordinary documents stay inside the limits and convert', () => {
   });
 
   it('a document at the length limit of dense prose converts within a second', () => {
-    const para = 'Some **bold** and _em_ text, with `code` and a [link](http://x.y).\n\n';
-    converts(para.repeat(Math.floor(MARKDOWN_LIMITS.maxChars / para.length)));
+    converts(PROSE.repeat(Math.floor(MARKDOWN_LIMITS.maxChars / PROSE.length)));
   });
 });
 
@@ -137,7 +146,7 @@ describe('property: Markdown of random delimiter runs, brackets, <, <!--, > and 
       const markdown = pieces.join('').repeat(times).slice(0, MARKDOWN_LIMITS.maxChars);
       const { result, ms } = timed(markdown);
       if (!(result instanceof MarkdownLimitError)) expectValidAdf(result);
-      expect(ms).toBeLessThan(1000);
+      expect(ms).toBeLessThan(budgetMs);
     }), { numRuns: 40 });
   });
 });

@@ -82,6 +82,10 @@ describe('jst mcp answers every malformed message as JSON-RPC 2.0 §5 asks, and 
     expect(r.error!.code).toBe(-32700);
     expect(r.error!.message).toMatch(/^Parse error: the line is not JSON/);
     expect(await s.toolsListed()).toBeGreaterThan(0);
+    // A bad line and a good one in the same write: both answered, in order.
+    await s.write(`not json\r\n${JSON.stringify({ jsonrpc: '2.0', id: 'same-write', method: 'tools/list' })}`);
+    expect((await s.reply(null)).error!.code).toBe(-32700);
+    expect((await s.reply('same-write')).result!.tools!.length).toBeGreaterThan(0);
   });
 
   it('a batch (MCP 2025-06-18 removed batching), and an empty one: -32600 Invalid Request with id null', async () => {

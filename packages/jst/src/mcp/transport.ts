@@ -114,7 +114,12 @@ export class LineTransport implements Transport {
     }
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (parsed.success) {
-      this.onmessage?.(parsed.data);
+      try {
+        this.onmessage?.(parsed.data);
+      } catch (e) {
+        // The lines after this one in the same read are still served.
+        this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+      }
       return;
     }
     const object = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;

@@ -29,9 +29,8 @@ const LONG_HTML_BLOCK = /^<(?:(?:script|pre|style|textarea)(?:[\s>]|$)|!--|\?|![
  *
  * Fenced code is skipped only where it surely is fenced code for micromark too (a fence at column 0
  * after a blank line or the start, with no HTML block that spans blank lines opened before it
- * anywhere): everywhere else
- * the text is counted as if micromark parsed it as inline text, so a misread fence can only make the
- * scan stricter, never let a bomb through.
+ * anywhere): everywhere else the text is counted as if micromark parsed it as inline text, so a
+ * misread fence can only make the scan stricter, never let a bomb through.
  */
 export function prescanMarkdown(markdown: string): void {
   const L = MARKDOWN_LIMITS;
@@ -78,7 +77,7 @@ export function prescanMarkdown(markdown: string): void {
       previousBlank = false;
       continue;
     }
-    if (blockMarkup === 0) blockLine = line;
+    if (previousBlank) blockLine = line;
     previousBlank = false;
     if (shape.indent <= 3 && shape.thematicBreak) continue;
     blockMarkup += inlineMarkup(markdown, from, end, line, counts);

@@ -6,6 +6,7 @@ import { textToAdf, validateAdf } from '../../packages/adf/src/index.js';
 import { issueView, commentList } from '../../packages/jst/src/commands/read.js';
 import { createContext, type Io } from '../../packages/jst/src/context.js';
 import { jstFolder, runJst } from '../support/jst-cli.js';
+import { startMcp, textOf } from '../support/mcp.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
 import { SINGLE, planWorld } from './plan-fixture.js';
 
@@ -79,6 +80,31 @@ describe('Markdown on request, literal text without it (ARCHITECTURE §11, spec 
     expect(huge.code).toBe(2);
     expect(huge.stderr).toContain('huge.md: Markdown input is 40000 characters; the limit is 32767 (MARKDOWN_LIMITS.maxChars)');
     expect(await issueCount()).toBe(before);
+  });
+
+  it('Markdown that would cost the parser seconds is refused before parsing (exit 2, the limit named) and nothing is posted: jst note, comment add, the MCP note tool', async () => {
+    const w = planWorld(t);
+    const r = await w.plan(['--plan', w.planFile({ ...SINGLE, request: 'markdown bombs' }), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const { keys, worktrees } = JSON.parse(r.stdout) as { keys: string[]; worktrees: string[] };
+    const key = keys[0]!;
+    const before = (await comments(key)).length;
+    writeFileSync(join(dir, 'bomb.md'), `${'*'.repeat(16_383)}a${'*'.repeat(16_383)}`);
+    const started = Date.now();
+    const note = await runJst(['note', '--body-file', join(dir, 'bomb.md'), '--markdown'], { cwd: worktrees[0]! });
+    expect(note.code, note.stderr).toBe(2);
+    expect(note.stderr).toContain("bomb.md: Markdown has a run of 16383 '*' characters at line 1; the limit is 100 in one run (MARKDOWN_LIMITS.maxDelimiterRun)");
+    expect(Date.now() - started).toBeLessThan(10_000); // a process start and the refusal, not 30 s of parsing
+    const brackets = await jst(['--role', 'reviewer', 'comment', 'add', key, '-', '--markdown'], '['.repeat(16_000));
+    expect(brackets.code).toBe(2);
+    expect(brackets.stderr).toContain('(MARKDOWN_LIMITS.maxMarkupPerBlock)');
+    const mcp = await startMcp('executor', { cwd: worktrees[0]! });
+    try {
+      const tool = await mcp.call('note', { text: `${'*'.repeat(16_383)}a${'*'.repeat(16_383)}`, markdown: true });
+      expect(tool.isError).toBe(true);
+      expect(textOf(tool)).toContain('(MARKDOWN_LIMITS.maxDelimiterRun)');
+    } finally { await mcp.close(); }
+    expect((await comments(key)).length).toBe(before);
   });
 
   it('issue view and comment list (text form) print ADF with its shape; --json stays the raw ADF', async () => {

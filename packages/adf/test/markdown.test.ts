@@ -127,6 +127,6 @@ describe('markdownToAdf bounds its work (MARKDOWN_LIMITS)', () => {
     expect(error).toBeInstanceOf(MarkdownLimitError);
     expect(error.limit).toBe('maxDelimiterRuns');
     expect(error.message).toContain(`Markdown has 11000 runs of * or _; the limit is ${MARKDOWN_LIMITS.maxDelimiterRuns}`);
-    expectValidAdf(markdownToAdf('*_*_*_x_*_*_ '.repeat(600)));
+    expectValidAdf(markdownToAdf('*_*_*_x_*_*_\n\n'.repeat(600)));
   });
 });

@@ -2,7 +2,8 @@ import type * as Md from 'mdast';
 import { NODES } from '../schema.js';
 import type { AdfDoc, AdfMark, AdfNode } from '../types.js';
 import { loadMarkdownParser } from './load.js';
-import { delimiterRuns, MARKDOWN_LIMITS, MarkdownLimitError, nestingBound } from './limits.js';
+import { MARKDOWN_LIMITS, MarkdownLimitError } from './limits.js';
+import { prescanMarkdown } from './prescan.js';
 
 type Block = Md.RootContent;
 type Inline = Md.PhrasingContent;
@@ -24,20 +25,28 @@ const paragraph = (content: AdfNode[]): AdfNode => ({ type: 'paragraph', content
  * stays literal text. Task items keep `[ ]` / `[x]` as text. Soft line breaks stay newlines inside
  * the text, as the author wrote them. `0.` lists start at 1 (our validator's lower bound).
  *
- * Throws `MarkdownLimitError` past `MARKDOWN_LIMITS` (input length, nesting, emphasis delimiters).
+ * Throws `MarkdownLimitError` past `MARKDOWN_LIMITS` (input length, nesting, delimiter runs and
+ * brackets, lines), checked by a linear pre-scan before the parser runs (prescan.ts); the converter
+ * bounds its own recursion too, so no input ends in a stack overflow.
  */
 export function markdownToAdf(markdown: string): AdfDoc {
-  if (markdown.length > MARKDOWN_LIMITS.maxChars) throw new MarkdownLimitError('maxChars', markdown.length);
-  const nesting = nestingBound(markdown);
-  if (nesting > MARKDOWN_LIMITS.maxDepth) throw new MarkdownLimitError('maxDepth', nesting);
-  const runs = delimiterRuns(markdown);
-  if (runs > MARKDOWN_LIMITS.maxDelimiterRuns) throw new MarkdownLimitError('maxDelimiterRuns', runs);
+  prescanMarkdown(markdown);
   const root = loadMarkdownParser()(markdown);
   return { type: 'doc', version: 1, content: new Converter(root).blocks(root.children, 'doc', 1) };
 }
 
+/**
+ * How deep the converter's own calls may go: each ADF level costs it at most a few calls, so this is
+ * reached only by a tree `within` would refuse anyway; it turns any deeper tree into a
+ * `MarkdownLimitError`, never a stack overflow.
+ */
+const MAX_CALL_DEPTH = 4 * MARKDOWN_LIMITS.maxDepth;
+
 class Converter {
   private readonly definitions = new Map<string, string>();
+  private calls = 0;
+  /** Table cells produced so far, short rows filled up to their header's width. */
+  private cells = 0;
 
   constructor(root: Md.Root) {
     // Reference links resolve against definitions anywhere in the document, as CommonMark says.
@@ -54,8 +63,15 @@ class Converter {
     within(depth);
     const allowed = allowedIn(container);
     const out: AdfNode[] = [];
-    for (const node of nodes) out.push(...this.block(node, container, allowed, depth));
+    this.enter();
+    try {
+      for (const node of nodes) out.push(...this.block(node, container, allowed, depth));
+    } finally { this.calls--; }
     return out;
+  }
+
+  private enter(): void {
+    if (++this.calls > MAX_CALL_DEPTH) throw new MarkdownLimitError('maxDepth', this.calls);
   }
 
   private block(node: Block, container: string, allowed: ReadonlySet<string>, depth: number): AdfNode[] {
@@ -120,6 +136,8 @@ class Converter {
   private table(node: Md.Table, depth: number): AdfNode {
     within(depth + 3);
     const width = node.children[0]?.children.length ?? 0;
+    for (const row of node.children) this.cells += Math.max(width, row.children.length);
+    if (this.cells > MARKDOWN_LIMITS.maxTableCells) throw new MarkdownLimitError('maxTableCells', this.cells);
     const rows = node.children.map((row, r): AdfNode => {
       const cells = row.children.map((cell) => [paragraph(this.inline(cell.children, [], depth + 4))]);
       while (cells.length < width) cells.push([paragraph([])]);
@@ -152,6 +170,13 @@ class Converter {
   }
 
   private inlineNode(node: Inline, marks: readonly AdfMark[], depth: number, out: AdfNode[]): void {
+    this.enter();
+    try {
+      this.inlineOne(node, marks, depth, out);
+    } finally { this.calls--; }
+  }
+
+  private inlineOne(node: Inline, marks: readonly AdfMark[], depth: number, out: AdfNode[]): void {
     const nested = (children: readonly Inline[], mark: AdfMark) => {
       // Marks nest in Markdown but are a flat set in ADF: the recursion is bounded like block nesting.
       within(depth + 1);

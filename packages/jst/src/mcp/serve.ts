@@ -1,5 +1,4 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Role } from '../config/index.js';
 import { EXIT } from '../exit.js';
@@ -7,6 +6,7 @@ import type { Outcome } from '../output.js';
 import { VERSION } from '../version.js';
 import { callTool, closeSession, openSession, type CallChannel, type ToolResult } from './call.js';
 import { parseArgs, toolsOf } from './tools.js';
+import { LineTransport } from './transport.js';
 
 /** How long a question may wait for the person (elicitation); the SDK's default of 60 s is an agent's pace, not a person's. */
 const QUESTION_TIMEOUT_MS = 30 * 60_000;
@@ -25,7 +25,8 @@ export interface ServeOptions {
  * lists only R's tools, each with its input and output schema and annotations from the command's
  * spec. The SDK's low-level server: the tool list is ours (mcp/tools.ts), so the output schema can
  * admit a refusal's structured content as well as the result. Loaded only by this command (its own
- * bundle, dist/mcp.cjs). Runs until the client closes stdin.
+ * bundle, dist/mcp.cjs). Runs until the client closes stdin; a malformed or oversized message gets
+ * a JSON-RPC error reply and the server goes on (transport.ts).
  */
 export async function serveMcp(role: Role, o: ServeOptions = {}): Promise<number> {
   const tools = toolsOf(role, o);
@@ -60,9 +61,10 @@ export async function serveMcp(role: Role, o: ServeOptions = {}): Promise<number
       return out as Outcome;
     }, tool.name);
   });
-  const transport = new StdioServerTransport();
+  // Our own stdio framing: every malformed line is answered and the server keeps serving (transport.ts).
+  const transport = new LineTransport();
   const closed = new Promise<void>((resolve) => { transport.onclose = () => resolve(); });
-  process.stdin.once('end', () => { void server.close(); });
+  server.onerror = (e) => { session.log(`jst mcp: ${e.message}`); };
   await server.connect(transport);
   await closed;
   closeSession(session);

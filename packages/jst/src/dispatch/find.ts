@@ -2,6 +2,7 @@ import { allComments, type Comment, type Issue, type TrackerClient } from '@jst/
 import type { Role, StatusNames } from '../config/index.js';
 import { prTargetFrom } from '../phase/handover.js';
 import { commentPlain, firstLine, RUN_REPORT, verdictOf, type VerdictKind } from '../phase/markers.js';
+import { commentsBy } from '../phase/roles.js';
 
 /**
  * What one round of `jst dispatch` finds (ARCHITECTURE §15): three searches through `/search/jql`,
@@ -102,7 +103,7 @@ export function marksOf(comments: readonly Comment[], ids: Accounts, isParent: b
     const v = verdictOf(commentPlain(comment));
     return v ? [{ at, kind: v.kind }] : [];
   });
-  const target = prTargetFrom(fromAccount(comments, ids.assigner).map((c) => c.comment));
+  const target = prTargetFrom(commentsBy('assigner', ids.assigner, comments));
   return { runs, verdicts, worktree: target?.worktree ?? null, prTarget: target?.branch ?? null };
 }
 

@@ -62,8 +62,12 @@ async function lookup(ctx: Context, role: Role, via: TrackerClient): Promise<Rol
 export async function roleComments<R extends Role>(ctx: Context, role: R, via: TrackerClient, comments: readonly Comment[]): Promise<RoleComments<R>> {
   const account = await roleAccount(ctx, role, via);
   if (account.accountId === null) return { role, accountId: null, problem: account.problem, comments: [] };
-  const id = account.accountId;
-  return { role, accountId: id, problem: null, comments: comments.filter((c) => c.author?.accountId === id) };
+  return commentsBy(role, account.accountId, comments);
+}
+
+/** The comments `accountId` wrote, as role R's (for a caller that knows the account already, such as `jst dispatch`). */
+export function commentsBy<R extends Role>(role: R, accountId: string, comments: readonly Comment[]): RoleComments<R> {
+  return { role, accountId, problem: null, comments: comments.filter((c) => c.author?.accountId === accountId) };
 }
 
 /** `roleComments` over every comment of `key` (all pages). */

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 import { DEFAULT_BODY_LIMIT } from '../domain/limits.js';
 import type { AddressForm, Tracker } from '../domain/tracker.js';
+import { hasUnreadBody, lingerOnRefusedBody } from '../net/refused-body.js';
 import type { PullsForIssue } from './board/issue-view.js';
 import { registerBoard } from './board/routes.js';
 import { authenticateHook, siteOf } from './context.js';
@@ -75,8 +76,16 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
   app.addHook('preClose', async () => { draining = true; });
   // Hooks on every request are written in Fastify's callback style: an async hook costs a promise
   // and a microtask per request (`git show fcb3418:bench/RESULTS.md`, "Anatomy of a read").
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (draining) void reply.header('connection', 'close');
+    // An answer before the body was read to its end (a 413, or a refusal before parsing): the
+    // connection closes after it, once the rest of the body is read (up to a bound), so the
+    // client reads the answer rather than a reset (net/refused-body.ts). The code host's REST
+    // interface, in this app's scope, answers so too.
+    if (!request.raw.complete && hasUnreadBody(request.raw)) {
+      void reply.header('connection', 'close');
+      lingerOnRefusedBody(request.raw, reply.raw);
+    }
     done(null, payload);
   });
   const reads = installReadFront(app, tracker, { readCacheBytes: options.readCacheBytes, trustProxy, draining: () => draining });

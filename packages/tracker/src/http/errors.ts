@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 import { lostRace } from '../domain/races.js';
+import { hasUnreadBody, lingerOnRefusedBody } from '../net/refused-body.js';
 import { boardChallenge } from './board/routes.js';
 
 /**
@@ -47,8 +48,9 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number): v
   // unless told how; answer it in the vendor's error shape like every other refusal.
   app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     const body = JSON.stringify({ errorMessages: ['Expectation Failed: the only Expect value this server supports is 100-continue.'], errors: {} });
+    // The body it may still send is read on (up to a bound) so that it reads this answer (net/refused-body.ts).
+    if (hasUnreadBody(request)) lingerOnRefusedBody(request, response);
     response.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body);
-    request.resume();
   });
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {

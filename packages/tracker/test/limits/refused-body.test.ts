@@ -57,6 +57,8 @@ function streamUntilCut(url: string, head: string, total: number, chunked: boole
         written += piece.length;
         if (!socket.write(chunked ? frame : piece)) { socket.once('drain', pump); return; }
       }
+      // All sent (the server did not cut it): this side ends too, so the connection closes after the server's.
+      if (!closed) socket.end();
     };
     socket.write(head, pump);
   });
@@ -112,6 +114,16 @@ describe.each(await storeKinds())('docs/limits.md: a refused body is read on (up
   it('git over HTTP: 20 pushes of 5 MB over --push-limit (1 MB here) each read the 413 naming --push-limit', async () => {
     const seen = await fetchEach(20, `${t.url}/acme/widgets.git/git-receive-pack`, { method: 'POST', headers: push, body: FIVE_MB });
     expect(seen).toEqual(Array(20).fill(pushTooLarge));
+  });
+
+  it('an Expect other than 100-continue is a 417 ErrorCollection, read by a client that sends its 5 MB body anyway', async () => {
+    const total = FIVE_MB.length;
+    const head = `POST /ex/jira/${CLOUD_ID}/rest/api/3/issue HTTP/1.1\r\nHost: ${new URL(t.url).host}\r\n`
+      + `Content-Type: application/json\r\nExpect: x-unknown\r\nContent-Length: ${total}\r\n\r\n`;
+    const { written, answer } = await streamUntilCut(t.url, head, total, false);
+    expect(answer).toMatch(/^HTTP\/1\.1 417 /);
+    expect(answer).toContain('{"errorMessages":["Expectation Failed: the only Expect value this server supports is 100-continue."],"errors":{}}');
+    expect(written).toBe(total);
   });
 
   it.each([

@@ -4,7 +4,7 @@ import { makeCaller } from './context.js';
 import { hasDuplicateHost } from './host.js';
 import { ISSUE_READ, type IssueReadCache } from './issue-read-cache.js';
 import { readIssueView, readIssueViewNow, type IssueViewParams } from './issue-view.js';
-import { IssueParams, IssueViewQuery } from './schemas.js';
+import { IssueParams, IssueViewQuery } from './schemas/issues.js';
 import { guardFor, parseQuery } from './validation.js';
 
 /** Query strings kept with what they parse to (QUERIES_KEPT at most): clients send the same few again and again. */

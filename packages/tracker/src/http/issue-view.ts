@@ -12,11 +12,16 @@ import { commentJson, issueSelf, issueTypeJson, renderProject, statusJson, userD
 /**
  * Sends a view rendered as JSON text as it is, with the content type Fastify gives JSON: the
  * route's response schema documents it (and the tests check replies against it), but its
- * serialiser would parse nothing and only cost time. The reply is taken untyped for that.
+ * serialiser would parse nothing and only cost time. Any route's reply is taken, whatever its
+ * schemas make `send` accept: the text is that reply, already serialised.
  */
-export function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
+export function sendJsonText(reply: TextReply, text: string): TextReply {
   return reply.type('application/json; charset=utf-8').send(text);
 }
+
+/** A reply whatever the route's schemas declare (`send` takes any payload): what sendJsonText needs of one. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the reply's own types are the route's, and the text fits none of them
+type TextReply = FastifyReply<any, any, any, any, any, any, any, any>;
 
 const EXPAND = 'renderedFields,names,schema,operations,editmeta,changelog,versionedRepresentations';
 
@@ -196,7 +201,7 @@ export function readIssueViewNow(tracker: Tracker, caller: Caller, idOrKey: stri
   return related && viewText(issueText(caller, access, fields, related), q);
 }
 
-/** The view's query parameters the renderer reads (http/schemas.ts, IssueViewQuery). */
+/** The view's query parameters the renderer reads (http/schemas/issues.ts, IssueViewQuery). */
 export interface IssueViewParams { fields?: readonly string[] | undefined; expand?: readonly string[] | undefined }
 
 /** The issue's text with what `expand` adds (names, schema). */

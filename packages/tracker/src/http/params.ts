@@ -1,6 +1,6 @@
 /**
  * List parameters as the routes read them: repeated and/or comma-separated (`fields=a,b&fields=c`,
- * and the search body's `expand`), after the route's schema checked them (http/schemas.ts ListParam).
+ * and the search body's `expand`), after the route's schema checked them (http/schemas/common.ts ListParam).
  */
 export function commaList(raw: string | readonly string[] | undefined): string[] | undefined {
   if (raw === undefined) return undefined;

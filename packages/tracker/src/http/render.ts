@@ -4,7 +4,7 @@ import { ISSUE_TYPES } from '../domain/issue-input.js';
 import type { Comment, Issue, Project, Status, User } from '../domain/model.js';
 import type { Caller } from '../domain/tracker.js';
 import type { WorkflowTransition } from '../domain/workflow.js';
-import type { Comment as CommentSchema } from './schemas.js';
+import type { Comment as CommentSchema } from './schemas/comments.js';
 
 /** JSON shapes of the vendor's OpenAPI (`spec/jira-openapi`), built from domain values (domain/model.ts). */
 

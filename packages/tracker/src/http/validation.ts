@@ -5,7 +5,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { ApiError } from '../domain/errors.js';
 
 /**
- * Request validation from the route schemas (http/schemas.ts): compiled once per schema and
+ * Request validation from the route schemas (http/schemas/): compiled once per schema and
  * process, run by Fastify before a handler, and every violation answered as the vendor answers a
  * bad request: 400 with an ErrorCollection that names the parameter or field and what it must be.
  */

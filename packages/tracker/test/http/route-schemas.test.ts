@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIssue, startTestTracker, storeKinds, type TestTracker } from '../../../../test/support/tracker.js';
 
 /**
- * Issue 18: every route declares its inputs and its replies (http/schemas.ts). Derived from the
+ * Issue 18: every route declares its inputs and its replies (http/schemas/). Derived from the
  * route table itself, so a route added later is covered without a line here: every value that
  * breaks a declared query parameter or body property is a 400 in the vendor's ErrorCollection
  * shape naming it, before the handler runs (nothing written); every route declares a response

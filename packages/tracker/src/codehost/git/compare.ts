@@ -113,80 +113,87 @@ const DIFF_OPTS = ['-M', '--no-color', '--no-ext-diff', '--no-textconv', '--full
 interface PatchPass { patches: Array<string | undefined>; cut: boolean }
 
 /**
- * Streams `git diff -p` and keeps each file's hunks (from its first `@@` line) while the caps
- * allow. A file's section starts at a line `diff --git `; no hunk line can start so (hunk lines start
- * with ' ', '+', '-', '\' or '@'). Sections are matched to --raw's entries by order and checked by
- * their `index <src>..<dst>` line; on any mismatch the remaining patches are dropped, never misplaced.
+ * The patches of one `git diff -p`, section by section: each file's hunks (from its first `@@`
+ * line) kept while the caps allow. A file's section starts at a line `diff --git `; no hunk line
+ * can start so (hunk lines start with ' ', '+', '-', '\' or '@'). Sections are matched to --raw's
+ * entries by order and checked by their `index <src>..<dst>` line; on any mismatch the remaining
+ * patches are dropped, never misplaced.
  */
-function readPatches(gitDir: string, from: string, to: string, entries: RawEntry[], limits: CompareLimits, timeoutMs: number): Promise<PatchPass> {
-  const wanted = Math.min(entries.length, limits.maxFiles);
-  const patches: Array<string | undefined> = new Array<string | undefined>(wanted).fill(undefined);
-  // No patch asked for (a count of changes only): the diff's text is not produced at all.
-  if (wanted === 0 || limits.maxPatchBytes <= 0 || limits.maxTotalPatchBytes <= 0) return Promise.resolve({ patches, cut: false });
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', [`--git-dir=${gitDir}`, 'diff', '-p', ...DIFF_OPTS, from, to, '--'], { env: minimalGitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let index = -1;
-    let hunks: Buffer[] = [];
-    let hunkBytes = 0;
-    let inHunks = false;
-    let oversize = false;
-    let valid = true;
-    let total = 0;
-    let cut = false;
-    let done = false;
-    let partial: Buffer[] = [];
-    let partialBytes = 0;
-    let partialDropped = false;
-    let stderr = '';
-    const timer = setTimeout(() => finish(new Error(`git diff took longer than ${timeoutMs} ms`)), timeoutMs);
+class PatchSections {
+  readonly patches: Array<string | undefined>;
+  private index = -1;
+  private hunks: Buffer[] = [];
+  private hunkBytes = 0;
+  private inHunks = false;
+  private oversize = false;
+  private valid = true;
+  private total = 0;
+  private cut = false;
 
-    const closeSection = () => {
-      if (index < 0 || index >= wanted) return;
-      if (!valid) return;
-      if (oversize) { cut = true; return; }
-      if (!inHunks) return;
-      let text = Buffer.concat(hunks).toString('utf8');
-      if (text.endsWith('\n')) text = text.slice(0, -1);
-      const bytes = Buffer.byteLength(text, 'utf8');
-      if (total + bytes > limits.maxTotalPatchBytes) { cut = true; valid = false; return; }
-      total += bytes;
-      patches[index] = text;
-    };
-    const onLine = (line: Buffer, dropped: boolean) => {
-      if (line.subarray(0, 11).toString('latin1') === 'diff --git ') {
-        closeSection();
-        index += 1;
-        hunks = [];
-        hunkBytes = 0;
-        inHunks = false;
-        oversize = false;
-        if (index >= wanted || !valid) { stop(); return; }
-        return;
+  constructor(private readonly entries: RawEntry[], private readonly wanted: number, private readonly limits: CompareLimits) {
+    this.patches = new Array<string | undefined>(wanted).fill(undefined);
+  }
+
+  /** Takes one line of the diff (`dropped`: only its start was kept); false when no more are wanted. */
+  line(line: Buffer, dropped: boolean): boolean {
+    if (line.subarray(0, 11).toString('latin1') === 'diff --git ') {
+      this.close();
+      this.index += 1;
+      this.hunks = [];
+      this.hunkBytes = 0;
+      this.inHunks = false;
+      this.oversize = false;
+      return this.index < this.wanted && this.valid;
+    }
+    if (this.index < 0 || this.index >= this.wanted) return true;
+    if (!this.inHunks) {
+      const s = line.toString('latin1');
+      if (s.startsWith('index ')) {
+        const m = /^index ([0-9a-f]+)\.\.([0-9a-f]+)/.exec(s);
+        const e = this.entries[this.index]!;
+        if (m === null || m[1] !== e.srcSha || m[2] !== e.dstSha) { this.valid = false; this.cut = true; }
+        return true;
       }
-      if (index < 0 || index >= wanted) return;
-      if (!inHunks) {
-        const s = line.toString('latin1');
-        if (s.startsWith('index ')) {
-          const m = /^index ([0-9a-f]+)\.\.([0-9a-f]+)/.exec(s);
-          const e = entries[index]!;
-          if (m === null || m[1] !== e.srcSha || m[2] !== e.dstSha) { valid = false; cut = true; }
-          return;
-        }
-        if (!s.startsWith('@@')) return;
-        inHunks = true;
-      }
-      if (oversize) return;
-      hunkBytes += line.length;
-      if (dropped || hunkBytes > limits.maxPatchBytes) { oversize = true; hunks = []; return; }
-      hunks.push(line);
-    };
-    const stop = () => {
-      if (done) return;
-      done = true;
-      child.kill('SIGKILL');
-    };
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (done) return;
+      if (!s.startsWith('@@')) return true;
+      this.inHunks = true;
+    }
+    if (this.oversize) return true;
+    this.hunkBytes += line.length;
+    if (dropped || this.hunkBytes > this.limits.maxPatchBytes) { this.oversize = true; this.hunks = []; return true; }
+    this.hunks.push(line);
+    return true;
+  }
+
+  /** Ends the current section: its patch is kept if it fits. */
+  close(): void {
+    if (this.index < 0 || this.index >= this.wanted) return;
+    if (!this.valid) return;
+    if (this.oversize) { this.cut = true; return; }
+    if (!this.inHunks) return;
+    let text = Buffer.concat(this.hunks).toString('utf8');
+    if (text.endsWith('\n')) text = text.slice(0, -1);
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (this.total + bytes > this.limits.maxTotalPatchBytes) { this.cut = true; this.valid = false; return; }
+    this.total += bytes;
+    this.patches[this.index] = text;
+  }
+
+  result(): PatchPass {
+    return { patches: this.patches, cut: this.cut || !this.valid };
+  }
+}
+
+/**
+ * Cuts a stream into lines for `onLine` (which answers false to stop). Of one very long line only
+ * what a patch could take (`maxLine`) is kept, and it is passed on marked as dropped.
+ */
+function lineSplitter(maxLine: number, onLine: (line: Buffer, dropped: boolean) => boolean) {
+  let partial: Buffer[] = [];
+  let partialBytes = 0;
+  let partialDropped = false;
+  return {
+    /** False when `onLine` asked to stop. */
+    push(chunk: Buffer): boolean {
       let start = 0;
       for (;;) {
         const nl = chunk.indexOf(10, start);
@@ -197,23 +204,51 @@ function readPatches(gitDir: string, from: string, to: string, entries: RawEntry
         partial = [];
         partialBytes = 0;
         partialDropped = false;
-        onLine(line, dropped);
-        if (done) return;
+        if (!onLine(line, dropped)) return false;
         start = nl + 1;
       }
       if (start < chunk.length) {
-        // One very long line: keep only what a patch could take, remember that the rest was dropped.
         const rest = chunk.subarray(start);
-        if (partialBytes + rest.length > limits.maxPatchBytes + 16) partialDropped = true;
+        if (partialBytes + rest.length > maxLine + 16) partialDropped = true;
         else { partial.push(Buffer.from(rest)); partialBytes += rest.length; }
       }
+      return true;
+    },
+    /** The last line, when the stream did not end with a newline. */
+    end(): void {
+      if (partial.length > 0) onLine(Buffer.concat(partial), partialDropped);
+    },
+  };
+}
+
+/** Streams `git diff -p` into PatchSections, stopping git as soon as no more patches are wanted. */
+function readPatches(gitDir: string, from: string, to: string, entries: RawEntry[], limits: CompareLimits, timeoutMs: number): Promise<PatchPass> {
+  const wanted = Math.min(entries.length, limits.maxFiles);
+  const sections = new PatchSections(entries, wanted, limits);
+  // No patch asked for (a count of changes only): the diff's text is not produced at all.
+  if (wanted === 0 || limits.maxPatchBytes <= 0 || limits.maxTotalPatchBytes <= 0) return Promise.resolve(sections.result());
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', [`--git-dir=${gitDir}`, 'diff', '-p', ...DIFF_OPTS, from, to, '--'], { env: minimalGitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let done = false;
+    let stderr = '';
+    const timer = setTimeout(() => finish(new Error(`git diff took longer than ${timeoutMs} ms`)), timeoutMs);
+    const stop = () => {
+      if (done) return;
+      done = true;
+      child.kill('SIGKILL');
+    };
+    const lines = lineSplitter(limits.maxPatchBytes, (line, dropped) => {
+      if (sections.line(line, dropped)) return true;
+      stop();
+      return false;
     });
+    child.stdout.on('data', (chunk: Buffer) => { if (!done) lines.push(chunk); });
     child.stderr.on('data', (c: Buffer) => { if (stderr.length < 4096) stderr += c.toString('utf8'); });
     child.on('error', (e) => finish(e));
     child.on('close', (code) => {
       if (!done) {
-        if (partial.length > 0) onLine(Buffer.concat(partial), partialDropped);
-        closeSection();
+        lines.end();
+        sections.close();
         if (code !== 0) return finish(new Error(`git diff failed (exit ${code}): ${stderr.trim().slice(-300)}`));
       }
       finish(null);
@@ -221,7 +256,7 @@ function readPatches(gitDir: string, from: string, to: string, entries: RawEntry
     function finish(error: Error | null) {
       clearTimeout(timer);
       if (error !== null) { child.kill('SIGKILL'); reject(error); return; }
-      resolve({ patches, cut: cut || !valid });
+      resolve(sections.result());
     }
   });
 }

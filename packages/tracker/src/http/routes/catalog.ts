@@ -8,10 +8,11 @@ import { can } from '../../domain/permissions.js';
 import type { Tracker } from '../../domain/tracker.js';
 import { callerOf } from '../context.js';
 import { countOf } from '../params.js';
-import {
-  AccountQuery, CreateMetaFields, CreateMetaIssueTypes, EditMeta, EditMetaQuery, FieldDetails, IssueParams, IssueType, PageQuery, Priority,
-  ProjectFull, ProjectListQuery, Project, ProjectParams, replies, Status, StatusCategoryItem, User,
-} from '../schemas.js';
+import { PageQuery, replies } from '../schemas/common.js';
+import { AccountQuery, User } from '../schemas/users.js';
+import { IssueType, ProjectFull, ProjectListQuery, Project, ProjectParams, Status } from '../schemas/projects.js';
+import { IssueParams } from '../schemas/issues.js';
+import { CreateMetaFields, CreateMetaIssueTypes, EditMeta, EditMetaQuery, FieldDetails, Priority, StatusCategoryItem } from '../schemas/catalog.js';
 import type { TypeBoxProvider } from '../validation.js';
 import { Type } from '@sinclair/typebox';
 import { renderIssueType, renderStatus, renderUser } from '../render.js';

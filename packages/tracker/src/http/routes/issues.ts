@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { findIssue } from '../../domain/access.js';
 import { addComment, listComments, updateComment } from '../../domain/comments.js';
 import { ApiError } from '../../domain/errors.js';
@@ -11,10 +11,9 @@ import type { IssueReadCache } from '../issue-read-cache.js';
 import { readIssueView, sendJsonText } from '../issue-view.js';
 import { countOf } from '../params.js';
 import { renderComment, renderCreated, renderTransition } from '../render.js';
-import {
-  AssigneeBody, Comment, CommentBody, CommentPage, CommentParams, CommentsQuery, Created, CreateIssueQuery, DeleteIssueQuery, EditIssueQuery, Issue,
-  IssueBody, IssueParams, IssueViewQuery, isTrue, NoContent, replies, TransitionBody, Transitions, TransitionsQuery,
-} from '../schemas.js';
+import { isTrue, NoContent, replies } from '../schemas/common.js';
+import { Comment, CommentBody, CommentPage, CommentParams, CommentsQuery } from '../schemas/comments.js';
+import { AssigneeBody, Created, CreateIssueQuery, DeleteIssueQuery, EditIssueQuery, Issue, IssueBody, IssueParams, IssueViewQuery, TransitionBody, Transitions, TransitionsQuery } from '../schemas/issues.js';
 import type { TypeBoxProvider } from '../validation.js';
 
 const READ = { scope: 'read:jira-work' as const };
@@ -38,7 +37,7 @@ export const issueRoutes = (tracker: Tracker, reads: IssueReadCache | null) => a
     // The view is JSON text already (issue-view.ts), sent as it is rather than through the route's serialiser.
     const body = await readIssueView(tracker, caller, request.params.issueIdOrKey, request.query);
     if (reads && version !== undefined) reads.offer(request.raw, caller.user.id, body, version);
-    return sendJsonText(reply as FastifyReply, body);
+    return sendJsonText(reply, body);
   });
 
   // spec §4 endpoint 14: 204, or 200 with the issue when returnIssue=true
@@ -46,7 +45,7 @@ export const issueRoutes = (tracker: Tracker, reads: IssueReadCache | null) => a
     const caller = callerOf(request);
     const access = await editIssue(tracker, caller, request.params.issueIdOrKey, request.body);
     if (!isTrue(request.query.returnIssue)) return reply.code(204).send(null);
-    return sendJsonText(reply as FastifyReply, await readIssueView(tracker, caller, access.issue.key, request.query));
+    return sendJsonText(reply, await readIssueView(tracker, caller, access.issue.key, request.query));
   });
 
   // spec §4 endpoint 13: deleteSubtasks "true" | "false", in any case (python jira sends "True")

@@ -1,11 +1,12 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { publicId } from '../../domain/ids.js';
 import { searchIssues, type SearchRequest, type SearchResult } from '../../domain/jql/search.js';
 import type { Caller, Tracker } from '../../domain/tracker.js';
 import { callerOf } from '../context.js';
 import { fieldsMeta, peopleOf, renderIssue, sendJsonText, withMembers, type IssueJson } from '../issue-view.js';
 import { commaList } from '../params.js';
-import { replies, SearchBody, SearchQuery, SearchResults } from '../schemas.js';
+import { replies } from '../schemas/common.js';
+import { SearchBody, SearchQuery, SearchResults } from '../schemas/search.js';
 import type { TypeBoxProvider } from '../validation.js';
 
 const READ = { scope: 'read:jira-work' as const };
@@ -18,7 +19,7 @@ export const searchRoutes = (tracker: Tracker) => async (scope: FastifyInstance)
   // the next search already) and every expand but names and schema.
   app.get('/search/jql', { config: READ, schema: { querystring: SearchQuery, response: replies({ 200: SearchResults }) } }, async (request, reply) => {
     const q = request.query;
-    return sendJsonText(reply as FastifyReply, await respond(tracker, callerOf(request), {
+    return sendJsonText(reply, await respond(tracker, callerOf(request), {
       jql: q.jql ?? '',
       maxResults: q.maxResults,
       fields: commaList(q.fields),
@@ -29,7 +30,7 @@ export const searchRoutes = (tracker: Tracker) => async (scope: FastifyInstance)
   // spec §4 endpoint 15: SearchAndReconcileRequestBean → SearchAndReconcileResults
   app.post('/search/jql', { config: READ, schema: { body: SearchBody, response: replies({ 200: SearchResults }) } }, async (request, reply) => {
     const b = request.body ?? {};
-    return sendJsonText(reply as FastifyReply, await respond(tracker, callerOf(request), {
+    return sendJsonText(reply, await respond(tracker, callerOf(request), {
       jql: b.jql ?? '',
       maxResults: b.maxResults ?? undefined,
       fields: b.fields ?? undefined,

@@ -4,7 +4,9 @@ import type { Tracker } from '../../domain/tracker.js';
 import { callerOf } from '../context.js';
 import { countOf } from '../params.js';
 import { renderUser } from '../render.js';
-import { replies, ServerInfo, User, UserSearchQuery } from '../schemas.js';
+import { replies } from '../schemas/common.js';
+import { User, UserSearchQuery } from '../schemas/users.js';
+import { ServerInfo } from '../schemas/catalog.js';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxProvider } from '../validation.js';
 

@@ -1,0 +1,211 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createGunzip } from 'node:zlib';
+import { hasUnreadBody, lingerOnRefusedBody } from '../../net/refused-body.js';
+import { parseCgiHead } from './cgi.js';
+import { minimalGitEnv } from './run.js';
+
+export type Service = 'git-upload-pack' | 'git-receive-pack';
+
+/**
+ * A plain-text answer of the git front. One given before the request's body was read to its end
+ * closes the connection after it, and reads the rest of the body first (up to a bound), so the
+ * client reads the answer rather than a reset (net/refused-body.ts).
+ */
+export function answer(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) { res.destroy(); return; }
+  const unread = hasUnreadBody(res.req);
+  if (unread) lingerOnRefusedBody(res.req, res);
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache', ...headers, ...(unread ? { Connection: 'close' } : {}) });
+  res.end(`${message}\n`);
+}
+
+const SAFE_HEADER = /^[\x20-\x7e]{0,200}$/;
+
+/**
+ * Stops git http-backend and what it started (its own process group): after `graceMs` (time to end
+ * by itself, e.g. on the end of its input), SIGTERM, which lets receive-pack remove its quarantine,
+ * then SIGKILL two seconds later.
+ */
+function killGroup(child: ChildProcess, graceMs = 0): void {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  const signal = (s: NodeJS.Signals) => { if (alive()) { try { process.kill(-pid, s); } catch { /* already gone */ } } };
+  const term = () => {
+    signal('SIGTERM');
+    setTimeout(() => signal('SIGKILL'), 2000).unref();
+  };
+  if (graceMs > 0) setTimeout(term, graceMs).unref();
+  else term();
+}
+
+export interface RelayOptions {
+  owner: string; repo: string; service: Service; login: string | undefined; limit: number; tooLarge: string; gzip: boolean;
+  root: string; timeoutMs: number; pushLimitBytes: number; onPushed: (() => void) | undefined;
+}
+
+/** git http-backend's CGI environment for one request. */
+function cgiEnv(req: IncomingMessage, r: RelayOptions): NodeJS.ProcessEnv {
+  const isPost = req.method === 'POST';
+  // Built from the checked names, never from the request's own path.
+  const pathInfo = isPost ? `/${r.owner}/${r.repo}.git/${r.service}` : `/${r.owner}/${r.repo}.git/info/refs`;
+  const contentType = req.headers['content-type'] ?? '';
+  const protocol = req.headers['git-protocol'];
+  return minimalGitEnv({
+    GIT_PROJECT_ROOT: r.root,
+    GIT_HTTP_EXPORT_ALL: '1',
+    PATH_INFO: pathInfo,
+    REQUEST_METHOD: isPost ? 'POST' : 'GET',
+    QUERY_STRING: isPost ? '' : `service=${r.service}`,
+    CONTENT_TYPE: SAFE_HEADER.test(contentType) ? contentType : '',
+    REMOTE_USER: r.login !== undefined && /^[A-Za-z0-9._-]{1,64}$/.test(r.login) ? r.login : 'git',
+    REMOTE_ADDR: req.socket.remoteAddress ?? '127.0.0.1',
+    ...(typeof protocol === 'string' && /^[A-Za-z0-9=:._,-]{1,200}$/.test(protocol) ? { GIT_PROTOCOL: protocol } : {}),
+    // receive-pack's own cap, in case a body arrives by a way this relay does not count.
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: 'receive.maxInputSize',
+    GIT_CONFIG_VALUE_0: String(r.pushLimitBytes),
+  });
+}
+
+/** Runs git http-backend for one request: the body in (counted, decoded), the CGI answer out. */
+export function relay(req: IncomingMessage, res: ServerResponse, r: RelayOptions): Promise<void> {
+  return new Promise((resolve) => new Relay(req, res, r, resolve).start());
+}
+
+/** One git http-backend run: its state is the answer's (`head`, what is held back) and the body's (`bodyDone`, `over`). */
+class Relay {
+  private readonly child: ChildProcess & { stdin: NonNullable<ChildProcess['stdin']>; stdout: NonNullable<ChildProcess['stdout']> };
+  private readonly isPost: boolean;
+  private finished = false;
+  private bodyDone: boolean;
+  private over = false;
+  private head: ReturnType<typeof parseCgiHead> = null;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly req: IncomingMessage, private readonly res: ServerResponse, private readonly r: RelayOptions, private readonly resolve: () => void) {
+    this.isPost = req.method === 'POST';
+    this.bodyDone = !this.isPost;
+    // stderr is dropped: git's messages to the client travel in the protocol itself, and its
+    // stderr may name paths of the server.
+    this.child = spawn('git', ['http-backend'], { env: cgiEnv(req, r), stdio: ['pipe', 'pipe', 'ignore'], detached: true }) as Relay['child'];
+    this.timer = setTimeout(() => this.fail(504, `git took longer than ${r.timeoutMs} ms and was stopped.`), r.timeoutMs);
+  }
+
+  start(): void {
+    const { child, res } = this;
+    res.on('close', () => { if (!res.writableFinished) { killGroup(child); this.done(); } });
+    child.stdout.on('data', (chunk: Buffer) => this.onOutput(chunk));
+    child.on('error', () => this.fail(500, 'git http-backend could not be started: is git installed on the server?'));
+    child.on('close', (code) => this.onExit(code));
+    child.stdin.on('error', () => { /* the backend stopped reading; its exit tells what happened */ });
+    if (!this.isPost) { child.stdin.end(); return; }
+    this.pipeBody();
+  }
+
+  private done(): void {
+    if (this.finished) return;
+    this.finished = true;
+    clearTimeout(this.timer);
+    this.resolve();
+  }
+
+  private fail(status: number, message: string, headers: Record<string, string> = {}, graceMs = 0): void {
+    killGroup(this.child, graceMs);
+    if (!this.res.headersSent) answer(this.res, status, message, headers);
+    else this.res.destroy();
+    this.done();
+  }
+
+  /**
+   * The answer is held until the whole body went in: a push refused for size must not already
+   * have a 200 on the wire (git http-backend writes its headers before reading the body).
+   */
+  private flush(): void {
+    const { head, res } = this;
+    if (!this.bodyDone || head === null || this.finished || this.over) return;
+    if (!res.headersSent) {
+      res.writeHead(head.status, Object.fromEntries(head.headers));
+      if (head.body.length > 0) res.write(head.body);
+      for (const b of this.pending) res.write(b);
+      this.pending = [];
+      this.child.stdout.resume();
+    }
+  }
+
+  private onOutput(chunk: Buffer): void {
+    const { child, res } = this;
+    if (this.head === null) {
+      const buf = Buffer.concat([...this.pending, chunk]);
+      this.pending = [];
+      let h: ReturnType<typeof parseCgiHead>;
+      try { h = parseCgiHead(buf); } catch (e) { this.fail(502, `git http-backend answered badly: ${(e as Error).message}`); return; }
+      if (h === null) { this.pending = [buf]; return; }
+      this.head = h;
+      this.flush();
+      if (!res.headersSent) child.stdout.pause();
+      return;
+    }
+    if (!res.headersSent) {
+      this.pending.push(chunk);
+      this.pendingBytes += chunk.length;
+      if (this.pendingBytes > 1024 * 1024) child.stdout.pause();
+      return;
+    }
+    if (!res.write(chunk)) { child.stdout.pause(); res.once('drain', () => child.stdout.resume()); }
+  }
+
+  private onExit(code: number | null): void {
+    if (this.finished) return;
+    if (this.head === null) { this.fail(502, 'git http-backend ended without an answer.'); return; }
+    // It may answer without reading the whole body (a refusal): pass that answer on, and read
+    // the rest of the body (up to a bound) so the client reads it.
+    if (!this.bodyDone) { this.bodyDone = true; lingerOnRefusedBody(this.req, this.res); }
+    this.flush();
+    if (code === 0 && this.head.status < 400 && this.r.onPushed) {
+      try { this.r.onPushed(); } catch { /* a listener's failure must not fail a push git has already taken */ }
+    }
+    this.res.end();
+    this.done();
+  }
+
+  /** The request body into git: counted after gzip decoding, cut at the limit (413). */
+  private pipeBody(): void {
+    const { req, child, r } = this;
+    const source = r.gzip ? req.pipe(createGunzip()) : req;
+    let received = 0;
+    source.on('data', (chunk: Buffer) => {
+      if (this.over || this.finished) return;
+      received += chunk.length;
+      if (received > r.limit) {
+        // ARCHITECTURE §14: push bodies are capped. receive-pack has only written into its
+        // quarantine; stopping it here leaves every ref as it was.
+        this.over = true;
+        child.stdin.destroy();
+        if (r.gzip) req.unpipe();
+        // Its input ends here: receive-pack sees a cut pack, fails and cleans up by itself; signals
+        // only if it lingers. The 413 closes the connection once the rest of the body is read (up to a bound).
+        this.fail(413, r.tooLarge, { Connection: 'close' }, 5000);
+        return;
+      }
+      if (!child.stdin.write(chunk)) {
+        source.pause();
+        child.stdin.once('drain', () => source.resume());
+      }
+    });
+    source.on('end', () => {
+      if (this.over || this.finished) return;
+      child.stdin.end();
+      this.bodyDone = true;
+      this.flush();
+    });
+    source.on('error', () => {
+      if (this.over || this.finished) return;
+      this.fail(400, 'The request body is not valid gzip.');
+    });
+    req.on('aborted', () => { killGroup(child); this.done(); });
+  }
+}

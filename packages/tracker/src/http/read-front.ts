@@ -1,0 +1,46 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import type { Tracker } from '../domain/tracker.js';
+import { DEFAULT_READ_CACHE_BYTES, IssueReadCache } from './issue-read-cache.js';
+import { IssueReadFront } from './issue-read-front.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The cache of issue reads (http/issue-read-cache.ts); null when off or on PostgreSQL. */
+    issueReadCache: IssueReadCache | null;
+    /** Issue reads answered before Fastify routes them (http/issue-read-front.ts); null when requests are logged. */
+    issueReadFront: IssueReadFront | null;
+  }
+}
+
+export interface ReadFrontOptions {
+  /** Bytes of `GET /issue` replies kept for repeated reads (SQLite only; 0 turns the cache off). */
+  readCacheBytes?: number | undefined;
+  trustProxy: boolean;
+  /** Whether the server is closing (its answers then say `Connection: close`). */
+  draining: () => boolean;
+}
+
+/**
+ * Issue reads are answered before Fastify sees them (http/issue-read-front.ts), repeated ones
+ * from the cache (http/issue-read-cache.ts): in front of Fastify's own request listener, so every
+ * server setting it made stays as it is. Off when requests are logged (info and below): an answer
+ * from the front would not be. Gives the cache (null when off), which the issue routes fill too.
+ */
+export function installReadFront(app: FastifyInstance, tracker: Tracker, options: ReadFrontOptions): IssueReadCache | null {
+  const logsRequests = ['trace', 'debug', 'info'].includes(app.log.level);
+  const cacheBytes = logsRequests ? 0 : options.readCacheBytes ?? DEFAULT_READ_CACHE_BYTES;
+  const reads = tracker.store.dataVersion && cacheBytes > 0
+    ? new IssueReadCache(tracker.store.dataVersion, cacheBytes, options.trustProxy)
+    : null;
+  const front = logsRequests ? null : new IssueReadFront(tracker, reads, options.trustProxy, options.draining);
+  app.decorate('issueReadCache', reads);
+  app.decorate('issueReadFront', front);
+  if (front) {
+    const routed = app.server.listeners('request') as RequestListener[];
+    app.server.removeAllListeners('request');
+    const route: RequestListener = (request, response) => { for (const listener of routed) listener(request, response); };
+    app.server.on('request', (request: IncomingMessage, response: ServerResponse) => front.serve(request, response, route));
+  }
+  return reads;
+}

@@ -61,5 +61,16 @@ export function joinSentences(first: string, second: string): string {
 function describe(method: string, path: string, status: number, errorMessages: string[], errors: Record<string, string>): string {
   const vendor = [...errorMessages, ...Object.entries(errors).map(([k, v]) => `${k}: ${v}`)].join('; ');
   const h = hint(status, vendor);
-  return joinSentences(`${method} ${path} failed with HTTP ${status}${vendor ? `: ${vendor}` : ''}`, h);
+  return joinSentences(`${method} ${path} failed with HTTP ${status}${vendor ? `: ${cutQuote(vendor)}` : ''}`, h);
+}
+
+/** At most this many characters of the tracker's own words in a message (docs/limits.md); `vendorMessage` keeps them all. */
+export const QUOTE_MAX = 300;
+
+/** The tracker's words as a message quotes them: one line, cut to QUOTE_MAX characters saying how many were left out. */
+function cutQuote(text: string): string {
+  const one = text.replace(/\s*[\r\n]+\s*/g, ' ');
+  if (one.length <= QUOTE_MAX) return one;
+  const end = /[\ud800-\udbff]/.test(one[QUOTE_MAX - 1] ?? '') ? QUOTE_MAX - 1 : QUOTE_MAX;
+  return `${one.slice(0, end)}… (${one.length - end} more characters)`;
 }

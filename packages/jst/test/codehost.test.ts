@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faultsBefore, type CodehostFaults } from '../../../test/support/codehost-faults.js';
 import { codehostOf, type EmbeddedCodehost, type RequestTap } from '../../../test/support/embedded-codehost.js';
 import { gitAsync, makeRepo, type TestRepo } from '../../../test/support/repo.js';
 import { CODEHOST_LOGIN, CODEHOST_TOKEN, testSeed, withCodehost } from '../../../test/support/seed.js';
@@ -15,39 +16,6 @@ async function server(handler: http.RequestListener): Promise<{ url: string; clo
   return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, close: () => new Promise((r) => { s.closeAllConnections(); s.close(() => r()); }) };
 }
 
-interface Fault { status: number; headers?: Record<string, string>; body?: string }
-
-/**
- * A fault injector in front of the real code host (not a stand-in for it): the answers queued with
- * `next` are given instead of the code host's, one per request, then every request goes through to
- * the code host unchanged. It gives what a real host does not on demand: a 429 with Retry-After, a
- * rate-limit 403, a redirect, an answer of the wrong shape.
- */
-async function faultsBefore(target: string): Promise<{ api: string; next(...faults: Fault[]): void; close(): Promise<void> }> {
-  const queue: Fault[] = [];
-  const s = await server((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const fault = queue.shift();
-      if (fault) {
-        res.writeHead(fault.status, { 'Content-Type': 'application/json; charset=utf-8', ...fault.headers });
-        res.end(fault.body ?? JSON.stringify({ message: 'injected fault', documentation_url: 'https://docs.github.com/rest' }));
-        return;
-      }
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'connection') headers[k] = v;
-      const body = Buffer.concat(chunks);
-      fetch(`${target}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(body.length > 0 ? { body } : {}), redirect: 'manual' }).then(async (answer) => {
-        const text = Buffer.from(await answer.arrayBuffer());
-        res.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/json' });
-        res.end(text);
-      }, (e: unknown) => { res.writeHead(502); res.end(String(e)); });
-    });
-  });
-  return { api: `${s.url}/api/v3`, next: (...faults) => { queue.push(...faults); }, close: s.close };
-}
-
 const failureOf = async (p: Promise<unknown>): Promise<CodehostError> => {
   try { await p; } catch (e) { if (e instanceof CodehostError) return e; throw e; }
   throw new Error('expected a CodehostError');
@@ -58,7 +26,7 @@ describe('the code-host client (ARCHITECTURE §11) on the embedded code host (§
   let ch: EmbeddedCodehost;
   let tap: RequestTap;
   let repo: TestRepo;
-  let faults: Awaited<ReturnType<typeof faultsBefore>>;
+  let faults: CodehostFaults;
   const client = (o: { apiUrl?: string; token?: string; limits?: object } = {}) =>
     new CodehostClient({ apiUrl: o.apiUrl ?? ch.api, token: o.token ?? CODEHOST_TOKEN, repo: { owner: 'acme', name: 'widgets' }, limits: o.limits ?? {} });
 

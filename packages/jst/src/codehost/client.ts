@@ -1,3 +1,4 @@
+import { quoted, terminalText } from '../text.js';
 import { CodehostError, DEFAULT_LIMITS, sendBounded, type FetchLike, type HttpLimits } from './http.js';
 
 export interface Repo { owner: string; name: string }
@@ -126,9 +127,9 @@ function malformed(label: string, what: string): CodehostError {
   return new CodehostError('http_error', null, `${label} answered ${what}`, 'Check that CODEHOST_API_URL is a GitHub-shaped REST API (https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise and jst-tracker)');
 }
 
-/** `s` without control characters (C0, DEL, C1): safe to print on a terminal. */
+/** `s` on one line without control characters: a name, a branch, a title kept from an answer. */
 export function printable(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+  return terminalText(s.replace(/[\r\n\t]/g, ''));
 }
 
 function objectOf(label: string, v: unknown, what: string): Json {
@@ -192,11 +193,14 @@ function reviewOf(label: string, v: unknown): Review {
 }
 
 function failure(label: string, status: number, headers: { get(name: string): string | null }, json: unknown, slug: string): CodehostError {
-  const said = typeof (json as { message?: unknown } | null)?.message === 'string' ? `: ${(json as { message: string }).message}` : '';
-  const detail = Array.isArray((json as { errors?: unknown } | null)?.errors)
-    ? ((json as { errors: { message?: string }[] }).errors.map((e) => e.message).filter(Boolean).join('; '))
-    : '';
-  const what = `${label} answered HTTP ${status}${said}${detail ? ` (${detail})` : ''}`;
+  // The code host's own words, each cut to QUOTE_MAX characters and said once (ARCHITECTURE §11).
+  const body = typeof json === 'object' && json !== null ? (json as { message?: unknown; errors?: unknown }) : {};
+  const message = typeof body.message === 'string' ? quoted(body.message) : '';
+  const details = Array.isArray(body.errors)
+    ? body.errors.map((e: unknown) => (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string' ? quoted((e as { message: string }).message) : '')).filter((m) => m !== '' && m !== message)
+    : [];
+  const detail = details.length ? quoted(details.join('; ')) : '';
+  const what = `${label} answered HTTP ${status}${message ? `: ${message}` : ''}${detail ? ` (${detail})` : ''}`;
   if (status === 401) return new CodehostError('unauthorized', status, what, 'The code host refused CODEHOST_PAT_TOKEN: it is wrong, expired or revoked; put a new token in CODEHOST_PAT_TOKEN in .jst/local.env');
   if (status === 429 || (status === 403 && (headers.get('x-ratelimit-remaining') === '0' || headers.get('retry-after') !== null))) {
     return new CodehostError('rate_limited', status, what, 'The code host is rate limiting this token: wait until it resets, then rerun (nothing further was sent)');

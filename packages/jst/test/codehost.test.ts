@@ -142,6 +142,65 @@ describe('the code-host client (ARCHITECTURE §11) on the embedded code host (§
     expect((await failureOf(client({ apiUrl: faults.api }).user())).message).toContain('a user without a login');
   });
 
+  it('ARCHITECTURE §11: one schema per answer shape (pull, pull list, review, review list, comment, user): every field used is checked, exit 1 naming the call', async () => {
+    const c = () => client({ apiUrl: faults.api });
+    const good = { number: 7, html_url: 'https://x.test/7', state: 'open', title: 't', head: { ref: 'a' }, base: { ref: 'b' } };
+    const review = { id: 3, user: { login: 'x' }, body: 'APPROVED — ok', state: 'COMMENTED' };
+    const cases: [string, () => Promise<unknown>, unknown, string][] = [
+      ['GET', () => c().pull(7), { ...good, number: 0 }, 'GET /repos/acme/widgets/pulls/7 answered a pull request without a number'],
+      ['GET', () => c().pull(7), { ...good, number: 7.5 }, 'a pull request without a number'],
+      ['GET', () => c().pull(7), { ...good, html_url: 12345 }, 'pull request #7 without an http(s) URL'],
+      ['GET', () => c().pull(7), { ...good, head: { ref: 5 } }, 'without its head and base branches'],
+      ['GET', () => c().pull(7), { ...good, base: null }, 'without its head and base branches'],
+      ['GET', () => c().pull(7), { ...good, state: 'closed', merged: 'yes' }, 'whose "merged" is not true or false'],
+      ['GET', () => c().pulls('a', 'b'), [good, null], 'GET /repos/acme/widgets/pulls answered something that is not a pull request'],
+      ['GET', () => c().pulls('a', 'b'), { length: 0 }, 'a list that is not a list'],
+      ['GET', () => c().reviews(7), [{ ...review, id: '3' }], 'GET /repos/acme/widgets/pulls/7/reviews answered a review without an id'],
+      ['GET', () => c().reviews(7), [{ ...review, state: 'LGTM' }], 'review 3 with a state GitHub does not give'],
+      ['GET', () => c().reviews(7), [{ ...review, body: { text: 'APPROVED' } }], 'review 3 whose body is not text'],
+      ['POST', () => c().createReview(7, 'x'), [review], 'POST /repos/acme/widgets/pulls/7/reviews answered something that is not a review'],
+      ['POST', () => c().commentOnIssue(7, 'x'), { id: -1 }, 'POST /repos/acme/widgets/issues/7/comments answered a comment without an id'],
+      ['GET', () => c().user(), { login: '\u001b\u0007' }, 'GET /user answered a user without a login'],
+      ['GET', () => c().user(), null, 'GET /user answered something that is not a user'],
+    ];
+    for (const [method, call, body, says] of cases) {
+      faults.next({ method, status: method === 'POST' ? 201 : 200, body: JSON.stringify(body) });
+      const e = await failureOf(call());
+      expect(e, says).toMatchObject({ failure: 'http_error', exitCode: 1 });
+      expect(e.message).toContain(says);
+      faults.clear();
+    }
+  });
+
+  it('ARCHITECTURE §11: a redirect is refused for every method, a 307/308 on a POST too (fetch would send the body and token again)', async () => {
+    let reached = 0;
+    const elsewhere = await server((_req, res) => { reached++; res.writeHead(201, { 'Content-Type': 'application/json' }); res.end(JSON.stringify({ id: 1 })); });
+    try {
+      for (const status of [301, 302, 303, 307, 308]) {
+        faults.next({ method: 'POST', status, headers: { location: `${elsewhere.url}/x` }, body: '' });
+        const e = await failureOf(client({ apiUrl: faults.api }).commentOnIssue(7, 'Run report'));
+        expect(e).toMatchObject({ failure: 'http_error', status });
+        expect(e.message).toContain(`POST /repos/acme/widgets/issues/7/comments answered a redirect (HTTP ${status})`);
+      }
+      expect(reached).toBe(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('ARCHITECTURE §11: an error quotes the code host once and at most 300 characters of it, without control characters', async () => {
+    const huge = `${'A'.repeat(100_000)}\u001b[2J`;
+    faults.next({ method: 'POST', status: 422, body: JSON.stringify({ message: huge, errors: [{ message: huge }, { message: 'also \u001b]0;t\u0007' }] }) });
+    const e = await failureOf(client({ apiUrl: faults.api }).createPull({ title: 't', head: 'a', base: 'b', body: '', draft: false }));
+    expect(e).toMatchObject({ failure: 'conflict', status: 422 });
+    expect(e.message).toContain('POST /repos/acme/widgets/pulls answered HTTP 422: AAA');
+    expect(e.message).toContain('… (99703 more characters)');
+    expect(e.message.match(/more characters/g)).toHaveLength(1);
+    expect(e.message).toContain('(also ]0;t)');
+    expect(e.message.length).toBeLessThan(800);
+    expect(e.message).not.toMatch(/[\u0000-\u001f]/);
+  });
+
   it('text kept from an answer has its control characters removed', async () => {
     faults.next({ status: 200, body: JSON.stringify({ login: 'evil\u001b[2Jbot\u0007' }) });
     expect((await client({ apiUrl: faults.api }).user()).login).toBe('evil[2Jbot');

@@ -109,7 +109,7 @@ export class CodehostClient {
   async commentOnIssue(n: number, body: string): Promise<{ id: number; html_url?: string }> {
     const label = `POST ${this.base}/issues/${n}/comments`;
     const c = objectOf(label, await this.call('POST', `${this.base}/issues/${n}/comments`, { body }), 'a comment');
-    if (!Number.isSafeInteger(c.id)) throw malformed(label, 'a comment without an id');
+    if (!positive(c.id)) throw malformed(label, 'a comment without an id');
     const url = httpUrl(c.html_url);
     return { id: c.id as number, ...(url ? { html_url: url } : {}) };
   }
@@ -131,6 +131,13 @@ function malformed(label: string, what: string): CodehostError {
 export function printable(s: string): string {
   return terminalText(s.replace(/[\r\n\t]/g, ''));
 }
+
+/** A number as GitHub gives ids and pull request numbers: a positive integer. */
+const positive = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
+
+/** The states of a pull request review in GitHub's REST description. */
+const REVIEW_STATES = new Set(['APPROVED', 'CHANGES_REQUESTED', 'COMMENTED', 'DISMISSED', 'PENDING']);
+const REVIEW_STATE_LIST = [...REVIEW_STATES].join(', ');
 
 function objectOf(label: string, v: unknown, what: string): Json {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw malformed(label, `something that is not ${what} (a JSON object)`);
@@ -159,10 +166,11 @@ function refOf(v: unknown): { ref: string } | null {
 
 function pullOf(label: string, v: unknown): PullRequest {
   const p = objectOf(label, v, 'a pull request');
-  if (!Number.isSafeInteger(p.number) || (p.number as number) <= 0) throw malformed(label, 'a pull request without a number');
+  if (!positive(p.number)) throw malformed(label, 'a pull request without a number');
   const url = httpUrl(p.html_url);
   if (url === null) throw malformed(label, `pull request #${String(p.number)} without an http(s) URL`);
   if (p.state !== 'open' && p.state !== 'closed') throw malformed(label, `pull request #${String(p.number)} with a state that is neither open nor closed`);
+  if (p.merged !== undefined && typeof p.merged !== 'boolean') throw malformed(label, `pull request #${String(p.number)} whose "merged" is not true or false`);
   const head = refOf(p.head);
   const base = refOf(p.base);
   if (!head || !base) throw malformed(label, `pull request #${String(p.number)} without its head and base branches`);
@@ -181,13 +189,15 @@ function pullOf(label: string, v: unknown): PullRequest {
 
 function reviewOf(label: string, v: unknown): Review {
   const r = objectOf(label, v, 'a review');
-  if (!Number.isSafeInteger(r.id)) throw malformed(label, 'a review without an id');
+  if (!positive(r.id)) throw malformed(label, 'a review without an id');
+  if (typeof r.state !== 'string' || !REVIEW_STATES.has(r.state)) throw malformed(label, `review ${String(r.id)} with a state GitHub does not give (${REVIEW_STATE_LIST})`);
+  if (r.body !== undefined && r.body !== null && typeof r.body !== 'string') throw malformed(label, `review ${String(r.id)} whose body is not text`);
   const user = typeof r.user === 'object' && r.user !== null && typeof (r.user as Json).login === 'string' ? { login: printable((r.user as Json).login as string) } : null;
   return {
     id: r.id as number,
     user,
     body: typeof r.body === 'string' ? r.body : '',
-    state: typeof r.state === 'string' ? r.state : '',
+    state: r.state,
     ...(typeof r.submitted_at === 'string' ? { submitted_at: r.submitted_at } : {}),
   };
 }

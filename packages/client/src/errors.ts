@@ -25,6 +25,14 @@ export class TrackerNetworkError extends Error {
   }
 }
 
+/** A 2xx answer in JSON that is not what the call gives (ARCHITECTURE §11): never used. */
+export class TrackerShapeError extends Error {
+  constructor(readonly method: string, readonly path: string, what: string) {
+    super(`${method} ${path} answered something that is not ${what}: the address reaches something other than the tracker's REST API, or a tracker jst does not know; check TRACKER_ACCOUNT_URL and TRACKER_GATEWAY_URL`);
+    this.name = 'TrackerShapeError';
+  }
+}
+
 /**
  * A 2xx answer whose body is not JSON (issue 14 item 5): a login page, a proxy's error page or
  * another service at the configured address. Never a success.

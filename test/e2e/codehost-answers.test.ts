@@ -56,6 +56,7 @@ describe.each(await storeKinds())('ARCHITECTURE §11: every code-host answer is 
     const error = r.stderr.split('\n').filter((l) => l.startsWith('jst: '));
     expect(error, r.stderr).toHaveLength(1);
     expect(error[0]).toContain(says);
+    expect(error[0]!.length).toBeLessThan(1000);
     expect(r.stderr).not.toMatch(CONTROL);
     expect(r.stderr).not.toContain('is not a function');
     expect(r.stderr).not.toContain('undefined');

@@ -1,4 +1,4 @@
-import { TrackerHttpError, TrackerResponseError } from './errors.js';
+import { TrackerHttpError, TrackerResponseError, TrackerShapeError } from './errors.js';
 import { DEFAULT_TIMEOUT_MS } from './bounded.js';
 import { Transport, type HttpRequest, type HttpResponse } from './transport.js';
 import { apiBase, siteUrl } from '@jst/url';
@@ -167,8 +167,9 @@ export class TrackerClient {
 
   projectStatuses(key: string): Promise<ProjectStatuses> { return this.call('GET', `/project/${enc(key)}/statuses`); }
 
-  getIssue(key: string, fields?: readonly string[]): Promise<Issue> {
-    return this.call('GET', `/issue/${enc(key)}${fields ? qs({ fields: fields.join(',') }) : ''}`);
+  async getIssue(key: string, fields?: readonly string[]): Promise<Issue> {
+    const issue = await this.call<Issue>('GET', `/issue/${enc(key)}${fields ? qs({ fields: fields.join(',') }) : ''}`);
+    return fits('GET', '/issue/{key}', issue, 'an issue (key and fields)', (i) => typeof i.key === 'string' && isObject(i.fields));
   }
 
   createIssue(fields: IssueFields): Promise<CreatedIssue> { return this.call('POST', '/issue', { fields }); }
@@ -179,15 +180,19 @@ export class TrackerClient {
     return this.call('DELETE', `/issue/${enc(key)}${deleteSubtasks ? '?deleteSubtasks=true' : ''}`);
   }
 
-  addComment(key: string, body: unknown): Promise<Comment> { return this.call('POST', `/issue/${enc(key)}/comment`, { body }); }
+  async addComment(key: string, body: unknown): Promise<Comment> {
+    const comment = await this.call<Comment>('POST', `/issue/${enc(key)}/comment`, { body });
+    return fits('POST', '/issue/{key}/comment', comment, 'a comment with an id', (c) => typeof c.id === 'string' && c.id !== '');
+  }
 
   /** Jira's updateComment: a new body for a comment (the tracker lets only its author do so). */
   updateComment(key: string, id: string, body: unknown): Promise<Comment> {
     return this.call('PUT', `/issue/${enc(key)}/comment/${enc(id)}`, { body });
   }
 
-  listComments(key: string, q: { startAt?: number; maxResults?: number } = {}): Promise<CommentPage> {
-    return this.call('GET', `/issue/${enc(key)}/comment${qs(q)}`);
+  async listComments(key: string, q: { startAt?: number; maxResults?: number } = {}): Promise<CommentPage> {
+    const page = await this.call<CommentPage>('GET', `/issue/${enc(key)}/comment${qs(q)}`);
+    return fits('GET', '/issue/{key}/comment', page, 'a page of comments', (p) => Array.isArray(p.comments) && p.comments.every(isObject) && Number.isSafeInteger(p.total));
   }
 
   priorities(): Promise<Priority[]> { return this.call('GET', '/priority'); }
@@ -196,7 +201,10 @@ export class TrackerClient {
 
   assign(key: string, accountId: string | null): Promise<void> { return this.call('PUT', `/issue/${enc(key)}/assignee`, { accountId }); }
 
-  transitions(key: string): Promise<{ transitions: Transition[] }> { return this.call('GET', `/issue/${enc(key)}/transitions`); }
+  async transitions(key: string): Promise<{ transitions: Transition[] }> {
+    const t = await this.call<{ transitions: Transition[] }>('GET', `/issue/${enc(key)}/transitions`);
+    return fits('GET', '/issue/{key}/transitions', t, 'a list of transitions', (v) => Array.isArray(v.transitions) && v.transitions.every((x) => isObject(x) && typeof x.id === 'string'));
+  }
 
   doTransition(key: string, id: string): Promise<void> { return this.call('POST', `/issue/${enc(key)}/transitions`, { transition: { id } }); }
 
@@ -206,6 +214,17 @@ export class TrackerClient {
 }
 
 function enc(key: string): string { return encodeURIComponent(key); }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * ARCHITECTURE §11: an answer that jst acts on is checked before it is used; one that does not fit
+ * (an issue without fields, a comment without an id) is a TrackerShapeError naming the call.
+ */
+function fits<T>(method: string, path: string, v: T, what: string, ok: (v: T & Record<string, unknown>) => boolean): T {
+  if (isObject(v) && ok(v as T & Record<string, unknown>)) return v;
+  throw new TrackerShapeError(method, path, what);
+}
 
 function qs(q: Record<string, string | number | undefined>): string {
   const p = new URLSearchParams();

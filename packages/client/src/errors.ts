@@ -25,6 +25,14 @@ export class TrackerNetworkError extends Error {
   }
 }
 
+/** A 2xx answer in JSON that is not what the call gives (ARCHITECTURE §11): never used. */
+export class TrackerShapeError extends Error {
+  constructor(readonly method: string, readonly path: string, what: string) {
+    super(`${method} ${path} answered something that is not ${what}: the address reaches something other than the tracker's REST API, or a tracker jst does not know; check TRACKER_ACCOUNT_URL and TRACKER_GATEWAY_URL`);
+    this.name = 'TrackerShapeError';
+  }
+}
+
 /**
  * A 2xx answer whose body is not JSON (issue 14 item 5): a login page, a proxy's error page or
  * another service at the configured address. Never a success.
@@ -61,5 +69,16 @@ export function joinSentences(first: string, second: string): string {
 function describe(method: string, path: string, status: number, errorMessages: string[], errors: Record<string, string>): string {
   const vendor = [...errorMessages, ...Object.entries(errors).map(([k, v]) => `${k}: ${v}`)].join('; ');
   const h = hint(status, vendor);
-  return joinSentences(`${method} ${path} failed with HTTP ${status}${vendor ? `: ${vendor}` : ''}`, h);
+  return joinSentences(`${method} ${path} failed with HTTP ${status}${vendor ? `: ${cutQuote(vendor)}` : ''}`, h);
+}
+
+/** At most this many characters of the tracker's own words in a message (docs/limits.md); `vendorMessage` keeps them all. */
+export const QUOTE_MAX = 300;
+
+/** The tracker's words as a message quotes them: one line, cut to QUOTE_MAX characters saying how many were left out. */
+function cutQuote(text: string): string {
+  const one = text.replace(/\s*[\r\n]+\s*/g, ' ');
+  if (one.length <= QUOTE_MAX) return one;
+  const end = /[\ud800-\udbff]/.test(one[QUOTE_MAX - 1] ?? '') ? QUOTE_MAX - 1 : QUOTE_MAX;
+  return `${one.slice(0, end)}… (${one.length - end} more characters)`;
 }

@@ -258,3 +258,61 @@ describe('retries: only idempotent calls, only on 429/503, honouring Retry-After
     expect(hits['GET /ex/jira/c/rest/api/3/myself']).toBe(1);
   });
 });
+
+describe('ARCHITECTURE §11: every tracker answer jst acts on is checked before it is used', () => {
+  // Answers the tracker would never give, from a local server: a redirect, a wrong shape, a flood of words.
+  let server: Server;
+  let answer: { status: number; headers?: Record<string, string>; body: string };
+  let reached = 0;
+  let elsewhere: Server;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/_edge/tenant_info') { res.end(JSON.stringify({ cloudId: 'c' })); return; }
+      res.writeHead(answer.status, { 'Content-Type': 'application/json', ...answer.headers });
+      res.end(answer.body);
+    });
+    elsewhere = createServer((_req, res) => { reached++; res.end('{"id":"1"}'); });
+    await Promise.all([server, elsewhere].map((s) => new Promise<void>((r) => s.listen(0, '127.0.0.1', r))));
+  });
+  afterAll(() => { server.close(); elsewhere.close(); });
+  const client = () => {
+    const { port } = server.address() as AddressInfo;
+    return new TrackerClient({ siteHost: `127.0.0.1:${port}`, gatewayUrl: `http://127.0.0.1:${port}`, email: 'a@b', token: 't' });
+  };
+  const failure = async (p: Promise<unknown>): Promise<Error> => p.then(() => { throw new Error('expected a failure'); }, (e: Error) => e);
+
+  it('a redirect is a failure naming the call, never followed (for a POST too)', async () => {
+    const { port } = elsewhere.address() as AddressInfo;
+    for (const status of [301, 302, 307, 308]) {
+      answer = { status, headers: { location: `http://127.0.0.1:${port}/x` }, body: '' };
+      const e = await failure(client().addComment('ABC-1', textToAdf('Run report')));
+      expect(e).toBeInstanceOf(TrackerHttpError);
+      expect(e.message).toContain(`POST /issue/ABC-1/comment failed with HTTP ${status}`);
+    }
+    expect(reached).toBe(0);
+  });
+
+  it('an issue without fields, a comment without an id, a comment page or transition list of the wrong shape: refused, naming the call', async () => {
+    const cases: [() => Promise<unknown>, unknown, string][] = [
+      [() => client().getIssue('ABC-1'), [], 'GET /issue/{key} answered something that is not an issue (key and fields)'],
+      [() => client().getIssue('ABC-1'), { key: 'ABC-1', fields: 'x' }, 'not an issue'],
+      [() => client().addComment('ABC-1', textToAdf('x')), { id: 7 }, 'POST /issue/{key}/comment answered something that is not a comment with an id'],
+      [() => client().listComments('ABC-1'), { total: 1, comments: { 0: {} } }, 'GET /issue/{key}/comment answered something that is not a page of comments'],
+      [() => client().transitions('ABC-1'), { transitions: [{ id: 5 }] }, 'GET /issue/{key}/transitions answered something that is not a list of transitions'],
+    ];
+    for (const [call, body, says] of cases) {
+      answer = { status: 200, body: JSON.stringify(body) };
+      const e = await failure(call());
+      expect(e.name).toBe('TrackerShapeError');
+      expect(e.message).toContain(says);
+    }
+  });
+
+  it('an error quotes at most 300 characters of the tracker\'s words, saying how many were left out; vendorMessage keeps them all', async () => {
+    answer = { status: 400, body: JSON.stringify({ errorMessages: ['x'.repeat(1_000_000)], errors: { summary: 'y\nz' } }) };
+    const e = await failure(client().getIssue('ABC-1')) as TrackerHttpError;
+    expect(e.message).toContain(`GET /issue/ABC-1 failed with HTTP 400: ${'x'.repeat(300)}… (${1_000_000 + '; summary: y z'.length - 300} more characters)`);
+    expect(e.message.length).toBeLessThan(500);
+    expect(e.vendorMessage.length).toBeGreaterThan(1_000_000);
+  });
+});

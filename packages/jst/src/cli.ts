@@ -28,14 +28,14 @@ export function fastPath(argv: string[]): { role: Role; verb: 'raw' | 'batch'; a
 async function run(argv: string[]): Promise<number> {
   const fast = fastPath(argv);
   if (!fast) return (await import('./program.js')).main(argv);
-  const [{ createContext }, { exitCodeFor, messageFor }] = await Promise.all([import('./context.js'), import('./exit.js')]);
+  const [{ createContext }, { exitCodeFor, messageFor }, { errorLine }] = await Promise.all([import('./context.js'), import('./exit.js'), import('./output.js')]);
   const ctx = createContext();
   try {
     if (fast.verb === 'batch') return await (await import('./commands/batch.js')).batch(ctx, fast.role);
     const [method, path, body] = fast.args as [string, string, string | undefined];
     return await (await import('./commands/raw.js')).raw(ctx, fast.role, method, path, body);
   } catch (e) {
-    process.stderr.write(`jst: ${ctx.redact(messageFor(e))}\n`);
+    process.stderr.write(errorLine(ctx.redact(messageFor(e))));
     return exitCodeFor(e);
   } finally {
     ctx.close();

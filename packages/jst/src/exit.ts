@@ -1,4 +1,4 @@
-import { CallLimitError, RuleStop, TrackerHttpError, TrackerNetworkError, TrackerResponseError } from '@jst/client';
+import { CallLimitError, RuleStop, TrackerHttpError, TrackerNetworkError, TrackerResponseError, TrackerShapeError } from '@jst/client';
 import { JstError } from './config/index.js';
 
 /**
@@ -55,7 +55,7 @@ export function errorCodeFor(error: unknown): ErrorCode {
   if (error instanceof TrackerHttpError) return byStatus(error.status);
   if (error instanceof TrackerNetworkError) return 'network';
   if (error instanceof CallLimitError) return error.limit === 'timeout' ? 'timeout' : 'too_large';
-  if (error instanceof TrackerResponseError) return 'http_error';
+  if (error instanceof TrackerResponseError || error instanceof TrackerShapeError) return 'http_error';
   if (error instanceof RuleStop) return 'refused';
   if (error instanceof JstError) {
     const failure = (error as JstError & { failure?: unknown }).failure;

@@ -1,11 +1,25 @@
 import type { Io } from './context.js';
+import { cutText, ERROR_MAX, terminalText } from './text.js';
+
+export { cutText, quoted, terminalText } from './text.js';
 
 export function printJson(io: Io, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** One line of text mode: its control characters removed (ARCHITECTURE §11), jst's colours kept. */
 export function line(io: Io, text = ''): void {
-  io.stdout.write(`${text}\n`);
+  io.stdout.write(`${terminalText(text, io.color)}\n`);
+}
+
+/** A progress or warning line on stderr, as `line` cleans it. */
+export function note(io: Io, text: string): void {
+  io.stderr.write(`${terminalText(text, io.color)}\n`);
+}
+
+/** The error line of a failed run (`jst: …` on stderr): no control characters, at most ERROR_MAX characters. */
+export function errorLine(message: string): string {
+  return `jst: ${cutText(terminalText(message), ERROR_MAX)}\n`;
 }
 
 const paint = (code: string) => (io: Io, text: string) => (io.color ? `\u001b[${code}m${text}\u001b[0m` : text);
@@ -29,8 +43,11 @@ export function table(rows: string[][]): string {
  */
 export interface Outcome<T = unknown> { json: T; text: string; code: number }
 
-/** The CLI face of an outcome: the JSON (two-space indent) or the text, then the exit code. */
+/**
+ * The CLI face of an outcome: the JSON (two-space indent; JSON escapes every control character
+ * itself) or the text with its control characters removed, then the exit code.
+ */
 export function emit(io: Io, out: Outcome, asJson: boolean): number {
-  io.stdout.write(asJson ? `${JSON.stringify(out.json, null, 2)}\n` : out.text);
+  io.stdout.write(asJson ? `${JSON.stringify(out.json, null, 2)}\n` : terminalText(out.text, io.color));
   return out.code;
 }

@@ -4,7 +4,7 @@ import { helpOf, type CommandSpec, type Face, type Fields } from './commands/spe
 import { TOOL_SPECS } from './commands/tools.js';
 import { ROLES, type Role } from './config/index.js';
 import { createContext, type Context } from './context.js';
-import { emit } from './output.js';
+import { emit, errorLine } from './output.js';
 import { EXIT, exitCodeFor, jsonError, messageFor } from './exit.js';
 import { VERSION } from './version.js';
 
@@ -118,9 +118,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     const raw = messageFor(e);
     const text = ctx ? ctx.redact(raw) : raw;
-    process.stderr.write(`jst: ${text}\n`);
+    // ARCHITECTURE §11: no control character, and a bounded length, whatever a server said.
+    const line = errorLine(text);
+    process.stderr.write(line);
     // ARCHITECTURE §11: every error of a --json run also says, on stdout, what kind of no it was.
-    if (argv.includes('--json')) process.stdout.write(jsonError(e, text));
+    if (argv.includes('--json')) process.stdout.write(jsonError(e, line.slice('jst: '.length, -1)));
     return exitCodeFor(e);
   } finally {
     ctx?.close();

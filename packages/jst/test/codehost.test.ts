@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faultsBefore, type CodehostFaults } from '../../../test/support/codehost-faults.js';
 import { codehostOf, type EmbeddedCodehost, type RequestTap } from '../../../test/support/embedded-codehost.js';
 import { gitAsync, makeRepo, type TestRepo } from '../../../test/support/repo.js';
 import { CODEHOST_LOGIN, CODEHOST_TOKEN, testSeed, withCodehost } from '../../../test/support/seed.js';
@@ -15,39 +16,6 @@ async function server(handler: http.RequestListener): Promise<{ url: string; clo
   return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, close: () => new Promise((r) => { s.closeAllConnections(); s.close(() => r()); }) };
 }
 
-interface Fault { status: number; headers?: Record<string, string>; body?: string }
-
-/**
- * A fault injector in front of the real code host (not a stand-in for it): the answers queued with
- * `next` are given instead of the code host's, one per request, then every request goes through to
- * the code host unchanged. It gives what a real host does not on demand: a 429 with Retry-After, a
- * rate-limit 403, a redirect, an answer of the wrong shape.
- */
-async function faultsBefore(target: string): Promise<{ api: string; next(...faults: Fault[]): void; close(): Promise<void> }> {
-  const queue: Fault[] = [];
-  const s = await server((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const fault = queue.shift();
-      if (fault) {
-        res.writeHead(fault.status, { 'Content-Type': 'application/json; charset=utf-8', ...fault.headers });
-        res.end(fault.body ?? JSON.stringify({ message: 'injected fault', documentation_url: 'https://docs.github.com/rest' }));
-        return;
-      }
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'connection') headers[k] = v;
-      const body = Buffer.concat(chunks);
-      fetch(`${target}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(body.length > 0 ? { body } : {}), redirect: 'manual' }).then(async (answer) => {
-        const text = Buffer.from(await answer.arrayBuffer());
-        res.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/json' });
-        res.end(text);
-      }, (e: unknown) => { res.writeHead(502); res.end(String(e)); });
-    });
-  });
-  return { api: `${s.url}/api/v3`, next: (...faults) => { queue.push(...faults); }, close: s.close };
-}
-
 const failureOf = async (p: Promise<unknown>): Promise<CodehostError> => {
   try { await p; } catch (e) { if (e instanceof CodehostError) return e; throw e; }
   throw new Error('expected a CodehostError');
@@ -58,7 +26,7 @@ describe('the code-host client (ARCHITECTURE §11) on the embedded code host (§
   let ch: EmbeddedCodehost;
   let tap: RequestTap;
   let repo: TestRepo;
-  let faults: Awaited<ReturnType<typeof faultsBefore>>;
+  let faults: CodehostFaults;
   const client = (o: { apiUrl?: string; token?: string; limits?: object } = {}) =>
     new CodehostClient({ apiUrl: o.apiUrl ?? ch.api, token: o.token ?? CODEHOST_TOKEN, repo: { owner: 'acme', name: 'widgets' }, limits: o.limits ?? {} });
 
@@ -172,6 +140,65 @@ describe('the code-host client (ARCHITECTURE §11) on the embedded code host (§
     expect((await failureOf(client({ apiUrl: faults.api }).reviews(7))).message).toContain('a list that is not a list');
     faults.next({ status: 200, body: JSON.stringify({ id: 1 }) });
     expect((await failureOf(client({ apiUrl: faults.api }).user())).message).toContain('a user without a login');
+  });
+
+  it('ARCHITECTURE §11: one schema per answer shape (pull, pull list, review, review list, comment, user): every field used is checked, exit 1 naming the call', async () => {
+    const c = () => client({ apiUrl: faults.api });
+    const good = { number: 7, html_url: 'https://x.test/7', state: 'open', title: 't', head: { ref: 'a' }, base: { ref: 'b' } };
+    const review = { id: 3, user: { login: 'x' }, body: 'APPROVED — ok', state: 'COMMENTED' };
+    const cases: [string, () => Promise<unknown>, unknown, string][] = [
+      ['GET', () => c().pull(7), { ...good, number: 0 }, 'GET /repos/acme/widgets/pulls/7 answered a pull request without a number'],
+      ['GET', () => c().pull(7), { ...good, number: 7.5 }, 'a pull request without a number'],
+      ['GET', () => c().pull(7), { ...good, html_url: 12345 }, 'pull request #7 without an http(s) URL'],
+      ['GET', () => c().pull(7), { ...good, head: { ref: 5 } }, 'without its head and base branches'],
+      ['GET', () => c().pull(7), { ...good, base: null }, 'without its head and base branches'],
+      ['GET', () => c().pull(7), { ...good, state: 'closed', merged: 'yes' }, 'whose "merged" is not true or false'],
+      ['GET', () => c().pulls('a', 'b'), [good, null], 'GET /repos/acme/widgets/pulls answered something that is not a pull request'],
+      ['GET', () => c().pulls('a', 'b'), { length: 0 }, 'a list that is not a list'],
+      ['GET', () => c().reviews(7), [{ ...review, id: '3' }], 'GET /repos/acme/widgets/pulls/7/reviews answered a review without an id'],
+      ['GET', () => c().reviews(7), [{ ...review, state: 'LGTM' }], 'review 3 with a state GitHub does not give'],
+      ['GET', () => c().reviews(7), [{ ...review, body: { text: 'APPROVED' } }], 'review 3 whose body is not text'],
+      ['POST', () => c().createReview(7, 'x'), [review], 'POST /repos/acme/widgets/pulls/7/reviews answered something that is not a review'],
+      ['POST', () => c().commentOnIssue(7, 'x'), { id: -1 }, 'POST /repos/acme/widgets/issues/7/comments answered a comment without an id'],
+      ['GET', () => c().user(), { login: '\u001b\u0007' }, 'GET /user answered a user without a login'],
+      ['GET', () => c().user(), null, 'GET /user answered something that is not a user'],
+    ];
+    for (const [method, call, body, says] of cases) {
+      faults.next({ method, status: method === 'POST' ? 201 : 200, body: JSON.stringify(body) });
+      const e = await failureOf(call());
+      expect(e, says).toMatchObject({ failure: 'http_error', exitCode: 1 });
+      expect(e.message).toContain(says);
+      faults.clear();
+    }
+  });
+
+  it('ARCHITECTURE §11: a redirect is refused for every method, a 307/308 on a POST too (fetch would send the body and token again)', async () => {
+    let reached = 0;
+    const elsewhere = await server((_req, res) => { reached++; res.writeHead(201, { 'Content-Type': 'application/json' }); res.end(JSON.stringify({ id: 1 })); });
+    try {
+      for (const status of [301, 302, 303, 307, 308]) {
+        faults.next({ method: 'POST', status, headers: { location: `${elsewhere.url}/x` }, body: '' });
+        const e = await failureOf(client({ apiUrl: faults.api }).commentOnIssue(7, 'Run report'));
+        expect(e).toMatchObject({ failure: 'http_error', status });
+        expect(e.message).toContain(`POST /repos/acme/widgets/issues/7/comments answered a redirect (HTTP ${status})`);
+      }
+      expect(reached).toBe(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('ARCHITECTURE §11: an error quotes the code host once and at most 300 characters of it, without control characters', async () => {
+    const huge = `${'A'.repeat(100_000)}\u001b[2J`;
+    faults.next({ method: 'POST', status: 422, body: JSON.stringify({ message: huge, errors: [{ message: huge }, { message: 'also \u001b]0;t\u0007' }] }) });
+    const e = await failureOf(client({ apiUrl: faults.api }).createPull({ title: 't', head: 'a', base: 'b', body: '', draft: false }));
+    expect(e).toMatchObject({ failure: 'conflict', status: 422 });
+    expect(e.message).toContain('POST /repos/acme/widgets/pulls answered HTTP 422: AAA');
+    expect(e.message).toContain('… (99703 more characters)');
+    expect(e.message.match(/more characters/g)).toHaveLength(1);
+    expect(e.message).toContain('(also ]0;t)');
+    expect(e.message.length).toBeLessThan(800);
+    expect(e.message).not.toMatch(/[\u0000-\u001f]/);
   });
 
   it('text kept from an answer has its control characters removed', async () => {

@@ -1,3 +1,4 @@
+import { quoted, terminalText } from '../text.js';
 import { CodehostError, DEFAULT_LIMITS, sendBounded, type FetchLike, type HttpLimits } from './http.js';
 
 export interface Repo { owner: string; name: string }
@@ -108,7 +109,7 @@ export class CodehostClient {
   async commentOnIssue(n: number, body: string): Promise<{ id: number; html_url?: string }> {
     const label = `POST ${this.base}/issues/${n}/comments`;
     const c = objectOf(label, await this.call('POST', `${this.base}/issues/${n}/comments`, { body }), 'a comment');
-    if (!Number.isSafeInteger(c.id)) throw malformed(label, 'a comment without an id');
+    if (!positive(c.id)) throw malformed(label, 'a comment without an id');
     const url = httpUrl(c.html_url);
     return { id: c.id as number, ...(url ? { html_url: url } : {}) };
   }
@@ -126,10 +127,17 @@ function malformed(label: string, what: string): CodehostError {
   return new CodehostError('http_error', null, `${label} answered ${what}`, 'Check that CODEHOST_API_URL is a GitHub-shaped REST API (https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise and jst-tracker)');
 }
 
-/** `s` without control characters (C0, DEL, C1): safe to print on a terminal. */
+/** `s` on one line without control characters: a name, a branch, a title kept from an answer. */
 export function printable(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+  return terminalText(s.replace(/[\r\n\t]/g, ''));
 }
+
+/** A number as GitHub gives ids and pull request numbers: a positive integer. */
+const positive = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
+
+/** The states of a pull request review in GitHub's REST description. */
+const REVIEW_STATES = new Set(['APPROVED', 'CHANGES_REQUESTED', 'COMMENTED', 'DISMISSED', 'PENDING']);
+const REVIEW_STATE_LIST = [...REVIEW_STATES].join(', ');
 
 function objectOf(label: string, v: unknown, what: string): Json {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw malformed(label, `something that is not ${what} (a JSON object)`);
@@ -158,10 +166,11 @@ function refOf(v: unknown): { ref: string } | null {
 
 function pullOf(label: string, v: unknown): PullRequest {
   const p = objectOf(label, v, 'a pull request');
-  if (!Number.isSafeInteger(p.number) || (p.number as number) <= 0) throw malformed(label, 'a pull request without a number');
+  if (!positive(p.number)) throw malformed(label, 'a pull request without a number');
   const url = httpUrl(p.html_url);
   if (url === null) throw malformed(label, `pull request #${String(p.number)} without an http(s) URL`);
   if (p.state !== 'open' && p.state !== 'closed') throw malformed(label, `pull request #${String(p.number)} with a state that is neither open nor closed`);
+  if (p.merged !== undefined && typeof p.merged !== 'boolean') throw malformed(label, `pull request #${String(p.number)} whose "merged" is not true or false`);
   const head = refOf(p.head);
   const base = refOf(p.base);
   if (!head || !base) throw malformed(label, `pull request #${String(p.number)} without its head and base branches`);
@@ -180,23 +189,28 @@ function pullOf(label: string, v: unknown): PullRequest {
 
 function reviewOf(label: string, v: unknown): Review {
   const r = objectOf(label, v, 'a review');
-  if (!Number.isSafeInteger(r.id)) throw malformed(label, 'a review without an id');
+  if (!positive(r.id)) throw malformed(label, 'a review without an id');
+  if (typeof r.state !== 'string' || !REVIEW_STATES.has(r.state)) throw malformed(label, `review ${String(r.id)} with a state GitHub does not give (${REVIEW_STATE_LIST})`);
+  if (r.body !== undefined && r.body !== null && typeof r.body !== 'string') throw malformed(label, `review ${String(r.id)} whose body is not text`);
   const user = typeof r.user === 'object' && r.user !== null && typeof (r.user as Json).login === 'string' ? { login: printable((r.user as Json).login as string) } : null;
   return {
     id: r.id as number,
     user,
     body: typeof r.body === 'string' ? r.body : '',
-    state: typeof r.state === 'string' ? r.state : '',
+    state: r.state,
     ...(typeof r.submitted_at === 'string' ? { submitted_at: r.submitted_at } : {}),
   };
 }
 
 function failure(label: string, status: number, headers: { get(name: string): string | null }, json: unknown, slug: string): CodehostError {
-  const said = typeof (json as { message?: unknown } | null)?.message === 'string' ? `: ${(json as { message: string }).message}` : '';
-  const detail = Array.isArray((json as { errors?: unknown } | null)?.errors)
-    ? ((json as { errors: { message?: string }[] }).errors.map((e) => e.message).filter(Boolean).join('; '))
-    : '';
-  const what = `${label} answered HTTP ${status}${said}${detail ? ` (${detail})` : ''}`;
+  // The code host's own words, each cut to QUOTE_MAX characters and said once (ARCHITECTURE §11).
+  const body = typeof json === 'object' && json !== null ? (json as { message?: unknown; errors?: unknown }) : {};
+  const message = typeof body.message === 'string' ? quoted(body.message) : '';
+  const details = Array.isArray(body.errors)
+    ? body.errors.map((e: unknown) => (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string' ? quoted((e as { message: string }).message) : '')).filter((m) => m !== '' && m !== message)
+    : [];
+  const detail = details.length ? quoted(details.join('; ')) : '';
+  const what = `${label} answered HTTP ${status}${message ? `: ${message}` : ''}${detail ? ` (${detail})` : ''}`;
   if (status === 401) return new CodehostError('unauthorized', status, what, 'The code host refused CODEHOST_PAT_TOKEN: it is wrong, expired or revoked; put a new token in CODEHOST_PAT_TOKEN in .jst/local.env');
   if (status === 429 || (status === 403 && (headers.get('x-ratelimit-remaining') === '0' || headers.get('retry-after') !== null))) {
     return new CodehostError('rate_limited', status, what, 'The code host is rate limiting this token: wait until it resets, then rerun (nothing further was sent)');

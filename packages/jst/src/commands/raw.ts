@@ -2,6 +2,7 @@ import { notJsonError } from '@jst/client';
 import { JstError, type Role } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
+import { terminalText } from '../output.js';
 import { readBody } from '../phase/input.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'];
@@ -24,7 +25,7 @@ export async function raw(ctx: Context, role: Role, method: string, path: string
     if (out) ctx.io.stdout.write(`${out}\n`);
     return EXIT.ok;
   }
-  ctx.io.stderr.write(ctx.redact(`HTTP ${res.status} ${reason(res.status)}\n${out ? `${out}\n` : ''}`));
+  ctx.io.stderr.write(terminalText(ctx.redact(`HTTP ${res.status} ${reason(res.status)}\n${out ? `${out}\n` : ''}`)));
   return EXIT.failed;
 }
 

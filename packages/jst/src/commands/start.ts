@@ -4,7 +4,7 @@ import { JstError } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import * as git from '../git/index.js';
-import { bold, dim, yellow, type Outcome } from '../output.js';
+import { bold, dim, note, yellow, type Outcome } from '../output.js';
 import { acceptanceCriteria, assignmentReportFrom, issueKeyFromBranch, prTargetFrom, PR_TARGET_MARKER, REPORT_MARKER } from '../phase/handover.js';
 import { changesRequestedLines, reviewerVerdict, type ShownVerdict } from '../phase/review-shown.js';
 import { readRoleComments, roleComments } from '../phase/roles.js';
@@ -57,7 +57,7 @@ export async function startOutcome(ctx: Context, o: StartOptions): Promise<Outco
 }
 
 async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
-  const say = (l: string) => { ctx.io.stderr.write(`${l}\n`); };
+  const say = (l: string) => { note(ctx.io, l); };
   const warnings: string[] = [];
   const warn = (l: string) => { warnings.push(l); say(yellow(ctx.io, `! ${l}`)); };
   const g = { env: ctx.env };

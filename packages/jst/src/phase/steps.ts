@@ -1,11 +1,11 @@
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
-import { yellow, type Outcome } from '../output.js';
+import { note, yellow, type Outcome } from '../output.js';
 
-/** Each step on stderr as it runs (ARCHITECTURE §11); warnings are collected for the result too. */
+/** Each step on stderr as it runs (ARCHITECTURE §11), cleaned as all text mode is; warnings are collected for the result too. */
 export function stepper(ctx: Context): { say: (l: string) => void; warn: (l: string) => void; warnings: string[] } {
   const warnings: string[] = [];
-  const say = (l: string) => { ctx.io.stderr.write(`${l}\n`); };
+  const say = (l: string) => { note(ctx.io, l); };
   return { say, warnings, warn: (l) => { warnings.push(l); say(yellow(ctx.io, `! ${l}`)); } };
 }
 

@@ -15,6 +15,8 @@ module.exports = {
     // The tracker's layers: http → domain → store.
     forbid('tracker-http-not-store', 'Routes and renderers take domain values (domain/model.ts) and read through domain functions.',
       { path: `${TRACKER}http/` }, { path: `${TRACKER}store/` }),
+    forbid('tracker-http-not-store-access', 'The Tracker keeps its store under a key only the domain imports (domain/store-access.ts): routes call domain functions, never the store through the Tracker (test/layers.test.ts reads http/ for `.store` too).',
+      { path: `${TRACKER}(codehost/)?http/` }, { path: `${TRACKER}domain/store-access\\.ts$` }),
     forbid('tracker-domain-not-http', 'The domain knows nothing of HTTP.',
       { path: `${TRACKER}domain/` }, { path: `${TRACKER}http/` }),
     forbid('tracker-store-not-http', 'The store knows nothing of HTTP.',

@@ -6,7 +6,7 @@ import type { Database, Tx } from './schema.js';
 
 /**
  * Everything SQLite and PostgreSQL do differently, behind one interface with one implementation
- * per dialect (sqlite-adapter.ts, postgres-adapter.ts), as Kysely keeps its DialectAdapter apart
+ * per dialect (sqlite/adapter.ts, postgres/adapter.ts), as Kysely keeps its DialectAdapter apart
  * from its query builder. The aggregates (sites.ts, users.ts, projects.ts, issues.ts,
  * comments.ts) write each query once for both and ask the adapter only what differs: how a write
  * commits (SQLite's group commit, a PostgreSQL transaction), how a row is held against other

@@ -4,11 +4,11 @@ import { commentsRepository, type Comments } from './comments.js';
 import type { Db, Dialect } from './db.js';
 import { issuesRepository, type Issues } from './issues.js';
 import { migrate } from './migrations.js';
-import { PostgresAdapter } from './postgres-adapter.js';
+import { PostgresAdapter } from './postgres/adapter.js';
 import { preparer, type Prepare } from './prepared.js';
 import { projectsRepository, type Projects } from './projects.js';
 import { sitesRepository, type Sites } from './sites.js';
-import { SqliteAdapter } from './sqlite-adapter.js';
+import { SqliteAdapter } from './sqlite/adapter.js';
 import { usersRepository, type Users } from './users.js';
 import type { Database } from './schema.js';
 

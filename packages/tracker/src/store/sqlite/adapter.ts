@@ -1,11 +1,11 @@
 import type { CreateTableBuilder, Kysely, Transaction } from 'kysely';
-import type { StoreAdapter } from './adapter.js';
-import { addCommentBounded, updateOwnComment } from './comments.js';
-import type { Db, RunNow } from './db.js';
-import { touchIssue } from './issues.js';
-import type { Prepare, Prepared } from './prepared.js';
-import type { CommentRow, IssueRow, IssueView, IssueWithProject, NewIssue } from './rows.js';
-import type { Database, Tx } from './schema.js';
+import type { StoreAdapter } from '../adapter.js';
+import { addCommentBounded, updateOwnComment } from '../comments.js';
+import type { Db, RunNow } from '../db.js';
+import { touchIssue } from '../issues.js';
+import type { Prepare, Prepared } from '../prepared.js';
+import type { CommentRow, IssueRow, IssueView, IssueWithProject, NewIssue } from '../rows.js';
+import type { Database, Tx } from '../schema.js';
 
 /**
  * SQLite: one connection in this process and one write lock in the database. A short write is a

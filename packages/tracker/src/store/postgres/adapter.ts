@@ -1,10 +1,10 @@
 import { sql, type CreateTableBuilder, type Kysely, type Transaction } from 'kysely';
-import type { StoreAdapter } from './adapter.js';
-import { addCommentBounded, commentCount, updateOwnComment } from './comments.js';
-import { issueWithProject, splitJoined, touchIssue, type Joined } from './issues.js';
-import type { Prepare, Prepared } from './prepared.js';
-import type { CommentRow, IssueRef, IssueRow, IssueView, NewIssue } from './rows.js';
-import type { Database, Tx } from './schema.js';
+import type { StoreAdapter } from '../adapter.js';
+import { addCommentBounded, commentCount, updateOwnComment } from '../comments.js';
+import { issueWithProject, splitJoined, touchIssue, type Joined } from '../issues.js';
+import type { Prepare, Prepared } from '../prepared.js';
+import type { CommentRow, IssueRef, IssueRow, IssueView, NewIssue } from '../rows.js';
+import type { Database, Tx } from '../schema.js';
 
 /** Advisory lock keys: the migrations and the seed (the code host's store takes 4242019 for its own seed). */
 const MIGRATION_LOCK = 4242017;

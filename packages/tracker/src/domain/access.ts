@@ -25,7 +25,7 @@ export async function findIssue(tracker: Tracker, caller: Caller, idOrKey: strin
   const ref = issueRef(caller, idOrKey);
   if (!ref) throw issueNotFound();
   // The issue, its project and the caller's role there come from one read; for a view that shows
-  // them, its first comments too where that saves a round trip (Store.issueView: PostgreSQL).
+  // them, its first comments too where that saves a round trip (store.issues.view: PostgreSQL).
   if (withComments) {
     const found = await storeOf(tracker).issues.view(ref, caller.user.id, COMMENT_PAGE_MAX);
     return { ...accessOf(caller, found), firstComments: found?.comments };

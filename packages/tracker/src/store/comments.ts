@@ -41,6 +41,7 @@ export function commentsRepository({ kysely, prepare, adapter }: StoreContext) {
     descending: prepare((db, issueId: number, limit: number, offset: number) => db.selectFrom('comments').selectAll().where('issue_id', '=', issueId)
       .orderBy('id', 'desc').offset(offset).limit(limit)),
     one: prepare((db, issueId: number, id: number) => db.selectFrom('comments').selectAll().where('issue_id', '=', issueId).where('id', '=', id)),
+    issue: prepare((db, issueId: number) => db.selectFrom('issues').select('id').where('id', '=', issueId)),
   };
   const firstPages = new Map<number, Prepared<[number], CommentRow>>();
 
@@ -67,8 +68,7 @@ export function commentsRepository({ kysely, prepare, adapter }: StoreContext) {
     async add(issueId: number, authorId: number, body: string, now: string, max: number): Promise<CommentRow | 'gone' | 'full'> {
       const row = await adapter.addComment(issueId, authorId, body, now, max);
       if (row) return row;
-      const issue = await kysely.selectFrom('issues').select('id').where('id', '=', issueId).executeTakeFirst();
-      return issue ? 'full' : 'gone';
+      return (await q.issue.first(kysely, issueId)) ? 'full' : 'gone';
     },
 
     /** One comment of an issue (undefined: none with that id on that issue). */

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { StoreContext } from './adapter.js';
-import type { Prepared } from './prepared.js';
+import type { Prepare, Prepared } from './prepared.js';
 import type { IssuePatch, IssueRef, IssueRow, IssueView, IssueWithProject, NewIssue } from './rows.js';
 import type { Database, Tx } from './schema.js';
 
@@ -46,14 +46,17 @@ export function splitJoined(row: Joined | undefined): IssueWithProject | undefin
 /** Moves an issue's version: a write that takes the row (SQLite: the database's write lock) and shows in the board's version. */
 export const touchIssue = (db: Kysely<Database>, id: number) => db.updateTable('issues').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', id);
 
+/** The reads every request on an issue runs, compiled once per store. */
+const statements = (prepare: Prepare) => ({
+  byId: prepare((db, id: number) => db.selectFrom('issues').selectAll().where('id', '=', id)),
+  withProjectByKey: prepare((db, userId: number, siteId: number, key: string, number: number) => issueWithProject(db, userId)
+    .where('projects.site_id', '=', siteId).where('projects.key', '=', key).where('issues.number', '=', number)),
+  withProjectById: prepare((db, userId: number, id: number) => issueWithProject(db, userId).where('issues.id', '=', id)),
+  subtasksOf: prepare((db, parentId: number) => db.selectFrom('issues').selectAll().where('parent_id', '=', parentId).orderBy('id')),
+});
+
 export function issuesRepository({ kysely, prepare, adapter }: StoreContext) {
-  const q = {
-    byId: prepare((db, id: number) => db.selectFrom('issues').selectAll().where('id', '=', id)),
-    withProjectByKey: prepare((db, userId: number, siteId: number, key: string, number: number) => issueWithProject(db, userId)
-      .where('projects.site_id', '=', siteId).where('projects.key', '=', key).where('issues.number', '=', number)),
-    withProjectById: prepare((db, userId: number, id: number) => issueWithProject(db, userId).where('issues.id', '=', id)),
-    subtasksOf: prepare((db, parentId: number) => db.selectFrom('issues').selectAll().where('parent_id', '=', parentId).orderBy('id')),
-  };
+  const q = statements(prepare);
   const patches = new Map<string, Prepared<unknown[], { id: number }>>();
 
   /** One read for the common case of every request on an issue: the issue, its project, the caller's role. */

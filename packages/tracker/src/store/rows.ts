@@ -1,8 +1,8 @@
-import type { Comment, CommentRows, Issue, Project, Site, Status, User } from '../domain/model.js';
+import type { Comment, CommentRows, Issue, Project, Site, Status, User } from '../model.js';
 
 export type { CommentRows };
 
-// The rows are the domain's values (domain/model.ts, which imports nothing), under the store's names.
+// The rows are the tracker's values (../model.ts, which imports nothing), under the store's names.
 export type SiteRow = Site;
 export type UserRow = User;
 export interface TokenRow { token_hash: string; kind: string; scopes: string }

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { VisibleProject } from '../domain/model.js';
+import type { VisibleProject } from '../model.js';
 import { escapeLike } from './like.js';
 import type { IssueRow, Store, UserRow } from './store.js';
 

@@ -15,12 +15,14 @@ module.exports = {
     // The tracker's layers: http → domain → store.
     forbid('tracker-http-not-store', 'Routes and renderers take domain values (domain/model.ts) and read through domain functions.',
       { path: `${TRACKER}http/` }, { path: `${TRACKER}store/` }),
+    forbid('tracker-http-not-store-access', 'The Tracker keeps its store under a key only the domain imports (domain/store-access.ts): routes call domain functions, never the store through the Tracker (test/layers.test.ts reads http/ for `.store` too).',
+      { path: `${TRACKER}(codehost/)?http/` }, { path: `${TRACKER}domain/store-access\\.ts$` }),
     forbid('tracker-domain-not-http', 'The domain knows nothing of HTTP.',
       { path: `${TRACKER}domain/` }, { path: `${TRACKER}http/` }),
     forbid('tracker-store-not-http', 'The store knows nothing of HTTP.',
       { path: `${TRACKER}store/` }, { path: `${TRACKER}http/` }),
-    forbid('tracker-store-only-domain-model', 'The store reads and writes the domain\'s values (domain/model.ts, which imports nothing) and no domain rule.',
-      { path: `${TRACKER}store/` }, { path: `${TRACKER}domain/`, pathNot: `${TRACKER}domain/model\\.ts$` }),
+    forbid('tracker-store-not-domain', 'The store reads and writes the tracker\'s values (src/model.ts, below all three layers, which imports nothing) and knows no domain rule.',
+      { path: `${TRACKER}store/` }, { path: `${TRACKER}domain/` }),
     // The code host (src/codehost/, ARCHITECTURE §14) is a module of its own: the tracker's layers
     // never import it; only the composition (server.ts, cli.ts, index.ts) puts the two together.
     forbid('tracker-not-codehost', 'The tracker\'s domain, store and HTTP layers know nothing of the code host; the board asks it through one injected function.',

@@ -80,8 +80,8 @@ try {
   if (poll.some((r) => r.status !== 304)) throw new Error('the poll did not answer 304');
 
   // In process: the board's read and its HTML, timed apart.
-  const site = (await cold.tracker.store.listSites())[0];
-  const user = await cold.tracker.store.userByEmail(site.id, EMAIL);
+  const site = (await cold.store.sites.list())[0];
+  const user = await cold.store.users.byEmail(site.id, EMAIL);
   const caller = { site, user, baseUrl: cold.url };
   const reads = [];
   const renders = [];

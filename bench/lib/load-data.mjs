@@ -26,16 +26,16 @@ async function prepare(trackerDir, dbOptions) {
   try {
     await store.migrate();
     await applySeed(store, parseSeed(benchSeed()));
-    const site = (await store.listSites()).find((s) => s.host === HOST);
+    // The ids are read with plain queries, not the store's own reads, so that any build's store loads the data.
+    const k = store.kysely;
+    const site = await k.selectFrom('sites').select('id').where('host', '=', HOST).executeTakeFirstOrThrow();
+    const byEmail = new Map((await k.selectFrom('users').select(['id', 'email']).where('site_id', '=', site.id).execute()).map((u) => [u.email, u.id]));
     const users = [];
-    for (let i = 0; ; i++) {
-      const u = await store.userByEmail(site.id, userEmail(i));
-      if (!u) break;
-      users.push(u.id);
-    }
-    const statusIds = Object.fromEntries((await store.statusesOfSite(site.id)).map((s) => [s.name, s.id]));
-    const projectIds = {};
-    for (const key of PROJECTS) projectIds[key] = (await store.projectByKey(site.id, key)).id;
+    for (let i = 0; byEmail.has(userEmail(i).toLowerCase()); i++) users.push(byEmail.get(userEmail(i).toLowerCase()));
+    const statuses = await k.selectFrom('statuses').select(['id', 'name']).where('site_id', '=', site.id).execute();
+    const statusIds = Object.fromEntries(statuses.map((s) => [s.name, s.id]));
+    const projects = await k.selectFrom('projects').select(['id', 'key']).where('site_id', '=', site.id).where('key', 'in', PROJECTS).execute();
+    const projectIds = Object.fromEntries(projects.map((p) => [p.key, p.id]));
     return { userIds: users, statusIds, projectIds };
   } finally {
     await store.close();

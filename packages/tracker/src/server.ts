@@ -15,7 +15,7 @@ import { applySeed } from './domain/apply-seed.js';
 import type { Seed } from './domain/seed.js';
 import { Tracker } from './domain/tracker.js';
 import { buildApp } from './http/app.js';
-import { openDb } from './store/db.js';
+import { openDb } from './store/open-db.js';
 import { Store } from './store/store.js';
 
 export interface ServerOptions {

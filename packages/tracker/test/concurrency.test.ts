@@ -168,17 +168,17 @@ describe('ARCHITECTURE §8: key allocation on SQLite (one process)', () => {
       const user = one<{ id: number }>("select user_id as id from members where project_id = (select id from projects where key = 'ABC') and role = 'admin'");
       const status = one<{ id: number }>("select id from statuses where name = 'To Do'");
       const now = new Date().toISOString();
-      const create = (summary: string) => store.createIssue({ projectId: project.id, issueType: 'Task', summary, description: null, statusId: status.id,
+      const create = (summary: string) => store.issues.create({ projectId: project.id, issueType: 'Task', summary, description: null, statusId: status.id,
         parentId: null, assigneeId: null, reporterId: user.id, creatorId: user.id, now }, 'ABC');
       const [a, b] = [await create('one turn: a'), await create('one turn: b')];
       const commits = () => commitCount(store.location);
       const before = commits();
       const [c, comment, edited, stale] = await Promise.all([
         create('one turn: c'),
-        store.addComment(a.id, user.id, JSON.stringify({ type: 'doc', version: 1, content: [] }), now, 10),
-        store.updateIssue(store.kysely, b.id, b.version, { summary: 'one turn: b, edited' }, now),
+        store.comments.add(a.id, user.id, JSON.stringify({ type: 'doc', version: 1, content: [] }), now, 10),
+        store.issues.update(b.id, b.version, { summary: 'one turn: b, edited' }, now),
         // The same version again: the edit before it in the group moved it on, so this one loses.
-        store.updateIssue(store.kysely, b.id, b.version, { summary: 'one turn: b, lost' }, now),
+        store.issues.update(b.id, b.version, { summary: 'one turn: b, lost' }, now),
       ]);
       expect(commits()).toBe(before + 1);
       expect([edited, stale]).toEqual([true, false]);

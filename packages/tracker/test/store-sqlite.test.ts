@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDb, type Db } from '../src/store/db.js';
-import { BACKSTOP_PAGES, startCheckpointer } from '../src/store/checkpointer.js';
+import type { Db } from '../src/store/db.js';
+import { openDb } from '../src/store/open-db.js';
+import { BACKSTOP_PAGES, startCheckpointer } from '../src/store/sqlite/checkpointer.js';
 import { commitCount } from './support/sqlite-commits.js';
 
 /**

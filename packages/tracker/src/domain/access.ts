@@ -4,6 +4,7 @@ import type { CommentRows } from './model.js';
 import { ApiError, forbidden, issueNotFound } from './errors.js';
 import { parseIssueKey, rowIdOf } from './ids.js';
 import { can, type Action, type ProjectRole } from './permissions.js';
+import { storeOf } from './store-access.js';
 import type { Caller, Tracker } from './tracker.js';
 
 export interface IssueAccess {
@@ -24,18 +25,18 @@ export async function findIssue(tracker: Tracker, caller: Caller, idOrKey: strin
   const ref = issueRef(caller, idOrKey);
   if (!ref) throw issueNotFound();
   // The issue, its project and the caller's role there come from one read; for a view that shows
-  // them, its first comments too where that saves a round trip (Store.issueView: PostgreSQL).
+  // them, its first comments too where that saves a round trip (store.issues.view: PostgreSQL).
   if (withComments) {
-    const found = await tracker.store.issueView(ref, caller.user.id, COMMENT_PAGE_MAX);
+    const found = await storeOf(tracker).issues.view(ref, caller.user.id, COMMENT_PAGE_MAX);
     return { ...accessOf(caller, found), firstComments: found?.comments };
   }
-  return accessOf(caller, await tracker.store.issueWithProject(ref, caller.user.id));
+  return accessOf(caller, await storeOf(tracker).issues.withProject(ref, caller.user.id));
 }
 
 /** findIssue at once, without waiting, where the store can read so (Store.readsNow; ask it first). */
 export function findIssueNow(tracker: Tracker, caller: Caller, idOrKey: string): IssueAccess {
   const ref = issueRef(caller, idOrKey);
-  return accessOf(caller, ref && tracker.store.issueWithProjectNow(ref, caller.user.id));
+  return accessOf(caller, ref && storeOf(tracker).issues.withProjectNow(ref, caller.user.id));
 }
 
 /** Where the issue named by a key (on the caller's site) or a row id is; undefined when it is neither. */

@@ -7,6 +7,7 @@ import { findIssue } from './access.js';
 import { notFound } from './errors.js';
 import { searchIssues } from './jql/search.js';
 import { can, type ProjectRole } from './permissions.js';
+import { storeOf } from './store-access.js';
 import type { Caller, Tracker } from './tracker.js';
 import { availableTransitions, type WorkflowTransition } from './workflow.js';
 
@@ -55,7 +56,7 @@ export interface Board {
  * key when none is), with no columns or cards. What a page shows around a filter it cannot run.
  */
 export async function boardFrame(tracker: Tracker, caller: Caller, want: { projectKey?: string | undefined; jql?: string | undefined }): Promise<Board> {
-  const projects = (await visibleProjects(tracker.store, caller.user.id)).filter((p) => p.site_id === caller.site.id);
+  const projects = (await visibleProjects(storeOf(tracker), caller.user.id)).filter((p) => p.site_id === caller.site.id);
   const jql = (want.jql ?? '').trim();
   const project = want.projectKey
     ? projects.find((p) => p.key === want.projectKey!.toUpperCase())
@@ -69,12 +70,12 @@ export async function loadBoard(tracker: Tracker, caller: Caller, want: { projec
   const { projects, project, jql } = await boardFrame(tracker, caller, want);
   if (!project) return { projects, project: null, columns: [], lanes: [], jql, truncated: false, version: '' };
   // Read before the issues, so a change made while they are read shows as a newer version.
-  const version = await boardVersion(tracker.store, project);
+  const version = await boardVersion(storeOf(tracker), project);
   const { issues, truncated } = await projectIssues(tracker, caller, project, jql);
   const statuses = new Map((await tracker.statuses(caller.site.id)).map((s) => [s.id, s]));
   const people = await tracker.users(issues.flatMap((i) => (i.assignee_id === null ? [] : [i.assignee_id])));
   const progress = new Map<number, { done: number; total: number }>();
-  for (const s of await subtaskStatuses(tracker.store, project.id)) {
+  for (const s of await subtaskStatuses(storeOf(tracker), project.id)) {
     const p = progress.get(s.parent_id) ?? { done: 0, total: 0 };
     p.total++;
     if (statuses.get(s.status_id)?.category === 'done') p.done++;
@@ -146,9 +147,9 @@ export async function boardVersion(store: Store, project: ProjectRow): Promise<s
 
 /** The version of a project the caller can see, by key (404 when it cannot). */
 export async function visibleBoardVersion(tracker: Tracker, caller: Caller, projectKey: string): Promise<string> {
-  const found = await tracker.store.projectWithRole({ siteId: caller.site.id, key: projectKey }, caller.user.id);
+  const found = await storeOf(tracker).projects.withRole({ siteId: caller.site.id, key: projectKey }, caller.user.id);
   if (!found || !found.role || found.project.site_id !== caller.site.id) throw notFound(`Project '${projectKey.slice(0, 60)}' does not exist or you do not have permission to see it.`);
-  return boardVersion(tracker.store, found.project);
+  return boardVersion(storeOf(tracker), found.project);
 }
 
 export interface IssuePage {
@@ -173,12 +174,12 @@ const PAGE_COMMENTS = 1000;
 /** One issue as its page shows it; 404 for an issue the caller cannot see (spec §7 masking). */
 export async function loadIssuePage(tracker: Tracker, caller: Caller, key: string): Promise<IssuePage> {
   const { issue, project, role } = await findIssue(tracker, caller, key);
-  const { store } = tracker;
+  const store = storeOf(tracker);
   const version = await boardVersion(store, project);
   const [parent, subtasks, comments, roles] = await Promise.all([
-    issue.parent_id === null ? undefined : store.issueById(issue.parent_id),
-    store.subtasksOf(issue.id),
-    store.commentsOf(issue.id, { startAt: 0, maxResults: PAGE_COMMENTS, descending: true }),
+    issue.parent_id === null ? undefined : store.issues.byId(issue.parent_id),
+    store.issues.subtasksOf(issue.id),
+    store.comments.ofIssue(issue.id, { startAt: 0, maxResults: PAGE_COMMENTS, descending: true }),
     projectRoles(store, project.id),
   ]);
   const status = await tracker.statusById(caller.site.id, issue.status_id);

@@ -6,6 +6,7 @@ import { FIELD_META, type FieldName, type FieldSchema } from './fields.js';
 import { ISSUE_TYPES, type IssueType } from './issue-input.js';
 import { JQL_FIELDS } from './jql/fields.js';
 import { can } from './permissions.js';
+import { storeOf } from './store-access.js';
 import type { Caller, Tracker } from './tracker.js';
 
 /**
@@ -16,7 +17,7 @@ import type { Caller, Tracker } from './tracker.js';
 
 /** Every project the caller may browse, by key (GET /project has no paging). */
 export async function visibleProjectList(tracker: Tracker, caller: Caller): Promise<ProjectRow[]> {
-  const page = await tracker.store.projectsForUser(caller.site.id, caller.user.id, { startAt: 0, maxResults: Number.MAX_SAFE_INTEGER });
+  const page = await storeOf(tracker).projects.forUser(caller.site.id, caller.user.id, { startAt: 0, maxResults: Number.MAX_SAFE_INTEGER });
   return page.rows;
 }
 

@@ -5,6 +5,7 @@ import { richTextOf } from './issue-input.js';
 import { COMMENTS_PER_ISSUE_MAX } from './limits.js';
 import type { Comment } from './model.js';
 import { commentsOf } from './related.js';
+import { storeOf } from './store-access.js';
 import type { Caller, Tracker } from './tracker.js';
 
 /** POST /issue/{key}/comment (spec §4 endpoint 7): the body must be ADF. */
@@ -16,7 +17,7 @@ export async function addComment(tracker: Tracker, caller: Caller, idOrKey: stri
     throw fieldError('visibility', 'Restricting comment visibility is not supported by this tracker; leave "visibility" out.');
   }
   requirePermission(access, 'comment', 'add comments');
-  const comment = await tracker.store.addComment(access.issue.id, caller.user.id, text, new Date().toISOString(), COMMENTS_PER_ISSUE_MAX);
+  const comment = await storeOf(tracker).comments.add(access.issue.id, caller.user.id, text, new Date().toISOString(), COMMENTS_PER_ISSUE_MAX);
   // Deleted by another request since it was read: what a request a moment later would hear.
   if (comment === 'gone') throw issueNotFound();
   if (comment === 'full') {
@@ -36,7 +37,7 @@ const commentNotFound = (id: string) => notFound(`Can not find a comment for the
 export async function updateComment(tracker: Tracker, caller: Caller, idOrKey: string, commentId: string, body: { body?: unknown; visibility?: unknown }): Promise<{ access: IssueAccess; comment: Comment }> {
   const access = await findIssue(tracker, caller, idOrKey);
   const rowId = rowIdOf(commentId);
-  const existing = rowId === null ? undefined : await tracker.store.commentOf(access.issue.id, rowId);
+  const existing = rowId === null ? undefined : await storeOf(tracker).comments.one(access.issue.id, rowId);
   if (!existing || rowId === null) throw commentNotFound(commentId);
   if (body.body === undefined || body.body === null) throw fieldError('body', 'Comment body can not be empty! Send {"body": <ADF document>}.');
   const text = richTextOf(body.body, 'body');
@@ -45,7 +46,7 @@ export async function updateComment(tracker: Tracker, caller: Caller, idOrKey: s
   }
   requirePermission(access, 'comment', 'edit comments');
   if (existing.author_id !== caller.user.id) throw forbidden('You can edit only your own comments, and this one was written by another user. Add a new comment instead.');
-  const comment = await tracker.store.updateComment(access.issue.id, rowId, caller.user.id, text, new Date().toISOString());
+  const comment = await storeOf(tracker).comments.update(access.issue.id, rowId, caller.user.id, text, new Date().toISOString());
   // Deleted (with its issue) by another request since it was read.
   if (!comment) throw commentNotFound(commentId);
   return { access, comment };

@@ -4,6 +4,7 @@ import { ApiError, fieldError, forbidden, issueNotFound } from './errors.js';
 import { rowIdOf } from './ids.js';
 import { fieldsOf, isObject, issueTypeOf, refOf, rejectUnknownFields, richTextOf, summaryOf } from './issue-input.js';
 import { assignable, can, type ProjectRole } from './permissions.js';
+import { storeOf } from './store-access.js';
 import type { Caller, Tracker } from './tracker.js';
 import { resolveTransition } from './workflow.js';
 
@@ -15,7 +16,7 @@ const CAS_ATTEMPTS = 12;
 async function projectFor(tracker: Tracker, caller: Caller, value: unknown): Promise<{ project: ProjectRow; role: ProjectRole }> {
   if (value === undefined) throw fieldError('project', 'Specify a valid project ID or key.');
   const ref = refOf(value, 'project', ['key', 'id']);
-  const found = await tracker.store.projectWithRole(ref.key !== undefined ? { siteId: caller.site.id, key: ref.key } : { id: rowIdOf(ref.id!) ?? -1 }, caller.user.id);
+  const found = await storeOf(tracker).projects.withRole(ref.key !== undefined ? { siteId: caller.site.id, key: ref.key } : { id: rowIdOf(ref.id!) ?? -1 }, caller.user.id);
   const project = found?.project;
   const role = project && project.site_id === caller.site.id ? (found.role as ProjectRole | undefined) : undefined;
   // A project the caller cannot see is reported as missing, never as forbidden.
@@ -29,9 +30,9 @@ async function assigneeFor(tracker: Tracker, caller: Caller, project: ProjectRow
   const ref = refOf(value, field, ['accountId', 'id']);
   const accountId = ref.accountId ?? ref.id!;
   if (accountId === '-1') return null; // Jira: "-1" = the project's default assignee, which is unassigned here
-  const user = await tracker.store.userByAccountId(caller.site.id, accountId);
+  const user = await storeOf(tracker).users.byAccountId(caller.site.id, accountId);
   if (!user || !user.active) throw fieldError(field, `User '${accountId}' does not exist.`);
-  const role = (await tracker.store.roleOf(project.id, user.id)) as ProjectRole | undefined;
+  const role = (await storeOf(tracker).projects.roleOf(project.id, user.id)) as ProjectRole | undefined;
   if (!assignable(role)) throw fieldError(field, `User '${user.display_name}' cannot be assigned issues. In project ${project.key} only project admins and members can.`);
   return user;
 }
@@ -39,7 +40,7 @@ async function assigneeFor(tracker: Tracker, caller: Caller, project: ProjectRow
 async function reporterFor(tracker: Tracker, caller: Caller, project: ProjectRow, role: ProjectRole, value: unknown): Promise<number> {
   if (!can(role, 'modifyReporter')) throw forbidden(`You do not have permission to modify the reporter in project ${project.key}: that needs the admin role.`);
   const ref = refOf(value, 'reporter', ['accountId', 'id']);
-  const user = await tracker.store.userByAccountId(caller.site.id, ref.accountId ?? ref.id!);
+  const user = await storeOf(tracker).users.byAccountId(caller.site.id, ref.accountId ?? ref.id!);
   if (!user || !user.active) throw fieldError('reporter', `User '${ref.accountId ?? ref.id}' does not exist.`);
   return user.id;
 }
@@ -77,7 +78,7 @@ export async function createIssue(tracker: Tracker, caller: Caller, body: IssueI
   const workflow = tracker.workflowOf(project);
   const status = await tracker.statusByName(caller.site.id, workflow.initial);
   const now = new Date().toISOString();
-  return tracker.store.createIssue({
+  return storeOf(tracker).issues.create({
     projectId: project.id,
     issueType: type.name,
     summary,
@@ -100,11 +101,11 @@ async function writeWithRetry(tracker: Tracker, read: IssueRow, change: (issue: 
   for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
     // The first attempt starts from the row the request has just read (the version check still
     // guards it); after a lost race the row is read again.
-    const current = attempt === 0 ? read : await tracker.store.issueById(issueId);
+    const current = attempt === 0 ? read : await storeOf(tracker).issues.byId(issueId);
     if (!current) throw new ApiError(404, ['Issue does not exist or you do not have permission to see it.']);
     const patch = await change(current);
     if (patch === null) return;
-    if (await tracker.store.updateIssue(tracker.store.kysely, issueId, current.version, patch, new Date().toISOString())) return;
+    if (await storeOf(tracker).issues.update(issueId, current.version, patch, new Date().toISOString())) return;
     // Lost a race: back off a random, growing moment so the writers spread out instead of colliding again.
     await new Promise((r) => setTimeout(r, Math.random() * 2 ** Math.min(attempt, 6)));
   }
@@ -167,15 +168,15 @@ export async function doTransition(tracker: Tracker, caller: Caller, idOrKey: st
 export async function deleteIssue(tracker: Tracker, caller: Caller, idOrKey: string, deleteSubtasks: boolean): Promise<void> {
   const access = await findIssue(tracker, caller, idOrKey);
   requirePermission(access, 'delete', 'delete issues');
-  await tracker.store.transaction(async (tx) => {
-    // Held first, so writes racing this delete land before it or find the issue gone (store.holdIssue).
-    if (!(await tracker.store.holdIssue(tx, access.issue.id))) throw issueNotFound();
-    const subtasks = await tracker.store.subtasksOf(access.issue.id, tx);
+  await storeOf(tracker).transaction(async (tx) => {
+    // Held first, so writes racing this delete land before it or find the issue gone (store.issues.hold).
+    if (!(await storeOf(tracker).issues.hold(tx, access.issue.id))) throw issueNotFound();
+    const subtasks = await storeOf(tracker).issues.subtasksOf(access.issue.id, tx);
     if (subtasks.length > 0 && !deleteSubtasks) {
       throw new ApiError(400, [`The issue ${access.issue.key} has ${subtasks.length} subtask(s). Delete them first, or pass deleteSubtasks=true to delete the issue together with its subtasks.`]);
     }
     // The sub-tasks too: a comment being added to one then lands before the delete reads them.
-    for (const subtask of subtasks) await tracker.store.holdIssue(tx, subtask.id);
-    await tracker.store.deleteIssues(tx, [...subtasks.map((s) => s.id), access.issue.id]);
+    for (const subtask of subtasks) await storeOf(tracker).issues.hold(tx, subtask.id);
+    await storeOf(tracker).issues.delete(tx, [...subtasks.map((s) => s.id), access.issue.id]);
   });
 }

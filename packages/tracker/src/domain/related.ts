@@ -1,4 +1,5 @@
 import type { CommentRows, Issue } from './model.js';
+import { storeOf } from './store-access.js';
 import type { Tracker } from './tracker.js';
 
 /**
@@ -7,7 +8,7 @@ import type { Tracker } from './tracker.js';
  */
 
 export function parentOf(tracker: Tracker, issue: Issue): Promise<Issue | undefined> {
-  return issue.parent_id === null ? Promise.resolve(undefined) : tracker.store.issueById(issue.parent_id);
+  return issue.parent_id === null ? Promise.resolve(undefined) : storeOf(tracker).issues.byId(issue.parent_id);
 }
 
 /**
@@ -17,26 +18,26 @@ export function parentOf(tracker: Tracker, issue: Issue): Promise<Issue | undefi
  */
 export function subtasksOf(tracker: Tracker, access: { issue: Issue; hasSubtasks?: boolean }): Promise<Issue[]> {
   const { issue } = access;
-  return issue.parent_id !== null || access.hasSubtasks === false ? Promise.resolve([]) : tracker.store.subtasksOf(issue.id);
+  return issue.parent_id !== null || access.hasSubtasks === false ? Promise.resolve([]) : storeOf(tracker).issues.subtasksOf(issue.id);
 }
 
 /** parentOf at once, where the store can read so (Store.readsNow; ask it first). */
 export function parentOfNow(tracker: Tracker, issue: Issue): Issue | undefined {
-  return issue.parent_id === null ? undefined : tracker.store.issueByIdNow(issue.parent_id);
+  return issue.parent_id === null ? undefined : storeOf(tracker).issues.byIdNow(issue.parent_id);
 }
 
 /** subtasksOf at once (Store.readsNow). */
 export function subtasksOfNow(tracker: Tracker, access: { issue: Issue; hasSubtasks?: boolean }): Issue[] {
   const { issue } = access;
-  return issue.parent_id !== null || access.hasSubtasks === false ? [] : tracker.store.subtasksOfNow(issue.id);
+  return issue.parent_id !== null || access.hasSubtasks === false ? [] : storeOf(tracker).issues.subtasksOfNow(issue.id);
 }
 
 /** The first `size` comments, oldest first, with the total, at once (Store.readsNow). */
 export function firstCommentsNow(tracker: Tracker, issue: Issue, size: number): CommentRows {
-  return tracker.store.firstCommentsNow(issue.id, size);
+  return storeOf(tracker).comments.firstNow(issue.id, size);
 }
 
 /** One page of an issue's comments, oldest first unless `descending`, with the total count. */
 export function commentsOf(tracker: Tracker, issue: Issue, page: { startAt: number; maxResults: number; descending: boolean }): Promise<CommentRows> {
-  return tracker.store.commentsOf(issue.id, page);
+  return storeOf(tracker).comments.ofIssue(issue.id, page);
 }

@@ -1,5 +1,6 @@
 import type { ProjectRow, SiteRow, StatusRow, Store, UserRow } from '../store/store.js';
 import { ApiError } from './errors.js';
+import { STORE, type HoldsStore } from './store-access.js';
 import { DUMMY_HASH, hashToken, parseBasic, sameHash, type BasicCredential } from './tokens.js';
 import type { Workflow } from './workflow.js';
 
@@ -50,9 +51,10 @@ export function unauthorized(message: string): ApiError {
 /**
  * The shared state of one server process: the store, and caches the database can rebuild
  * (sites, statuses, parsed workflows). Nothing here is authoritative, so N processes over one
- * database stay consistent.
+ * database stay consistent. The store is the domain's alone (domain/store-access.ts): the HTTP
+ * layer asks the Tracker and the domain's functions.
  */
-export class Tracker {
+export class Tracker implements HoldsStore {
   private sites: SiteRow[] = [];
   private readonly statusCache = new Map<number, StatusRow[]>();
   private readonly workflowCache = new Map<string, Workflow>();
@@ -71,10 +73,25 @@ export class Tracker {
   /** Users by row id, for rendering people (assignee, reporter, comment authors). */
   private readonly userRows = new Map<number, { user: UserRow; until: number }>();
 
-  constructor(readonly store: Store) {}
+  readonly [STORE]: Store;
+
+  constructor(store: Store) {
+    this[STORE] = store;
+  }
+
+  private get store(): Store { return this[STORE]; }
+
+  /**
+   * True when the `…Now` reads can run (Store.readsNow): SQLite with no transaction open on its
+   * connection, until the caller next waits for something. Always false on PostgreSQL.
+   */
+  get readsNow(): boolean { return this[STORE].readsNow; }
+
+  /** SQLite: a number that changes whenever anyone commits (Store.dataVersion); undefined on PostgreSQL. */
+  get dataVersion(): (() => number) | undefined { return this[STORE].dataVersion; }
 
   async refreshSites(): Promise<void> {
-    this.sites = await this.store.listSites();
+    this.sites = await this.store.sites.list();
     this.statusCache.clear();
     this.signIns.clear();
     this.signInsByHeader.clear();
@@ -160,10 +177,10 @@ export class Tracker {
    * never remembered: every wrong credential costs the full check.
    */
   private async signInFromStore(site: SiteRow, email: string, hash: string): Promise<Omit<SignIn, 'until'>> {
-    const user = await this.store.userByEmail(site.id, email);
+    const user = await this.store.users.byEmail(site.id, email);
     // The tokens query runs for an unknown user too (row ids start at 1, so 0 finds none): both
     // failures cost the same two reads, or the time of a 401 would tell which e-mails exist.
-    const tokens = await this.store.tokensOf(user && user.active ? user.id : 0);
+    const tokens = await this.store.users.tokensOf(user && user.active ? user.id : 0);
     let match: (typeof tokens)[number] | undefined;
     if (tokens.length === 0) sameHash(hash, DUMMY_HASH);
     for (const t of tokens) if (sameHash(hash, t.token_hash) && !match) match = t;
@@ -174,18 +191,18 @@ export class Tracker {
   /** Users by row id (unknown ids are left out); rows read in the last few seconds are reused. */
   async users(ids: readonly number[]): Promise<Map<number, UserRow>> {
     const { found, missing, now } = this.rememberedUsers(ids);
-    if (missing.length > 0) this.rememberUsers(found, await this.store.usersByIds(missing), now);
+    if (missing.length > 0) this.rememberUsers(found, await this.store.users.byIds(missing), now);
     return found;
   }
 
   /**
-   * `users` at once, where the store can read so (Store.readsNow; ask it first); undefined when
+   * `users` at once, where the store can read so (readsNow; ask it first); undefined when
    * the rows it would have to read cannot be read at once (a long list: ask `users`).
    */
   usersNow(ids: readonly number[]): Map<number, UserRow> | undefined {
     const { found, missing, now } = this.rememberedUsers(ids);
     if (missing.length === 0) return found;
-    const read = this.store.usersByIdsNow(missing);
+    const read = this.store.users.byIdsNow(missing);
     if (!read) return undefined;
     this.rememberUsers(found, read, now);
     return found;
@@ -216,7 +233,7 @@ export class Tracker {
   async statuses(siteId: number): Promise<StatusRow[]> {
     let list = this.statusCache.get(siteId);
     if (!list) {
-      list = await this.store.statusesOfSite(siteId);
+      list = await this.store.projects.statusesOfSite(siteId);
       this.statusCache.set(siteId, list);
     }
     return list;

@@ -83,7 +83,7 @@ export class IssueReadFront {
     const version = cache && key !== undefined ? cache.admit(key) : undefined;
     const caller = makeCaller(site, user, form, (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http', headers.host ?? '');
     // SQLite with no transaction open: read and answer at once, within this turn, as a bare server would.
-    if (tracker.store.readsNow) {
+    if (tracker.readsNow) {
       let body: string | undefined;
       try {
         body = readIssueViewNow(tracker, caller, issue, params);

@@ -92,7 +92,7 @@ async function gather(tracker: Tracker, caller: Caller, access: IssueAccess, fie
 }
 
 /**
- * `gather` at once, without waiting, where the store can read so (Tracker.store.readsNow; ask it
+ * `gather` at once, without waiting, where the store can read so (Tracker.readsNow; ask it
  * first); undefined when something must be read that cannot be read at once (a status not read
  * yet, a long list of people): then `gather`.
  */
@@ -190,7 +190,7 @@ export async function readIssueView(tracker: Tracker, caller: Caller, idOrKey: s
 }
 
 /**
- * `readIssueView` at once, without waiting, where the store can read so (Tracker.store.readsNow;
+ * `readIssueView` at once, without waiting, where the store can read so (Tracker.readsNow;
  * ask it first): the same reads and the same text. Undefined when something must be read that
  * cannot be read at once (see gatherNow): then `readIssueView`. Throws its errors (a 404) as it does.
  */

@@ -30,8 +30,8 @@ export interface ReadFrontOptions {
 export function installReadFront(app: FastifyInstance, tracker: Tracker, options: ReadFrontOptions): IssueReadCache | null {
   const logsRequests = ['trace', 'debug', 'info'].includes(app.log.level);
   const cacheBytes = logsRequests ? 0 : options.readCacheBytes ?? DEFAULT_READ_CACHE_BYTES;
-  const reads = tracker.store.dataVersion && cacheBytes > 0
-    ? new IssueReadCache(tracker.store.dataVersion, cacheBytes, options.trustProxy)
+  const reads = tracker.dataVersion && cacheBytes > 0
+    ? new IssueReadCache(tracker.dataVersion, cacheBytes, options.trustProxy)
     : null;
   const front = logsRequests ? null : new IssueReadFront(tracker, reads, options.trustProxy, options.draining);
   app.decorate('issueReadCache', reads);

@@ -1,5 +1,4 @@
 import type { Kysely, Migration } from 'kysely';
-import type { Dialect } from './db.js';
 
 /**
  * The embedded code host's tables (ARCHITECTURE §14; the module is src/codehost/, whose
@@ -11,13 +10,10 @@ import type { Dialect } from './db.js';
  * for one head and base (NULLs never collide, on SQLite and PostgreSQL alike). `merge_claim` is
  * the merge in progress (one process at a time runs git's merge for one pull request).
  * `issue_key` is the tracker issue key the head branch carries (`feature/ABC-1-…` → `ABC-1`), upper-case,
- * for the board's development panel.
+ * for the board's development panel. `idColumn` declares an auto-numbered key as the dialect spells it
+ * (StoreAdapter.idColumn).
  */
-export function codehostMigration(dialect: Dialect): Migration {
-  const idColumn = (t: any) =>
-    dialect === 'postgres'
-      ? t.addColumn('id', 'serial', (c: any) => c.primaryKey())
-      : t.addColumn('id', 'integer', (c: any) => c.primaryKey().autoIncrement());
+export function codehostMigration(idColumn: (table: any) => any): Migration {
   return {
     async up(db: Kysely<any>) {
       await db.schema.createTable('ch_meta')

@@ -1,5 +1,5 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
-import type { Dialect } from './db.js';
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { StoreAdapter } from './adapter.js';
 import { searchMigration } from './migration-0002-search.js';
 import { boardIndexesMigration } from './migration-0003-board-indexes.js';
 import { codehostMigration } from './migration-0004-codehost.js';
@@ -7,13 +7,10 @@ import { projectRolesMigration } from './migration-0005-project-roles.js';
 
 /**
  * One set of migrations for both dialects. The only difference is how an auto-numbered key is
- * spelled, and that lives here in `idColumn`.
+ * spelled, which the dialect's adapter says (`idColumn`).
  */
-function migrations(dialect: Dialect): Record<string, Migration> {
-  const idColumn = (t: any) =>
-    dialect === 'postgres'
-      ? t.addColumn('id', 'serial', (c: any) => c.primaryKey())
-      : t.addColumn('id', 'integer', (c: any) => c.primaryKey().autoIncrement());
+function migrations(adapter: StoreAdapter): Record<string, Migration> {
+  const idColumn = (t: any): any => adapter.idColumn(t);
 
   return {
     '0001_initial': {
@@ -95,36 +92,25 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     },
     '0002_search': searchMigration,
     '0003_board_indexes': boardIndexesMigration,
-    '0004_codehost': codehostMigration(dialect),
+    '0004_codehost': codehostMigration(idColumn),
     '0005_project_roles': projectRolesMigration,
   };
 }
 
 class InCodeProvider implements MigrationProvider {
-  constructor(private readonly dialect: Dialect) {}
+  constructor(private readonly adapter: StoreAdapter) {}
   async getMigrations(): Promise<Record<string, Migration>> {
-    return migrations(this.dialect);
+    return migrations(this.adapter);
   }
 }
 
 /**
- * Brings the schema up to date. On PostgreSQL several server processes may start at once, so
- * the run is serialised with an advisory lock (Kysely's own lock table covers the rest).
+ * Brings the schema up to date, alone among processes starting together over one database
+ * (StoreAdapter.migrating; Kysely's own lock table covers the rest).
  */
-export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {
-  const migrator = new Migrator({ db, provider: new InCodeProvider(dialect) });
-  const run = async () => {
-    const { error } = await migrator.migrateToLatest();
+export function migrate(db: Kysely<any>, adapter: StoreAdapter): Promise<void> {
+  return adapter.migrating(db, async (conn) => {
+    const { error } = await new Migrator({ db: conn, provider: new InCodeProvider(adapter) }).migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error(String(error));
-  };
-  if (dialect !== 'postgres') return run();
-  await db.connection().execute(async (conn) => {
-    await sql`select pg_advisory_lock(4242017)`.execute(conn);
-    try {
-      const { error } = await new Migrator({ db: conn, provider: new InCodeProvider(dialect) }).migrateToLatest();
-      if (error) throw error instanceof Error ? error : new Error(String(error));
-    } finally {
-      await sql`select pg_advisory_unlock(4242017)`.execute(conn);
-    }
   });
 }

@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
-import type { RunNow } from './db.js';
+import type { Db, RunNow } from './db.js';
 import type { Database, Tx } from './schema.js';
 
 /** Stands for the i-th argument while a query is compiled; replaced by the real value per call. */
@@ -80,4 +80,12 @@ export class Prepared<A extends unknown[], R> {
   async first(db: Tx, ...args: A): Promise<R | undefined> {
     return (await this.execute(db, ...args)).rows[0];
   }
+}
+
+/** Makes the store's kept statements (Prepared) on one database: what every aggregate module is given. */
+export type Prepare = <A extends unknown[], R>(build: (db: Kysely<Database>, ...args: A) => Compilable<R>, arity?: number) => Prepared<A, R>;
+
+/** The Prepare of a database: its statements kept prepared on PostgreSQL, read at once on SQLite (Db.readNow). */
+export function preparer(db: Db): Prepare {
+  return (build, arity) => new Prepared(db.kysely, build, (text) => db.keepPrepared(text), arity, db.readNow);
 }

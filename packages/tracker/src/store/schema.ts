@@ -13,7 +13,7 @@ export interface Database {
   project_roles: ProjectRolesTable;
 }
 
-/** The store's connection or an open transaction: where a query runs (store.ts and prepared.ts). */
+/** The store's connection or an open transaction: where a query runs (the aggregates and prepared.ts). */
 export type Tx = Kysely<Database> | Transaction<Database>;
 
 export interface SitesTable {

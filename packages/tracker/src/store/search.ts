@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { VisibleProject } from '../domain/model.js';
+import type { VisibleProject } from '../model.js';
+import { escapeLike } from './like.js';
 import type { IssueRow, Store, UserRow } from './store.js';
 
 /**
@@ -129,11 +130,6 @@ function condition(f: Filter): RawBuilder<SqlBool> {
 /** Keeps a comparison on a nullable column two-valued: NULL compares as false. */
 function present(column: IssueColumn, comparison: RawBuilder<SqlBool>): RawBuilder<SqlBool> {
   return NULLABLE.has(column) ? sql<SqlBool>`(${sql.ref(`issues.${column}`)} is not null and ${comparison})` : comparison;
-}
-
-/** User text is matched literally: LIKE's wildcards are escaped (as store.ts does for user search). */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 // --- resolving the names a query uses --------------------------------------------------------

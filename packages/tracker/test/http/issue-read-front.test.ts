@@ -148,7 +148,7 @@ describe.each(await storeKinds())('GET /issue answered before Fastify (%s)', (ki
     const url = `${t.api}/issue/${key}?fields=${FIELDS}`;
     const auth = { authorization: authOf('executor') };
     const expected = (await get(url, { ...auth, 'content-length': '0' })).text;
-    const { store } = t.server.tracker;
+    const { store } = t.server;
     let release!: () => void;
     let opened!: () => void;
     const open = new Promise<void>((resolve) => { opened = resolve; });

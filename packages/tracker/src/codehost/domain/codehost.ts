@@ -1,37 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { hashToken, newSalt, sameHash } from '../../domain/tokens.js';
+import { hashToken, sameHash } from '../../domain/tokens.js';
 import type { CodehostStore } from '../store/codehost-store.js';
 import { OpenPullExists } from '../store/codehost-store.js';
 import { GhError, noPush, notFound, unprocessable, validationFailed, type GhErrorEntry } from './errors.js';
 import type { Comparison, GitErrorKinds, GitRepos } from './git-port.js';
 import { COMMENTS_MAX, MERGE_CLAIM_STALE_MS, REVIEWS_MAX, PAGE_PATCH_BYTES_MAX, PATCH_BYTES_MAX, PULL_COMMITS_MAX, PULL_FILES_MAX } from './limits.js';
-import type { ChComment, ChPull, ChRepo, ChReview, ChUser, Permission, PullListQuery } from './model.js';
+import { issueKeyOfBranch, isIssueKey } from './issue-keys.js';
+import type { ChPull, ChRepo, ChUser, Permission, PullListQuery } from './model.js';
 import { branchOrNull, checkComment, checkCreatePull, checkMerge, checkReview, checkUpdatePull, DOCS, invalid } from './pull-input.js';
+import { tokenSalt } from './token-salt.js';
+import type { CommentView, IssuePull, PullDetail, PullView, RepoAccess, ReviewView } from './views.js';
 
-/** The caller's standing on a repository it may read. */
-export interface RepoAccess { repo: ChRepo; owner: ChUser | null; permission: Permission; user: ChUser }
-
-/** A pull request with what every answer about it shows. */
-export interface PullView {
-  repo: ChRepo; owner: ChUser | null; pull: ChPull; author: ChUser; mergedBy: ChUser | null;
-  /** The head's and base's commits: the branches' now while open, as recorded when closed. */
-  headSha: string; baseSha: string;
-}
-
-/** A pull request with its diff's figures and mergeability (GET /pulls/{n}). */
-export interface PullDetail extends PullView {
-  commits: number; additions: number; deletions: number; changedFiles: number;
-  mergeable: boolean | null; mergeableState: 'clean' | 'dirty' | 'draft' | 'unknown';
-  comments: number;
-}
-
-export interface ReviewView { review: ChReview; user: ChUser }
-export interface CommentView { comment: ChComment; user: ChUser }
-
-/** A pull request of an issue key, for the board's development panel (one injected function). */
-export interface IssuePull {
-  repo: string; number: number; title: string; state: 'open' | 'closed'; merged: boolean; head: string; base: string; htmlUrl: string;
-}
+export type { CommentView, IssuePull, PullDetail, PullView, RepoAccess, ReviewView } from './views.js';
 
 /**
  * The code host's rules (ARCHITECTURE §14): who may read and write which repository, pull
@@ -55,22 +35,8 @@ export class CodeHost {
 
   /** Opens the code host over its store, making the token salt on first use. */
   static async open(store: CodehostStore, git: GitRepos | null, gitErrors: GitErrorKinds, offReason?: string, now = () => new Date().toISOString()): Promise<CodeHost> {
-    const salt = await CodeHost.salt(store);
+    const salt = await tokenSalt(store);
     return new CodeHost(store, git, gitErrors, salt, now, offReason);
-  }
-
-  /** The token salt, stable across processes (the first one to start writes it). */
-  static async salt(store: CodehostStore): Promise<string> {
-    const found = await store.meta('token_salt');
-    if (found !== undefined) return found;
-    try {
-      return await store.transaction(async (tx) => { await store.lockForSeed(tx); return store.metaOrSet(tx, 'token_salt', newSalt()); });
-    } catch (e) {
-      // Another process wrote it a moment before (SQLite over one file, several processes).
-      const again = await store.meta('token_salt');
-      if (again !== undefined) return again;
-      throw e;
-    }
   }
 
   /** The stored form of a token (ARCHITECTURE §4: tokens are kept only as hashes). */
@@ -415,19 +381,11 @@ export class CodeHost {
    * default the address it listens on).
    */
   async pullsForIssueKey(key: string, baseUrl = this.baseUrl): Promise<IssuePull[]> {
-    if (!ISSUE_KEY.test(key)) return [];
+    if (!isIssueKey(key)) return [];
     const rows = await this.store.pullsForIssueKey(key.toUpperCase());
     return rows.map((r) => ({
       repo: `${r.owner}/${r.repo_name}`, number: r.number, title: r.title, state: r.state, merged: r.merged === 1,
       head: r.head_ref, base: r.base_ref, htmlUrl: `${baseUrl}/${r.owner}/${r.repo_name}/pull/${r.number}`,
     }));
   }
-}
-
-const ISSUE_KEY = /^[A-Za-z][A-Za-z0-9_]*-\d+$/;
-
-/** The issue key a head branch carries (ARCHITECTURE §14: `feature/<KEY>-…`, `hotfix/<KEY>-…`), upper-case; null for any other branch. */
-export function issueKeyOfBranch(branch: string): string | null {
-  const m = /^(?:feature|hotfix)\/([A-Za-z][A-Za-z0-9_]*-\d+)(?:-|$)/.exec(branch);
-  return m ? m[1]!.toUpperCase() : null;
 }

@@ -3,6 +3,7 @@ import type { IssueAccess } from '../access.js';
 import { ApiError } from '../errors.js';
 import { selectFields, type FieldName } from '../fields.js';
 import type { ProjectRole } from '../permissions.js';
+import { storeOf } from '../store-access.js';
 import type { Caller, Tracker } from '../tracker.js';
 import { canonicalJql } from './ast.js';
 import { compileJql, type JqlContext } from './compile.js';
@@ -37,7 +38,7 @@ const MAX_PAGE_FIELDS = 100;
  * may not browse never appears, never counts, and never shifts a page.
  */
 export async function searchIssues(tracker: Tracker, caller: Caller, req: SearchRequest): Promise<SearchResult> {
-  const { store } = tracker;
+  const store = storeOf(tracker);
   const query = parseJql(req.jql);
   const digest = queryDigest(caller.user.id, canonicalJql(query));
   const now = new Date();

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { findIssue } from '../../domain/access.js';
 import { createFields, editFields, FIELD_DETAILS, issueTypeById, visibleIssueTypes, visibleProjectList, visibleStatus, visibleStatuses } from '../../domain/catalog.js';
-import { visibleProject } from '../../domain/directory.js';
+import { userByAccountId, visibleProject } from '../../domain/directory.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { ISSUE_TYPES } from '../../domain/issue-input.js';
 import { can } from '../../domain/permissions.js';
@@ -98,7 +98,7 @@ export const catalogRoutes = (tracker: Tracker) => async (scope: FastifyInstance
   app.get('/user', { config: { scope: 'read:jira-user' }, schema: { querystring: AccountQuery, response: replies({ 200: User }) } }, async (request) => {
     const caller = callerOf(request);
     const { accountId } = request.query;
-    const user = await tracker.store.userByAccountId(caller.site.id, accountId);
+    const user = await userByAccountId(tracker, caller, accountId);
     if (!user) throw notFound(`User with accountId '${accountId.slice(0, 64)}' does not exist.`);
     return renderUser(caller, user);
   });

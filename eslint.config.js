@@ -1,0 +1,103 @@
+// ESLint, flat config, run by `npm test` (`npm run lint`). Type-aware rules (typescript-eslint's
+// recommended-type-checked, plus its strict set where it is quiet on this code) on every TypeScript
+// file a tsconfig owns: the packages' sources and the tests. Scripts, benches and build files are
+// plain JavaScript with ESLint's recommended rules. Every rule turned off says why.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const nodeGlobals = Object.fromEntries(
+  ['process', 'console', 'URL', 'URLSearchParams', 'Buffer', 'setTimeout', 'clearTimeout', 'setInterval',
+    'clearInterval', 'setImmediate', 'fetch', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder',
+    'performance', 'structuredClone', 'queueMicrotask', 'Response', 'Request', 'Headers', 'Blob', 'FormData']
+    .map((name) => [name, 'readonly']),
+);
+
+export default tseslint.config(
+  {
+    ignores: ['**/dist/**', '**/node_modules/**', 'dist-pack/**', 'bench/results-raw/**', 'coverage/**',
+      '.jst-tracker/**', 'packages/tracker/board-assets/**', 'vitest.config.ts'],
+  },
+  js.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    extends: [...tseslint.configs.strictTypeChecked],
+    languageOptions: {
+      parserOptions: {
+        project: ['packages/*/tsconfig.json', 'test/tsconfig.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      // Numbers and booleans in messages are the common case (`${n} issues`); the rule stays on for
+      // objects, arrays and possibly-missing values, which would print "[object Object]" or "undefined".
+      '@typescript-eslint/restrict-template-expressions': ['error', {
+        allowNumber: true, allowBoolean: true, allow: [{ from: 'lib', name: ['URLSearchParams', 'URL'] }],
+      }],
+      // With noUncheckedIndexedAccess on, `xs[i]!` after a bounds check is the honest spelling; the
+      // compiler, not this rule, keeps us from unchecked reads.
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      // `(x) => void f(x)`-style shorthands that return a call's void are idiomatic in callbacks here.
+      '@typescript-eslint/no-confusing-void-expression': 'off',
+      // Unused arguments keep a callback's shape (Fastify hooks, commander actions) when named `_x`.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // A function that implements an async interface (a command's run, a store or client method)
+      // stays `async` without awaiting, so that a throw is a rejection, as its callers expect.
+      '@typescript-eslint/require-await': 'off',
+      // Counting code points with `[...text]` is deliberate: our limits are in characters, the way
+      // the tracker counts them, not in grapheme clusters.
+      '@typescript-eslint/no-misused-spread': 'off',
+    },
+  },
+  {
+    // Sanitisers and validators match control characters on purpose (terminal escapes, NUL in a
+    // name, ESC in a remote answer): that is what they are for.
+    rules: { 'no-control-regex': 'off' },
+  },
+  {
+    // PostgreSQL returns BIGINT counts and ids as strings although the row types say number;
+    // `Number(row.n)` in the stores is the conversion, not a no-op.
+    files: ['packages/tracker/src/store/**/*.ts', 'packages/tracker/src/codehost/store/**/*.ts'],
+    rules: { '@typescript-eslint/no-unnecessary-type-conversion': 'off' },
+  },
+  {
+    // A Kysely migration is written against `Kysely<any>` on purpose: it must not depend on the
+    // schema's current TypeScript type, which later migrations change (Kysely's migration guide).
+    files: ['packages/tracker/src/store/migration*.ts', 'packages/tracker/src/codehost/store/migration*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    // Tests read the servers' JSON answers untyped and assert on them field by field: the assertion
+    // is the check, so the unsafe-any family would only ask for casts that prove nothing.
+    files: ['test/**/*.ts', 'packages/*/test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      // Tests run async functions that assert after awaits; an async callback without await is a
+      // harmless shape there (vitest's `it(…, async () => …)`).
+      '@typescript-eslint/require-await': 'off',
+      // Teardown guards (`afterAll(() => t?.close())`) run even when the setup failed before it
+      // assigned `t`; the variable's declared type cannot say so, the guard must stay.
+      '@typescript-eslint/no-unnecessary-condition': 'off',
+      // Typed helpers (`json<T>()`) whose one use of T is the answer's declared shape read well in tests.
+      '@typescript-eslint/no-unnecessary-type-parameters': 'off',
+      // Tests pass methods of fakes and fixtures around where `this` is never used.
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
+    languageOptions: { globals: { ...nodeGlobals, module: 'writable', require: 'readonly', __dirname: 'readonly' } },
+    rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }] },
+  },
+);

@@ -72,7 +72,8 @@ function defined(): Defined {
     if (!part) continue;
     if (line.startsWith('### ')) { sub = line; continue; }
     const item = /^(\d+)\. /.exec(line);
-    if (item) (/operations/i.test(sub) ? part.operations.add(Number(item[1])) : part.rules.push(Number(item[1])));
+    if (item && /operations/i.test(sub)) part.operations.add(Number(item[1]));
+    else if (item) part.rules.push(Number(item[1]));
     const row = /^\| (\d+) \|/.exec(line);
     if (row) part.endpoints.add(Number(row[1]));
   }

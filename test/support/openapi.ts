@@ -51,7 +51,7 @@ export function assertMatchesVendorSchema(method: string, url: string, status: n
   const key = `${op.method} ${op.template} ${status}`;
   let validate = compiled.get(key);
   if (validate === undefined) {
-    const response = (op.responses[String(status)] ?? undefined) as { content?: Record<string, { schema?: unknown }> } | undefined;
+    const response = op.responses[String(status)] as { content?: Record<string, { schema?: unknown }> } | undefined;
     const hasSchema = response?.content?.['application/json']?.schema !== undefined;
     validate = hasSchema
       ? validator.compile({ $ref: `openapi#/paths/${pointer(op.template)}/${op.method.toLowerCase()}/responses/${status}/content/application~1json/schema` })
@@ -71,7 +71,7 @@ export function assertErrorCollection(body: unknown): void {
   if (!validate(body) || !Array.isArray(b.errorMessages) || typeof b.errors !== 'object' || b.errors === null) {
     throw new Error(`error body is not an ErrorCollection with errorMessages and errors: ${JSON.stringify(body).slice(0, 500)}`);
   }
-  if ((b.errorMessages as unknown[]).length === 0 && Object.keys(b.errors as object).length === 0) {
+  if ((b.errorMessages as unknown[]).length === 0 && Object.keys(b.errors).length === 0) {
     throw new Error('error body says nothing: both errorMessages and errors are empty');
   }
 }

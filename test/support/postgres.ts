@@ -19,7 +19,7 @@ export async function postgresAvailable(): Promise<boolean> {
     await client.query('select 1');
     available = true;
   } catch (e) {
-    if (required) throw new Error(`JST_REQUIRE_POSTGRES=1 but PostgreSQL is not reachable at ${ADMIN_URL}: ${(e as Error).message}`);
+    if (required) throw new Error(`JST_REQUIRE_POSTGRES=1 but PostgreSQL is not reachable at ${ADMIN_URL}: ${(e as Error).message}`, { cause: e });
     process.stderr.write(`notice: PostgreSQL not reachable at ${ADMIN_URL}; PostgreSQL tests are skipped (set JST_REQUIRE_POSTGRES=1 to fail instead)\n`);
     available = false;
   } finally {

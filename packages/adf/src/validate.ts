@@ -110,7 +110,7 @@ function checkMarks(marks: unknown, inCodeBlock: boolean): Fault | undefined {
     if (!spec) return at(`unknown mark type "${type}"`);
     if (seen & spec.bit) return at(`duplicate mark "${type}"`);
     if (mark.attrs !== undefined && !isObj(mark.attrs)) return at('"attrs" must be an object');
-    const attrError = spec.attrs?.(mark.attrs as Obj | undefined);
+    const attrError = spec.attrs?.(mark.attrs);
     if (attrError) return at(attrError);
     // Jira renders inline code verbatim, so it only tolerates a link alongside it.
     const clash = spec.bit === CODE_BIT ? (seen & ~LINK_BIT) !== 0 : spec.bit !== LINK_BIT && (seen & CODE_BIT) !== 0;

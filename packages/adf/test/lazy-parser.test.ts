@@ -8,7 +8,7 @@ const dist = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url)
 
 /** Runs an ES module snippet in a fresh Node.js (the built packages) and returns its stdout. */
 const node = (code: string): string => execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' });
-const LOADED = "Object.keys((await import('node:module')).createRequire(import.meta.url).cache).some((k) => /markdown[\\/]parser\.js$/.test(k))";
+const LOADED = "Object.keys((await import('node:module')).createRequire(import.meta.url).cache).some((k) => /markdown[\\/]parser\\.js$/.test(k))";
 
 describe('the Markdown parser loads only when Markdown is converted', () => {
   it('jst-tracker and @jst/adf load without it; the first markdownToAdf call loads it', () => {

@@ -2,7 +2,7 @@ import { TrackerHttpError, TrackerResponseError, TrackerShapeError } from './err
 import { DEFAULT_TIMEOUT_MS } from './bounded.js';
 import { Transport, type HttpRequest, type HttpResponse } from './transport.js';
 import { apiBase, siteUrl } from '@jst/url';
-import type { Comment, CommentPage, CreatedIssue, Issue, IssueFields, Priority, Project, ProjectPage, ProjectStatuses, SearchResults, Transition, User } from './types.js';
+import type { Comment, CommentPage, CreatedIssue, Issue, IssueFields, Priority, ProjectPage, ProjectStatuses, SearchResults, Transition, User } from './types.js';
 
 export interface CloudIdCache {
   get(siteHost: string): string | undefined;
@@ -247,8 +247,7 @@ export function notJsonError(method: string, path: string, res: RawResponse): Tr
 
 /** Retry-After in seconds or as an HTTP date; otherwise a short exponential back-off. */
 function retryDelay(res: HttpResponse, attempt: number): number {
-  const header = res.headers['retry-after'];
-  const value = Array.isArray(header) ? header[0] : header;
+  const value: string | undefined = res.headers['retry-after'];
   if (value) {
     if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
     const date = Date.parse(value);

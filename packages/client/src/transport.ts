@@ -53,7 +53,7 @@ export class Transport {
       const r = mod.request(url, { method: req.method, headers, agent }, (res) => {
         readMessage(res, maxBytes).then(
           (body) => settle(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: body.toString('utf8') })),
-          (e: Error) => { fail(e); r.destroy(); },
+          (e: unknown) => { fail(e instanceof Error ? e : new Error(String(e))); r.destroy(); },
         );
       });
       // One timer for the whole call: a server that answers headers and then drips a byte a second

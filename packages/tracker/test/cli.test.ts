@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDatabase, postgresAvailable } from '../../../test/support/postgres.js';
 import { basic, send } from '../../../test/support/tracker.js';
 import { CLOUD_ID, EMAILS, TOKENS, testSeed } from '../../../test/support/seed.js';
-import { buildTracker, cliRunner, connectable, READY, ROOT } from './support/cli-run.js';
+import { buildTracker, cliRunner, connectable, ROOT } from './support/cli-run.js';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'packages/tracker/package.json'), 'utf8')) as { version: string }).version;
 const { tmp, run, ready, exitOf, cleanup } = cliRunner('jst-cli-test-');

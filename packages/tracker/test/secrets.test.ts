@@ -136,8 +136,8 @@ describe('ARCHITECTURE §4: no token in a response, a log line, an error message
     const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', join(dir, 'data'), '--seed', join(dir, 'seed.json'), '--log-level', 'debug'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(proc);
     let output = '';
-    proc.stdout!.on('data', (d: Buffer) => { output += d.toString(); });
-    proc.stderr!.on('data', (d: Buffer) => { output += d.toString(); });
+    proc.stdout.on('data', (d: Buffer) => { output += d.toString(); });
+    proc.stderr.on('data', (d: Buffer) => { output += d.toString(); });
     const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
     const url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`not ready within 20 s:\n${redact(output)}`)), 20_000);

@@ -112,7 +112,7 @@ class Converter {
       }
       default:
         // Constructs the extensions above do not produce (yaml, mdx…): keep their text.
-        if ('children' in node) return this.blocks(node.children as Block[], container, depth);
+        if ('children' in node) return this.blocks(node.children, container, depth);
         return 'value' in node && node.value !== '' ? [paragraph([text(String(node.value), [])])] : [];
     }
   }

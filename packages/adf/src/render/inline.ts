@@ -19,7 +19,7 @@ export const sgr = (s: Style, name: keyof typeof SGR, text: string): string =>
 const markTypes = (node: Obj): Set<string> =>
   new Set((Array.isArray(node.marks) ? node.marks : []).filter(isObj).map((m) => String(m.type)));
 const hrefOf = (node: Obj): string | undefined => {
-  const link = (Array.isArray(node.marks) ? node.marks : []).find((m) => isObj(m) && m.type === 'link');
+  const link: unknown = (Array.isArray(node.marks) ? (node.marks as unknown[]) : []).find((m) => isObj(m) && m.type === 'link');
   return isObj(link) && isObj(link.attrs) ? str(link.attrs.href) : undefined;
 };
 
@@ -54,7 +54,10 @@ function inlineAtom(node: Obj, s: Style): string {
     }
     case 'inlineCard': case 'blockCard': case 'embedCard': return str(a.url) ?? '';
     case 'hardBreak': return '\n';
-    case 'mediaInline': case 'media': return `[attachment${str(a.alt) ? `: ${a.alt}` : ''}]`;
+    case 'mediaInline': case 'media': {
+      const alt = str(a.alt);
+      return `[attachment${alt ? `: ${alt}` : ''}]`;
+    }
     default: return str(a.text) ?? '';
   }
 }

@@ -14,12 +14,12 @@ export function table(
   depth: number,
   cellLines: (cell: Obj, depth: number) => string[],
 ): string[] {
-  const grid: string[][] = [];
-  let headerRow = false;
-  rows.filter(isObj).forEach((row, r) => {
+  const objRows = rows.filter(isObj);
+  const firstCells = objRows[0] ? kidsOf(objRows[0]).filter(isObj) : [];
+  const headerRow = firstCells.length > 0 && firstCells.every((c) => c.type === 'tableHeader');
+  const grid: string[][] = objRows.map((row) => {
     const cells = kidsOf(row).filter(isObj);
-    if (r === 0) headerRow = cells.length > 0 && cells.every((c) => c.type === 'tableHeader');
-    grid.push(cells.map((cell) => cellLines(cell, depth + 3).map((l) => l.trim()).filter((l) => l !== '').join(' ').replace(/\|/g, '\\|')));
+    return cells.map((cell) => cellLines(cell, depth + 3).map((l) => l.trim()).filter((l) => l !== '').join(' ').replace(/\|/g, '\\|'));
   });
   const columns = Math.max(0, ...grid.map((r) => r.length));
   if (columns === 0) return [];

@@ -133,7 +133,7 @@ const remembered = new WeakMap<Store, Map<number, { dataVersion: number; version
 export async function boardVersion(store: Store, project: ProjectRow): Promise<string> {
   const dataVersion = store.dataVersion?.();
   let known = remembered.get(store);
-  if (!known) remembered.set(store, (known = new Map()));
+  if (!known) remembered.set(store, (known = new Map<number, { dataVersion: number; version: string }>()));
   const hit = known.get(project.id);
   if (dataVersion !== undefined && hit && hit.dataVersion === dataVersion) return hit.version;
   const marks = await projectChangeMarks(store, project.id);

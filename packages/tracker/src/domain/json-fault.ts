@@ -5,8 +5,10 @@
  */
 export interface JsonFault { line: number; column: number; path: string }
 
-class Stop {
-  constructor(readonly at: number, readonly path: string) {}
+class Stop extends Error {
+  constructor(readonly at: number, readonly path: string) {
+    super('JSON syntax fault');
+  }
 }
 
 /** A setting-like name: short, letters (and `_`, `-`) only. A token has digits or is longer. */

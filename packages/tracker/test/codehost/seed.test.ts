@@ -192,8 +192,8 @@ describe('ARCHITECTURE §14 storage: --database-url needs --repos for the code h
     try {
       const server = await startServer({ dataDir: dir, seed: parseSeed(testSeed()) });
       try {
-        const r = await octokitFor(`${server.url}/api/v3`, CH_TOKENS.ada).rest.users.getAuthenticated().catch((e: { status: number }) => e);
-        expect((r as { status: number }).status).toBe(401);
+        const r = await octokitFor(`${server.url}/api/v3`, CH_TOKENS.ada).rest.users.getAuthenticated().catch((e: unknown) => e as { status: number });
+        expect((r).status).toBe(401);
       } finally {
         await server.close();
       }

@@ -40,7 +40,7 @@ describe.each(await storeKinds())('jira.js 5.x Version3Client against jst-tracke
     };
     (client as unknown as { instance: AxiosLike }).instance.interceptors.response.use(
       (r) => { check(r); return r; },
-      (e) => { const r = (e as { response?: AxiosResponseLike }).response; if (r) check(r); return Promise.reject(e); },
+      (e) => { const r = (e as { response?: AxiosResponseLike }).response; if (r) check(r); return Promise.reject(e instanceof Error ? e : new Error(String(e))); },
     );
     return client;
   }
@@ -99,7 +99,7 @@ describe.each(await storeKinds())('jira.js 5.x Version3Client against jst-tracke
     const created = await assigner.issues.createIssue({
       fields: {
         project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'Parent via jira.js',
-        description: adf('Scope: everything') as never, assignee: { accountId: ids.executor },
+        description: adf('Scope: everything'), assignee: { accountId: ids.executor },
       },
     });
     expect(created.key).toMatch(/^ABC-\d+$/);
@@ -127,7 +127,7 @@ describe.each(await storeKinds())('jira.js 5.x Version3Client against jst-tracke
 
   it('spec §4 endpoints 7/8: addComment with ADF and with a plain string (jira.js wraps it into ADF); getComments', async () => {
     const key = await createTask(assigner, 'Commented');
-    const first = await assigner.issueComments.addComment({ issueIdOrKey: key, comment: adf('PR target branch: development Worktree: /w/x') as never });
+    const first = await assigner.issueComments.addComment({ issueIdOrKey: key, comment: adf('PR target branch: development Worktree: /w/x') });
     expect(first.author?.accountId).toBe(ids.assigner);
     const second = await executor.issueComments.addComment({ issueIdOrKey: key, comment: 'plain words' });
     expect(second.body).toEqual(adf('plain words'));

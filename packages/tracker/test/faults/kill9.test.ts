@@ -201,7 +201,7 @@ describe.each(await storeKinds())('ARCHITECTURE §19 faults: kill -9 of jst-trac
       expect(c.proc.signalCode).toBe('SIGKILL');
       await Promise.all(workers);
       c.agent.destroy();
-      if (failure) throw failure;
+      if (failure) throw failure instanceof Error ? failure : new Error(JSON.stringify(failure));
       stats.rounds++;
     }
 

@@ -60,7 +60,7 @@ describe.each(await storeKinds())('spec §7 rule 1, hostile input: headers, raw 
         for (const [name, value] of extra) if (!/^(content-length|transfer-encoding|host|authorization|content-type)$/i.test(name)) headers[name] = value;
         const watched = [fx.targets.task, fx.targets.parent];
         const before = await observableState(t, watched);
-        const r = await sendChecked({ method: route.method, url: urlOf(route, form as 'gateway' | 'site'), headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+        const r = await sendChecked({ method: route.method, url: urlOf(route, form), headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
         if (r.status >= 400) {
           expect(await observableState(t, watched)).toEqual(before);
         } else {
@@ -144,7 +144,7 @@ describe.each(await storeKinds())('spec §7 rule 1, hostile input: headers, raw 
         const before = await observableState(t, watched);
         const r = await sendChecked({ method: route.method, url: urlOf(route), headers: jsonHeaders('assigner'), body: bytes });
         if (r.status >= 400) { expect(await observableState(t, watched)).toEqual(before); return; }
-        const sent = JSON.parse(decoded) as any;
+        const sent = JSON.parse(decoded);
         if ((route === ROUTES.create || route === ROUTES.edit) && typeof sent.fields?.summary === 'string') {
           const key = route === ROUTES.create ? (r.body as { key: string }).key : fx.targets.task;
           const read = await sendChecked({ method: 'GET', url: `${t.api}/issue/${key}?fields=summary`, headers: jsonHeaders('assigner') });

@@ -132,7 +132,7 @@ export function checkReply(r: { status: number; body: unknown; text: string; ms:
   expect(r.ms, `answered after ${Math.round(r.ms)} ms: ${what}`).toBeLessThan(TIME_BOUND_MS);
   if (req.method === 'HEAD') return;
   if (r.status >= 400) {
-    try { assertErrorCollection(r.body); } catch (e) { throw new Error(`${(e as Error).message}\n${what}`); }
+    try { assertErrorCollection(r.body); } catch (e) { throw new Error(`${(e as Error).message}\n${what}`, { cause: e }); }
   } else if (r.text !== '' && typeof r.body === 'object') {
     assertMatchesVendorSchema(req.method, req.url, r.status, r.body);
   }
@@ -291,7 +291,7 @@ export function mutate(valid: Json, mutations: JsonMutation[]): Json {
         // A large n makes the added value a deep one: unknown properties are where validators do not look.
         const value = m.n >= 1000 ? deepNest(m.value, m.n, m.n % 2 === 1) : m.value;
         next = current !== null && typeof current === 'object' && !Array.isArray(current)
-          ? Object.defineProperty({ ...(current as object) }, m.name, { value, enumerable: true, configurable: true, writable: true })
+          ? Object.defineProperty({ ...(current) }, m.name, { value, enumerable: true, configurable: true, writable: true })
           : { [m.name]: value, value: current };
         break;
       }
@@ -301,7 +301,7 @@ export function mutate(valid: Json, mutations: JsonMutation[]): Json {
     const last = path[path.length - 1]!;
     if (next === undefined) {
       if (Array.isArray(parent)) parent.splice(last as number, 1);
-      else delete parent[last];
+      else Reflect.deleteProperty(parent, last);
     } else {
       parent[last] = next;
     }
@@ -320,7 +320,7 @@ export function jsonText(value: Json, cap = LIMIT + 64 * 1024): string {
   const parts: string[] = [];
   let size = 0;
   const emit = (s: string) => { parts.push(s); size += s.length; };
-  const work: (Json | Lit)[] = [value];
+  const work: unknown[] = [value];
   while (work.length > 0 && size <= cap) {
     const w = work.pop();
     if (w instanceof Lit) { emit(w.text); continue; }

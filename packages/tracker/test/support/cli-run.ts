@@ -33,8 +33,8 @@ export function cliRunner(prefix: string) {
     children.push(child);
     let out = '';
     let err = '';
-    child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
     const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
     return { child, out: () => out, err: () => err, exit };
   };

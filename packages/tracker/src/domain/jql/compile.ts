@@ -1,4 +1,4 @@
-import type { Comparison, Filter, SortKey } from '../../store/search.js';
+import type { Filter, SortKey } from '../../store/search.js';
 import type { Expr, Operand, Operator, Query } from './ast.js';
 import { jqlError, noSuchField, quote } from './errors.js';
 import { JQL_FIELDS, MAX_SORT_FIELDS, type JqlField } from './fields.js';
@@ -105,7 +105,7 @@ async function clause(c: Extract<Expr, { kind: 'clause' }>, ctx: JqlContext): Pr
   }
   const operand = items[0]!;
   if (operand.kind === 'empty') throw jqlError(`The operator '${opText(c.op)}' cannot be used with EMPTY; use IS EMPTY or IS NOT EMPTY.`);
-  return matcher.range(c.op as Exclude<Comparison, '=' | '<>'>, operand);
+  return matcher.range(c.op, operand);
 }
 
 function isEmpty(field: JqlField): Filter {

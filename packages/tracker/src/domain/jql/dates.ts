@@ -27,11 +27,11 @@ export function parseDateValue(text: string, now: Date): Moment | null {
   const value = text.trim();
   const absolute = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:\s+(\d{1,2}):(\d{2}))?$/.exec(value);
   if (absolute) {
-    const [year, month, day, hour, minute] = absolute.slice(1).map((p) => (p === undefined ? undefined : Number(p)));
+    const [year, month, day, hour, minute] = absolute.slice(1).map((p: string | undefined) => (p === undefined ? undefined : Number(p)));
     const withTime = hour !== undefined;
-    const at = new Date(Date.UTC(year!, month! - 1, day!, hour ?? 0, minute ?? 0));
+    const at = new Date(Date.UTC(year!, month! - 1, day, hour ?? 0, minute ?? 0));
     // Date.UTC rolls 2026-02-31 over into March; such a date does not exist.
-    if (at.getUTCMonth() !== month! - 1 || at.getUTCDate() !== day! || (withTime && (hour! > 23 || minute! > 59))) return null;
+    if (at.getUTCMonth() !== month! - 1 || at.getUTCDate() !== day! || (withTime && (hour > 23 || minute! > 59))) return null;
     return inRange({ start: at, spanMs: withTime ? MINUTE_MS : DAY_MS });
   }
   const relative = /^([+-]?)\s*((?:\d{1,7}\s*[wdhm]\s*)+)$/.exec(value);

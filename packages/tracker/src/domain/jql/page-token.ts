@@ -50,13 +50,14 @@ export function readPageToken(siteSalt: string, token: string, digest: string, n
   const expected = mac(siteSalt, body);
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidPageToken();
-  let payload: Payload;
+  // Signed by this site, but read as unknown all the same: a key rotated between versions must not crash.
+  let payload: { [K in keyof Payload]?: unknown } | null;
   try {
-    payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Payload;
+    payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { [K in keyof Payload]?: unknown } | null;
   } catch {
     throw invalidPageToken();
   }
-  if (payload.v !== 1 || typeof payload.t !== 'number' || !Array.isArray(payload.a)) throw invalidPageToken();
+  if (payload?.v !== 1 || typeof payload.t !== 'number' || !Array.isArray(payload.a)) throw invalidPageToken();
   if (payload.q !== digest) {
     throw new ApiError(400, ['The nextPageToken belongs to a different search: send the same jql (as the same user) as the request that returned it, or leave nextPageToken out to start from the first page.']);
   }
@@ -64,5 +65,5 @@ export function readPageToken(siteSalt: string, token: string, digest: string, n
   if (now.getTime() - payload.t > TOKEN_LIFETIME_MS) {
     throw new ApiError(400, ['The nextPageToken has expired: tokens are valid for 7 days. Run the search again without nextPageToken to start from the first page.']);
   }
-  return { startedAt: new Date(payload.t), after: payload.a };
+  return { startedAt: new Date(payload.t), after: payload.a as CursorValue[] };
 }

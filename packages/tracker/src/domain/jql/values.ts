@@ -52,16 +52,15 @@ export function valueMatcher(field: JqlField, name: string, ctx: JqlContext): Va
   };
 
   const moment = (o: Operand): Moment => {
-    let found: Moment | null = null;
     if (o.kind === 'function') {
       if (functionSpec(o.name)?.returns !== 'date') text(o);
       const at = evaluateDateFunction(o.name, o.args, ctx.now);
-      found = at && exactMoment(at);
+      const found = at && exactMoment(at);
       if (!found) throw jqlError(`The argument of ${o.name}(${o.args.map(quote).join(', ')}) is not valid: use an increment such as "-1", "+2d" or "-1w".`);
       return found;
     }
     const value = text(o);
-    found = parseDateValue(value, ctx.now);
+    const found = parseDateValue(value, ctx.now);
     if (!found) throw jqlError(`Date value '${quote(value)}' for field '${name}' is invalid. ${DATE_FORMATS}`);
     return found;
   };

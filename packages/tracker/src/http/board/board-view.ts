@@ -3,8 +3,6 @@ import type { User } from '../../domain/model.js';
 import { html, type Html } from './html.js';
 import { filterForm, page } from './layout.js';
 
-const categoryClass = (category: string) => `cat-${category === 'done' || category === 'new' ? category : 'indeterminate'}`;
-
 function progress(card: Card): Html | string {
   if (!card.progress) return '';
   const { done, total } = card.progress;

@@ -22,6 +22,8 @@ function piece(value: unknown): string {
   if (value instanceof Html) return value.text;
   if (Array.isArray(value)) return value.map(piece).join('');
   if (value === null || value === undefined || value === false) return '';
+  // Numbers and strings, as a template literal would print them; the view functions put nothing else here.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string
   return escapeHtml(String(value));
 }
 

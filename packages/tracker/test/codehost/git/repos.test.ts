@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BareRepos, GitNameError, MergeConflictError } from '../../../src/codehost/git/repos.js';
 import { branchNameProblem } from '../../../src/codehost/git/names.js';
 import { bareGit, FIXTURE_GIT_ENV, fileAt, isAncestor, tempDir, Work } from './support.js';

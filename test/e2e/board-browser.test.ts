@@ -18,8 +18,8 @@ function startDemo(dir: string): Promise<{ child: ChildProcess; board: string; r
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
-    child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const board = /^ {2}board +(http:\/\/\S+)/m.exec(out)?.[1];
       if (board) resolve({ child, board, report: out });

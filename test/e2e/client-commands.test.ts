@@ -12,7 +12,7 @@ describe('jst client commands against a real jst-tracker (spec §1 operations 1-
   const json = async (args: string[]) => {
     const r = await jst([...args, '--json']);
     if (r.code !== 0) throw new Error(`jst ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-    return JSON.parse(r.stdout) as any;
+    return JSON.parse(r.stdout);
   };
   beforeAll(async () => { t = await startTestTracker('sqlite'); dir = jstFolder(t); });
   afterAll(async () => { await t?.close(); });

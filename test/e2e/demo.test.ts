@@ -110,7 +110,7 @@ describe('npm start (docs/architecture.md §3, §14 "The demo"): all three phase
       const home = mkdtempSync(join(tmpdir(), 'jst-home-'));
       const script = commands.map((c, i) => `${c} || { echo "line ${i + 1} failed" >&2; exit 1; }`).join('\n');
       const r = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 180_000, env: { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1' } });
-      expect(r.status, `${r.stderr.slice(-3000)}`).toBe(0);
+      expect(r.status, r.stderr.slice(-3000)).toBe(0);
       expect(r.stdout).toContain('Status: In Progress');
       rmSync(home, { recursive: true, force: true });
     } finally {

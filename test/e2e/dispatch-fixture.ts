@@ -80,8 +80,8 @@ export async function dispatchWorld(steps = 3): Promise<DispatchWorld> {
         env: { PATH: process.env.PATH ?? '', HOME: w.repo.repo, XDG_CACHE_HOME: JST_TEST_CACHE, NO_COLOR: '1' },
       });
       const out = { stdout: '', stderr: '' };
-      child.stdout!.setEncoding('utf8').on('data', (c: string) => { out.stdout += c; });
-      child.stderr!.setEncoding('utf8').on('data', (c: string) => { out.stderr += c; });
+      child.stdout.setEncoding('utf8').on('data', (c: string) => { out.stdout += c; });
+      child.stderr.setEncoding('utf8').on('data', (c: string) => { out.stderr += c; });
       const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
       return { child, out, exited };
     },

@@ -129,7 +129,7 @@ describe('Markdown on request, literal text without it (ARCHITECTURE §11, spec 
     expect(r.code, r.stderr).toBe(0);
     const d = await description(JSON.parse(r.stdout).keys[0]);
     expect(validateAdf(d).ok).toBe(true);
-    const scope = d.content.findIndex((n: { type: string; content?: Array<{ text?: string }> }) => n.type === 'heading' && n.content?.[0]?.text === 'Scope');
+    const scope: number = d.content.findIndex((n: { type: string; content?: Array<{ text?: string }> }) => n.type === 'heading' && n.content?.[0]?.text === 'Scope');
     expect(d.content.slice(scope + 1, scope + 3)).toEqual([
       { type: 'heading', attrs: { level: 3 }, content: [{ type: 'text', text: 'Login page' }] },
       { type: 'paragraph', content: [{ type: 'text', text: 'The ' }, { type: 'text', text: 'heading', marks: [{ type: 'strong' }] }, { type: 'text', text: ' only' }] },

@@ -159,7 +159,8 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
       const { nextPageToken: token, ...rest } = r.structuredContent as { issues: unknown[]; nextPageToken?: string };
       const { nextPageToken: cliToken, ...cliRest } = JSON.parse(cli.stdout) as { nextPageToken?: string };
       expect(rest).toEqual(cliRest);
-      expect(typeof token && typeof cliToken).toBe('string');
+      expect(typeof token).toBe('string');
+      expect(typeof cliToken).toBe('string');
       expect(rest.issues).toHaveLength(2);
       const h = await s.call('healthcheck');
       const hc = await runJst(['healthcheck', '--role', 'reviewer', '--json'], { cwd: w.repo.repo });

@@ -38,6 +38,8 @@ export interface Context {
 }
 
 export function processIo(env: NodeJS.ProcessEnv = process.env): Io {
+  // isTTY is undefined, not false, when stdout is a pipe or a file, whatever its declared type says.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion
   const tty = Boolean(process.stdout.isTTY);
   // process.stdin is built on first touch and costs ~10 ms at start-up: only commands that read it pay.
   return {
@@ -45,6 +47,7 @@ export function processIo(env: NodeJS.ProcessEnv = process.env): Io {
     stderr: process.stderr,
     get stdin() { return process.stdin; },
     color: tty && env.NO_COLOR === undefined && env.TERM !== 'dumb',
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- undefined on a pipe, as above
     get interactive() { return tty && Boolean(process.stdin.isTTY); },
   };
 }

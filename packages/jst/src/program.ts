@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { CLI_SPECS, GROUPS } from './commands/index.js';
-import { helpOf, type CommandSpec, type Face, type Fields } from './commands/spec.js';
+import { helpOf, type CommandSpec, type Face } from './commands/spec.js';
 import { TOOL_SPECS } from './commands/tools.js';
 import { ROLES, type Role } from './config/index.js';
 import { createContext, type Context } from './context.js';
@@ -40,7 +40,7 @@ const JSON_HELP = {
   flag: 'print JSON (without it: text, also when stdout is not a terminal)',
 } as const;
 
-function addCommand(cmd: Command, spec: CommandSpec<Fields>, run: (work: (ctx: Context) => Promise<number>) => Promise<void>): void {
+function addCommand(cmd: Command, spec: CommandSpec, run: (work: (ctx: Context) => Promise<number>) => Promise<void>): void {
   cmd.description(spec.summary);
   if (spec.role !== 'none') cmd.addOption(new Option('--role <role>', 'the account to act as').choices(ROLES));
   if (spec.json !== 'none') cmd.option('--json', JSON_HELP[spec.json]);
@@ -74,15 +74,15 @@ function addCommand(cmd: Command, spec: CommandSpec<Fields>, run: (work: (ctx: C
     }
     await run(async (ctx) => {
       const face: Face = { role, json: spec.json === 'piped' ? Boolean(opts.json) || !ctx.io.stdout.isTTY : Boolean(opts.json) };
-      const out = await spec.run(ctx, input as never, face);
+      const out = await spec.run(ctx, input, face);
       return typeof out === 'number' ? out : emit(ctx.io, out, face.json);
     });
   });
 }
 
 /** ARCHITECTURE §11: phases 2 and 3 act as a fixed role, accepting --role only when it matches; the rest need --role. */
-function roleFor(cmd: Command, spec: CommandSpec<Fields>): Role {
-  const given = (cmd.optsWithGlobals() as { role?: Role }).role;
+function roleFor(cmd: Command, spec: CommandSpec): Role {
+  const given = cmd.optsWithGlobals<{ role?: Role }>().role;
   if (spec.role === 'chosen') {
     if (!given) throw new CommanderError(EXIT.usage, 'jst.role', `error: ${cmd.name()} needs --role assigner|executor|reviewer (there is no default account)`);
     return given;

@@ -51,7 +51,7 @@ describe('ARCHITECTURE §4: tokens are never put into an error message', () => {
       ...ROLES.map((role) => () => requireRoleEmail(config, role)),
       () => requireWorktreesDir(config),
       () => parseEnvFile(`TRACKER_EXECUTOR_TOKEN='${EXECUTOR}`, 'local.env'),
-      () => parseEnvFile(`${EXECUTOR}`, 'local.env'),
+      () => parseEnvFile(EXECUTOR, 'local.env'),
     ];
     for (const attempt of attempts) {
       try {

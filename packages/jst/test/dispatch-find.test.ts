@@ -12,9 +12,9 @@ import { agentsRow, firstWord } from '../src/healthcheck/context-rows.js';
 const ids: Accounts = { assigner: 'acc-a', executor: 'acc-e', reviewer: 'acc-r' };
 const s = { todo: 'To Do', inProgress: 'In Progress', inReview: 'In Review', done: 'Done' };
 let n = 0;
-const c = (who: string, text: string): Comment => ({ id: String(++n), author: { accountId: who } as Comment['author'], body: textToAdf(text) });
+const c = (who: string, text: string): Comment => ({ id: String(++n), author: { accountId: who }, body: textToAdf(text) });
 const issue = (key: string, status: string, subtasks: { key: string; status: string }[] = []): Issue => ({
-  id: key, key, fields: { status: { name: status } as never, subtasks: subtasks.map((t) => ({ id: t.key, key: t.key, fields: { status: { name: t.status } as never } })) },
+  id: key, key, fields: { status: { name: status }, subtasks: subtasks.map((t) => ({ id: t.key, key: t.key, fields: { status: { name: t.status } as never } })) },
 });
 const target = (key: string) => c(ids.assigner, `PR target branch: feature/ABC-1-x Worktree: /wt/worktree-${key}`);
 const run = (who = ids.executor) => c(who, 'Run report\nPull request: http://x/pull/1');

@@ -32,7 +32,7 @@ describe('ARCHITECTURE §15: the dispatch journal', () => {
   });
 
   it('ARCHITECTURE §15: an attempt with no exit is running while its process lives, and unknown (counted as failed) once it is gone', () => {
-    const gone = spawnSync('true').pid!;
+    const gone = spawnSync('true').pid;
     const attempt = { startedAt: '', pid: process.pid, endedAt: null, exitCode: null };
     expect(alive(process.pid)).toBe(true);
     expect(stateOf(attempt, false)).toBe('running');

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { check, healthWorld, rowOf } from './healthcheck-fixture.js';
 import { TrackerClient } from '@jst/client';
-import { CODEHOST_TOKEN, FIXTURE_GIT_ENV, makeRepo, setting, without, writeJstFiles, type JstFilesOptions, type MakeRepoOptions, type TestRepo } from '../../../test/support/repo.js';
+import { CODEHOST_TOKEN, setting, without } from '../../../test/support/repo.js';
 import { EMAILS, TOKENS, testSeed } from '../../../test/support/seed.js';
-import { ROLES, loadConfig, type Role } from '../src/config/index.js';
-import { runHealthcheck, type CodehostFetch, type HealthReport, type HealthcheckContext, type RowName } from '../src/healthcheck/index.js';
+import { ROLES, type Role } from '../src/config/index.js';
+import { type CodehostFetch } from '../src/healthcheck/index.js';
 
 // A scoped token without read:jira-user: GET /myself answers 401 "scope does not match" (spec §5 rule 8).
 const NO_USER_SCOPE = 'tok-scoped-nouser-6a7b';

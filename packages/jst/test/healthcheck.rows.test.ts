@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { check, healthWorld, rowOf } from './healthcheck-fixture.js';
-import { CODEHOST_TOKEN, FIXTURE_GIT_ENV, copyJstDir, makeRepo, setting, without, writeJstFiles, type JstFilesOptions, type TestRepo } from '../../../test/support/repo.js';
+import { CODEHOST_TOKEN, FIXTURE_GIT_ENV, copyJstDir, setting, without, writeJstFiles } from '../../../test/support/repo.js';
 import { TOKENS } from '../../../test/support/seed.js';
-import { loadConfig, type Role } from '../src/config/index.js';
+import { loadConfig } from '../src/config/index.js';
 import { worktreeAdd } from '../src/git/index.js';
-import { exitCodeOf, runHealthcheck, type HealthReport, type RowName } from '../src/healthcheck/index.js';
+import { exitCodeOf } from '../src/healthcheck/index.js';
 
 const world = healthWorld();
 const project = world.project;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { check, healthWorld, rowOf } from './healthcheck-fixture.js';
-import { CODEHOST_TOKEN, FIXTURE_GIT_ENV, makeRepo, setting, writeJstFiles, type JstFilesOptions, type TestRepo } from '../../../test/support/repo.js';
+import { check, healthWorld } from './healthcheck-fixture.js';
+import { setting } from '../../../test/support/repo.js';
 import { TOKENS } from '../../../test/support/seed.js';
-import { ROLES, loadConfig, type Role } from '../src/config/index.js';
+import { ROLES } from '../src/config/index.js';
 import { gitProcessCount } from '../src/git/index.js';
-import { ROW_NAMES, exitCodeOf, formatReport, reportJson, runHealthcheck, type HealthReport, type HealthcheckContext } from '../src/healthcheck/index.js';
+import { ROW_NAMES, exitCodeOf, formatReport, reportJson, type HealthReport } from '../src/healthcheck/index.js';
 
 const world = healthWorld();
 const project = world.project;

@@ -26,7 +26,7 @@ describe('plan file "markdown": true (ARCHITECTURE §7, §11)', () => {
     expect(plan.markdown).toBe(true);
     const d = issueDescription(plan, plan, 'single', 'm1');
     expectValidAdf(d);
-    const types = d.content.map((n) => (n.type === 'heading' ? `h${n.attrs!.level}` : n.type));
+    const types = d.content.map((n) => (n.type === 'heading' ? `h${String(n.attrs!.level)}` : n.type));
     expect(types).toEqual(['h2', 'paragraph', 'h2', 'h3', 'paragraph', 'bulletList', 'h2', 'bulletList', 'h2', 'paragraph', 'h2', 'paragraph', 'paragraph']);
     expect(d.content[7]).toEqual({ type: 'bulletList', content: [
       { type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'GET /reports.csv', marks: [{ type: 'code' }] }, { type: 'text', text: ' answers 200' }] }] },

@@ -20,7 +20,7 @@ import { searchCommand } from './search/search.js';
 import { healthcheckCommand } from './setup/healthcheck.js';
 import { initCommand } from './setup/init.js';
 import { mcpCommand } from './setup/mcp.js';
-import type { CommandSpec, Fields } from './spec.js';
+import type { CommandSpec } from './spec.js';
 import { dispatchCommand } from './work/dispatch.js';
 import { noteCommand } from './work/note.js';
 import { prBaseCommand } from './work/pr-base.js';
@@ -28,7 +28,7 @@ import { prCommand } from './work/pr.js';
 import { startCommand } from './work/start.js';
 
 /** Every CLI command, in the order `jst --help` lists them. */
-export const CLI_SPECS: readonly CommandSpec<Fields>[] = [
+export const CLI_SPECS: readonly CommandSpec[] = [
   rawCommand, whoamiCommand, tenantCommand,
   projectListCommand, projectExistsCommand, projectStatusesCommand,
   issueViewCommand, issueCreateCommand, issueAssignCommand, issueTransitionsCommand, issueTransitionCommand, issueDeleteCommand,
@@ -36,7 +36,7 @@ export const CLI_SPECS: readonly CommandSpec<Fields>[] = [
   searchCommand, batchCommand, healthcheckCommand,
   planCommand, startCommand, prBaseCommand, noteCommand, prCommand, reviewCommand, doneCommand, dispatchCommand,
   mcpCommand, initCommand,
-] as unknown as readonly CommandSpec<Fields>[];
+];
 
 /** The one-line descriptions of the command groups (`jst issue --help`). */
 export const GROUPS: Readonly<Record<string, string>> = {

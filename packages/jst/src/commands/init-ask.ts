@@ -28,7 +28,7 @@ export function terminalAsker(io: Io): Asker {
       return new Promise((resolve, reject) => {
         pending = { reject, prompt };
         const done = (answer: string) => { pending = undefined; if (secret) { muted = false; io.stderr.write('\n'); } resolve(answer.trim()); };
-        if (!secret) return void rl.question(prompt, done);
+        if (!secret) { rl.question(prompt, done); return; }
         io.stderr.write(prompt);
         muted = true;
         rl.question('', done);

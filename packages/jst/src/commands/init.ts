@@ -57,7 +57,7 @@ export async function init(ctx: Context, o: InitOptions): Promise<number> {
     for (const name of TOKEN_ENV) {
       // Tokens never come from flags (other users can read the process list), and are never echoed.
       tokens[name] = await ask(name, `${name} (the token itself, hidden as you type; Enter to fill it in later)`, ctx.env[name] || undefined, '', true);
-      if (tokens[name] && looksLikeFilePath(tokens[name]!, [ctx.cwd, root])) throw new JstError({ code: 'CONFIG', problem: `${name} looks like a file path`, setting: name, hint: 'Paste the token value itself, not the path of a file holding it' });
+      if (tokens[name] && looksLikeFilePath(tokens[name], [ctx.cwd, root])) throw new JstError({ code: 'CONFIG', problem: `${name} looks like a file path`, setting: name, hint: 'Paste the token value itself, not the path of a file holding it' });
     }
     if (values.WORKTREES_DIR && !isAbsolute(values.WORKTREES_DIR)) throw new JstError({ code: 'CONFIG', problem: `WORKTREES_DIR must be an absolute path (got "${values.WORKTREES_DIR}")`, setting: 'WORKTREES_DIR' });
     if (values.DEFAULT_BASE_BRANCH === values.PRODUCTION_BRANCH) throw new JstError({ code: 'CONFIG', problem: 'the default base branch and the production branch must differ', setting: 'PRODUCTION_BRANCH' });

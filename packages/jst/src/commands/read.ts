@@ -124,7 +124,6 @@ export async function searchOutcome(ctx: Context, role: Role, jql: string, o: Se
   return {
     json: { issues, ...(token ? { nextPageToken: token } : {}) },
     // A search answer is not checked field by field; an issue without `fields` prints blanks, not a crash.
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     text: `${table(issues.map((i) => [i.key, i.fields?.status?.name ?? '', i.fields?.summary ?? '']))}\n`,
     code: EXIT.ok,
   };

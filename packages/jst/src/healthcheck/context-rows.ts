@@ -19,7 +19,8 @@ export async function contextRows(ctx: HealthcheckContext): Promise<ContextRow[]
     const none = 'not inside a git checkout';
     return [info('issue_key', none), info('parent_branch', none), info('working_tree', none), agentsRow(ctx)];
   }
-  return Promise.all([issueKeyRow(branch), parentBranchRow(ctx, branch), workingTreeRow(ctx), agentsRow(ctx)]);
+  const [parent, tree] = await Promise.all([parentBranchRow(ctx, branch), workingTreeRow(ctx)]);
+  return [issueKeyRow(branch), parent, tree, agentsRow(ctx)];
 }
 
 const info = (name: ContextRow['name'], detail: string): ContextRow => ({ name, status: 'INFO', detail });

@@ -29,7 +29,9 @@ export class ElicitPrompt implements Prompt {
 
   async ask(question: string, hint?: string, o: AskOptions = {}): Promise<string> {
     const offered = o.default === undefined ? '' : ` (leave empty for ${o.default})`;
-    const answer = String((await this.form(`${question}${offered}`, hint, { answer: { type: 'string', title: 'Answer' } })).answer ?? '').trim() || o.default || '';
+    const given = (await this.form(`${question}${offered}`, hint, { answer: { type: 'string', title: 'Answer' } })).answer;
+    // The client's answer is checked, not trusted: anything but a string is no answer.
+    const answer = (typeof given === 'string' ? given : '').trim() || o.default || '';
     // The command's own check, as on a terminal: a refused answer stops here rather than looping on the person.
     const problem = answer === '' ? 'an answer is needed' : (o.check?.(answer) ?? null);
     if (problem !== null) throw new JstError({ code: 'QUESTION', exitCode: EXIT.question, problem: `the answer to "${question}" was not accepted: ${problem}`, ...(hint ? { hint } : {}) });
@@ -42,7 +44,7 @@ export class ElicitPrompt implements Prompt {
 
   async askList(question: string, hint?: string): Promise<string[]> {
     const answer = await this.form(question, hint, { answer: { type: 'string', title: 'One per line' } });
-    return String(answer.answer ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+    return (typeof answer.answer === 'string' ? answer.answer : '').split('\n').map((l) => l.trim()).filter(Boolean);
   }
 
   async yesNo(question: string, hint?: string, o: YesNoOptions = {}): Promise<boolean> {

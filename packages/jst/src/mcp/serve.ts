@@ -2,7 +2,6 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Role } from '../config/index.js';
 import { EXIT } from '../exit.js';
-import type { Outcome } from '../output.js';
 import { VERSION } from '../version.js';
 import { callTool, closeSession, openSession, type CallChannel, type ToolResult } from './call.js';
 import { parseArgs, toolsOf } from './tools.js';
@@ -32,6 +31,9 @@ export async function serveMcp(role: Role, o: ServeOptions = {}): Promise<number
   const tools = toolsOf(role, o);
   const byName = new Map(tools.map((t) => [t.name, t]));
   const session = openSession(o.cwd ?? process.cwd(), o.env ?? process.env, (line) => { process.stderr.write(`${line}\n`); });
+  // The low-level Server on purpose: our tools come with JSON Schemas made from each command's one
+  // declaration (and an outputSchema), which McpServer would want as its own zod shapes.
+  // eslint-disable-next-line @typescript-eslint/no-deprecated
   const server = new Server(
     { name: `jst-${role}`, title: `jst (${role})`, version: VERSION },
     {
@@ -56,9 +58,9 @@ export async function serveMcp(role: Role, o: ServeOptions = {}): Promise<number
     const args = req.params.arguments ?? {};
     return callTool(session, channel, typeof args.cwd === 'string' ? args.cwd : undefined, async (ctx) => {
       const { cwd: _cwd, ...input } = parseArgs(tool, args);
-      const out = await tool.spec.run(ctx, input as never, { role: fixedRole(tool.spec.role) ?? role, json: true, tool: tool.name });
+      const out = await tool.spec.run(ctx, input, { role: fixedRole(tool.spec.role) ?? role, json: true, tool: tool.name });
       if (typeof out === 'number') throw new Error(`${tool.name} printed instead of returning its result`);
-      return out as Outcome;
+      return out;
     }, tool.name);
   });
   // Our own stdio framing: every malformed line is answered and the server keeps serving (transport.ts).

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { array, boolean, describe, enum as oneOf, int, looseObject, minLength, nullable, number, object, optional, positive, regex, string, union } from 'zod/mini';
 import { ERROR_OUTPUT } from '../commands/outputs.js';
-import type { CommandSpec, Fields, Z } from '../commands/spec.js';
+import type { CommandSpec, Z } from '../commands/spec.js';
 import { TOOL_SPECS } from '../commands/tools.js';
 import { JstError, type Role } from '../config/index.js';
 import { EXIT } from '../exit.js';
@@ -12,7 +12,7 @@ import { EXIT } from '../exit.js';
  * lives here; the spec's own function runs.
  */
 export interface Tool {
-  spec: CommandSpec<Fields>;
+  spec: CommandSpec;
   name: string;
   input: z.ZodMiniObject;
   /** JSON schemas as `tools/list` sends them. */
@@ -34,7 +34,7 @@ function jsonSchema(schema: z.ZodMiniType): Record<string, unknown> {
   return rest;
 }
 
-function toolOf(spec: CommandSpec<Fields>): Tool {
+function toolOf(spec: CommandSpec): Tool {
   const shape: Record<string, z.ZodMiniType> = {};
   for (const [name, field] of Object.entries(spec.fields)) {
     if (field.tool === false) continue;
@@ -91,7 +91,7 @@ export function toolsOf(role: Role, o: { readOnly?: boolean | undefined; tools?:
 /** The tool's arguments checked against its input schema; a mismatch names the inputs, as the tool spells them. */
 export function parseArgs(tool: Tool, args: unknown): Record<string, unknown> {
   const r = z.safeParse(tool.input, args ?? {});
-  if (r.success) return r.data as Record<string, unknown>;
+  if (r.success) return r.data;
   const problems = r.error.issues.map((i) => {
     const at = i.path.length ? i.path.join('.') : '(the arguments)';
     const detail = i.code === 'invalid_type' ? `expected ${(i as { expected?: string }).expected ?? 'another type'}`

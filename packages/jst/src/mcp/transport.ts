@@ -26,6 +26,8 @@ type Id = string | number | null;
 export class LineTransport implements Transport {
   onclose?: (() => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
+  // The SDK's Transport interface declares onmessage generic; an implementation must match it.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
   onmessage?: (<T extends JSONRPCMessage>(message: T) => void) | undefined;
 
   private parts: Buffer[] = [];

@@ -28,7 +28,7 @@ export interface PrTarget { branch: string; worktree: string | null; commentId: 
  * comments are read (ARCHITECTURE §11): the same line by anyone else is an ordinary comment.
  */
 export function prTargetFrom(posted: RoleComments<'assigner'>): PrTarget | null {
-  if (posted.role !== 'assigner') throw new Error(`${PR_TARGET_MARKER} is read from the assigner's comments, not the ${posted.role}'s`);
+  if (posted.role !== 'assigner') throw new Error(`${PR_TARGET_MARKER} is read from the assigner's comments, not the ${String(posted.role)}'s`);
   let found: PrTarget | null = null;
   for (const c of commentsWithMarker([...posted.comments], PR_TARGET_MARKER)) {
     for (const text of adfToPlainText(c.body).split('\n')) {
@@ -44,7 +44,7 @@ export function prTargetFrom(posted: RoleComments<'assigner'>): PrTarget | null 
  * wins. Its text keeps the comment's shape (lists, code, links) as every issue view prints it.
  */
 export function assignmentReportFrom(posted: RoleComments<'assigner'>): string | null {
-  if (posted.role !== 'assigner') throw new Error(`${REPORT_MARKER} is read from the assigner's comments, not the ${posted.role}'s`);
+  if (posted.role !== 'assigner') throw new Error(`${REPORT_MARKER} is read from the assigner's comments, not the ${String(posted.role)}'s`);
   const reports = commentsWithMarker([...posted.comments], REPORT_MARKER)
     .map((c) => adfToText(c.body))
     .filter((text) => text.split('\n', 1)[0]!.trim() === REPORT_MARKER);

@@ -4,7 +4,7 @@ import type { Io } from '../context.js';
 
 export async function readStdin(io: Io): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const c of io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+  for await (const c of io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c));
   return Buffer.concat(chunks).toString('utf8');
 }
 

@@ -70,7 +70,7 @@ export function markedComments<M extends Exclude<Marker, 'verdict'>>(posted: Rol
 
 /** The newest verdict the reviewer's account left, with its comment. */
 export function latestVerdictComment(posted: RoleComments<'reviewer'>): { verdict: Verdict; comment: Comment } | null {
-  if (posted.role !== 'reviewer') throw new Error(`a verdict is read from the reviewer's comments, not the ${posted.role}'s`);
+  if (posted.role !== 'reviewer') throw new Error(`a verdict is read from the reviewer's comments, not the ${String(posted.role)}'s`);
   let found: { verdict: Verdict; comment: Comment } | null = null;
   for (const comment of posted.comments) {
     const verdict = verdictOf(commentPlain(comment));

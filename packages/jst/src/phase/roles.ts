@@ -33,7 +33,7 @@ const cache = new WeakMap<Context, Map<Role, Promise<RoleAccount>>>();
  */
 export function roleAccount(ctx: Context, role: Role, via: TrackerClient): Promise<RoleAccount> {
   let byRole = cache.get(ctx);
-  if (!byRole) cache.set(ctx, (byRole = new Map()));
+  if (!byRole) cache.set(ctx, (byRole = new Map<Role, Promise<RoleAccount>>()));
   let found = byRole.get(role);
   if (!found) byRole.set(role, (found = lookup(ctx, role, via)));
   return found;

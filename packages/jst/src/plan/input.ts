@@ -52,7 +52,7 @@ export function parsePlan(json: unknown, file: string): Draft {
   set('scope', str(o.scope));
   set('acceptanceCriteria', list(o.acceptanceCriteria));
   set('priority', str(o.priority));
-  set('path', o.path as PlanInput['path'] | undefined);
+  set('path', o.path);
   if (Array.isArray(o.steps)) {
     draft.steps = o.steps.map((s, i) => {
       if (typeof s !== 'object' || s === null) throw new JstError({ code: 'PLAN_FILE', problem: `steps[${i}] in ${file} must be an object with summary, scope and acceptanceCriteria` });

@@ -253,7 +253,7 @@ async function statusesGate(ctx: Context, project: string): Promise<void> {
   const config = ctx.config();
   const types = await ctx.client('assigner').projectStatuses(project);
   const names = new Set(types.flatMap((t) => t.statuses.map((s) => s.name)));
-  const missing = Object.entries(config.statuses).filter(([, name]) => !names.has(name));
+  const missing = (Object.entries(config.statuses) as [string, string][]).filter(([, name]) => !names.has(name));
   if (missing.length) {
     throw refused(`the project ${project} has no status ${missing.map(([, n]) => `"${n}"`).join(', ')} (STATUS_* in ${config.files.team}; names match literally)`, `Its statuses are: ${[...names].map((n) => `"${n}"`).join(', ')}`);
   }

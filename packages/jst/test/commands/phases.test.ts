@@ -10,7 +10,7 @@ import { reviewCommand } from '../../src/commands/review/brief.js';
 import { doneCommand } from '../../src/commands/review/done.js';
 import { parentPrCommand } from '../../src/commands/review/parent-pr.js';
 import { reviewVerdictCommand } from '../../src/commands/review/verdict.js';
-import type { CommandSpec, Fields } from '../../src/commands/spec.js';
+import type { CommandSpec } from '../../src/commands/spec.js';
 import { noteCommand } from '../../src/commands/work/note.js';
 import { prBaseCommand } from '../../src/commands/work/pr-base.js';
 import { prCommand } from '../../src/commands/work/pr.js';
@@ -73,7 +73,7 @@ describe('command specs in-process: plan, start, note, pr-base, pr, review, verd
 
     // done: the person's yes through the context's prompt.
     const { ctx } = fakeContext(repo.repo, { prompt: answering(true) });
-    const moved = await (doneCommand as unknown as CommandSpec<Fields>).run(ctx, { keys: [A] } as never, { role: 'reviewer', json: true });
+    const moved = await (doneCommand as unknown as CommandSpec).run(ctx, { keys: [A] }, { role: 'reviewer', json: true });
     ctx.close();
     expect((moved as Outcome).json).toMatchObject({ moved: [A] });
     const pull = (await ch.pulls(REPO)).find((p) => p.head.includes(A))!;

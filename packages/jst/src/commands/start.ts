@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
-import { allComments, EXECUTOR_FIELDS, sameAssignee, transitionTo, TrackerHttpError, type Issue } from '@jst/client';
-import { JstError } from '../config/index.js';
+import { allComments, EXECUTOR_FIELDS, sameAssignee, transitionTo, TrackerHttpError, type Issue, type TrackerClient } from '@jst/client';
+import { JstError, type StatusNames } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import * as git from '../git/index.js';
@@ -56,13 +56,69 @@ export async function startOutcome(ctx: Context, o: StartOptions): Promise<Outco
   return { json: r, text: `${render(ctx, r)}\n`, code: EXIT.ok };
 }
 
+interface Io { say: (l: string) => void; warn: (l: string) => void; g: { env: NodeJS.ProcessEnv } }
+
+/** Each step below reads or refuses before the next; the two writes (the transition, the push) come last. */
 async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
   const say = (l: string) => { note(ctx.io, l); };
   const warnings: string[] = [];
   const warn = (l: string) => { warnings.push(l); say(yellow(ctx.io, `! ${l}`)); };
-  const g = { env: ctx.env };
+  const io: Io = { say, warn, g: { env: ctx.env } };
+  const config = ctx.config();
+  const { info, branch, parsed } = await locate(ctx, io);
+  const { key } = parsed;
+  if (config.projectKey && !key.startsWith(`${config.projectKey}-`)) warn(`${key} is not in PROJECT_KEY ${config.projectKey} (${config.files.team})`);
+  const client = ctx.client('executor');
+  const issue = await assignedIssue(client, key, branch, say);
+  const marks = await readHandover(ctx, client, issue, { key, branch, root: info.root, hotfix: parsed.kind === 'hotfix' }, io);
+  const { base, parentbranch, parent } = marks;
 
-  // --- Where we are: a linked worktree on an issue branch (spec §1 rule 1: phase 2 runs inside one).
+  // --- What origin has (one ls-remote), before anything changes.
+  say('→ branches on origin (git ls-remote --heads origin)');
+  const heads = await originHeads(info.root, io.g);
+  if (!heads.has(base.branch)) warn(`the PR base ${base.branch} is not on origin yet: a pull request into it cannot be opened until it is pushed`);
+
+  // --- ARCHITECTURE §11: a parent only on an explicit yes; a stale branch gets its parent merged in.
+  // Both come before the transition and the push, so a refusal or a conflict moves nothing.
+  await confirmParent(ctx, issue, o.onParent);
+  const sync = parentbranch === null ? null : await mergeParent(info.root, branch, parentbranch, ctx.env, say);
+  if (sync) say(sync.outcome === 'merged' ? `✓ merged ${sync.ref} into ${branch}` : `✓ ${branch} is up to date with ${sync.ref}`);
+  else warn(`${branch} may be stale: with no git config branch.${branch}.parentbranch there is no parent branch to merge in`);
+
+  const s = config.statuses;
+  const moved = await toInProgress(client, issue, key, s, io);
+  const push = await pushOnce(info.root, branch, heads.has(branch), parent !== null, io);
+
+  const bootstrap = await runBootstrap(info.root, {
+    JST_ISSUE_KEY: key, JST_WORKTREE_DIR: info.root, JST_BRANCH: branch, JST_PARENT_BRANCH: parentbranch ?? base.branch, JST_PROJECT_KEY: config.projectKey ?? key.split('-')[0]!,
+  }, ctx.env, say);
+  if (bootstrap && !bootstrap.ok) warn(`${bootstrap.script} failed (exit ${bootstrap.exitCode ?? 'not started'}); fix it and run it yourself from ${info.root}`);
+
+  return {
+    key,
+    summary: issue.fields.summary ?? '',
+    type: issue.fields.issuetype?.name ?? '',
+    ...moved,
+    parent: parent ? { key: parent.key, summary: parent.fields?.summary ?? '' } : null,
+    subtasks: (issue.fields.subtasks ?? []).map((t) => ({ key: t.key, summary: t.fields?.summary ?? '' })),
+    branch,
+    worktree: info.root,
+    base,
+    acceptanceCriteria: acceptanceCriteria(issue.fields.description),
+    notes: o.notes.join(' ').trim() || null,
+    assignmentReport: marks.report,
+    push,
+    sync,
+    bootstrap,
+    verdict: marks.verdict,
+    taskMemory: taskMemory(marks.executor),
+    warnings,
+    nextSteps: nextSteps(issue, { key, branch, base: base.branch, inReview: s.inReview, hotfix: parsed.kind === 'hotfix', defaultBase: config.defaultBaseBranch, upstream: push.upstream }),
+  };
+}
+
+/** Where we are: a linked worktree on an issue branch (spec §1 rule 1: phase 2 runs inside one). */
+async function locate(ctx: Context, { g }: Io) {
   const info = await git.worktreeInfo(ctx.cwd, g).catch((e: unknown) => {
     if (e instanceof git.GitError && e.code === 'GIT_FAILED') throw usage(`${ctx.cwd} is not inside a git checkout`, 'cd into the worktree jst plan created for the issue, then run jst start');
     throw e;
@@ -72,13 +128,11 @@ async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
   if (branch === null) throw usage(`HEAD is detached in ${info.root}, so there is no issue branch to read the key from`, 'Check out the issue branch (feature/<KEY>-… or hotfix/<KEY>-…) in this worktree, then rerun');
   const parsed = issueKeyFromBranch(branch);
   if (!parsed) throw usage(`${branch} is not an issue branch: jst start reads the issue key from feature/<KEY>-… or hotfix/<KEY>-…`, await worktreeHint(info.mainPath, g));
-  const { key } = parsed;
+  return { info, branch, parsed };
+}
 
-  const config = ctx.config();
-  if (config.projectKey && !key.startsWith(`${config.projectKey}-`)) warn(`${key} is not in PROJECT_KEY ${config.projectKey} (${config.files.team})`);
-
-  // --- spec §4 endpoint 5 (executor fields, plus the assignee) and §1 rule 9: only the executor's issue.
-  const client = ctx.client('executor');
+/** spec §4 endpoint 5 (executor fields, plus the assignee) and §1 rule 9: only the executor's issue. */
+async function assignedIssue(client: TrackerClient, key: string, branch: string, say: (l: string) => void): Promise<Issue> {
   say('→ executor identity (GET /myself)');
   const me = await client.myself();
   say(`→ read ${key} with the executor's fields`);
@@ -98,7 +152,13 @@ async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
       hint: `Nothing was changed. Ask the assigner to assign it: jst --role assigner issue assign ${key} executor`,
     });
   }
+  return issue;
+}
 
+/** What phase 1 and the reviewer left on the issue: the PR base, the Assignment report, the verdict, the task memory. */
+async function readHandover(ctx: Context, client: TrackerClient, issue: Issue, at: { key: string; branch: string; root: string; hotfix: boolean }, { say, warn, g }: Io) {
+  const { key, branch } = at;
+  const config = ctx.config();
   // --- spec §1 rule 11: the PR base from the `PR target branch:` comment (all pages, text walk).
   say(`→ comments of ${key}`);
   const comments = await allComments(client, key);
@@ -111,22 +171,21 @@ async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
   // ARCHITECTURE §11: an issue back from review shows what the reviewer asked for.
   const shown = reviewerVerdict(reviewer);
   const verdict = shown?.kind === 'changes-requested' ? shown : null;
-  const parentbranch = await git.configGet(info.root, `branch.${branch}.parentbranch`, g);
+  const parentbranch = await git.configGet(at.root, `branch.${branch}.parentbranch`, g);
   let base: StartResult['base'];
   if (target) {
     base = { branch: target.branch, source: 'comment', parentbranch };
   } else {
     base = { branch: config.defaultBaseBranch, source: 'default', parentbranch };
     warn(`${key} has no "${PR_TARGET_MARKER} …" comment: the PR base falls back to DEFAULT_BASE_BRANCH ${base.branch}`
-      + (parsed.kind === 'hotfix' ? ' (this is a hotfix branch, whose PR normally targets the production branch: check before opening the PR)' : ''));
+      + (at.hotfix ? ' (this is a hotfix branch, whose PR normally targets the production branch: check before opening the PR)' : ''));
   }
   if (parentbranch === null) warn(`git config branch.${branch}.parentbranch is not set (phase 1 records it): cannot cross-check the PR base ${base.branch}`);
   else if (parentbranch !== base.branch) warn(`the PR base ${base.branch} (${base.source === 'comment' ? 'from the comment' : 'the default'}) differs from git config branch.${branch}.parentbranch = ${parentbranch}: check which is right before opening the PR`);
-  if (target?.worktree && !samePath(target.worktree, info.root)) warn(`the comment names the worktree ${target.worktree}, but this worktree is ${info.root}`);
+  if (target?.worktree && !samePath(target.worktree, at.root)) warn(`the comment names the worktree ${target.worktree}, but this worktree is ${at.root}`);
 
   // --- spec §1 rule 12: the Assignment report, on the parent for a sub-task.
   const parent = issue.fields.parent ?? null;
-  const reportIssue = parent?.key ?? key;
   let report: StartResult['assignmentReport'] = null;
   if (parent) {
     say(`→ comments of the parent ${parent.key}`);
@@ -141,81 +200,42 @@ async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
     const text = assignmentReportFrom(assigner);
     if (text) report = { issue: key, text };
   }
-  if (!report) warn(`no "${REPORT_MARKER}" comment found on ${reportIssue}`);
+  if (!report) warn(`no "${REPORT_MARKER}" comment found on ${parent?.key ?? key}`);
+  return { base, parentbranch, parent, report, verdict, executor };
+}
 
-  // --- What origin has (one ls-remote), before anything changes.
-  say('→ branches on origin (git ls-remote --heads origin)');
-  const heads = await originHeads(info.root, g);
-  if (!heads.has(base.branch)) warn(`the PR base ${base.branch} is not on origin yet: a pull request into it cannot be opened until it is pushed`);
-
-  // --- ARCHITECTURE §11: a parent only on an explicit yes; a stale branch gets its parent merged in.
-  // Both come before the transition and the push, so a refusal or a conflict moves nothing.
-  await confirmParent(ctx, issue, o.onParent);
-  const sync = parentbranch === null ? null : await mergeParent(info.root, branch, parentbranch, ctx.env, say);
-  if (sync) say(sync.outcome === 'merged' ? `✓ merged ${sync.ref} into ${branch}` : `✓ ${branch} is up to date with ${sync.ref}`);
-  else warn(`${branch} may be stale: with no git config branch.${branch}.parentbranch there is no parent branch to merge in`);
-
-  // --- spec §3: STATUS_TODO → STATUS_IN_PROGRESS, by destination name (spec §4 client rules 5, 7).
-  const s = config.statuses;
+/** spec §3: STATUS_TODO → STATUS_IN_PROGRESS, by destination name (spec §4 client rules 5, 7). */
+async function toInProgress(client: TrackerClient, issue: Issue, key: string, s: StatusNames, { say, warn }: Io) {
   const previousStatus = issue.fields.status?.name ?? '';
-  let status = previousStatus;
-  let transitioned = false;
   if (previousStatus === s.inProgress) {
     say(`✓ ${key} is already in "${s.inProgress}"`);
-  } else if (previousStatus === s.inReview || previousStatus === s.done) {
-    warn(`${key} is in "${previousStatus}", past "${s.inProgress}": its status is left as it is (move it yourself with jst --role executor issue transition ${key} --to "${s.inProgress}" if work really restarts)`);
-  } else {
-    say(`→ move ${key} from "${previousStatus}" to "${s.inProgress}"`);
-    // A missing transition throws RuleStop (exit 1) listing what is reachable; nothing was posted.
-    await transitionTo(client, key, s.inProgress);
-    status = s.inProgress;
-    transitioned = true;
+    return { status: previousStatus, previousStatus, transitioned: false };
   }
+  if (previousStatus === s.inReview || previousStatus === s.done) {
+    warn(`${key} is in "${previousStatus}", past "${s.inProgress}": its status is left as it is (move it yourself with jst --role executor issue transition ${key} --to "${s.inProgress}" if work really restarts)`);
+    return { status: previousStatus, previousStatus, transitioned: false };
+  }
+  say(`→ move ${key} from "${previousStatus}" to "${s.inProgress}"`);
+  // A missing transition throws RuleStop (exit 1) listing what is reachable; nothing was posted.
+  await transitionTo(client, key, s.inProgress);
+  return { status: s.inProgress, previousStatus, transitioned: true };
+}
 
-  // --- spec §1 rule 10: sub-task branches first reach origin in phase 2, with -u.
-  const onOrigin = heads.has(branch);
+/** spec §1 rule 10: sub-task branches first reach origin in phase 2, with -u. */
+async function pushOnce(root: string, branch: string, onOrigin: boolean, isSubtask: boolean, { say, warn, g }: Io): Promise<StartResult['push']> {
   let pushed = false;
   if (!onOrigin) {
-    if (!parent) warn(`${branch} is not on origin although phase 1 pushes every top-level branch: pushing it now`);
+    if (!isSubtask) warn(`${branch} is not on origin although phase 1 pushes every top-level branch: pushing it now`);
     say(`→ git push -u origin ${branch}`);
-    await git.push(info.root, branch, g);
+    await git.push(root, branch, g);
     pushed = true;
   } else {
     say(`✓ ${branch} is already on origin`);
   }
-  const remote = await git.configGet(info.root, `branch.${branch}.remote`, g);
-  const merge = await git.configGet(info.root, `branch.${branch}.merge`, g);
+  const remote = await git.configGet(root, `branch.${branch}.remote`, g);
+  const merge = await git.configGet(root, `branch.${branch}.merge`, g);
   const upstream = remote && merge ? `${remote}/${merge.replace(/^refs\/heads\//, '')}` : null;
-
-  const bootstrap = await runBootstrap(info.root, {
-    JST_ISSUE_KEY: key, JST_WORKTREE_DIR: info.root, JST_BRANCH: branch, JST_PARENT_BRANCH: parentbranch ?? base.branch, JST_PROJECT_KEY: config.projectKey ?? key.split('-')[0]!,
-  }, ctx.env, say);
-  if (bootstrap && !bootstrap.ok) warn(`${bootstrap.script} failed (exit ${bootstrap.exitCode ?? 'not started'}); fix it and run it yourself from ${info.root}`);
-
-  const notes = o.notes.join(' ').trim() || null;
-  return {
-    key,
-    summary: issue.fields.summary ?? '',
-    type: issue.fields.issuetype?.name ?? '',
-    status,
-    previousStatus,
-    transitioned,
-    parent: parent ? { key: parent.key, summary: parent.fields?.summary ?? '' } : null,
-    subtasks: (issue.fields.subtasks ?? []).map((t) => ({ key: t.key, summary: t.fields?.summary ?? '' })),
-    branch,
-    worktree: info.root,
-    base,
-    acceptanceCriteria: acceptanceCriteria(issue.fields.description),
-    notes,
-    assignmentReport: report,
-    push: { pushed, wasOnOrigin: onOrigin, upstream },
-    sync,
-    bootstrap,
-    verdict,
-    taskMemory: taskMemory(executor),
-    warnings,
-    nextSteps: nextSteps(issue, { key, branch, base: base.branch, inReview: s.inReview, hotfix: parsed.kind === 'hotfix', defaultBase: config.defaultBaseBranch, upstream }),
-  };
+  return { pushed, wasOnOrigin: onOrigin, upstream };
 }
 
 function nextSteps(issue: Issue, n: { key: string; branch: string; base: string; inReview: string; hotfix: boolean; defaultBase: string; upstream: string | null }): string[] {

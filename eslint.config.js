@@ -53,6 +53,14 @@ export default tseslint.config(
     },
   },
   {
+    // docs/style.md: a file is read in one sitting and a function on one screen or two.
+    files: ['packages/*/src/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 400 }],
+      'max-lines-per-function': ['error', { max: 100 }],
+    },
+  },
+  {
     // Sanitisers and validators match control characters on purpose (terminal escapes, NUL in a
     // name, ESC in a remote answer): that is what they are for.
     rules: { 'no-control-regex': 'off' },

@@ -62,7 +62,7 @@ describe('Markdown that would cost the parser seconds is refused before it runs,
     expect(error.message).toContain('(from line 1)');
     refusal(`${'['.repeat(16_000)}${']'.repeat(16_000)}`, 'maxMarkupPerBlock');
     expect(refusal(`intro\n\nplain line\n${'a] '.repeat(600)}`, 'maxMarkupPerBlock').message).toContain('in one paragraph (from line 3)');
-    refusal(`${'*a_ '.repeat(300)}`, 'maxMarkupPerBlock');
+    refusal('*a_ '.repeat(300), 'maxMarkupPerBlock');
   });
 
   it('unclosed inline <!-- and <? (the end of each is looked for up to the end of the paragraph): maxHtmlPerBlock', () => {
@@ -74,7 +74,7 @@ describe('Markdown that would cost the parser seconds is refused before it runs,
   it('many paragraphs in nested quotes or lists (each container opened and closed again): maxContainerMarkers', () => {
     refusal(`${'>'.repeat(20)} a\n\n`.repeat(1333), 'maxContainerMarkers');
     refusal('- - - - - a\n\n'.repeat(500), 'maxContainerMarkers');
-    converts(`${'> > > quoted reply, three levels deep\n'.repeat(600)}`);
+    converts('> > > quoted reply, three levels deep\n'.repeat(600));
   });
 
   it('more lines than maxLines outside fenced code (each a block for the parser): maxLines', () => {

@@ -222,7 +222,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * (an issue without fields, a comment without an id) is a TrackerShapeError naming the call.
  */
 function fits<T>(method: string, path: string, v: T, what: string, ok: (v: T & Record<string, unknown>) => boolean): T {
-  if (isObject(v) && ok(v as T & Record<string, unknown>)) return v;
+  if (isObject(v) && ok(v)) return v;
   throw new TrackerShapeError(method, path, what);
 }
 

@@ -279,7 +279,7 @@ describe('ARCHITECTURE §11: every tracker answer jst acts on is checked before 
     const { port } = server.address() as AddressInfo;
     return new TrackerClient({ siteHost: `127.0.0.1:${port}`, gatewayUrl: `http://127.0.0.1:${port}`, email: 'a@b', token: 't' });
   };
-  const failure = async (p: Promise<unknown>): Promise<Error> => p.then(() => { throw new Error('expected a failure'); }, (e: Error) => e);
+  const failure = async (p: Promise<unknown>): Promise<Error> => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e as Error);
 
   it('a redirect is a failure naming the call, never followed (for a POST too)', async () => {
     const { port } = elsewhere.address() as AddressInfo;
@@ -310,7 +310,9 @@ describe('ARCHITECTURE §11: every tracker answer jst acts on is checked before 
 
   it('an error quotes at most 300 characters of the tracker\'s words, saying how many were left out; vendorMessage keeps them all', async () => {
     answer = { status: 400, body: JSON.stringify({ errorMessages: ['x'.repeat(1_000_000)], errors: { summary: 'y\nz' } }) };
-    const e = await failure(client().getIssue('ABC-1')) as TrackerHttpError;
+    const failed = await failure(client().getIssue('ABC-1'));
+    if (!(failed instanceof TrackerHttpError)) throw failed;
+    const e = failed;
     expect(e.message).toContain(`GET /issue/ABC-1 failed with HTTP 400: ${'x'.repeat(300)}… (${1_000_000 + '; summary: y z'.length - 300} more characters)`);
     expect(e.message.length).toBeLessThan(500);
     expect(e.vendorMessage.length).toBeGreaterThan(1_000_000);

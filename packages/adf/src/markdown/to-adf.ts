@@ -113,7 +113,7 @@ class Converter {
       default:
         // Constructs the extensions above do not produce (yaml, mdx…): keep their text.
         if ('children' in node) return this.blocks(node.children, container, depth);
-        return 'value' in node && node.value !== '' ? [paragraph([text(String(node.value), [])])] : [];
+        return 'value' in node && node.value !== '' ? [paragraph([text(node.value, [])])] : [];
     }
   }
 
@@ -218,7 +218,7 @@ class Converter {
         // Phrasing the extensions above do not produce (mdx…): keep its text.
         const other = node as Md.Nodes;
         if ('children' in other) for (const child of other.children as Inline[]) this.inlineNode(child, marks, depth, out);
-        else if ('value' in other && other.value !== '') out.push(text(String(other.value), marks));
+        else if ('value' in other && other.value !== '') out.push(text(other.value, marks));
       }
     }
   }
@@ -245,7 +245,7 @@ function mergeText(nodes: AdfNode[]): AdfNode[] {
   for (const node of nodes) {
     const last = out[out.length - 1];
     if (last?.type === 'text' && node.type === 'text' && JSON.stringify(last.marks) === JSON.stringify(node.marks)) {
-      last.text += node.text!;
+      last.text = (last.text ?? '') + (node.text ?? '');
     } else out.push(node);
   }
   return out;

@@ -111,7 +111,7 @@ export class CodehostClient {
     const c = objectOf(label, await this.call('POST', `${this.base}/issues/${n}/comments`, { body }), 'a comment');
     if (!positive(c.id)) throw malformed(label, 'a comment without an id');
     const url = httpUrl(c.html_url);
-    return { id: c.id as number, ...(url ? { html_url: url } : {}) };
+    return { id: c.id, ...(url ? { html_url: url } : {}) };
   }
 }
 
@@ -175,7 +175,7 @@ function pullOf(label: string, v: unknown): PullRequest {
   const base = refOf(p.base);
   if (!head || !base) throw malformed(label, `pull request #${String(p.number)} without its head and base branches`);
   return {
-    number: p.number as number,
+    number: p.number,
     html_url: url,
     state: p.state,
     // The list form carries no `merged` (the single read does): left out, not guessed.
@@ -194,7 +194,7 @@ function reviewOf(label: string, v: unknown): Review {
   if (r.body !== undefined && r.body !== null && typeof r.body !== 'string') throw malformed(label, `review ${String(r.id)} whose body is not text`);
   const user = typeof r.user === 'object' && r.user !== null && typeof (r.user as Json).login === 'string' ? { login: printable((r.user as Json).login as string) } : null;
   return {
-    id: r.id as number,
+    id: r.id,
     user,
     body: typeof r.body === 'string' ? r.body : '',
     state: r.state,

@@ -38,7 +38,7 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
   const l: PullLookup = { ctx, cwd, env: ctx.env, config, client, codehost, say };
   const subtasks = issue.fields.subtasks ?? [];
   const track = subtasks.length || issue.fields.parent ? 'multistep' : 'single-step';
-  let set: PrEntry[] = [];
+  let set: PrEntry[];
   let parentPr: { allMerged: boolean; opened: boolean } | null = null;
   // The status printed is the one the issue has when the command ends, not the one read first.
   let status = issue.fields.status?.name ?? '';

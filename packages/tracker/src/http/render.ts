@@ -102,7 +102,7 @@ const jsonMemo = new WeakMap<object, Map<string, string>>();
 const MEMO_ADDRESSES = 8;
 function memoJson(owner: object, key: string, render: () => unknown): string {
   let byKey = jsonMemo.get(owner);
-  if (!byKey) jsonMemo.set(owner, (byKey = new Map()));
+  if (!byKey) jsonMemo.set(owner, (byKey = new Map<string, string>()));
   let text = byKey.get(key);
   if (text === undefined) {
     text = JSON.stringify(render());

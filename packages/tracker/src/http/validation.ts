@@ -49,7 +49,7 @@ export function validatorFor(schema: SchemaObject, httpPart: string | undefined)
 /** validatorFor a TypeBox schema, as a type guard: what passes has the schema's type (after coercion). */
 export function guardFor<S extends TSchema>(schema: S, httpPart: 'querystring' | 'params'): (data: unknown) => data is Static<S> {
   const validate = validatorFor(schema, httpPart);
-  return (data: unknown): data is Static<S> => validate(data) === true;
+  return (data: unknown): data is Static<S> => validate(data);
 }
 
 export const compileValidator: FastifySchemaCompiler<SchemaObject> = ({ schema, httpPart }) => {

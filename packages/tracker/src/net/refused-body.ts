@@ -48,6 +48,8 @@ export function lingerOnRefusedBody(req: IncomingMessage, res: ServerResponse, b
     // Node's `Connection: close` ending (socket.destroySoon) has just half-closed the socket and waits
     // to destroy it once the FIN is out: keep it open for reading instead.
     const before = socket.listenerCount('finish');
+    // The very function Node registered (by identity, unbound): removeListener compares references.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
     socket.removeListener('finish', socket.destroy);
     closing = socket.listenerCount('finish') < before || !socket.writable;
     if (closing && req.complete) socket.destroy();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adf, basic, startTestTracker, storeKinds, type TestTracker } from '../../../../test/support/tracker.js';
+import { basic, startTestTracker, storeKinds, type TestTracker } from '../../../../test/support/tracker.js';
 import { credentialOf, type Who } from '../../../../test/support/seed.js';
 
 /** The issue page as the executor's browser asks for it. */

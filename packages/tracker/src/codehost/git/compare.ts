@@ -272,7 +272,7 @@ export async function compareCommits(gitDir: string, base: string, head: string,
   const from = mergeBase ?? await emptyTree(gitDir, timeoutMs);
 
   const [revs, raw, numstat] = await Promise.all([
-    runGit(gitDir, ['rev-list', '--reverse', '--topo-order', `${head}`, `^${base}`], { timeoutMs }),
+    runGit(gitDir, ['rev-list', '--reverse', '--topo-order', head, `^${base}`], { timeoutMs }),
     runGit(gitDir, ['diff', '--raw', '-z', '--no-abbrev', ...DIFF_OPTS, from, head, '--'], { timeoutMs }),
     runGit(gitDir, ['diff', '--numstat', '-z', ...DIFF_OPTS, from, head, '--'], { timeoutMs }),
   ]);

@@ -91,7 +91,7 @@ class Relay {
     this.bodyDone = !this.isPost;
     // stderr is dropped: git's messages to the client travel in the protocol itself, and its
     // stderr may name paths of the server.
-    this.child = spawn('git', ['http-backend'], { env: cgiEnv(req, r), stdio: ['pipe', 'pipe', 'ignore'], detached: true }) as Relay['child'];
+    this.child = spawn('git', ['http-backend'], { env: cgiEnv(req, r), stdio: ['pipe', 'pipe', 'ignore'], detached: true });
     this.timer = setTimeout(() => this.fail(504, `git took longer than ${r.timeoutMs} ms and was stopped.`), r.timeoutMs);
   }
 

@@ -84,7 +84,7 @@ export function requireGitVersion(): Promise<void> {
     try {
       text = (await runGit(null, ['version'], { timeoutMs: 10_000 })).stdout.toString('utf8');
     } catch (e) {
-      throw new Error(`The code host needs git ${MIN_GIT_VERSION.join('.')} or newer on PATH, and running \`git version\` failed: ${(e as Error).message}`);
+      throw new Error(`The code host needs git ${MIN_GIT_VERSION.join('.')} or newer on PATH, and running \`git version\` failed: ${(e as Error).message}`, { cause: e });
     }
     const m = /git version (\d+)\.(\d+)/.exec(text);
     const major = Number(m?.[1] ?? 0);

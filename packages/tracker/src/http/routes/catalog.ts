@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { findIssue } from '../../domain/access.js';
 import { createFields, editFields, FIELD_DETAILS, issueTypeById, visibleIssueTypes, visibleProjectList, visibleStatus, visibleStatuses } from '../../domain/catalog.js';
 import { userByAccountId, visibleProject } from '../../domain/directory.js';
-import { ApiError, notFound } from '../../domain/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { ISSUE_TYPES } from '../../domain/issue-input.js';
 import { can } from '../../domain/permissions.js';
 import type { Tracker } from '../../domain/tracker.js';

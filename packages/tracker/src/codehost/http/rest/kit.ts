@@ -97,11 +97,12 @@ export const bodyOf = (request: FastifyRequest): Record<string, unknown> => {
 
 /** The signed-in account, the repository access of a route and its pull request number, for the routes of one host. */
 export interface RestKit {
-  user(request: FastifyRequest): ChUser;
-  access(request: FastifyRequest<{ Params: RepoParams }>, need: 'read' | 'write'): Promise<RepoAccess>;
-  numberOf(request: FastifyRequest<{ Params: PullParams }>): number;
+  // Plain functions, not methods: the routes take them apart (`{ access, numberOf }`).
+  user: (request: FastifyRequest) => ChUser;
+  access: (request: FastifyRequest<{ Params: RepoParams }>, need: 'read' | 'write') => Promise<RepoAccess>;
+  numberOf: (request: FastifyRequest<{ Params: PullParams }>) => number;
   /** A route's options naming its documentation page. */
-  cfg(docs: string): { config: { docs: string } };
+  cfg: (docs: string) => { config: { docs: string } };
 }
 
 export function restKit(host: CodeHost): RestKit {

@@ -74,8 +74,7 @@ export function installRestScope(app: FastifyInstance, host: CodeHost): void {
       : error.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' ? 'The Content-Length header does not match the body.' : 'Problems parsing JSON';
     return reply.code(status).send(new GhError(status, message).body(docs));
   });
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler((_request, reply) => {
     void reply.code(404).send(notFound().body(REST_DOCS));
-    void request;
   });
 }

@@ -74,7 +74,8 @@ export default tseslint.config(
   {
     // A Kysely migration is written against `Kysely<any>` on purpose: it must not depend on the
     // schema's current TypeScript type, which later migrations change (Kysely's migration guide).
-    files: ['packages/tracker/src/store/migration*.ts', 'packages/tracker/src/codehost/store/migration*.ts'],
+    files: ['packages/tracker/src/store/migration*.ts', 'packages/tracker/src/codehost/store/migration*.ts',
+      'packages/tracker/src/store/adapter.ts', 'packages/tracker/src/store/*/adapter.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -2,7 +2,7 @@ import type { IssueRow, IssuePatch, ProjectRow, UserRow } from '../store/store.j
 import { findIssue, requirePermission, conflictError, type IssueAccess } from './access.js';
 import { ApiError, fieldError, forbidden, issueNotFound } from './errors.js';
 import { rowIdOf } from './ids.js';
-import { fieldsOf, isObject, issueTypeOf, refOf, rejectUnknownFields, richTextOf, summaryOf } from './issue-input.js';
+import { fieldsOf, issueTypeOf, refOf, rejectUnknownFields, richTextOf, summaryOf } from './issue-input.js';
 import { assignable, can, type ProjectRole } from './permissions.js';
 import { storeOf } from './store-access.js';
 import type { Caller, Tracker } from './tracker.js';
@@ -61,7 +61,7 @@ export async function createIssue(tracker: Tracker, caller: Caller, body: IssueI
   if (type.subtask) {
     if (fields.parent === undefined || fields.parent === null) throw fieldError('parent', 'A Subtask needs a parent: send "parent": {"key": "<PROJECT>-<n>"}.');
     const ref = refOf(fields.parent, 'parent', ['key', 'id']);
-    let found: IssueAccess | null = null;
+    let found: IssueAccess;
     try {
       found = await findIssue(tracker, caller, ref.key ?? ref.id!);
     } catch {

@@ -166,7 +166,7 @@ export class Tracker implements HoldsStore {
   /** Files a successful sign-in under the header that carried it (signInsByHeader), within the same bound as the sign-ins. */
   private rememberHeader(site: SiteRow, header: string, signIn: SignIn): void {
     let byHeader = this.signInsByHeader.get(site.id);
-    if (!byHeader) this.signInsByHeader.set(site.id, (byHeader = new Map()));
+    if (!byHeader) this.signInsByHeader.set(site.id, (byHeader = new Map<string, SignIn>()));
     if (byHeader.size >= SIGN_IN_MAX) byHeader.clear();
     byHeader.set(header, signIn);
   }

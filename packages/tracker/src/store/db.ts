@@ -37,18 +37,18 @@ export interface Db {
    * cannot: a transaction is open on the connection (its uncommitted rows must not be read by
    * another request), or the statement writes.
    */
-  readNow?(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
+  readNow?: (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
   /**
    * SQLite only: true when no transaction is open on the store's connection, so that readNow runs
    * every read-only statement at once until the code that asked next waits for something.
    */
-  readsNow?(): boolean;
+  readsNow?: () => boolean;
   /**
    * SQLite only: a number that changes whenever any connection commits a change to the database
    * (PRAGMA data_version, read on a second connection). This process's own commits show at once;
    * another process's from the next turn of the event loop on (see CommitWatch).
    */
-  dataVersion?(): number;
+  dataVersion?: () => number;
   /**
    * SQLite only: group commit. Runs `work` (synchronous statements through `run`) in one
    * transaction with the other work queued in the same turn of the event loop; a piece that throws

@@ -64,7 +64,7 @@ export function issuesRepository({ kysely, prepare, adapter }: StoreContext) {
     const row = 'id' in ref
       ? await q.withProjectById.first(kysely, userId, ref.id)
       : await q.withProjectByKey.first(kysely, userId, ref.siteId, ref.projectKey.toUpperCase(), ref.number);
-    return splitJoined(row as Joined | undefined);
+    return splitJoined(row);
   }
 
   /** The update of these columns, compiled once per set of columns (a few sets are kept). */
@@ -76,7 +76,7 @@ export function issuesRepository({ kysely, prepare, adapter }: StoreContext) {
       query = prepare((db, ...args: unknown[]) => db.updateTable('issues')
         .set({ ...Object.fromEntries(columns.map((c, i) => [c, args[i + 4]])), updated_at: args[0] as string, version: args[1] as number })
         .where('id', '=', args[2] as number).where('version', '=', args[3] as number)
-        .returning('id'), columns.length + 4) as Prepared<unknown[], { id: number }>;
+        .returning('id'), columns.length + 4);
       if (patches.size < MAX_PREPARED_PATCHES) patches.set(signature, query);
     }
     return query;
@@ -104,7 +104,7 @@ export function issuesRepository({ kysely, prepare, adapter }: StoreContext) {
       const rows = 'id' in ref
         ? q.withProjectById.allNow(userId, ref.id)
         : q.withProjectByKey.allNow(userId, ref.siteId, ref.projectKey.toUpperCase(), ref.number);
-      return splitJoined(rows[0] as Joined | undefined);
+      return splitJoined(rows[0]);
     },
 
     /**

@@ -111,6 +111,6 @@ class InCodeProvider implements MigrationProvider {
 export function migrate(db: Kysely<any>, adapter: StoreAdapter): Promise<void> {
   return adapter.migrating(db, async (conn) => {
     const { error } = await new Migrator({ db: conn, provider: new InCodeProvider(adapter) }).migrateToLatest();
-    if (error) throw error instanceof Error ? error : new Error(String(error));
+    if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
   });
 }

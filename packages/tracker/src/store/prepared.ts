@@ -50,7 +50,7 @@ export class Prepared<A extends unknown[], R> {
         const rows = this.readNow(compiled.sql, parameters);
         if (rows) return Promise.resolve({ rows: rows as R[] });
       } catch (e) {
-        return Promise.reject(e);
+        return Promise.reject(e instanceof Error ? e : new Error(String(e)));
       }
     }
     return db.executeQuery<R>({ query: compiled.query, queryId: compiled.queryId, sql: compiled.sql, parameters });

@@ -177,9 +177,9 @@ export class CodeHost {
     const { title } = input;
     const errors: GhErrorEntry[] = [];
     const { repo } = access;
-    const headInput = input.head as string;
+    const headInput = input.head;
     const headRef = this.headBranch(access, headInput);
-    const baseRef = branchOrNull(input.base as string);
+    const baseRef = branchOrNull(input.base);
     const headSha = headRef === null ? null : await git.branchSha(repo.owner, repo.name, headRef);
     const baseSha = baseRef === null ? null : await git.branchSha(repo.owner, repo.name, baseRef);
     if (headSha === null) errors.push(invalid('head'));
@@ -192,7 +192,7 @@ export class CodeHost {
       throw validationFailed([{ resource: 'PullRequest', code: 'custom', message: `No commits between ${baseRef} and ${headRef}` }], DOCS.create);
     }
     const created = await this.store.createPull({
-      repo_id: repo.id, user_id: access.user.id, title, body: (input.body as string | null | undefined) ?? null,
+      repo_id: repo.id, user_id: access.user.id, title, body: (input.body) ?? null,
       draft: input.draft === true, head_ref: headRef!, issue_key: issueKeyOfBranch(headRef!), base_ref: baseRef!, head_sha: headSha!, base_sha: baseSha!,
     }, this.now());
     // The database refused a second open pull request: another request opened it a moment before.

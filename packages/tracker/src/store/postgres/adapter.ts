@@ -21,7 +21,7 @@ type Viewed = Joined & { p_comments: unknown };
  */
 function firstCommentsColumn(size: number) {
   const page = sql`(select c.id, c.author_id, c.body, c.created_at, c.updated_at from comments as c where c.issue_id = issues.id order by c.id limit ${sql.lit(size)})`;
-  return sql<unknown>`(select json_agg(json_build_array(p.id, p.author_id, p.body, p.created_at, p.updated_at) order by p.id) from ${page} as p)`.as('p_comments');
+  return sql`(select json_agg(json_build_array(p.id, p.author_id, p.body, p.created_at, p.updated_at) order by p.id) from ${page} as p)`.as('p_comments');
 }
 
 /** The comments of firstCommentsColumn as rows. */
@@ -114,8 +114,8 @@ export class PostgresAdapter implements StoreAdapter {
       const column = firstCommentsColumn(size);
       view = {
         byKey: this.prepare((k, userId: number, siteId: number, key: string, number: number) => issueWithProject(k, userId).select(column)
-          .where('projects.site_id', '=', siteId).where('projects.key', '=', key).where('issues.number', '=', number)) as Prepared<[number, number, string, number], Viewed>,
-        byId: this.prepare((k, userId: number, id: number) => issueWithProject(k, userId).select(column).where('issues.id', '=', id)) as Prepared<[number, number], Viewed>,
+          .where('projects.site_id', '=', siteId).where('projects.key', '=', key).where('issues.number', '=', number)),
+        byId: this.prepare((k, userId: number, id: number) => issueWithProject(k, userId).select(column).where('issues.id', '=', id)),
       };
       if (this.views.size < MAX_VIEWS) this.views.set(size, view);
     }

@@ -13,7 +13,7 @@ export function openPostgres(databaseUrl: string, options: DbOptions): Db {
     );
   }
   // int8 (count(*), bigint) arrives as text by default; our counts fit a JS number.
-  pg.types.setTypeParser(20, (v) => Number(v));
+  pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
   const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
   // An idle connection dropped by the server (restart, failover, admin) must not crash the
   // process: the pool discards it and the next query opens a fresh one.

@@ -12,6 +12,8 @@ export function rowMaker(statement: BetterSqlite3.Statement): (values: unknown[]
   let make = rowMakers.get(statement);
   if (!make) {
     const fields = statement.columns().map((c, i) => `${JSON.stringify(c.name)}: v[${i}]`);
+    // Generated once per statement: a literal object is built faster than one filled key by key.
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
     make = new Function('v', `return { ${fields.join(', ')} };`) as (values: unknown[]) => Record<string, unknown>;
     rowMakers.set(statement, make);
   }

@@ -6,16 +6,45 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const nodeGlobals = Object.fromEntries(
-  ['process', 'console', 'URL', 'URLSearchParams', 'Buffer', 'setTimeout', 'clearTimeout', 'setInterval',
-    'clearInterval', 'setImmediate', 'fetch', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder',
-    'performance', 'structuredClone', 'queueMicrotask', 'Response', 'Request', 'Headers', 'Blob', 'FormData']
-    .map((name) => [name, 'readonly']),
+  [
+    'process',
+    'console',
+    'URL',
+    'URLSearchParams',
+    'Buffer',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'setImmediate',
+    'fetch',
+    'AbortController',
+    'AbortSignal',
+    'TextEncoder',
+    'TextDecoder',
+    'performance',
+    'structuredClone',
+    'queueMicrotask',
+    'Response',
+    'Request',
+    'Headers',
+    'Blob',
+    'FormData',
+  ].map((name) => [name, 'readonly']),
 );
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', 'dist-pack/**', 'bench/results-raw/**', 'coverage/**',
-      '.jst-tracker/**', 'packages/tracker/board-assets/**', 'vitest.config.ts'],
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'dist-pack/**',
+      'bench/results-raw/**',
+      'coverage/**',
+      '.jst-tracker/**',
+      'packages/tracker/board-assets/**',
+      'vitest.config.ts',
+    ],
   },
   js.configs.recommended,
   {
@@ -30,9 +59,17 @@ export default tseslint.config(
     rules: {
       // Numbers and booleans in messages are the common case (`${n} issues`); the rule stays on for
       // objects, arrays and possibly-missing values, which would print "[object Object]" or "undefined".
-      '@typescript-eslint/restrict-template-expressions': ['error', {
-        allowNumber: true, allowBoolean: true, allow: [{ from: 'lib', name: ['URLSearchParams', 'URL'] }, { from: 'package', package: 'url', name: ['URLSearchParams', 'URL'] }],
-      }],
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        {
+          allowNumber: true,
+          allowBoolean: true,
+          allow: [
+            { from: 'lib', name: ['URLSearchParams', 'URL'] },
+            { from: 'package', package: 'url', name: ['URLSearchParams', 'URL'] },
+          ],
+        },
+      ],
       // With noUncheckedIndexedAccess on, `xs[i]!` after a bounds check is the honest spelling; the
       // compiler, not this rule, keeps us from unchecked reads.
       '@typescript-eslint/no-non-null-assertion': 'off',
@@ -56,8 +93,8 @@ export default tseslint.config(
     // docs/style.md: a file is read in one sitting and a function on one screen or two.
     files: ['packages/*/src/**/*.ts'],
     rules: {
-      'max-lines': ['error', { max: 400 }],
-      'max-lines-per-function': ['error', { max: 100 }],
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }],
     },
   },
   {
@@ -74,8 +111,12 @@ export default tseslint.config(
   {
     // A Kysely migration is written against `Kysely<any>` on purpose: it must not depend on the
     // schema's current TypeScript type, which later migrations change (Kysely's migration guide).
-    files: ['packages/tracker/src/store/migration*.ts', 'packages/tracker/src/codehost/store/migration*.ts',
-      'packages/tracker/src/store/adapter.ts', 'packages/tracker/src/store/*/adapter.ts'],
+    files: [
+      'packages/tracker/src/store/migration*.ts',
+      'packages/tracker/src/codehost/store/migration*.ts',
+      'packages/tracker/src/store/adapter.ts',
+      'packages/tracker/src/store/*/adapter.ts',
+    ],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -47,8 +47,10 @@ export function processIo(env: NodeJS.ProcessEnv = process.env): Io {
     stderr: process.stderr,
     get stdin() { return process.stdin; },
     color: tty && env.NO_COLOR === undefined && env.TERM !== 'dumb',
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- undefined on a pipe, as above
-    get interactive() { return tty && Boolean(process.stdin.isTTY); },
+    get interactive() {
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- undefined on a pipe, as above
+      return tty && Boolean(process.stdin.isTTY);
+    },
   };
 }
 

@@ -34,7 +34,8 @@ export async function prOutcome(ctx: Context, o: PrOptions): Promise<Outcome> {
     throw refuse('PR_DIRTY', `the work tree of ${here.branch} has uncommitted changes: ${dirty.slice(0, 8).map((l) => l.trim().replace(/^\S+\s+/, '')).join(', ')}${dirty.length > 8 ? ', …' : ''}`, 'Nothing was pushed or posted. Commit the changes (or stash them), then rerun jst pr');
   }
   say('✓ work tree is clean (git status --porcelain)');
-  const codehost = await ctx.codehost();
+  // The code host's settings are checked before the tracker is read (the client is kept for pushAndOpen).
+  await ctx.codehost();
   const client = ctx.client('executor');
   say(`→ read ${here.key}`);
   const issue = await client.getIssue(here.key, ['summary', 'status', 'parent', 'issuetype', 'subtasks']);
@@ -59,23 +60,7 @@ export async function prOutcome(ctx: Context, o: PrOptions): Promise<Outcome> {
   const commits = Number((await git.runGit(['rev-list', '--count', `${baseRef}..HEAD`], here.root, g)).stdout);
   if (commits === 0) throw refuse('PR_NO_COMMITS', `${here.branch} has no commits beyond ${base.base}, so there is nothing to review`, 'Nothing was pushed or posted. Commit the work, then rerun jst pr');
 
-  say(`→ pull requests from ${here.branch} into ${base.base}`);
-  const existing = (await codehost.pulls(here.branch, base.base)).find((p) => p.state === 'open');
-  say(`→ git push -u origin ${here.branch}`);
-  await git.push(here.root, here.branch, g);
-  let pull = existing;
-  if (pull) {
-    say(`✓ pull request #${pull.number} is already open: ${pull.html_url}`);
-  } else {
-    say(`→ open a pull request from ${here.branch} into ${base.base}`);
-    pull = await codehost.createPull({
-      title: o.title ?? `${here.key}: ${issue.fields.summary ?? ''}`.trim(),
-      head: here.branch,
-      base: base.base,
-      body: body ?? `${here.key}: ${issue.fields.summary ?? ''}\n\nOpened by jst pr.`,
-      draft: Boolean(o.draft),
-    });
-  }
+  const { pull, existing } = await pushAndOpen(ctx, o, { here, base: base.base, summary: issue.fields.summary ?? '', body }, say);
 
   // spec §3 / §4 client rule 5: STATUS_IN_REVIEW by destination name.
   let transitioned = false;
@@ -109,4 +94,29 @@ export async function prOutcome(ctx: Context, o: PrOptions): Promise<Outcome> {
     `${here.branch} → ${base.base} (${commits} commit${commits === 1 ? '' : 's'}), ${here.key} is "${s.inReview}"${transitioned ? ` (was "${status}")` : ''}`,
     reportId ? `${RUN_REPORT} posted on ${here.key}.` : `${RUN_REPORT} already on ${here.key}: nothing new posted.`,
   ], [`The reviewer: jst review ${here.key}`]);
+}
+
+/** Push the branch, then find its open pull request into `base` or open one (a rerun opens no second). */
+async function pushAndOpen(ctx: Context, o: PrOptions, w: { here: { root: string; branch: string; key: string }; base: string; summary: string; body: string | null | undefined }, say: (l: string) => void) {
+  const { here, base, summary, body } = w;
+  const codehost = await ctx.codehost();
+  const g = { env: ctx.env };
+  say(`→ pull requests from ${here.branch} into ${base}`);
+  const existing = (await codehost.pulls(here.branch, base)).find((p) => p.state === 'open');
+  say(`→ git push -u origin ${here.branch}`);
+  await git.push(here.root, here.branch, g);
+  let pull = existing;
+  if (pull) {
+    say(`✓ pull request #${pull.number} is already open: ${pull.html_url}`);
+  } else {
+    say(`→ open a pull request from ${here.branch} into ${base}`);
+    pull = await codehost.createPull({
+      title: o.title ?? `${here.key}: ${summary}`.trim(),
+      head: here.branch,
+      base: base,
+      body: body ?? `${here.key}: ${summary}\n\nOpened by jst pr.`,
+      draft: Boolean(o.draft),
+    });
+  }
+  return { pull, existing };
 }

@@ -86,6 +86,9 @@ export async function planOutcome(ctx: Context, o: PlanOptions): Promise<Outcome
   }
 }
 
+// Phase 1 top to bottom in the spec's rule order (docs/style.md: reading the list reads the rules);
+// cut into pieces, the order of the gates would no longer be visible in one place.
+// eslint-disable-next-line max-lines-per-function
 async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: string) => void): Promise<PlanResult & { alreadyPlanned?: string }> {
   const config = ctx.config();
   const fault = faultInjector(ctx.env);

@@ -20,6 +20,8 @@ export const shownKey = (key: string): string => (SAFE_KEY.test(key) ? key : '?'
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 /** The first syntax fault of `text`, or undefined when the text is valid JSON (or too deep to scan). */
+// One recursive-descent scanner: its small helpers share the cursor `i`, so they live inside it.
+// eslint-disable-next-line max-lines-per-function
 export function findJsonFault(text: string): JsonFault | undefined {
   let i = 0;
   const stop = (path: string): never => { throw new Stop(i, path); };

@@ -1,6 +1,6 @@
 import { parse as parseQueryString } from 'node:querystring';
 import { Ajv, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
-import type { FastifySchemaCompiler, FastifyTypeProvider } from 'fastify';
+import type { FastifyInstance, FastifySchemaCompiler, FastifyTypeProvider } from 'fastify';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { ApiError } from '../domain/errors.js';
 
@@ -15,6 +15,10 @@ export interface TypeBoxProvider extends FastifyTypeProvider {
   validator: this['schema'] extends TSchema ? Static<this['schema']> : unknown;
   serializer: this['schema'] extends TSchema ? Static<this['schema']> : unknown;
 }
+
+/** A route plugin's Fastify instance with TypeBox types, for route tables split over several functions. */
+export const typed = (scope: FastifyInstance) => scope.withTypeProvider<TypeBoxProvider>();
+export type TypedApp = ReturnType<typeof typed>;
 
 /** Schema keywords of our own, for the messages: what a value must be, and an example body. */
 const OWN_KEYWORDS = ['x-expects', 'x-example', 'x-optional-body'];

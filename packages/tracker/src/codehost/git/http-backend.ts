@@ -69,6 +69,8 @@ function parseBasic(header: string | undefined): { user: string; password: strin
   return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
+// One closure: the routes it answers share the process cap, the repositories root and the auth check.
+// eslint-disable-next-line max-lines-per-function
 export function createGitHttpHandler(o: GitHttpOptions): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const fetchLimit = o.fetchLimitBytes ?? 32 * 1024 * 1024;
   const timeoutMs = o.timeoutMs ?? 10 * 60_000;

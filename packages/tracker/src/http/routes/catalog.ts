@@ -13,7 +13,7 @@ import { AccountQuery, User } from '../schemas/users.js';
 import { IssueType, ProjectFull, ProjectListQuery, Project, ProjectParams, Status } from '../schemas/projects.js';
 import { IssueParams } from '../schemas/issues.js';
 import { CreateMetaFields, CreateMetaIssueTypes, EditMeta, EditMetaQuery, FieldDetails, Priority, StatusCategoryItem } from '../schemas/catalog.js';
-import type { TypeBoxProvider } from '../validation.js';
+import { typed, type TypedApp } from '../validation.js';
 import { Type } from '@sinclair/typebox';
 import { renderIssueType, renderStatus, renderUser } from '../render.js';
 import {
@@ -36,7 +36,13 @@ function pageOf<T>(q: { startAt?: number | undefined; maxResults?: number | unde
  * projects, issue types, fields and metadata calls.
  */
 export const catalogRoutes = (tracker: Tracker) => async (scope: FastifyInstance) => {
-  const app = scope.withTypeProvider<TypeBoxProvider>();
+  const app = typed(scope);
+  workflowLookups(app, tracker);
+  metadataLookups(app, tracker);
+};
+
+/** Projects, statuses, status categories, priorities and issue types. */
+function workflowLookups(app: TypedApp, tracker: Tracker): void {
 
   // Deprecated list form: every project the caller may browse, no paging.
   app.get('/project', { config: READ, schema: { querystring: ProjectListQuery, response: replies({ 200: Type.Array(Project) }) } }, async (request) => {
@@ -93,6 +99,10 @@ export const catalogRoutes = (tracker: Tracker) => async (scope: FastifyInstance
     if (!type) throw notFound(`The issue type with id '${id.slice(0, 60)}' does not exist or you do not have permission to see it.`);
     return renderIssueType(caller, type.name);
   });
+}
+
+/** Users by account id, fields, and the create and edit metadata. */
+function metadataLookups(app: TypedApp, tracker: Tracker): void {
 
   // A user of the site by account id (the `self` link of every user this tracker renders).
   app.get('/user', { config: { scope: 'read:jira-user' }, schema: { querystring: AccountQuery, response: replies({ 200: User }) } }, async (request) => {
@@ -131,4 +141,4 @@ export const catalogRoutes = (tracker: Tracker) => async (scope: FastifyInstance
     const access = await findIssue(tracker, caller, request.params.issueIdOrKey);
     return { fields: Object.fromEntries(editFields(access).map((f) => [f.key, renderEditField(f)])) };
   });
-};
+}

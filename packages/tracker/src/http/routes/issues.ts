@@ -14,13 +14,19 @@ import { renderComment, renderCreated, renderTransition } from '../render.js';
 import { isTrue, NoContent, replies } from '../schemas/common.js';
 import { Comment, CommentBody, CommentPage, CommentParams, CommentsQuery } from '../schemas/comments.js';
 import { AssigneeBody, Created, CreateIssueQuery, DeleteIssueQuery, EditIssueQuery, Issue, IssueBody, IssueParams, IssueViewQuery, TransitionBody, Transitions, TransitionsQuery } from '../schemas/issues.js';
-import type { TypeBoxProvider } from '../validation.js';
+import { typed, type TypedApp } from '../validation.js';
 
 const READ = { scope: 'read:jira-work' as const };
 const WRITE = { scope: 'write:jira-work' as const };
 
 export const issueRoutes = (tracker: Tracker, reads: IssueReadCache | null) => async (scope: FastifyInstance) => {
-  const app = scope.withTypeProvider<TypeBoxProvider>();
+  const app = typed(scope);
+  issueItself(app, tracker, reads);
+  commentsAndWorkflow(app, tracker);
+};
+
+/** An issue itself: create, read, edit, delete. */
+function issueItself(app: TypedApp, tracker: Tracker, reads: IssueReadCache | null): void {
 
   // spec §4 endpoint 6
   app.post('/issue', { config: WRITE, schema: { querystring: CreateIssueQuery, body: IssueBody, response: replies({ 201: Created }) } }, async (request, reply) => {
@@ -53,7 +59,10 @@ export const issueRoutes = (tracker: Tracker, reads: IssueReadCache | null) => a
     await deleteIssue(tracker, callerOf(request), request.params.issueIdOrKey, isTrue(request.query.deleteSubtasks));
     return reply.code(204).send(null);
   });
+}
 
+/** Its comments, its assignee and its transitions, and the retired search. */
+function commentsAndWorkflow(app: TypedApp, tracker: Tracker): void {
   // spec §4 endpoint 7
   app.post('/issue/:issueIdOrKey/comment', { config: WRITE, schema: { params: IssueParams, body: CommentBody, response: replies({ 201: Comment }) } }, async (request, reply) => {
     const caller = callerOf(request);
@@ -114,4 +123,4 @@ export const issueRoutes = (tracker: Tracker, reads: IssueReadCache | null) => a
   };
   app.get('/search', { config: READ, schema: { response: replies({}) } }, gone);
   app.post('/search', { config: READ, schema: { response: replies({}) } }, gone);
-};
+}

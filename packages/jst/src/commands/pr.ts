@@ -40,12 +40,7 @@ export async function prOutcome(ctx: Context, o: PrOptions): Promise<Outcome> {
   say(`→ read ${here.key}`);
   const issue = await client.getIssue(here.key, ['summary', 'status', 'parent', 'issuetype', 'subtasks']);
   const status = issue.fields.status?.name ?? '';
-  // ARCHITECTURE §11: a parent's pull request is the reviewer's, opened once its sub-tasks' are merged.
-  const subtasks = issue.fields.subtasks ?? [];
-  if (subtasks.length) {
-    throw refuse('PR_PARENT', `${here.key} has sub-tasks (${subtasks.map((t) => t.key).join(', ')}): its pull request is opened by the reviewer once every sub-task pull request is merged, not by jst pr`,
-      `Nothing was pushed or posted. Open each sub-task's pull request with jst pr in its worktree; then the reviewer runs jst review ${here.key} --open-parent-pr`);
-  }
+  refuseParent(here.key, issue.fields.subtasks ?? []);
   if (status !== s.inProgress && status !== s.inReview) {
     throw refuse('PR_STATUS', `${here.key} is in "${status}": jst pr opens the pull request of work in "${s.inProgress}" (or reruns on "${s.inReview}")`,
       status === s.done ? 'Nothing was changed: the issue is finished' : 'Nothing was changed. Run jst start first, then commit, then jst pr');
@@ -119,4 +114,12 @@ async function pushAndOpen(ctx: Context, o: PrOptions, w: { here: { root: string
     });
   }
   return { pull, existing };
+}
+
+/** ARCHITECTURE §11: a parent's pull request is the reviewer's, opened once its sub-tasks' are merged. */
+function refuseParent(key: string, subtasks: readonly { key: string }[]): void {
+  if (subtasks.length) {
+    throw refuse('PR_PARENT', `${key} has sub-tasks (${subtasks.map((t) => t.key).join(', ')}): its pull request is opened by the reviewer once every sub-task pull request is merged, not by jst pr`,
+      `Nothing was pushed or posted. Open each sub-task's pull request with jst pr in its worktree; then the reviewer runs jst review ${key} --open-parent-pr`);
+  }
 }

@@ -47,8 +47,18 @@ const PREFIX = `/ex/jira/${CLOUD_ID}/rest/api/3`;
 const storeArgs = (store) => (store.url ? ['--database-url', store.url] : ['--data', store.dataDir]);
 
 /** Runs the random read against one server; its CPU µs per request and req/s. */
-const measure = (server, keyspace, prefix, seconds = SECONDS) => measureLoad(server,
-  { scenario: 'get-issue', urls: [server.url], connections: CONNECTIONS, duration: seconds, warmup: 1, prefix, auth: AUTH, keyspace, ...(RATE ? { rate: RATE } : {}) });
+const measure = (server, keyspace, prefix, seconds = SECONDS) =>
+  measureLoad(server, {
+    scenario: 'get-issue',
+    urls: [server.url],
+    connections: CONNECTIONS,
+    duration: seconds,
+    warmup: 1,
+    prefix,
+    auth: AUTH,
+    keyspace,
+    ...(RATE ? { rate: RATE } : {}),
+  });
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'jst-ab-'));
@@ -71,10 +81,17 @@ async function main() {
       await loadDataset({ trackerDir: BUILDS.before, databaseUrl: db.url, issues: ISSUES });
       store = { kind: 'postgres', url: db.url };
     }
-    const floor = await start('floor', [join(BENCH, 'lib/floor-read.mjs'), join(sqlite.dataDir, 'tracker.sqlite'), AUTH, CALLER.email, HOST], /listening on (http:\/\/\S+)/);
+    const floor = await start(
+      'floor',
+      [join(BENCH, 'lib/floor-read.mjs'), join(sqlite.dataDir, 'tracker.sqlite'), AUTH, CALLER.email, HOST],
+      /listening on (http:\/\/\S+)/,
+    );
     servers.push(floor);
     const trackers = {};
-    for (const [name, trackerDir] of Object.entries(BUILDS)) { trackers[name] = await startTracker(trackerDir, storeArgs(store)); servers.push(trackers[name]); }
+    for (const [name, trackerDir] of Object.entries(BUILDS)) {
+      trackers[name] = await startTracker(trackerDir, storeArgs(store));
+      servers.push(trackers[name]);
+    }
     const results = { floor: [], before: [], after: [] };
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? ['before', 'after', 'floor'] : ['after', 'before', 'floor'];
@@ -84,11 +101,18 @@ async function main() {
         log(`round ${round + 1} ${name}: ${r.cpuUs.toFixed(0)} µs CPU / request, ${r.rps.toFixed(0)} req/s${r.non2xx ? `, ${r.non2xx} non-2xx` : ''}`);
       }
     }
-    const lines = ROUNDS === 0 ? [] : [`uncached GET /issue/{random of ${ISSUES}}?fields=(executor's 7), ${store.kind}, c=${CONNECTIONS}${RATE ? `, a fixed ${RATE} req/s` : ''}, ${ROUNDS} rounds × ${SECONDS} s (medians; the floor always on SQLite):`];
+    const lines =
+      ROUNDS === 0
+        ? []
+        : [
+            `uncached GET /issue/{random of ${ISSUES}}?fields=(executor's 7), ${store.kind}, c=${CONNECTIONS}${RATE ? `, a fixed ${RATE} req/s` : ''}, ${ROUNDS} rounds × ${SECONDS} s (medians; the floor always on SQLite):`,
+          ];
     const floorUs = median(results.floor.map((r) => r.cpuUs));
     for (const name of ROUNDS === 0 ? [] : ['floor', 'before', 'after']) {
       const us = median(results[name].map((r) => r.cpuUs));
-      lines.push(`  ${name.padEnd(6)} ${us.toFixed(0).padStart(5)} µs CPU / request (${(us / floorUs).toFixed(2)}× floor; rounds ${results[name].map((r) => r.cpuUs.toFixed(0)).join(', ')}), ${median(results[name].map((r) => r.rps)).toFixed(0)} req/s`);
+      lines.push(
+        `  ${name.padEnd(6)} ${us.toFixed(0).padStart(5)} µs CPU / request (${(us / floorUs).toFixed(2)}× floor; rounds ${results[name].map((r) => r.cpuUs.toFixed(0)).join(', ')}), ${median(results[name].map((r) => r.rps)).toFixed(0)} req/s`,
+      );
     }
     for (const t of Object.values(trackers)) await t.stop();
     if (process.env.AB_PROFILE === '1') {
@@ -111,4 +135,8 @@ async function main() {
   }
 }
 
-main().catch((e) => { killAll(); process.stderr.write(`ab failed: ${e.stack ?? e}\n`); process.exitCode = 1; });
+main().catch((e) => {
+  killAll();
+  process.stderr.write(`ab failed: ${e.stack ?? e}\n`);
+  process.exitCode = 1;
+});

@@ -30,7 +30,9 @@ function threadCpu(pid) {
       const name = tid === String(pid) ? 'main' : tid;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100;
-    } catch { /* the thread ended */ }
+    } catch {
+      /* the thread ended */
+    }
   }
   return out;
 }
@@ -50,16 +52,21 @@ const FLOORS = SCENARIO === 'create-issue';
 const AUTH = authHeader(CALLER);
 const PREFIX = `/ex/jira/${CLOUD_ID}/rest/api/3`;
 
-
-
 /** Runs the writes against one server; its CPU µs per request and req/s, and each busy thread's µs per request. */
-const measure = (server, keyspace, prefix, connections, seconds = SECONDS) => measureLoad(server,
-  { scenario: SCENARIO, urls: [server.url], connections, duration: seconds, warmup: 1, prefix, auth: AUTH, keyspace },
-  {
-    start: () => threadCpu(server.pid),
-    // µs per request of each thread that did any work (AB_THREADS=1 prints them).
-    end: (threadsBefore, r) => ({ threads: Object.entries(threadCpu(server.pid)).map(([n, s]) => [n, (1e6 * (s - (threadsBefore[n] ?? 0))) / r.requests]).filter(([, us]) => us > 0.5) }),
-  });
+const measure = (server, keyspace, prefix, connections, seconds = SECONDS) =>
+  measureLoad(
+    server,
+    { scenario: SCENARIO, urls: [server.url], connections, duration: seconds, warmup: 1, prefix, auth: AUTH, keyspace },
+    {
+      start: () => threadCpu(server.pid),
+      // µs per request of each thread that did any work (AB_THREADS=1 prints them).
+      end: (threadsBefore, r) => ({
+        threads: Object.entries(threadCpu(server.pid))
+          .map(([n, s]) => [n, (1e6 * (s - (threadsBefore[n] ?? 0))) / r.requests])
+          .filter(([, us]) => us > 0.5),
+      }),
+    },
+  );
 
 const NAMES = FLOORS ? ['floor', 'group', 'before', 'after'] : ['before', 'after'];
 
@@ -77,10 +84,12 @@ async function main() {
     file.close();
     const keyspace = { projects: PROJECTS, counters };
     const floorArgs = [join(BENCH, 'lib/floor-read.mjs'), join(source, 'tracker.sqlite'), AUTH, CALLER.email, HOST];
-    const targets = FLOORS ? {
-      floor: { server: await start('floor', floorArgs, /listening on (http:\/\/\S+)/), prefix: '' },
-      group: { server: await start('floor group', [...floorArgs, 'group'], /listening on (http:\/\/\S+)/), prefix: '' },
-    } : {};
+    const targets = FLOORS
+      ? {
+          floor: { server: await start('floor', floorArgs, /listening on (http:\/\/\S+)/), prefix: '' },
+          group: { server: await start('floor group', [...floorArgs, 'group'], /listening on (http:\/\/\S+)/), prefix: '' },
+        }
+      : {};
     for (const [name, trackerDir] of Object.entries(BUILDS)) {
       const dataDir = join(dir, name);
       cpSync(source, dataDir, { recursive: true });
@@ -94,8 +103,10 @@ async function main() {
         for (const name of order) {
           const r = await measure(targets[name].server, keyspace, targets[name].prefix, c);
           results[c][name].push(r);
-          log(`round ${round + 1} c=${c} ${name}: ${r.cpuUs.toFixed(0)} µs CPU / create, ${r.rps.toFixed(0)} req/s${r.non2xx ? `, ${r.non2xx} non-2xx` : ''}`
-            + (process.env.AB_THREADS === '1' ? ` (threads: ${r.threads.map(([n, us]) => `${n} ${us.toFixed(0)}`).join(', ')})` : ''));
+          log(
+            `round ${round + 1} c=${c} ${name}: ${r.cpuUs.toFixed(0)} µs CPU / create, ${r.rps.toFixed(0)} req/s${r.non2xx ? `, ${r.non2xx} non-2xx` : ''}` +
+              (process.env.AB_THREADS === '1' ? ` (threads: ${r.threads.map(([n, us]) => `${n} ${us.toFixed(0)}`).join(', ')})` : ''),
+          );
         }
       }
     }
@@ -107,7 +118,9 @@ async function main() {
       for (const c of CONNECTIONS) {
         const m = Object.fromEntries(NAMES.map((n) => [n, { rps: median(results[c][n].map((r) => r.rps)), us: median(results[c][n].map((r) => r.cpuUs)) }]));
         const cell = (n) => `${m[n].rps.toFixed(0)} req/s, ${m[n].us.toFixed(0)} µs`;
-        lines.push(`| ${c} | ${cell('floor')} | ${cell('group')} | ${cell('before')} | ${cell('after')} | ${(100 * m.before.rps / m.group.rps).toFixed(0)} % | ${(100 * m.after.rps / m.group.rps).toFixed(0)} % |`);
+        lines.push(
+          `| ${c} | ${cell('floor')} | ${cell('group')} | ${cell('before')} | ${cell('after')} | ${((100 * m.before.rps) / m.group.rps).toFixed(0)} % | ${((100 * m.after.rps) / m.group.rps).toFixed(0)} % |`,
+        );
       }
     } else if (ROUNDS > 0) {
       lines.push(`${SCENARIO}, SQLite, ${ISSUES} issues, ${ROUNDS} rounds × ${SECONDS} s (medians):`);
@@ -130,9 +143,10 @@ async function main() {
         const profDir = join(dir, `prof-${name}`);
         mkdirSync(profDir);
         const profile = ['--cpu-prof', '--cpu-prof-dir', profDir];
-        const t = name === 'group'
-          ? await start('floor group', [...profile, ...floorArgs, 'group'], /listening on (http:\/\/\S+)/)
-          : await startTracker(BUILDS[name], ['--data', targets[name].dataDir], profile);
+        const t =
+          name === 'group'
+            ? await start('floor group', [...profile, ...floorArgs, 'group'], /listening on (http:\/\/\S+)/)
+            : await startTracker(BUILDS[name], ['--data', targets[name].dataDir], profile);
         await measure(t, keyspace, name === 'group' ? '' : PREFIX, CONNECTIONS[0], 4);
         await t.stop();
         lines.push(...profileLines(profDir, `${name} (c=${CONNECTIONS[0]}`, `${name}-create.cpuprofile`, 20));
@@ -146,4 +160,8 @@ async function main() {
   }
 }
 
-main().catch((e) => { killAll(); process.stderr.write(`ab failed: ${e.stack ?? e}\n`); process.exitCode = 1; });
+main().catch((e) => {
+  killAll();
+  process.stderr.write(`ab failed: ${e.stack ?? e}\n`);
+  process.exitCode = 1;
+});

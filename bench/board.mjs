@@ -20,12 +20,26 @@ const TOKEN = 'bench-token-board';
 const AUTH = `Basic ${Buffer.from(`${EMAIL}:${TOKEN}`).toString('base64')}`;
 
 const dir = mkdtempSync(join(tmpdir(), 'jst-bench-board-'));
-const seed = parseSeed({ sites: [{ host: 'bench.atlassian.net', users: [{ email: EMAIL, displayName: 'Bench Admin', tokens: [{ token: TOKEN }] }],
-  projects: [{ key: 'BIG', name: 'Two hundred issues', lead: EMAIL, workflow: 'kanban', members: [{ email: EMAIL, role: 'admin' }] }] }] }, 'bench seed');
+const seed = parseSeed(
+  {
+    sites: [
+      {
+        host: 'bench.atlassian.net',
+        users: [{ email: EMAIL, displayName: 'Bench Admin', tokens: [{ token: TOKEN }] }],
+        projects: [{ key: 'BIG', name: 'Two hundred issues', lead: EMAIL, workflow: 'kanban', members: [{ email: EMAIL, role: 'admin' }] }],
+      },
+    ],
+  },
+  'bench seed',
+);
 const server = await startServer({ port: 0, dataDir: join(dir, 'data'), seed });
 
 const api = async (method, path, body) => {
-  const res = await fetch(`${server.url}/rest/api/3${path}`, { method, headers: { Authorization: AUTH, 'Content-Type': 'application/json', Accept: 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(`${server.url}/rest/api/3${path}`, {
+    method,
+    headers: { Authorization: AUTH, 'Content-Type': 'application/json', Accept: 'application/json' },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   return res.status === 204 ? undefined : res.json();
 };
@@ -48,15 +62,35 @@ try {
   const me = await api('GET', '/myself');
   let made = 0;
   for (let p = 0; p < 40; p++) {
-    const parent = (await api('POST', '/issue', { fields: { project: { key: 'BIG' }, issuetype: { name: 'Task' }, summary: `Parent ${p}: a task with a summary of ordinary length`, assignee: { accountId: me.accountId } } })).key;
+    const parent = (
+      await api('POST', '/issue', {
+        fields: {
+          project: { key: 'BIG' },
+          issuetype: { name: 'Task' },
+          summary: `Parent ${p}: a task with a summary of ordinary length`,
+          assignee: { accountId: me.accountId },
+        },
+      })
+    ).key;
     made++;
     for (let s = 0; s < 4; s++) {
-      const key = (await api('POST', '/issue', { fields: { project: { key: 'BIG' }, issuetype: { name: 'Subtask' }, parent: { key: parent }, summary: `Sub-task ${s} of ${p} <with markup & "quotes">` } })).key;
+      const key = (
+        await api('POST', '/issue', {
+          fields: {
+            project: { key: 'BIG' },
+            issuetype: { name: 'Subtask' },
+            parent: { key: parent },
+            summary: `Sub-task ${s} of ${p} <with markup & "quotes">`,
+          },
+        })
+      ).key;
       made++;
       const to = made % 4;
       if (to > 0) {
         const list = (await api('GET', `/issue/${key}/transitions`)).transitions;
-        await api('POST', `/issue/${key}/transitions`, { transition: { id: list.find((t) => t.to.name === ['To Do', 'In Progress', 'In Review', 'Done'][to]).id } });
+        await api('POST', `/issue/${key}/transitions`, {
+          transition: { id: list.find((t) => t.to.name === ['To Do', 'In Progress', 'In Review', 'Done'][to]).id },
+        });
       }
     }
   }
@@ -98,19 +132,21 @@ try {
   const cards = model.lanes.reduce((n, l) => n + [...l.cells.values()].reduce((m, c) => m + c.length, 0), 0);
 
   const row = (name, rs) => `| ${name} | ${ms(median(rs.map((r) => r.app)))} | ${ms(p95(rs.map((r) => r.app)))} | ${ms(median(rs.map((r) => r.wall)))} |`;
-  process.stdout.write([
-    `Board of a ${cards}-issue project (SQLite, ${N} rounds each, one client on loopback, Node ${process.version}):`,
-    '',
-    '| request | server time median (Server-Timing) | p95 | client wall median |',
-    '|---|---|---|---|',
-    `| first render after start (cold) | ${ms(first.app)} | — | ${ms(first.wall)} |`,
-    row('GET / (board, warm)', board),
-    row('GET /browse/BIG-1 (issue page)', issue),
-    row('GET /_board/version/BIG → 304 (the poll)', poll),
-    '',
-    `In process (no HTTP): read ${ms(median(reads))} median (loadBoard: search, statuses, people, sub-task progress), HTML ${ms(median(renders))} median (boardPage).`,
-    '',
-  ].join('\n'));
+  process.stdout.write(
+    [
+      `Board of a ${cards}-issue project (SQLite, ${N} rounds each, one client on loopback, Node ${process.version}):`,
+      '',
+      '| request | server time median (Server-Timing) | p95 | client wall median |',
+      '|---|---|---|---|',
+      `| first render after start (cold) | ${ms(first.app)} | — | ${ms(first.wall)} |`,
+      row('GET / (board, warm)', board),
+      row('GET /browse/BIG-1 (issue page)', issue),
+      row('GET /_board/version/BIG → 304 (the poll)', poll),
+      '',
+      `In process (no HTTP): read ${ms(median(reads))} median (loadBoard: search, statuses, people, sub-task progress), HTML ${ms(median(renders))} median (boardPage).`,
+      '',
+    ].join('\n'),
+  );
 } finally {
   await server.close();
   rmSync(dir, { recursive: true, force: true });

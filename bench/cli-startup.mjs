@@ -20,14 +20,31 @@ const dir = mkdtempSync(join(tmpdir(), 'jst-bench-'));
 const email = 'bench@bench.test';
 const token = 'bench-token-not-secret';
 const server = await startServer({
-  port: 0, dataDir: join(dir, 'data'),
-  seed: parseSeed({ sites: [{ host: 'bench.atlassian.net', cloudId: 'bench-cloud', users: [{ email, tokens: [{ token }] }], projects: [{ key: 'BEN', name: 'Bench', members: [{ email, role: 'admin' }] }] }] }),
+  port: 0,
+  dataDir: join(dir, 'data'),
+  seed: parseSeed({
+    sites: [
+      {
+        host: 'bench.atlassian.net',
+        cloudId: 'bench-cloud',
+        users: [{ email, tokens: [{ token }] }],
+        projects: [{ key: 'BEN', name: 'Bench', members: [{ email, role: 'admin' }] }],
+      },
+    ],
+  }),
 });
 const host = new URL(server.url).host;
 mkdirSync(join(dir, '.jst'));
 writeFileSync(join(dir, '.jst', 'team.env'), 'PROJECT_KEY=BEN\nDEFAULT_BASE_BRANCH=development\nPRODUCTION_BRANCH=main\n');
-writeFileSync(join(dir, '.jst', 'local.env'), [`TRACKER_ACCOUNT_URL=${host}`, `TRACKER_GATEWAY_URL=${server.url}`, `WORKTREES_DIR=${dir}`,
-  ...['ASSIGNER', 'EXECUTOR', 'REVIEWER'].flatMap((r) => [`TRACKER_${r}_EMAIL=${email}`, `TRACKER_${r}_TOKEN=${token}`])].join('\n') + '\n');
+writeFileSync(
+  join(dir, '.jst', 'local.env'),
+  [
+    `TRACKER_ACCOUNT_URL=${host}`,
+    `TRACKER_GATEWAY_URL=${server.url}`,
+    `WORKTREES_DIR=${dir}`,
+    ...['ASSIGNER', 'EXECUTOR', 'REVIEWER'].flatMap((r) => [`TRACKER_${r}_EMAIL=${email}`, `TRACKER_${r}_TOKEN=${token}`]),
+  ].join('\n') + '\n',
+);
 const api = `${server.url}/ex/jira/bench-cloud/rest/api/3`;
 
 function time(cmd, args, input, env = {}) {
@@ -44,7 +61,11 @@ const stats = (xs) => {
 };
 // spawnSync blocks this process, so the tracker must live in another one for the timings.
 await server.close();
-const child = spawn(process.execPath, [join(root, 'packages/tracker/bin/jst-tracker.js'), 'serve', '--port', String(new URL(server.url).port), '--data', join(dir, 'data')], { stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(
+  process.execPath,
+  [join(root, 'packages/tracker/bin/jst-tracker.js'), 'serve', '--port', String(new URL(server.url).port), '--data', join(dir, 'data')],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
 await new Promise((r) => child.stdout.once('data', r));
 
 const cases = {
@@ -53,10 +74,12 @@ const cases = {
   'the same, JST_COMPILE_CACHE=0': () => time(process.execPath, [jstBin, '--role', 'assigner', 'raw', 'GET', '/myself'], undefined, { JST_COMPILE_CACHE: '0' }),
   'curl -s -u … /myself | jq .': () => time('sh', ['-c', `curl -sf -u '${email}:${token}' '${api}/myself' | jq . > /dev/null`]),
   'jst --role assigner whoami (the program path)': () => time(process.execPath, [jstBin, '--role', 'assigner', 'whoami']),
-  ...(beforeBin ? {
-    'before: jst --role assigner raw GET /myself': () => time(process.execPath, [beforeBin, '--role', 'assigner', 'raw', 'GET', '/myself']),
-    'before: jst --role assigner whoami (the program path)': () => time(process.execPath, [beforeBin, '--role', 'assigner', 'whoami']),
-  } : {}),
+  ...(beforeBin
+    ? {
+        'before: jst --role assigner raw GET /myself': () => time(process.execPath, [beforeBin, '--role', 'assigner', 'raw', 'GET', '/myself']),
+        'before: jst --role assigner whoami (the program path)': () => time(process.execPath, [beforeBin, '--role', 'assigner', 'whoami']),
+      }
+    : {}),
 };
 for (const run of Object.values(cases)) for (let i = 0; i < 3; i++) run(); // warm the page cache
 const results = {};
@@ -85,7 +108,13 @@ const program = stats(results['jst --role assigner whoami (the program path)']).
 console.log(`\njst whoami (program path) − node -e 0 = ${(program - floor).toFixed(1)} ms`);
 if (beforeBin) {
   const b = (name) => stats(results[`before: ${name}`]).median;
-  console.log(`before (${process.env.CLI_BEFORE}): raw − node -e 0 = ${(b('jst --role assigner raw GET /myself') - floor).toFixed(1)} ms, whoami − node -e 0 = ${(b('jst --role assigner whoami (the program path)') - floor).toFixed(1)} ms`);
+  console.log(
+    `before (${process.env.CLI_BEFORE}): raw − node -e 0 = ${(b('jst --role assigner raw GET /myself') - floor).toFixed(1)} ms, whoami − node -e 0 = ${(b('jst --role assigner whoami (the program path)') - floor).toFixed(1)} ms`,
+  );
 }
-console.log(`jst raw − node -e 0 = ${(raw - floor).toFixed(1)} ms (target ≤ 25 ms; ${(uncached - floor).toFixed(1)} ms without the code cache); curl | jq = ${curl.toFixed(1)} ms`);
-console.log(`jst batch: ${BATCH} GET /myself in ${batchMedian.toFixed(0)} ms (median of 5) → ${perCall.toFixed(2)} ms per call after start-up = ${(100 * perCall / curl).toFixed(1)}% of one curl | jq process`);
+console.log(
+  `jst raw − node -e 0 = ${(raw - floor).toFixed(1)} ms (target ≤ 25 ms; ${(uncached - floor).toFixed(1)} ms without the code cache); curl | jq = ${curl.toFixed(1)} ms`,
+);
+console.log(
+  `jst batch: ${BATCH} GET /myself in ${batchMedian.toFixed(0)} ms (median of 5) → ${perCall.toFixed(2)} ms per call after start-up = ${((100 * perCall) / curl).toFixed(1)}% of one curl | jq process`,
+);

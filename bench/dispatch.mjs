@@ -20,15 +20,24 @@ const JST = join(root, 'packages/jst/bin/jst.cjs');
 const base = mkdtempSync(join(tmpdir(), 'jst-dispatch-bench-'));
 const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };
 const git = (cwd, ...a) => execFileSync('git', a, { cwd, stdio: 'pipe', env: gitEnv }).toString().trim();
-const gitNet = (cwd, ...a) => new Promise((resolve, reject) => execFile('git', a, { cwd, env: gitEnv }, (e, out, err) => (e ? reject(new Error(`git ${a.join(' ')}: ${err}`)) : resolve(out.trim()))));
+const gitNet = (cwd, ...a) =>
+  new Promise((resolve, reject) =>
+    execFile('git', a, { cwd, env: gitEnv }, (e, out, err) => (e ? reject(new Error(`git ${a.join(' ')}: ${err}`)) : resolve(out.trim()))),
+  );
 
 const users = ['assigner', 'executor', 'reviewer'].map((r) => ({ role: r, email: `${r}@bench.test`, token: `bench-${r}-token` }));
 const CH_TOKEN = 'bench-codehost-token';
 const server = await startServer({
-  port: 0, dataDir: join(base, 'data'),
+  port: 0,
+  dataDir: join(base, 'data'),
   seed: parseSeed({
-    sites: [{ host: 'bench.atlassian.net', users: users.map((u) => ({ email: u.email, displayName: u.role, tokens: [{ token: u.token }] })),
-      projects: [{ key: 'BEN', name: 'Bench', lead: users[0].email, members: users.map((u, i) => ({ email: u.email, role: i === 0 ? 'admin' : 'member' })) }] }],
+    sites: [
+      {
+        host: 'bench.atlassian.net',
+        users: users.map((u) => ({ email: u.email, displayName: u.role, tokens: [{ token: u.token }] })),
+        projects: [{ key: 'BEN', name: 'Bench', lead: users[0].email, members: users.map((u, i) => ({ email: u.email, role: i === 0 ? 'admin' : 'member' })) }],
+      },
+    ],
     codehost: {
       users: [{ login: 'bench-bot', tokens: [{ token: CH_TOKEN }] }],
       repos: [{ owner: 'bench', name: 'repo', defaultBranch: 'development', collaborators: [{ login: 'bench-bot', permission: 'write' }] }],
@@ -37,7 +46,9 @@ const server = await startServer({
 });
 const calls = [];
 let counting = false;
-server.app.server.on('request', (req) => { if (counting) calls.push(`${req.method} ${req.url}`); });
+server.app.server.on('request', (req) => {
+  if (counting) calls.push(`${req.method} ${req.url}`);
+});
 
 const dir = join(base, 'run');
 const repo = join(dir, 'repo');
@@ -63,30 +74,67 @@ const script = (name, body) => {
   chmodSync(file, 0o755);
   return file;
 };
-const executor = script('executor.sh', [
-  'jst start > /dev/null', 'f="work-$JST_ISSUE_KEY-$JST_DISPATCH_ROUND.txt"', 'echo "$JST_DISPATCH_ROUND" > "$f"', 'git add "$f"',
-  'git -c user.name=Agent -c user.email=agent@bench.test commit -q -m "$f"', 'jst note "committed $f"', 'jst pr > /dev/null',
-].join('\n'));
-const reviewer = script('reviewer.sh', [
-  'n=$(cat "$STATE/$JST_ISSUE_KEY" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > "$STATE/$JST_ISSUE_KEY"',
-  'if [ "$n" -eq 1 ]; then jst review "$JST_ISSUE_KEY" --request-changes --summary "Add a test" > /dev/null; else jst review "$JST_ISSUE_KEY" --approve --summary ok > /dev/null; fi',
-].join('\n'));
+const executor = script(
+  'executor.sh',
+  [
+    'jst start > /dev/null',
+    'f="work-$JST_ISSUE_KEY-$JST_DISPATCH_ROUND.txt"',
+    'echo "$JST_DISPATCH_ROUND" > "$f"',
+    'git add "$f"',
+    'git -c user.name=Agent -c user.email=agent@bench.test commit -q -m "$f"',
+    'jst note "committed $f"',
+    'jst pr > /dev/null',
+  ].join('\n'),
+);
+const reviewer = script(
+  'reviewer.sh',
+  [
+    'n=$(cat "$STATE/$JST_ISSUE_KEY" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > "$STATE/$JST_ISSUE_KEY"',
+    'if [ "$n" -eq 1 ]; then jst review "$JST_ISSUE_KEY" --request-changes --summary "Add a test" > /dev/null; else jst review "$JST_ISSUE_KEY" --approve --summary ok > /dev/null; fi',
+  ].join('\n'),
+);
 
 mkdirSync(join(repo, '.jst'));
-writeFileSync(join(repo, '.jst', 'team.env'), `DEFAULT_BASE_BRANCH=development\nPRODUCTION_BRANCH=main\nPROJECT_KEY=BEN\nAGENT_EXECUTOR_CMD=${executor}\nAGENT_REVIEWER_CMD=${reviewer}\n`);
-writeFileSync(join(repo, '.jst', 'local.env'), [`WORKTREES_DIR=${wts}`, `TRACKER_ACCOUNT_URL=${new URL(server.url).host}`, `TRACKER_GATEWAY_URL=${server.url}`,
-  `CODEHOST_API_URL=${server.url}/api/v3`, `CODEHOST_PAT_TOKEN=${CH_TOKEN}`,
-  ...users.flatMap((u) => [`TRACKER_${u.role.toUpperCase()}_EMAIL=${u.email}`, `TRACKER_${u.role.toUpperCase()}_TOKEN=${u.token}`])].join('\n') + '\n', { mode: 0o600 });
+writeFileSync(
+  join(repo, '.jst', 'team.env'),
+  `DEFAULT_BASE_BRANCH=development\nPRODUCTION_BRANCH=main\nPROJECT_KEY=BEN\nAGENT_EXECUTOR_CMD=${executor}\nAGENT_REVIEWER_CMD=${reviewer}\n`,
+);
+writeFileSync(
+  join(repo, '.jst', 'local.env'),
+  [
+    `WORKTREES_DIR=${wts}`,
+    `TRACKER_ACCOUNT_URL=${new URL(server.url).host}`,
+    `TRACKER_GATEWAY_URL=${server.url}`,
+    `CODEHOST_API_URL=${server.url}/api/v3`,
+    `CODEHOST_PAT_TOKEN=${CH_TOKEN}`,
+    ...users.flatMap((u) => [`TRACKER_${u.role.toUpperCase()}_EMAIL=${u.email}`, `TRACKER_${u.role.toUpperCase()}_TOKEN=${u.token}`]),
+  ].join('\n') + '\n',
+  { mode: 0o600 },
+);
 writeFileSync(join(repo, '.jst', '.gitignore'), 'local.env\ncloud-id.json\nplan-journal*\ndispatch/\ndispatch-journal.json*\n');
-writeFileSync(join(dir, 'plan.json'), JSON.stringify({ request: 'Bench', summary: 'Bench parent', scope: 's', acceptanceCriteria: ['a'], priority: 'High',
-  steps: Array.from({ length: 5 }, (_, i) => ({ summary: `Bench step ${i + 1}`, scope: 's', acceptanceCriteria: ['a'] })) }));
+writeFileSync(
+  join(dir, 'plan.json'),
+  JSON.stringify({
+    request: 'Bench',
+    summary: 'Bench parent',
+    scope: 's',
+    acceptanceCriteria: ['a'],
+    priority: 'High',
+    steps: Array.from({ length: 5 }, (_, i) => ({ summary: `Bench step ${i + 1}`, scope: 's', acceptanceCriteria: ['a'] })),
+  }),
+);
 
 function jst(cwd, ...args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [JST, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...gitEnv, HOME: dir, NO_COLOR: '1' } });
-    let out = ''; let err = '';
-    child.stdout.on('data', (c) => { out += c; });
-    child.stderr.on('data', (c) => { err += c; });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    child.stderr.on('data', (c) => {
+      err += c;
+    });
     child.on('close', (c) => (c === 0 ? resolve(out) : reject(new Error(`jst ${args.join(' ')} exited ${c}: ${err}`))));
   });
 }
@@ -102,7 +150,15 @@ const round = async () => {
   const doc = JSON.parse((await jst(repo, 'dispatch', '--once', '--json')).trim().split('\n').at(-1));
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   counting = false;
-  const row = { ms, started: doc.started.length, searches: doc.searches, commentReads: doc.commentReads, tracker: calls.filter(isTracker).length, all: calls.length, doc };
+  const row = {
+    ms,
+    started: doc.started.length,
+    searches: doc.searches,
+    commentReads: doc.commentReads,
+    tracker: calls.filter(isTracker).length,
+    all: calls.length,
+    doc,
+  };
   rows.push(row);
   return row;
 };
@@ -124,18 +180,35 @@ const basic = `Basic ${Buffer.from(`${users[0].email}:${users[0].token}`).toStri
 const apiBase = `${server.url}/ex/jira/${tenant.cloudId}/rest/api/3`;
 const me = await (await fetch(`${apiBase}/user/search?query=${users[1].email}`, { headers: { Authorization: basic } })).json();
 for (let i = 0; i < 60; i += 1) {
-  const r = await fetch(`${apiBase}/issue`, { method: 'POST', headers: { Authorization: basic, 'Content-Type': 'application/json' }, body: JSON.stringify({ fields: { project: { key: 'BEN' }, issuetype: { name: 'Task' }, summary: `filler ${i}`, assignee: { accountId: me[0].accountId } } }) });
+  const r = await fetch(`${apiBase}/issue`, {
+    method: 'POST',
+    headers: { Authorization: basic, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      fields: { project: { key: 'BEN' }, issuetype: { name: 'Task' }, summary: `filler ${i}`, assignee: { accountId: me[0].accountId } },
+    }),
+  });
   if (r.status !== 201) throw new Error(`POST /issue ${r.status}`);
 }
 const idleMore = [];
 for (let i = 0; i < 5; i += 1) idleMore.push(await round());
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, Node.js ${process.version}`);
-console.log(`loop: parent + 5 sub-tasks to "approved, waiting for the person": ${wall.toFixed(0)} ms wall, ${n + 1} rounds of jst dispatch --once, ${agentsRun} agents (4 per sub-task)`);
+console.log(
+  `loop: parent + 5 sub-tasks to "approved, waiting for the person": ${wall.toFixed(0)} ms wall, ${n + 1} rounds of jst dispatch --once, ${agentsRun} agents (4 per sub-task)`,
+);
 console.log('round  ms      started  searches  commentReads  tracker calls (dispatch + agents)  all server requests');
-for (const [i, r] of rows.slice(0, n + 1).entries()) console.log(`${String(i + 1).padStart(5)}  ${r.ms.toFixed(0).padStart(6)}  ${String(r.started).padStart(7)}  ${String(r.searches).padStart(8)}  ${String(r.commentReads).padStart(12)}  ${String(r.tracker).padStart(33)}  ${String(r.all).padStart(19)}`);
-const show = (label, xs) => console.log(`${label}: ${median(xs.map((r) => r.ms)).toFixed(0)} ms median of ${xs.length}; tracker calls per round ${[...new Set(xs.map((r) => r.tracker))].join('/')} (searches ${[...new Set(xs.map((r) => r.searches))].join('/')}, comment reads ${[...new Set(xs.map((r) => r.commentReads))].join('/')})`);
+for (const [i, r] of rows.slice(0, n + 1).entries())
+  console.log(
+    `${String(i + 1).padStart(5)}  ${r.ms.toFixed(0).padStart(6)}  ${String(r.started).padStart(7)}  ${String(r.searches).padStart(8)}  ${String(r.commentReads).padStart(12)}  ${String(r.tracker).padStart(33)}  ${String(r.all).padStart(19)}`,
+  );
+const show = (label, xs) =>
+  console.log(
+    `${label}: ${median(xs.map((r) => r.ms)).toFixed(0)} ms median of ${xs.length}; tracker calls per round ${[...new Set(xs.map((r) => r.tracker))].join('/')} (searches ${[...new Set(xs.map((r) => r.searches))].join('/')}, comment reads ${[...new Set(xs.map((r) => r.commentReads))].join('/')})`,
+  );
 show('idle round, 6 issues', idle);
 show('idle round, 66 issues', idleMore);
 

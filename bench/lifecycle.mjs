@@ -31,15 +31,21 @@ const { realGit, shimDir, log: gitLog } = gitShim(base);
 const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };
 const git = (cwd, ...a) => execFileSync(realGit, a, { cwd, stdio: 'pipe', env: gitEnv }).toString().trim();
 // Fetch, push and clone talk HTTP to the server in this process: never synchronously.
-const gitNet = (cwd, ...a) => new Promise((resolve, reject) => execFile(realGit, a, { cwd, env: gitEnv }, (e, out, err) => (e ? reject(new Error(`git ${a.join(' ')}: ${err}`)) : resolve(out.trim()))));
+const gitNet = (cwd, ...a) =>
+  new Promise((resolve, reject) =>
+    execFile(realGit, a, { cwd, env: gitEnv }, (e, out, err) => (e ? reject(new Error(`git ${a.join(' ')}: ${err}`)) : resolve(out.trim()))),
+  );
 
 const email = 'a@bench.test';
 const token = 'bench-token';
 const CH_TOKEN = 'bench-codehost-token';
 const server = await startServer({
-  port: 0, dataDir: join(base, 'data'),
+  port: 0,
+  dataDir: join(base, 'data'),
   seed: parseSeed({
-    sites: [{ host: 'bench.atlassian.net', users: [{ email, tokens: [{ token }] }], projects: [{ key: 'BEN', name: 'Bench', members: [{ email, role: 'admin' }] }] }],
+    sites: [
+      { host: 'bench.atlassian.net', users: [{ email, tokens: [{ token }] }], projects: [{ key: 'BEN', name: 'Bench', members: [{ email, role: 'admin' }] }] },
+    ],
     codehost: {
       users: [{ login: 'bench-bot', tokens: [{ token: CH_TOKEN }] }],
       repos: [{ owner: 'bench', name: 'repo', defaultBranch: 'development', collaborators: [{ login: 'bench-bot', permission: 'write' }] }],
@@ -52,7 +58,9 @@ const gitUrl = `${server.url}/bench/repo.git`;
 // Every request the server receives while counting: tracker, code-host REST, git over HTTP.
 const calls = [];
 let counting = false;
-server.app.server.on('request', (req) => { if (counting) calls.push(`${req.method} ${req.url}`); });
+server.app.server.on('request', (req) => {
+  if (counting) calls.push(`${req.method} ${req.url}`);
+});
 
 const dir = join(base, 'run');
 const repo = join(dir, 'repo');
@@ -70,26 +78,62 @@ git(repo, 'config', 'credential.helper', `store --file=${credentials}`);
 await gitNet(repo, 'push', '-q', '-u', 'origin', 'development', 'main');
 mkdirSync(join(repo, '.jst'));
 writeFileSync(join(repo, '.jst', 'team.env'), 'DEFAULT_BASE_BRANCH=development\nPRODUCTION_BRANCH=main\nPROJECT_KEY=BEN\n');
-writeFileSync(join(repo, '.jst', 'local.env'), [`WORKTREES_DIR=${wts}`, `TRACKER_ACCOUNT_URL=${new URL(server.url).host}`, `TRACKER_GATEWAY_URL=${server.url}`,
-  `CODEHOST_API_URL=${api}`, `CODEHOST_PAT_TOKEN=${CH_TOKEN}`,
-  ...['ASSIGNER', 'EXECUTOR', 'REVIEWER'].flatMap((r) => [`TRACKER_${r}_EMAIL=${email}`, `TRACKER_${r}_TOKEN=${token}`])].join('\n') + '\n', { mode: 0o600 });
+writeFileSync(
+  join(repo, '.jst', 'local.env'),
+  [
+    `WORKTREES_DIR=${wts}`,
+    `TRACKER_ACCOUNT_URL=${new URL(server.url).host}`,
+    `TRACKER_GATEWAY_URL=${server.url}`,
+    `CODEHOST_API_URL=${api}`,
+    `CODEHOST_PAT_TOKEN=${CH_TOKEN}`,
+    ...['ASSIGNER', 'EXECUTOR', 'REVIEWER'].flatMap((r) => [`TRACKER_${r}_EMAIL=${email}`, `TRACKER_${r}_TOKEN=${token}`]),
+  ].join('\n') + '\n',
+  { mode: 0o600 },
+);
 writeFileSync(join(repo, '.jst', '.gitignore'), 'local.env\ncloud-id.json\nplan-journal*\n');
-writeFileSync(join(dir, 'plan.json'), JSON.stringify({ request: 'Bench', summary: 'Bench parent', scope: 's', acceptanceCriteria: ['a'], priority: 'High',
-  steps: Array.from({ length: 5 }, (_, i) => ({ summary: `Bench step ${i + 1}`, scope: 's', acceptanceCriteria: ['a'] })) }));
+writeFileSync(
+  join(dir, 'plan.json'),
+  JSON.stringify({
+    request: 'Bench',
+    summary: 'Bench parent',
+    scope: 's',
+    acceptanceCriteria: ['a'],
+    priority: 'High',
+    steps: Array.from({ length: 5 }, (_, i) => ({ summary: `Bench step ${i + 1}`, scope: 's', acceptanceCriteria: ['a'] })),
+  }),
+);
 
 function jst(cwd, ...args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'packages/jst/bin/jst.cjs'), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...gitEnv, HOME: dir, NO_COLOR: '1', PATH: `${shimDir}:${process.env.PATH}` } });
-    let out = ''; let err = '';
-    child.stdout.on('data', (c) => { out += c; });
-    child.stderr.on('data', (c) => { err += c; });
+    const child = spawn(process.execPath, [join(root, 'packages/jst/bin/jst.cjs'), ...args], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...gitEnv, HOME: dir, NO_COLOR: '1', PATH: `${shimDir}:${process.env.PATH}` },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    child.stderr.on('data', (c) => {
+      err += c;
+    });
     child.on('close', (c) => (c === 0 ? resolve(out) : reject(new Error(`jst ${args.join(' ')} exited ${c}: ${err}`))));
   });
 }
 
 /** A code-host REST call as bench-bot; throws unless the status is `want`. */
 async function rest(method, path, body, want) {
-  const res = await fetch(`${api}${path}`, { method, headers: { Authorization: `Bearer ${CH_TOKEN}`, Accept: 'application/vnd.github+json', 'User-Agent': 'jst-bench', ...(body ? { 'Content-Type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(`${api}${path}`, {
+    method,
+    headers: {
+      Authorization: `Bearer ${CH_TOKEN}`,
+      Accept: 'application/vnd.github+json',
+      'User-Agent': 'jst-bench',
+      ...(body ? { 'Content-Type': 'application/json' } : {}),
+    },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
   const text = await res.text();
   if (res.status !== want) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
   return text === '' ? null : JSON.parse(text);
@@ -110,7 +154,13 @@ for (const [i, wt] of subTrees.entries()) {
 
 rmSync(gitLog, { force: true });
 let ms = 0;
-const timed = async (work) => { counting = true; const t0 = process.hrtime.bigint(); await work(); ms += Number(process.hrtime.bigint() - t0) / 1e6; counting = false; };
+const timed = async (work) => {
+  counting = true;
+  const t0 = process.hrtime.bigint();
+  await work();
+  ms += Number(process.hrtime.bigint() - t0) / 1e6;
+  counting = false;
+};
 await timed(async () => {
   for (const wt of subTrees) await jst(wt, 'pr');
   await jst(repo, 'review', parent);
@@ -126,21 +176,47 @@ await timed(async () => {
 });
 const merged = await mergePull((await pullOf(pb)).number);
 await gitNet(repo, 'fetch', '-q', 'origin');
-const onDevelopment = (() => { try { git(repo, 'merge-base', '--is-ancestor', merged.sha, 'origin/development'); return true; } catch { return false; } })();
+const onDevelopment = (() => {
+  try {
+    git(repo, 'merge-base', '--is-ancestor', merged.sha, 'origin/development');
+    return true;
+  } catch {
+    return false;
+  }
+})();
 if (!onDevelopment) throw new Error('the parent merge is not on development');
 
 const gitCalls = readFileSync(gitLog, 'utf8').trim().split('\n');
 const kind = (c) => (/^\S+ \/api\/v3\//.test(c) ? 'codehost' : /\.git\/|\/(info\/refs|git-upload-pack|git-receive-pack)/.test(c) ? 'git' : 'tracker');
-const tally = (xs) => Object.entries(xs.reduce((m, x) => ((m[x] = (m[x] ?? 0) + 1), m), {})).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${v} × ${k}`);
-const shape = (c) => c.replace(/\?.*/, '').replace(/\/ex\/jira\/[^/]+\/rest\/api\/3/, '').replace(/BEN-\d+/, 'BEN-n').replace(/\/\d+(?=\/|$)/g, '/n').replace(/^(\S+ )\/api\/v3/, '$1');
-const byKind = { tracker: calls.filter((c) => kind(c) === 'tracker'), codehost: calls.filter((c) => kind(c) === 'codehost'), git: calls.filter((c) => kind(c) === 'git') };
+const tally = (xs) =>
+  Object.entries(xs.reduce((m, x) => ((m[x] = (m[x] ?? 0) + 1), m), {}))
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${v} × ${k}`);
+const shape = (c) =>
+  c
+    .replace(/\?.*/, '')
+    .replace(/\/ex\/jira\/[^/]+\/rest\/api\/3/, '')
+    .replace(/BEN-\d+/, 'BEN-n')
+    .replace(/\/\d+(?=\/|$)/g, '/n')
+    .replace(/^(\S+ )\/api\/v3/, '$1');
+const byKind = {
+  tracker: calls.filter((c) => kind(c) === 'tracker'),
+  codehost: calls.filter((c) => kind(c) === 'codehost'),
+  git: calls.filter((c) => kind(c) === 'git'),
+};
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, Node.js ${process.version}, git ${git(repo, '--version').replace('git version ', '')}`);
 console.log(`jst pr ×5, review brief, approve ×5, done ×5, --open-parent-pr, approve, done (parent + 5 sub-tasks; 15 jst processes): ${ms.toFixed(0)} ms wall`);
-console.log(`tracker calls: ${byKind.tracker.length}; code-host REST calls: ${byKind.codehost.length}; git-over-HTTP requests: ${byKind.git.length}; jst's git processes: ${gitCalls.length}`);
-console.log('tracker:'); for (const l of tally(byKind.tracker.map(shape))) console.log(`  ${l}`);
-console.log('code host:'); for (const l of tally(byKind.codehost.map(shape))) console.log(`  ${l}`);
-console.log('git over HTTP:'); for (const l of tally(byKind.git.map(shape))) console.log(`  ${l}`);
-console.log('git:'); for (const l of tally(gitCalls.map((c) => c.split(' ')[0]))) console.log(`  ${l}`);
+console.log(
+  `tracker calls: ${byKind.tracker.length}; code-host REST calls: ${byKind.codehost.length}; git-over-HTTP requests: ${byKind.git.length}; jst's git processes: ${gitCalls.length}`,
+);
+console.log('tracker:');
+for (const l of tally(byKind.tracker.map(shape))) console.log(`  ${l}`);
+console.log('code host:');
+for (const l of tally(byKind.codehost.map(shape))) console.log(`  ${l}`);
+console.log('git over HTTP:');
+for (const l of tally(byKind.git.map(shape))) console.log(`  ${l}`);
+console.log('git:');
+for (const l of tally(gitCalls.map((c) => c.split(' ')[0]))) console.log(`  ${l}`);
 
 // --- Server time of the code host's calls beside GET /issue, on the same server.
 const loop = join(dir, 'loop');
@@ -159,24 +235,47 @@ const tenant = await (await fetch(`${server.url}/_edge/tenant_info`)).json();
 const issueUrl = `${server.url}/ex/jira/${tenant.cloudId}/rest/api/3/issue/${subs[0]}`;
 const basic = `Basic ${Buffer.from(`${email}:${token}`).toString('base64')}`;
 const rounds = { noop: [], 'POST /pulls': [], 'GET /pulls?head=': [], 'PUT /pulls/{n}/merge': [], 'GET /issue': [] };
-const clock = async (name, work) => { const t0 = process.hrtime.bigint(); const r = await work(); rounds[name].push(Number(process.hrtime.bigint() - t0) / 1e6); return r; };
-const getIssue = async () => { const r = await fetch(issueUrl, { headers: { Authorization: basic, Accept: 'application/json' } }); await r.arrayBuffer(); if (r.status !== 200) throw new Error(`GET /issue ${r.status}`); };
-const noop = async () => { const r = await fetch(`${server.url}/_edge/tenant_info`); await r.arrayBuffer(); };
-for (let i = 0; i < 5; i++) { await noop(); await getIssue(); await rest('GET', '/user', undefined, 200); } // warm-up
+const clock = async (name, work) => {
+  const t0 = process.hrtime.bigint();
+  const r = await work();
+  rounds[name].push(Number(process.hrtime.bigint() - t0) / 1e6);
+  return r;
+};
+const getIssue = async () => {
+  const r = await fetch(issueUrl, { headers: { Authorization: basic, Accept: 'application/json' } });
+  await r.arrayBuffer();
+  if (r.status !== 200) throw new Error(`GET /issue ${r.status}`);
+};
+const noop = async () => {
+  const r = await fetch(`${server.url}/_edge/tenant_info`);
+  await r.arrayBuffer();
+};
+for (let i = 0; i < 5; i++) {
+  await noop();
+  await getIssue();
+  await rest('GET', '/user', undefined, 200);
+} // warm-up
 for (let i = 0; i < ROUNDS; i++) {
   const head = `bench/loop-${i}`;
   await clock('noop', noop);
   const created = await clock('POST /pulls', () => rest('POST', '/repos/bench/repo/pulls', { title: `loop ${i}`, head, base: 'development', body: '' }, 201));
-  await clock('GET /pulls?head=', () => rest('GET', `/repos/bench/repo/pulls?head=bench:${encodeURIComponent(head)}&base=development&state=all`, undefined, 200));
+  await clock('GET /pulls?head=', () =>
+    rest('GET', `/repos/bench/repo/pulls?head=bench:${encodeURIComponent(head)}&base=development&state=all`, undefined, 200),
+  );
   await clock('PUT /pulls/{n}/merge', () => mergePull(created.number));
   await clock('GET /issue', getIssue);
 }
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 const floor = median(rounds.noop);
 console.log(`server time, median of ${ROUNDS} rounds (each round one of each, in turn; server time = median round trip − the no-op's ${floor.toFixed(2)} ms):`);
 for (const [name, xs] of Object.entries(rounds)) {
   if (name === 'noop') continue;
-  console.log(`  ${name.padEnd(22)} ${(median(xs) - floor).toFixed(2).padStart(7)} ms   (round trip median ${median(xs).toFixed(2)} ms, p90 ${[...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)].toFixed(2)} ms)`);
+  console.log(
+    `  ${name.padEnd(22)} ${(median(xs) - floor).toFixed(2).padStart(7)} ms   (round trip median ${median(xs).toFixed(2)} ms, p90 ${[...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)].toFixed(2)} ms)`,
+  );
 }
 
 await server.close();

@@ -33,7 +33,7 @@ export const cases = {
   'nested block quotes': () => r('> ', N / 2) + 'a',
   'deeply nested lists': () => Array.from({ length: 1000 }, (_, i) => '  '.repeat(i) + '* a\n').join(''),
   'U+0000': () => r('abc\u0000de\u0000', N / 7),
-  'backticks': () => Array.from({ length: 250 }, (_, i) => 'e' + r('`', i + 1)).join(''),
+  backticks: () => Array.from({ length: 250 }, (_, i) => 'e' + r('`', i + 1)).join(''),
   'unclosed links A': () => r('[a](<b', N / 6),
   'unclosed links B': () => r('[a](b', N / 5),
   'unclosed <': () => r('<', N),
@@ -64,7 +64,10 @@ export const cases = {
   'inside: quote with lazy lines': () => r('> a\nb\n', LINES / 2),
   'inside: setext headings': () => r('a\n=\n\n', LINES / 3),
   'inside: maxLines table rows': () => 'a|b\n-|-\n' + lines(LINES - 2, 'c|d'),
-  'inside: table of maxTableCells cells, 16 columns': () => { const c = 16; return 'a|'.repeat(c - 1) + 'a\n' + '-|'.repeat(c - 1) + '-\n' + r('b|'.repeat(c - 1) + 'b\n', MARKDOWN_LIMITS.maxTableCells / c - 2); },
+  'inside: table of maxTableCells cells, 16 columns': () => {
+    const c = 16;
+    return 'a|'.repeat(c - 1) + 'a\n' + '-|'.repeat(c - 1) + '-\n' + r('b|'.repeat(c - 1) + 'b\n', MARKDOWN_LIMITS.maxTableCells / c - 2);
+  },
   'inside: table of maxLines rows, 2 columns': () => 'a|b\n-|-\n' + r('b|c\n', Math.min(LINES, N / 4) - 2),
   'inside: maxLines definitions': () => lines(LINES, '[a]: u'),
   'inside: fenced code of 16000 lines': () => '```\n' + r('a\n', N / 2 - 4) + '```\n',
@@ -88,7 +91,11 @@ if (process.env.BENCH_CASE) {
   const wall = performance.now();
   const cpu = process.cpuUsage();
   let outcome = 'converted';
-  try { convert(input); } catch (e) { outcome = e.limit ? `refused: ${e.limit}` : `error: ${String(e.message).slice(0, 50)}`; }
+  try {
+    convert(input);
+  } catch (e) {
+    outcome = e.limit ? `refused: ${e.limit}` : `error: ${String(e.message).slice(0, 50)}`;
+  }
   const used = process.cpuUsage(cpu);
   console.log(JSON.stringify({ chars: input.length, cpu: (used.user + used.system) / 1000, wall: performance.now() - wall, outcome }));
 } else {
@@ -100,7 +107,9 @@ if (process.env.BENCH_CASE) {
       const out = execFileSync(process.execPath, [self], { env: { ...process.env, BENCH_CASE: name }, timeout: 20_000, encoding: 'utf8' });
       const m = JSON.parse(out);
       line = `${String(m.chars).padStart(6)} ${m.cpu.toFixed(0).padStart(7)} ${m.wall.toFixed(0).padStart(8)}  ${m.outcome}`;
-    } catch { line = `${''.padStart(6)} ${''.padStart(7)} ${'>20000'.padStart(8)}  timed out or crashed`; }
+    } catch {
+      line = `${''.padStart(6)} ${''.padStart(7)} ${'>20000'.padStart(8)}  timed out or crashed`;
+    }
     console.log(`${name.padEnd(44)} ${line}`);
   }
 }

@@ -18,21 +18,50 @@ const jst = process.env.JST_BIN ?? join(root, 'packages/jst/bin/jst.cjs'); // JS
 const base = mkdtempSync(join(tmpdir(), 'jst-mcp-bench-'));
 const email = 'e@bench.test';
 const token = 'bench-token';
-const server = await startServer({ port: 0, dataDir: join(base, 'data'),
-  seed: parseSeed({ sites: [{ host: 'bench.atlassian.net', users: [{ email, tokens: [{ token }] }], projects: [{ key: 'BEN', name: 'Bench', members: [{ email, role: 'admin' }] }] }] }) });
+const server = await startServer({
+  port: 0,
+  dataDir: join(base, 'data'),
+  seed: parseSeed({
+    sites: [
+      { host: 'bench.atlassian.net', users: [{ email, tokens: [{ token }] }], projects: [{ key: 'BEN', name: 'Bench', members: [{ email, role: 'admin' }] }] },
+    ],
+  }),
+});
 
 const auth = `Basic ${Buffer.from(`${email}:${token}`).toString('base64')}`;
-const created = await fetch(`${server.url}/rest/api/3/issue`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' },
-  body: JSON.stringify({ fields: { project: { key: 'BEN' }, issuetype: { name: 'Task' }, summary: 'Bench issue' } }) });
+const created = await fetch(`${server.url}/rest/api/3/issue`, {
+  method: 'POST',
+  headers: { Authorization: auth, 'Content-Type': 'application/json' },
+  body: JSON.stringify({ fields: { project: { key: 'BEN' }, issuetype: { name: 'Task' }, summary: 'Bench issue' } }),
+});
 const { key } = await created.json();
 // ARCHITECTURE §13's sizing case: a one-page description and five comments, read with issue_view's defaults.
 const page = Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of the description: the export must keep the order of the visible rows.`);
-const long = await fetch(`${server.url}/rest/api/3/issue`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' },
-  body: JSON.stringify({ fields: { project: { key: 'BEN' }, issuetype: { name: 'Task' }, summary: 'A one-page issue', description: { type: 'doc', version: 1, content: page.map((text) => ({ type: 'paragraph', content: [{ type: 'text', text }] })) } } }) });
+const long = await fetch(`${server.url}/rest/api/3/issue`, {
+  method: 'POST',
+  headers: { Authorization: auth, 'Content-Type': 'application/json' },
+  body: JSON.stringify({
+    fields: {
+      project: { key: 'BEN' },
+      issuetype: { name: 'Task' },
+      summary: 'A one-page issue',
+      description: { type: 'doc', version: 1, content: page.map((text) => ({ type: 'paragraph', content: [{ type: 'text', text }] })) },
+    },
+  }),
+});
 const { key: longKey } = await long.json();
 for (let i = 1; i <= 5; i++) {
-  await fetch(`${server.url}/rest/api/3/issue/${longKey}/comment`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ body: { type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text: `Comment ${i}: ${'a thought about the export, '.repeat(12)}` }] }] } }) });
+  await fetch(`${server.url}/rest/api/3/issue/${longKey}/comment`, {
+    method: 'POST',
+    headers: { Authorization: auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      body: {
+        type: 'doc',
+        version: 1,
+        content: [{ type: 'paragraph', content: [{ type: 'text', text: `Comment ${i}: ${'a thought about the export, '.repeat(12)}` }] }],
+      },
+    }),
+  });
 }
 const { cloudId } = await (await fetch(`${server.url}/_edge/tenant_info`)).json();
 
@@ -41,15 +70,37 @@ const dir = join(base, 'checkout');
 mkdirSync(join(dir, '.jst'), { recursive: true });
 await promisify(execFile)('git', ['init', '--quiet', dir]);
 writeFileSync(join(dir, '.jst', 'team.env'), 'DEFAULT_BASE_BRANCH=development\nPRODUCTION_BRANCH=main\nPROJECT_KEY=BEN\n');
-writeFileSync(join(dir, '.jst', 'local.env'), [`WORKTREES_DIR=${base}`, `TRACKER_ACCOUNT_URL=${new URL(server.url).host}`, `TRACKER_GATEWAY_URL=${server.url}`,
-  ...['ASSIGNER', 'EXECUTOR', 'REVIEWER'].flatMap((r) => [`TRACKER_${r}_EMAIL=${email}`, `TRACKER_${r}_TOKEN=${token}`])].join('\n') + '\n', { mode: 0o600 });
+writeFileSync(
+  join(dir, '.jst', 'local.env'),
+  [
+    `WORKTREES_DIR=${base}`,
+    `TRACKER_ACCOUNT_URL=${new URL(server.url).host}`,
+    `TRACKER_GATEWAY_URL=${server.url}`,
+    ...['ASSIGNER', 'EXECUTOR', 'REVIEWER'].flatMap((r) => [`TRACKER_${r}_EMAIL=${email}`, `TRACKER_${r}_TOKEN=${token}`]),
+  ].join('\n') + '\n',
+  { mode: 0o600 },
+);
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
-const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(s.length * p))];
+};
 
 const client = new Client({ name: 'bench', version: '1.0.0' });
 const started = process.hrtime.bigint();
-await client.connect(new StdioClientTransport({ command: process.execPath, args: [...(process.env.MCP_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.MCP_PROF] : []), jst, 'mcp', '--role', 'executor'], cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stderr: 'ignore' }));
+await client.connect(
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [...(process.env.MCP_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.MCP_PROF] : []), jst, 'mcp', '--role', 'executor'],
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '1' },
+    stderr: 'ignore',
+  }),
+);
 const startMs = Number(process.hrtime.bigint() - started) / 1e6;
 const call = () => client.callTool({ name: 'issue_view', arguments: { key, fields: 'summary,status' } });
 for (let i = 0; i < 50; i++) await call(); // warm: JIT, the pooled connection, the cloudId cache
@@ -100,8 +151,14 @@ rmSync(base, { recursive: true, force: true });
 
 const f = (x) => x.toFixed(2);
 console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'})`);
-console.log(`issue_view over one jst mcp session: median ${f(median(times))} ms, p90 ${f(pct(times, 0.9))} ms, p99 ${f(pct(times, 0.99))} ms (${CALLS} calls after 50 warm-up)`);
-console.log(`default issue_view of a one-page issue with five comments: median ${f(median(defaults))} ms, p90 ${f(pct(defaults, 0.9))} ms; ${defaultBytes} bytes (text + structured; raw: true ${rawBytes} bytes)`);
-console.log(`  of which: the stdio round trip alone (ping) median ${f(median(pings))} ms; the tracker's GET /issue alone (fetch, this process) median ${f(median(gets))} ms`);
+console.log(
+  `issue_view over one jst mcp session: median ${f(median(times))} ms, p90 ${f(pct(times, 0.9))} ms, p99 ${f(pct(times, 0.99))} ms (${CALLS} calls after 50 warm-up)`,
+);
+console.log(
+  `default issue_view of a one-page issue with five comments: median ${f(median(defaults))} ms, p90 ${f(pct(defaults, 0.9))} ms; ${defaultBytes} bytes (text + structured; raw: true ${rawBytes} bytes)`,
+);
+console.log(
+  `  of which: the stdio round trip alone (ping) median ${f(median(pings))} ms; the tracker's GET /issue alone (fetch, this process) median ${f(median(gets))} ms`,
+);
 console.log(`session start (spawn jst mcp → initialize answered): ${f(startMs)} ms`);
 console.log(`jst issue view --json, one process per call: median ${f(median(spawns))} ms (${SPAWNS} runs)`);

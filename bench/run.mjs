@@ -35,7 +35,9 @@ const env = (name, dflt) => process.env[name] ?? dflt;
 const ISSUES = Number(env('BENCH_ISSUES', QUICK ? 10_000 : 100_000));
 const DURATION = Number(env('BENCH_DURATION', QUICK ? 2 : 5));
 const WARMUP = Number(env('BENCH_WARMUP', QUICK ? 1 : 2));
-const CONNECTIONS = env('BENCH_CONNECTIONS', QUICK ? '1,10' : '1,10,50').split(',').map(Number);
+const CONNECTIONS = env('BENCH_CONNECTIONS', QUICK ? '1,10' : '1,10,50')
+  .split(',')
+  .map(Number);
 const SCALE_CONNECTIONS = QUICK ? [10] : [10, 50];
 const SCALE_ROUNDS = Number(env('BENCH_SCALE_ROUNDS', QUICK ? 2 : 4));
 // Rounds of the sqlite and postgres sections (each with its own ceiling); the summary takes medians.
@@ -58,9 +60,9 @@ const AUTH = authHeader(CALLER);
 
 /** Routes in the order they run (reads first, so writes do not change what the reads see). */
 const ROUTES = [
-  { name: 'GET /issue/{key}?fields=(executor\'s 7)', scenario: 'get-issue' },
-  { name: 'GET /issue/{one of 1,000 keys}?fields=(executor\'s 7)', scenario: 'get-issue-hot' },
-  { name: 'GET /issue/{the same key}?fields=(executor\'s 7)', scenario: 'get-issue-same' },
+  { name: "GET /issue/{key}?fields=(executor's 7)", scenario: 'get-issue' },
+  { name: "GET /issue/{one of 1,000 keys}?fields=(executor's 7)", scenario: 'get-issue-hot' },
+  { name: "GET /issue/{the same key}?fields=(executor's 7)", scenario: 'get-issue-same' },
   { name: 'POST /search/jql (project + status, 50 issues, 3 fields)', scenario: 'search' },
   { name: 'GET …/transitions + POST …/transitions', scenario: 'transitions' },
   { name: 'POST …/comment', scenario: 'comment' },
@@ -82,16 +84,30 @@ async function startProcess(name, cmd, args, ready, options = {}) {
   return { name, proc, pid: proc.pid, url: m[1], stop: () => stopProcess(proc, 10_000) };
 }
 
-const startTracker = (store, extraNodeArgs = []) => startProcess(
-  `jst-tracker (${store.kind}${store.build === 'before' ? ', before' : ''})`, process.execPath,
-  [...extraNodeArgs, store.bin ?? TRACKER_BIN, 'serve', '--port', '0', '--log-level', 'warn', ...(store.url ? ['--database-url', store.url] : ['--data', store.dataDir])],
-  /jst-tracker listening on (http:\/\/\S+)/,
-);
+const startTracker = (store, extraNodeArgs = []) =>
+  startProcess(
+    `jst-tracker (${store.kind}${store.build === 'before' ? ', before' : ''})`,
+    process.execPath,
+    [
+      ...extraNodeArgs,
+      store.bin ?? TRACKER_BIN,
+      'serve',
+      '--port',
+      '0',
+      '--log-level',
+      'warn',
+      ...(store.url ? ['--database-url', store.url] : ['--data', store.dataDir]),
+    ],
+    /jst-tracker listening on (http:\/\/\S+)/,
+  );
 
 /** Prism prints nothing when silent: wait until its port answers. */
 async function startPrism() {
   const port = await freePort();
-  const proc = spawn(join(BENCH, 'node_modules/.bin/prism'), ['mock', OPENAPI, '-h', '127.0.0.1', '-p', String(port), '--verboseLevel', 'silent'], { cwd: BENCH, stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc = spawn(join(BENCH, 'node_modules/.bin/prism'), ['mock', OPENAPI, '-h', '127.0.0.1', '-p', String(port), '--verboseLevel', 'silent'], {
+    cwd: BENCH,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   children.add(proc);
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
@@ -99,7 +115,9 @@ async function startPrism() {
       const res = await fetch(`${url}/rest/api/3/issue/PA-1`, { headers: { authorization: AUTH } });
       await res.arrayBuffer();
       if (res.ok) return { name: 'prism', proc, pid: proc.pid, url, stop: () => stopProcess(proc, 10_000) };
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     if (proc.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -114,15 +132,20 @@ async function createDatabase() {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   return {
-    name: db.name, url: db.url,
+    name: db.name,
+    url: db.url,
     /** Backends serving this database, and the writers every write goes through. */
     async pids() {
       const r = await admin.query(
         `select pid from pg_stat_activity where pid <> pg_backend_pid()
-           and (datname = $1 or backend_type in ('walwriter', 'checkpointer', 'background writer'))`, [db.name]);
+           and (datname = $1 or backend_type in ('walwriter', 'checkpointer', 'background writer'))`,
+        [db.name],
+      );
       return r.rows.map((row) => row.pid);
     },
-    async version() { return (await admin.query('show server_version')).rows[0].server_version; },
+    async version() {
+      return (await admin.query('show server_version')).rows[0].server_version;
+    },
     /**
      * Lets PostgreSQL finish what the last measurement left it (a checkpoint of the WAL it wrote, an
      * autovacuum of the rows it changed), so that work is not billed to the next one.
@@ -193,7 +216,10 @@ function measure({ scenario, urls, connections, servers, db, path, prefix = PREF
         }
       }
     });
-    proc.on('exit', (code) => { children.delete(proc); if (code !== 0) reject(new Error(`load process for ${scenario} exited with ${code}`)); });
+    proc.on('exit', (code) => {
+      children.delete(proc);
+      if (code !== 0) reject(new Error(`load process for ${scenario} exited with ${code}`));
+    });
   });
 }
 
@@ -216,7 +242,9 @@ async function calibrationSection(refs, keyspace) {
     const floorCreate = await measure({ scenario: 'create-issue', urls: [refs.floor.url], connections, servers: [refs.floor], keyspace, prefix: '' });
     const floorGroup = await measure({ scenario: 'create-issue', urls: [refs.floorGroup.url], connections, servers: [refs.floorGroup], keyspace, prefix: '' });
     const pct = (r) => `${fmt((100 * r.rps) / ceiling.rps)}%`;
-    log(`  c=${connections} ceiling ${fmt(ceiling.rps)} req/s; fastify hello ${pct(fastify)}, naive read ${pct(read)}, naive insert ${pct(insert)}, floor issue read ${pct(floor)}, floor create ${pct(floorCreate)}, floor create with group commit ${pct(floorGroup)}`);
+    log(
+      `  c=${connections} ceiling ${fmt(ceiling.rps)} req/s; fastify hello ${pct(fastify)}, naive read ${pct(read)}, naive insert ${pct(insert)}, floor issue read ${pct(floor)}, floor create ${pct(floorCreate)}, floor create with group commit ${pct(floorGroup)}`,
+    );
     rows.push({ connections, ceiling, fastify, read, insert, floor, floorCreate, floorGroup });
   }
   return { rows };
@@ -259,7 +287,8 @@ async function routesSection(store, refs, keyspace, db, before) {
     // measured first up to 2× the other's CPU per request): every route runs once, unmeasured, on each.
     if (before) {
       for (const { tracker } of setups) {
-        for (const route of ROUTES) await measure({ scenario: route.scenario, urls: [tracker.url], connections: CONNECTIONS[0], servers: [tracker], keyspace, duration: WARMUP });
+        for (const route of ROUTES)
+          await measure({ scenario: route.scenario, urls: [tracker.url], connections: CONNECTIONS[0], servers: [tracker], keyspace, duration: WARMUP });
       }
     }
     let turn = 0;
@@ -271,7 +300,9 @@ async function routesSection(store, refs, keyspace, db, before) {
         for (const route of ROUTES) {
           for (const { build, tracker, db: trackerDb } of turn++ % 2 === 0 ? setups : [...setups].reverse()) {
             const r = await measure({ scenario: route.scenario, urls: [tracker.url], connections, servers: [tracker], db: trackerDb, keyspace });
-            log(`${at} ${route.name}${before ? ` (${build})` : ''}: ${fmt(r.rps)} req/s = ${fmt((100 * r.rps) / ceiling.rps)}% of ceiling, ${fmt(r.serverCpuPer1k * 1000)} µs CPU / req, p50 ${fmt(r.p50, 2)} ms, p99 ${fmt(r.p99, 2)} ms, RSS ${fmt(r.rssPeak)} MiB`);
+            log(
+              `${at} ${route.name}${before ? ` (${build})` : ''}: ${fmt(r.rps)} req/s = ${fmt((100 * r.rps) / ceiling.rps)}% of ceiling, ${fmt(r.serverCpuPer1k * 1000)} µs CPU / req, p50 ${fmt(r.p50, 2)} ms, p99 ${fmt(r.p99, 2)} ms, RSS ${fmt(r.rssPeak)} MiB`,
+            );
             rows.push({ route: route.name, scenario: route.scenario, connections, round, build, result: r, ceiling });
           }
         }
@@ -295,8 +326,13 @@ async function anatomySection(store, refs, keyspace) {
     { name: 'Fastify hello-world', server: refs.fastify, scenario: 'fixed', path: '/' },
     { name: 'jst-tracker GET /rest/api/3/serverInfo (no authentication, no database)', server: tracker, scenario: 'fixed', path: '/rest/api/3/serverInfo' },
     { name: 'jst-tracker GET …/myself (authentication from the sign-in cache, no database)', server: tracker, scenario: 'fixed', path: `${PREFIX}/myself` },
-    { name: 'jst-tracker GET …/issue/PC-100?fields=summary (the same read again: from the read cache)', server: tracker, scenario: 'fixed', path: `${PREFIX}/issue/PC-100?fields=summary` },
-    { name: 'jst-tracker GET …/issue/{random}?fields=(executor\'s 7)', server: tracker, scenario: 'get-issue' },
+    {
+      name: 'jst-tracker GET …/issue/PC-100?fields=summary (the same read again: from the read cache)',
+      server: tracker,
+      scenario: 'fixed',
+      path: `${PREFIX}/issue/PC-100?fields=summary`,
+    },
+    { name: "jst-tracker GET …/issue/{random}?fields=(executor's 7)", server: tracker, scenario: 'get-issue' },
   ];
   const rows = [];
   try {
@@ -321,7 +357,9 @@ async function prismSection(refs, keyspace, trackerStore) {
       const ceiling = await ceilingOf(refs, connections, keyspace);
       const p = await measure({ scenario: 'get-issue', urls: [prism.url], prefix: '/rest/api/3', connections, servers: [prism], keyspace });
       const t = await measure({ scenario: 'get-issue', urls: [tracker.url], connections, servers: [tracker], keyspace });
-      log(`  c=${connections} prism ${fmt(p.rps)} req/s (${fmt((100 * p.rps) / ceiling.rps)}%), jst-tracker ${fmt(t.rps)} req/s (${fmt((100 * t.rps) / ceiling.rps)}%)`);
+      log(
+        `  c=${connections} prism ${fmt(p.rps)} req/s (${fmt((100 * p.rps) / ceiling.rps)}%), jst-tracker ${fmt(t.rps)} req/s (${fmt((100 * t.rps) / ceiling.rps)}%)`,
+      );
       rows.push({ connections, ceiling, prism: p, tracker: t });
     }
   } finally {
@@ -349,7 +387,14 @@ async function scaleSection(store, refs, keyspace, db) {
     // after the usual one its code is less optimised than the single process's (its first round ran
     // at up to 1.8× the CPU per request).
     for (const trackers of Object.values(setups)) {
-      await measure({ scenario: 'write-mix', urls: trackers.map((t) => t.url), connections: SCALE_CONNECTIONS[0], servers: trackers, keyspace, duration: WARMUP * 3 });
+      await measure({
+        scenario: 'write-mix',
+        urls: trackers.map((t) => t.url),
+        connections: SCALE_CONNECTIONS[0],
+        servers: trackers,
+        keyspace,
+        duration: WARMUP * 3,
+      });
     }
     for (const connections of SCALE_CONNECTIONS) {
       for (let round = 0; round < SCALE_ROUNDS; round++) {
@@ -358,7 +403,9 @@ async function scaleSection(store, refs, keyspace, db) {
           await db.settle();
           const ceiling = await ceilingOf(refs, connections, keyspace);
           const r = await measure({ scenario: 'write-mix', urls: trackers.map((t) => t.url), connections, servers: trackers, db, keyspace });
-          log(`  round ${round + 1}, ${processes} process(es), c=${connections}: write mix ${fmt(r.rps)} req/s (ceiling ${fmt(ceiling.rps)}), tracker ${fmt(r.serverCpuPer1k, 2)} CPU-s/1000, PostgreSQL ${fmt(r.dbCpuPer1k, 2)} CPU-s/1000`);
+          log(
+            `  round ${round + 1}, ${processes} process(es), c=${connections}: write mix ${fmt(r.rps)} req/s (ceiling ${fmt(ceiling.rps)}), tracker ${fmt(r.serverCpuPer1k, 2)} CPU-s/1000, PostgreSQL ${fmt(r.dbCpuPer1k, 2)} CPU-s/1000`,
+          );
           rows.push({ processes, connections, round: round + 1, ceiling, result: r });
         }
       }
@@ -387,7 +434,12 @@ async function profileSection(store, keyspace, dir) {
     }
     const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
     const summary = summarize(join(profDir, file));
-    log(`  profile ${store.kind} ${route.name}: ${summary.self.slice(0, 3).map((s) => `${s.name} ${fmt(s.pct, 1)}%`).join('; ')}`);
+    log(
+      `  profile ${store.kind} ${route.name}: ${summary.self
+        .slice(0, 3)
+        .map((s) => `${s.name} ${fmt(s.pct, 1)}%`)
+        .join('; ')}`,
+    );
     out.push({ route: route.name, summary });
   }
   return out;
@@ -428,40 +480,59 @@ function report() {
   const p = (s = '') => lines.push(s);
   p(`## Run of ${m.date}`);
   p();
-  p(`Machine: ${m.nproc} × ${m.cpu}, ${m.memGiB} GiB; Node.js ${m.node}; PostgreSQL ${m.postgres ?? '–'}; ${m.issues.toLocaleString('en')} issues, ${m.comments?.toLocaleString('en')} comments;`
-    + ` ${DURATION} s per figure after ${WARMUP} s warm-up; autocannon from a second process over loopback.`);
-  p(`Load times: SQLite ${fmt(m.loadSqlite, 1)} s, PostgreSQL ${fmt(m.loadPostgres, 1)} s. Tracker measured: ${m.commit}${m.beforeCommit ? `; before: ${m.beforeCommit} (BENCH_BEFORE_DIR)` : ''}.`);
+  p(
+    `Machine: ${m.nproc} × ${m.cpu}, ${m.memGiB} GiB; Node.js ${m.node}; PostgreSQL ${m.postgres ?? '–'}; ${m.issues.toLocaleString('en')} issues, ${m.comments?.toLocaleString('en')} comments;` +
+      ` ${DURATION} s per figure after ${WARMUP} s warm-up; autocannon from a second process over loopback.`,
+  );
+  p(
+    `Load times: SQLite ${fmt(m.loadSqlite, 1)} s, PostgreSQL ${fmt(m.loadPostgres, 1)} s. Tracker measured: ${m.commit}${m.beforeCommit ? `; before: ${m.beforeCommit} (BENCH_BEFORE_DIR)` : ''}.`,
+  );
   p();
   if (results.sections.calibration) {
     p('### Yardsticks (same run): bare node:http, Fastify hello-world, a naive Fastify + better-sqlite3 read and insert route, and the floor of an issue read');
     p();
-    p('"floor issue read" and "floor create" (bench/lib/floor-read.mjs): the executor\'s read of a random issue, and a create, on a copy of the same SQLite file with the least work any faithful server does (no framework, auth by one Map lookup, synchronous statements compiled once, ADF spliced in unparsed; the create: body parsed, project + role read, counter advanced and row inserted in one transaction, no validation): upper bounds on what jst-tracker\'s `GET /issue` and `POST /issue` can reach.');
+    p(
+      '"floor issue read" and "floor create" (bench/lib/floor-read.mjs): the executor\'s read of a random issue, and a create, on a copy of the same SQLite file with the least work any faithful server does (no framework, auth by one Map lookup, synchronous statements compiled once, ADF spliced in unparsed; the create: body parsed, project + role read, counter advanced and row inserted in one transaction, no validation): upper bounds on what jst-tracker\'s `GET /issue` and `POST /issue` can reach.',
+    );
     p();
-    p('| conns | ceiling req/s | Fastify hello | ratio | naive read | ratio | naive insert | ratio | floor issue read | ratio | floor server CPU µs / req | floor create | ratio | floor create, group commit | ratio | ceiling server CPU-s / 1000 req | load generator CPU % at ceiling |');
+    p(
+      '| conns | ceiling req/s | Fastify hello | ratio | naive read | ratio | naive insert | ratio | floor issue read | ratio | floor server CPU µs / req | floor create | ratio | floor create, group commit | ratio | ceiling server CPU-s / 1000 req | load generator CPU % at ceiling |',
+    );
     p('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of results.sections.calibration.rows) {
       const pct = (r) => `${fmt((100 * r.rps) / row.ceiling.rps)}%`;
       const floor = row.floor ?? {};
-      p(`| ${row.connections} | ${fmt(row.ceiling.rps)} | ${fmt(row.fastify.rps)} | ${pct(row.fastify)} | ${fmt(row.read.rps)} | ${pct(row.read)} | ${fmt(row.insert.rps)} | ${pct(row.insert)} | ${fmt(floor.rps)} | ${row.floor ? pct(floor) : '–'} | ${fmt(floor.serverCpuPer1k === undefined ? undefined : floor.serverCpuPer1k * 1000)} | ${fmt(row.floorCreate?.rps)} | ${row.floorCreate ? pct(row.floorCreate) : '–'} | ${fmt(row.floorGroup?.rps)} | ${row.floorGroup ? pct(row.floorGroup) : '–'} | ${fmt(row.ceiling.serverCpuPer1k, 3)} | ${fmt(row.ceiling.loadCpuPct)} |`);
+      p(
+        `| ${row.connections} | ${fmt(row.ceiling.rps)} | ${fmt(row.fastify.rps)} | ${pct(row.fastify)} | ${fmt(row.read.rps)} | ${pct(row.read)} | ${fmt(row.insert.rps)} | ${pct(row.insert)} | ${fmt(floor.rps)} | ${row.floor ? pct(floor) : '–'} | ${fmt(floor.serverCpuPer1k === undefined ? undefined : floor.serverCpuPer1k * 1000)} | ${fmt(row.floorCreate?.rps)} | ${row.floorCreate ? pct(row.floorCreate) : '–'} | ${fmt(row.floorGroup?.rps)} | ${row.floorGroup ? pct(row.floorGroup) : '–'} | ${fmt(row.ceiling.serverCpuPer1k, 3)} | ${fmt(row.ceiling.loadCpuPct)} |`,
+      );
     }
     p();
   }
-  for (const [kind, title] of [['sqlite', 'SQLite'], ['postgres', 'PostgreSQL (one process)']]) {
+  for (const [kind, title] of [
+    ['sqlite', 'SQLite'],
+    ['postgres', 'PostgreSQL (one process)'],
+  ]) {
     const s = results.sections[kind];
     if (!s) continue;
     p(`### jst-tracker on ${title}`);
     p();
     const twoBuilds = s.idleRssBefore !== undefined;
-    p(`Idle RSS after start: ${fmt(s.idleRss)} MiB${twoBuilds ? ` (before: ${fmt(s.idleRssBefore)} MiB); "before" = ${m.beforeCommit}, "after" = ${m.commit}, taking turns figure by figure` : ''}. "ceiling" = bare node:http in the same run at the same connection count; ratio = route ÷ ceiling.`);
+    p(
+      `Idle RSS after start: ${fmt(s.idleRss)} MiB${twoBuilds ? ` (before: ${fmt(s.idleRssBefore)} MiB); "before" = ${m.beforeCommit}, "after" = ${m.commit}, taking turns figure by figure` : ''}. "ceiling" = bare node:http in the same run at the same connection count; ratio = route ÷ ceiling.`,
+    );
     p();
     const pgCols = kind === 'postgres';
     const rounds = ROUNDS > 1;
-    p(`| route |${twoBuilds ? ' build |' : ''}${rounds ? ' round |' : ''} conns | req/s | ceiling req/s | ratio | p50 ms | p99 ms | non-2xx | tracker CPU-s / 1000 req${pgCols ? ' | PostgreSQL CPU-s / 1000 req' : ''} | peak RSS MiB |`);
+    p(
+      `| route |${twoBuilds ? ' build |' : ''}${rounds ? ' round |' : ''} conns | req/s | ceiling req/s | ratio | p50 ms | p99 ms | non-2xx | tracker CPU-s / 1000 req${pgCols ? ' | PostgreSQL CPU-s / 1000 req' : ''} | peak RSS MiB |`,
+    );
     p(`|---|${twoBuilds ? '---|' : ''}${rounds ? '---:|' : ''}---:|---:|---:|---:|---:|---:|---:|---:|${pgCols ? '---:|' : ''}---:|`);
     for (const row of s.rows) {
       const r = row.result;
       const non2xx = r.requests - r.ok;
-      p(`| ${row.route} |${twoBuilds ? ` ${row.build} |` : ''}${rounds ? ` ${row.round} |` : ''} ${row.connections} | ${fmt(r.rps)} | ${fmt(row.ceiling.rps)} | **${fmt((100 * r.rps) / row.ceiling.rps)}%** | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${non2xx} | ${fmt(r.serverCpuPer1k, 3)}${pgCols ? ` | ${fmt(r.dbCpuPer1k, 3)}` : ''} | ${fmt(r.rssPeak)} |`);
+      p(
+        `| ${row.route} |${twoBuilds ? ` ${row.build} |` : ''}${rounds ? ` ${row.round} |` : ''} ${row.connections} | ${fmt(r.rps)} | ${fmt(row.ceiling.rps)} | **${fmt((100 * r.rps) / row.ceiling.rps)}%** | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${non2xx} | ${fmt(r.serverCpuPer1k, 3)}${pgCols ? ` | ${fmt(r.dbCpuPer1k, 3)}` : ''} | ${fmt(r.rssPeak)} |`,
+      );
     }
     p();
   }
@@ -474,23 +545,33 @@ function report() {
     p();
   }
   if (results.sections.prism) {
-    p('### Stoplight Prism 5.14.2 (mock of the vendor\'s OpenAPI subset) on the same read');
+    p("### Stoplight Prism 5.14.2 (mock of the vendor's OpenAPI subset) on the same read");
     p();
-    p('Prism keeps no state, checks no credential and answers the example body of the vendor\'s document for every key; jst-tracker reads the issue from SQLite, authenticates the caller and checks its project role.');
+    p(
+      "Prism keeps no state, checks no credential and answers the example body of the vendor's document for every key; jst-tracker reads the issue from SQLite, authenticates the caller and checks its project role.",
+    );
     p();
-    p('| conns | ceiling req/s | Prism req/s | Prism ratio | Prism p50 / p99 ms | jst-tracker (SQLite) req/s | jst-tracker ratio | jst-tracker p50 / p99 ms | Prism peak RSS MiB |');
+    p(
+      '| conns | ceiling req/s | Prism req/s | Prism ratio | Prism p50 / p99 ms | jst-tracker (SQLite) req/s | jst-tracker ratio | jst-tracker p50 / p99 ms | Prism peak RSS MiB |',
+    );
     p('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of results.sections.prism.rows) {
-      p(`| ${row.connections} | ${fmt(row.ceiling.rps)} | ${fmt(row.prism.rps)} | ${fmt((100 * row.prism.rps) / row.ceiling.rps)}% | ${fmt(row.prism.p50, 2)} / ${fmt(row.prism.p99, 2)} | ${fmt(row.tracker.rps)} | ${fmt((100 * row.tracker.rps) / row.ceiling.rps)}% | ${fmt(row.tracker.p50, 2)} / ${fmt(row.tracker.p99, 2)} | ${fmt(row.prism.rssPeak)} |`);
+      p(
+        `| ${row.connections} | ${fmt(row.ceiling.rps)} | ${fmt(row.prism.rps)} | ${fmt((100 * row.prism.rps) / row.ceiling.rps)}% | ${fmt(row.prism.p50, 2)} / ${fmt(row.prism.p99, 2)} | ${fmt(row.tracker.rps)} | ${fmt((100 * row.tracker.rps) / row.ceiling.rps)}% | ${fmt(row.tracker.p50, 2)} / ${fmt(row.tracker.p99, 2)} | ${fmt(row.prism.rssPeak)} |`,
+      );
     }
     p();
   }
   if (results.sections.scale) {
     p('### PostgreSQL: one process or two, write mix (create, comment, GET + POST transitions)');
     p();
-    p('Both set-ups run side by side and take turns (A B B A …), each figure beside a ceiling measured a moment before it. "2 ÷ 1" is the two processes\' requests/s over the one process\'s in the same round; the summary gives medians over the rounds.');
+    p(
+      'Both set-ups run side by side and take turns (A B B A …), each figure beside a ceiling measured a moment before it. "2 ÷ 1" is the two processes\' requests/s over the one process\'s in the same round; the summary gives medians over the rounds.',
+    );
     p();
-    p('| conns | rounds | median req/s, 1 process | median req/s, 2 processes | 2 ÷ 1 per round | median 2 ÷ 1 | tracker CPU-s / 1000 req, 1 / 2 (median) | PostgreSQL CPU-s / 1000 req, 1 / 2 (median) | tracker context switches / req, 1 / 2 (median) |');
+    p(
+      '| conns | rounds | median req/s, 1 process | median req/s, 2 processes | 2 ÷ 1 per round | median 2 ÷ 1 | tracker CPU-s / 1000 req, 1 / 2 (median) | PostgreSQL CPU-s / 1000 req, 1 / 2 (median) | tracker context switches / req, 1 / 2 (median) |',
+    );
     p('|---:|---:|---:|---:|---|---:|---:|---:|---:|');
     const scaleRows = results.sections.scale.rows;
     for (const connections of [...new Set(scaleRows.map((r) => r.connections))]) {
@@ -499,14 +580,38 @@ function report() {
       const two = of(2);
       const ratios = one.map((r, i) => (two[i] ? two[i].result.rps / r.result.rps : undefined)).filter((x) => x !== undefined);
       const med = (rows, pick) => median(rows.map((r) => pick(r.result)).filter((x) => x !== undefined));
-      p(`| ${connections} | ${one.length} | ${fmt(med(one, (r) => r.rps))} | ${fmt(med(two, (r) => r.rps))} | ${ratios.map((x) => fmt(x, 2)).join(', ')} | **${fmt(median(ratios), 2)}** | ${fmt(med(one, (r) => r.serverCpuPer1k), 3)} / ${fmt(med(two, (r) => r.serverCpuPer1k), 3)} | ${fmt(med(one, (r) => r.dbCpuPer1k), 3)} / ${fmt(med(two, (r) => r.dbCpuPer1k), 3)} | ${fmt(med(one, (r) => r.serverSwitchesPerRequest), 2)} / ${fmt(med(two, (r) => r.serverSwitchesPerRequest), 2)} |`);
+      p(
+        `| ${connections} | ${one.length} | ${fmt(med(one, (r) => r.rps))} | ${fmt(med(two, (r) => r.rps))} | ${ratios.map((x) => fmt(x, 2)).join(', ')} | **${fmt(median(ratios), 2)}** | ${fmt(
+          med(one, (r) => r.serverCpuPer1k),
+          3,
+        )} / ${fmt(
+          med(two, (r) => r.serverCpuPer1k),
+          3,
+        )} | ${fmt(
+          med(one, (r) => r.dbCpuPer1k),
+          3,
+        )} / ${fmt(
+          med(two, (r) => r.dbCpuPer1k),
+          3,
+        )} | ${fmt(
+          med(one, (r) => r.serverSwitchesPerRequest),
+          2,
+        )} / ${fmt(
+          med(two, (r) => r.serverSwitchesPerRequest),
+          2,
+        )} |`,
+      );
     }
     p();
-    p('| round | processes | conns | req/s | ceiling req/s | ratio | p50 ms | p99 ms | non-2xx | tracker CPU % (all processes) | tracker CPU-s / 1000 req | PostgreSQL CPU % | PostgreSQL CPU-s / 1000 req | load generator CPU % | peak RSS MiB (sum) |');
+    p(
+      '| round | processes | conns | req/s | ceiling req/s | ratio | p50 ms | p99 ms | non-2xx | tracker CPU % (all processes) | tracker CPU-s / 1000 req | PostgreSQL CPU % | PostgreSQL CPU-s / 1000 req | load generator CPU % | peak RSS MiB (sum) |',
+    );
     p('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of scaleRows) {
       const r = row.result;
-      p(`| ${row.round ?? 1} | ${row.processes} | ${row.connections} | ${fmt(r.rps)} | ${fmt(row.ceiling.rps)} | ${fmt((100 * r.rps) / row.ceiling.rps)}% | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.requests - r.ok} | ${fmt(r.serverCpuPct)} | ${fmt(r.serverCpuPer1k, 3)} | ${fmt(r.dbCpuPct)} | ${fmt(r.dbCpuPer1k, 3)} | ${fmt(r.loadCpuPct)} | ${fmt(r.rssSum)} |`);
+      p(
+        `| ${row.round ?? 1} | ${row.processes} | ${row.connections} | ${fmt(r.rps)} | ${fmt(row.ceiling.rps)} | ${fmt((100 * r.rps) / row.ceiling.rps)}% | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.requests - r.ok} | ${fmt(r.serverCpuPct)} | ${fmt(r.serverCpuPer1k, 3)} | ${fmt(r.dbCpuPct)} | ${fmt(r.dbCpuPer1k, 3)} | ${fmt(r.loadCpuPct)} | ${fmt(r.rssSum)} |`,
+      );
     }
     p();
   }
@@ -517,9 +622,24 @@ function report() {
     p();
     for (const { route, summary } of prof) {
       p(`* **${route}**`);
-      p(`  * self: ${summary.self.slice(0, 5).map((s) => `${s.name} ${fmt(s.pct, 1)}%`).join('; ')}`);
-      p(`  * areas: ${summary.areas.slice(0, 6).map((s) => `${s.name} ${fmt(s.pct, 1)}%`).join('; ')}`);
-      p(`  * tracker, inclusive: ${summary.tracker.slice(0, 5).map((s) => `${s.name} ${fmt(s.pct, 1)}%`).join('; ')}`);
+      p(
+        `  * self: ${summary.self
+          .slice(0, 5)
+          .map((s) => `${s.name} ${fmt(s.pct, 1)}%`)
+          .join('; ')}`,
+      );
+      p(
+        `  * areas: ${summary.areas
+          .slice(0, 6)
+          .map((s) => `${s.name} ${fmt(s.pct, 1)}%`)
+          .join('; ')}`,
+      );
+      p(
+        `  * tracker, inclusive: ${summary.tracker
+          .slice(0, 5)
+          .map((s) => `${s.name} ${fmt(s.pct, 1)}%`)
+          .join('; ')}`,
+      );
     }
     p();
   }
@@ -536,8 +656,16 @@ async function main() {
   const refs = {};
   try {
     results.machine = {
-      date: new Date().toISOString(), nproc: cpus().length, cpu: cpus()[0]?.model ?? '?', memGiB: Math.round(totalmem() / 2 ** 30),
-      node: process.version, issues: ISSUES, quick: QUICK, rounds: ROUNDS, commit: commitOf(TRACKER_DIR), beforeCommit: BEFORE_DIR && commitOf(BEFORE_DIR),
+      date: new Date().toISOString(),
+      nproc: cpus().length,
+      cpu: cpus()[0]?.model ?? '?',
+      memGiB: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      issues: ISSUES,
+      quick: QUICK,
+      rounds: ROUNDS,
+      commit: commitOf(TRACKER_DIR),
+      beforeCommit: BEFORE_DIR && commitOf(BEFORE_DIR),
     };
     const sqlite = { kind: 'sqlite', dataDir: join(dir, 'sqlite') };
     log(`loading ${ISSUES} issues into SQLite…`);
@@ -588,17 +716,38 @@ async function main() {
     mkdirSync(join(dir, 'naive'));
     refs.naive = await startProcess('naive sqlite', process.execPath, [join(BENCH, 'lib/naive-sqlite.mjs'), join(dir, 'naive')], /listening on (http:\/\/\S+)/);
 
-    refs.floor = await startProcess('floor read', process.execPath, [join(BENCH, 'lib/floor-read.mjs'), join(sqlite.dataDir, 'tracker.sqlite'), AUTH, CALLER.email, HOST], /listening on (http:\/\/\S+)/);
-    refs.floorGroup = await startProcess('floor group', process.execPath, [join(BENCH, 'lib/floor-read.mjs'), join(sqlite.dataDir, 'tracker.sqlite'), AUTH, CALLER.email, HOST, 'group'], /listening on (http:\/\/\S+)/);
+    refs.floor = await startProcess(
+      'floor read',
+      process.execPath,
+      [join(BENCH, 'lib/floor-read.mjs'), join(sqlite.dataDir, 'tracker.sqlite'), AUTH, CALLER.email, HOST],
+      /listening on (http:\/\/\S+)/,
+    );
+    refs.floorGroup = await startProcess(
+      'floor group',
+      process.execPath,
+      [join(BENCH, 'lib/floor-read.mjs'), join(sqlite.dataDir, 'tracker.sqlite'), AUTH, CALLER.email, HOST, 'group'],
+      /listening on (http:\/\/\S+)/,
+    );
 
-    if (ONLY.has('calibration')) { log('yardsticks'); results.sections.calibration = await calibrationSection(refs, keyspace); }
-    else if (['sqlite', 'postgres'].some((s) => ONLY.has(s))) { log('floors (for the summary)'); results.sections.floor = await floorSection(refs, keyspace); }
+    if (ONLY.has('calibration')) {
+      log('yardsticks');
+      results.sections.calibration = await calibrationSection(refs, keyspace);
+    } else if (['sqlite', 'postgres'].some((s) => ONLY.has(s))) {
+      log('floors (for the summary)');
+      results.sections.floor = await floorSection(refs, keyspace);
+    }
     if (ONLY.has('sqlite')) results.sections.sqlite = await routesSection(sqlite, refs, keyspace, undefined, sqliteBefore);
     if (ONLY.has('postgres')) results.sections.postgres = await routesSection(postgres, refs, keyspace, db, postgresBefore);
-    if (ONLY.has('anatomy')) { log('anatomy of GET /issue (SQLite)'); results.sections.anatomy = await anatomySection(sqlite, refs, keyspace); }
+    if (ONLY.has('anatomy')) {
+      log('anatomy of GET /issue (SQLite)');
+      results.sections.anatomy = await anatomySection(sqlite, refs, keyspace);
+    }
     if (ONLY.has('prism') && !existsSync(OPENAPI)) log(`prism: skipped, no OpenAPI document at ${OPENAPI} (set BENCH_OPENAPI)`);
     else if (ONLY.has('prism')) results.sections.prism = await prismSection(refs, keyspace, sqlite);
-    if (ONLY.has('scale')) { log('postgres: 1 vs 2 processes'); results.sections.scale = await scaleSection(postgres, refs, keyspace, db); }
+    if (ONLY.has('scale')) {
+      log('postgres: 1 vs 2 processes');
+      results.sections.scale = await scaleSection(postgres, refs, keyspace, db);
+    }
     if (ONLY.has('profile')) {
       log('profiles');
       results.sections['profile-sqlite'] = await profileSection(sqlite, keyspace, dir);
@@ -619,7 +768,9 @@ async function main() {
   writeFileSync(join(outDir, `${stamp}.md`), `${md}\n`);
   const summary = summaryTables(results, { connections: CONNECTIONS });
   writeFileSync(join(outDir, 'summary.md'), `${summary}\n`);
-  process.stdout.write(`${md}\n\nRun took ${fmt(results.machine.minutes, 1)} min; raw figures in bench/results-raw/${stamp}.json\n\n${summary}\n\n(also in bench/results-raw/summary.md)\n`);
+  process.stdout.write(
+    `${md}\n\nRun took ${fmt(results.machine.minutes, 1)} min; raw figures in bench/results-raw/${stamp}.json\n\n${summary}\n\n(also in bench/results-raw/summary.md)\n`,
+  );
 }
 
 main().catch((e) => {

@@ -9,8 +9,16 @@ import { chromium } from 'playwright-core';
 export const CHROMIUM = '/usr/bin/chromium';
 
 /** Headless, no sandbox (root in CI), and nothing that reaches the network on its own. */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** A fresh Chromium with a throw-away profile that answers Basic prompts with `credentials`, if given. */
 export async function launchChromium(credentials) {

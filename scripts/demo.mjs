@@ -26,11 +26,17 @@ const JST_BIN = join(root, 'packages/jst/bin/jst.cjs');
 const say = (text) => process.stderr.write(`${text}\n`);
 const step = (text) => say(`• ${text}`);
 const gitEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0' };
-const git = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: gitEnv }).toString().trim();
+const git = (cwd, ...args) =>
+  execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: gitEnv })
+    .toString()
+    .trim();
 // git that talks to the code host runs beside the event loop: the server answering it is this process.
-const gitNet = (cwd, ...args) => new Promise((resolveRun, reject) => {
-  execFile('git', args, { cwd, env: gitEnv, timeout: 120_000 }, (error, stdout, stderr) => (error ? reject(new Error(`git ${args[0]} failed: ${String(stderr).trim().slice(0, 500)}`)) : resolveRun(String(stdout).trim())));
-});
+const gitNet = (cwd, ...args) =>
+  new Promise((resolveRun, reject) => {
+    execFile('git', args, { cwd, env: gitEnv, timeout: 120_000 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`git ${args[0]} failed: ${String(stderr).trim().slice(0, 500)}`)) : resolveRun(String(stdout).trim()),
+    );
+  });
 
 /** Shows a command as the person would type it, from `cwd`, then runs it with its output shown. */
 async function run(cwd, label, file, args, { check = true } = {}) {
@@ -57,8 +63,9 @@ const cred = demoCredentials(envFile);
 step('starting jst-tracker (tracker and code host, SQLite) on a loopback port');
 const seed = parseSeed(demoSeed(cred), 'demo seed');
 const dataDir = join(home, 'data');
-const server = await startServer({ port: cred.port, dataDir, seed, logLevel: 'warn' })
-  .catch((e) => (e?.code === 'EADDRINUSE' && cred.port !== 0 ? startServer({ port: 0, dataDir, seed, logLevel: 'warn' }) : Promise.reject(e)));
+const server = await startServer({ port: cred.port, dataDir, seed, logLevel: 'warn' }).catch((e) =>
+  e?.code === 'EADDRINUSE' && cred.port !== 0 ? startServer({ port: 0, dataDir, seed, logLevel: 'warn' }) : Promise.reject(e),
+);
 const port = Number(new URL(server.url).port);
 if (port !== cred.port) {
   if (cred.port !== 0) say(`  (port ${cred.port} of the last run is taken: the worktrees of earlier runs name that port)`);
@@ -83,7 +90,16 @@ await gitNet(home, '-c', `credential.helper=${helper}`, 'clone', '-q', originUrl
 git(repo, 'config', 'credential.helper', helper);
 git(repo, 'config', 'user.name', 'Demo');
 git(repo, 'config', 'user.email', 'demo@demo.test');
-const teamEnv = ['DEFAULT_BASE_BRANCH=development', 'PRODUCTION_BRANCH=main', 'PROJECT_KEY=DEMO', 'STATUS_TODO=To Do', 'STATUS_IN_PROGRESS=In Progress', 'STATUS_IN_REVIEW=In Review', 'STATUS_DONE=Done'].join('\n') + '\n';
+const teamEnv =
+  [
+    'DEFAULT_BASE_BRANCH=development',
+    'PRODUCTION_BRANCH=main',
+    'PROJECT_KEY=DEMO',
+    'STATUS_TODO=To Do',
+    'STATUS_IN_PROGRESS=In Progress',
+    'STATUS_IN_REVIEW=In Review',
+    'STATUS_DONE=Done',
+  ].join('\n') + '\n';
 if ((await gitNet(repo, 'ls-remote', '--heads', 'origin', 'development')) === '') {
   step('the code-host repository is empty: making development and main with the shared jst settings');
   git(repo, 'checkout', '-q', '-b', 'development');
@@ -101,11 +117,18 @@ if ((await gitNet(repo, 'ls-remote', '--heads', 'origin', 'development')) === ''
 }
 
 step('writing .jst/local.env (0600: tokens, the tracker and the code host)');
-writeFileSync(join(repo, '.jst', 'local.env'), [
-  `WORKTREES_DIR=${worktrees}`, `TRACKER_ACCOUNT_URL=${new URL(server.url).host}`, `TRACKER_GATEWAY_URL=${server.url}`,
-  ...ROLES.flatMap((r) => [`TRACKER_${r.toUpperCase()}_EMAIL=${cred.email(r)}`, `TRACKER_${r.toUpperCase()}_TOKEN=${cred.token(r)}`]),
-  `CODEHOST_API_URL=${codehostApi}`, `CODEHOST_PAT_TOKEN=${cred.codehostToken}`,
-].join('\n') + '\n', { mode: 0o600 });
+writeFileSync(
+  join(repo, '.jst', 'local.env'),
+  [
+    `WORKTREES_DIR=${worktrees}`,
+    `TRACKER_ACCOUNT_URL=${new URL(server.url).host}`,
+    `TRACKER_GATEWAY_URL=${server.url}`,
+    ...ROLES.flatMap((r) => [`TRACKER_${r.toUpperCase()}_EMAIL=${cred.email(r)}`, `TRACKER_${r.toUpperCase()}_TOKEN=${cred.token(r)}`]),
+    `CODEHOST_API_URL=${codehostApi}`,
+    `CODEHOST_PAT_TOKEN=${cred.codehostToken}`,
+  ].join('\n') + '\n',
+  { mode: 0o600 },
+);
 
 const planFile = join(runDir, 'plan.json');
 writeFileSync(planFile, JSON.stringify(planFileFor(), null, 2));
@@ -117,8 +140,10 @@ let subtasks = [];
 try {
   say('\n— Phase 1, the assigner: plan the request into a parent, three sub-tasks and their worktrees');
   await jst(repo, 'plan', '--plan', planFile);
-  const made = readdirSync(worktrees).map((d) => ({ key: /^worktree-(.+)$/.exec(d)?.[1], dir: join(worktrees, d) }))
-    .filter((w) => w.key).sort((a, b) => Number(a.key.split('-')[1]) - Number(b.key.split('-')[1]));
+  const made = readdirSync(worktrees)
+    .map((d) => ({ key: /^worktree-(.+)$/.exec(d)?.[1], dir: join(worktrees, d) }))
+    .filter((w) => w.key)
+    .sort((a, b) => Number(a.key.split('-')[1]) - Number(b.key.split('-')[1]));
   const [parent, ...rest] = made;
   subtasks = rest;
   if (!parent || subtasks.length === 0) throw new Error(`the plan made no sub-task worktrees in ${worktrees}`);
@@ -146,7 +171,12 @@ try {
     say(`\n— Back to the executor: the review is shown by jst start, fixed, and the pull request updated`);
     say(`$ cd ${first.dir}`);
     await jst(first.dir, 'start');
-    commit(first.dir, 'csv.js', 'const cell = (v) => (/[",\\n]/.test(String(v)) ? `"${String(v).replace(/"/g, \'""\')}"` : String(v));\nexport const toCsv = (rows) => rows.map((r) => r.map(cell).join(",")).join("\\r\\n");\n', `${A}: quote values (RFC 4180)`);
+    commit(
+      first.dir,
+      'csv.js',
+      'const cell = (v) => (/[",\\n]/.test(String(v)) ? `"${String(v).replace(/"/g, \'""\')}"` : String(v));\nexport const toCsv = (rows) => rows.map((r) => r.map(cell).join(",")).join("\\r\\n");\n',
+      `${A}: quote values (RFC 4180)`,
+    );
     await jst(first.dir, 'pr');
 
     say(`\n— The reviewer approves, merges the pull request on the code host, and moves ${A} to Done`);
@@ -161,20 +191,34 @@ try {
 }
 
 const jstHere = `export PATH=${shq(join(root, 'node_modules', '.bin'))}:"$PATH"`;
-process.stdout.write([
-  '',
-  'Where everything is:',
-  `  tracker        ${server.url}   (Jira REST v3 under /rest/api/3)`,
-  `  board          ${server.url}/   (web page: sign in with an e-mail and its token from the credentials file)`,
-  `  code host      ${codehostApi}   (GitHub REST shape; git: ${originUrl})`,
-  ...(first?.pullUrl ? [`  pull request   ${first.pullUrl}   (sign in as ${CODEHOST_LOGIN} with DEMO_CODEHOST_TOKEN from the credentials file as the password)`] : []),
-  `  tracker data   ${server.store.location}`,
-  `  credentials    ${envFile}   (mode 0600, never printed)`,
-  `  repository     ${repo}`,
-  `  worktrees      ${worktrees}`,
-  '',
-  ...(failed ? [] : dispatched ? ['Every sub-task is approved and waits for you (dispatch never runs done); as the reviewer:', `  ${jstHere}`, ...dispatched, `The agents' output: ${join(repo, '.jst', 'dispatch')}`, ''] : nextSteps({ once: values.once, root, jstHere, repo, next: subtasks[1], done: first?.key })),
-].join('\n') + '\n');
+process.stdout.write(
+  [
+    '',
+    'Where everything is:',
+    `  tracker        ${server.url}   (Jira REST v3 under /rest/api/3)`,
+    `  board          ${server.url}/   (web page: sign in with an e-mail and its token from the credentials file)`,
+    `  code host      ${codehostApi}   (GitHub REST shape; git: ${originUrl})`,
+    ...(first?.pullUrl
+      ? [`  pull request   ${first.pullUrl}   (sign in as ${CODEHOST_LOGIN} with DEMO_CODEHOST_TOKEN from the credentials file as the password)`]
+      : []),
+    `  tracker data   ${server.store.location}`,
+    `  credentials    ${envFile}   (mode 0600, never printed)`,
+    `  repository     ${repo}`,
+    `  worktrees      ${worktrees}`,
+    '',
+    ...(failed
+      ? []
+      : dispatched
+        ? [
+            'Every sub-task is approved and waits for you (dispatch never runs done); as the reviewer:',
+            `  ${jstHere}`,
+            ...dispatched,
+            `The agents' output: ${join(repo, '.jst', 'dispatch')}`,
+            '',
+          ]
+        : nextSteps({ once: values.once, root, jstHere, repo, next: subtasks[1], done: first?.key })),
+  ].join('\n') + '\n',
+);
 
 async function mergePullOf(worktree) {
   const branch = git(worktree, 'rev-parse', '--abbrev-ref', 'HEAD');
@@ -184,9 +228,14 @@ async function mergePullOf(worktree) {
   const pull = Array.isArray(list) ? list[0] : undefined;
   if (!pull || typeof pull.number !== 'number') throw new Error(`no open pull request for ${branch} on the code host`);
   say(`\n$ curl -X PUT -H "Authorization: Bearer $DEMO_CODEHOST_TOKEN" ${base}/pulls/${pull.number}/merge   (the Merge button of ${pull.html_url})`);
-  const res = await fetch(`${base}/pulls/${pull.number}/merge`, { method: 'PUT', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ merge_method: 'merge' }) });
+  const res = await fetch(`${base}/pulls/${pull.number}/merge`, {
+    method: 'PUT',
+    headers: { ...headers, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ merge_method: 'merge' }),
+  });
   const answer = await res.json().catch(() => ({}));
-  if (res.status !== 200 || answer.merged !== true) throw new Error(`merging pull request #${pull.number} answered HTTP ${res.status}: ${answer.message ?? ''}`);
+  if (res.status !== 200 || answer.merged !== true)
+    throw new Error(`merging pull request #${pull.number} answered HTTP ${res.status}: ${answer.message ?? ''}`);
   say(`${answer.message} (${String(answer.sha).slice(0, 12)})`);
   return pull;
 }
@@ -197,6 +246,9 @@ if (values.once || failed) {
   process.exitCode = failed ? 1 : 0;
 } else {
   process.stdout.write('jst-tracker keeps running; press Ctrl-C to stop.\n');
-  await new Promise((done) => { process.once('SIGINT', done); process.once('SIGTERM', done); });
+  await new Promise((done) => {
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
   await server.close();
 }

@@ -31,7 +31,10 @@ const cut = (full) => cutSubset(full, KEEP);
 
 /** The newest ghes-3.N.json in the folder (by N). */
 function newestGhes(dir) {
-  const found = readdirSync(dir).map((f) => /^ghes-3\.(\d+)\.json$/.exec(f)).filter(Boolean).sort((a, b) => Number(b[1]) - Number(a[1]));
+  const found = readdirSync(dir)
+    .map((f) => /^ghes-3\.(\d+)\.json$/.exec(f))
+    .filter(Boolean)
+    .sort((a, b) => Number(b[1]) - Number(a[1]));
   if (found.length === 0) throw new Error(`no ghes-3.N.json in ${dir}`);
   return found[0][0];
 }
@@ -45,20 +48,28 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   } else {
     const version = args[0] ?? 'latest';
     temp = mkdtempSync(join(tmpdir(), 'octokit-openapi-'));
-    const tarball = execFileSync('npm', ['pack', `@octokit/openapi@${version}`, '--silent'], { cwd: temp, encoding: 'utf8' }).trim().split('\n').pop();
+    const tarball = execFileSync('npm', ['pack', `@octokit/openapi@${version}`, '--silent'], { cwd: temp, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop();
     console.log(`package ${tarball}: sha256 ${sha256(readFileSync(join(temp, tarball)))}`);
     execFileSync('tar', ['xzf', tarball], { cwd: temp });
     dir = join(temp, 'package', 'generated');
   }
   const outDir = fileURLToPath(new URL('../spec/github-openapi/', import.meta.url));
   try {
-    for (const [file, out] of [['api.github.com.json', 'api.github.com-subset.json'], [newestGhes(dir), 'ghes-subset.json']]) {
+    for (const [file, out] of [
+      ['api.github.com.json', 'api.github.com-subset.json'],
+      [newestGhes(dir), 'ghes-subset.json'],
+    ]) {
       const raw = readFileSync(join(dir, file));
       const { subset, operations, schemas } = cut(JSON.parse(raw.toString('utf8')));
       const text = subsetText(subset);
       writeFileSync(join(outDir, out), text);
       console.log(`input  ${file}: ${raw.length} bytes, sha256 ${sha256(raw)}`);
-      console.log(`output spec/github-openapi/${out}: ${Object.keys(subset.paths).length} paths, ${operations} operations, ${schemas} schemas, sha256 ${sha256(text)}`);
+      console.log(
+        `output spec/github-openapi/${out}: ${Object.keys(subset.paths).length} paths, ${operations} operations, ${schemas} schemas, sha256 ${sha256(text)}`,
+      );
     }
   } finally {
     if (temp) rmSync(temp, { recursive: true, force: true });

@@ -23,7 +23,12 @@ try {
     });
     demo.once('exit', (code) => reject(new Error(`the demo exited with ${code} before printing the board's address`)));
   });
-  const env = Object.fromEntries(readFileSync(join(dir, 'demo.env'), 'utf8').trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  const env = Object.fromEntries(
+    readFileSync(join(dir, 'demo.env'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
   const browser = await launchChromium({ username: env.DEMO_ASSIGNER_EMAIL, password: env.DEMO_ASSIGNER_TOKEN });
   try {
     const page = await browser.context.newPage();

@@ -25,7 +25,10 @@ const version = (dir) => JSON.parse(readFileSync(join(root, dir, 'package.json')
 
 let failures = 0;
 const ok = (text) => process.stdout.write(`ok - ${text}\n`);
-const fail = (text) => { failures += 1; process.stdout.write(`not ok - ${text}\n`); };
+const fail = (text) => {
+  failures += 1;
+  process.stdout.write(`not ok - ${text}\n`);
+};
 const check = (cond, text, detail = '') => (cond ? ok(text) : fail(detail ? `${text}\n    ${detail.replace(/\n/g, '\n    ')}` : text));
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'jst-install-')));
@@ -37,7 +40,9 @@ if (inside(scratch, root)) {
 // A node_modules in any folder above the scratch one would be searched by Node's resolution.
 for (let d = scratch; d !== dirname(d); d = dirname(d)) {
   if (existsSync(join(dirname(d), 'node_modules'))) {
-    process.stderr.write(`test-install: ${join(dirname(d), 'node_modules')} is above the scratch folder; set TMPDIR to a folder with no node_modules above it\n`);
+    process.stderr.write(
+      `test-install: ${join(dirname(d), 'node_modules')} is above the scratch folder; set TMPDIR to a folder with no node_modules above it\n`,
+    );
     process.exit(2);
   }
 }
@@ -67,8 +72,12 @@ function run(cmd, args, opts = {}) {
     const child = spawn(cmd, args, { cwd: opts.cwd ?? scratch, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c) => { stdout += c; });
-    child.stderr.setEncoding('utf8').on('data', (c) => { stderr += c; });
+    child.stdout.setEncoding('utf8').on('data', (c) => {
+      stdout += c;
+    });
+    child.stderr.setEncoding('utf8').on('data', (c) => {
+      stderr += c;
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(opts.input ?? '');
@@ -79,21 +88,36 @@ const show = (r) => `exit ${r.code}\nstdout: ${r.stdout.slice(0, 2000)}\nstderr:
 try {
   // --- pack and install
   process.stdout.write(`# packing into ${join(scratch, 'pack')}\n`);
-  const tarballs = execFileSync(process.execPath, [join(root, 'scripts/pack.mjs'), '--out', join(scratch, 'pack')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
-    .trim().split('\n');
+  const tarballs = execFileSync(process.execPath, [join(root, 'scripts/pack.mjs'), '--out', join(scratch, 'pack')], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+    .trim()
+    .split('\n');
   check(tarballs.length === 2, `npm run pack wrote two tarballs (${tarballs.map((t) => relative(scratch, t)).join(', ')})`);
   process.stdout.write(`# npm install -g --prefix ${prefix} (registry, npm cache first)\n`);
   const started = Date.now();
   // --allow-scripts: npm 11 asks before running an install script (better-sqlite3 builds or fetches
   // its binding); older npm ignores the setting and runs it.
-  const install = spawnSync('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--no-update-notifier', '--allow-scripts=better-sqlite3', ...tarballs], {
-    cwd: scratch, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_loglevel: 'warn' },
-  });
+  const install = spawnSync(
+    'npm',
+    ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--no-update-notifier', '--allow-scripts=better-sqlite3', ...tarballs],
+    {
+      cwd: scratch,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, npm_config_loglevel: 'warn' },
+    },
+  );
   process.stderr.write(install.stdout + install.stderr);
   if (install.status !== 0) throw new Error(`npm install -g exited ${install.status ?? install.signal} (its output is above, on stderr)`);
   ok(`npm install -g of both tarballs (${((Date.now() - started) / 1000).toFixed(0)} s)`);
   // The root package.json's "overrides" do not reach an installed package: what it resolves must suit Node 20 by itself.
-  const badEngine = install.stderr.split('\n').filter((l) => l.includes('EBADENGINE')).join('\n');
+  const badEngine = install.stderr
+    .split('\n')
+    .filter((l) => l.includes('EBADENGINE'))
+    .join('\n');
   check(badEngine === '', `every installed package supports Node.js ${process.version} (no EBADENGINE)`, badEngine);
 
   const modules = join(prefix, 'lib', 'node_modules');
@@ -103,7 +127,10 @@ try {
   check(workspaceCopies.length === 0, 'no workspace library (@jst/*) is installed: they are inside the bundles', workspaceCopies.join(', '));
 
   // --- versions and help
-  for (const [cmd, dir] of [['jst', 'packages/jst'], ['jst-tracker', 'packages/tracker']]) {
+  for (const [cmd, dir] of [
+    ['jst', 'packages/jst'],
+    ['jst-tracker', 'packages/tracker'],
+  ]) {
     const v = await run(cmd, ['--version']);
     check(v.code === 0 && v.stdout === `${version(dir)}\n`, `${cmd} --version prints ${version(dir)} (its package.json version)`, show(v));
     const h = await run(cmd, ['--help']);
@@ -112,25 +139,47 @@ try {
 
   // --- the installed server, seeded
   const seed = {
-    sites: [{
-      host: 'install.atlassian.net',
-      users: [{ email: 'assigner@install.test', displayName: 'Ada Assigner', tokens: [{ token: 'tok-install-assigner-4c1d' }] }],
-      projects: [{ key: 'INS', name: 'Install check', lead: 'assigner@install.test', workflow: 'kanban', members: [{ email: 'assigner@install.test', role: 'admin' }] }],
-    }],
+    sites: [
+      {
+        host: 'install.atlassian.net',
+        users: [{ email: 'assigner@install.test', displayName: 'Ada Assigner', tokens: [{ token: 'tok-install-assigner-4c1d' }] }],
+        projects: [
+          {
+            key: 'INS',
+            name: 'Install check',
+            lead: 'assigner@install.test',
+            workflow: 'kanban',
+            members: [{ email: 'assigner@install.test', role: 'admin' }],
+          },
+        ],
+      },
+    ],
   };
   writeFileSync(join(scratch, 'seed.json'), JSON.stringify(seed));
-  server = spawn('jst-tracker', ['serve', '--port', '0', '--data', join(scratch, 'data'), '--seed', join(scratch, 'seed.json')], { cwd: scratch, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  server = spawn('jst-tracker', ['serve', '--port', '0', '--data', join(scratch, 'data'), '--seed', join(scratch, 'seed.json')], {
+    cwd: scratch,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let serverErr = '';
-  server.stderr.setEncoding('utf8').on('data', (c) => { serverErr += c; });
+  server.stderr.setEncoding('utf8').on('data', (c) => {
+    serverErr += c;
+  });
   const url = await new Promise((resolve) => {
     let out = '';
     const timer = setTimeout(() => resolve(undefined), 30_000);
     server.stdout.setEncoding('utf8').on('data', (c) => {
       out += c;
       const m = /^jst-tracker listening on (http:\/\/127\.0\.0\.1:\d+)\n/m.exec(out);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
     });
-    server.on('exit', () => { clearTimeout(timer); resolve(undefined); });
+    server.on('exit', () => {
+      clearTimeout(timer);
+      resolve(undefined);
+    });
   });
   check(url !== undefined, `jst-tracker serve --port 0 prints its ready line${url ? ` (${url})` : ''}`, `stderr: ${serverErr.slice(0, 2000)}`);
   if (url === undefined) throw new Error('the installed jst-tracker did not start');
@@ -138,34 +187,68 @@ try {
   const auth = `Basic ${Buffer.from('assigner@install.test:tok-install-assigner-4c1d').toString('base64')}`;
   const me = await fetch(`${url}/rest/api/3/myself`, { headers: { authorization: auth } });
   const meBody = await me.text();
-  check(me.status === 200 && JSON.parse(meBody).emailAddress === 'assigner@install.test', 'GET /rest/api/3/myself with a seed token answers 200 with that user', `${me.status} ${meBody.slice(0, 500)}`);
+  check(
+    me.status === 200 && JSON.parse(meBody).emailAddress === 'assigner@install.test',
+    'GET /rest/api/3/myself with a seed token answers 200 with that user',
+    `${me.status} ${meBody.slice(0, 500)}`,
+  );
   const anon = await fetch(`${url}/rest/api/3/myself`);
   check(anon.status === 401, 'GET /rest/api/3/myself without credentials answers 401', String(anon.status));
   const css = await fetch(`${url}/_board/assets/board.css`);
   const cssBody = await css.text();
-  check(css.status === 200 && cssBody === readFileSync(join(root, 'packages/tracker/board-assets/board.css'), 'utf8'), 'the board\'s files (board-assets/) are served from the installed package', `${css.status}`);
+  check(
+    css.status === 200 && cssBody === readFileSync(join(root, 'packages/tracker/board-assets/board.css'), 'utf8'),
+    "the board's files (board-assets/) are served from the installed package",
+    `${css.status}`,
+  );
 
   // --- the installed jst against it: each of its bundles (raw: the fast path; project list: the
   // program; --markdown: the Markdown parser; mcp: the MCP server)
   const work = join(scratch, 'work');
   mkdirSync(join(work, '.jst'), { recursive: true });
-  writeFileSync(join(work, '.jst', 'team.env'), ['DEFAULT_BASE_BRANCH=development', 'PRODUCTION_BRANCH=main', 'PROJECT_KEY=INS', 'STATUS_TODO=To Do', 'STATUS_IN_PROGRESS=In Progress', 'STATUS_IN_REVIEW=In Review', 'STATUS_DONE=Done'].join('\n') + '\n');
-  writeFileSync(join(work, '.jst', 'local.env'), [
-    `TRACKER_ACCOUNT_URL=${new URL(url).host}`, `TRACKER_GATEWAY_URL=${url}`, `WORKTREES_DIR=${scratch}`,
-    'TRACKER_ASSIGNER_EMAIL=assigner@install.test', 'TRACKER_ASSIGNER_TOKEN=tok-install-assigner-4c1d',
-  ].join('\n') + '\n', { mode: 0o600 });
+  writeFileSync(
+    join(work, '.jst', 'team.env'),
+    [
+      'DEFAULT_BASE_BRANCH=development',
+      'PRODUCTION_BRANCH=main',
+      'PROJECT_KEY=INS',
+      'STATUS_TODO=To Do',
+      'STATUS_IN_PROGRESS=In Progress',
+      'STATUS_IN_REVIEW=In Review',
+      'STATUS_DONE=Done',
+    ].join('\n') + '\n',
+  );
+  writeFileSync(
+    join(work, '.jst', 'local.env'),
+    [
+      `TRACKER_ACCOUNT_URL=${new URL(url).host}`,
+      `TRACKER_GATEWAY_URL=${url}`,
+      `WORKTREES_DIR=${scratch}`,
+      'TRACKER_ASSIGNER_EMAIL=assigner@install.test',
+      'TRACKER_ASSIGNER_TOKEN=tok-install-assigner-4c1d',
+    ].join('\n') + '\n',
+    { mode: 0o600 },
+  );
   const raw = await run('jst', ['--role', 'assigner', 'raw', 'GET', '/myself'], { cwd: work });
   check(raw.code === 0 && raw.stdout.includes('assigner@install.test'), 'jst --role assigner raw GET /myself reaches the installed tracker', show(raw));
   const list = await run('jst', ['--role', 'assigner', 'project', 'list'], { cwd: work });
   check(list.code === 0 && list.stdout.includes('INS'), 'jst --role assigner project list names the seed project', show(list));
   writeFileSync(join(work, 'scope.md'), '# Scope\n\n* one **bold** point\n');
-  const created = await run('jst', ['--role', 'assigner', 'issue', 'create', '--type', 'Task', '--summary', 'Installed', '--description-file', 'scope.md', '--markdown', '--json'], { cwd: work });
+  const created = await run(
+    'jst',
+    ['--role', 'assigner', 'issue', 'create', '--type', 'Task', '--summary', 'Installed', '--description-file', 'scope.md', '--markdown', '--json'],
+    { cwd: work },
+  );
   const key = /"key"\s*:\s*"(INS-\d+)"/.exec(created.stdout)?.[1];
   check(created.code === 0 && key !== undefined, 'jst issue create --markdown (the Markdown bundle) creates an issue', show(created));
   if (key) {
     const issue = await fetch(`${url}/rest/api/3/issue/${key}?fields=description`, { headers: { authorization: auth } });
     const body = await issue.text();
-    check(issue.status === 200 && body.includes('"strong"') && body.includes('"heading"'), `${key}'s description is the Markdown as ADF (a heading, a strong mark)`, body.slice(0, 500));
+    check(
+      issue.status === 200 && body.includes('"strong"') && body.includes('"heading"'),
+      `${key}'s description is the Markdown as ADF (a heading, a strong mark)`,
+      body.slice(0, 500),
+    );
   }
   const mcp = spawn('jst', ['mcp', '--role', 'assigner'], { cwd: work, env, stdio: ['pipe', 'pipe', 'pipe'] });
   const mcpAnswer = await new Promise((resolve) => {
@@ -173,10 +256,18 @@ try {
     const timer = setTimeout(() => resolve(out), 20_000);
     mcp.stdout.setEncoding('utf8').on('data', (c) => {
       out += c;
-      if (out.includes('\n')) { clearTimeout(timer); resolve(out); }
+      if (out.includes('\n')) {
+        clearTimeout(timer);
+        resolve(out);
+      }
     });
-    mcp.on('exit', () => { clearTimeout(timer); resolve(out); });
-    mcp.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test-install', version: '0' } } })}\n`);
+    mcp.on('exit', () => {
+      clearTimeout(timer);
+      resolve(out);
+    });
+    mcp.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test-install', version: '0' } } })}\n`,
+    );
   });
   mcp.kill('SIGTERM');
   check(/"serverInfo"/.test(mcpAnswer), 'jst mcp (the MCP bundle) answers initialize on stdio', mcpAnswer.slice(0, 500));

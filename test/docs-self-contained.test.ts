@@ -42,11 +42,12 @@ function problems(where: string, text: string, linkBase: string | null): string[
 
 /** The Markdown a reader of the repository is pointed at: the README, docs/, the agents' skills. */
 function documents(): string[] {
-  const walk = (dir: string): string[] => readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
-    const path = `${dir}/${e.name}`;
-    if (e.isDirectory()) return walk(path);
-    return e.name.endsWith('.md') ? [path] : [];
-  });
+  const walk = (dir: string): string[] =>
+    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+      const path = `${dir}/${e.name}`;
+      if (e.isDirectory()) return walk(path);
+      return e.name.endsWith('.md') ? [path] : [];
+    });
   return ['README.md', ...walk('docs'), ...walk('agents')];
 }
 
@@ -54,11 +55,18 @@ function documents(): string[] {
 function trackedText(): string[] {
   const r = spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
-  return r.stdout.split('\0').filter((f) => f && !f.startsWith('spec/') && /(\.(ts|mts|cts|js|mjs|cjs|json|md|sh|css|conf)|^\.ci\/run)$/.test(f) && !/(^|\/)package-lock\.json$/.test(f));
+  return r.stdout
+    .split('\0')
+    .filter(
+      (f) => f && !f.startsWith('spec/') && /(\.(ts|mts|cts|js|mjs|cjs|json|md|sh|css|conf)|^\.ci\/run)$/.test(f) && !/(^|\/)package-lock\.json$/.test(f),
+    );
 }
 
 /** What docs/spec.md and docs/architecture.md define: headings, and per spec part its numbered rules, operations and endpoints. */
-interface Defined { architecture: Set<number>; parts: Map<number, { rules: number[]; operations: Set<number>; endpoints: Set<number> }> }
+interface Defined {
+  architecture: Set<number>;
+  parts: Map<number, { rules: number[]; operations: Set<number>; endpoints: Set<number> }>;
+}
 
 function defined(): Defined {
   const architecture = new Set([...read('docs/architecture.md').matchAll(/^## (\d+)\. /gm)].map((m) => Number(m[1])));
@@ -67,10 +75,20 @@ function defined(): Defined {
   let sub = '';
   for (const line of read('docs/spec.md').split('\n')) {
     const h2 = /^## (\d+)\. /.exec(line);
-    if (h2) { parts.set(Number(h2[1]), part = { rules: [], operations: new Set(), endpoints: new Set() }); sub = ''; continue; }
-    if (/^## /.test(line)) { part = undefined; continue; }
+    if (h2) {
+      parts.set(Number(h2[1]), (part = { rules: [], operations: new Set(), endpoints: new Set() }));
+      sub = '';
+      continue;
+    }
+    if (/^## /.test(line)) {
+      part = undefined;
+      continue;
+    }
     if (!part) continue;
-    if (line.startsWith('### ')) { sub = line; continue; }
+    if (line.startsWith('### ')) {
+      sub = line;
+      continue;
+    }
     const item = /^(\d+)\. /.exec(line);
     if (item && /operations/i.test(sub)) part.operations.add(Number(item[1]));
     else if (item) part.rules.push(Number(item[1]));
@@ -87,7 +105,8 @@ const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
  * `spec §4 endpoints 7/8`, `spec §1 operation 6`, `ARCHITECTURE §11`, `ARCHITECTURE §11/§12`,
  * `docs/architecture.md §3`. A bare `§N` (its document named earlier in the sentence) is not checked.
  */
-const CITATION = /\b(spec|ARCHITECTURE|architecture\.md|spec\.md) §(\d+)(?:\.(\d+))?((?:\/§\d+)*)(?: (?:client |server )?(rules?|endpoints?|operations?) (\d+(?:(?:, | and | or |\/|-|–)\d+)*))?/g;
+const CITATION =
+  /\b(spec|ARCHITECTURE|architecture\.md|spec\.md) §(\d+)(?:\.(\d+))?((?:\/§\d+)*)(?: (?:client |server )?(rules?|endpoints?|operations?) (\d+(?:(?:, | and | or |\/|-|–)\d+)*))?/g;
 
 /** Every citation in one text that names a section, rule, endpoint or operation the documents do not have. */
 function dangling(where: string, text: string, d: Defined): string[] {
@@ -117,7 +136,8 @@ function dangling(where: string, text: string, d: Defined): string[] {
 /** The titles of describe / it / test calls in one test file (each with its line). */
 function testTitles(text: string): { line: number; title: string }[] {
   const out: { line: number; title: string }[] = [];
-  const call = /\b(?:describe|it|test)(?:\.(?:each|skip|only|skipIf|runIf|concurrent|sequential|todo|fails)(?:\([^()]*(?:\([^()]*\)[^()]*)*\))?)*\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
+  const call =
+    /\b(?:describe|it|test)(?:\.(?:each|skip|only|skipIf|runIf|concurrent|sequential|todo|fails)(?:\([^()]*(?:\([^()]*\)[^()]*)*\))?)*\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
   // The line of the title itself (its opening quote), which may follow the call's on a line of its own.
   for (const m of text.matchAll(call)) out.push({ line: text.slice(0, m.index + m[0].length - m[2]!.length - 1).split('\n').length, title: m[2]! });
   return out;
@@ -192,13 +212,26 @@ describe('the repository explains itself: README, docs and --help name only what
 
   it('docs/spec.md numbers each rule once within its part, and its rule index names files that exist', () => {
     const d = defined();
-    for (const [n, part] of d.parts) expect(part.rules.filter((r, i) => part.rules.indexOf(r) !== i), `spec §${n}: rule numbers used twice`).toEqual([]);
+    for (const [n, part] of d.parts)
+      expect(
+        part.rules.filter((r, i) => part.rules.indexOf(r) !== i),
+        `spec §${n}: rule numbers used twice`,
+      ).toEqual([]);
     expect(d.parts.get(1)!.rules).toEqual([...Array(13).keys()].map((i) => i + 1));
     expect([...d.parts.get(4)!.endpoints]).toEqual([...Array(15).keys()].map((i) => i + 1));
     const index = read('docs/spec.md').split(/^## Rule index$/m)[1] ?? '';
     const rows = index.split('\n').filter((l) => l.startsWith('| §'));
     expect(rows.length).toBeGreaterThan(20);
-    const missing = rows.flatMap((row) => [...row.split('|').slice(2, 4).join('|').matchAll(/`([^`]+)`/g)].map((m) => m[1]!))
+    const missing = rows
+      .flatMap((row) =>
+        [
+          ...row
+            .split('|')
+            .slice(2, 4)
+            .join('|')
+            .matchAll(/`([^`]+)`/g),
+        ].map((m) => m[1]!),
+      )
       .map((p) => (p.startsWith('test/') ? p : `packages/${p}`))
       .filter((p) => !existsSync(join(ROOT, p)));
     expect(missing).toEqual([]);
@@ -206,7 +239,13 @@ describe('the repository explains itself: README, docs and --help name only what
 
   it('no tracked file names a file outside the repository (a sibling input folder, its ARCHITECTURE.md or STYLE.md)', () => {
     const self = 'test/docs-self-contained.test.ts';
-    const found = trackedText().filter((f) => f !== self).flatMap((file) => read(file).split('\n').flatMap((line, i) => (OUTSIDE.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])));
+    const found = trackedText()
+      .filter((f) => f !== self)
+      .flatMap((file) =>
+        read(file)
+          .split('\n')
+          .flatMap((line, i) => (OUTSIDE.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+      );
     expect(found).toEqual([]);
   });
 
@@ -214,7 +253,11 @@ describe('the repository explains itself: README, docs and --help name only what
     const self = 'test/docs-self-contained.test.ts'; // its own examples of such titles
     const files = trackedText().filter((f) => f !== self && /^(test|packages\/[^/]+\/test)\/.*\.ts$/.test(f));
     expect(files.length).toBeGreaterThan(50);
-    const found = files.flatMap((file) => testTitles(read(file)).filter((t) => ISSUE_NUMBER.test(t.title)).map((t) => `${file}:${t.line}: ${t.title}`));
+    const found = files.flatMap((file) =>
+      testTitles(read(file))
+        .filter((t) => ISSUE_NUMBER.test(t.title))
+        .map((t) => `${file}:${t.line}: ${t.title}`),
+    );
     expect(found).toEqual([]);
   });
 
@@ -225,7 +268,9 @@ describe('the repository explains itself: README, docs and --help name only what
     expect(problems('x', '[spec](../../elsewhere.md)', ROOT)[0]).toMatch(/outside the repository/);
     expect(problems('x', 'limits: docs/limits.md, [the board](docs/board.png), https://example.com/docs/x', ROOT)).toEqual([]);
     const d = defined();
-    expect(dangling('x', '// spec §1 rule 7, spec §4 client rules 4 and 8, spec §4 endpoint 15, spec §5.4, ARCHITECTURE §11/§12, spec §1 operation 6', d)).toEqual([]);
+    expect(
+      dangling('x', '// spec §1 rule 7, spec §4 client rules 4 and 8, spec §4 endpoint 15, spec §5.4, ARCHITECTURE §11/§12, spec §1 operation 6', d),
+    ).toEqual([]);
     expect(dangling('x', 'spec §11; spec §1 rule 14; spec §4 endpoint 16; ARCHITECTURE §21; spec §5.12; spec §1 operations 1-10', d)).toEqual([
       'x:1 cites "spec §11": docs/spec.md has no part §11',
       'x:1 cites "spec §1 rule 14": docs/spec.md §1 has no rule 14',
@@ -234,8 +279,14 @@ describe('the repository explains itself: README, docs and --help name only what
       'x:1 cites "spec §5.12": docs/spec.md §5 has no rule 12',
       'x:1 cites "spec §1 operations 1-10": docs/spec.md §1 has no operation 10',
     ]);
-    const titles = testTitles(`describe.each(kinds)('issue 14 item 1: limits (%s)', () => {\n  it(\n    'spec §1 rule 2: refused', () => {});\n  it(\`#18 \${x}\`, () => {});`);
-    expect(titles.map((t) => [t.line, t.title])).toEqual([[1, 'issue 14 item 1: limits (%s)'], [3, 'spec §1 rule 2: refused'], [4, '#18 ${x}']]);
+    const titles = testTitles(
+      `describe.each(kinds)('issue 14 item 1: limits (%s)', () => {\n  it(\n    'spec §1 rule 2: refused', () => {});\n  it(\`#18 \${x}\`, () => {});`,
+    );
+    expect(titles.map((t) => [t.line, t.title])).toEqual([
+      [1, 'issue 14 item 1: limits (%s)'],
+      [3, 'spec §1 rule 2: refused'],
+      [4, '#18 ${x}'],
+    ]);
     expect(titles.map((t) => ISSUE_NUMBER.test(t.title))).toEqual([true, false, true]);
     expect(ISSUE_NUMBER.test('issue create prints the key; ABC-1 and &#39; stay')).toBe(false);
   });

@@ -11,8 +11,11 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  */
 describe('a plain clone stands alone', () => {
   it('no tracked source, script or config reads outside the repository', () => {
-    const grep = spawnSync('git', ['grep', '-n', '-I', '-E', String.raw`\.\./shared|shared/(jira-openapi|spec)`,
-      '--', '*.ts', '*.mts', '*.mjs', '*.cjs', '*.js', '*.json', '*.sh', '.ci'], { cwd: ROOT, encoding: 'utf8' });
+    const grep = spawnSync(
+      'git',
+      ['grep', '-n', '-I', '-E', String.raw`\.\./shared|shared/(jira-openapi|spec)`, '--', '*.ts', '*.mts', '*.mjs', '*.cjs', '*.js', '*.json', '*.sh', '.ci'],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     expect(grep.status === 0 || grep.status === 1, grep.stderr).toBe(true); // 1 = no match
     const out = grep.stdout;
     const code = out.split('\n').filter((l) => l && !/^[^:]+:\d+:\s*(\/\/|\*|\/\*|#)/.test(l) && !l.startsWith('test/standalone.test.ts'));

@@ -26,7 +26,13 @@ function area(frame) {
   }
   if (w.startsWith('packages/tracker/')) return `tracker ${w.replace(/^packages\/tracker\/dist\//, '')}`;
   if (w.startsWith('packages/')) return w.split('/').slice(0, 2).join('/');
-  if (url.startsWith('node:')) return `node:${url.slice(5).replace(/^internal\//, '').split('/')[0]}`;
+  if (url.startsWith('node:'))
+    return `node:${
+      url
+        .slice(5)
+        .replace(/^internal\//, '')
+        .split('/')[0]
+    }`;
   return w;
 }
 
@@ -68,7 +74,11 @@ export function summarize(file, top = 8) {
       inclusive.set(k, (inclusive.get(k) ?? 0) + count);
     }
   }
-  const rank = (m) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, n]) => ({ name, pct: (100 * n) / busy }));
+  const rank = (m) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, n]) => ({ name, pct: (100 * n) / busy }));
   const seconds = (profile.endTime - profile.startTime) / 1e6;
   return { busySeconds: (busy / profile.samples.length) * seconds, self: rank(self), areas: rank(areas), tracker: rank(inclusive) };
 }

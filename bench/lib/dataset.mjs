@@ -5,7 +5,12 @@ export const CLOUD_ID = 'b3c4e5f6-0000-4000-8000-00000000be0c';
 export const HOST = 'bench.atlassian.net';
 export const PROJECTS = ['PA', 'PB', 'PC', 'PD', 'PE', 'PF', 'PG', 'PH', 'PI', 'PJ'];
 /** Kanban statuses with their share of issues (a backlog-heavy board). */
-export const STATUSES = [['To Do', 0.4], ['In Progress', 0.2], ['In Review', 0.1], ['Done', 0.3]];
+export const STATUSES = [
+  ['To Do', 0.4],
+  ['In Progress', 0.2],
+  ['In Review', 0.1],
+  ['Done', 0.3],
+];
 const USERS = 20;
 const ADMIN = 0;
 const VIEWERS = new Set([17, 18, 19]);
@@ -18,14 +23,20 @@ export const authHeader = ({ email, token }) => `Basic ${Buffer.from(`${email}:$
 
 export function benchSeed() {
   const users = Array.from({ length: USERS }, (_, i) => ({
-    email: userEmail(i), displayName: `Bench User ${i}`, tokens: [{ token: userToken(i) }],
+    email: userEmail(i),
+    displayName: `Bench User ${i}`,
+    tokens: [{ token: userToken(i) }],
   }));
   const members = users.map((u, i) => ({ email: u.email, role: i === ADMIN ? 'admin' : VIEWERS.has(i) ? 'viewer' : 'member' }));
   return {
-    sites: [{
-      host: HOST, cloudId: CLOUD_ID, users,
-      projects: PROJECTS.map((key, i) => ({ key, name: `Project ${key}`, lead: userEmail(i % 5), members, workflow: 'kanban' })),
-    }],
+    sites: [
+      {
+        host: HOST,
+        cloudId: CLOUD_ID,
+        users,
+        projects: PROJECTS.map((key, i) => ({ key, name: `Project ${key}`, lead: userEmail(i % 5), members, workflow: 'kanban' })),
+      },
+    ],
   };
 }
 
@@ -41,9 +52,11 @@ export function prng(seed) {
   };
 }
 
-const WORDS = ('login billing export report cache search timeout upload invoice dashboard sync token session retry '
-  + 'webhook schema index migration queue worker email notification layout button filter sort page api client server '
-  + 'latency memory crash audit permission role project board column label release build deploy test flaky docs').split(' ');
+const WORDS = (
+  'login billing export report cache search timeout upload invoice dashboard sync token session retry ' +
+  'webhook schema index migration queue worker email notification layout button filter sort page api client server ' +
+  'latency memory crash audit permission role project board column label release build deploy test flaky docs'
+).split(' ');
 const VERBS = ['Fix', 'Add', 'Improve', 'Remove', 'Refactor', 'Document', 'Investigate', 'Speed up', 'Harden', 'Split'];
 
 export const adfParagraph = (text) => ({ type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] });
@@ -69,7 +82,13 @@ export function* generate({ issues: n, userIds, statusIds, projectIds, now = Dat
     numbers.set(key, number);
     let r = rnd();
     let status = STATUSES[STATUSES.length - 1][0];
-    for (const [name, share] of STATUSES) { if (r < share) { status = name; break; } r -= share; }
+    for (const [name, share] of STATUSES) {
+      if (r < share) {
+        status = name;
+        break;
+      }
+      r -= share;
+    }
     const created = start + id * step + rnd() * step;
     const updated = Math.min(now - 1000, created + rnd() * 30 * 86400e3);
     const siblings = tasks.get(key);
@@ -77,18 +96,34 @@ export function* generate({ issues: n, userIds, statusIds, projectIds, now = Dat
     const parent = subtask ? siblings[siblings.length - 1 - Math.floor(rnd() * 20)] : null;
     if (!subtask) siblings.push(id);
     const issue = {
-      id, project_id: projectIds[key], number, key: `${key}-${number}`, issue_type: subtask ? 'Subtask' : 'Task',
+      id,
+      project_id: projectIds[key],
+      number,
+      key: `${key}-${number}`,
+      issue_type: subtask ? 'Subtask' : 'Task',
       summary: `${pick(VERBS)} ${words(3)} (${key}-${number})`,
       description: rnd() < 0.7 ? JSON.stringify(adfParagraph(`${words(12 + Math.floor(rnd() * 20))}.`)) : null,
-      status_id: statusIds[status], parent_id: parent, assignee_id: rnd() < 0.85 ? pick(assignable) : null,
-      reporter_id: pick(assignable), creator_id: pick(assignable),
-      created_at: new Date(created).toISOString(), updated_at: new Date(updated).toISOString(), version: 1,
+      status_id: statusIds[status],
+      parent_id: parent,
+      assignee_id: rnd() < 0.85 ? pick(assignable) : null,
+      reporter_id: pick(assignable),
+      creator_id: pick(assignable),
+      created_at: new Date(created).toISOString(),
+      updated_at: new Date(updated).toISOString(),
+      version: 1,
     };
     const comments = [];
     const count = Math.floor(rnd() * 3); // 0, 1 or 2: one per issue on average
     for (let c = 0; c < count; c++) {
       const at = new Date(Math.min(now - 1000, created + (c + 1) * rnd() * 86400e3)).toISOString();
-      comments.push({ id: ++commentId, issue_id: id, author_id: pick(userIds), body: JSON.stringify(adfParagraph(`${words(8 + Math.floor(rnd() * 16))}.`)), created_at: at, updated_at: at });
+      comments.push({
+        id: ++commentId,
+        issue_id: id,
+        author_id: pick(userIds),
+        body: JSON.stringify(adfParagraph(`${words(8 + Math.floor(rnd() * 16))}.`)),
+        created_at: at,
+        updated_at: at,
+      });
     }
     yield { issue, comments };
   }

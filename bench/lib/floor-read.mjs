@@ -35,28 +35,50 @@ const byKey = db.prepare(`select i.id, i.key, i.summary, i.description, i.issue_
   left join members m on m.project_id = p.id and m.user_id = ?
   where p.site_id = ? and p.key = ? and i.number = ?`);
 const commentsOf = db.prepare('select id, author_id, body, created_at from comments where issue_id = ? order by id');
-const projectOf = db.prepare('select p.id, m.role from projects p left join members m on m.project_id = p.id and m.user_id = ? where p.site_id = ? and p.key = ?');
+const projectOf = db.prepare(
+  'select p.id, m.role from projects p left join members m on m.project_id = p.id and m.user_id = ? where p.site_id = ? and p.key = ?',
+);
 const todo = db.prepare("select id from statuses where site_id = ? and name = 'To Do'").get(site.id).id;
 const nextNumber = db.prepare('update projects set issue_counter = issue_counter + 1 where id = ? returning issue_counter');
-const insert = db.prepare(`insert into issues (project_id, number, key, issue_type, summary, description, status_id, reporter_id, creator_id, created_at, updated_at, version)
+const insert =
+  db.prepare(`insert into issues (project_id, number, key, issue_type, summary, description, status_id, reporter_id, creator_id, created_at, updated_at, version)
   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`);
 const create = db.transaction((project, key, fields, user) => {
   const number = nextNumber.get(project.id).issue_counter;
   const now = new Date().toISOString();
-  const { lastInsertRowid } = insert.run(project.id, number, `${key}-${number}`, fields.issuetype.name, fields.summary,
-    fields.description === undefined ? null : JSON.stringify(fields.description), todo, user, user, now, now);
+  const { lastInsertRowid } = insert.run(
+    project.id,
+    number,
+    `${key}-${number}`,
+    fields.issuetype.name,
+    fields.summary,
+    fields.description === undefined ? null : JSON.stringify(fields.description),
+    todo,
+    user,
+    user,
+    now,
+    now,
+  );
   return { id: String(lastInsertRowid), key: `${key}-${number}` };
 });
 
 let pending = [];
-const createAll = db.transaction((batch) => batch.map((c) => {
-  try { return create(c.project, c.key, c.fields, c.user); } catch (e) { return e; }
-}));
+const createAll = db.transaction((batch) =>
+  batch.map((c) => {
+    try {
+      return create(c.project, c.key, c.fields, c.user);
+    } catch (e) {
+      return e;
+    }
+  }),
+);
 function flush() {
   const batch = pending;
   pending = [];
   const created = createAll(batch);
-  batch.forEach((c, i) => (created[i] instanceof Error ? send(c.res, 500, '{"errorMessages":["failed"],"errors":{}}') : send(c.res, 201, JSON.stringify(created[i]))));
+  batch.forEach((c, i) =>
+    created[i] instanceof Error ? send(c.res, 500, '{"errorMessages":["failed"],"errors":{}}') : send(c.res, 201, JSON.stringify(created[i])),
+  );
 }
 
 const send = (res, status, body) => {
@@ -65,17 +87,25 @@ const send = (res, status, body) => {
 };
 const server = createServer((req, res) => {
   const user = users.get(req.headers.authorization);
-  if (user === undefined) { req.resume(); return send(res, 401, '{"errorMessages":["unauthorized"],"errors":{}}'); }
+  if (user === undefined) {
+    req.resume();
+    return send(res, 401, '{"errorMessages":["unauthorized"],"errors":{}}');
+  }
   if (req.method === 'POST') {
     let body = '';
-    req.setEncoding('utf8').on('data', (c) => { body += c; }).on('end', () => {
-      const { fields } = JSON.parse(body);
-      const project = projectOf.get(user, site.id, fields.project.key);
-      if (!project || project.role === null) return send(res, 404, '{"errorMessages":["not found"],"errors":{}}');
-      if (!GROUP) return send(res, 201, JSON.stringify(create(project, fields.project.key, fields, user)));
-      pending.push({ res, project, key: fields.project.key, fields, user });
-      if (pending.length === 1) setImmediate(flush);
-    });
+    req
+      .setEncoding('utf8')
+      .on('data', (c) => {
+        body += c;
+      })
+      .on('end', () => {
+        const { fields } = JSON.parse(body);
+        const project = projectOf.get(user, site.id, fields.project.key);
+        if (!project || project.role === null) return send(res, 404, '{"errorMessages":["not found"],"errors":{}}');
+        if (!GROUP) return send(res, 201, JSON.stringify(create(project, fields.project.key, fields, user)));
+        pending.push({ res, project, key: fields.project.key, fields, user });
+        if (pending.length === 1) setImmediate(flush);
+      });
     return;
   }
   req.resume();
@@ -83,13 +113,19 @@ const server = createServer((req, res) => {
   const row = m && byKey.get(user, site.id, m[1], Number(m[2]));
   if (!row || row.role === null) return send(res, 404, '{"errorMessages":["not found"],"errors":{}}');
   const comments = commentsOf.all(row.id).map((c) => `{"id":"${c.id}","author":${c.author_id},"body":${c.body},"created":"${c.created_at}"}`);
-  send(res, 200, `{"id":"${row.id}","key":"${row.key}","fields":{"summary":${JSON.stringify(row.summary)},"issuetype":"${row.issue_type}",`
-    + `"description":${row.description ?? 'null'},"created":"${row.created_at}","updated":"${row.updated_at}","comment":{"comments":[${comments.join(',')}]}}}`);
+  send(
+    res,
+    200,
+    `{"id":"${row.id}","key":"${row.key}","fields":{"summary":${JSON.stringify(row.summary)},"issuetype":"${row.issue_type}",` +
+      `"description":${row.description ?? 'null'},"created":"${row.created_at}","updated":"${row.updated_at}","comment":{"comments":[${comments.join(',')}]}}}`,
+  );
 });
 server.keepAliveTimeout = 72_000;
 server.listen(0, '127.0.0.1', () => process.stdout.write(`floor ${GROUP ? 'group ' : ''}read listening on http://127.0.0.1:${server.address().port}\n`));
-process.on('SIGTERM', () => server.close(() => {
-  db.close();
-  for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
-  process.exit(0);
-}));
+process.on('SIGTERM', () =>
+  server.close(() => {
+    db.close();
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+    process.exit(0);
+  }),
+);

@@ -7,13 +7,43 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { benchSeed, generate, HOST, PROJECTS, userEmail } from './dataset.mjs';
 
-const ISSUE_COLUMNS = ['id', 'project_id', 'number', 'key', 'issue_type', 'summary', 'description', 'status_id', 'parent_id',
-  'assignee_id', 'reporter_id', 'creator_id', 'created_at', 'updated_at', 'version'];
+const ISSUE_COLUMNS = [
+  'id',
+  'project_id',
+  'number',
+  'key',
+  'issue_type',
+  'summary',
+  'description',
+  'status_id',
+  'parent_id',
+  'assignee_id',
+  'reporter_id',
+  'creator_id',
+  'created_at',
+  'updated_at',
+  'version',
+];
 const COMMENT_COLUMNS = ['id', 'issue_id', 'author_id', 'body', 'created_at', 'updated_at'];
 const PG_TYPES = {
-  id: 'int', project_id: 'int', number: 'int', key: 'text', issue_type: 'text', summary: 'text', description: 'text',
-  status_id: 'int', parent_id: 'int', assignee_id: 'int', reporter_id: 'int', creator_id: 'int', created_at: 'text',
-  updated_at: 'text', version: 'int', issue_id: 'int', author_id: 'int', body: 'text',
+  id: 'int',
+  project_id: 'int',
+  number: 'int',
+  key: 'text',
+  issue_type: 'text',
+  summary: 'text',
+  description: 'text',
+  status_id: 'int',
+  parent_id: 'int',
+  assignee_id: 'int',
+  reporter_id: 'int',
+  creator_id: 'int',
+  created_at: 'text',
+  updated_at: 'text',
+  version: 'int',
+  issue_id: 'int',
+  author_id: 'int',
+  body: 'text',
 };
 
 /**
@@ -62,7 +92,10 @@ function loadSqlite(file, rows) {
     for (const { issue, comments: list } of rows) {
       insertIssue.run(issue);
       issues++;
-      for (const c of list) { insertComment.run(c); comments++; }
+      for (const c of list) {
+        insertComment.run(c);
+        comments++;
+      }
     }
     db.prepare('update projects set issue_counter = (select coalesce(max(number), 0) from issues where issues.project_id = projects.id)').run();
   })();
@@ -74,10 +107,11 @@ function loadSqlite(file, rows) {
 async function loadPostgres(url, rows) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const insert = (table, columns, batch) => client.query(
-    `insert into ${table} (${columns.join(', ')}) select * from unnest(${columns.map((c, i) => `$${i + 1}::${PG_TYPES[c]}[]`).join(', ')})`,
-    columns.map((c) => batch.map((r) => r[c])),
-  );
+  const insert = (table, columns, batch) =>
+    client.query(
+      `insert into ${table} (${columns.join(', ')}) select * from unnest(${columns.map((c, i) => `$${i + 1}::${PG_TYPES[c]}[]`).join(', ')})`,
+      columns.map((c) => batch.map((r) => r[c])),
+    );
   let issues = 0;
   let comments = 0;
   try {
@@ -90,14 +124,17 @@ async function loadPostgres(url, rows) {
       if (issueBatch.length === 5000) {
         await insert('issues', ISSUE_COLUMNS, issueBatch);
         await insert('comments', COMMENT_COLUMNS, commentBatch);
-        issues += issueBatch.length; comments += commentBatch.length;
-        issueBatch = []; commentBatch = [];
+        issues += issueBatch.length;
+        comments += commentBatch.length;
+        issueBatch = [];
+        commentBatch = [];
       }
     }
     if (issueBatch.length > 0) {
       await insert('issues', ISSUE_COLUMNS, issueBatch);
       if (commentBatch.length > 0) await insert('comments', COMMENT_COLUMNS, commentBatch);
-      issues += issueBatch.length; comments += commentBatch.length;
+      issues += issueBatch.length;
+      comments += commentBatch.length;
     }
     await client.query('update projects set issue_counter = (select coalesce(max(number), 0) from issues where issues.project_id = projects.id)');
     // Rows were loaded with explicit ids: move the sequences past them, as the tracker's inserts expect.

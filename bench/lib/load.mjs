@@ -29,41 +29,79 @@ const SCENARIOS = {
   // spec §4 endpoint 5, the executor's fetch (the reviewer's is the same without comment).
   'get-issue': () => [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `${prefix}/issue/${randomKey()}?fields=${EXECUTOR_FIELDS}` }) }],
   // The same read again and again: an executor or reviewer polling its issue (the reply cache's best case).
-  'get-issue-same': () => [{ method: 'GET', path: `${prefix}/issue/${keyspace.projects[0]}-${Math.ceil(keyspace.counters[keyspace.projects[0]] / 2)}?fields=${EXECUTOR_FIELDS}` }],
+  'get-issue-same': () => [
+    { method: 'GET', path: `${prefix}/issue/${keyspace.projects[0]}-${Math.ceil(keyspace.counters[keyspace.projects[0]] / 2)}?fields=${EXECUTOR_FIELDS}` },
+  ],
   // A working set: random reads among 1,000 issues of one project (a team's open issues, a board).
-  'get-issue-hot': () => [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `${prefix}/issue/${keyspace.projects[0]}-${1 + Math.floor(rnd() * Math.min(1000, keyspace.counters[keyspace.projects[0]]))}?fields=${EXECUTOR_FIELDS}` }) }],
-  'create-issue': () => [{
-    method: 'POST', path: `${prefix}/issue`,
-    setupRequest: (req) => ({ ...req, ...json('POST', `${prefix}/issue`, {
-      fields: {
-        project: { key: pick(keyspace.projects) }, issuetype: { name: 'Task' },
-        summary: `Bench-created issue ${++serial}`, description: adfParagraph('Created under load by bench/run.mjs to measure POST /issue.'),
-      },
-    }) }),
-  }],
-  comment: () => [{
-    method: 'POST',
-    setupRequest: (req) => ({ ...req, ...json('POST', `${prefix}/issue/${randomKey()}/comment`, { body: adfParagraph(`Comment ${++serial} posted under load by bench/run.mjs.`) }) }),
-  }],
+  'get-issue-hot': () => [
+    {
+      method: 'GET',
+      setupRequest: (req) => ({
+        ...req,
+        path: `${prefix}/issue/${keyspace.projects[0]}-${1 + Math.floor(rnd() * Math.min(1000, keyspace.counters[keyspace.projects[0]]))}?fields=${EXECUTOR_FIELDS}`,
+      }),
+    },
+  ],
+  'create-issue': () => [
+    {
+      method: 'POST',
+      path: `${prefix}/issue`,
+      setupRequest: (req) => ({
+        ...req,
+        ...json('POST', `${prefix}/issue`, {
+          fields: {
+            project: { key: pick(keyspace.projects) },
+            issuetype: { name: 'Task' },
+            summary: `Bench-created issue ${++serial}`,
+            description: adfParagraph('Created under load by bench/run.mjs to measure POST /issue.'),
+          },
+        }),
+      }),
+    },
+  ],
+  comment: () => [
+    {
+      method: 'POST',
+      setupRequest: (req) => ({
+        ...req,
+        ...json('POST', `${prefix}/issue/${randomKey()}/comment`, { body: adfParagraph(`Comment ${++serial} posted under load by bench/run.mjs.`) }),
+      }),
+    },
+  ],
   // GET the transitions of a random issue, then POST the first one offered (a real status change).
   transitions: () => [
     {
       method: 'GET',
-      setupRequest: (req, context) => { context.key = randomKey(); return { ...req, path: `${prefix}/issue/${context.key}/transitions` }; },
-      onResponse: (status, body, context) => { context.transition = status === 200 ? JSON.parse(body).transitions[0]?.id : undefined; },
+      setupRequest: (req, context) => {
+        context.key = randomKey();
+        return { ...req, path: `${prefix}/issue/${context.key}/transitions` };
+      },
+      onResponse: (status, body, context) => {
+        context.transition = status === 200 ? JSON.parse(body).transitions[0]?.id : undefined;
+      },
     },
     {
       method: 'POST',
-      setupRequest: (req, context) => ({ ...req, ...json('POST', `${prefix}/issue/${context.key}/transitions`, { transition: { id: context.transition ?? '11' } }) }),
+      setupRequest: (req, context) => ({
+        ...req,
+        ...json('POST', `${prefix}/issue/${context.key}/transitions`, { transition: { id: context.transition ?? '11' } }),
+      }),
     },
   ],
   // One board column: 50 issues of one project in one status, newest first, with the fields a board shows.
-  search: () => [{
-    method: 'POST',
-    setupRequest: (req) => ({ ...req, ...json('POST', `${prefix}/search/jql`, {
-      jql: `project = ${pick(keyspace.projects)} AND status = "${pick(STATUS_NAMES)}"`, maxResults: 50, fields: ['summary', 'status', 'assignee'],
-    }) }),
-  }],
+  search: () => [
+    {
+      method: 'POST',
+      setupRequest: (req) => ({
+        ...req,
+        ...json('POST', `${prefix}/search/jql`, {
+          jql: `project = ${pick(keyspace.projects)} AND status = "${pick(STATUS_NAMES)}"`,
+          maxResults: 50,
+          fields: ['summary', 'status', 'assignee'],
+        }),
+      }),
+    },
+  ],
   // Calibration (lib/naive-sqlite.mjs): one row by key, one insert.
   'naive-read': () => [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/items/PA-${1 + Math.floor(rnd() * 100_000)}` }) }],
   'naive-insert': () => [{ method: 'POST', setupRequest: (req) => ({ ...req, ...json('POST', '/items', { summary: `Item ${++serial}` }) }) }],
@@ -79,10 +117,18 @@ const headers = {
 
 function run(seconds, record) {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({
-      url: urls, connections, duration: seconds, headers, requests: SCENARIOS[scenario](), timeout: 30,
-      ...(rate ? { overallRate: rate } : {}),
-    }, (err, result) => (err ? reject(err) : resolve(result)));
+    const instance = autocannon(
+      {
+        url: urls,
+        connections,
+        duration: seconds,
+        headers,
+        requests: SCENARIOS[scenario](),
+        timeout: 30,
+        ...(rate ? { overallRate: rate } : {}),
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
     if (record) instance.on('response', record);
   });
 }
@@ -105,10 +151,18 @@ const result = await run(duration, (_client, statusCode, _bytes, responseTime) =
   }
 });
 const seconds = (performance.now() - t0) / 1000;
-process.stdout.write(`${JSON.stringify({
-  scenario, connections, seconds, requests: all, ok, statuses,
-  rps: ok / seconds,
-  p50: histogram.getValueAtPercentile(50) / 1000,
-  p99: histogram.getValueAtPercentile(99) / 1000,
-  errors: result.errors, timeouts: result.timeouts,
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    scenario,
+    connections,
+    seconds,
+    requests: all,
+    ok,
+    statuses,
+    rps: ok / seconds,
+    p50: histogram.getValueAtPercentile(50) / 1000,
+    p99: histogram.getValueAtPercentile(99) / 1000,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  })}\n`,
+);

@@ -10,7 +10,9 @@ import Fastify from 'fastify';
 const db = new Database(join(process.argv[2], 'naive.sqlite'));
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
-db.exec('create table if not exists items (id integer primary key, key text not null unique, summary text not null, description text, created_at text not null)');
+db.exec(
+  'create table if not exists items (id integer primary key, key text not null unique, summary text not null, description text, created_at text not null)',
+);
 const insert = db.prepare('insert into items (key, summary, description, created_at) values (?, ?, ?, ?)');
 if (db.prepare('select count(*) as n from items').get().n === 0) {
   db.transaction(() => {
@@ -31,4 +33,11 @@ app.post('/items', async (request, reply) => {
 });
 await app.listen({ host: '127.0.0.1', port: 0 });
 process.stdout.write(`naive sqlite listening on http://127.0.0.1:${app.server.address().port}\n`);
-process.on('SIGTERM', () => void app.close().then(() => { db.close(); process.exit(0); }));
+process.on(
+  'SIGTERM',
+  () =>
+    void app.close().then(() => {
+      db.close();
+      process.exit(0);
+    }),
+);

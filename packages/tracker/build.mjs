@@ -27,7 +27,11 @@ const declared = Object.keys(pkg.dependencies ?? {});
 const outfile = resolve(here, 'dist/jst-tracker.js');
 
 /** The package a bare import names: `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
-const packageOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (spec) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
 const builtin = (spec) => spec.startsWith('node:') || builtinModules.includes(packageOf(spec));
 
 /** Declared dependencies and Node's modules stay imports; any other bare import must be a workspace. */
@@ -38,7 +42,13 @@ const externals = {
       if (builtin(a.path)) return { path: a.path, external: true };
       if (declared.includes(packageOf(a.path))) return { path: a.path, external: true };
       if (packageOf(a.path).startsWith('@jst/')) return undefined; // a workspace library: inlined
-      return { errors: [{ text: `${a.path} (imported by ${relative(here, a.importer)}) is not in packages/tracker/package.json "dependencies": declare it, or the installed jst-tracker cannot load it` }] };
+      return {
+        errors: [
+          {
+            text: `${a.path} (imported by ${relative(here, a.importer)}) is not in packages/tracker/package.json "dependencies": declare it, or the installed jst-tracker cannot load it`,
+          },
+        ],
+      };
     });
   },
 };
@@ -62,7 +72,9 @@ const fileUrls = {
         const target = resolve(dirname(a.path), rel);
         const inPackage = relative(here, target).split(sep).join('/') + (rel.endsWith('/') ? '/' : '');
         if (!shipped(inPackage)) {
-          throw new Error(`${relative(here, a.path)}: new URL('${rel}', import.meta.url) reaches ${inPackage.startsWith('..') ? target : inPackage}, which the package tarball does not ship: add it to "files" in packages/tracker/package.json (or keep the file under board-assets/)`);
+          throw new Error(
+            `${relative(here, a.path)}: new URL('${rel}', import.meta.url) reaches ${inPackage.startsWith('..') ? target : inPackage}, which the package tarball does not ship: add it to "files" in packages/tracker/package.json (or keep the file under board-assets/)`,
+          );
         }
         let moved = relative(dirname(outfile), target).split(sep).join('/');
         if (!moved.startsWith('.')) moved = `./${moved}`;

@@ -20,7 +20,7 @@ export function writeAgents(dir, jstBin) {
   };
   return {
     executor: write('executor.sh', [
-      '# The executor: its issue is $JST_ISSUE_KEY, its folder the issue\'s worktree; it stops after jst pr.',
+      "# The executor: its issue is $JST_ISSUE_KEY, its folder the issue's worktree; it stops after jst pr.",
       'jst start',
       'f="$JST_ISSUE_KEY-round-$JST_DISPATCH_ROUND.txt"',
       'echo "work of round $JST_DISPATCH_ROUND" > "$f" && git add "$f" && git commit -qm "$JST_ISSUE_KEY: $f"',
@@ -44,11 +44,14 @@ export async function dispatchRounds({ repo, jstBin, agents, keys, say, maxRound
     say(`\n$ AGENT_EXECUTOR_CMD=${agents.executor} AGENT_REVIEWER_CMD=${agents.reviewer} jst dispatch --once --json   (round ${i})`);
     const { code, stdout } = await new Promise((done) => {
       const child = spawn(process.execPath, [jstBin, 'dispatch', '--once', '--json'], {
-        cwd: repo, stdio: ['ignore', 'pipe', 'inherit'],
+        cwd: repo,
+        stdio: ['ignore', 'pipe', 'inherit'],
         env: { ...process.env, FORCE_COLOR: undefined, AGENT_EXECUTOR_CMD: agents.executor, AGENT_REVIEWER_CMD: agents.reviewer },
       });
       let out = '';
-      child.stdout.on('data', (c) => { out += c; });
+      child.stdout.on('data', (c) => {
+        out += c;
+      });
       child.on('close', (c) => done({ code: c, stdout: out }));
     });
     if (code !== 0) throw new Error(`jst dispatch --once exited with ${code} (the agents' logs: ${join(repo, '.jst', 'dispatch')})`);

@@ -6,9 +6,21 @@ export const ROLES = ['assigner', 'executor', 'reviewer'];
 export const CODEHOST_LOGIN = 'demo-bot';
 export const DEMO_REPO = { owner: 'demo', name: 'app' };
 
-const read = (file) => Object.fromEntries(readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+const read = (file) =>
+  Object.fromEntries(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('='))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
 const write = (file, values) => {
-  writeFileSync(file, Object.entries(values).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
+  writeFileSync(
+    file,
+    Object.entries(values)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n') + '\n',
+    { mode: 0o600 },
+  );
   chmodSync(file, 0o600);
 };
 
@@ -16,7 +28,12 @@ const write = (file, values) => {
 export function demoCredentials(file) {
   const c = existsSync(file) ? read(file) : {};
   let changed = false;
-  const ensure = (name, make) => { if (!c[name]) { c[name] = make(); changed = true; } };
+  const ensure = (name, make) => {
+    if (!c[name]) {
+      c[name] = make();
+      changed = true;
+    }
+  };
   for (const r of ROLES) {
     ensure(`DEMO_${r.toUpperCase()}_EMAIL`, () => `${r}@demo.test`);
     ensure(`DEMO_${r.toUpperCase()}_TOKEN`, () => `demo-${r}-${randomBytes(12).toString('hex')}`);
@@ -40,14 +57,27 @@ export function rememberPort(file, port) {
 /** The demo site (three role accounts, one project) and the code host (one account, one repository). */
 export function demoSeed(cred) {
   return {
-    sites: [{
-      host: 'demo.atlassian.net',
-      users: ROLES.map((r) => ({ email: cred.email(r), displayName: `Demo ${r[0].toUpperCase()}${r.slice(1)}`, tokens: [{ token: cred.token(r) }] })),
-      projects: [{ key: 'DEMO', name: 'Demo project', lead: cred.email('assigner'), workflow: 'kanban',
-        members: [{ email: cred.email('assigner'), role: 'admin' }, { email: cred.email('executor'), role: 'member' }, { email: cred.email('reviewer'), role: 'member' }],
-        // ARCHITECTURE §5: the board highlights a marker comment only from its role's account.
-        roles: { assigner: cred.email('assigner'), executor: cred.email('executor'), reviewer: cred.email('reviewer') } }],
-    }],
+    sites: [
+      {
+        host: 'demo.atlassian.net',
+        users: ROLES.map((r) => ({ email: cred.email(r), displayName: `Demo ${r[0].toUpperCase()}${r.slice(1)}`, tokens: [{ token: cred.token(r) }] })),
+        projects: [
+          {
+            key: 'DEMO',
+            name: 'Demo project',
+            lead: cred.email('assigner'),
+            workflow: 'kanban',
+            members: [
+              { email: cred.email('assigner'), role: 'admin' },
+              { email: cred.email('executor'), role: 'member' },
+              { email: cred.email('reviewer'), role: 'member' },
+            ],
+            // ARCHITECTURE §5: the board highlights a marker comment only from its role's account.
+            roles: { assigner: cred.email('assigner'), executor: cred.email('executor'), reviewer: cred.email('reviewer') },
+          },
+        ],
+      },
+    ],
     codehost: {
       users: [{ login: CODEHOST_LOGIN, name: 'Demo Bot', tokens: [{ token: cred.codehostToken }] }],
       repos: [{ ...DEMO_REPO, defaultBranch: 'development', collaborators: [{ login: CODEHOST_LOGIN, permission: 'write' }] }],

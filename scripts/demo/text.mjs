@@ -8,13 +8,25 @@ export function planFileFor() {
     request: 'Let users export a report as CSV',
     summary: 'CSV export for reports',
     scope: 'Export the rows of the report on screen as CSV. No other formats, no scheduling.',
-    acceptanceCriteria: ['An Export button on every report downloads a .csv file', 'Columns and order match the table on screen', 'Values with commas or quotes are quoted (RFC 4180)'],
+    acceptanceCriteria: [
+      'An Export button on every report downloads a .csv file',
+      'Columns and order match the table on screen',
+      'Values with commas or quotes are quoted (RFC 4180)',
+    ],
     priority: 'High',
     path: 'planned',
     steps: [
-      { summary: 'Serialise report rows to CSV', scope: 'A pure function from rows to CSV text', acceptanceCriteria: ['RFC 4180 quoting', 'Unit tests for commas, quotes and newlines'] },
+      {
+        summary: 'Serialise report rows to CSV',
+        scope: 'A pure function from rows to CSV text',
+        acceptanceCriteria: ['RFC 4180 quoting', 'Unit tests for commas, quotes and newlines'],
+      },
       { summary: 'CSV download endpoint', scope: 'GET /reports/:id.csv', acceptanceCriteria: ['Content-Type text/csv', 'Content-Disposition names the file'] },
-      { summary: 'Export button on the report page', scope: 'The button and its wiring only', acceptanceCriteria: ['Visible on every report', 'Disabled while loading'] },
+      {
+        summary: 'Export button on the report page',
+        scope: 'The button and its wiring only',
+        acceptanceCriteria: ['Visible on every report', 'Disabled while loading'],
+      },
     ],
   };
 }

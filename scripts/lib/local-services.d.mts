@@ -21,6 +21,10 @@ export interface ReadyProcess {
   ready: Promise<RegExpExecArray>;
 }
 
-export function spawnUntilReady(command: string, args: string[], readyLine: RegExp,
-  options?: { name?: string; cwd?: string; env?: Record<string, string>; timeoutMs?: number }): ReadyProcess;
+export function spawnUntilReady(
+  command: string,
+  args: string[],
+  readyLine: RegExp,
+  options?: { name?: string; cwd?: string; env?: Record<string, string>; timeoutMs?: number },
+): ReadyProcess;
 export function stopProcess(proc: ChildProcess, graceMs?: number): Promise<void>;

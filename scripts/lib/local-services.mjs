@@ -36,7 +36,10 @@ export function freePort() {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
   });
 }
 
@@ -79,7 +82,10 @@ export function stopProcess(proc, graceMs = 5_000) {
   return new Promise((resolve) => {
     if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
     const kill = setTimeout(() => proc.kill('SIGKILL'), graceMs);
-    proc.once('exit', () => { clearTimeout(kill); resolve(); });
+    proc.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
     proc.kill('SIGTERM');
   });
 }

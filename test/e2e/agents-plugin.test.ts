@@ -23,7 +23,7 @@ function frontMatter(file: string): { data: Record<string, unknown>; body: strin
 }
 
 describe('the skills plugin in agents/ (ARCHITECTURE §13)', () => {
-  it('plugin.json has the manifest\'s keys: a kebab-case name, a version, a description', () => {
+  it("plugin.json has the manifest's keys: a kebab-case name, a version, a description", () => {
     const p = json(join(AGENTS, '.claude-plugin', 'plugin.json'));
     expect(p.name).toMatch(NAME);
     expect(p.version).toMatch(/^\d+\.\d+\.\d+$/);
@@ -70,7 +70,10 @@ describe('the skills plugin in agents/ (ARCHITECTURE §13)', () => {
       symlinkSync(JST_BIN, join(bin, 'jst'));
       expect(statSync(JST_BIN).mode & 0o111).not.toBe(0);
     });
-    afterAll(() => { repo?.cleanup(); if (bin) rmSync(bin, { recursive: true, force: true }); });
+    afterAll(() => {
+      repo?.cleanup();
+      if (bin) rmSync(bin, { recursive: true, force: true });
+    });
 
     it('three servers, one per role, each `jst mcp --role <role>`', () => {
       const servers = json(join(AGENTS, '.mcp.json')).mcpServers as Record<string, { command: string; args: string[] }>;

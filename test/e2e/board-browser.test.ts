@@ -18,7 +18,9 @@ function startDemo(dir: string): Promise<{ child: ChildProcess; board: string; r
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
-    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const board = /^ {2}board +(http:\/\/\S+)/m.exec(out)?.[1];
@@ -39,7 +41,12 @@ describe.skipIf(!run)('ARCHITECTURE §12 board in Chromium, after npm start', ()
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'jst-board-demo-'));
     demo = await startDemo(dir);
-    const env = Object.fromEntries(readFileSync(join(dir, 'demo.env'), 'utf8').trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    const env = Object.fromEntries(
+      readFileSync(join(dir, 'demo.env'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
     demoAuth = basic(env.DEMO_ASSIGNER_EMAIL!, env.DEMO_ASSIGNER_TOKEN!);
     browser = await openBrowser({ username: env.DEMO_ASSIGNER_EMAIL!, password: env.DEMO_ASSIGNER_TOKEN! });
   }, 90_000);
@@ -66,7 +73,7 @@ describe.skipIf(!run)('ARCHITECTURE §12 board in Chromium, after npm start', ()
     await page.close();
   });
 
-  it('the Assignment report\'s /browse/<KEY> links open the issue page', async () => {
+  it("the Assignment report's /browse/<KEY> links open the issue page", async () => {
     const links = [...demo.report.matchAll(/(http:\/\/\S+\/browse\/DEMO-\d+)/g)].map((m) => m[1]!);
     expect(links.length).toBeGreaterThanOrEqual(4);
     const page = await browser.context.newPage();
@@ -99,9 +106,13 @@ describe.skipIf(!run)('ARCHITECTURE §12 board in Chromium, after npm start', ()
     await page.goto(demo.board);
     await page.evaluate('window.stayed = true');
     const api = `${demo.board}rest/api/3/issue/DEMO-4/transitions`;
-    const list = await (await fetch(api, { headers: { Authorization: demoAuth } })).json() as { transitions: { id: string; to: { name: string } }[] };
+    const list = (await (await fetch(api, { headers: { Authorization: demoAuth } })).json()) as { transitions: { id: string; to: { name: string } }[] };
     const to = list.transitions.find((x) => x.to.name === 'In Review')!;
-    const moved = await fetch(api, { method: 'POST', headers: { Authorization: demoAuth, 'Content-Type': 'application/json' }, body: JSON.stringify({ transition: { id: to.id } }) });
+    const moved = await fetch(api, {
+      method: 'POST',
+      headers: { Authorization: demoAuth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ transition: { id: to.id } }),
+    });
     expect(moved.status).toBe(204);
     await expect.poll(() => card(page, 'In Review', 'DEMO-4').count(), { timeout: 10_000 }).toBe(1);
     expect(await page.evaluate('window.stayed')).toBe(true);
@@ -145,11 +156,13 @@ describe.skipIf(!run)('ARCHITECTURE §12 board in Chromium: rights, outsiders, e
     expect(await viewer.locator('.summary').first().textContent()).toBe('Visible to members');
     expect(await viewer.locator('button.transition').count()).toBe(0);
     // The same call the button makes, forced from the viewer's page: the server refuses it.
-    const forced = await viewer.evaluate(`fetch('/rest/api/3/issue/${key}/transitions', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Jst-Board': '1' }, body: JSON.stringify({ transition: { id: '31' } }) }).then((r) => r.status)`);
+    const forced = await viewer.evaluate(
+      `fetch('/rest/api/3/issue/${key}/transitions', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Jst-Board': '1' }, body: JSON.stringify({ transition: { id: '31' } }) }).then((r) => r.status)`,
+    );
     expect(forced).toBe(403);
   });
 
-  it('pick a project you can see, filter with JQL, and see a JQL error in the search endpoint\'s words', async () => {
+  it("pick a project you can see, filter with JQL, and see a JQL error in the search endpoint's words", async () => {
     const page = await as('executor');
     await page.goto(`${t.url}/`);
     expect(await page.locator('select[name="project"] option').allTextContents()).toEqual(['ABC · Alpha', 'RST · Restricted flow']);
@@ -197,8 +210,13 @@ describe.skipIf(!run)('ARCHITECTURE §12 board in Chromium: rights, outsiders, e
     const page = await as('executor');
     const dialogs: string[] = [];
     const violations: string[] = [];
-    page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
-    page.on('console', (m) => { if (/Content.Security.Policy/i.test(m.text())) violations.push(m.text()); });
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    page.on('console', (m) => {
+      if (/Content.Security.Policy/i.test(m.text())) violations.push(m.text());
+    });
     const board = await page.goto(`${t.url}/?project=ABC`);
     expect(board?.headers()['content-security-policy']).toContain("default-src 'self'");
     expect(await page.locator(`.card[data-key="${hostile}"] .summary`).textContent()).toBe('<img src=x onerror=alert(1)>');

@@ -12,7 +12,11 @@ import type { TestTracker } from '../support/tracker.js';
 type Answer = (res: ServerResponse) => void;
 
 let server: Server | undefined;
-afterEach(async () => { server?.closeAllConnections(); await new Promise((r) => server?.close(r)); server = undefined; });
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((r) => server?.close(r));
+  server = undefined;
+});
 
 /** A site whose tenant_info is honest and whose every REST call gets `answer`. */
 async function misbehaving(answer: Answer): Promise<string> {
@@ -33,22 +37,27 @@ const drip: Answer = (res) => {
 };
 
 /** Streams JSON-ish megabytes until the client hangs up (at most `mib`). */
-const flood = (mib: number): Answer => (res) => {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  const chunk = Buffer.alloc(1024 * 1024, 0x20);
-  let sent = 0;
-  res.write('[');
-  const pump = () => {
-    while (sent < mib && !res.destroyed) {
-      sent++;
-      if (!res.write(chunk)) return void res.once('drain', pump);
-    }
-    if (!res.destroyed) res.end(']');
+const flood =
+  (mib: number): Answer =>
+  (res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    let sent = 0;
+    res.write('[');
+    const pump = () => {
+      while (sent < mib && !res.destroyed) {
+        sent++;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      if (!res.destroyed) res.end(']');
+    };
+    pump();
   };
-  pump();
-};
 
-const loginPage: Answer = (res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<html><body>Sign in</body></html>'); };
+const loginPage: Answer = (res) => {
+  res.writeHead(200, { 'content-type': 'text/html' });
+  res.end('<html><body>Sign in</body></html>');
+};
 
 describe('docs/limits.md: every tracker call is bounded in time and size (JST_TIMEOUT_MS, JST_MAX_RESPONSE_BYTES)', () => {
   it('JST_TIMEOUT_MS bounds the whole call: headers then one byte a second ends within the timeout, exit 1, one line naming JST_TIMEOUT_MS', async () => {
@@ -95,7 +104,7 @@ describe('docs/limits.md: every tracker call is bounded in time and size (JST_TI
     expect(r.stdout).toBe('');
   });
 
-  it('a 200 whose body is not JSON: healthcheck\'s tracker_login row FAILs (not WARN), exit 1', async () => {
+  it("a 200 whose body is not JSON: healthcheck's tracker_login row FAILs (not WARN), exit 1", async () => {
     const cwd = await misbehaving(loginPage);
     const r = await runJst(['healthcheck', '--role', 'assigner', '--json'], { cwd });
     const login = JSON.parse(r.stdout).rows.find((x: { name: string }) => x.name === 'tracker_login');

@@ -14,8 +14,13 @@ describe('jst client commands against a real jst-tracker (spec §1 operations 1-
     if (r.code !== 0) throw new Error(`jst ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
     return JSON.parse(r.stdout);
   };
-  beforeAll(async () => { t = await startTestTracker('sqlite'); dir = jstFolder(t); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await startTestTracker('sqlite');
+    dir = jstFolder(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   describe('raw (ARCHITECTURE §3)', () => {
     it('prints the body pretty-printed and exits 0 on 2xx', async () => {
@@ -40,8 +45,13 @@ describe('jst client commands against a real jst-tracker (spec §1 operations 1-
       expect(r.stdout).toBe('');
     });
     it('exits 2 on usage errors: no --role, bad role, bad method, bad path, bad JSON', async () => {
-      for (const args of [['raw', 'GET', '/myself'], ['--role', 'boss', 'raw', 'GET', '/myself'], ['--role', 'assigner', 'raw', 'FETCH', '/myself'],
-        ['--role', 'assigner', 'raw', 'GET', 'myself'], ['--role', 'assigner', 'raw', 'POST', '/issue', '{not json']]) {
+      for (const args of [
+        ['raw', 'GET', '/myself'],
+        ['--role', 'boss', 'raw', 'GET', '/myself'],
+        ['--role', 'assigner', 'raw', 'FETCH', '/myself'],
+        ['--role', 'assigner', 'raw', 'GET', 'myself'],
+        ['--role', 'assigner', 'raw', 'POST', '/issue', '{not json'],
+      ]) {
         const r = await jst(args);
         expect(r.code, args.join(' ')).toBe(2);
         expect(r.stderr.length).toBeGreaterThan(0);
@@ -87,20 +97,41 @@ describe('jst client commands against a real jst-tracker (spec §1 operations 1-
     expect((await jst(['--role', 'assigner', 'project', 'exists', 'ABC'])).code).toBe(0);
     expect((await jst(['--role', 'assigner', 'project', 'exists', 'AB'])).code).toBe(1);
     expect((await jst(['--role', 'reviewer', 'project', 'exists', 'RST'])).code).toBe(1);
-    expect((await json(['--role', 'assigner', 'project', 'statuses', 'ABC']))[0].statuses.map((s: any) => s.name)).toEqual(['To Do', 'In Progress', 'In Review', 'Done']);
+    expect((await json(['--role', 'assigner', 'project', 'statuses', 'ABC']))[0].statuses.map((s: any) => s.name)).toEqual([
+      'To Do',
+      'In Progress',
+      'In Review',
+      'Done',
+    ]);
     expect((await jst(['--role', 'assigner', 'project', 'statuses', 'NOPE'])).code).toBe(1);
   });
 
   it('issue create prints the key; text becomes one paragraph per line with nothing interpreted (spec §2 ADF)', async () => {
     writeFileSync(join(dir, 'desc.txt'), '## Scope\n\n- literal dash\n1. literal one\n');
-    const r = await jst(['--role', 'assigner', 'issue', 'create', '--type', 'Task', '--summary', 'CLI task', '--assignee', 'executor', '--description-file', join(dir, 'desc.txt')]);
+    const r = await jst([
+      '--role',
+      'assigner',
+      'issue',
+      'create',
+      '--type',
+      'Task',
+      '--summary',
+      'CLI task',
+      '--assignee',
+      'executor',
+      '--description-file',
+      join(dir, 'desc.txt'),
+    ]);
     expect(r.code).toBe(0);
     const key = r.stdout.trim();
     expect(key).toMatch(/^ABC-\d+$/);
     const issue = await json(['--role', 'executor', 'issue', 'view', key, '--fields', 'description,assignee,reporter']);
     expect(issue.fields.description.content.map((p: any) => p.content[0].text)).toEqual(['## Scope', '- literal dash', '1. literal one']);
     expect(issue.fields.assignee.emailAddress).toBe(EMAILS.executor);
-    const sub = await jst(['--role', 'assigner', 'issue', 'create', '--type', 'Subtask', '--parent', key, '--summary', 'child', '--description', '-'], 'from stdin\n');
+    const sub = await jst(
+      ['--role', 'assigner', 'issue', 'create', '--type', 'Subtask', '--parent', key, '--summary', 'child', '--description', '-'],
+      'from stdin\n',
+    );
     expect(sub.code).toBe(0);
     const parent = await json(['--role', 'assigner', 'issue', 'view', key, '--fields', 'executor']);
     expect(parent.fields.subtasks.map((s: any) => s.key)).toEqual([sub.stdout.trim()]);
@@ -146,7 +177,10 @@ describe('jst client commands against a real jst-tracker (spec §1 operations 1-
     writeFileSync(join(dir, 'c.txt'), 'Assignment report\nline two\n');
     expect((await jst(['--role', 'assigner', 'comment', 'add', key, '--body-file', join(dir, 'c.txt')])).code).toBe(0);
     expect((await jst(['--role', 'reviewer', 'comment', 'add', key, '-'], 'PR target branch: feature/x Worktree: /w\n')).code).toBe(0);
-    writeFileSync(join(dir, 'c.json'), JSON.stringify({ type: 'doc', version: 1, content: [{ type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'Notes' }] }] }));
+    writeFileSync(
+      join(dir, 'c.json'),
+      JSON.stringify({ type: 'doc', version: 1, content: [{ type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'Notes' }] }] }),
+    );
     expect((await jst(['--role', 'executor', 'comment', 'add', key, '--adf-file', join(dir, 'c.json')])).code).toBe(0);
     expect(await json(['--role', 'executor', 'comment', 'list', key])).toHaveLength(3);
     const marked = await json(['--role', 'executor', 'comment', 'list', key, '--marker', 'Assignment report']);
@@ -170,7 +204,10 @@ describe('jst client commands against a real jst-tracker (spec §1 operations 1-
   it('batch: JSON lines in, one answer line per request, over one connection', async () => {
     const input = ['{"method":"GET","path":"/myself","id":1}', '{"method":"GET","path":"/issue/ABC-99999"}', 'not json', ''].join('\n');
     const r = await jst(['--role', 'reviewer', 'batch'], input);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ id: 1, status: 200 });
     expect(lines[0].body.emailAddress).toBe(EMAILS.reviewer);
     expect(lines[1].status).toBe(404);
@@ -179,7 +216,19 @@ describe('jst client commands against a real jst-tracker (spec §1 operations 1-
   });
 
   it('--help on every command has examples; --version prints the version', async () => {
-    for (const cmd of [['raw'], ['whoami'], ['tenant'], ['project', 'list'], ['issue', 'create'], ['issue', 'delete'], ['comment', 'add'], ['search'], ['batch'], ['healthcheck'], ['init']]) {
+    for (const cmd of [
+      ['raw'],
+      ['whoami'],
+      ['tenant'],
+      ['project', 'list'],
+      ['issue', 'create'],
+      ['issue', 'delete'],
+      ['comment', 'add'],
+      ['search'],
+      ['batch'],
+      ['healthcheck'],
+      ['init'],
+    ]) {
       const r = await jst([...cmd, '--help']);
       expect(r.code, cmd.join(' ')).toBe(0);
       expect(r.stdout, cmd.join(' ')).toContain('Examples:');

@@ -12,7 +12,9 @@ import { startTestTracker, type TestTracker } from '../support/tracker.js';
  */
 describe('a cached cloudId that went stale because the tracker at the same address was replaced', () => {
   let t: TestTracker | undefined;
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('jst raw re-reads tenant_info once, retries, and stores the new cloudId; the healthcheck agrees', async () => {
     t = await startTestTracker('sqlite');

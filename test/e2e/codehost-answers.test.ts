@@ -18,7 +18,15 @@ const ESCAPES = '\u001b]0;pwned\u0007\u001b[2J';
 // Every control character but newline and tab: none may reach the terminal.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
-const pull = (o: Record<string, unknown> = {}) => ({ number: 7, html_url: 'https://codehost.test/acme/widgets/pull/7', state: 'open', title: 't', head: { ref: 'a' }, base: { ref: 'b' }, ...o });
+const pull = (o: Record<string, unknown> = {}) => ({
+  number: 7,
+  html_url: 'https://codehost.test/acme/widgets/pull/7',
+  state: 'open',
+  title: 't',
+  head: { ref: 'a' },
+  base: { ref: 'b' },
+  ...o,
+});
 
 /**
  * ARCHITECTURE §11: every answer is checked before it is used. Real `jst pr` and `jst review`
@@ -90,30 +98,54 @@ describe.each(await storeKinds())('ARCHITECTURE §11: every code-host answer is 
   });
 
   it('a redirect on POST /pulls is refused, not replayed as a GET: exit 1 naming the call, no pull request, the issue not moved', async () => {
-    const r = await refusedWith(['pr'], { method: 'POST', path: PULLS, status: 301, headers: { location: `${faults.api}/repos/acme/widgets/pulls` }, body: '' }, 'POST /repos/acme/widgets/pulls answered a redirect (HTTP 301)');
+    const r = await refusedWith(
+      ['pr'],
+      { method: 'POST', path: PULLS, status: 301, headers: { location: `${faults.api}/repos/acme/widgets/pulls` }, body: '' },
+      'POST /repos/acme/widgets/pulls answered a redirect (HTTP 301)',
+    );
     expect(faults.seen.filter((s) => s.startsWith('GET /repos/acme/widgets/pulls')).length).toBe(1);
     expect(r.stdout).toBe('');
   });
 
   it('a created pull request without a number (201 {"number": null}) is refused: no "Pull request: undefined" report', async () => {
-    await refusedWith(['pr'], { method: 'POST', path: PULLS, status: 201, body: JSON.stringify(pull({ number: null })) }, 'POST /repos/acme/widgets/pulls answered a pull request without a number');
+    await refusedWith(
+      ['pr'],
+      { method: 'POST', path: PULLS, status: 201, body: JSON.stringify(pull({ number: null })) },
+      'POST /repos/acme/widgets/pulls answered a pull request without a number',
+    );
   });
 
   it('a pull request list whose html_url is a number is refused, naming the call', async () => {
-    await refusedWith(['pr'], { method: 'GET', path: PULLS, status: 200, body: JSON.stringify([pull({ html_url: 12345 })]) }, 'GET /repos/acme/widgets/pulls answered pull request #7 without an http(s) URL');
+    await refusedWith(
+      ['pr'],
+      { method: 'GET', path: PULLS, status: 200, body: JSON.stringify([pull({ html_url: 12345 })]) },
+      'GET /repos/acme/widgets/pulls answered pull request #7 without an http(s) URL',
+    );
   });
 
   it('a pull request list whose number is a string ("7; rm -rf ~") is refused', async () => {
-    await refusedWith(['pr'], { method: 'GET', path: PULLS, status: 200, body: JSON.stringify([pull({ number: '7; rm -rf ~' })]) }, 'GET /repos/acme/widgets/pulls answered a pull request without a number');
+    await refusedWith(
+      ['pr'],
+      { method: 'GET', path: PULLS, status: 200, body: JSON.stringify([pull({ number: '7; rm -rf ~' })]) },
+      'GET /repos/acme/widgets/pulls answered a pull request without a number',
+    );
   });
 
   it('a pull request list that is an object is refused, not a crash', async () => {
-    await refusedWith(['pr'], { method: 'GET', path: PULLS, status: 200, body: JSON.stringify({ 0: pull(), length: 1 }) }, 'GET /repos/acme/widgets/pulls answered a list that is not a list');
+    await refusedWith(
+      ['pr'],
+      { method: 'GET', path: PULLS, status: 200, body: JSON.stringify({ 0: pull(), length: 1 }) },
+      'GET /repos/acme/widgets/pulls answered a list that is not a list',
+    );
   });
 
   it('a 422 with a 3 MB message is printed once, cut to a few hundred characters that say how much was left out', async () => {
     const huge = 'A'.repeat(3 * 1024 * 1024);
-    const r = await refusedWith(['pr', '--json'], { method: 'POST', path: PULLS, status: 422, body: JSON.stringify({ message: huge, errors: [{ message: huge }] }) }, 'POST /repos/acme/widgets/pulls answered HTTP 422');
+    const r = await refusedWith(
+      ['pr', '--json'],
+      { method: 'POST', path: PULLS, status: 422, body: JSON.stringify({ message: huge, errors: [{ message: huge }] }) },
+      'POST /repos/acme/widgets/pulls answered HTTP 422',
+    );
     expect(r.stderr.length).toBeLessThan(2000);
     expect(r.stderr).toMatch(/… \(\d+ more characters\)/);
     expect(r.stdout.length).toBeLessThan(2000);
@@ -121,7 +153,12 @@ describe.each(await storeKinds())('ARCHITECTURE §11: every code-host answer is 
   });
 
   it('control characters in an error message never reach the terminal (text and --json)', async () => {
-    const fault: Fault = { method: 'POST', path: PULLS, status: 422, body: JSON.stringify({ message: `Validation Failed${ESCAPES}`, errors: [{ message: `bad${ESCAPES}` }] }) };
+    const fault: Fault = {
+      method: 'POST',
+      path: PULLS,
+      status: 422,
+      body: JSON.stringify({ message: `Validation Failed${ESCAPES}`, errors: [{ message: `bad${ESCAPES}` }] }),
+    };
     const r = await refusedWith(['pr'], fault, 'POST /repos/acme/widgets/pulls answered HTTP 422: Validation Failed');
     expect(r.stderr).toContain('pwned');
     const j = await refusedWith(['pr', '--json'], fault, 'answered HTTP 422');
@@ -130,7 +167,11 @@ describe.each(await storeKinds())('ARCHITECTURE §11: every code-host answer is 
   });
 
   it('a redirect on the pull request list is refused too (every method)', async () => {
-    await refusedWith(['pr'], { method: 'GET', path: PULLS, status: 302, headers: { location: 'http://127.0.0.1:9/elsewhere' }, body: '' }, 'GET /repos/acme/widgets/pulls answered a redirect (HTTP 302)');
+    await refusedWith(
+      ['pr'],
+      { method: 'GET', path: PULLS, status: 302, headers: { location: 'http://127.0.0.1:9/elsewhere' }, body: '' },
+      'GET /repos/acme/widgets/pulls answered a redirect (HTTP 302)',
+    );
   });
 
   describe('once the pull request is open', () => {
@@ -140,12 +181,24 @@ describe.each(await storeKinds())('ARCHITECTURE §11: every code-host answer is 
     });
 
     it('jst review: a review list that is not a list is exit 1 naming the call', async () => {
-      await refusedWith(['review', key], { method: 'GET', path: REVIEWS, status: 200, body: JSON.stringify({ reviews: [] }) }, 'answered a list that is not a list');
+      await refusedWith(
+        ['review', key],
+        { method: 'GET', path: REVIEWS, status: 200, body: JSON.stringify({ reviews: [] }) },
+        'answered a list that is not a list',
+      );
     });
 
     it('jst review: a review without an id, or a user without a login, is exit 1 naming the call', async () => {
-      await refusedWith(['review', key], { method: 'GET', path: REVIEWS, status: 200, body: JSON.stringify([{ user: { login: CODEHOST_LOGIN }, body: 'APPROVED — x', state: 'COMMENTED' }]) }, 'answered a review without an id');
-      await refusedWith(['review', key], { method: 'GET', path: /^\/user$/, status: 200, body: JSON.stringify([{ login: CODEHOST_LOGIN }]) }, 'GET /user answered something that is not a user');
+      await refusedWith(
+        ['review', key],
+        { method: 'GET', path: REVIEWS, status: 200, body: JSON.stringify([{ user: { login: CODEHOST_LOGIN }, body: 'APPROVED — x', state: 'COMMENTED' }]) },
+        'answered a review without an id',
+      );
+      await refusedWith(
+        ['review', key],
+        { method: 'GET', path: /^\/user$/, status: 200, body: JSON.stringify([{ login: CODEHOST_LOGIN }]) },
+        'GET /user answered something that is not a user',
+      );
     });
 
     it('jst review: control characters in a review, a branch name or a title are removed in text mode; --json keeps the text as JSON', async () => {
@@ -176,7 +229,10 @@ describe.each(await storeKinds())('ARCHITECTURE §11: every code-host answer is 
       expect(r.stdout).toContain('pwned');
       expect(r.stdout + r.stderr).not.toMatch(CONTROL);
       // issue view and comment list print text on a terminal only (JSON when piped).
-      for (const args of [['--role', 'reviewer', 'issue', 'view', key], ['--role', 'reviewer', 'comment', 'list', key]]) {
+      for (const args of [
+        ['--role', 'reviewer', 'issue', 'view', key],
+        ['--role', 'reviewer', 'comment', 'list', key],
+      ]) {
         const shown = await onTerminal(w.repo.repo, args, []);
         expect(shown.code, shown.screen).toBe(0);
         expect(shown.screen, args.join(' ')).toContain('pwned');

@@ -21,7 +21,8 @@ describe('jst pr with a code-host token that may only read (ARCHITECTURE ยง11, ย
   let keys: string[];
   let worktrees: string[];
   const statusOf = async (key: string): Promise<string> => (await t.as('assigner').get(`/issue/${key}?fields=status`)).body.fields.status.name;
-  const firstLines = async (key: string): Promise<string[]> => ((await t.as('assigner').get(`/issue/${key}/comment?maxResults=100`)).body.comments as { body: unknown }[]).map((c) => firstLineText(c.body));
+  const firstLines = async (key: string): Promise<string[]> =>
+    ((await t.as('assigner').get(`/issue/${key}/comment?maxResults=100`)).body.comments as { body: unknown }[]).map((c) => firstLineText(c.body));
 
   beforeAll(async () => {
     t = await startTestTracker('sqlite', withCodehost(testSeed()));
@@ -46,7 +47,11 @@ describe('jst pr with a code-host token that may only read (ARCHITECTURE ยง11, ย
     const comments = await firstLines(key);
     const r = await runJst(['pr', '--json'], { cwd: wt, env: { CODEHOST_PAT_TOKEN: CODEHOST_READ_TOKEN } });
     expect(r.code, r.stderr).toBe(1);
-    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'forbidden', exitCode: 1, message: expect.stringContaining('POST /repos/acme/widgets/pulls answered HTTP 403') });
+    expect(JSON.parse(r.stdout).error).toMatchObject({
+      code: 'forbidden',
+      exitCode: 1,
+      message: expect.stringContaining('POST /repos/acme/widgets/pulls answered HTTP 403'),
+    });
     expect(r.stderr).toContain('grant it Pull requests (read and write)');
     expect(r.stdout + r.stderr).not.toContain(CODEHOST_READ_TOKEN);
     expect(await ch.pulls('acme/widgets')).toEqual([]);

@@ -10,7 +10,12 @@ const root = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '')
 
 /** The demo's 0600 credentials file, read back as the person would (`set -a; . demo.env`). */
 const credentialsIn = (dir: string): Record<string, string> =>
-  Object.fromEntries(readFileSync(join(dir, 'demo.env'), 'utf8').split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  Object.fromEntries(
+    readFileSync(join(dir, 'demo.env'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('='))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
 
 const addressOf = (out: string, label: string): string => {
   const m = new RegExp(`^ {2}${label} +(\\S+)`, 'm').exec(out);
@@ -18,7 +23,11 @@ const addressOf = (out: string, label: string): string => {
   return m[1]!;
 };
 
-interface World { tracker: string; codehost: string; cred: Record<string, string> }
+interface World {
+  tracker: string;
+  codehost: string;
+  cred: Record<string, string>;
+}
 
 /** Calls the tracker (Basic, as the assigner) and the code host (Bearer) the demo printed. */
 function clients(w: World) {
@@ -30,7 +39,9 @@ function clients(w: World) {
       return res.json() as Promise<any>;
     },
     codehost: async (path: string) => {
-      const res = await fetch(`${w.codehost}${path}`, { headers: { Authorization: `Bearer ${w.cred.DEMO_CODEHOST_TOKEN}`, Accept: 'application/vnd.github+json' } });
+      const res = await fetch(`${w.codehost}${path}`, {
+        headers: { Authorization: `Bearer ${w.cred.DEMO_CODEHOST_TOKEN}`, Accept: 'application/vnd.github+json' },
+      });
       expect(res.status, path).toBe(200);
       return res.json() as Promise<any>;
     },
@@ -48,24 +59,43 @@ describe('npm start (docs/architecture.md §3, §14 "The demo"): all three phase
     symlinkSync(join(root, 'node_modules'), join(clone, 'jst', 'node_modules'), 'dir');
     dir = join(clone, 'demo');
   }, 120_000);
-  afterAll(() => { rmSync(clone, { recursive: true, force: true }); });
+  afterAll(() => {
+    rmSync(clone, { recursive: true, force: true });
+  });
 
   it('--once: plans, takes the first sub-task to Done with its pull request merged and both verdicts posted, prints the addresses', async () => {
-    const r = spawnSync('npm', ['start', '--silent', '--', '--once', '--dir', dir], { cwd: join(clone, 'jst'), encoding: 'utf8', timeout: 240_000, env: { ...process.env, NO_COLOR: '1' } });
+    const r = spawnSync('npm', ['start', '--silent', '--', '--once', '--dir', dir], {
+      cwd: join(clone, 'jst'),
+      encoding: 'utf8',
+      timeout: 240_000,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     expect(r.status, r.stderr.slice(-4000)).toBe(0);
     const out = r.stdout;
     // Each jst command is shown before it runs, in the form the person types.
-    for (const shown of ['$ jst plan --plan', '$ jst start', '$ jst note', '$ jst pr', '--request-changes --summary', '--approve --summary', '/merge', '$ jst done ']) expect(r.stderr).toContain(shown);
+    for (const shown of [
+      '$ jst plan --plan',
+      '$ jst start',
+      '$ jst note',
+      '$ jst pr',
+      '--request-changes --summary',
+      '--approve --summary',
+      '/merge',
+      '$ jst done ',
+    ])
+      expect(r.stderr).toContain(shown);
     expect(r.stderr.indexOf('--request-changes')).toBeLessThan(r.stderr.indexOf('--approve'));
     // The executor's second start shows what the reviewer asked for, from whom, before the task memory.
     const asked = out.indexOf('Changes requested by Demo Reviewer');
     expect(asked).toBeGreaterThan(0);
     expect(out.indexOf('CHANGES REQUESTED — Quote values', asked)).toBeGreaterThan(asked);
     expect(out.indexOf('Task memory (1 earlier note)', asked)).toBeGreaterThan(asked);
-    for (const label of ['tracker', 'board', 'code host', 'pull request', 'tracker data', 'credentials', 'repository', 'worktrees']) expect(out).toMatch(new RegExp(`^ {2}${label} +\\S`, 'm'));
+    for (const label of ['tracker', 'board', 'code host', 'pull request', 'tracker data', 'credentials', 'repository', 'worktrees'])
+      expect(out).toMatch(new RegExp(`^ {2}${label} +\\S`, 'm'));
     expect(out).toContain('The server has stopped (--once)');
     // No key is hard-coded: every key printed comes from the plan's own worktrees.
-    for (const file of ['scripts/demo.mjs', 'scripts/demo/text.mjs', 'scripts/demo/setup.mjs']) expect(readFileSync(join(root, file), 'utf8')).not.toMatch(/DEMO-\d/);
+    for (const file of ['scripts/demo.mjs', 'scripts/demo/text.mjs', 'scripts/demo/setup.mjs'])
+      expect(readFileSync(join(root, file), 'utf8')).not.toMatch(/DEMO-\d/);
     expect(out).toMatch(/^To take (DEMO-\d+) through yourself/m);
     expect(statSync(join(dir, 'demo.env')).mode & 0o777).toBe(0o600);
     expect(out + r.stderr).not.toMatch(/demo-(assigner|executor|reviewer|codehost)-[0-9a-f]{24}/);
@@ -103,7 +133,10 @@ describe('npm start (docs/architecture.md §3, §14 "The demo"): all three phase
       const out = await untilRunning(demo);
       const block = /Next, take \S+ through yourself[^\n]*\n((?: {2}[^\n]+\n)+)/m.exec(out)?.[1];
       expect(block, out).toBeDefined();
-      const commands = block!.split('\n').filter(Boolean).map((l) => l.slice(2));
+      const commands = block!
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.slice(2));
       expect(commands[0]).toMatch(/^export PATH=/);
       expect(commands.some((c) => c.endsWith(' jst pr'))).toBe(true);
       // One new shell, nothing set but PATH and HOME, the lines in order exactly as printed: each must succeed.
@@ -125,8 +158,13 @@ function untilRunning(child: ReturnType<typeof spawn>): Promise<string> {
   let out = '';
   let err = '';
   return new Promise<string>((resolve, reject) => {
-    child.stdout!.setEncoding('utf8').on('data', (c: string) => { out += c; if (out.includes('keeps running')) resolve(out); });
-    child.stderr!.setEncoding('utf8').on('data', (c: string) => { err += c; });
+    child.stdout!.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+      if (out.includes('keeps running')) resolve(out);
+    });
+    child.stderr!.setEncoding('utf8').on('data', (c: string) => {
+      err += c;
+    });
     child.on('close', (code) => reject(new Error(`demo exited ${code}:\n${out}\n${err.slice(-3000)}`)));
   });
 }

@@ -9,14 +9,25 @@ const root = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '')
 
 describe('README "The agent loop": the demo\'s offline variant with scripted agents', () => {
   const dir = mkdtempSync(join(tmpdir(), 'jst-demo-dispatch-'));
-  afterAll(() => { rmSync(dir, { recursive: true, force: true }); });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
 
-  it('ARCHITECTURE §15: npm start -- --once --dispatch brings every sub-task to approved, waiting for the person\'s jst done', async () => {
+  it("ARCHITECTURE §15: npm start -- --once --dispatch brings every sub-task to approved, waiting for the person's jst done", async () => {
     const { code, out, err } = await new Promise<{ code: number | null; out: string; err: string }>((done) => {
-      const child = spawn(process.execPath, [join(root, 'scripts', 'demo.mjs'), '--once', '--dispatch', '--dir', dir], { cwd: root, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let o = ''; let e = '';
-      child.stdout.setEncoding('utf8').on('data', (c: string) => { o += c; });
-      child.stderr.setEncoding('utf8').on('data', (c: string) => { e += c; });
+      const child = spawn(process.execPath, [join(root, 'scripts', 'demo.mjs'), '--once', '--dispatch', '--dir', dir], {
+        cwd: root,
+        env: { ...process.env, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let o = '';
+      let e = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => {
+        o += c;
+      });
+      child.stderr.setEncoding('utf8').on('data', (c: string) => {
+        e += c;
+      });
       child.on('close', (c) => done({ code: c, out: o, err: e }));
     });
     expect(code, err.slice(-3000)).toBe(0);

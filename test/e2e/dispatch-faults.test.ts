@@ -19,14 +19,22 @@ describe('ARCHITECTURE §15: jst dispatch killed at any point and run again star
   beforeAll(async () => {
     d = await dispatchWorld(3);
     // Slow agents widen the windows a kill can land in (between journal, spawn, exit and the next round).
-    d.agents(d.script('executor.sh', `sleep 0.$((RANDOM % 8 + 1)) 2>/dev/null || sleep 1\n${EXECUTOR_AGENT}`), d.script('reviewer.sh', `sleep 0.3\n${REVIEWER_AGENT}`));
+    d.agents(
+      d.script('executor.sh', `sleep 0.$((RANDOM % 8 + 1)) 2>/dev/null || sleep 1\n${EXECUTOR_AGENT}`),
+      d.script('reviewer.sh', `sleep 0.3\n${REVIEWER_AGENT}`),
+    );
   }, 120_000);
-  afterAll(async () => { await d?.close(); });
+  afterAll(async () => {
+    await d?.close();
+  });
 
   it('ARCHITECTURE §15: kill -9 at random points, rerun: never two agents for one issue and round', async () => {
     const subs = d.keys.slice(1);
     let seed = 7;
-    const random = () => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31; };
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     let kills = 0;
     for (let i = 0; i < 40; i += 1) {
       const run = d.spawnDispatch('--interval', '1', '--json');
@@ -48,7 +56,12 @@ describe('ARCHITECTURE §15: jst dispatch killed at any point and run again star
     expect(kills).toBeGreaterThan(2);
     expect(duplicates(d)).toEqual([]);
     for (const k of subs) {
-      expect(d.runs().filter((x) => x.what === 'start' && x.key === k).map((x) => `${x.role} ${x.round}`)).toEqual(['executor 1', 'reviewer 2', 'executor 3', 'reviewer 4']);
+      expect(
+        d
+          .runs()
+          .filter((x) => x.what === 'start' && x.key === k)
+          .map((x) => `${x.role} ${x.round}`),
+      ).toEqual(['executor 1', 'reviewer 2', 'executor 3', 'reviewer 4']);
     }
     // The journal is whole JSON after every kill (written to a temporary file, then renamed).
     const journal = JSON.parse(readFileSync(join(d.w.repo.repo, '.jst', 'dispatch-journal.json'), 'utf8'));
@@ -58,8 +71,12 @@ describe('ARCHITECTURE §15: jst dispatch killed at any point and run again star
 
 describe('ARCHITECTURE §15: a failing agent, --max-agents, Ctrl-C and bad input', () => {
   let d: DispatchWorld;
-  beforeAll(async () => { d = await dispatchWorld(3); }, 120_000);
-  afterAll(async () => { await d?.close(); });
+  beforeAll(async () => {
+    d = await dispatchWorld(3);
+  }, 120_000);
+  afterAll(async () => {
+    await d?.close();
+  });
 
   it('ARCHITECTURE §15: bad input is exit 2 naming the flag or setting, and nothing is started or written', async () => {
     d.agents(null, null);
@@ -67,7 +84,12 @@ describe('ARCHITECTURE §15: a failing agent, --max-agents, Ctrl-C and bad input
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('AGENT_EXECUTOR_CMD and AGENT_REVIEWER_CMD are both unset in .jst/team.env');
     d.agents(d.script('never.sh', 'exit 0'), null);
-    for (const [flag, value, text] of [['--max-agents', '0', '--max-agents must be a whole number from 1 to 16 (got 0)'], ['--max-agents', '17', 'from 1 to 16 (got 17)'], ['--interval', 'soon', '--interval must be a whole number of seconds from 1 to 86400 (got NaN)'], ['--interval', '0.5', '(got 0.5)']] as const) {
+    for (const [flag, value, text] of [
+      ['--max-agents', '0', '--max-agents must be a whole number from 1 to 16 (got 0)'],
+      ['--max-agents', '17', 'from 1 to 16 (got 17)'],
+      ['--interval', 'soon', '--interval must be a whole number of seconds from 1 to 86400 (got NaN)'],
+      ['--interval', '0.5', '(got 0.5)'],
+    ] as const) {
       const r = await d.dispatch('--once', flag, value);
       expect(r.code, `${flag} ${value}`).toBe(2);
       expect(r.stderr).toContain(text);
@@ -86,7 +108,10 @@ describe('ARCHITECTURE §15: a failing agent, --max-agents, Ctrl-C and bad input
     writeFileSync(join(d.w.repo.repo, '.jst', 'dispatch-journal.json'), '{"version": 1, "agents": {}}\n');
     // A secret in a command line never leaves dispatch (--dry-run shows the commands it would run).
     d.agents(`my-agent --token ${TOKENS.executor}`, null);
-    for (const args of [['--dry-run', '--once', '--json'], ['--dry-run', '--once']]) {
+    for (const args of [
+      ['--dry-run', '--once', '--json'],
+      ['--dry-run', '--once'],
+    ]) {
       const r = await d.dispatch(...args);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout + r.stderr).not.toContain(TOKENS.executor);
@@ -113,9 +138,18 @@ describe('ARCHITECTURE §15: a failing agent, --max-agents, Ctrl-C and bad input
     const third = await d.dispatch('--once', '--max-agents', '1', '--dry-run', '--json');
     expect(third.code).toBe(0);
     const doc = lastDoc(third);
-    expect(doc.waiting).toContainEqual({ key: A, why: expect.stringContaining(`failed 2 times: left for you, see ${join(d.w.repo.repo, '.jst', 'dispatch', `${A}-1.log`)}`), command: null });
+    expect(doc.waiting).toContainEqual({
+      key: A,
+      why: expect.stringContaining(`failed 2 times: left for you, see ${join(d.w.repo.repo, '.jst', 'dispatch', `${A}-1.log`)}`),
+      command: null,
+    });
     expect(doc.wouldStart.map((x: { key: string }) => x.key)).not.toContain(A);
-    expect(d.runs().filter((x) => x.what === 'start').map((x) => x.key)).toEqual([A, A]);
+    expect(
+      d
+        .runs()
+        .filter((x) => x.what === 'start')
+        .map((x) => x.key),
+    ).toEqual([A, A]);
   }, 120_000);
 
   it('ARCHITECTURE §15: --max-agents 1 never runs two agents at once; Ctrl-C starts no more and waits for the running one', async () => {
@@ -131,7 +165,9 @@ describe('ARCHITECTURE §15: a failing agent, --max-agents, Ctrl-C and bad input
     expect(code, run.out.stderr).toBe(0);
     expect(run.out.stderr).toContain('jst dispatch: stopping: no new agents');
     const mine = d.runs().filter((x) => x.key === B || x.key === C);
-    const spans = [B, C].map((k) => [mine.find((x) => x.key === k && x.what === 'start')!.ms, mine.find((x) => x.key === k && x.what === 'end')!.ms] as const).sort((a, b) => a[0] - b[0]);
+    const spans = [B, C]
+      .map((k) => [mine.find((x) => x.key === k && x.what === 'start')!.ms, mine.find((x) => x.key === k && x.what === 'end')!.ms] as const)
+      .sort((a, b) => a[0] - b[0]);
     expect(spans[1]![0]).toBeGreaterThanOrEqual(spans[0]![1]);
     expect(run.out.stderr.match(/^→ start /gm)).toHaveLength(2);
   }, 120_000);
@@ -147,7 +183,12 @@ describe('ARCHITECTURE §15: a failing agent, --max-agents, Ctrl-C and bad input
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(0);
     const after = d.runs().slice(before);
-    expect(after.filter((x) => x.what === 'end').map((x) => x.key).sort()).toEqual([...gone].sort());
+    expect(
+      after
+        .filter((x) => x.what === 'end')
+        .map((x) => x.key)
+        .sort(),
+    ).toEqual([...gone].sort());
     expect(run.out.stderr.match(/^✓ /gm)).toHaveLength(2);
   }, 60_000);
 });

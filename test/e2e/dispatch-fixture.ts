@@ -39,7 +39,18 @@ export async function dispatchWorld(steps = 3): Promise<DispatchWorld> {
   const t = await startTestTracker('sqlite', withCodehost(testSeed()));
   const ch = codehostOf(t);
   const w = planWorld(t, { codehost: ch });
-  const plan = await w.plan(['--plan', w.planFile(steps === 0 ? SINGLE : { ...MULTISTEP, steps: Array.from({ length: steps }, (_, i) => ({ ...MULTISTEP.steps[i % 3]!, summary: `Step ${i + 1}: ${MULTISTEP.steps[i % 3]!.summary}` })) }), '--json']);
+  const plan = await w.plan([
+    '--plan',
+    w.planFile(
+      steps === 0
+        ? SINGLE
+        : {
+            ...MULTISTEP,
+            steps: Array.from({ length: steps }, (_, i) => ({ ...MULTISTEP.steps[i % 3]!, summary: `Step ${i + 1}: ${MULTISTEP.steps[i % 3]!.summary}` })),
+          },
+    ),
+    '--json',
+  ]);
   if (plan.code !== 0) throw new Error(`jst plan failed: ${plan.stderr}`);
   const { keys, branches, worktrees } = JSON.parse(plan.stdout) as { keys: string[]; branches: string[]; worktrees: string[] };
   const dir = join(w.repo.root, 'agents');
@@ -48,25 +59,44 @@ export async function dispatchWorld(steps = 3): Promise<DispatchWorld> {
   const team = join(w.repo.repo, '.jst', 'team.env');
   const base = readFileSync(team, 'utf8');
   return {
-    t, ch, w, keys, branches, worktrees,
-    runs: () => (existsSync(shared) ? readFileSync(shared, 'utf8') : '').split('\n').filter(Boolean).map((l) => {
-      const [what, key, role, round, ms, code] = l.split(' ');
-      return { what: what as 'start' | 'end', key: key!, role: role!, round: Number(round), ms: Number(ms), ...(code !== undefined ? { code: Number(code) } : {}) };
-    }),
+    t,
+    ch,
+    w,
+    keys,
+    branches,
+    worktrees,
+    runs: () =>
+      (existsSync(shared) ? readFileSync(shared, 'utf8') : '')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => {
+          const [what, key, role, round, ms, code] = l.split(' ');
+          return {
+            what: what as 'start' | 'end',
+            key: key!,
+            role: role!,
+            round: Number(round),
+            ms: Number(ms),
+            ...(code !== undefined ? { code: Number(code) } : {}),
+          };
+        }),
     script(name, body) {
       const file = join(dir, name);
-      writeFileSync(file, [
-        '#!/bin/sh',
-        `jst() { ${sh(process.execPath)} ${sh(JST_BIN)} "$@"; }`,
-        `SHARED=${sh(shared)}`,
-        `STATE=${sh(join(dir, 'state'))}`,
-        'now() { date +%s%3N; }',
-        'echo "start $JST_ISSUE_KEY $JST_ROLE $JST_DISPATCH_ROUND $(now)" >> "$SHARED"',
-        'finish() { code=$?; echo "end $JST_ISSUE_KEY $JST_ROLE $JST_DISPATCH_ROUND $(now) $code" >> "$SHARED"; }',
-        'trap finish EXIT',
-        'set -e',
-        body,
-      ].join('\n') + '\n');
+      writeFileSync(
+        file,
+        [
+          '#!/bin/sh',
+          `jst() { ${sh(process.execPath)} ${sh(JST_BIN)} "$@"; }`,
+          `SHARED=${sh(shared)}`,
+          `STATE=${sh(join(dir, 'state'))}`,
+          'now() { date +%s%3N; }',
+          'echo "start $JST_ISSUE_KEY $JST_ROLE $JST_DISPATCH_ROUND $(now)" >> "$SHARED"',
+          'finish() { code=$?; echo "end $JST_ISSUE_KEY $JST_ROLE $JST_DISPATCH_ROUND $(now) $code" >> "$SHARED"; }',
+          'trap finish EXIT',
+          'set -e',
+          body,
+        ].join('\n') + '\n',
+      );
       chmodSync(file, 0o755);
       return sh(file);
     },
@@ -76,16 +106,24 @@ export async function dispatchWorld(steps = 3): Promise<DispatchWorld> {
     dispatch: (...args) => runJst(['dispatch', ...args], { cwd: w.repo.repo }),
     spawnDispatch(...args) {
       const child = spawn(process.execPath, [JST_BIN, 'dispatch', ...args], {
-        cwd: w.repo.repo, stdio: ['ignore', 'pipe', 'pipe'],
+        cwd: w.repo.repo,
+        stdio: ['ignore', 'pipe', 'pipe'],
         env: { PATH: process.env.PATH ?? '', HOME: w.repo.repo, XDG_CACHE_HOME: JST_TEST_CACHE, NO_COLOR: '1' },
       });
       const out = { stdout: '', stderr: '' };
-      child.stdout.setEncoding('utf8').on('data', (c: string) => { out.stdout += c; });
-      child.stderr.setEncoding('utf8').on('data', (c: string) => { out.stderr += c; });
+      child.stdout.setEncoding('utf8').on('data', (c: string) => {
+        out.stdout += c;
+      });
+      child.stderr.setEncoding('utf8').on('data', (c: string) => {
+        out.stderr += c;
+      });
       const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
       return { child, out, exited };
     },
-    async close() { w.repo.cleanup(); await t.close(); },
+    async close() {
+      w.repo.cleanup();
+      await t.close();
+    },
   };
 }
 
@@ -123,4 +161,3 @@ export const REVIEWER_AGENT = [
 
 /** The last JSON document dispatch printed (one per round, one line each). */
 export const lastDoc = (r: CliResult) => JSON.parse(r.stdout.trim().split('\n').at(-1)!);
-

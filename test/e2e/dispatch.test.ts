@@ -17,7 +17,9 @@ describe('ARCHITECTURE §15: jst dispatch runs the whole loop with scripted agen
     d = await dispatchWorld(3);
     d.agents(d.script('executor.sh', EXECUTOR_AGENT), d.script('reviewer.sh', REVIEWER_AGENT));
   }, 120_000);
-  afterAll(async () => { await d?.close(); });
+  afterAll(async () => {
+    await d?.close();
+  });
 
   it('ARCHITECTURE §15: --dry-run says what it would start and why, starts nothing and writes no journal', async () => {
     const [, A, B, C] = d.keys as [string, string, string, string];
@@ -25,7 +27,11 @@ describe('ARCHITECTURE §15: jst dispatch runs the whole loop with scripted agen
     expect(r.code, r.stderr).toBe(0);
     const doc = lastDoc(r);
     expect(doc).toMatchObject({ pass: 1, dryRun: true, started: [], searches: 3, commentReads: 0 });
-    expect(doc.wouldStart.map((x: { key: string; role: string; round: number; handOff: string }) => [x.key, x.role, x.round, x.handOff])).toEqual([[A, 'executor', 1, 'start'], [B, 'executor', 1, 'start'], [C, 'executor', 1, 'start']]);
+    expect(doc.wouldStart.map((x: { key: string; role: string; round: number; handOff: string }) => [x.key, x.role, x.round, x.handOff])).toEqual([
+      [A, 'executor', 1, 'start'],
+      [B, 'executor', 1, 'start'],
+      [C, 'executor', 1, 'start'],
+    ]);
     expect(doc.wouldStart[0].why).toContain('worktree');
     expect(d.runs()).toEqual([]);
     expect(existsSync(join(d.w.repo.repo, '.jst', 'dispatch-journal.json'))).toBe(false);
@@ -48,8 +54,19 @@ describe('ARCHITECTURE §15: jst dispatch runs the whole loop with scripted agen
     expect(doc.waiting.filter((w) => w.command).map((w) => w.command)).toEqual(subs.map((k) => `jst done ${k} --yes ${k}`));
     // Each sub-task: executor round 1, reviewer round 2 (changes), executor round 3, reviewer round 4 (approve); one agent each.
     const starts = d.runs().filter((x) => x.what === 'start');
-    for (const k of subs) expect(starts.filter((x) => x.key === k).map((x) => [x.role, x.round])).toEqual([['executor', 1], ['reviewer', 2], ['executor', 3], ['reviewer', 4]]);
-    expect(d.runs().filter((x) => x.what === 'end').every((x) => x.code === 0)).toBe(true);
+    for (const k of subs)
+      expect(starts.filter((x) => x.key === k).map((x) => [x.role, x.round])).toEqual([
+        ['executor', 1],
+        ['reviewer', 2],
+        ['executor', 3],
+        ['reviewer', 4],
+      ]);
+    expect(
+      d
+        .runs()
+        .filter((x) => x.what === 'end')
+        .every((x) => x.code === 0),
+    ).toBe(true);
     // Nothing more to start: an idle round costs three searches and no comment read.
     const idle = lastDoc(await d.dispatch('--once', '--json'));
     expect(idle).toMatchObject({ started: [], searches: 3, commentReads: 0 });
@@ -65,7 +82,9 @@ describe('ARCHITECTURE §15: jst dispatch runs the whole loop with scripted agen
     // The parent's turn: the reviewer's agent opens its pull request and approves it.
     const parent = await d.dispatch('--once', '--json');
     expect(parent.code, parent.stderr + readLogs()).toBe(0);
-    expect(lastDoc(parent).started.map((x: { key: string; role: string; handOff: string }) => [x.key, x.role, x.handOff])).toEqual([[P, 'reviewer', 'parent-pr']]);
+    expect(lastDoc(parent).started.map((x: { key: string; role: string; handOff: string }) => [x.key, x.role, x.handOff])).toEqual([
+      [P, 'reviewer', 'parent-pr'],
+    ]);
     expect(await status(P)).toBe('In Review');
     expect((await d.ch.pulls('acme/widgets')).find((p) => p.head === d.branches[0])).toMatchObject({ base: 'development', state: 'open' });
     const last = lastDoc(await d.dispatch('--once', '--json'));
@@ -78,6 +97,8 @@ describe('ARCHITECTURE §15: jst dispatch runs the whole loop with scripted agen
   function readLogs(): string {
     const dir = join(d.w.repo.repo, '.jst', 'dispatch');
     if (!existsSync(dir)) return '';
-    return readdirSync(dir).map((f) => `\n--- ${f}\n${readFileSync(join(dir, f), 'utf8')}`).join('');
+    return readdirSync(dir)
+      .map((f) => `\n--- ${f}\n${readFileSync(join(dir, f), 'utf8')}`)
+      .join('');
   }
 });

@@ -16,21 +16,37 @@ describe('jst healthcheck, the binary (ARCHITECTURE §6)', () => {
     repo = makeRepo({ codehost: host.origin('acme/widgets') });
     writeJstFiles(repo.repo, { trackerUrl: t.url, codehostUrl: host.api, worktreesDir: repo.worktreesDir });
   });
-  afterAll(async () => { await t?.close(); repo?.cleanup(); });
+  afterAll(async () => {
+    await t?.close();
+    repo?.cleanup();
+  });
 
-  it('all rows PASS for each role on a well-configured checkout: exit 0; --json has {role, rows}; codehost_login reads origin\'s repository on the embedded code host', async () => {
+  it("all rows PASS for each role on a well-configured checkout: exit 0; --json has {role, rows}; codehost_login reads origin's repository on the embedded code host", async () => {
     for (const role of ['assigner', 'executor', 'reviewer']) {
       const r = await runJst(['healthcheck', '--role', role, '--json'], { cwd: repo.repo });
       const report = JSON.parse(r.stdout);
       expect(report.role).toBe(role);
-      expect(report.rows.map((x: any) => x.name)).toEqual(['worktree', 'worktrees_dir', 'branch', 'production_branch', 'branch_pair', 'env_config', 'tracker_login', 'codehost_login', 'platform']);
-      expect(report.rows.filter((x: any) => x.status !== 'PASS'), JSON.stringify(report.rows)).toEqual([]);
+      expect(report.rows.map((x: any) => x.name)).toEqual([
+        'worktree',
+        'worktrees_dir',
+        'branch',
+        'production_branch',
+        'branch_pair',
+        'env_config',
+        'tracker_login',
+        'codehost_login',
+        'platform',
+      ]);
+      expect(
+        report.rows.filter((x: any) => x.status !== 'PASS'),
+        JSON.stringify(report.rows),
+      ).toEqual([]);
       expect(report.rows.find((x: any) => x.name === 'codehost_login').detail).toBe(`read acme/widgets (private) at ${host.api}`);
       expect(r.code).toBe(0);
     }
   });
 
-  it('spec §4: the assigner and reviewer text ends with the rerun hint; the executor\'s does not', async () => {
+  it("spec §4: the assigner and reviewer text ends with the rerun hint; the executor's does not", async () => {
     const a = await runJst(['healthcheck', '--role', 'assigner'], { cwd: repo.repo });
     const e = await runJst(['healthcheck', '--role', 'executor'], { cwd: repo.repo });
     const rv = await runJst(['healthcheck', '--role', 'reviewer'], { cwd: repo.repo });
@@ -44,7 +60,12 @@ describe('jst healthcheck, the binary (ARCHITECTURE §6)', () => {
     expect((await runJst(['healthcheck'], { cwd: repo.repo })).code).toBe(2);
     const stale = makeRepo();
     try {
-      writeJstFiles(stale.repo, { trackerUrl: t.url, codehostUrl: host.api, worktreesDir: stale.worktreesDir, local: setting('TRACKER_REVIEWER_TOKEN', 'revoked-token-123') });
+      writeJstFiles(stale.repo, {
+        trackerUrl: t.url,
+        codehostUrl: host.api,
+        worktreesDir: stale.worktreesDir,
+        local: setting('TRACKER_REVIEWER_TOKEN', 'revoked-token-123'),
+      });
       const r = await runJst(['healthcheck', '--role', 'reviewer'], { cwd: stale.repo });
       expect(r.code).toBe(1);
       expect(r.stdout).toMatch(/^tracker_login\s+FAIL\s+.*(stale|revoked)/m);
@@ -67,7 +88,17 @@ describe('jst healthcheck, the binary (ARCHITECTURE §6)', () => {
         const lines = r.stdout.slice(0, -1).split('\n');
         const body = role === 'assigner' ? lines.slice(0, -1) : lines;
         const rows = body.filter((l) => !l.startsWith(' '));
-        expect(rows.map((l) => l.split(/\s+/)[0])).toEqual(['worktree', 'worktrees_dir', 'branch', 'production_branch', 'branch_pair', 'env_config', 'tracker_login', 'codehost_login', 'platform']);
+        expect(rows.map((l) => l.split(/\s+/)[0])).toEqual([
+          'worktree',
+          'worktrees_dir',
+          'branch',
+          'production_branch',
+          'branch_pair',
+          'env_config',
+          'tracker_login',
+          'codehost_login',
+          'platform',
+        ]);
         for (const l of rows) expect(l).toMatch(/^\S+\s+(PASS|WARN|FAIL)(\s+\S.*)?$/);
         // The problems after the first sit under env_config, each on its own line at the detail column.
         const at = body.findIndex((l) => l.startsWith('env_config'));

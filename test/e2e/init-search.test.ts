@@ -7,16 +7,37 @@ import { git } from '../support/repo.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
 
 describe('jst init (ARCHITECTURE §10)', () => {
-  const flags = (wt: string) => ['init', '--project-key', 'ABC', '--site', 'https://acme.atlassian.net/', '--worktrees-dir', wt,
-    '--assigner-email', 'a@acme.test', '--executor-email', 'e@acme.test', '--reviewer-email', 'r@acme.test'];
-  const repo = () => { const d = mkdtempSync(join(tmpdir(), 'jst-init-')); git(d, 'init', '-q'); return d; };
+  const flags = (wt: string) => [
+    'init',
+    '--project-key',
+    'ABC',
+    '--site',
+    'https://acme.atlassian.net/',
+    '--worktrees-dir',
+    wt,
+    '--assigner-email',
+    'a@acme.test',
+    '--executor-email',
+    'e@acme.test',
+    '--reviewer-email',
+    'r@acme.test',
+  ];
+  const repo = () => {
+    const d = mkdtempSync(join(tmpdir(), 'jst-init-'));
+    git(d, 'init', '-q');
+    return d;
+  };
 
   it('writes team.env, local.env (0600) and .gitignore from flags, tokens from the environment', async () => {
     const d = repo();
-    const r = await runJst(flags('/srv/worktrees'), { cwd: d, env: { TRACKER_ASSIGNER_TOKEN: 'tok-a-123', TRACKER_EXECUTOR_TOKEN: 'tok-e-123', TRACKER_REVIEWER_TOKEN: 'tok-r-123', CODEHOST_PAT_TOKEN: 'gh-123' } });
+    const r = await runJst(flags('/srv/worktrees'), {
+      cwd: d,
+      env: { TRACKER_ASSIGNER_TOKEN: 'tok-a-123', TRACKER_EXECUTOR_TOKEN: 'tok-e-123', TRACKER_REVIEWER_TOKEN: 'tok-r-123', CODEHOST_PAT_TOKEN: 'gh-123' },
+    });
     expect(r.code, r.stderr).toBe(0);
     const team = readFileSync(join(d, '.jst', 'team.env'), 'utf8');
-    for (const line of ['DEFAULT_BASE_BRANCH=development', 'PRODUCTION_BRANCH=main', 'PROJECT_KEY=ABC', "STATUS_TODO='To Do'", "STATUS_DONE=Done"]) expect(team).toContain(line);
+    for (const line of ['DEFAULT_BASE_BRANCH=development', 'PRODUCTION_BRANCH=main', 'PROJECT_KEY=ABC', "STATUS_TODO='To Do'", 'STATUS_DONE=Done'])
+      expect(team).toContain(line);
     const local = readFileSync(join(d, '.jst', 'local.env'), 'utf8');
     expect(local).toContain('TRACKER_ASSIGNER_TOKEN=tok-a-123');
     expect(local).toContain('WORKTREES_DIR=/srv/worktrees');
@@ -52,12 +73,20 @@ describe('jst init (ARCHITECTURE §10)', () => {
 describe('jst search (spec §4 endpoint 15)', () => {
   let t: TestTracker;
   let dir: string;
-  beforeAll(async () => { t = await startTestTracker('sqlite'); dir = jstFolder(t); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await startTestTracker('sqlite');
+    dir = jstFolder(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('follows nextPageToken with --all; JSON and exit codes', async () => {
     const me = (await t.as('executor').get('/myself')).body.accountId;
-    for (let i = 0; i < 7; i++) await t.as('assigner').post('/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: `searchable ${i}`, assignee: { accountId: me } } });
+    for (let i = 0; i < 7; i++)
+      await t
+        .as('assigner')
+        .post('/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: `searchable ${i}`, assignee: { accountId: me } } });
     const jql = 'assignee = currentUser() AND summary ~ searchable ORDER BY key';
     const one = await runJst(['--role', 'executor', 'search', jql, '--max', '3', '--json'], { cwd: dir });
     expect(one.code, one.stderr).toBe(0);

@@ -36,12 +36,21 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     printed.push(r.stdout, r.stderr);
     return r;
   };
-  const ok = (r: CliResult) => { expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0); return r; };
+  const ok = (r: CliResult) => {
+    expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
+    return r;
+  };
   const json = (r: CliResult) => JSON.parse(ok(r).stdout);
   const statusOf = async (key: string): Promise<string> => (await t.as('assigner').get(`/issue/${key}?fields=status`)).body.fields.status.name;
-  const firstLines = async (key: string): Promise<string[]> => ((await t.as('assigner').get(`/issue/${key}/comment?maxResults=100`)).body.comments as { body: unknown }[]).map((c) => firstLineText(c.body));
-  const lastComments = async (key: string, n: number): Promise<{ body: unknown }[]> => ((await t.as('assigner').get(`/issue/${key}/comment?maxResults=100`)).body.comments as { body: unknown }[]).slice(-n);
-  const commit = (wt: string, file: string, text: string) => { writeFileSync(join(wt, file), text); git(wt, 'add', file); git(wt, 'commit', '--quiet', '-m', `work on ${file}`); };
+  const firstLines = async (key: string): Promise<string[]> =>
+    ((await t.as('assigner').get(`/issue/${key}/comment?maxResults=100`)).body.comments as { body: unknown }[]).map((c) => firstLineText(c.body));
+  const lastComments = async (key: string, n: number): Promise<{ body: unknown }[]> =>
+    ((await t.as('assigner').get(`/issue/${key}/comment?maxResults=100`)).body.comments as { body: unknown }[]).slice(-n);
+  const commit = (wt: string, file: string, text: string) => {
+    writeFileSync(join(wt, file), text);
+    git(wt, 'add', file);
+    git(wt, 'commit', '--quiet', '-m', `work on ${file}`);
+  };
   const originSha = (branch: string) => git(w.repo.origin, 'rev-parse', `refs/heads/${branch}`);
   const pulls = (): Promise<PullState[]> => ch.pulls(REPO);
   const pullOf = async (head: string): Promise<PullState> => (await pulls()).find((p) => p.head === head)!;
@@ -53,7 +62,12 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     return r.data.sha;
   };
   const isAncestor = (commit: string, branch: string): boolean => {
-    try { git(w.repo.origin, 'merge-base', '--is-ancestor', commit, `refs/heads/${branch}`); return true; } catch { return false; }
+    try {
+      git(w.repo.origin, 'merge-base', '--is-ancestor', commit, `refs/heads/${branch}`);
+      return true;
+    } catch {
+      return false;
+    }
   };
 
   beforeAll(async () => {
@@ -82,10 +96,16 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     expect(git(w.repo.repo, 'config', `branch.${ab}.gh-merge-base`)).toBe(pb);
     // The status check reads origin's repository on the code host with the token.
     const health = json(await jst(w.repo.repo, 'healthcheck', '--role', 'reviewer', '--json'));
-    expect(health.rows.find((r: { name: string }) => r.name === 'codehost_login')).toMatchObject({ status: 'PASS', detail: `read ${REPO} (private) at ${ch.api}` });
+    expect(health.rows.find((r: { name: string }) => r.name === 'codehost_login')).toMatchObject({
+      status: 'PASS',
+      detail: `read ${REPO} (private) at ${ch.api}`,
+    });
 
     // --- phase 2: start in each sub-task worktree (parent branch merged in: already up to date).
-    for (const [key, wt] of [[A, aw], [B, bw]] as const) {
+    for (const [key, wt] of [
+      [A, aw],
+      [B, bw],
+    ] as const) {
       const r = ok(await jst(wt, 'start'));
       expect(r.stderr).toContain(`is up to date with origin/${pb}`);
       expect(r.stderr).toContain('→ git fetch origin');
@@ -116,10 +136,28 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     const prA = json(await jst(aw, 'pr', '--json'));
     expect(tap.calls(from)).toEqual([`GET ${PULLS}`, `POST ${PULLS}`]);
     expect(tap.requests[from]!.path).toBe(`${PULLS}?head=acme%3A${encodeURIComponent(ab)}&base=${encodeURIComponent(pb)}&state=all`);
-    expect(prA).toMatchObject({ key: A, base: pb, baseSource: 'parentbranch', commits: 1, pullRequest: { created: true, state: 'open' }, transitioned: true, runReport: { posted: true } });
+    expect(prA).toMatchObject({
+      key: A,
+      base: pb,
+      baseSource: 'parentbranch',
+      commits: 1,
+      pullRequest: { created: true, state: 'open' },
+      transitioned: true,
+      runReport: { posted: true },
+    });
     // On the code host: the pull request as jst opened it, by the token's account, from the pushed commit.
     const pullA = await pullOf(ab);
-    expect(pullA).toMatchObject({ number: prA.pullRequest.number, head: ab, base: pb, draft: false, state: 'open', merged: false, title: `${A}: ${MULTISTEP.steps[0]!.summary}`, user: CODEHOST_LOGIN, reviews: [] });
+    expect(pullA).toMatchObject({
+      number: prA.pullRequest.number,
+      head: ab,
+      base: pb,
+      draft: false,
+      state: 'open',
+      merged: false,
+      title: `${A}: ${MULTISTEP.steps[0]!.summary}`,
+      user: CODEHOST_LOGIN,
+      reviews: [],
+    });
     expect(prA.pullRequest.url).toBe(pullA.html_url);
     expect(pullA.html_url).toBe(`${t.url}/${REPO}/pull/${pullA.number}`);
     expect(originSha(ab)).toBe(git(aw, 'rev-parse', 'HEAD'));
@@ -135,19 +173,30 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     expect(again).toMatchObject({ pullRequest: { created: false, number: prA.pullRequest.number }, transitioned: false, runReport: { posted: false } });
     expect(tap.calls(from)).toEqual([`GET ${PULLS}`]);
     expect((await firstLines(A)).filter((l) => l === 'Run report')).toHaveLength(1);
-    expect((await pulls()).map((p) => [p.head, p.base, p.state])).toEqual([[ab, pb, 'open'], [bb, pb, 'open']]);
+    expect((await pulls()).map((p) => [p.head, p.base, p.state])).toEqual([
+      [ab, pb, 'open'],
+      [bb, pb, 'open'],
+    ]);
 
     // --- phase 3: the brief, from the main checkout.
     from = tap.requests.length;
     const brief = json(await jst(w.repo.repo, 'review', P, '--json'));
     expect(brief.track).toBe('multistep');
-    expect(brief.prs.map((e: { key: string; base: string; state: string; verdict: unknown }) => [e.key, e.base, e.state, e.verdict])).toEqual([[A, pb, 'open', null], [B, pb, 'open', null]]);
+    expect(brief.prs.map((e: { key: string; base: string; state: string; verdict: unknown }) => [e.key, e.base, e.state, e.verdict])).toEqual([
+      [A, pb, 'open', null],
+      [B, pb, 'open', null],
+    ]);
     expect(tap.calls(from)).toContain('GET /user');
 
     // Verdicts: A approved, B changes requested.
     from = tap.requests.length;
     ok(await jst(w.repo.repo, 'review', A, '--approve', '--summary', 'Clean and tested'));
-    expect(tap.calls(from)).toEqual([`GET ${PULLS}`, 'GET /user', `GET ${PULLS}/${prA.pullRequest.number}/reviews`, `POST ${PULLS}/${prA.pullRequest.number}/reviews`]);
+    expect(tap.calls(from)).toEqual([
+      `GET ${PULLS}`,
+      'GET /user',
+      `GET ${PULLS}/${prA.pullRequest.number}/reviews`,
+      `POST ${PULLS}/${prA.pullRequest.number}/reviews`,
+    ]);
     // One review of event COMMENT (GitHub's state COMMENTED) by the token's account, the verdict its first line.
     expect((await pullOf(ab)).reviews).toEqual([{ user: CODEHOST_LOGIN, state: 'COMMENTED', firstLine: 'APPROVED — Clean and tested' }]);
     expect((await firstLines(A)).at(-1)).toBe('APPROVED — Clean and tested');
@@ -181,13 +230,21 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     expect(originSha(bb)).toBe(git(bw, 'rev-parse', 'HEAD'));
     expect((await pulls()).filter((p) => p.head === bb)).toHaveLength(1);
     // The same marker from another account is an ordinary comment: never edited, never counted.
-    const fake = (await t.as('assigner').post(`/issue/${P}/comment`, { body: { type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Review tally' }] }] } })).body;
+    const fake = (
+      await t
+        .as('assigner')
+        .post(`/issue/${P}/comment`, { body: { type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Review tally' }] }] } })
+    ).body;
     ok(await jst(w.repo.repo, 'review', B, '--approve', '--summary', 'Fixed'));
     expect((await pullOf(bb)).reviews.map((r) => r.firstLine)).toEqual(['CHANGES REQUESTED — Set Content-Type', 'APPROVED — Fixed']);
     // One Review tally on the parent, from the reviewer, edited in place by each of the three
     // verdicts (ARCHITECTURE §11), not one per verdict.
     const reviewerId = (await t.as('reviewer').get('/myself')).body.accountId as string;
-    const onParent = (await t.as('assigner').get(`/issue/${P}/comment?maxResults=100`)).body.comments as { id: string; body: unknown; author: { accountId: string } }[];
+    const onParent = (await t.as('assigner').get(`/issue/${P}/comment?maxResults=100`)).body.comments as {
+      id: string;
+      body: unknown;
+      author: { accountId: string };
+    }[];
     const tallies = onParent.filter((c) => firstLineText(c.body) === 'Review tally' && c.author.accountId === reviewerId);
     expect(tallies).toHaveLength(1);
     expect(JSON.stringify(tallies[0]!.body)).toContain('2 of 2 sub-tasks approved');
@@ -238,7 +295,9 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     expect(await pullOf(pb)).toMatchObject({ state: 'closed', merged: true });
     // Three pull requests in all, each merged; jst's verdicts are reviews, never conversation comments.
     expect((await pulls()).map((p) => [p.head, p.base, p.state, p.merged, p.comments])).toEqual([
-      [ab, pb, 'closed', true, []], [bb, pb, 'closed', true, []], [pb, 'development', 'closed', true, []],
+      [ab, pb, 'closed', true, []],
+      [bb, pb, 'closed', true, []],
+      [pb, 'development', 'closed', true, []],
     ]);
 
     ok(await jst(w.repo.repo, 'done', P, '--yes', P));

@@ -16,7 +16,13 @@ const MARKDOWN = '## Scope\n\n- one `x()`\n  - nested\n\n```sh\nnpm test\n```\n\
 function terminal(): { io: Io; out: () => string } {
   let text = '';
   const io: Io = {
-    stdout: { write: (s: string) => { text += s; return true; }, isTTY: true },
+    stdout: {
+      write: (s: string) => {
+        text += s;
+        return true;
+      },
+      isTTY: true,
+    },
     stderr: { write: () => true, isTTY: false },
     stdin: new PassThrough(),
     color: false,
@@ -36,17 +42,32 @@ describe('Markdown on request, literal text without it (ARCHITECTURE §11, spec 
   };
   const description = async (key: string) => (await t.as('executor').get(`/issue/${key}?fields=description`)).body.fields.description;
   const comments = async (key: string) => (await t.as('executor').get(`/issue/${key}/comment`)).body.comments as Array<{ body: unknown }>;
-  const issueCount = async () => (await t.as('assigner').post('/search/jql', { jql: 'project = ABC', fields: ['summary'], maxResults: 100 })).body.issues.length as number;
+  const issueCount = async () =>
+    (await t.as('assigner').post('/search/jql', { jql: 'project = ABC', fields: ['summary'], maxResults: 100 })).body.issues.length as number;
 
   beforeAll(async () => {
     t = await startTestTracker('sqlite');
     dir = jstFolder(t);
     writeFileSync(join(dir, 'scope.md'), MARKDOWN);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('issue create --markdown stores headings, nested lists, code and tables as ADF nodes', async () => {
-    const key = await ok(['--role', 'assigner', 'issue', 'create', '--type', 'Task', '--summary', 'md', '--description-file', join(dir, 'scope.md'), '--markdown']);
+    const key = await ok([
+      '--role',
+      'assigner',
+      'issue',
+      'create',
+      '--type',
+      'Task',
+      '--summary',
+      'md',
+      '--description-file',
+      join(dir, 'scope.md'),
+      '--markdown',
+    ]);
     const d = await description(key);
     expect(d.content.map((n: { type: string }) => n.type)).toEqual(['heading', 'bulletList', 'codeBlock', 'table']);
     expect(d.content[0]).toEqual({ type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'Scope' }] });
@@ -63,9 +84,18 @@ describe('Markdown on request, literal text without it (ARCHITECTURE §11, spec 
     await ok(['--role', 'reviewer', 'comment', 'add', key, '-', '--markdown'], '**Blocked** on `ABC-2`\n');
     await ok(['--role', 'reviewer', 'comment', 'add', key, '-'], '**Blocked** on `ABC-2`\n');
     const [md, literal] = await comments(key);
-    expect(md!.body).toMatchObject({ content: [{ type: 'paragraph', content: [
-      { type: 'text', text: 'Blocked', marks: [{ type: 'strong' }] }, { type: 'text', text: ' on ' }, { type: 'text', text: 'ABC-2', marks: [{ type: 'code' }] },
-    ] }] });
+    expect(md!.body).toMatchObject({
+      content: [
+        {
+          type: 'paragraph',
+          content: [
+            { type: 'text', text: 'Blocked', marks: [{ type: 'strong' }] },
+            { type: 'text', text: ' on ' },
+            { type: 'text', text: 'ABC-2', marks: [{ type: 'code' }] },
+          ],
+        },
+      ],
+    });
     expect(literal!.body).toEqual(textToAdf('**Blocked** on `ABC-2`'));
   });
 
@@ -76,7 +106,19 @@ describe('Markdown on request, literal text without it (ARCHITECTURE §11, spec 
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--markdown applies to text, not to --adf-file');
     writeFileSync(join(dir, 'huge.md'), 'x'.repeat(40_000));
-    const huge = await jst(['--role', 'assigner', 'issue', 'create', '--type', 'Task', '--summary', 'x', '--description-file', join(dir, 'huge.md'), '--markdown']);
+    const huge = await jst([
+      '--role',
+      'assigner',
+      'issue',
+      'create',
+      '--type',
+      'Task',
+      '--summary',
+      'x',
+      '--description-file',
+      join(dir, 'huge.md'),
+      '--markdown',
+    ]);
     expect(huge.code).toBe(2);
     expect(huge.stderr).toContain('huge.md: Markdown input is 40000 characters; the limit is 32767 (MARKDOWN_LIMITS.maxChars)');
     expect(await issueCount()).toBe(before);
@@ -93,7 +135,9 @@ describe('Markdown on request, literal text without it (ARCHITECTURE §11, spec 
     const started = Date.now();
     const note = await runJst(['note', '--body-file', join(dir, 'bomb.md'), '--markdown'], { cwd: worktrees[0]! });
     expect(note.code, note.stderr).toBe(2);
-    expect(note.stderr).toContain("bomb.md: Markdown has a run of 16383 '*' characters at line 1; the limit is 100 in one run (MARKDOWN_LIMITS.maxDelimiterRun)");
+    expect(note.stderr).toContain(
+      "bomb.md: Markdown has a run of 16383 '*' characters at line 1; the limit is 100 in one run (MARKDOWN_LIMITS.maxDelimiterRun)",
+    );
     expect(Date.now() - started).toBeLessThan(10_000); // a process start and the refusal, not 30 s of parsing
     const brackets = await jst(['--role', 'reviewer', 'comment', 'add', key, '-', '--markdown'], '['.repeat(16_000));
     expect(brackets.code).toBe(2);
@@ -103,12 +147,26 @@ describe('Markdown on request, literal text without it (ARCHITECTURE §11, spec 
       const tool = await mcp.call('note', { text: `${'*'.repeat(16_383)}a${'*'.repeat(16_383)}`, markdown: true });
       expect(tool.isError).toBe(true);
       expect(textOf(tool)).toContain('(MARKDOWN_LIMITS.maxDelimiterRun)');
-    } finally { await mcp.close(); }
+    } finally {
+      await mcp.close();
+    }
     expect((await comments(key)).length).toBe(before);
   });
 
   it('issue view and comment list (text form) print ADF with its shape; --json stays the raw ADF', async () => {
-    const key = await ok(['--role', 'assigner', 'issue', 'create', '--type', 'Task', '--summary', 'view me', '--description-file', join(dir, 'scope.md'), '--markdown']);
+    const key = await ok([
+      '--role',
+      'assigner',
+      'issue',
+      'create',
+      '--type',
+      'Task',
+      '--summary',
+      'view me',
+      '--description-file',
+      join(dir, 'scope.md'),
+      '--markdown',
+    ]);
     await ok(['--role', 'reviewer', 'comment', 'add', key, '-', '--markdown'], '> quoted\n\n1. first\n2. second\n');
     const ctx = (io: Io) => createContext({ cwd: dir, env: { ...process.env, HOME: dir }, io });
     const view = terminal();
@@ -129,12 +187,24 @@ describe('Markdown on request, literal text without it (ARCHITECTURE §11, spec 
     expect(r.code, r.stderr).toBe(0);
     const d = await description(JSON.parse(r.stdout).keys[0]);
     expect(validateAdf(d).ok).toBe(true);
-    const scope: number = d.content.findIndex((n: { type: string; content?: Array<{ text?: string }> }) => n.type === 'heading' && n.content?.[0]?.text === 'Scope');
+    const scope: number = d.content.findIndex(
+      (n: { type: string; content?: Array<{ text?: string }> }) => n.type === 'heading' && n.content?.[0]?.text === 'Scope',
+    );
     expect(d.content.slice(scope + 1, scope + 3)).toEqual([
       { type: 'heading', attrs: { level: 3 }, content: [{ type: 'text', text: 'Login page' }] },
-      { type: 'paragraph', content: [{ type: 'text', text: 'The ' }, { type: 'text', text: 'heading', marks: [{ type: 'strong' }] }, { type: 'text', text: ' only' }] },
+      {
+        type: 'paragraph',
+        content: [
+          { type: 'text', text: 'The ' },
+          { type: 'text', text: 'heading', marks: [{ type: 'strong' }] },
+          { type: 'text', text: ' only' },
+        ],
+      },
     ]);
-    expect(d.content[scope + 4].content[0].content[0].content).toEqual([{ type: 'text', text: 'Heading reads ' }, { type: 'text', text: 'Sign in', marks: [{ type: 'code' }] }]);
+    expect(d.content[scope + 4].content[0].content[0].content).toEqual([
+      { type: 'text', text: 'Heading reads ' },
+      { type: 'text', text: 'Sign in', marks: [{ type: 'code' }] },
+    ]);
 
     const w2 = planWorld(t);
     const r2 = await w2.plan(['--plan', w2.planFile({ ...md, markdown: false, request: 'literal plan' }), '--json']);

@@ -44,15 +44,20 @@ describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole li
     return s;
   }
   const statusOf = async (key: string): Promise<string> => (await t.as('assigner').get(`/issue/${key}?fields=status`)).body.fields.status.name;
-  const issueCount = async () => (await t.as('assigner').post('/search/jql', { jql: 'project = ABC', maxResults: 100, fields: ['summary'] })).body.issues.length as number;
+  const issueCount = async () =>
+    (await t.as('assigner').post('/search/jql', { jql: 'project = ABC', maxResults: 100, fields: ['summary'] })).body.issues.length as number;
   const commit = (dir: string, file: string, text: string) => {
     writeFileSync(join(dir, file), text);
     git(dir, 'add', file);
     git(dir, 'commit', '--quiet', '-m', `edit ${file}`);
   };
-  const ok = (r: CallToolResult) => { expect(r.isError, textOf(r)).toBeFalsy(); return r.structuredContent as Record<string, any>; };
+  const ok = (r: CallToolResult) => {
+    expect(r.isError, textOf(r)).toBeFalsy();
+    return r.structuredContent as Record<string, any>;
+  };
   /** The person, in a terminal: the printed command run by sh as printed, with `jst` on PATH. */
-  const person = async (command: string, cwd: string) => promisify(execFile)('sh', ['-c', command], { cwd, encoding: 'utf8', env: { ...testEnv(cwd), PATH: `${shimDir}:${process.env.PATH ?? ''}` } });
+  const person = async (command: string, cwd: string) =>
+    promisify(execFile)('sh', ['-c', command], { cwd, encoding: 'utf8', env: { ...testEnv(cwd), PATH: `${shimDir}:${process.env.PATH ?? ''}` } });
 
   beforeAll(async () => {
     t = await startTestTracker('sqlite', withCodehost(testSeed()));
@@ -79,7 +84,7 @@ describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole li
       });
     }
 
-    it('--tools a,b lists only those; an unknown name exits 2 naming the role\'s tools', async () => {
+    it("--tools a,b lists only those; an unknown name exits 2 naming the role's tools", async () => {
       const w = world();
       const s = await mcp('executor', w.repo.repo, { args: [JST_BIN, 'mcp', '--role', 'executor', '--tools', 'issue_view,note'] });
       expect((await s.client.listTools()).tools.map((x) => x.name)).toEqual(['issue_view', 'note']);
@@ -96,7 +101,12 @@ describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole li
         for (const x of (await s.client.listTools()).tools) {
           expect(x.outputSchema?.type, x.name).toBe('object');
           expect(Object.keys(x.inputSchema.properties ?? {}), x.name).toContain('cwd');
-          expect(x.annotations, x.name).toMatchObject({ readOnlyHint: expect.any(Boolean), destructiveHint: expect.any(Boolean), idempotentHint: expect.any(Boolean), openWorldHint: true });
+          expect(x.annotations, x.name).toMatchObject({
+            readOnlyHint: expect.any(Boolean),
+            destructiveHint: expect.any(Boolean),
+            idempotentHint: expect.any(Boolean),
+            openWorldHint: true,
+          });
         }
       }
       const reviewer = sessions.at(-1)!.tools;
@@ -106,7 +116,7 @@ describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole li
       expect(hint('review_verdict')).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
     });
 
-    it('a misspelt or mistyped input is refused naming the tool\'s inputs, not a CLI flag', async () => {
+    it("a misspelt or mistyped input is refused naming the tool's inputs, not a CLI flag", async () => {
       const w = world();
       const s = await mcp('reviewer', w.repo.repo);
       const r = await s.call('search', { jql: 'project = ABC', page_token: 'x' });
@@ -121,11 +131,21 @@ describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole li
   });
 
   describe('results sized for a model', () => {
-    it('a default issue_view of an issue with a one-page description and five comments is at most 4 KB, and still shows the key, the status, the description\'s start and the latest comments', async () => {
+    it("a default issue_view of an issue with a one-page description and five comments is at most 4 KB, and still shows the key, the status, the description's start and the latest comments", async () => {
       const w = world();
       const page = Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of the description: the export must keep the order of the visible rows.`).join('\n');
-      const key = (await t.as('assigner').post('/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'A long issue', description: { type: 'doc', version: 1, content: page.split('\n').map((l) => ({ type: 'paragraph', content: [{ type: 'text', text: l }] })) } } })).body.key as string;
-      for (let i = 1; i <= 5; i++) await t.as('assigner').post(`/issue/${key}/comment`, { body: adf(`Comment ${i}: ${'a thought about the export, '.repeat(12)}`) });
+      const key = (
+        await t.as('assigner').post('/issue', {
+          fields: {
+            project: { key: 'ABC' },
+            issuetype: { name: 'Task' },
+            summary: 'A long issue',
+            description: { type: 'doc', version: 1, content: page.split('\n').map((l) => ({ type: 'paragraph', content: [{ type: 'text', text: l }] })) },
+          },
+        })
+      ).body.key as string;
+      for (let i = 1; i <= 5; i++)
+        await t.as('assigner').post(`/issue/${key}/comment`, { body: adf(`Comment ${i}: ${'a thought about the export, '.repeat(12)}`) });
       const s = await mcp('executor', w.repo.repo);
       const r = await s.call('issue_view', { key });
       const out = ok(r);
@@ -144,7 +164,8 @@ describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole li
 
     it('search returns short rows and a nextPageToken that it takes back as pageToken', async () => {
       const w = world();
-      for (const summary of ['Row one', 'Row two', 'Row three']) await t.as('assigner').post('/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary } });
+      for (const summary of ['Row one', 'Row two', 'Row three'])
+        await t.as('assigner').post('/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary } });
       const s = await mcp('reviewer', w.repo.repo);
       const first = ok(await s.call('search', { jql: 'project = ABC ORDER BY key', max: 2 }));
       expect(first.issues).toHaveLength(2);
@@ -152,7 +173,9 @@ describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole li
       expect(typeof first.nextPageToken).toBe('string');
       const second = ok(await s.call('search', { jql: 'project = ABC ORDER BY key', max: 2, pageToken: first.nextPageToken }));
       expect(second.issues.map((i: { key: string }) => i.key)).not.toContain(first.issues[0].key);
-      const cli = await runJst(['--role', 'reviewer', 'search', 'project = ABC ORDER BY key', '--max', '2', '--page-token', first.nextPageToken, '--json'], { cwd: w.repo.repo });
+      const cli = await runJst(['--role', 'reviewer', 'search', 'project = ABC ORDER BY key', '--max', '2', '--page-token', first.nextPageToken, '--json'], {
+        cwd: w.repo.repo,
+      });
       expect(JSON.parse(cli.stdout).issues.map((i: { key: string }) => i.key)).toEqual(second.issues.map((i: { key: string }) => i.key));
     });
   });
@@ -194,7 +217,7 @@ describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole li
     });
   });
 
-  describe('the person\'s decisions and the inputs that say them beforehand', () => {
+  describe("the person's decisions and the inputs that say them beforehand", () => {
     it('spec §1 rule 7 over MCP: the hotfix yes is asked through elicitation; "no" creates nothing, "yes" plans the hotfix', async () => {
       const w = world();
       const before = await issueCount();
@@ -223,7 +246,7 @@ describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole li
   });
 
   describe('the whole lifecycle through tools', () => {
-    it('with elicitation: plan → start → pr → changes requested → the executor sees them → fix → pr → approve → done → parent_pr → the parent\'s verdict → the parent Done', async () => {
+    it("with elicitation: plan → start → pr → changes requested → the executor sees them → fix → pr → approve → done → parent_pr → the parent's verdict → the parent Done", async () => {
       const w = world();
       const yes = () => ({ action: 'accept' as const, content: { yes: true } });
       const as = await mcp('assigner', w.repo.repo);
@@ -234,7 +257,10 @@ describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole li
       const ex = await mcp('executor', w.repo.repo);
       const rv = await mcp('reviewer', w.repo.repo, { elicit: yes });
 
-      for (const [dir, key] of [[aw, A], [bw, B]] as const) {
+      for (const [dir, key] of [
+        [aw, A],
+        [bw, B],
+      ] as const) {
         ok(await ex.call('start', { cwd: dir, notes: 'first pass' }));
         commit(dir, `${key}.ts`, `export const k = '${key}';\n`);
         ok(await ex.call('note', { cwd: dir, text: `${key}: first pass committed` }));
@@ -257,7 +283,11 @@ describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole li
       expect(textOf(view)).toContain('A field "a,b" breaks the row.');
       const again = await ex.call('start', { cwd: aw });
       const text = textOf(again);
-      expect(ok(again).verdict).toMatchObject({ kind: 'changes-requested', summary: 'Quote fields with commas', body: expect.stringContaining('A field "a,b" breaks the row.') });
+      expect(ok(again).verdict).toMatchObject({
+        kind: 'changes-requested',
+        summary: 'Quote fields with commas',
+        body: expect.stringContaining('A field "a,b" breaks the row.'),
+      });
       expect(text.indexOf('CHANGES REQUESTED — Quote fields with commas')).toBeGreaterThan(-1);
       expect(text.indexOf('CHANGES REQUESTED — Quote fields with commas')).toBeLessThan(text.indexOf('Task memory'));
       expect(text).toMatch(/Changes requested by .+:/);
@@ -286,7 +316,7 @@ describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole li
       for (const key of [P, A, B]) expect(await statusOf(key)).toBe('Done');
     });
 
-    it('without elicitation: the hotfix yes and the Done yes come from the person\'s terminal, as the exact commands the tools print', async () => {
+    it("without elicitation: the hotfix yes and the Done yes come from the person's terminal, as the exact commands the tools print", async () => {
       const w = world();
       const as = await mcp('assigner', w.repo.repo);
       const before = await issueCount();

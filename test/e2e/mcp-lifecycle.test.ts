@@ -32,7 +32,8 @@ describe('jst mcp, phases 2 and 3: start / note / pr_base / pr, review_brief / r
     return s;
   }
   const statusOf = async (key: string): Promise<string> => (await t.as('assigner').get(`/issue/${key}?fields=status`)).body.fields.status.name;
-  const firstLines = async (key: string): Promise<string[]> => ((await t.as('assigner').get(`/issue/${key}/comment?maxResults=100`)).body.comments as { body: unknown }[]).map((c) => firstLineText(c.body));
+  const firstLines = async (key: string): Promise<string[]> =>
+    ((await t.as('assigner').get(`/issue/${key}/comment?maxResults=100`)).body.comments as { body: unknown }[]).map((c) => firstLineText(c.body));
   const error = (r: { structuredContent?: unknown }) => (r.structuredContent as { error: { code: string; exitCode: number; question?: string } }).error;
 
   beforeAll(async () => {
@@ -54,7 +55,7 @@ describe('jst mcp, phases 2 and 3: start / note / pr_base / pr, review_brief / r
     await t?.close();
   });
 
-  it('the executor: start, note, pr_base and pr in the sub-task\'s worktree (cwd), pr with one progress notification per step', async () => {
+  it("the executor: start, note, pr_base and pr in the sub-task's worktree (cwd), pr with one progress notification per step", async () => {
     const ex = await mcp('executor');
     const started = await ex.call('start', { cwd: aw });
     expect(started.isError, textOf(started)).toBeFalsy();
@@ -92,12 +93,25 @@ describe('jst mcp, phases 2 and 3: start / note / pr_base / pr, review_brief / r
     const progress: string[] = [];
     const opened = await ex.call('pr', { cwd: aw, body: 'Serialises rows.\nQuotes per RFC 4180.' }, { progress });
     expect(opened.isError, textOf(opened)).toBeFalsy();
-    expect(opened.structuredContent).toMatchObject({ key: A, base: pb, pullRequest: { created: true, state: 'open' }, transitioned: true, runReport: { posted: true } });
+    expect(opened.structuredContent).toMatchObject({
+      key: A,
+      base: pb,
+      pullRequest: { created: true, state: 'open' },
+      transitioned: true,
+      runReport: { posted: true },
+    });
     expect(progress).toContain(`→ git push -u origin ${ab}`);
     expect(progress).toContain(`→ comment on ${A}: Run report`);
     const pulls = await ch.pulls(REPO);
     expect(pulls).toHaveLength(1);
-    expect(pulls[0]).toMatchObject({ head: ab, base: pb, state: 'open', user: CODEHOST_LOGIN, body: 'Serialises rows.\nQuotes per RFC 4180.', html_url: (opened.structuredContent as { pullRequest: { url: string } }).pullRequest.url });
+    expect(pulls[0]).toMatchObject({
+      head: ab,
+      base: pb,
+      state: 'open',
+      user: CODEHOST_LOGIN,
+      body: 'Serialises rows.\nQuotes per RFC 4180.',
+      html_url: (opened.structuredContent as { pullRequest: { url: string } }).pullRequest.url,
+    });
     expect(git(w.repo.origin, 'rev-parse', `refs/heads/${ab}`)).toBe(git(aw, 'rev-parse', 'HEAD'));
     expect(await statusOf(A)).toBe('In Review');
     expect((await firstLines(A)).at(-1)).toBe('Run report');
@@ -139,14 +153,14 @@ describe('jst mcp, phases 2 and 3: start / note / pr_base / pr, review_brief / r
     expect(verdict.structuredContent).toMatchObject({ key: A, verdict: 'APPROVED — Clean and tested' });
     const reviews = async () => (await ch.pulls(REPO)).find((p) => p.head === ab)!.reviews;
     expect(await reviews()).toEqual([{ user: CODEHOST_LOGIN, state: 'COMMENTED', firstLine: 'APPROVED — Clean and tested' }]);
-    expect((await firstLines(A))).toContain('APPROVED — Clean and tested');
+    expect(await firstLines(A)).toContain('APPROVED — Clean and tested');
     // A rerun with the same verdict posts nothing.
     const again = await rv.call('review_verdict', { key: A, verdict: 'approve', summary: 'Clean and tested', body: 'Nice quoting.' });
     expect(again.structuredContent).toMatchObject({ rerun: true });
     expect(await reviews()).toHaveLength(1);
   });
 
-  it('done refuses an issue that is not in review (isError, the command\'s text), nothing moved', async () => {
+  it("done refuses an issue that is not in review (isError, the command's text), nothing moved", async () => {
     const rv = await mcp('reviewer', { elicit: () => ({ action: 'accept', content: { yes: true } }) });
     const r = await rv.call('done', { keys: [B] });
     expect(r.isError).toBe(true);
@@ -189,7 +203,7 @@ describe('jst mcp, phases 2 and 3: start / note / pr_base / pr, review_brief / r
     expect(await statusOf(A)).toBe('Done');
   });
 
-  it('no token (tracker or code host) in any result or on the servers\' stderr', () => {
+  it("no token (tracker or code host) in any result or on the servers' stderr", () => {
     const all = sessions.flatMap((s) => [...s.results, s.stderr()]).join('\n');
     expect(sessions.flatMap((s) => s.results).length).toBeGreaterThan(10);
     for (const secret of TEST_SECRETS) expect(all).not.toContain(secret);

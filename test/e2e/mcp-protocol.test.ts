@@ -30,7 +30,9 @@ class RawSession {
       }
       for (const w of this.waiters.splice(0)) w();
     });
-    child.stderr.on('data', (c: Buffer) => { this.stderr += c.toString('utf8'); });
+    child.stderr.on('data', (c: Buffer) => {
+      this.stderr += c.toString('utf8');
+    });
     this.exited = new Promise((resolve) => child.on('exit', resolve));
   }
 
@@ -65,7 +67,14 @@ describe('jst mcp answers every malformed message as JSON-RPC 2.0 §5 asks, and 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'jst-mcp-protocol-'));
     s = new RawSession(spawn(process.execPath, [JST_BIN, 'mcp', '--role', 'executor'], { cwd: dir, env: testEnv(dir) }));
-    await s.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+    await s.write(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    );
     expect((await s.reply(1)).result).toBeDefined();
     await s.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
     expect(await s.toolsListed()).toBeGreaterThan(0);
@@ -101,7 +110,10 @@ describe('jst mcp answers every malformed message as JSON-RPC 2.0 §5 asks, and 
   it('"params": null with an id: -32600 Invalid Request carrying that id, the rule named', async () => {
     await s.write('{"jsonrpc":"2.0","id":"req-6","method":"tools/list","params":null}');
     const r = await s.reply('req-6');
-    expect(r.error).toEqual({ code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 request or notification as MCP defines them ("params" must be an object when present, not null).' });
+    expect(r.error).toEqual({
+      code: -32600,
+      message: 'Invalid Request: not a JSON-RPC 2.0 request or notification as MCP defines them ("params" must be an object when present, not null).',
+    });
     expect(await s.toolsListed()).toBeGreaterThan(0);
   });
 
@@ -131,16 +143,25 @@ describe('jst mcp answers every malformed message as JSON-RPC 2.0 §5 asks, and 
     const big = JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'tools/list', params: { pad: 'a'.repeat(MCP_MAX_MESSAGE_BYTES) } });
     await s.write(big);
     const r = await s.reply(null);
-    expect(r.error).toEqual({ code: -32600, message: `Invalid Request: the message is longer than the limit of ${MCP_MAX_MESSAGE_BYTES} bytes (one line of stdin); it was skipped. Send less in one message.` });
+    expect(r.error).toEqual({
+      code: -32600,
+      message: `Invalid Request: the message is longer than the limit of ${MCP_MAX_MESSAGE_BYTES} bytes (one line of stdin); it was skipped. Send less in one message.`,
+    });
     expect(await s.toolsListed()).toBeGreaterThan(0);
     expect(s.stderr).not.toMatch(/ReadBuffer|at .*\.js:\d+/);
   });
 });
 
-describe('jst mcp with the MCP SDK\'s own client: an oversized message does not end the session', () => {
+describe("jst mcp with the MCP SDK's own client: an oversized message does not end the session", () => {
   it('the client sends a notification over the limit, then lists and calls tools as before', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'jst-mcp-sdk-'));
-    const transport = new StdioClientTransport({ command: process.execPath, args: [JST_BIN, 'mcp', '--role', 'executor'], cwd: dir, env: testEnv(dir), stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [JST_BIN, 'mcp', '--role', 'executor'],
+      cwd: dir,
+      env: testEnv(dir),
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'jst-test', version: '1.0.0' });
     try {
       await client.connect(transport);

@@ -26,10 +26,13 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
     worlds.push(w);
     return w;
   }
-  const issueCount = async () => (await t.as('assigner').post('/search/jql', { jql: 'project = ABC', maxResults: 100, fields: ['summary'] })).body.issues.length as number;
+  const issueCount = async () =>
+    (await t.as('assigner').post('/search/jql', { jql: 'project = ABC', maxResults: 100, fields: ['summary'] })).body.issues.length as number;
   const statusOf = async (key: string): Promise<string> => (await t.as('assigner').get(`/issue/${key}?fields=status`)).body.fields.status.name;
 
-  beforeAll(async () => { t = await startTestTracker('sqlite'); });
+  beforeAll(async () => {
+    t = await startTestTracker('sqlite');
+  });
   afterAll(async () => {
     for (const s of sessions) await s.close().catch(() => undefined);
     for (const w of worlds) w.repo.cleanup();
@@ -128,7 +131,7 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
       expect(progress.length).toBeGreaterThan(10);
     });
 
-    it('the executor\'s start in a sub-task worktree (cwd): In Progress, the same result as jst start --json', async () => {
+    it("the executor's start in a sub-task worktree (cwd): In Progress, the same result as jst start --json", async () => {
       const s = await mcp('executor', w.repo.repo);
       const r = await s.call('start', { cwd: worktrees[1], notes: 'parser first' });
       expect(r.isError, textOf(r)).toBeFalsy();
@@ -141,7 +144,7 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
       expect({ ...out, previousStatus: 'In Progress', transitioned: false, push: cli.push }).toEqual(cli);
     });
 
-    it('issue_view without a key reads the worktree\'s issue; with raw its result equals jst issue view --json', async () => {
+    it("issue_view without a key reads the worktree's issue; with raw its result equals jst issue view --json", async () => {
       const s = await mcp('executor', w.repo.repo);
       const r = await s.call('issue_view', { cwd: worktrees[2], fields: ['summary', 'status'], raw: true });
       expect(r.isError, textOf(r)).toBeFalsy();
@@ -150,7 +153,7 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
       expect(textOf(r)).toContain(`${keys[2]} ${MULTISTEP.steps[1]!.summary}`);
     });
 
-    it('search and healthcheck results equal the CLI\'s --json', async () => {
+    it("search and healthcheck results equal the CLI's --json", async () => {
       const s = await mcp('reviewer', w.repo.repo);
       const jql = `parent = ${keys[0]} ORDER BY key`;
       const r = await s.call('search', { jql, max: 2, fields: 'summary' });
@@ -168,7 +171,7 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
       expect(textOf(h)).toContain('tracker_login');
     });
 
-    it('a cwd outside the server\'s repository is refused as a tool result', async () => {
+    it("a cwd outside the server's repository is refused as a tool result", async () => {
       const s = await mcp('executor', w.repo.repo);
       const other = world();
       const r = await s.call('issue_view', { cwd: other.repo.repo, key: keys[0] });
@@ -177,13 +180,13 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
     });
   });
 
-  describe('refusals and the person\'s decisions', () => {
-    it('spec §1 rule 1: start in the main checkout is a tool result with isError and the command\'s own refusal; nothing changes', async () => {
+  describe("refusals and the person's decisions", () => {
+    it("spec §1 rule 1: start in the main checkout is a tool result with isError and the command's own refusal; nothing changes", async () => {
       const w = world();
       const s = await mcp('executor', w.repo.repo);
       const r = await s.call('start', {});
       expect(r.isError).toBe(true);
-      expect(textOf(r)).toContain('jst start runs inside an issue\'s worktree');
+      expect(textOf(r)).toContain("jst start runs inside an issue's worktree");
       expect((r.structuredContent as { error: { exitCode: number } }).error.exitCode).toBe(2);
     });
 
@@ -198,7 +201,7 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
       expect(w.git('branch', '--list', 'feature/*', 'hotfix/*')).toBe('');
     });
 
-    it('spec §1 rule 5: open questions in the plan come back as the command\'s question, nothing created', async () => {
+    it("spec §1 rule 5: open questions in the plan come back as the command's question, nothing created", async () => {
       const w = world();
       const before = await issueCount();
       const s = await mcp('assigner', w.repo.repo);
@@ -208,7 +211,9 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
       expect(await issueCount()).toBe(before);
     });
 
-    const odd = (w: PlanWorld) => { w.git('checkout', '--quiet', '-b', 'experiment'); };
+    const odd = (w: PlanWorld) => {
+      w.git('checkout', '--quiet', '-b', 'experiment');
+    };
     const RULE_2 = 'You are on experiment, neither the default base branch development nor the production branch main.';
 
     it('spec §1 rule 2: with no elicitation the question comes back as a refusal carrying it; nothing created', async () => {
@@ -275,7 +280,7 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
     });
   });
 
-  it('no token in any tool result or on the server\'s stderr', async () => {
+  it("no token in any tool result or on the server's stderr", async () => {
     const all = sessions.flatMap((s) => [...s.results, s.stderr()]).join('\n');
     expect(sessions.flatMap((s) => s.results).length).toBeGreaterThan(10);
     expect(sessions.some((s) => s.stderr().includes('→ healthcheck --role assigner'))).toBe(true);

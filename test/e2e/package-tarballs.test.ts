@@ -18,7 +18,10 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'jst-tarballs-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-interface Manifest { version: string; dependencies?: Record<string, string> }
+interface Manifest {
+  version: string;
+  dependencies?: Record<string, string>;
+}
 const manifest = (dir: string) => JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as Manifest;
 
 /** The files `npm pack` of a workspace puts in its tarball (its prepack build is not run: `npm test` built). */
@@ -30,13 +33,19 @@ function packedFiles(dir: string): string[] {
 }
 
 const bare = (spec: string) => !spec.startsWith('.') && !spec.startsWith('/');
-const packageOf = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (spec: string) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
 const builtin = (spec: string) => spec.startsWith('node:') || builtinModules.includes(packageOf(spec));
 
 describe('README "jst and jst-tracker on PATH": each package installs from its own tarball', () => {
   it('npm pack of packages/jst holds its bin and bundles only, declares no dependency, and the bundles load no package', () => {
     const files = packedFiles('packages/jst');
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/jst.cjs', 'bin/cached-require.cjs', 'dist/jst.cjs', 'dist/program.cjs']));
+    expect(files).toEqual(
+      expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/jst.cjs', 'bin/cached-require.cjs', 'dist/jst.cjs', 'dist/program.cjs']),
+    );
     expect(files.filter((f) => !/^(LICENSE|README\.md|package\.json|bin\/[^/]+\.cjs|dist\/[^/]+\.cjs)$/.test(f))).toEqual([]);
     expect(manifest('packages/jst').dependencies ?? {}).toEqual({});
     for (const file of files.filter((f) => f.startsWith('dist/'))) {
@@ -60,15 +69,19 @@ describe('README "jst and jst-tracker on PATH": each package installs from its o
     expect(imported.filter((s) => bare(s) && !builtin(s) && !declared.includes(packageOf(s)))).toEqual([]);
   });
 
-  it('the jst-tracker bundle (what its tarball runs) prints the package version, serves a seed user and the board\'s files', async () => {
+  it("the jst-tracker bundle (what its tarball runs) prints the package version, serves a seed user and the board's files", async () => {
     const bundle = join(ROOT, 'packages/tracker/dist/jst-tracker.js');
     const v = spawnSync(process.execPath, [bundle, '--version'], { cwd: tmp, encoding: 'utf8' });
     expect(v.status, v.stderr).toBe(0);
     expect(v.stdout).toBe(`${manifest('packages/tracker').version}\n`);
 
     writeFileSync(join(tmp, 'seed.json'), JSON.stringify(testSeed()));
-    const started = spawnUntilReady(process.execPath, [bundle, 'serve', '--port', '0', '--data', join(tmp, 'data'), '--seed', join(tmp, 'seed.json')],
-      /^jst-tracker listening on (http:\/\/127\.0\.0\.1:\d+)$/m, { name: 'jst-tracker bundle', cwd: tmp, timeoutMs: 20_000 });
+    const started = spawnUntilReady(
+      process.execPath,
+      [bundle, 'serve', '--port', '0', '--data', join(tmp, 'data'), '--seed', join(tmp, 'seed.json')],
+      /^jst-tracker listening on (http:\/\/127\.0\.0\.1:\d+)$/m,
+      { name: 'jst-tracker bundle', cwd: tmp, timeoutMs: 20_000 },
+    );
     try {
       const url = (await started.ready)[1]!;
       const auth = `Basic ${Buffer.from(`${EMAILS.assigner}:${TOKENS.assigner}`).toString('base64')}`;

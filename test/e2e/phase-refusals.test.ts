@@ -27,7 +27,11 @@ describe('phases 2-3 refusals change nothing (ARCHITECTURE §11)', () => {
 
   const jst = (cwd: string, args: string[], env?: Record<string, string>): Promise<CliResult> => runJst(args, { cwd, ...(env ? { env } : {}) });
   const statusOf = async (key: string): Promise<string> => (await t.as('assigner').get(`/issue/${key}?fields=status`)).body.fields.status.name;
-  const commit = (wt: string, file: string) => { writeFileSync(join(wt, file), `${file}\n`); git(wt, 'add', file); git(wt, 'commit', '--quiet', '-m', file); };
+  const commit = (wt: string, file: string) => {
+    writeFileSync(join(wt, file), `${file}\n`);
+    git(wt, 'add', file);
+    git(wt, 'commit', '--quiet', '-m', file);
+  };
   /** Everything a refusal must leave as it was. */
   const snapshot = async () => ({
     statuses: await Promise.all(keys.map(statusOf)),
@@ -63,7 +67,13 @@ describe('phases 2-3 refusals change nothing (ARCHITECTURE §11)', () => {
   });
 
   it('every phase 2-3 command has --help with examples, its role and its exit codes', async () => {
-    for (const [cmd, role] of [['pr-base', 'executor'], ['note', 'executor'], ['pr', 'executor'], ['review', 'reviewer'], ['done', 'reviewer']]) {
+    for (const [cmd, role] of [
+      ['pr-base', 'executor'],
+      ['note', 'executor'],
+      ['pr', 'executor'],
+      ['review', 'reviewer'],
+      ['done', 'reviewer'],
+    ]) {
       const r = await jst(w.repo.repo, [cmd!, '--help']);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`Examples:\n  $ jst ${cmd}`);
@@ -91,7 +101,12 @@ describe('phases 2-3 refusals change nothing (ARCHITECTURE §11)', () => {
 
   it('jst pr on a parent branch (an issue with sub-tasks): exit 1, naming jst review KEY --open-parent-pr', async () => {
     commit(worktrees[0]!, 'p.txt');
-    const r = await refused(worktrees[0]!, ['pr'], 1, new RegExp(`${keys[0]} has sub-tasks \\(${keys[1]}, ${keys[2]}\\): its pull request is opened by the reviewer`));
+    const r = await refused(
+      worktrees[0]!,
+      ['pr'],
+      1,
+      new RegExp(`${keys[0]} has sub-tasks \\(${keys[1]}, ${keys[2]}\\): its pull request is opened by the reviewer`),
+    );
     expect(r.stderr).toContain(`jst review ${keys[0]} --open-parent-pr`);
   });
 
@@ -101,7 +116,9 @@ describe('phases 2-3 refusals change nothing (ARCHITECTURE §11)', () => {
   });
 
   it('jst pr with the code host left unset says plainly what it needs: exit 2, --json code "config"', async () => {
-    const r = await refused(worktrees[1]!, ['pr', '--json'], 2, /CODEHOST_PAT_TOKEN is set but empty.*CODEHOST_API_URL.*CODEHOST_REPO/s, { CODEHOST_PAT_TOKEN: '' });
+    const r = await refused(worktrees[1]!, ['pr', '--json'], 2, /CODEHOST_PAT_TOKEN is set but empty.*CODEHOST_API_URL.*CODEHOST_REPO/s, {
+      CODEHOST_PAT_TOKEN: '',
+    });
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'config', exitCode: 2 });
   });
 
@@ -166,7 +183,7 @@ describe('phases 2-3 refusals change nothing (ARCHITECTURE §11)', () => {
       git(wt, 'config', `branch.${branch}.parentbranch`, 'feature/ABC-1-csv-export-for-reports');
     });
 
-    it('a hand-made sub-task: the parent\'s one branch; a top-level issue: DEFAULT_BASE_BRANCH; a sub-task whose parent has no branch: exit 1 listing what was tried', async () => {
+    it("a hand-made sub-task: the parent's one branch; a top-level issue: DEFAULT_BASE_BRANCH; a sub-task whose parent has no branch: exit 1 listing what was tried", async () => {
       const hand = async (fields: Record<string, unknown>) => {
         const key = await createIssue(t, 'assigner', { assignee: { accountId: ids.executor }, ...fields });
         const wt = join(w.repo.worktreesDir, `hand-${key}`);

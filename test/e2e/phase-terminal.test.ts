@@ -62,7 +62,9 @@ describe('phases 2-3 on a terminal: each yes is asked (ARCHITECTURE §11)', () =
     expect(no.screen).toContain(`${sub} not moved (no yes)`);
     expect(await statusOf(sub)).toBe('In Review');
     // The next step is about the issue left in review, not the parent's pull request.
-    expect(no.screen).toContain(`${sub} stays in "In Review". To close it: jst done ${sub}   or, to send it back: jst review ${sub} --request-changes --summary "…"`);
+    expect(no.screen).toContain(
+      `${sub} stays in "In Review". To close it: jst done ${sub}   or, to send it back: jst review ${sub} --request-changes --summary "…"`,
+    );
     expect(no.screen).not.toContain('--open-parent-pr');
     const cancel = await onTerminal(w.repo.repo, ['done', sub], [[question, '\x03']]);
     expect(cancel.code).toBe(130);

@@ -28,16 +28,31 @@ export const SINGLE = {
 
 export const HOTFIX = { ...SINGLE, request: 'Production checkout is broken: emergency fix', summary: 'Fix checkout crash', path: 'hotfix' };
 
-export interface PlanWorld { repo: TestRepo; planFile(plan: unknown): string; plan(args: string[], env?: Record<string, string>): Promise<CliResult>; git(...args: string[]): string; originHas(branch: string): boolean }
+export interface PlanWorld {
+  repo: TestRepo;
+  planFile(plan: unknown): string;
+  plan(args: string[], env?: Record<string, string>): Promise<CliResult>;
+  git(...args: string[]): string;
+  originHas(branch: string): boolean;
+}
 
 /**
  * A real repository with a bare origin and `.jst/` for the tracker, ready for `jst plan`. With
  * `codehost` (the tracker's embedded code host, ARCHITECTURE §14) origin is acme/widgets on it,
  * reached over git's HTTP, and CODEHOST_API_URL is its `/api/v3`; no CODEHOST_REPO.
  */
-export function planWorld(t: TestTracker, o: { team?: JstFilesOptions['team']; local?: JstFilesOptions['local']; branches?: string[]; codehost?: EmbeddedCodehost } = {}): PlanWorld {
+export function planWorld(
+  t: TestTracker,
+  o: { team?: JstFilesOptions['team']; local?: JstFilesOptions['local']; branches?: string[]; codehost?: EmbeddedCodehost } = {},
+): PlanWorld {
   const repo = makeRepo({ branches: o.branches ?? ['development', 'main'], ...(o.codehost ? { codehost: o.codehost.origin('acme/widgets') } : {}) });
-  writeJstFiles(repo.repo, { trackerUrl: t.url, worktreesDir: repo.worktreesDir, ...(o.codehost ? { codehostUrl: o.codehost.api } : {}), ...(o.team ? { team: o.team } : {}), ...(o.local ? { local: o.local } : {}) });
+  writeJstFiles(repo.repo, {
+    trackerUrl: t.url,
+    worktreesDir: repo.worktreesDir,
+    ...(o.codehost ? { codehostUrl: o.codehost.api } : {}),
+    ...(o.team ? { team: o.team } : {}),
+    ...(o.local ? { local: o.local } : {}),
+  });
   let n = 0;
   return {
     repo,

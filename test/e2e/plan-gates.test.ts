@@ -8,7 +8,11 @@ import { HOTFIX, MULTISTEP, SINGLE, planWorld, type PlanWorld } from './plan-fix
 describe('jst plan gates and paths (spec §1 rules 1-8)', () => {
   let t: TestTracker;
   const worlds: PlanWorld[] = [];
-  const world = (o?: Parameters<typeof planWorld>[1]) => { const w = planWorld(t, o); worlds.push(w); return w; };
+  const world = (o?: Parameters<typeof planWorld>[1]) => {
+    const w = planWorld(t, o);
+    worlds.push(w);
+    return w;
+  };
   /** Nothing was created: no issue in ABC beyond what existed, no new branch, no worktree. */
   const issueCount = async () => (await t.as('assigner').post('/search/jql', { jql: 'project = ABC', maxResults: 5000 })).body.issues.length as number;
   const expectNothingCreated = async (w: PlanWorld, before: number) => {
@@ -16,8 +20,13 @@ describe('jst plan gates and paths (spec §1 rules 1-8)', () => {
     expect(w.git('branch', '--list', 'feature/*', 'hotfix/*').trim()).toBe('');
     expect(w.git('worktree', 'list').trim().split('\n')).toHaveLength(1);
   };
-  beforeAll(async () => { t = await startTestTracker('sqlite'); });
-  afterAll(async () => { await t?.close(); worlds.forEach((w) => w.repo.cleanup()); });
+  beforeAll(async () => {
+    t = await startTestTracker('sqlite');
+  });
+  afterAll(async () => {
+    await t?.close();
+    worlds.forEach((w) => w.repo.cleanup());
+  });
 
   it('spec §1 rule 3: an empty request is asked for before anything runs (non-interactive: exit 3, no healthcheck)', async () => {
     const w = world();
@@ -62,7 +71,11 @@ describe('jst plan gates and paths (spec §1 rules 1-8)', () => {
   });
 
   it('spec §1 rule 2: on a feature/ or hotfix/ branch or a detached HEAD it refuses (exit 2)', async () => {
-    for (const setup of [(w: PlanWorld) => w.git('checkout', '-q', '-b', 'feature/ABC-9-x'), (w: PlanWorld) => w.git('checkout', '-q', '-b', 'hotfix/ABC-9-y'), (w: PlanWorld) => w.git('checkout', '-q', '--detach')]) {
+    for (const setup of [
+      (w: PlanWorld) => w.git('checkout', '-q', '-b', 'feature/ABC-9-x'),
+      (w: PlanWorld) => w.git('checkout', '-q', '-b', 'hotfix/ABC-9-y'),
+      (w: PlanWorld) => w.git('checkout', '-q', '--detach'),
+    ]) {
       const w = world();
       setup(w);
       const before = await issueCount();

@@ -18,8 +18,16 @@ import { MULTISTEP, planWorld, type PlanWorld } from './plan-fixture.js';
 describe.each(await storeKinds())('jst plan: refused up front, or finished or abandoned after it stopped halfway (%s)', (kind) => {
   let t: TestTracker;
   const worlds: PlanWorld[] = [];
-  const world = (o?: Parameters<typeof planWorld>[1]) => { const w = planWorld(t, o); worlds.push(w); return w; };
-  const search = async (jql: string) => (await t.as('assigner').post('/search/jql', { jql, fields: ['summary', 'parent'], maxResults: 5000 })).body.issues as { key: string; fields: { summary: string } }[];
+  const world = (o?: Parameters<typeof planWorld>[1]) => {
+    const w = planWorld(t, o);
+    worlds.push(w);
+    return w;
+  };
+  const search = async (jql: string) =>
+    (await t.as('assigner').post('/search/jql', { jql, fields: ['summary', 'parent'], maxResults: 5000 })).body.issues as {
+      key: string;
+      fields: { summary: string };
+    }[];
   const issueCount = async () => (await search('project = ABC')).length;
   const branches = (w: PlanWorld) => w.git('branch', '--list', 'feature/*', 'hotfix/*').trim();
   const journal = (w: PlanWorld) => join(w.repo.repo, '.jst', 'plan-journal.json');
@@ -30,14 +38,21 @@ describe.each(await storeKinds())('jst plan: refused up front, or finished or ab
     expect(existsSync(journal(w))).toBe(false);
   };
   const tagged = (tag: string) => ({
-    ...MULTISTEP, request: `Halfway ${tag}`, summary: `Halfway ${tag} parent`,
+    ...MULTISTEP,
+    request: `Halfway ${tag}`,
+    summary: `Halfway ${tag} parent`,
     steps: [
       { summary: `Halfway ${tag} first`, scope: 's1', acceptanceCriteria: ['one'] },
       { summary: `Halfway ${tag} second`, scope: 's2', acceptanceCriteria: ['two'] },
     ],
   });
-  beforeAll(async () => { t = await startTestTracker(kind); });
-  afterAll(async () => { await t?.close(); worlds.forEach((w) => w.repo.cleanup()); });
+  beforeAll(async () => {
+    t = await startTestTracker(kind);
+  });
+  afterAll(async () => {
+    await t?.close();
+    worlds.forEach((w) => w.repo.cleanup());
+  });
 
   const summaryCases: [string, string, RegExp][] = [
     ['a line break', 'Download\nendpoint', /line break/],
@@ -59,7 +74,7 @@ describe.each(await storeKinds())('jst plan: refused up front, or finished or ab
     });
   }
 
-  it('ARCHITECTURE §7: a description over the tracker\'s 32,767 characters is refused up front, naming the step', async () => {
+  it("ARCHITECTURE §7: a description over the tracker's 32,767 characters is refused up front, naming the step", async () => {
     const w = world();
     const before = await issueCount();
     const plan = { ...MULTISTEP, steps: [MULTISTEP.steps[0], { ...MULTISTEP.steps[1], scope: 'y'.repeat(33_000) }] };
@@ -83,7 +98,8 @@ describe.each(await storeKinds())('jst plan: refused up front, or finished or ab
     const w = world();
     const plan = tagged('ab');
     // The sub-task's branch name is taken already (a key reused after a reset): the run stops there.
-    const probe = (await t.as('assigner').post('/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'probe' } })).body.key as string;
+    const probe = (await t.as('assigner').post('/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'probe' } })).body
+      .key as string;
     const next = Number(probe.split('-')[1]);
     w.git('branch', `feature/ABC-${next + 2}-halfway-ab-first`, 'development');
     const before = await issueCount();
@@ -173,15 +189,19 @@ describe.each(await storeKinds())('jst plan: refused up front, or finished or ab
 
   it('ARCHITECTURE §7: on a terminal a summary over 255 characters is asked for again, naming the rule', async () => {
     const w = world();
-    const { code, screen } = await onTerminal(w.repo.repo, ['plan', 'A request typed at the terminal'], [
-      [/one-line summary for the issue\? $/, 'z'.repeat(256)],
-      [/more than the tracker's 255\) > $/, 'A short summary'],
-      [/\(and what is not\)\? $/, '\u0003'],
-    ]);
+    const { code, screen } = await onTerminal(
+      w.repo.repo,
+      ['plan', 'A request typed at the terminal'],
+      [
+        [/one-line summary for the issue\? $/, 'z'.repeat(256)],
+        [/more than the tracker's 255\) > $/, 'A short summary'],
+        [/\(and what is not\)\? $/, '\u0003'],
+      ],
+    );
     expect(code, screen).toBe(130);
   });
 
-  it('ARCHITECTURE §13: the plan tool\'s abandon is the person\'s yes: without elicitation it answers the command they run, with it the run is deleted', async () => {
+  it("ARCHITECTURE §13: the plan tool's abandon is the person's yes: without elicitation it answers the command they run, with it the run is deleted", async () => {
     const w = world();
     const killed = await w.plan(['--plan', w.planFile(tagged('mcp'))], { JST_FAULT_KILL_AT: '12' });
     expect(killed.code).not.toBe(0);
@@ -199,7 +219,9 @@ describe.each(await storeKinds())('jst plan: refused up front, or finished or ab
       expect(textOf(other)).toContain('not for the plan given');
       expect(await issueCount()).toBe(before);
       expect(existsSync(journal(w))).toBe(true);
-    } finally { await plain.close(); }
+    } finally {
+      await plain.close();
+    }
     const asking = await startMcp('assigner', { cwd: w.repo.repo, elicit: () => ({ action: 'accept', content: { yes: true } }) });
     try {
       const r: CallToolResult = await asking.call('plan', { plan: {}, abandon: true });
@@ -207,7 +229,9 @@ describe.each(await storeKinds())('jst plan: refused up front, or finished or ab
       expect(r.structuredContent).toMatchObject({ abandoned: true });
       expect((r.structuredContent as { keys: string[] }).keys).toHaveLength(2);
       expect(asking.elicitations[0]!.message).toMatch(/^Delete 2 issue\(s\)/);
-    } finally { await asking.close(); }
+    } finally {
+      await asking.close();
+    }
     expect(await issueCount()).toBe(before - 2);
     expect(branches(w)).toBe('');
     expect(existsSync(journal(w))).toBe(false);
@@ -217,13 +241,20 @@ describe.each(await storeKinds())('jst plan: refused up front, or finished or ab
     // Kill point 20: the parent and the first sub-task are made in full, the second not begun.
     const KILLED_AFTER_FIRST_SUBTASK = '20';
 
-    it('ARCHITECTURE §7: a plan changed only in steps not made yet finishes the run with them (the parent\'s step list follows)', async () => {
+    it("ARCHITECTURE §7: a plan changed only in steps not made yet finishes the run with them (the parent's step list follows)", async () => {
       const w = world();
       const plan = tagged('fix');
       const killed = await w.plan(['--plan', w.planFile(plan)], { JST_FAULT_KILL_AT: KILLED_AFTER_FIRST_SUBTASK });
       expect(killed.code).not.toBe(0);
       const before = await issueCount();
-      const corrected = { ...plan, steps: [plan.steps[0], { ...plan.steps[1], summary: 'Halfway fix second, corrected' }, { summary: 'Halfway fix third', scope: 's3', acceptanceCriteria: ['three'] }] };
+      const corrected = {
+        ...plan,
+        steps: [
+          plan.steps[0],
+          { ...plan.steps[1], summary: 'Halfway fix second, corrected' },
+          { summary: 'Halfway fix third', scope: 's3', acceptanceCriteria: ['three'] },
+        ],
+      };
       const r = await w.plan(['--plan', w.planFile(corrected), '--json']);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toContain('with the corrected plan');
@@ -240,7 +271,7 @@ describe.each(await storeKinds())('jst plan: refused up front, or finished or ab
       expect(w.git('worktree', 'list').trim().split('\n')).toHaveLength(5);
     });
 
-    it('ARCHITECTURE §7: a journal left by a run stopped on the tracker\'s 400 (a summary with a line break) is finished by the corrected plan file', async () => {
+    it("ARCHITECTURE §7: a journal left by a run stopped on the tracker's 400 (a summary with a line break) is finished by the corrected plan file", async () => {
       const w = world();
       const plan = tagged('nl');
       // Kill point 21: the second sub-task's create is recorded as begun, and never reached the tracker.

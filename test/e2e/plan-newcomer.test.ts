@@ -16,16 +16,34 @@ const SUMMARY_SCOPE_CRITERIA: [RegExp, string][] = [
 describe('ARCHITECTURE §7: jst plan as a newcomer meets it (branch names compared whole, the questions on a terminal, the priority, Ctrl-C)', () => {
   let t: TestTracker;
   const worlds: PlanWorld[] = [];
-  const world = (o?: Parameters<typeof planWorld>[1]) => { const w = planWorld(t, o); worlds.push(w); return w; };
+  const world = (o?: Parameters<typeof planWorld>[1]) => {
+    const w = planWorld(t, o);
+    worlds.push(w);
+    return w;
+  };
   const issueCount = async () => (await t.as('assigner').post('/search/jql', { jql: 'project = ABC', maxResults: 5000 })).body.issues.length as number;
   const description = async (key: string) => [...walkText((await t.as('assigner').get(`/issue/${key}?fields=description`)).body.fields.description)];
-  beforeAll(async () => { t = await startTestTracker('sqlite'); });
-  afterAll(async () => { await t?.close(); worlds.forEach((w) => w.repo.cleanup()); });
+  beforeAll(async () => {
+    t = await startTestTracker('sqlite');
+  });
+  afterAll(async () => {
+    await t?.close();
+    worlds.forEach((w) => w.repo.cleanup());
+  });
 
   it('a step whose slug is the suffix of an existing branch ("Tests", "Docs") is no collision: only the whole name counts', async () => {
     const w = world();
-    for (const b of ['feature/ABC-1-tests', 'feature/ABC-2-docs']) { w.git('branch', b); w.git('push', '-q', 'origin', b); }
-    const plan = { ...MULTISTEP, steps: [{ summary: 'Tests', scope: 'unit', acceptanceCriteria: ['green'] }, { summary: 'Docs', scope: 'README', acceptanceCriteria: ['written'] }] };
+    for (const b of ['feature/ABC-1-tests', 'feature/ABC-2-docs']) {
+      w.git('branch', b);
+      w.git('push', '-q', 'origin', b);
+    }
+    const plan = {
+      ...MULTISTEP,
+      steps: [
+        { summary: 'Tests', scope: 'unit', acceptanceCriteria: ['green'] },
+        { summary: 'Docs', scope: 'README', acceptanceCriteria: ['written'] },
+      ],
+    };
     const r = await w.plan(['--plan', w.planFile(plan), '--json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -34,7 +52,8 @@ describe('ARCHITECTURE §7: jst plan as a newcomer meets it (branch names compar
 
   it('a branch with the whole name the new issue gets (a reused key) stops provisioning with exit 1, naming it; nothing is pushed', async () => {
     const w = world();
-    const probe = (await t.as('assigner').post('/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'probe' } })).body.key as string;
+    const probe = (await t.as('assigner').post('/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'probe' } })).body
+      .key as string;
     const next = `ABC-${Number(probe.split('-')[1]) + 1}`;
     const taken = `feature/${next}-fix-login-page-typo`;
     w.git('branch', taken);
@@ -59,13 +78,17 @@ describe('ARCHITECTURE §7: jst plan as a newcomer meets it (branch names compar
 
   it('spec §1 rule 5 on a terminal: a bare Enter takes the offered default (priority, sub-task count), each question printed once', async () => {
     const w = world();
-    const { code, screen } = await onTerminal(w.repo.repo, ['plan', 'Rename projects'], [
-      ...SUMMARY_SCOPE_CRITERIA,
-      [/Lowest\)\? \[Medium\] $/, ''],
-      [/\(a hotfix\)\? \[y\/N\] $/, ''],
-      [/single issue\) \[0\] $/, ''],
-      [/Create one Task in ABC.*\[y\/N\] $/, 'y'],
-    ]);
+    const { code, screen } = await onTerminal(
+      w.repo.repo,
+      ['plan', 'Rename projects'],
+      [
+        ...SUMMARY_SCOPE_CRITERIA,
+        [/Lowest\)\? \[Medium\] $/, ''],
+        [/\(a hotfix\)\? \[y\/N\] $/, ''],
+        [/single issue\) \[0\] $/, ''],
+        [/Create one Task in ABC.*\[y\/N\] $/, 'y'],
+      ],
+    );
     expect(code, screen).toBe(0);
     expect(screen.match(/Priority \(/g)).toHaveLength(1);
     expect(screen.match(/Split into how many sub-tasks/g)).toHaveLength(1);
@@ -73,16 +96,20 @@ describe('ARCHITECTURE §7: jst plan as a newcomer meets it (branch names compar
     expect(await description(key)).toContain('Medium');
   });
 
-  it('spec §1 rule 5: the priority is checked against the tracker\'s (404 on GET /priority: the vendor\'s default names); a wrong one is asked again', async () => {
+  it("spec §1 rule 5: the priority is checked against the tracker's (404 on GET /priority: the vendor's default names); a wrong one is asked again", async () => {
     const w = world();
-    const { code, screen } = await onTerminal(w.repo.repo, ['plan', 'Rename projects'], [
-      ...SUMMARY_SCOPE_CRITERIA,
-      [/\[Medium\] $/, 'Urgentish'],
-      [/\(one of Highest, High, Medium, Low, Lowest\) > $/, 'high'],
-      [/\(a hotfix\)\? \[y\/N\] $/, 'n'],
-      [/\[0\] $/, '0'],
-      [/Create one Task in ABC.*\[y\/N\] $/, 'y'],
-    ]);
+    const { code, screen } = await onTerminal(
+      w.repo.repo,
+      ['plan', 'Rename projects'],
+      [
+        ...SUMMARY_SCOPE_CRITERIA,
+        [/\[Medium\] $/, 'Urgentish'],
+        [/\(one of Highest, High, Medium, Low, Lowest\) > $/, 'high'],
+        [/\(a hotfix\)\? \[y\/N\] $/, 'n'],
+        [/\[0\] $/, '0'],
+        [/Create one Task in ABC.*\[y\/N\] $/, 'y'],
+      ],
+    );
     expect(code, screen).toBe(0);
     const key = /Issue (ABC-\d+)/.exec(screen)![1]!;
     const text = await description(key);
@@ -90,7 +117,7 @@ describe('ARCHITECTURE §7: jst plan as a newcomer meets it (branch names compar
     expect(text).not.toContain('Urgentish');
   });
 
-  it('a plan file whose priority is not one of the tracker\'s is refused (exit 2), nothing created', async () => {
+  it("a plan file whose priority is not one of the tracker's is refused (exit 2), nothing created", async () => {
     const w = world();
     const before = await issueCount();
     const r = await w.plan(['--plan', w.planFile({ ...SINGLE, priority: 'Urgentish' })]);

@@ -15,17 +15,24 @@ const SUBTASKS = process.env.JST_LONG === '1' ? 3 : 1;
 const planFor = (tag: string) => ({
   request: `Kill test ${tag}`,
   summary: `Resume ${tag} parent`,
-  scope: 'scope', acceptanceCriteria: ['done'], priority: 'Medium',
+  scope: 'scope',
+  acceptanceCriteria: ['done'],
+  priority: 'Medium',
   steps: Array.from({ length: SUBTASKS }, (_, i) => ({ summary: `Resume ${tag} step ${i + 1}`, scope: 's', acceptanceCriteria: ['ok'] })),
 });
 
 describe('ARCHITECTURE §7 journal: kill -9 between every pair of steps, then rerun', () => {
   let t: TestTracker;
-  beforeAll(async () => { t = await startTestTracker('sqlite'); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await startTestTracker('sqlite');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   const texts = (c: any) => [...walkText(c.body)].join('\n');
-  const search = async (jql: string) => (await t.as('assigner').post('/search/jql', { jql, fields: ['summary', 'parent'], maxResults: 100 })).body.issues as any[];
+  const search = async (jql: string) =>
+    (await t.as('assigner').post('/search/jql', { jql, fields: ['summary', 'parent'], maxResults: 100 })).body.issues as any[];
 
   it(`every kill point of a multistep plan with ${SUBTASKS} sub-task(s) is finished by a rerun, nothing doubled`, async () => {
     const writes = 2 * (5 + 5 * SUBTASKS + 2);
@@ -45,7 +52,11 @@ describe('ARCHITECTURE §7 journal: kill -9 between every pair of steps, then re
       expect(issues, `issues after kill at ${at}`).toHaveLength(1 + SUBTASKS);
       expect(new Set(out.keys).size).toBe(1 + SUBTASKS);
       // Branches and worktrees: one each, in place.
-      const branches = w.git('branch', '--list', 'feature/*').trim().split('\n').map((b) => b.replace(/^[*+ ]+/, ''));
+      const branches = w
+        .git('branch', '--list', 'feature/*')
+        .trim()
+        .split('\n')
+        .map((b) => b.replace(/^[*+ ]+/, ''));
       expect(branches.sort(), `branches after kill at ${at}`).toEqual([...out.branches].sort());
       expect(w.git('worktree', 'list').trim().split('\n')).toHaveLength(2 + SUBTASKS);
       expect(w.originHas(out.branches[0])).toBe(true);
@@ -53,7 +64,10 @@ describe('ARCHITECTURE §7 journal: kill -9 between every pair of steps, then re
       // Comments: one PR target comment per leaf, one report on the parent.
       for (const [i, key] of out.keys.entries()) {
         const cs = (await t.as('assigner').get(`/issue/${key}/comment`)).body.comments.map(texts);
-        expect(cs.filter((c: string) => c.startsWith('PR target branch:')), `target comments on ${key}, kill at ${at}`).toHaveLength(1);
+        expect(
+          cs.filter((c: string) => c.startsWith('PR target branch:')),
+          `target comments on ${key}, kill at ${at}`,
+        ).toHaveLength(1);
         expect(cs.filter((c: string) => c.startsWith('Assignment report'))).toHaveLength(i === 0 ? 1 : 0);
       }
       expect(existsSync(join(w.repo.repo, '.jst', 'plan-journal.json'))).toBe(false);

@@ -15,7 +15,9 @@ describe('jst plan, end to end (spec §1 phase 1)', () => {
     ids = {};
     for (const who of ['assigner', 'executor'] as const) ids[who] = (await t.as(who).get('/myself')).body.accountId;
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('multistep with three sub-tasks: issues, assignees, reporter, comments, branches, worktrees, config, origin', async () => {
     const w = planWorld(t);

@@ -43,10 +43,14 @@ describe('ARCHITECTURE §11: done and a verdict asking for changes, each interle
   const statusOf = async (k: string): Promise<string> => (await t.as('assigner').get(`/issue/${k}?fields=status`)).body.fields.status.name;
   const move = async (k: string, status: string) => {
     const { transitions } = (await t.as('reviewer').get(`/issue/${k}/transitions`)).body as { transitions: { id: string; to: { name: string } }[] };
-    expect((await t.as('reviewer').post(`/issue/${k}/transitions`, { transition: { id: transitions.find((x) => x.to.name === status)!.id } })).status).toBe(204);
+    expect((await t.as('reviewer').post(`/issue/${k}/transitions`, { transition: { id: transitions.find((x) => x.to.name === status)!.id } })).status).toBe(
+      204,
+    );
   };
-  const comment = async (k: string, text: string): Promise<string> => (await t.as('reviewer').post(`/issue/${k}/comment`, { body: adf(text) })).body.id as string;
-  const firstLines = async (k: string) => ((await t.as('assigner').get(`/issue/${k}/comment`)).body.comments as { body: unknown }[]).map((c) => firstLineText(c.body));
+  const comment = async (k: string, text: string): Promise<string> =>
+    (await t.as('reviewer').post(`/issue/${k}/comment`, { body: adf(text) })).body.id as string;
+  const firstLines = async (k: string) =>
+    ((await t.as('assigner').get(`/issue/${k}/comment`)).body.comments as { body: unknown }[]).map((c) => firstLineText(c.body));
   /** An issue in review whose newest verdict (the reviewer's) is an approval. */
   const approved = async () => {
     const k = await createIssue(t, 'assigner', { summary: 'Racing' });
@@ -60,14 +64,22 @@ describe('ARCHITECTURE §11: done and a verdict asking for changes, each interle
     dir = jstFolder(t);
     ctx = () => createContext({ cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir }, io: quiet });
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('the verdict read "In Review" before done moved, and moves after: done gives way and undoes nothing (exit 1 side); the issue stays "In Progress"', async () => {
     const k = await approved();
     const c = ctx();
     // The verdict's comment lands between done's re-check and its move; its move right after done's.
     const client = interleaved(c.client('reviewer'), [
-      { method: 'transitions', n: 1, then: async () => { await comment(k, 'CHANGES REQUESTED — fix'); } },
+      {
+        method: 'transitions',
+        n: 1,
+        then: async () => {
+          await comment(k, 'CHANGES REQUESTED — fix');
+        },
+      },
       { method: 'doTransition', n: 1, then: () => move(k, 'In Progress') },
     ]);
     const r = await closeApproved(c, client, k, S, () => undefined);
@@ -79,7 +91,15 @@ describe('ARCHITECTURE §11: done and a verdict asking for changes, each interle
   it('the verdict\'s comment lands after done moved, and the verdict never decides: done waits, then gives way to "In Progress" (exit 1 side)', async () => {
     const k = await approved();
     const c = ctx();
-    const client = interleaved(c.client('reviewer'), [{ method: 'doTransition', n: 1, then: async () => { await comment(k, 'CHANGES REQUESTED — fix'); } }]);
+    const client = interleaved(c.client('reviewer'), [
+      {
+        method: 'doTransition',
+        n: 1,
+        then: async () => {
+          await comment(k, 'CHANGES REQUESTED — fix');
+        },
+      },
+    ]);
     const r = await closeApproved(c, client, k, S, () => undefined, 600);
     expect(!r.moved && r.why).toMatch(/is back in "In Progress"/);
     expect(await statusOf(k)).toBe('In Progress');
@@ -88,12 +108,18 @@ describe('ARCHITECTURE §11: done and a verdict asking for changes, each interle
   it('the verdict\'s comment lands after done moved, and the verdict withdraws it (it read "Done"): done wins', async () => {
     const k = await approved();
     const c = ctx();
-    const client = interleaved(c.client('reviewer'), [{
-      method: 'doTransition', n: 1, then: async () => {
-        const id = await comment(k, 'CHANGES REQUESTED — fix');
-        setTimeout(() => { void t.as('reviewer').put(`/issue/${k}/comment/${id}`, { body: adf('Withdrawn: CHANGES REQUESTED — fix') }); }, 300);
+    const client = interleaved(c.client('reviewer'), [
+      {
+        method: 'doTransition',
+        n: 1,
+        then: async () => {
+          const id = await comment(k, 'CHANGES REQUESTED — fix');
+          setTimeout(() => {
+            void t.as('reviewer').put(`/issue/${k}/comment/${id}`, { body: adf('Withdrawn: CHANGES REQUESTED — fix') });
+          }, 300);
+        },
       },
-    }]);
+    ]);
     expect(await closeApproved(c, client, k, S, () => undefined, 5_000)).toEqual({ moved: true });
     expect(await statusOf(k)).toBe('Done');
   });
@@ -103,7 +129,11 @@ describe('ARCHITECTURE §11: done and a verdict asking for changes, each interle
     const id = await comment(k, 'CHANGES REQUESTED — too late');
     await move(k, 'Done');
     const c = ctx();
-    expect(await sendBack(c.client('reviewer'), k, { id, line: 'CHANGES REQUESTED — too late' }, S, () => undefined)).toEqual({ won: false, status: 'Done', withdrawn: true });
+    expect(await sendBack(c.client('reviewer'), k, { id, line: 'CHANGES REQUESTED — too late' }, S, () => undefined)).toEqual({
+      won: false,
+      status: 'Done',
+      withdrawn: true,
+    });
     expect(await statusOf(k)).toBe('Done');
     expect((await firstLines(k)).at(-1)).toBe('Withdrawn: CHANGES REQUESTED — too late');
   });

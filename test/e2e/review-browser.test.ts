@@ -33,8 +33,13 @@ describe.skipIf(!run)('ARCHITECTURE §14 pages in Chromium: the review page and 
     const page = await b.context.newPage();
     const dialogs: string[] = [];
     const violations: string[] = [];
-    page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
-    page.on('console', (m) => { if (/Content.Security.Policy/i.test(m.text())) violations.push(m.text()); });
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    page.on('console', (m) => {
+      if (/Content.Security.Policy/i.test(m.text())) violations.push(m.text());
+    });
     return { page, dialogs, violations };
   };
   const codehostUser = (who: ChWho) => as('x-access-token', CH_TOKENS[who]);
@@ -43,7 +48,11 @@ describe.skipIf(!run)('ARCHITECTURE §14 pages in Chromium: the review page and 
   beforeAll(async () => {
     ch = await startCodehostServer('sqlite');
     const tracker = { authorization: basic(credentialOf('assigner').email, credentialOf('assigner').token), 'content-type': 'application/json' };
-    const created = await fetch(`${ch.url}/rest/api/3/issue`, { method: 'POST', headers: tracker, body: JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'Review in a browser' } }) });
+    const created = await fetch(`${ch.url}/rest/api/3/issue`, {
+      method: 'POST',
+      headers: tracker,
+      body: JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'Review in a browser' } }),
+    });
     issueKey = ((await created.json()) as { key: string }).key;
     branch = `feature/${issueKey}-${X.branchTail}`;
     ch.commit(branch, { 'README.md': `hello\n${X.line}\n`, [X.file]: 'export const x = "</script>";\n' }, X.title);
@@ -90,7 +99,9 @@ describe.skipIf(!run)('ARCHITECTURE §14 pages in Chromium: the review page and 
     })();
     const { page, dialogs, violations } = await codehostUser('rey');
     const posts: Record<string, string>[] = [];
-    page.on('request', (r) => { if (r.method() === 'POST') void r.allHeaders().then((h) => posts.push(h)); });
+    page.on('request', (r) => {
+      if (r.method() === 'POST') void r.allHeaders().then((h) => posts.push(h));
+    });
     await page.goto(`${ch.url}/${OWNER}/${REPO}/pull/${n}`);
     expect(await page.locator('.pull-meta .state').textContent()).toBe('Open');
     expect(await page.locator('.diff tr.add .code').allTextContents()).toEqual(['+first line', '+second line']);
@@ -132,7 +143,7 @@ describe.skipIf(!run)('ARCHITECTURE §14 pages in Chromium: the review page and 
     expect(check.status).toBe(404);
   });
 
-  it('the board\'s /browse/<KEY> lists the pull request, escaped, linked to its review page', async () => {
+  it("the board's /browse/<KEY> lists the pull request, escaped, linked to its review page", async () => {
     const { email, token } = credentialOf('executor');
     const { page, dialogs } = await as(email, token);
     await page.goto(`${ch.url}/browse/${issueKey}`);

@@ -6,14 +6,23 @@ import { git } from '../support/repo.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
 import { MULTISTEP, SINGLE, planWorld, type PlanWorld } from './plan-fixture.js';
 
-interface Planned { w: PlanWorld; keys: string[]; branches: string[]; worktrees: string[] }
+interface Planned {
+  w: PlanWorld;
+  keys: string[];
+  branches: string[];
+  worktrees: string[];
+}
 
 /** ARCHITECTURE §11 `jst start` additions: the stale-branch merge, its conflict, bootstrap, task memory. */
 describe('jst start: the parent branch merged in, bootstrap (ARCHITECTURE §11)', () => {
   let t: TestTracker;
   const worlds: PlanWorld[] = [];
   const statusOf = async (key: string): Promise<string> => (await t.as('assigner').get(`/issue/${key}?fields=status`)).body.fields.status.name;
-  const commit = (wt: string, file: string, text: string) => { writeFileSync(join(wt, file), text); git(wt, 'add', file); git(wt, 'commit', '--quiet', '-m', `edit ${file}`); };
+  const commit = (wt: string, file: string, text: string) => {
+    writeFileSync(join(wt, file), text);
+    git(wt, 'add', file);
+    git(wt, 'commit', '--quiet', '-m', `edit ${file}`);
+  };
   async function planned(plan: unknown): Promise<Planned> {
     const w = planWorld(t);
     worlds.push(w);
@@ -22,7 +31,9 @@ describe('jst start: the parent branch merged in, bootstrap (ARCHITECTURE §11)'
     return { w, ...(JSON.parse(r.stdout) as Omit<Planned, 'w'>) };
   }
 
-  beforeAll(async () => { t = await startTestTracker('sqlite'); });
+  beforeAll(async () => {
+    t = await startTestTracker('sqlite');
+  });
   afterAll(async () => {
     for (const w of worlds) w.repo.cleanup();
     await t?.close();
@@ -30,7 +41,9 @@ describe('jst start: the parent branch merged in, bootstrap (ARCHITECTURE §11)'
 
   describe('with branch.<b>.parentbranch set', () => {
     let m: Planned;
-    beforeAll(async () => { m = await planned({ ...MULTISTEP, steps: MULTISTEP.steps.slice(0, 2) }); });
+    beforeAll(async () => {
+      m = await planned({ ...MULTISTEP, steps: MULTISTEP.steps.slice(0, 2) });
+    });
 
     it('a stale sub-task branch: git fetch origin, then origin/<parent> is merged in before anything else', async () => {
       const [, sub] = m.keys as [string, string];
@@ -51,8 +64,8 @@ describe('jst start: the parent branch merged in, bootstrap (ARCHITECTURE §11)'
       const [, , sub] = m.keys as [string, string, string];
       const [pb, , sb] = m.branches as [string, string, string];
       const [pw, , sw] = m.worktrees as [string, string, string];
-      commit(sw, 'clash.txt', 'the sub-task\'s line\n');
-      commit(pw, 'clash.txt', 'the parent\'s line\n');
+      commit(sw, 'clash.txt', "the sub-task's line\n");
+      commit(pw, 'clash.txt', "the parent's line\n");
       git(pw, 'push', '--quiet', 'origin', pb);
       const head = git(sw, 'rev-parse', 'HEAD');
       const r = await runJst(['start'], { cwd: sw });
@@ -100,7 +113,12 @@ describe('jst start: the parent branch merged in, bootstrap (ARCHITECTURE §11)'
     expect(JSON.parse(r.stdout).bootstrap).toMatchObject({ ok: true, exitCode: 0 });
     expect(r.stderr).toContain('booted');
     expect(readFileSync(join(wt, 'boot.out'), 'utf8').split('\n').filter(Boolean)).toEqual([
-      wt, `JST_BRANCH=${s.branches[0]}`, `JST_ISSUE_KEY=${s.keys[0]}`, 'JST_PARENT_BRANCH=development', 'JST_PROJECT_KEY=ABC', `JST_WORKTREE_DIR=${wt}`,
+      wt,
+      `JST_BRANCH=${s.branches[0]}`,
+      `JST_ISSUE_KEY=${s.keys[0]}`,
+      'JST_PARENT_BRANCH=development',
+      'JST_PROJECT_KEY=ABC',
+      `JST_WORKTREE_DIR=${wt}`,
     ]);
 
     writeFileSync(join(wt, '.jst', 'bootstrap.sh'), 'exit 7\n');

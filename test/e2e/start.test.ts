@@ -5,7 +5,12 @@ import { runJst } from '../support/jst-cli.js';
 import { createIssue, startTestTracker, type TestTracker } from '../support/tracker.js';
 import { MULTISTEP, SINGLE, planWorld, type PlanWorld } from './plan-fixture.js';
 
-interface Planned { w: PlanWorld; keys: string[]; branches: string[]; worktrees: string[] }
+interface Planned {
+  w: PlanWorld;
+  keys: string[];
+  branches: string[];
+  worktrees: string[];
+}
 
 describe('jst start, end to end (phase 2 entry: spec §1 rules 9-13, §3, §4)', () => {
   let t: TestTracker;
@@ -14,7 +19,8 @@ describe('jst start, end to end (phase 2 entry: spec §1 rules 9-13, §3, §4)',
 
   const start = (cwd: string, args: string[] = []) => runJst(['start', ...args], { cwd });
   const statusOf = async (key: string): Promise<string> => (await t.as('assigner').get(`/issue/${key}?fields=status`)).body.fields.status.name;
-  const originBranches = (w: PlanWorld) => w.git('--git-dir', w.repo.origin, 'for-each-ref', '--format=%(refname:short)', 'refs/heads').split('\n').filter(Boolean).sort();
+  const originBranches = (w: PlanWorld) =>
+    w.git('--git-dir', w.repo.origin, 'for-each-ref', '--format=%(refname:short)', 'refs/heads').split('\n').filter(Boolean).sort();
   async function planned(plan: unknown): Promise<Planned> {
     const w = planWorld(t);
     worlds.push(w);
@@ -35,7 +41,9 @@ describe('jst start, end to end (phase 2 entry: spec §1 rules 9-13, §3, §4)',
 
   describe('in a multistep plan', () => {
     let m: Planned;
-    beforeAll(async () => { m = await planned(MULTISTEP); });
+    beforeAll(async () => {
+      m = await planned(MULTISTEP);
+    });
 
     it('spec §3 and §1 rules 10-12: a sub-task moves to In Progress, its PR base is the parent branch, its branch reaches origin with -u, the Assignment report is printed', async () => {
       const [parent, sub] = m.keys as [string, string];
@@ -221,7 +229,9 @@ describe('jst start, end to end (phase 2 entry: spec §1 rules 9-13, §3, §4)',
 
   describe('refusals before anything runs (exit 2)', () => {
     let s: Planned;
-    beforeAll(async () => { s = await planned(SINGLE); });
+    beforeAll(async () => {
+      s = await planned(SINGLE);
+    });
 
     it('spec §1 rule 1: in the main checkout start refuses and names the worktree to cd into', async () => {
       const r = await start(s.w.repo.repo);
@@ -244,8 +254,11 @@ describe('jst start, end to end (phase 2 entry: spec §1 rules 9-13, §3, §4)',
       expect(d.stderr).toContain('HEAD is detached');
     });
 
-    it('spec §1 rule 13: start is the executor\'s; any other --role is a usage error', async () => {
-      for (const args of [['start', '--role', 'assigner'], ['--role', 'reviewer', 'start']]) {
+    it("spec §1 rule 13: start is the executor's; any other --role is a usage error", async () => {
+      for (const args of [
+        ['start', '--role', 'assigner'],
+        ['--role', 'reviewer', 'start'],
+      ]) {
         const r = await runJst(args, { cwd: s.worktrees[0]! });
         expect(r.code).toBe(2);
         expect(r.stderr).toContain('jst start always runs as the executor');

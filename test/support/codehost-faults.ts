@@ -53,26 +53,41 @@ export async function faultsBefore(target: string): Promise<CodehostFaults> {
         return;
       }
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'connection' && k !== 'content-length') headers[k] = v;
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === 'string' && k !== 'host' && k !== 'connection' && k !== 'content-length') headers[k] = v;
       const body = Buffer.concat(chunks);
-      fetch(`${target}${url}`, { method, headers, ...(body.length > 0 ? { body } : {}), redirect: 'manual' }).then(async (answer) => {
-        const text = Buffer.from(await answer.arrayBuffer());
-        const out: Record<string, string> = { 'Content-Type': answer.headers.get('content-type') ?? 'application/json' };
-        const location = answer.headers.get('location');
-        if (location) out.location = location;
-        res.writeHead(answer.status, out);
-        res.end(text);
-      }, (e: unknown) => { res.writeHead(502); res.end(String(e)); });
+      fetch(`${target}${url}`, { method, headers, ...(body.length > 0 ? { body } : {}), redirect: 'manual' }).then(
+        async (answer) => {
+          const text = Buffer.from(await answer.arrayBuffer());
+          const out: Record<string, string> = { 'Content-Type': answer.headers.get('content-type') ?? 'application/json' };
+          const location = answer.headers.get('location');
+          if (location) out.location = location;
+          res.writeHead(answer.status, out);
+          res.end(text);
+        },
+        (e: unknown) => {
+          res.writeHead(502);
+          res.end(String(e));
+        },
+      );
     });
   });
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
   return {
     api: `${url}/api/v3`,
-    next: (...faults) => { queue.push(...faults); },
+    next: (...faults) => {
+      queue.push(...faults);
+    },
     pending: () => queue.length,
     seen,
-    clear: () => { queue = []; },
-    close: () => new Promise((r) => { s.closeAllConnections(); s.close(() => r()); }),
+    clear: () => {
+      queue = [];
+    },
+    close: () =>
+      new Promise((r) => {
+        s.closeAllConnections();
+        s.close(() => r());
+      }),
   };
 }

@@ -93,8 +93,16 @@ export function codehostOf(t: TestTracker): EmbeddedCodehost {
         const reviews = await reader.paginate(reader.pulls.listReviews, { owner, repo, pull_number: p.number, per_page: 100 });
         const comments = await reader.paginate(reader.issues.listComments, { owner, repo, issue_number: p.number, per_page: 100 });
         out.push({
-          number: full.number, title: full.title, body: full.body ?? '', head: full.head.ref, base: full.base.ref,
-          state: full.state, draft: full.draft ?? false, merged: full.merged, html_url: full.html_url, user: full.user.login,
+          number: full.number,
+          title: full.title,
+          body: full.body ?? '',
+          head: full.head.ref,
+          base: full.base.ref,
+          state: full.state,
+          draft: full.draft ?? false,
+          merged: full.merged,
+          html_url: full.html_url,
+          user: full.user.login,
           reviews: reviews.map((r) => ({ user: r.user?.login ?? '', state: r.state, firstLine: (r.body ?? '').split('\n')[0] ?? '' })),
           comments: comments.map((c) => (c.body ?? '').split('\n')[0] ?? ''),
         });
@@ -108,14 +116,21 @@ export function codehostOf(t: TestTracker): EmbeddedCodehost {
         const url = req.url ?? '';
         if (url !== '/api/v3' && !url.startsWith('/api/v3/') && !url.startsWith('/api/v3?')) return;
         const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : v);
-        const r = { method: req.method ?? '', path: url.slice('/api/v3'.length) || '/', authorization: header(req.headers.authorization), userAgent: header(req.headers['user-agent']) };
+        const r = {
+          method: req.method ?? '',
+          path: url.slice('/api/v3'.length) || '/',
+          authorization: header(req.headers.authorization),
+          userAgent: header(req.headers['user-agent']),
+        };
         if (only(r)) requests.push(r);
       };
       server.on('request', listener);
       return {
         requests,
         calls: (from = 0) => requests.slice(from).map((r) => `${r.method} ${r.path.split('?')[0]}`),
-        stop: () => { server.off('request', listener); },
+        stop: () => {
+          server.off('request', listener);
+        },
       };
     },
   };

@@ -14,8 +14,18 @@ const SPECS = {
   ghes: fileURLToPath(new URL('../../spec/github-openapi/ghes-subset.json', import.meta.url)),
 };
 
-interface Operation { template: string; method: string; pattern: RegExp; responses: Record<string, { content?: Record<string, { schema?: unknown }>; $ref?: string }> }
-interface Loaded { ajv: Ajv; operations: Operation[]; spec: { components: { responses?: Record<string, unknown> } }; compiled: Map<string, ValidateFunction | null> }
+interface Operation {
+  template: string;
+  method: string;
+  pattern: RegExp;
+  responses: Record<string, { content?: Record<string, { schema?: unknown }>; $ref?: string }>;
+}
+interface Loaded {
+  ajv: Ajv;
+  operations: Operation[];
+  spec: { components: { responses?: Record<string, unknown> } };
+  compiled: Map<string, ValidateFunction | null>;
+}
 
 const loaded = new Map<string, Loaded>();
 
@@ -37,21 +47,29 @@ function rewriteDiscriminators(node: unknown): unknown {
   const d = o.discriminator as { propertyName: string; mapping?: Record<string, string> } | undefined;
   if (d && Array.isArray(o.oneOf) && d.mapping) {
     const entries = Object.entries(d.mapping);
-    const chain = entries.reduceRight<unknown>((otherwise, [value, ref]) => ({
-      if: { properties: { [d.propertyName]: { const: value } }, required: [d.propertyName] },
-      then: { $ref: `openapi${ref}` },
-      else: otherwise,
-    }), { oneOf: o.oneOf });
+    const chain = entries.reduceRight<unknown>(
+      (otherwise, [value, ref]) => ({
+        if: { properties: { [d.propertyName]: { const: value } }, required: [d.propertyName] },
+        then: { $ref: `openapi${ref}` },
+        else: otherwise,
+      }),
+      { oneOf: o.oneOf },
+    );
     const { discriminator: _, oneOf: __, ...rest } = o;
-    return { ...rewriteDiscriminators(rest) as object, ...(chain as object) };
+    return { ...(rewriteDiscriminators(rest) as object), ...(chain as object) };
   }
-  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `openapi${v}` : rewriteDiscriminators(v)]));
+  return Object.fromEntries(
+    Object.entries(o).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `openapi${v}` : rewriteDiscriminators(v)]),
+  );
 }
 
 function load(which: keyof typeof SPECS): Loaded {
   const found = loaded.get(which);
   if (found) return found;
-  const raw = JSON.parse(readFileSync(SPECS[which], 'utf8')) as { paths: Record<string, Record<string, { responses?: Operation['responses'] }>>; components: { responses?: Record<string, unknown> } };
+  const raw = JSON.parse(readFileSync(SPECS[which], 'utf8')) as {
+    paths: Record<string, Record<string, { responses?: Operation['responses'] }>>;
+    components: { responses?: Record<string, unknown> };
+  };
   const spec = rewriteDiscriminators(raw) as typeof raw;
   const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
   (addFormatsModule as unknown as (a: Ajv) => void)(ajv);
@@ -104,7 +122,9 @@ export function assertMatchesGitHub(method: string, url: string, status: number,
       compiled.set(key, validate);
     }
     if (validate && !validate(body)) {
-      throw new Error(`${key}: the answer does not match GitHub's description (${which}): ${ajv.errorsText(validate.errors, { separator: '; ' })}\nbody: ${JSON.stringify(body).slice(0, 1200)}`);
+      throw new Error(
+        `${key}: the answer does not match GitHub's description (${which}): ${ajv.errorsText(validate.errors, { separator: '; ' })}\nbody: ${JSON.stringify(body).slice(0, 1200)}`,
+      );
     }
     if (status >= 400) {
       const b = body as { message?: unknown; documentation_url?: unknown } | undefined;

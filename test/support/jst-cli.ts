@@ -11,7 +11,11 @@ export const JST_BIN = fileURLToPath(new URL('../../packages/jst/bin/jst.cjs', i
 /** One V8 code-cache folder for every run of this test process (HOME is each test's own folder). */
 export const JST_TEST_CACHE = join(tmpdir(), `jst-test-compile-cache-${process.getuid?.() ?? 'user'}`);
 
-export interface CliResult { code: number; stdout: string; stderr: string }
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 /** Runs the built jst CLI as a child process, as a user would (no TTY). */
 export function runJst(args: string[], opts: { cwd: string; env?: Record<string, string>; input?: string }): Promise<CliResult> {
@@ -23,8 +27,12 @@ export function runJst(args: string[], opts: { cwd: string; env?: Record<string,
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => { stdout += c; });
-    child.stderr.setEncoding('utf8').on('data', (c: string) => { stderr += c; });
+    child.stdout.setEncoding('utf8').on('data', (c: string) => {
+      stdout += c;
+    });
+    child.stderr.setEncoding('utf8').on('data', (c: string) => {
+      stderr += c;
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
     child.stdin.end(opts.input ?? '');
@@ -35,16 +43,27 @@ export function runJst(args: string[], opts: { cwd: string; env?: Record<string,
 export function jstFiles(t: TestTracker, overrides: { team?: Record<string, string>; local?: Record<string, string> } = {}) {
   const host = new URL(t.url).host;
   const team: Record<string, string> = {
-    DEFAULT_BASE_BRANCH: 'development', PRODUCTION_BRANCH: 'main', PROJECT_KEY: 'ABC',
-    STATUS_TODO: 'To Do', STATUS_IN_PROGRESS: 'In Progress', STATUS_IN_REVIEW: 'In Review', STATUS_DONE: 'Done',
+    DEFAULT_BASE_BRANCH: 'development',
+    PRODUCTION_BRANCH: 'main',
+    PROJECT_KEY: 'ABC',
+    STATUS_TODO: 'To Do',
+    STATUS_IN_PROGRESS: 'In Progress',
+    STATUS_IN_REVIEW: 'In Review',
+    STATUS_DONE: 'Done',
     ...overrides.team,
   };
   const local: Record<string, string> = {
-    TRACKER_ACCOUNT_URL: host, TRACKER_GATEWAY_URL: t.url, WORKTREES_DIR: '/tmp',
-    TRACKER_ASSIGNER_EMAIL: EMAILS.assigner, TRACKER_ASSIGNER_TOKEN: TOKENS.assigner,
-    TRACKER_EXECUTOR_EMAIL: EMAILS.executor, TRACKER_EXECUTOR_TOKEN: TOKENS.executor,
-    TRACKER_REVIEWER_EMAIL: EMAILS.reviewer, TRACKER_REVIEWER_TOKEN: TOKENS.reviewer,
-    CODEHOST_PAT_TOKEN: 'ghp_test_not_real_000', ...overrides.local,
+    TRACKER_ACCOUNT_URL: host,
+    TRACKER_GATEWAY_URL: t.url,
+    WORKTREES_DIR: '/tmp',
+    TRACKER_ASSIGNER_EMAIL: EMAILS.assigner,
+    TRACKER_ASSIGNER_TOKEN: TOKENS.assigner,
+    TRACKER_EXECUTOR_EMAIL: EMAILS.executor,
+    TRACKER_EXECUTOR_TOKEN: TOKENS.executor,
+    TRACKER_REVIEWER_EMAIL: EMAILS.reviewer,
+    TRACKER_REVIEWER_TOKEN: TOKENS.reviewer,
+    CODEHOST_PAT_TOKEN: 'ghp_test_not_real_000',
+    ...overrides.local,
   };
   return { team, local };
 }
@@ -53,7 +72,10 @@ export function jstFiles(t: TestTracker, overrides: { team?: Record<string, stri
 export function jstFolder(t: TestTracker, overrides: Parameters<typeof jstFiles>[1] = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'jst-cli-'));
   const { team, local } = jstFiles(t, overrides);
-  const text = (o: Record<string, string>) => Object.entries(o).map(([k, v]) => `${k}=${v}`).join('\n') + '\n';
+  const text = (o: Record<string, string>) =>
+    Object.entries(o)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n') + '\n';
   mkdirSync(join(dir, '.jst'));
   writeFileSync(join(dir, '.jst', 'team.env'), text(team));
   writeFileSync(join(dir, '.jst', 'local.env'), text(local), { mode: 0o600 });

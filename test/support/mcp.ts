@@ -39,7 +39,11 @@ export interface McpOptions {
 
 /** The environment jst runs with in tests (as runJst): no TTY, no colour, a home of its own. */
 export const testEnv = (cwd: string, env: Record<string, string> = {}): Record<string, string> => ({
-  PATH: process.env.PATH ?? '', HOME: cwd, XDG_CACHE_HOME: JST_TEST_CACHE, NO_COLOR: '1', ...env,
+  PATH: process.env.PATH ?? '',
+  HOME: cwd,
+  XDG_CACHE_HOME: JST_TEST_CACHE,
+  NO_COLOR: '1',
+  ...env,
 });
 
 /** The SDK's own Client over stdio, against a spawned `jst mcp` (or exactly the command given). */
@@ -52,12 +56,17 @@ export async function startMcp(role: string, o: McpOptions): Promise<McpSession>
     stderr: 'pipe',
   });
   let stderr = '';
-  transport.stderr?.on('data', (c: Buffer) => { stderr += c.toString('utf8'); });
+  transport.stderr?.on('data', (c: Buffer) => {
+    stderr += c.toString('utf8');
+  });
   const client = new Client({ name: 'jst-test', version: '1.0.0' }, { capabilities: o.elicit ? { elicitation: { form: {} } } : {} });
   const elicitations: ElicitRequest['params'][] = [];
   if (o.elicit) {
     const answer = o.elicit;
-    client.setRequestHandler(ElicitRequestSchema, (req) => { elicitations.push(req.params); return answer(req.params); });
+    client.setRequestHandler(ElicitRequestSchema, (req) => {
+      elicitations.push(req.params);
+      return answer(req.params);
+    });
   }
   await client.connect(transport);
   const results: string[] = [];
@@ -70,7 +79,17 @@ export async function startMcp(role: string, o: McpOptions): Promise<McpSession>
     elicitations,
     async call(name, args = {}, c = {}) {
       const progress = c.progress;
-      const r = (await client.callTool({ name, arguments: args }, undefined, progress ? { onprogress: (p) => { progress.push(p.message ?? ''); } } : {})) as CallToolResult;
+      const r = (await client.callTool(
+        { name, arguments: args },
+        undefined,
+        progress
+          ? {
+              onprogress: (p) => {
+                progress.push(p.message ?? '');
+              },
+            }
+          : {},
+      )) as CallToolResult;
       results.push(JSON.stringify(r));
       calls.push({ name, result: r });
       return r;

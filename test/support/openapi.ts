@@ -9,7 +9,12 @@ import addFormatsModule from 'ajv-formats';
  */
 const SPEC_FILE = fileURLToPath(new URL('../../spec/jira-openapi/jira-cloud-v3-subset.json', import.meta.url));
 
-interface Operation { template: string; method: string; pattern: RegExp; responses: Record<string, unknown> }
+interface Operation {
+  template: string;
+  method: string;
+  pattern: RegExp;
+  responses: Record<string, unknown>;
+}
 
 let ajv: Ajv | undefined;
 let operations: Operation[] = [];
@@ -59,7 +64,9 @@ export function assertMatchesVendorSchema(method: string, url: string, status: n
     compiled.set(key, validate);
   }
   if (validate && !validate(body)) {
-    throw new Error(`${key}: response does not match the vendor's schema: ${validator.errorsText(validate.errors, { separator: '; ' })}\nbody: ${JSON.stringify(body).slice(0, 800)}`);
+    throw new Error(
+      `${key}: response does not match the vendor's schema: ${validator.errorsText(validate.errors, { separator: '; ' })}\nbody: ${JSON.stringify(body).slice(0, 800)}`,
+    );
   }
 }
 

@@ -154,7 +154,15 @@ export interface JstFiles {
   gitignore: string;
 }
 
-export const TEAM_LINES = ['DEFAULT_BASE_BRANCH=development', 'PRODUCTION_BRANCH=main', 'PROJECT_KEY=ABC', 'STATUS_TODO=To Do', 'STATUS_IN_PROGRESS=In Progress', 'STATUS_IN_REVIEW=In Review', 'STATUS_DONE=Done'];
+export const TEAM_LINES = [
+  'DEFAULT_BASE_BRANCH=development',
+  'PRODUCTION_BRANCH=main',
+  'PROJECT_KEY=ABC',
+  'STATUS_TODO=To Do',
+  'STATUS_IN_PROGRESS=In Progress',
+  'STATUS_IN_REVIEW=In Review',
+  'STATUS_DONE=Done',
+];
 
 /** Writes `.jst/team.env`, `.jst/local.env` (mode 0600) and `.jst/.gitignore` for a local tracker. */
 export function writeJstFiles(checkout: string, o: JstFilesOptions): JstFiles {

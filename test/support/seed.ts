@@ -36,7 +36,15 @@ export function codehostSection() {
       { login: 'vic-reader', name: 'Vic Reader', tokens: [{ token: CODEHOST_READ_TOKEN }] },
     ],
     repos: [
-      { owner: 'acme', name: 'widgets', defaultBranch: 'development', collaborators: [{ login: CODEHOST_LOGIN, permission: 'write' }, { login: 'vic-reader', permission: 'read' }] },
+      {
+        owner: 'acme',
+        name: 'widgets',
+        defaultBranch: 'development',
+        collaborators: [
+          { login: CODEHOST_LOGIN, permission: 'write' },
+          { login: 'vic-reader', permission: 'read' },
+        ],
+      },
       { owner: 'acme', name: 'locked', defaultBranch: 'main', collaborators: [{ login: 'vic-reader', permission: 'read' }] },
     ],
   };
@@ -57,52 +65,68 @@ export function credentialOf(who: Who): { email: string; token: string } {
 
 export function testSeed() {
   return {
-    sites: [{
-      host: SITE_HOST,
-      cloudId: CLOUD_ID,
-      users: [
-        { email: EMAILS.assigner, displayName: 'Ada Assigner', tokens: [{ token: TOKENS.assigner, kind: 'classic' }] },
-        { email: EMAILS.executor, displayName: 'Eve Executor', tokens: [{ token: TOKENS.executor }] },
-        { email: EMAILS.reviewer, displayName: 'Rey Reviewer', tokens: [{ token: TOKENS.reviewer }] },
-        { email: EMAILS.viewer, displayName: 'Vic Viewer', tokens: [{ token: TOKENS.viewer }] },
-        { email: EMAILS.outsider, displayName: 'Olga Outsider', tokens: [{ token: TOKENS.outsider }] },
-        { email: 'bot@acme.test', displayName: 'Scoped Bot', tokens: [
-          { token: TOKENS.scopedRead, kind: 'scoped', scopes: ['read:jira-user', 'read:jira-work'] },
-          { token: TOKENS.scopedAll, kind: 'scoped', scopes: ['read:jira-user', 'read:jira-work', 'write:jira-work'] },
-        ] },
-      ],
-      projects: [
-        {
-          key: 'ABC', name: 'Alpha', lead: EMAILS.assigner, workflow: 'kanban',
-          // ARCHITECTURE §5: the accounts whose marker comments the board highlights.
-          roles: { assigner: EMAILS.assigner, executor: EMAILS.executor, reviewer: EMAILS.reviewer },
-          members: [
-            { email: EMAILS.assigner, role: 'admin' },
-            { email: EMAILS.executor, role: 'member' },
-            { email: EMAILS.reviewer, role: 'member' },
-            { email: EMAILS.viewer, role: 'viewer' },
-            { email: 'bot@acme.test', role: 'member' },
-          ],
-        },
-        {
-          key: 'RST', name: 'Restricted flow', lead: EMAILS.assigner,
-          members: [{ email: EMAILS.assigner, role: 'admin' }, { email: EMAILS.executor, role: 'member' }],
-          workflow: {
-            statuses: [
-              { name: 'Backlog', category: 'new' }, { name: 'Doing', category: 'indeterminate' },
-              { name: 'Checking', category: 'indeterminate' }, { name: 'Finished', category: 'done' },
-            ],
-            initial: 'Backlog',
-            transitions: [
-              { name: 'Start work', from: ['Backlog'], to: 'Doing' },
-              { name: 'Ask for review', from: ['Doing'], to: 'Checking' },
-              { name: 'Approve', from: ['Checking'], to: 'Finished' },
-              { name: 'Reopen', to: 'Backlog' },
+    sites: [
+      {
+        host: SITE_HOST,
+        cloudId: CLOUD_ID,
+        users: [
+          { email: EMAILS.assigner, displayName: 'Ada Assigner', tokens: [{ token: TOKENS.assigner, kind: 'classic' }] },
+          { email: EMAILS.executor, displayName: 'Eve Executor', tokens: [{ token: TOKENS.executor }] },
+          { email: EMAILS.reviewer, displayName: 'Rey Reviewer', tokens: [{ token: TOKENS.reviewer }] },
+          { email: EMAILS.viewer, displayName: 'Vic Viewer', tokens: [{ token: TOKENS.viewer }] },
+          { email: EMAILS.outsider, displayName: 'Olga Outsider', tokens: [{ token: TOKENS.outsider }] },
+          {
+            email: 'bot@acme.test',
+            displayName: 'Scoped Bot',
+            tokens: [
+              { token: TOKENS.scopedRead, kind: 'scoped', scopes: ['read:jira-user', 'read:jira-work'] },
+              { token: TOKENS.scopedAll, kind: 'scoped', scopes: ['read:jira-user', 'read:jira-work', 'write:jira-work'] },
             ],
           },
-        },
-        { key: 'SEC', name: 'Secret', members: [{ email: EMAILS.outsider, role: 'admin' }] },
-      ],
-    }],
+        ],
+        projects: [
+          {
+            key: 'ABC',
+            name: 'Alpha',
+            lead: EMAILS.assigner,
+            workflow: 'kanban',
+            // ARCHITECTURE §5: the accounts whose marker comments the board highlights.
+            roles: { assigner: EMAILS.assigner, executor: EMAILS.executor, reviewer: EMAILS.reviewer },
+            members: [
+              { email: EMAILS.assigner, role: 'admin' },
+              { email: EMAILS.executor, role: 'member' },
+              { email: EMAILS.reviewer, role: 'member' },
+              { email: EMAILS.viewer, role: 'viewer' },
+              { email: 'bot@acme.test', role: 'member' },
+            ],
+          },
+          {
+            key: 'RST',
+            name: 'Restricted flow',
+            lead: EMAILS.assigner,
+            members: [
+              { email: EMAILS.assigner, role: 'admin' },
+              { email: EMAILS.executor, role: 'member' },
+            ],
+            workflow: {
+              statuses: [
+                { name: 'Backlog', category: 'new' },
+                { name: 'Doing', category: 'indeterminate' },
+                { name: 'Checking', category: 'indeterminate' },
+                { name: 'Finished', category: 'done' },
+              ],
+              initial: 'Backlog',
+              transitions: [
+                { name: 'Start work', from: ['Backlog'], to: 'Doing' },
+                { name: 'Ask for review', from: ['Doing'], to: 'Checking' },
+                { name: 'Approve', from: ['Checking'], to: 'Finished' },
+                { name: 'Reopen', to: 'Backlog' },
+              ],
+            },
+          },
+          { key: 'SEC', name: 'Secret', members: [{ email: EMAILS.outsider, role: 'admin' }] },
+        ],
+      },
+    ],
   };
 }

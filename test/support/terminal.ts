@@ -6,7 +6,12 @@ import { JST_BIN } from './jst-cli.js';
  * typed only once its question is on the screen, as a person would. An answer of `\x03` is a
  * Ctrl-C (the terminal turns it into SIGINT); an answer is followed by Enter otherwise.
  */
-export function onTerminal(cwd: string, args: string[], dialogue: [RegExp, string][], env: Record<string, string> = {}): Promise<{ code: number; screen: string }> {
+export function onTerminal(
+  cwd: string,
+  args: string[],
+  dialogue: [RegExp, string][],
+  env: Record<string, string> = {},
+): Promise<{ code: number; screen: string }> {
   return new Promise((resolve, reject) => {
     const cmd = [process.execPath, JST_BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
     const child = spawn('script', ['-qec', cmd, '/dev/null'], { cwd, env: { ...process.env, NO_COLOR: '1', TERM: 'dumb', ...env } });

@@ -30,8 +30,11 @@ export function ensureTrackerBuilt(): void {
 
 /** Starts `jst-tracker serve --port 0 ARGS` and waits (up to 20 s) for its ready line. */
 export async function spawnTracker(args: string[]): Promise<TrackerProcess> {
-  const started = spawnUntilReady(process.execPath, [BIN, 'serve', '--port', '0', ...args], /jst-tracker listening on (http:\/\/\S+)/,
-    { name: 'jst-tracker', cwd: ROOT, timeoutMs: 20_000 });
+  const started = spawnUntilReady(process.execPath, [BIN, 'serve', '--port', '0', ...args], /jst-tracker listening on (http:\/\/\S+)/, {
+    name: 'jst-tracker',
+    cwd: ROOT,
+    timeoutMs: 20_000,
+  });
   const url = (await started.ready)[1]!;
   return { proc: started.proc, url, api: `${url}/ex/jira/${CLOUD_ID}/rest/api/3`, output: started.output, exited: started.exited };
 }

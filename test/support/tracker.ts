@@ -13,7 +13,12 @@ export async function storeKinds(): Promise<StoreKind[]> {
   return (await postgresAvailable()) ? ['sqlite', 'postgres'] : ['sqlite'];
 }
 
-export interface Reply<T = any> { status: number; body: T; headers: Headers; text: string }
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+  text: string;
+}
 
 export interface TestTracker {
   server: RunningServer;
@@ -53,7 +58,11 @@ export async function send(url: string, init: RequestInit): Promise<Reply> {
   const text = await res.text();
   let body: unknown = undefined;
   if (text !== '') {
-    try { body = JSON.parse(text); } catch { body = text; }
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
   }
   if (res.status >= 500) throw new Error(`server answered ${res.status} to ${init.method ?? 'GET'} ${url}: ${text.slice(0, 500)}`);
   if ((res.status === 204) !== (text === '') && res.status !== 201 && res.status !== 200) {

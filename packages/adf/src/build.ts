@@ -1,7 +1,24 @@
 import type {
-  AdfBlock, AdfBlockquote, AdfBulletList, AdfCodeBlock, AdfDoc, AdfHardBreak, AdfHeading,
-  AdfInline, AdfListItem, AdfListItemBlock, AdfMark, AdfMention, AdfOrderedList, AdfPanel,
-  AdfPanelBlock, AdfPanelType, AdfParagraph, AdfRule, AdfText, HeadingLevel,
+  AdfBlock,
+  AdfBlockquote,
+  AdfBulletList,
+  AdfCodeBlock,
+  AdfDoc,
+  AdfHardBreak,
+  AdfHeading,
+  AdfInline,
+  AdfListItem,
+  AdfListItemBlock,
+  AdfMark,
+  AdfMention,
+  AdfOrderedList,
+  AdfPanel,
+  AdfPanelBlock,
+  AdfPanelType,
+  AdfParagraph,
+  AdfRule,
+  AdfText,
+  HeadingLevel,
 } from './types.js';
 
 /** Inline arguments: strings become unmarked text nodes. */
@@ -24,9 +41,7 @@ function blocks<B>(args: Array<string | B>): Array<AdfParagraph | B> {
 }
 
 function items(args: ListItemArg[]): AdfListItem[] {
-  return args.map((a) =>
-    typeof a === 'string' ? listItem(paragraph(a)) : Array.isArray(a) ? listItem(...a) : a,
-  );
+  return args.map((a) => (typeof a === 'string' ? listItem(paragraph(a)) : Array.isArray(a) ? listItem(...a) : a));
 }
 
 export function doc(...nodes: AdfBlock[]): AdfDoc {

@@ -39,36 +39,45 @@ export const NODES: ReadonlyMap<string, NodeSpec> = new Map<string, NodeSpec>([
   // `doc` is only valid as the root; listing it makes a nested doc report as misplaced, not unknown.
   ['doc', { children: DOC_CHILDREN }],
   ['paragraph', { children: INLINE }],
-  ['heading', {
-    children: INLINE,
-    attrs: (a) => {
-      const l = a?.level;
-      return isInt(l) && l >= 1 && l <= 6 ? undefined : 'heading needs attrs.level between 1 and 6';
+  [
+    'heading',
+    {
+      children: INLINE,
+      attrs: (a) => {
+        const l = a?.level;
+        return isInt(l) && l >= 1 && l <= 6 ? undefined : 'heading needs attrs.level between 1 and 6';
+      },
     },
-  }],
+  ],
   ['bulletList', { children: LIST_ITEMS, needsContent: 'bulletList needs at least one listItem' }],
-  ['orderedList', {
-    children: LIST_ITEMS,
-    needsContent: 'orderedList needs at least one listItem',
-    attrs: (a) => {
-      const o = a?.order;
-      return o === undefined || (isInt(o) && o >= 1) ? undefined : 'orderedList attrs.order must be an integer >= 1';
+  [
+    'orderedList',
+    {
+      children: LIST_ITEMS,
+      needsContent: 'orderedList needs at least one listItem',
+      attrs: (a) => {
+        const o = a?.order;
+        return o === undefined || (isInt(o) && o >= 1) ? undefined : 'orderedList attrs.order must be an integer >= 1';
+      },
     },
-  }],
+  ],
   ['listItem', { children: NESTABLE, needsContent: 'listItem needs a non-empty "content" array' }],
-  ['codeBlock', {
-    children: new Set(['text']),
-    attrs: (a) => (optString(a?.language) ? undefined : 'codeBlock attrs.language must be a string'),
-  }],
+  [
+    'codeBlock',
+    {
+      children: new Set(['text']),
+      attrs: (a) => (optString(a?.language) ? undefined : 'codeBlock attrs.language must be a string'),
+    },
+  ],
   ['blockquote', { children: NESTABLE, needsContent: 'blockquote needs a non-empty "content" array' }],
-  ['panel', {
-    children: PANEL_CHILDREN,
-    needsContent: 'panel needs a non-empty "content" array',
-    attrs: (a) =>
-      PANEL_TYPES.has(a?.panelType as string)
-        ? undefined
-        : 'panel needs attrs.panelType of info, note, warning, success or error',
-  }],
+  [
+    'panel',
+    {
+      children: PANEL_CHILDREN,
+      needsContent: 'panel needs a non-empty "content" array',
+      attrs: (a) => (PANEL_TYPES.has(a?.panelType as string) ? undefined : 'panel needs attrs.panelType of info, note, warning, success or error'),
+    },
+  ],
   ['table', { children: new Set(['tableRow']), needsContent: 'table needs at least one tableRow' }],
   ['tableRow', { children: ROW_CHILDREN }],
   ['tableHeader', CELL],
@@ -76,12 +85,12 @@ export const NODES: ReadonlyMap<string, NodeSpec> = new Map<string, NodeSpec>([
   ['rule', {}],
   ['text', {}],
   ['hardBreak', {}],
-  ['mention', {
-    attrs: (a) =>
-      typeof a?.id !== 'string'
-        ? 'mention needs a string attrs.id'
-        : optString(a.text) ? undefined : 'mention attrs.text must be a string',
-  }],
+  [
+    'mention',
+    {
+      attrs: (a) => (typeof a?.id !== 'string' ? 'mention needs a string attrs.id' : optString(a.text) ? undefined : 'mention attrs.text must be a string'),
+    },
+  ],
   ['emoji', { attrs: (a) => (typeof a?.shortName === 'string' ? undefined : 'emoji needs a string attrs.shortName') }],
   ['inlineCard', { attrs: (a) => (typeof a?.url === 'string' ? undefined : 'inlineCard needs a string attrs.url') }],
 ]);
@@ -94,22 +103,28 @@ export const MARKS: ReadonlyMap<string, MarkSpec> = new Map<string, MarkSpec>([
   ['code', { bit: 4 }],
   ['strike', { bit: 8 }],
   ['underline', { bit: 16 }],
-  ['link', {
-    bit: 32,
-    attrs: (a) =>
-      typeof a?.href !== 'string'
-        ? 'link mark needs a string attrs.href'
-        : optString(a.title) ? undefined : 'link mark attrs.title must be a string',
-  }],
-  ['textColor', {
-    bit: 64,
-    attrs: (a) =>
-      typeof a?.color === 'string' && COLOR.test(a.color) ? undefined : 'textColor mark needs attrs.color like "#rrggbb"',
-  }],
-  ['subsup', {
-    bit: 128,
-    attrs: (a) => (a?.type === 'sub' || a?.type === 'sup' ? undefined : 'subsup mark needs attrs.type "sub" or "sup"'),
-  }],
+  [
+    'link',
+    {
+      bit: 32,
+      attrs: (a) =>
+        typeof a?.href !== 'string' ? 'link mark needs a string attrs.href' : optString(a.title) ? undefined : 'link mark attrs.title must be a string',
+    },
+  ],
+  [
+    'textColor',
+    {
+      bit: 64,
+      attrs: (a) => (typeof a?.color === 'string' && COLOR.test(a.color) ? undefined : 'textColor mark needs attrs.color like "#rrggbb"'),
+    },
+  ],
+  [
+    'subsup',
+    {
+      bit: 128,
+      attrs: (a) => (a?.type === 'sub' || a?.type === 'sup' ? undefined : 'subsup mark needs attrs.type "sub" or "sup"'),
+    },
+  ],
 ]);
 
 export const CODE_BIT = 4;

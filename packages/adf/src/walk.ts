@@ -15,9 +15,7 @@ const INLINE = new Set(['text', 'hardBreak', 'mention', 'emoji', 'inlineCard', '
  * is not an object.
  */
 function* events(root: unknown): Generator<Obj | typeof EXIT> {
-  const stack: Array<{ kids: readonly unknown[]; i: number }> = [
-    { kids: Array.isArray(root) ? root : [root], i: 0 },
-  ];
+  const stack: Array<{ kids: readonly unknown[]; i: number }> = [{ kids: Array.isArray(root) ? root : [root], i: 0 }];
   while (stack.length > 0) {
     const top = stack[stack.length - 1]!;
     if (top.i >= top.kids.length) {
@@ -44,12 +42,18 @@ function inlineText(node: Obj): string {
   const attrs = isObj(node.attrs) ? node.attrs : {};
   const pick = (...vals: unknown[]) => vals.find((v): v is string => typeof v === 'string') ?? '';
   switch (node.type) {
-    case 'text': return pick(node.text);
-    case 'hardBreak': return '\n';
-    case 'mention': return pick(attrs.text);
-    case 'emoji': return pick(attrs.text, attrs.shortName);
-    case 'inlineCard': return pick(attrs.url);
-    default: return pick(attrs.text);
+    case 'text':
+      return pick(node.text);
+    case 'hardBreak':
+      return '\n';
+    case 'mention':
+      return pick(attrs.text);
+    case 'emoji':
+      return pick(attrs.text, attrs.shortName);
+    case 'inlineCard':
+      return pick(attrs.url);
+    default:
+      return pick(attrs.text);
   }
 }
 

@@ -1,18 +1,32 @@
 import { describe, it, expect } from 'vitest';
 import {
-  blockquote, bulletList, code, codeBlock, doc, em, hardBreak, heading, link, listItem, mention,
-  orderedList, panel, paragraph, rule, strike, strong, text, underline, validateAdf,
+  blockquote,
+  bulletList,
+  code,
+  codeBlock,
+  doc,
+  em,
+  hardBreak,
+  heading,
+  link,
+  listItem,
+  mention,
+  orderedList,
+  panel,
+  paragraph,
+  rule,
+  strike,
+  strong,
+  text,
+  underline,
+  validateAdf,
 } from '../src/index.js';
 
 describe('builder', () => {
   it('builds paragraphs from strings and inline nodes', () => {
     expect(paragraph('a ', text('b', [strong()]), hardBreak(), '')).toEqual({
       type: 'paragraph',
-      content: [
-        { type: 'text', text: 'a ' },
-        { type: 'text', text: 'b', marks: [{ type: 'strong' }] },
-        { type: 'hardBreak' },
-      ],
+      content: [{ type: 'text', text: 'a ' }, { type: 'text', text: 'b', marks: [{ type: 'strong' }] }, { type: 'hardBreak' }],
     });
   });
 
@@ -35,7 +49,9 @@ describe('builder', () => {
 
   it('builds code blocks with and without language', () => {
     expect(codeBlock('x = 1', 'ts')).toEqual({
-      type: 'codeBlock', attrs: { language: 'ts' }, content: [{ type: 'text', text: 'x = 1' }],
+      type: 'codeBlock',
+      attrs: { language: 'ts' },
+      content: [{ type: 'text', text: 'x = 1' }],
     });
     expect(codeBlock('')).toEqual({ type: 'codeBlock' });
   });
@@ -53,11 +69,7 @@ describe('builder', () => {
   it('produces documents that validate', () => {
     const d = doc(
       heading(2, 'Title ', text('x', [em()])),
-      paragraph(
-        text('b', [strong(), em(), strike(), underline()]),
-        text('c', [code(), link('https://example.com')]),
-        ' see ', mention('557058:abc', '@Ann'),
-      ),
+      paragraph(text('b', [strong(), em(), strike(), underline()]), text('c', [code(), link('https://example.com')]), ' see ', mention('557058:abc', '@Ann')),
       bulletList('one', [paragraph('two'), bulletList('nested')]),
       orderedList(listItem('first'), 'second'),
       codeBlock('const a = 1;\nconst b = 2;', 'typescript'),

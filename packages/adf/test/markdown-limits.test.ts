@@ -8,7 +8,10 @@ import { expectValidAdf } from './support/vendor-schema.js';
 // well under a second (bench/markdown.mjs has the measured worst cases), about what ordinary prose
 // of the same length costs. A conversion may take 1 s, or twice what converting 32 K characters of
 // ordinary prose took here just now when the host is so loaded that even that is slow.
-const cpuMs = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 const PROSE = 'Some **bold** and _em_ text, with `code` and a [link](http://x.y).\n\n';
 let budgetMs = 1000;
 beforeAll(() => {
@@ -52,7 +55,9 @@ function converts(markdown: string): AdfDoc {
 describe('Markdown that would cost the parser seconds is refused before it runs, naming the limit', () => {
   it('two runs of 16,383 * around one letter (nested emphasis 8,000 deep): maxDelimiterRun, at once', () => {
     const error = refusal(`${'*'.repeat(16_383)}a${'*'.repeat(16_383)}`, 'maxDelimiterRun');
-    expect(error.message).toBe(`Markdown has a run of 16383 '*' characters at line 1; the limit is ${MARKDOWN_LIMITS.maxDelimiterRun} in one run (MARKDOWN_LIMITS.maxDelimiterRun). Escape them (\\*), put them in a fenced code block, or send the text without --markdown.`);
+    expect(error.message).toBe(
+      `Markdown has a run of 16383 '*' characters at line 1; the limit is ${MARKDOWN_LIMITS.maxDelimiterRun} in one run (MARKDOWN_LIMITS.maxDelimiterRun). Escape them (\\*), put them in a fenced code block, or send the text without --markdown.`,
+    );
     refusal(`x\n${'_'.repeat(5000)}a${'_'.repeat(5000)}`, 'maxDelimiterRun');
     refusal(`a ${'~'.repeat(101)}a`, 'maxDelimiterRun');
   });
@@ -137,16 +142,23 @@ describe('ordinary documents stay inside the limits and convert', () => {
 
 describe('property: Markdown of random delimiter runs, brackets, <, <!--, > and list markers is converted or refused within a second', () => {
   const piece = fc.oneof(
-    fc.tuple(fc.constantFrom('*', '_', '~', '`', '[', ']', '(', ')', '<', '>', '|', '![', '](', '<!--', '<?', '- ', '> ', '\n', '\n\n', ' '), fc.integer({ min: 1, max: 120 }))
+    fc
+      .tuple(
+        fc.constantFrom('*', '_', '~', '`', '[', ']', '(', ')', '<', '>', '|', '![', '](', '<!--', '<?', '- ', '> ', '\n', '\n\n', ' '),
+        fc.integer({ min: 1, max: 120 }),
+      )
       .map(([s, n]) => s.repeat(n)),
     fc.constantFrom('a', 'word ', 'x_y', '1. ', '  ', 'http://a.b', '<a>', '```\n', '---\n', '='),
   );
   it('each input (up to maxChars) costs under a second of CPU', () => {
-    fc.assert(fc.property(fc.array(piece, { minLength: 1, maxLength: 400 }), fc.integer({ min: 1, max: 40 }), (pieces, times) => {
-      const markdown = pieces.join('').repeat(times).slice(0, MARKDOWN_LIMITS.maxChars);
-      const { result, ms } = timed(markdown);
-      if (!(result instanceof MarkdownLimitError)) expectValidAdf(result);
-      expect(ms).toBeLessThan(budgetMs);
-    }), { numRuns: 40 });
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 400 }), fc.integer({ min: 1, max: 40 }), (pieces, times) => {
+        const markdown = pieces.join('').repeat(times).slice(0, MARKDOWN_LIMITS.maxChars);
+        const { result, ms } = timed(markdown);
+        if (!(result instanceof MarkdownLimitError)) expectValidAdf(result);
+        expect(ms).toBeLessThan(budgetMs);
+      }),
+      { numRuns: 40 },
+    );
   });
 });

@@ -11,15 +11,23 @@ describe('adfToText: ADF → terminal text that keeps the shape', () => {
     expect(adfToText(textToAdf(text))).toBe(text);
   });
   it('mentions, emoji, status, dates and inline cards degrade to readable text', () => {
-    const d = doc(p(
-      { type: 'mention', attrs: { id: 'acc-1', text: '@Ada' } }, t(' '),
-      { type: 'mention', attrs: { id: 'acc-2' } }, t(' '),
-      { type: 'emoji', attrs: { shortName: ':smile:', text: '😄' } }, t(' '),
-      { type: 'emoji', attrs: { shortName: ':jst:' } }, t(' '),
-      { type: 'status', attrs: { text: 'In review', color: 'blue' } }, t(' '),
-      { type: 'date', attrs: { timestamp: '1700000000000' } }, t(' '),
-      { type: 'inlineCard', attrs: { url: 'https://x.test/ABC-1' } },
-    ));
+    const d = doc(
+      p(
+        { type: 'mention', attrs: { id: 'acc-1', text: '@Ada' } },
+        t(' '),
+        { type: 'mention', attrs: { id: 'acc-2' } },
+        t(' '),
+        { type: 'emoji', attrs: { shortName: ':smile:', text: '😄' } },
+        t(' '),
+        { type: 'emoji', attrs: { shortName: ':jst:' } },
+        t(' '),
+        { type: 'status', attrs: { text: 'In review', color: 'blue' } },
+        t(' '),
+        { type: 'date', attrs: { timestamp: '1700000000000' } },
+        t(' '),
+        { type: 'inlineCard', attrs: { url: 'https://x.test/ABC-1' } },
+      ),
+    );
     expect(adfToText(d)).toBe('@Ada @acc-2 😄 :jst: [IN REVIEW] 2023-11-14 https://x.test/ABC-1');
   });
   it('panels print as a labelled quote; expands as a titled, indented block', () => {
@@ -31,17 +39,36 @@ describe('adfToText: ADF → terminal text that keeps the shape', () => {
   });
   it('task and decision lists keep their state', () => {
     const d = doc(
-      { type: 'taskList', attrs: { localId: 'l' }, content: [
-        { type: 'taskItem', attrs: { localId: 'a', state: 'DONE' }, content: [t('shipped')] },
-        { type: 'taskItem', attrs: { localId: 'b', state: 'TODO' }, content: [t('next')] },
-      ] },
-      { type: 'decisionList', attrs: { localId: 'd' }, content: [{ type: 'decisionItem', attrs: { localId: 'e', state: 'DECIDED' }, content: [t('use SQLite')] }] },
+      {
+        type: 'taskList',
+        attrs: { localId: 'l' },
+        content: [
+          { type: 'taskItem', attrs: { localId: 'a', state: 'DONE' }, content: [t('shipped')] },
+          { type: 'taskItem', attrs: { localId: 'b', state: 'TODO' }, content: [t('next')] },
+        ],
+      },
+      {
+        type: 'decisionList',
+        attrs: { localId: 'd' },
+        content: [{ type: 'decisionItem', attrs: { localId: 'e', state: 'DECIDED' }, content: [t('use SQLite')] }],
+      },
     );
     expect(adfToText(d)).toBe('- [x] shipped\n- [ ] next\n\n- Decision: use SQLite');
   });
   it('unknown nodes show their text content; junk is skipped, never thrown on', () => {
-    const d = doc({ type: 'layoutSection', content: [{ type: 'layoutColumn', content: [p(t('left'))] }, { type: 'layoutColumn', content: [p(t('right'))] }] },
-      { type: 'mystery', content: [t('inline '), t('kids')] }, null, 42, { type: 'paragraph', content: 'nope' });
+    const d = doc(
+      {
+        type: 'layoutSection',
+        content: [
+          { type: 'layoutColumn', content: [p(t('left'))] },
+          { type: 'layoutColumn', content: [p(t('right'))] },
+        ],
+      },
+      { type: 'mystery', content: [t('inline '), t('kids')] },
+      null,
+      42,
+      { type: 'paragraph', content: 'nope' },
+    );
     expect(adfToText(d)).toBe('left\n\nright\n\ninline kids\n\n');
     expect(adfToText(null)).toBe('');
     expect(adfToText('text')).toBe('');

@@ -16,17 +16,23 @@ const accepted: Array<[string, unknown]> = [
   ['bulletList', docOf({ type: 'bulletList', content: [li(p(t('a')))] })],
   ['orderedList with order', docOf({ type: 'orderedList', attrs: { order: 3 }, content: [li(p(t('a')))] })],
   ['orderedList without attrs', docOf({ type: 'orderedList', content: [li(p())] })],
-  ['nested lists and codeBlock in listItem', docOf({
-    type: 'bulletList',
-    content: [li(p(t('a')), { type: 'orderedList', content: [li({ type: 'codeBlock', content: [t('x')] })] })],
-  })],
+  [
+    'nested lists and codeBlock in listItem',
+    docOf({
+      type: 'bulletList',
+      content: [li(p(t('a')), { type: 'orderedList', content: [li({ type: 'codeBlock', content: [t('x')] })] })],
+    }),
+  ],
   ['codeBlock with language', docOf({ type: 'codeBlock', attrs: { language: 'ts' }, content: [t('x'), t('y')] })],
   ['codeBlock empty', docOf({ type: 'codeBlock' })],
   ['codeBlock text with empty marks', docOf({ type: 'codeBlock', content: [t('x', [])] })],
-  ['blockquote', docOf({
-    type: 'blockquote',
-    content: [p(t('q')), { type: 'bulletList', content: [li(p())] }, { type: 'codeBlock' }],
-  })],
+  [
+    'blockquote',
+    docOf({
+      type: 'blockquote',
+      content: [p(t('q')), { type: 'bulletList', content: [li(p())] }, { type: 'codeBlock' }],
+    }),
+  ],
   ['rule', docOf({ type: 'rule' })],
   ...['info', 'note', 'warning', 'success', 'error'].map((panelType): [string, unknown] => [
     `panel ${panelType}`,

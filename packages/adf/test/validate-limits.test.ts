@@ -29,7 +29,9 @@ describe('validateAdf limits', () => {
 
   it('rejects nesting one level past the limit at the offending node', () => {
     expect(validateAdf(nestedLists(102))).toEqual({
-      ok: false, path: pathAtDepth(101), message: 'nesting deeper than 100 levels',
+      ok: false,
+      path: pathAtDepth(101),
+      message: 'nesting deeper than 100 levels',
     });
   });
 
@@ -45,13 +47,16 @@ describe('validateAdf limits', () => {
     let node: Node = { type: 'text', text: 'x' };
     for (let i = 0; i < 100_000; i++) node = { type: 'paragraph', content: [node] };
     expect(validateAdf({ type: 'doc', version: 1, content: [node] })).toEqual({
-      ok: false, path: '$.content[0].content[0]', message: '"paragraph" is not allowed inside "paragraph"',
+      ok: false,
+      path: '$.content[0].content[0]',
+      message: '"paragraph" is not allowed inside "paragraph"',
     });
   });
 
   it('accepts 1,000,000 sibling paragraphs within a second', () => {
     const content = Array.from({ length: 1_000_000 }, (_, i) => ({
-      type: 'paragraph', content: [{ type: 'text', text: `line ${i}` }],
+      type: 'paragraph',
+      content: [{ type: 'text', text: `line ${i}` }],
     }));
     const d = { type: 'doc', version: 1, content };
     const start = performance.now();

@@ -7,6 +7,18 @@ describe('the vendored ADF schema check can fail', () => {
   });
   it('fails on either checker: a bad heading level (ours), an unknown table layout (only the vendor checks table attrs)', () => {
     expect(() => expectValidAdf({ type: 'doc', version: 1, content: [{ type: 'heading', attrs: { level: 7 }, content: [] }] })).toThrow(/validateAdf/);
-    expect(() => expectValidAdf({ type: 'doc', version: 1, content: [{ type: 'table', attrs: { layout: 'sideways' }, content: [{ type: 'tableRow', content: [{ type: 'tableCell', content: [{ type: 'paragraph', content: [] }] }] }] }] })).toThrow(/vendor ADF schema/);
+    expect(() =>
+      expectValidAdf({
+        type: 'doc',
+        version: 1,
+        content: [
+          {
+            type: 'table',
+            attrs: { layout: 'sideways' },
+            content: [{ type: 'tableRow', content: [{ type: 'tableCell', content: [{ type: 'paragraph', content: [] }] }] }],
+          },
+        ],
+      }),
+    ).toThrow(/vendor ADF schema/);
   });
 });

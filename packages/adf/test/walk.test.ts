@@ -1,7 +1,19 @@
 import { describe, it, expect } from 'vitest';
 import {
-  adfToPlainText, blockquote, bulletList, codeBlock, doc, firstLineText, hardBreak, heading,
-  mention, paragraph, rule, text, textToAdf, walkText,
+  adfToPlainText,
+  blockquote,
+  bulletList,
+  codeBlock,
+  doc,
+  firstLineText,
+  hardBreak,
+  heading,
+  mention,
+  paragraph,
+  rule,
+  text,
+  textToAdf,
+  walkText,
 } from '../src/index.js';
 
 describe('walkText', () => {
@@ -17,7 +29,14 @@ describe('walkText', () => {
 
   it('does not throw on junk', () => {
     const junk: unknown[] = [
-      null, undefined, 42, 'doc', [], {}, { content: 'x' }, { content: [null, 1, 'a', [], { type: 'text' }] },
+      null,
+      undefined,
+      42,
+      'doc',
+      [],
+      {},
+      { content: 'x' },
+      { content: [null, 1, 'a', [], { type: 'text' }] },
       { type: 'doc', content: [{ type: 'text', text: 5 }, { type: 'text', text: 'ok' }, { content: { 0: 1 } }] },
     ];
     for (const j of junk) expect(() => [...walkText(j)]).not.toThrow();

@@ -13,10 +13,17 @@ export const LIMIT_SETTINGS = { timeout: 'JST_TIMEOUT_MS', size: 'JST_MAX_RESPON
 
 /** A call stopped by one of the bounds: one line that names the bound and its setting. */
 export class CallLimitError extends Error {
-  constructor(readonly method: string, readonly url: string, readonly limit: keyof typeof LIMIT_SETTINGS, readonly value: number) {
-    super(limit === 'timeout'
-      ? `${method} ${url} got no complete answer within ${value} ms (${LIMIT_SETTINGS.timeout}): the server is stalled or slow; check it, or raise ${LIMIT_SETTINGS.timeout}`
-      : `${method} ${url} answered more than ${formatBytes(value)} (${LIMIT_SETTINGS.size}), so the answer was not read: ask for less (fields, maxResults), or raise ${LIMIT_SETTINGS.size}`);
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    readonly limit: keyof typeof LIMIT_SETTINGS,
+    readonly value: number,
+  ) {
+    super(
+      limit === 'timeout'
+        ? `${method} ${url} got no complete answer within ${value} ms (${LIMIT_SETTINGS.timeout}): the server is stalled or slow; check it, or raise ${LIMIT_SETTINGS.timeout}`
+        : `${method} ${url} answered more than ${formatBytes(value)} (${LIMIT_SETTINGS.size}), so the answer was not read: ask for less (fields, maxResults), or raise ${LIMIT_SETTINGS.size}`,
+    );
     this.name = 'CallLimitError';
   }
 }

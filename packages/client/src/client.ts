@@ -2,7 +2,19 @@ import { TrackerHttpError, TrackerResponseError, TrackerShapeError } from './err
 import { DEFAULT_TIMEOUT_MS } from './bounded.js';
 import { Transport, type HttpRequest, type HttpResponse } from './transport.js';
 import { apiBase, siteUrl } from '@jst/url';
-import type { Comment, CommentPage, CreatedIssue, Issue, IssueFields, Priority, ProjectPage, ProjectStatuses, SearchResults, Transition, User } from './types.js';
+import type {
+  Comment,
+  CommentPage,
+  CreatedIssue,
+  Issue,
+  IssueFields,
+  Priority,
+  ProjectPage,
+  ProjectStatuses,
+  SearchResults,
+  Transition,
+  User,
+} from './types.js';
 
 export interface CloudIdCache {
   get(siteHost: string): string | undefined;
@@ -36,7 +48,11 @@ export interface RawResponse {
 }
 
 /** The cloudId in use, whether it came from the cache (and so may be stale), and its `{api_base}`. */
-interface Resolved { cloudId: string; fromCache: boolean; base: string }
+interface Resolved {
+  cloudId: string;
+  fromCache: boolean;
+  base: string;
+}
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
@@ -56,7 +72,9 @@ export class TrackerClient {
     this.authorization = `Basic ${Buffer.from(`${options.email}:${options.token}`, 'utf8').toString('base64')}`;
   }
 
-  get email(): string { return this.options.email; }
+  get email(): string {
+    return this.options.email;
+  }
 
   /**
    * spec §4 endpoint 1: no authentication. A fresh answer is the truth about the site, so it
@@ -67,7 +85,13 @@ export class TrackerClient {
     const res = await this.transport.send({ method: 'GET', url, headers: { Accept: 'application/json' }, ...this.bounds() });
     const body = parse(res.text).value as { cloudId?: unknown } | undefined;
     if (res.status !== 200 || typeof body?.cloudId !== 'string') {
-      throw new TrackerHttpError('GET', url, res.status, [`tenant_info did not give a cloudId${res.status === 200 ? ' (unexpected body)' : ''}: is TRACKER_ACCOUNT_URL the tracker's site host?`], {});
+      throw new TrackerHttpError(
+        'GET',
+        url,
+        res.status,
+        [`tenant_info did not give a cloudId${res.status === 200 ? ' (unexpected body)' : ''}: is TRACKER_ACCOUNT_URL the tracker's site host?`],
+        {},
+      );
     }
     this.use(body.cloudId, false);
     if (this.options.cloudIdCache?.get(this.options.siteHost) !== body.cloudId) this.options.cloudIdCache?.set(this.options.siteHost, body.cloudId);
@@ -100,7 +124,13 @@ export class TrackerClient {
   private async refreshAfter404(used: Resolved): Promise<Resolved | null> {
     if (!used.fromCache) return null;
     // A failed re-read is not remembered: the next 404 may try again (still once per request).
-    this.refreshing ??= this.tenantInfo().then(({ cloudId }) => this.use(cloudId, false), (error: unknown) => { this.refreshing = undefined; throw error; });
+    this.refreshing ??= this.tenantInfo().then(
+      ({ cloudId }) => this.use(cloudId, false),
+      (error: unknown) => {
+        this.refreshing = undefined;
+        throw error;
+      },
+    );
     const fresh = await this.refreshing;
     return fresh.cloudId === used.cloudId ? null : fresh;
   }
@@ -155,26 +185,36 @@ export class TrackerClient {
     return res.body as T;
   }
 
-  close(): void { this.transport.close(); }
+  close(): void {
+    this.transport.close();
+  }
 
   // --- spec §4 endpoints 2-15 -------------------------------------------------------------------
 
-  myself(): Promise<User> { return this.call('GET', '/myself'); }
+  myself(): Promise<User> {
+    return this.call('GET', '/myself');
+  }
 
   searchProjects(q: { query?: string; startAt?: number; maxResults?: number } = {}): Promise<ProjectPage> {
     return this.call('GET', `/project/search${qs(q)}`);
   }
 
-  projectStatuses(key: string): Promise<ProjectStatuses> { return this.call('GET', `/project/${enc(key)}/statuses`); }
+  projectStatuses(key: string): Promise<ProjectStatuses> {
+    return this.call('GET', `/project/${enc(key)}/statuses`);
+  }
 
   async getIssue(key: string, fields?: readonly string[]): Promise<Issue> {
     const issue = await this.call<Issue>('GET', `/issue/${enc(key)}${fields ? qs({ fields: fields.join(',') }) : ''}`);
     return fits('GET', '/issue/{key}', issue, 'an issue (key and fields)', (i) => typeof i.key === 'string' && isObject(i.fields));
   }
 
-  createIssue(fields: IssueFields): Promise<CreatedIssue> { return this.call('POST', '/issue', { fields }); }
+  createIssue(fields: IssueFields): Promise<CreatedIssue> {
+    return this.call('POST', '/issue', { fields });
+  }
 
-  editIssue(key: string, fields: Record<string, unknown>): Promise<void> { return this.call('PUT', `/issue/${enc(key)}`, { fields }); }
+  editIssue(key: string, fields: Record<string, unknown>): Promise<void> {
+    return this.call('PUT', `/issue/${enc(key)}`, { fields });
+  }
 
   deleteIssue(key: string, deleteSubtasks = false): Promise<void> {
     return this.call('DELETE', `/issue/${enc(key)}${deleteSubtasks ? '?deleteSubtasks=true' : ''}`);
@@ -192,28 +232,50 @@ export class TrackerClient {
 
   async listComments(key: string, q: { startAt?: number; maxResults?: number } = {}): Promise<CommentPage> {
     const page = await this.call<CommentPage>('GET', `/issue/${enc(key)}/comment${qs(q)}`);
-    return fits('GET', '/issue/{key}/comment', page, 'a page of comments', (p) => Array.isArray(p.comments) && p.comments.every(isObject) && Number.isSafeInteger(p.total));
+    return fits(
+      'GET',
+      '/issue/{key}/comment',
+      page,
+      'a page of comments',
+      (p) => Array.isArray(p.comments) && p.comments.every(isObject) && Number.isSafeInteger(p.total),
+    );
   }
 
-  priorities(): Promise<Priority[]> { return this.call('GET', '/priority'); }
+  priorities(): Promise<Priority[]> {
+    return this.call('GET', '/priority');
+  }
 
-  findUsers(query: string): Promise<User[]> { return this.call('GET', `/user/search${qs({ query })}`); }
+  findUsers(query: string): Promise<User[]> {
+    return this.call('GET', `/user/search${qs({ query })}`);
+  }
 
-  assign(key: string, accountId: string | null): Promise<void> { return this.call('PUT', `/issue/${enc(key)}/assignee`, { accountId }); }
+  assign(key: string, accountId: string | null): Promise<void> {
+    return this.call('PUT', `/issue/${enc(key)}/assignee`, { accountId });
+  }
 
   async transitions(key: string): Promise<{ transitions: Transition[] }> {
     const t = await this.call<{ transitions: Transition[] }>('GET', `/issue/${enc(key)}/transitions`);
-    return fits('GET', '/issue/{key}/transitions', t, 'a list of transitions', (v) => Array.isArray(v.transitions) && v.transitions.every((x) => isObject(x) && typeof x.id === 'string'));
+    return fits(
+      'GET',
+      '/issue/{key}/transitions',
+      t,
+      'a list of transitions',
+      (v) => Array.isArray(v.transitions) && v.transitions.every((x) => isObject(x) && typeof x.id === 'string'),
+    );
   }
 
-  doTransition(key: string, id: string): Promise<void> { return this.call('POST', `/issue/${enc(key)}/transitions`, { transition: { id } }); }
+  doTransition(key: string, id: string): Promise<void> {
+    return this.call('POST', `/issue/${enc(key)}/transitions`, { transition: { id } });
+  }
 
   searchJql(req: { jql: string; fields?: string[]; maxResults?: number; nextPageToken?: string }): Promise<SearchResults> {
     return this.call('POST', '/search/jql', req);
   }
 }
 
-function enc(key: string): string { return encodeURIComponent(key); }
+function enc(key: string): string {
+  return encodeURIComponent(key);
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -236,7 +298,11 @@ function qs(q: Record<string, string | number | undefined>): string {
 /** An empty body is JSON's "nothing"; anything else that does not parse is kept as text and flagged. */
 function parse(text: string): { value: unknown; json: boolean } {
   if (text === '') return { value: undefined, json: true };
-  try { return { value: JSON.parse(text), json: true }; } catch { return { value: text, json: false }; }
+  try {
+    return { value: JSON.parse(text), json: true };
+  } catch {
+    return { value: text, json: false };
+  }
 }
 
 /** The error for a 2xx whose body is not JSON; `jst raw` raises the same one. */

@@ -19,16 +19,31 @@ export class TrackerHttpError extends Error {
 }
 
 export class TrackerNetworkError extends Error {
-  constructor(readonly method: string, readonly url: string, cause: string) {
-    super(joinSentences(`${method} ${url} could not be completed: ${cause}`, 'Check that the tracker address (TRACKER_ACCOUNT_URL / TRACKER_GATEWAY_URL) is right and reachable.'));
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    cause: string,
+  ) {
+    super(
+      joinSentences(
+        `${method} ${url} could not be completed: ${cause}`,
+        'Check that the tracker address (TRACKER_ACCOUNT_URL / TRACKER_GATEWAY_URL) is right and reachable.',
+      ),
+    );
     this.name = 'TrackerNetworkError';
   }
 }
 
 /** A 2xx answer in JSON that is not what the call gives (ARCHITECTURE §11): never used. */
 export class TrackerShapeError extends Error {
-  constructor(readonly method: string, readonly path: string, what: string) {
-    super(`${method} ${path} answered something that is not ${what}: the address reaches something other than the tracker's REST API, or a tracker jst does not know; check TRACKER_ACCOUNT_URL and TRACKER_GATEWAY_URL`);
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    what: string,
+  ) {
+    super(
+      `${method} ${path} answered something that is not ${what}: the address reaches something other than the tracker's REST API, or a tracker jst does not know; check TRACKER_ACCOUNT_URL and TRACKER_GATEWAY_URL`,
+    );
     this.name = 'TrackerShapeError';
   }
 }
@@ -38,9 +53,17 @@ export class TrackerShapeError extends Error {
  * another service at the configured address. Never a success.
  */
 export class TrackerResponseError extends Error {
-  constructor(readonly method: string, readonly path: string, readonly status: number, contentType: string | undefined, text: string) {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly status: number,
+    contentType: string | undefined,
+    text: string,
+  ) {
     const start = text.replace(/\s+/g, ' ').trim().slice(0, 60);
-    super(`${method} ${path} answered HTTP ${status} with a body that is not JSON (${contentType ? `content-type ${contentType}, ` : ''}starting ${JSON.stringify(start)}): the address reaches something other than the tracker's REST API (a proxy or a login page); check TRACKER_ACCOUNT_URL and TRACKER_GATEWAY_URL`);
+    super(
+      `${method} ${path} answered HTTP ${status} with a body that is not JSON (${contentType ? `content-type ${contentType}, ` : ''}starting ${JSON.stringify(start)}): the address reaches something other than the tracker's REST API (a proxy or a login page); check TRACKER_ACCOUNT_URL and TRACKER_GATEWAY_URL`,
+    );
     this.name = 'TrackerResponseError';
   }
 }

@@ -4,7 +4,10 @@ import type { Comment, Issue, Transition } from './types.js';
 
 /** A stop of the client rules: nothing further was sent. */
 export class RuleStop extends Error {
-  constructor(readonly rule: string, message: string) {
+  constructor(
+    readonly rule: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'RuleStop';
   }
@@ -27,7 +30,11 @@ export async function projectVisible(client: TrackerClient, key: string): Promis
 export async function accountIdByEmail(client: TrackerClient, email: string): Promise<string> {
   const users = await client.findUsers(email);
   const first = users[0];
-  if (!first?.accountId) throw new RuleStop('client rule 4', `No account found for ${email} (GET /user/search?query=${email} returned no user). Check the address and that the account exists on this site.`);
+  if (!first?.accountId)
+    throw new RuleStop(
+      'client rule 4',
+      `No account found for ${email} (GET /user/search?query=${email} returned no user). Check the address and that the account exists on this site.`,
+    );
   return first.accountId;
 }
 
@@ -37,7 +44,8 @@ export async function assignByEmail(client: TrackerClient, key: string, who: str
   await client.assign(key, accountId);
   // spec §4 client rule 7: a 204 is confirmed by reading back.
   const issue = await client.getIssue(key, ['assignee']);
-  if (!sameAssignee(issue, accountId)) throw new RuleStop('client rule 7', `The tracker answered 204 but ${key} is not assigned as asked. Read it again and retry.`);
+  if (!sameAssignee(issue, accountId))
+    throw new RuleStop('client rule 7', `The tracker answered 204 but ${key} is not assigned as asked. Read it again and retry.`);
   return accountId;
 }
 
@@ -61,7 +69,10 @@ export async function transitionTo(client: TrackerClient, key: string, status: s
   const chosen = pickTransition(transitions, status);
   if (!chosen) {
     const reachable = [...new Set(transitions.map((t) => t.to?.name).filter(Boolean))];
-    throw new RuleStop('client rule 5', `No transition of ${key} leads to "${status}" (reachable from here: ${reachable.length ? reachable.map((s) => `"${s}"`).join(', ') : 'none'}). Nothing was changed. Status names match literally: check STATUS_* in .jst/team.env.`);
+    throw new RuleStop(
+      'client rule 5',
+      `No transition of ${key} leads to "${status}" (reachable from here: ${reachable.length ? reachable.map((s) => `"${s}"`).join(', ') : 'none'}). Nothing was changed. Status names match literally: check STATUS_* in .jst/team.env.`,
+    );
   }
   await client.doTransition(key, chosen.id);
   const after = await client.getIssue(key, ['status']);
@@ -84,7 +95,7 @@ export function commentsWithMarker(comments: Comment[], marker: string): Comment
 /** Every comment of an issue, following startAt pages. */
 export async function allComments(client: TrackerClient, key: string): Promise<Comment[]> {
   const out: Comment[] = [];
-  for (let startAt = 0; ; ) {
+  for (let startAt = 0; ;) {
     const page = await client.listComments(key, { startAt, maxResults: 100 });
     out.push(...page.comments);
     startAt += page.comments.length;

@@ -45,20 +45,38 @@ export class Transport {
       const headers: Record<string, string> = { ...req.headers };
       if (req.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(req.body));
       let settled = false;
-      const settle = (outcome: () => void) => { if (!settled) { settled = true; clearTimeout(deadline); outcome(); } };
-      const fail = (e: Error & { code?: string }) => settle(() => reject(
-        e instanceof CallLimitError ? e
-          : e instanceof BodyTooLargeError ? new CallLimitError(req.method, shown(), 'size', maxBytes)
-            : new TrackerNetworkError(req.method, shown(), e.code ? `${e.code} (${e.message})` : e.message)));
+      const settle = (outcome: () => void) => {
+        if (!settled) {
+          settled = true;
+          clearTimeout(deadline);
+          outcome();
+        }
+      };
+      const fail = (e: Error & { code?: string }) =>
+        settle(() =>
+          reject(
+            e instanceof CallLimitError
+              ? e
+              : e instanceof BodyTooLargeError
+                ? new CallLimitError(req.method, shown(), 'size', maxBytes)
+                : new TrackerNetworkError(req.method, shown(), e.code ? `${e.code} (${e.message})` : e.message),
+          ),
+        );
       const r = mod.request(url, { method: req.method, headers, agent }, (res) => {
         readMessage(res, maxBytes).then(
           (body) => settle(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: body.toString('utf8') })),
-          (e: unknown) => { fail(e instanceof Error ? e : new Error(String(e))); r.destroy(); },
+          (e: unknown) => {
+            fail(e instanceof Error ? e : new Error(String(e)));
+            r.destroy();
+          },
         );
       });
       // One timer for the whole call: a server that answers headers and then drips a byte a second
       // never lets an idle-socket timeout fire.
-      const deadline = setTimeout(() => { fail(new CallLimitError(req.method, shown(), 'timeout', req.timeoutMs)); r.destroy(); }, req.timeoutMs);
+      const deadline = setTimeout(() => {
+        fail(new CallLimitError(req.method, shown(), 'timeout', req.timeoutMs));
+        r.destroy();
+      }, req.timeoutMs);
       r.on('error', fail);
       if (req.body !== undefined) r.write(req.body);
       r.end();
@@ -96,7 +114,10 @@ function readMessage(res: IncomingMessage, maxBytes: number): Promise<Buffer> {
       }
       chunks.push(chunk);
     });
-    finished(res, (e) => { if (e) reject(e); else resolve(Buffer.concat(chunks, total)); });
+    finished(res, (e) => {
+      if (e) reject(e);
+      else resolve(Buffer.concat(chunks, total));
+    });
   });
 }
 

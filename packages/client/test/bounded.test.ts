@@ -14,11 +14,14 @@ describe('docs/limits.md: readBounded, the one bounded read (tracker transport a
   });
   it('refuses a declared Content-Length over the cap before reading', async () => {
     let read = false;
-    const body = (async function* () { read = true; yield new Uint8Array(1); })();
+    const body = (async function* () {
+      read = true;
+      yield new Uint8Array(1);
+    })();
     await expect(readBounded(body, 7, '8')).rejects.toBeInstanceOf(BodyTooLargeError);
     expect(read).toBe(false);
   });
-  it('works on a fetch Response body (the code host client\'s case)', async () => {
+  it("works on a fetch Response body (the code host client's case)", async () => {
     const res = new Response('x'.repeat(10));
     await expect(readBounded(res.body!, 9)).rejects.toBeInstanceOf(BodyTooLargeError);
     expect((await readBounded(new Response('{"a":1}').body!, 9)).toString()).toBe('{"a":1}');

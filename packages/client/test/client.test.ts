@@ -2,7 +2,24 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textToAdf } from '@jst/adf';
-import { accountIdByEmail, apiBase, assignByEmail, commentsWithMarker, gatewayUrl, isLoopbackHost, projectVisible, RuleStop, sameAssignee, siteHostOf, siteUrl, TrackerClient, TrackerHttpError, Transport, transitionTo, allComments } from '../src/index.js';
+import {
+  accountIdByEmail,
+  apiBase,
+  assignByEmail,
+  commentsWithMarker,
+  gatewayUrl,
+  isLoopbackHost,
+  projectVisible,
+  RuleStop,
+  sameAssignee,
+  siteHostOf,
+  siteUrl,
+  TrackerClient,
+  TrackerHttpError,
+  Transport,
+  transitionTo,
+  allComments,
+} from '../src/index.js';
 import type { HttpRequest, HttpResponse } from '../src/transport.js';
 import { startTestTracker, type TestTracker } from '../../../test/support/tracker.js';
 import { CLOUD_ID, EMAILS, TOKENS } from '../../../test/support/seed.js';
@@ -27,15 +44,20 @@ describe('ARCHITECTURE §4 addressing', () => {
 
 describe('@jst/client against a real jst-tracker', () => {
   let t: TestTracker;
-  const clientFor = (who: 'assigner' | 'executor' | 'viewer', cache?: Map<string, string>) => new TrackerClient({
-    siteHost: new URL(t.url).host,
-    gatewayUrl: t.url,
-    email: EMAILS[who],
-    token: TOKENS[who],
-    ...(cache ? { cloudIdCache: { get: (h) => cache.get(h), set: (h, v) => void cache.set(h, v) } } : {}),
+  const clientFor = (who: 'assigner' | 'executor' | 'viewer', cache?: Map<string, string>) =>
+    new TrackerClient({
+      siteHost: new URL(t.url).host,
+      gatewayUrl: t.url,
+      email: EMAILS[who],
+      token: TOKENS[who],
+      ...(cache ? { cloudIdCache: { get: (h) => cache.get(h), set: (h, v) => void cache.set(h, v) } } : {}),
+    });
+  beforeAll(async () => {
+    t = await startTestTracker('sqlite');
   });
-  beforeAll(async () => { t = await startTestTracker('sqlite'); });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('spec §4 client rule 1: tenant_info → cloudId → {api_base}, cached per site host', async () => {
     const cache = new Map<string, string>();
@@ -60,7 +82,12 @@ describe('@jst/client against a real jst-tracker', () => {
 
   it('spec §4 client rules 3, 4, 7, 8: create, assign by e-mail, confirm by re-reading, compare by accountId', async () => {
     const c = clientFor('assigner');
-    const created = await c.createIssue({ project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'from the client', description: textToAdf('line one\n## stays literal') });
+    const created = await c.createIssue({
+      project: { key: 'ABC' },
+      issuetype: { name: 'Task' },
+      summary: 'from the client',
+      description: textToAdf('line one\n## stays literal'),
+    });
     expect(created.key).toMatch(/^ABC-\d+$/);
     const id = await assignByEmail(c, created.key, EMAILS.executor);
     expect(id).toBe(await accountIdByEmail(c, EMAILS.executor));
@@ -92,12 +119,14 @@ describe('@jst/client against a real jst-tracker', () => {
   });
 
   it('an HTTP error says what failed, with the vendor message and what to do, and never the token', async () => {
-    const err = await clientFor('viewer').deleteIssue('ABC-1').catch((e: unknown) => e) as TrackerHttpError;
+    const err = (await clientFor('viewer')
+      .deleteIssue('ABC-1')
+      .catch((e: unknown) => e)) as TrackerHttpError;
     expect(err).toBeInstanceOf(TrackerHttpError);
     expect(err.status).toBe(403);
     expect(err.message).toMatch(/DELETE \/issue\/ABC-1 failed with HTTP 403: .*permission/);
     const bad = new TrackerClient({ siteHost: new URL(t.url).host, gatewayUrl: t.url, email: EMAILS.assigner, token: 'wrong-secret-123' });
-    const e401 = await bad.myself().catch((e: unknown) => e) as TrackerHttpError;
+    const e401 = (await bad.myself().catch((e: unknown) => e)) as TrackerHttpError;
     expect(e401.status).toBe(401);
     expect(e401.message).toMatch(/stale or revoked/);
     expect(e401.message).not.toContain('wrong-secret-123');
@@ -112,23 +141,31 @@ class RecordingTransport extends Transport {
     this.sent.push(`${req.method} ${new URL(req.url).pathname}`);
     return super.send(req);
   }
-  count(fragment: string): number { return this.sent.filter((s) => s.includes(fragment)).length; }
+  count(fragment: string): number {
+    return this.sent.filter((s) => s.includes(fragment)).length;
+  }
 }
 
 describe('spec §4 client rule 1: a cached cloudId that went stale is replaced once, on a 404', () => {
   let t: TestTracker;
   let host: string;
   const TENANT = 'GET /_edge/tenant_info';
-  const make = (cache: Map<string, string> | undefined, transport: RecordingTransport) => new TrackerClient({
-    siteHost: host,
-    gatewayUrl: t.url,
-    email: EMAILS.assigner,
-    token: TOKENS.assigner,
-    transport,
-    ...(cache ? { cloudIdCache: { get: (h) => cache.get(h), set: (h, v) => void cache.set(h, v) } } : {}),
+  const make = (cache: Map<string, string> | undefined, transport: RecordingTransport) =>
+    new TrackerClient({
+      siteHost: host,
+      gatewayUrl: t.url,
+      email: EMAILS.assigner,
+      token: TOKENS.assigner,
+      transport,
+      ...(cache ? { cloudIdCache: { get: (h) => cache.get(h), set: (h, v) => void cache.set(h, v) } } : {}),
+    });
+  beforeAll(async () => {
+    t = await startTestTracker('sqlite');
+    host = new URL(t.url).host;
   });
-  beforeAll(async () => { t = await startTestTracker('sqlite'); host = new URL(t.url).host; });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('a stale cached cloudId: tenant_info is read again, the cache gets the new id and the call is retried once', async () => {
     const cache = new Map([[host, 'stale-cloud-id']]);
@@ -218,7 +255,10 @@ describe('retries: only idempotent calls, only on 429/503, honouring Retry-After
   let plan: number[];
   beforeAll(async () => {
     server = createServer((req, res) => {
-      if (req.url === '/_edge/tenant_info') { res.end(JSON.stringify({ cloudId: 'c' })); return; }
+      if (req.url === '/_edge/tenant_info') {
+        res.end(JSON.stringify({ cloudId: 'c' }));
+        return;
+      }
       const key = `${req.method} ${req.url}`;
       hits[key] = (hits[key] ?? 0) + 1;
       const status = plan.shift() ?? 200;
@@ -227,33 +267,39 @@ describe('retries: only idempotent calls, only on 429/503, honouring Retry-After
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   });
-  afterAll(() => { server.close(); });
+  afterAll(() => {
+    server.close();
+  });
   const client = (retry = { maxRetries: 3, maxWaitMs: 2000 }) => {
     const { port } = server.address() as AddressInfo;
     return new TrackerClient({ siteHost: `127.0.0.1:${port}`, gatewayUrl: `http://127.0.0.1:${port}`, email: 'a@b', token: 't', retry });
   };
 
   it('a GET answered 429 then 503 is retried and succeeds', async () => {
-    hits = {}; plan = [429, 503];
+    hits = {};
+    plan = [429, 503];
     expect((await client().myself()).accountId).toBe('x');
     expect(hits['GET /ex/jira/c/rest/api/3/myself']).toBe(3);
   });
 
   it('a POST is never retried', async () => {
-    hits = {}; plan = [503];
+    hits = {};
+    plan = [503];
     const r = await client().raw('POST', '/issue', { fields: {} });
     expect(r.status).toBe(503);
     expect(hits['POST /ex/jira/c/rest/api/3/issue']).toBe(1);
   });
 
   it('the retry budget is bounded', async () => {
-    hits = {}; plan = [429, 429, 429, 429, 429];
+    hits = {};
+    plan = [429, 429, 429, 429, 429];
     expect((await client({ maxRetries: 2, maxWaitMs: 2000 }).raw('GET', '/myself')).status).toBe(429);
     expect(hits['GET /ex/jira/c/rest/api/3/myself']).toBe(3);
   });
 
   it('a 500 or 400 is not retried', async () => {
-    hits = {}; plan = [500];
+    hits = {};
+    plan = [500];
     expect((await client().raw('GET', '/myself')).status).toBe(500);
     expect(hits['GET /ex/jira/c/rest/api/3/myself']).toBe(1);
   });
@@ -267,19 +313,34 @@ describe('ARCHITECTURE §11: every tracker answer jst acts on is checked before 
   let elsewhere: Server;
   beforeAll(async () => {
     server = createServer((req, res) => {
-      if (req.url === '/_edge/tenant_info') { res.end(JSON.stringify({ cloudId: 'c' })); return; }
+      if (req.url === '/_edge/tenant_info') {
+        res.end(JSON.stringify({ cloudId: 'c' }));
+        return;
+      }
       res.writeHead(answer.status, { 'Content-Type': 'application/json', ...answer.headers });
       res.end(answer.body);
     });
-    elsewhere = createServer((_req, res) => { reached++; res.end('{"id":"1"}'); });
+    elsewhere = createServer((_req, res) => {
+      reached++;
+      res.end('{"id":"1"}');
+    });
     await Promise.all([server, elsewhere].map((s) => new Promise<void>((r) => s.listen(0, '127.0.0.1', r))));
   });
-  afterAll(() => { server.close(); elsewhere.close(); });
+  afterAll(() => {
+    server.close();
+    elsewhere.close();
+  });
   const client = () => {
     const { port } = server.address() as AddressInfo;
     return new TrackerClient({ siteHost: `127.0.0.1:${port}`, gatewayUrl: `http://127.0.0.1:${port}`, email: 'a@b', token: 't' });
   };
-  const failure = async (p: Promise<unknown>): Promise<Error> => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e as Error);
+  const failure = async (p: Promise<unknown>): Promise<Error> =>
+    p.then(
+      () => {
+        throw new Error('expected a failure');
+      },
+      (e: unknown) => e as Error,
+    );
 
   it('a redirect is a failure naming the call, never followed (for a POST too)', async () => {
     const { port } = elsewhere.address() as AddressInfo;
@@ -308,7 +369,7 @@ describe('ARCHITECTURE §11: every tracker answer jst acts on is checked before 
     }
   });
 
-  it('an error quotes at most 300 characters of the tracker\'s words, saying how many were left out; vendorMessage keeps them all', async () => {
+  it("an error quotes at most 300 characters of the tracker's words, saying how many were left out; vendorMessage keeps them all", async () => {
     answer = { status: 400, body: JSON.stringify({ errorMessages: ['x'.repeat(1_000_000)], errors: { summary: 'y\nz' } }) };
     const failed = await failure(client().getIssue('ABC-1'));
     if (!(failed instanceof TrackerHttpError)) throw failed;

@@ -14,19 +14,27 @@ beforeAll(async () => {
       const body = Buffer.from('{"name":"Jérôme","n":1}');
       const cut = body.indexOf(0xc3) + 1;
       res.write(body.subarray(0, cut));
-      setTimeout(() => { res.end(body.subarray(cut)); }, 5);
+      setTimeout(() => {
+        res.end(body.subarray(cut));
+      }, 5);
     } else if (req.url === '/endless') {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.write('x'.repeat(600));
-      setTimeout(() => { res.write('x'.repeat(600)); }, 5);
-      setTimeout(() => { res.end(); }, 10);
+      setTimeout(() => {
+        res.write('x'.repeat(600));
+      }, 5);
+      setTimeout(() => {
+        res.end();
+      }, 10);
     } else if (req.url === '/declared') {
       res.writeHead(200, { 'Content-Length': '5000' });
       res.end('x'.repeat(5000));
     } else if (req.url === '/cut') {
       res.writeHead(200, { 'Content-Length': '1000' });
       res.write('x'.repeat(10));
-      setTimeout(() => { res.socket?.destroy(); }, 5);
+      setTimeout(() => {
+        res.socket?.destroy();
+      }, 5);
     }
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -34,7 +42,8 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-const get = (t: Transport, path: string, maxResponseBytes?: number) => t.send({ method: 'GET', url: `${base}${path}`, headers: {}, timeoutMs: 5000, maxResponseBytes });
+const get = (t: Transport, path: string, maxResponseBytes?: number) =>
+  t.send({ method: 'GET', url: `${base}${path}`, headers: {}, timeoutMs: 5000, maxResponseBytes });
 
 describe('docs/limits.md: the tracker transport reads every answer whole and bounded', () => {
   it('reads an answer that comes in pieces (chunked, a character split between two) whole', async () => {
@@ -43,7 +52,9 @@ describe('docs/limits.md: the tracker transport reads every answer whole and bou
       const res = await get(t, '/pieces');
       expect(res.status).toBe(200);
       expect(JSON.parse(res.text)).toEqual({ name: 'Jérôme', n: 1 });
-    } finally { t.close(); }
+    } finally {
+      t.close();
+    }
   });
 
   it('refuses an answer without a declared length as soon as it passes the cap, naming the setting and not the credentials', async () => {
@@ -54,7 +65,9 @@ describe('docs/limits.md: the tracker transport reads every answer whole and bou
       expect((e as CallLimitError).limit).toBe('size');
       expect((e as Error).message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/endless answered more than 1000 bytes \(JST_MAX_RESPONSE_BYTES\)/);
       expect((e as Error).message).not.toContain('secret-pass');
-    } finally { t.close(); }
+    } finally {
+      t.close();
+    }
   });
 
   it('refuses a declared Content-Length over the cap', async () => {
@@ -62,7 +75,9 @@ describe('docs/limits.md: the tracker transport reads every answer whole and bou
     try {
       await expect(get(t, '/declared', 1000)).rejects.toMatchObject({ limit: 'size' });
       expect((await get(t, '/declared')).text).toHaveLength(5000);
-    } finally { t.close(); }
+    } finally {
+      t.close();
+    }
   });
 
   it('an answer cut short is a network error naming the call, never a hang or a half body', async () => {
@@ -72,6 +87,8 @@ describe('docs/limits.md: the tracker transport reads every answer whole and bou
       expect(e).toBeInstanceOf(TrackerNetworkError);
       expect((e as Error).message).toContain('/cut');
       expect((e as Error).message).not.toContain('secret-pass');
-    } finally { t.close(); }
+    } finally {
+      t.close();
+    }
   });
 });

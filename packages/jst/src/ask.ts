@@ -8,7 +8,9 @@ export interface AskOptions {
   check?: ((answer: string) => string | null) | undefined;
 }
 
-export interface YesNoOptions { command?: (() => string) | undefined }
+export interface YesNoOptions {
+  command?: (() => string) | undefined;
+}
 
 /**
  * How a command asks the person (docs/style.md: injected, never global). `interactive` = a person sits

@@ -15,7 +15,8 @@ export function fastPath(argv: string[]): { role: Role; verb: 'raw' | 'batch'; a
     const a = argv[i]!;
     if (a === '--role' && i + 1 < argv.length) role = argv[++i];
     else if (a.startsWith('--role=')) role = a.slice(7);
-    else if (a.startsWith('-') && a !== '-') return null; // --help and anything else: the full parser
+    else if (a.startsWith('-') && a !== '-')
+      return null; // --help and anything else: the full parser
     else rest.push(a);
   }
   if (!role || !ROLES.includes(role)) return null;
@@ -28,7 +29,11 @@ export function fastPath(argv: string[]): { role: Role; verb: 'raw' | 'batch'; a
 async function run(argv: string[]): Promise<number> {
   const fast = fastPath(argv);
   if (!fast) return (await import('./program.js')).main(argv);
-  const [{ createContext }, { exitCodeFor, messageFor }, { errorLine }] = await Promise.all([import('./context.js'), import('./exit.js'), import('./output.js')]);
+  const [{ createContext }, { exitCodeFor, messageFor }, { errorLine }] = await Promise.all([
+    import('./context.js'),
+    import('./exit.js'),
+    import('./output.js'),
+  ]);
   const ctx = createContext();
   try {
     if (fast.verb === 'batch') return await (await import('./commands/batch.js')).batch(ctx, fast.role);
@@ -51,4 +56,6 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 // run() turns every failure into an exit code itself; the promise never rejects.
-void run(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+void run(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

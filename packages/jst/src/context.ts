@@ -3,8 +3,16 @@ import { join } from 'node:path';
 import { TrackerClient, type CloudIdCache } from '@jst/client';
 import { codehostFor, type CodehostClient } from './codehost/index.js';
 import {
-  JstError, configRedactor, isRole, type ConfigCache, loadConfig, requireGatewayUrl, requireRoleCredentials, requireTrackerHost,
-  type JstConfig, type Role,
+  JstError,
+  configRedactor,
+  isRole,
+  type ConfigCache,
+  loadConfig,
+  requireGatewayUrl,
+  requireRoleCredentials,
+  requireTrackerHost,
+  type JstConfig,
+  type Role,
 } from './config/index.js';
 import { clientLimits } from './limits.js';
 import type { Prompt } from './ask.js';
@@ -45,7 +53,9 @@ export function processIo(env: NodeJS.ProcessEnv = process.env): Io {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    get stdin() { return process.stdin; },
+    get stdin() {
+      return process.stdin;
+    },
     color: tty && env.NO_COLOR === undefined && env.TERM !== 'dumb',
     get interactive() {
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- undefined on a pipe, as above
@@ -63,7 +73,11 @@ export function cloudIdFileCache(jstDir: string | null): CloudIdCache | undefine
   if (!jstDir) return undefined;
   const file = join(jstDir, 'cloud-id.json');
   const read = (): Record<string, string> => {
-    try { return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {}; } catch { return {}; }
+    try {
+      return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {};
+    } catch {
+      return {};
+    }
   };
   return {
     get: (host) => read()[host],
@@ -71,7 +85,9 @@ export function cloudIdFileCache(jstDir: string | null): CloudIdCache | undefine
       try {
         mkdirSync(jstDir, { recursive: true });
         writeFileSync(file, `${JSON.stringify({ ...read(), [host]: cloudId }, null, 2)}\n`);
-      } catch { /* a cache that cannot be written only costs one tenant_info call next time */ }
+      } catch {
+        /* a cache that cannot be written only costs one tenant_info call next time */
+      }
     },
   };
 }
@@ -113,7 +129,11 @@ export function createContext(options: ContextOptions = {}): Context {
     },
     client(role) {
       if (!isRole(role)) {
-        throw new JstError({ code: 'USAGE', problem: `--role must be assigner, executor or reviewer (got "${String(role)}")`, hint: 'There is no default account: pass --role explicitly' });
+        throw new JstError({
+          code: 'USAGE',
+          problem: `--role must be assigner, executor or reviewer (got "${String(role)}")`,
+          hint: 'There is no default account: pass --role explicitly',
+        });
       }
       let c = clients.get(role);
       if (!c) {
@@ -138,9 +158,15 @@ export function createContext(options: ContextOptions = {}): Context {
       return codehost;
     },
     redact(text) {
-      try { return configRedactor(ctx.config())(text); } catch { return text; }
+      try {
+        return configRedactor(ctx.config())(text);
+      } catch {
+        return text;
+      }
     },
-    close() { if (!options.clientPool) for (const c of clients.values()) c.close(); },
+    close() {
+      if (!options.clientPool) for (const c of clients.values()) c.close();
+    },
   };
   return ctx;
 }

@@ -21,7 +21,8 @@ export const EXIT = {
 export function exitCodeFor(error: unknown): number {
   if (error instanceof JstError) return error.exitCode;
   // A JstError from another bundle (dist/mcp.cjs carries its own copy of the class).
-  if (error instanceof Error && error.name === 'JstError' && typeof (error as { exitCode?: unknown }).exitCode === 'number') return (error as unknown as { exitCode: number }).exitCode;
+  if (error instanceof Error && error.name === 'JstError' && typeof (error as { exitCode?: unknown }).exitCode === 'number')
+    return (error as unknown as { exitCode: number }).exitCode;
   if (error instanceof TrackerHttpError || error instanceof TrackerNetworkError || error instanceof RuleStop) return EXIT.failed;
   return EXIT.failed;
 }
@@ -38,9 +39,22 @@ export function cancelledError(question: string, hint: string): JstError {
 
 /** The `code` of a `--json` error: one word a script can branch on. */
 export type ErrorCode =
-  | 'usage' | 'config' | 'question' | 'refused'
-  | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'rate_limited'
-  | 'timeout' | 'too_large' | 'network' | 'git' | 'http_error' | 'cancelled' | 'failed';
+  | 'usage'
+  | 'config'
+  | 'question'
+  | 'refused'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'rate_limited'
+  | 'timeout'
+  | 'too_large'
+  | 'network'
+  | 'git'
+  | 'http_error'
+  | 'cancelled'
+  | 'failed';
 
 function byStatus(status: number): ErrorCode {
   if (status === 401) return 'unauthorized';
@@ -63,7 +77,8 @@ export function errorCodeFor(error: unknown): ErrorCode {
     if (error.exitCode === EXIT.question) return 'question';
     if (error.exitCode === EXIT.cancelled) return 'cancelled';
     if (error.code.startsWith('GIT_')) return 'git';
-    if (error.code.startsWith('CONFIG') || error.code.endsWith('_CONFIG') || error.setting !== undefined) return error.exitCode === EXIT.usage ? 'config' : 'refused';
+    if (error.code.startsWith('CONFIG') || error.code.endsWith('_CONFIG') || error.setting !== undefined)
+      return error.exitCode === EXIT.usage ? 'config' : 'refused';
     if (error.exitCode === EXIT.usage) return 'usage';
     return error.code.endsWith('_NOT_FOUND') ? 'not_found' : 'refused';
   }

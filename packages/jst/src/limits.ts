@@ -20,7 +20,12 @@ function positive(env: Readonly<Record<string, string | undefined>>, name: strin
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw.trim());
   if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new JstError({ code: 'CONFIG_LIMIT', problem: `${name} must be a positive whole number of ${unit} (got "${raw}")`, hint: `Fix or unset ${name} in the environment`, setting: name });
+    throw new JstError({
+      code: 'CONFIG_LIMIT',
+      problem: `${name} must be a positive whole number of ${unit} (got "${raw}")`,
+      hint: `Fix or unset ${name} in the environment`,
+      setting: name,
+    });
   }
   return value;
 }

@@ -32,7 +32,10 @@ export const red = paint('31');
 /** Rows as aligned columns for a terminal. */
 export function table(rows: string[][]): string {
   const widths: number[] = [];
-  for (const r of rows) r.forEach((c, i) => { widths[i] = Math.max(widths[i] ?? 0, c.length); });
+  for (const r of rows)
+    r.forEach((c, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, c.length);
+    });
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n');
 }
 
@@ -41,7 +44,11 @@ export function table(rows: string[][]): string {
  * `--json` value, its human text (exactly what the CLI prints without --json) and its exit code.
  * The CLI prints one of the two forms; `jst mcp` returns both as a tool result.
  */
-export interface Outcome<T = unknown> { json: T; text: string; code: number }
+export interface Outcome<T = unknown> {
+  json: T;
+  text: string;
+  code: number;
+}
 
 /**
  * The CLI face of an outcome: the JSON (two-space indent; JSON escapes every control character

@@ -50,7 +50,11 @@ function addCommand(cmd: Command, spec: CommandSpec, run: (work: (ctx: Context) 
     const c = field.cli;
     if (!c) continue;
     const help = helpOf(field) ?? '';
-    if (c.arg) { cmd.argument(c.arg, help); args.push(name); continue; }
+    if (c.arg) {
+      cmd.argument(c.arg, help);
+      args.push(name);
+      continue;
+    }
     if (!c.flag) continue;
     const option = new Option(c.flag, help);
     if (c.required) option.makeOptionMandatory();
@@ -66,7 +70,9 @@ function addCommand(cmd: Command, spec: CommandSpec, run: (work: (ctx: Context) 
     const opts = given.at(-2) as Record<string, unknown>;
     const role = roleFor(self, spec);
     const input: Record<string, unknown> = {};
-    args.forEach((name, i) => { input[name] = given[i]; });
+    args.forEach((name, i) => {
+      input[name] = given[i];
+    });
     for (const [name, attr] of flags) input[name] = opts[attr];
     for (const [name, field] of Object.entries(spec.fields)) {
       const parse = field.cli?.parse;
@@ -88,7 +94,8 @@ function roleFor(cmd: Command, spec: CommandSpec): Role {
     return given;
   }
   if (spec.role === 'none') return given ?? 'assigner';
-  if (given !== undefined && given !== spec.role) throw new CommanderError(EXIT.usage, 'jst.role', `error: jst ${cmd.name()} always runs as the ${spec.role} (got --role ${given})`);
+  if (given !== undefined && given !== spec.role)
+    throw new CommanderError(EXIT.usage, 'jst.role', `error: jst ${cmd.name()} always runs as the ${spec.role} (got --role ${given})`);
   return spec.role;
 }
 

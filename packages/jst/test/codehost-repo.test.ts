@@ -27,15 +27,28 @@ describe('ARCHITECTURE §11, §14: which origin names the code host repository',
 
   describe('codehostRepo', () => {
     let repos: TestRepo[] = [];
-    afterEach(() => { for (const r of repos) r.cleanup(); repos = []; });
+    afterEach(() => {
+      for (const r of repos) r.cleanup();
+      repos = [];
+    });
     const project = (originUrl: string, api: string, repo?: string) => {
       const r = makeRepo({ originUrl });
       repos.push(r);
-      writeJstFiles(r.repo, { trackerUrl: 'http://127.0.0.1:1', codehostUrl: api, worktreesDir: r.worktreesDir, local: (lines) => setting('CODEHOST_PAT_TOKEN', CODEHOST_TOKEN)(repo === undefined ? lines : setting('CODEHOST_REPO', repo)(lines)) });
+      writeJstFiles(r.repo, {
+        trackerUrl: 'http://127.0.0.1:1',
+        codehostUrl: api,
+        worktreesDir: r.worktreesDir,
+        local: (lines) => setting('CODEHOST_PAT_TOKEN', CODEHOST_TOKEN)(repo === undefined ? lines : setting('CODEHOST_REPO', repo)(lines)),
+      });
       return { cwd: r.repo, config: loadConfig({ cwd: r.repo, env: {} }) };
     };
     const refusal = async (p: Promise<unknown>): Promise<JstError> => {
-      try { await p; } catch (e) { if (e instanceof JstError) return e; throw e; }
+      try {
+        await p;
+      } catch (e) {
+        if (e instanceof JstError) return e;
+        throw e;
+      }
       throw new Error('expected a JstError');
     };
 

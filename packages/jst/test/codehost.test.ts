@@ -13,11 +13,23 @@ import { CodehostClient, CodehostError, retryAfterMs } from '../src/codehost/ind
 async function server(handler: http.RequestListener): Promise<{ url: string; close(): Promise<void> }> {
   const s = http.createServer(handler);
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, close: () => new Promise((r) => { s.closeAllConnections(); s.close(() => r()); }) };
+  return {
+    url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise((r) => {
+        s.closeAllConnections();
+        s.close(() => r());
+      }),
+  };
 }
 
 const failureOf = async (p: Promise<unknown>): Promise<CodehostError> => {
-  try { await p; } catch (e) { if (e instanceof CodehostError) return e; throw e; }
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof CodehostError) return e;
+    throw e;
+  }
   throw new Error('expected a CodehostError');
 };
 
@@ -62,7 +74,13 @@ describe('the code-host client (ARCHITECTURE §11) on the embedded code host (§
   it('the whole round on the code host: open, list, read, review, comment; a second open is a conflict (422)', async () => {
     const c = client();
     const opened = await c.createPull({ title: 'ABC-9: x', head: 'feature/ABC-9-x', base: 'development', body: 'b', draft: false });
-    expect(opened).toMatchObject({ state: 'open', merged: false, head: { ref: 'feature/ABC-9-x' }, base: { ref: 'development' }, html_url: `${t.url}/acme/widgets/pull/${opened.number}` });
+    expect(opened).toMatchObject({
+      state: 'open',
+      merged: false,
+      head: { ref: 'feature/ABC-9-x' },
+      base: { ref: 'development' },
+      html_url: `${t.url}/acme/widgets/pull/${opened.number}`,
+    });
     const listed = await c.pulls('feature/ABC-9-x', 'development');
     expect(listed.map((p) => p.number)).toEqual([opened.number]);
     // GitHub's list form has no `merged`: the client leaves it out rather than guess.
@@ -114,7 +132,10 @@ describe('the code-host client (ARCHITECTURE §11) on the embedded code host (§
   });
 
   it('a redirect is not followed (the token would go along): http_error naming the call', async () => {
-    const elsewhere = await server((req, res) => { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end(JSON.stringify({ login: 'elsewhere', auth: req.headers.authorization ?? null })); });
+    const elsewhere = await server((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ login: 'elsewhere', auth: req.headers.authorization ?? null }));
+    });
     try {
       faults.next({ status: 301, headers: { location: `${elsewhere.url}/user` } });
       const e = await failureOf(client({ apiUrl: faults.api }).user());
@@ -129,11 +150,16 @@ describe('the code-host client (ARCHITECTURE §11) on the embedded code host (§
   it('an answer of the wrong shape is refused before it is used: a list that is not a list, a pull request without a number or an http(s) URL', async () => {
     const pullsOf = () => client({ apiUrl: faults.api }).pulls('feature/ABC-9-x', 'development');
     faults.next({ status: 200, body: JSON.stringify({ items: [] }) });
-    expect(await failureOf(pullsOf())).toMatchObject({ failure: 'http_error', message: expect.stringContaining('GET /repos/acme/widgets/pulls answered a list that is not a list') });
+    expect(await failureOf(pullsOf())).toMatchObject({
+      failure: 'http_error',
+      message: expect.stringContaining('GET /repos/acme/widgets/pulls answered a list that is not a list'),
+    });
     faults.next({ status: 200, body: JSON.stringify([{ html_url: 'https://x.test/1', state: 'open', head: { ref: 'a' }, base: { ref: 'b' } }]) });
     expect((await failureOf(pullsOf())).message).toContain('a pull request without a number');
     faults.next({ status: 201, body: JSON.stringify({ number: 7, html_url: 'javascript:alert(1)', state: 'open', head: { ref: 'a' }, base: { ref: 'b' } }) });
-    expect((await failureOf(client({ apiUrl: faults.api }).createPull({ title: 't', head: 'a', base: 'b', body: '', draft: false }))).message).toContain('pull request #7 without an http(s) URL');
+    expect((await failureOf(client({ apiUrl: faults.api }).createPull({ title: 't', head: 'a', base: 'b', body: '', draft: false }))).message).toContain(
+      'pull request #7 without an http(s) URL',
+    );
     faults.next({ status: 200, body: JSON.stringify({ number: 7, html_url: 'https://x.test/7', state: 'weird', head: { ref: 'a' }, base: { ref: 'b' } }) });
     expect((await failureOf(client({ apiUrl: faults.api }).pull(7))).message).toContain('neither open nor closed');
     faults.next({ status: 200, body: '"a string"' });
@@ -174,7 +200,11 @@ describe('the code-host client (ARCHITECTURE §11) on the embedded code host (§
 
   it('ARCHITECTURE §11: a redirect is refused for every method, a 307/308 on a POST too (fetch would send the body and token again)', async () => {
     let reached = 0;
-    const elsewhere = await server((_req, res) => { reached++; res.writeHead(201, { 'Content-Type': 'application/json' }); res.end(JSON.stringify({ id: 1 })); });
+    const elsewhere = await server((_req, res) => {
+      reached++;
+      res.writeHead(201, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ id: 1 }));
+    });
     try {
       for (const status of [301, 302, 303, 307, 308]) {
         faults.next({ method: 'POST', status, headers: { location: `${elsewhere.url}/x` }, body: '' });
@@ -207,7 +237,10 @@ describe('the code-host client (ARCHITECTURE §11) on the embedded code host (§
   });
 
   it('one deadline covers headers and body: a body that stalls ends as timeout', async () => {
-    const s = await server((_req, res) => { res.writeHead(200, { 'Content-Type': 'application/json' }); res.write('['); });
+    const s = await server((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('[');
+    });
     const c = new CodehostClient({ apiUrl: s.url, token: CODEHOST_TOKEN, repo: { owner: 'a', name: 'b' }, limits: { timeoutMs: 300 } });
     const e = await failureOf(c.user());
     expect(e.failure).toBe('timeout');
@@ -216,7 +249,10 @@ describe('the code-host client (ARCHITECTURE §11) on the embedded code host (§
   });
 
   it('a body over the byte cap is refused as too_large', async () => {
-    const s = await server((_req, res) => { res.writeHead(200); res.end(`"${'x'.repeat(5000)}"`); });
+    const s = await server((_req, res) => {
+      res.writeHead(200);
+      res.end(`"${'x'.repeat(5000)}"`);
+    });
     const c = new CodehostClient({ apiUrl: s.url, token: CODEHOST_TOKEN, repo: { owner: 'a', name: 'b' }, limits: { maxBytes: 1000 } });
     expect((await failureOf(c.user())).failure).toBe('too_large');
     await s.close();

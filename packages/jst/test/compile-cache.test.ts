@@ -14,10 +14,15 @@ function tempDir(): string {
   dirs.push(d);
   return d;
 }
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 const version = (cwd: string, env: Record<string, string>) => runJst(['--version'], { cwd, env });
-const cacheFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.cache')).sort();
+const cacheFiles = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.cache'))
+    .sort();
 
 describe('V8 code cache for the bundles', () => {
   it('first run writes one private cache file per bundle loaded; the second run uses them unchanged', async () => {

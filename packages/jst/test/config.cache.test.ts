@@ -19,7 +19,10 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** Sets a file's times `ms` in the past, as an edit made earlier leaves them. */
-const age = (file: string, ms: number) => { const t = new Date(Date.now() - ms); fs.utimesSync(file, t, t); };
+const age = (file: string, ms: number) => {
+  const t = new Date(Date.now() - ms);
+  fs.utimesSync(file, t, t);
+};
 const env = {};
 
 describe('ARCHITECTURE §10: a jst mcp session reads .jst on every call as the CLI does (kept between calls only while nothing changed)', () => {

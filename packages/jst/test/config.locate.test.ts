@@ -86,7 +86,7 @@ describe('ARCHITECTURE §10: .jst/ is found in the current folder or a parent, u
 });
 
 describe('spec §2: the whole .jst/ folder is copied into each new worktree', () => {
-  it('inside a linked worktree (a .git file) the worktree\'s own copied .jst/ is read', () => {
+  it("inside a linked worktree (a .git file) the worktree's own copied .jst/ is read", () => {
     const repo = mainRepo();
     const worktree = path.join(tmp, 'worktrees', 'worktree-ABC-1');
     git(repo, 'worktree', 'add', '--quiet', '-b', 'feature/ABC-1-login', worktree);

@@ -42,7 +42,14 @@ describe('ARCHITECTURE §4: tokens are never put into an error message', () => {
     fs.writeFileSync(path.join(root, '.jst', 'team.env'), `PRODUCTION_BRANCH=development\nTRACKER_REVIEWER_TOKEN=${REVIEWER}\n`);
     fs.writeFileSync(
       path.join(root, '.jst', 'local.env'),
-      [`TRACKER_ASSIGNER_EMAIL=${ASSIGNER}`, `TRACKER_ASSIGNER_TOKEN=${ASSIGNER}`, `TRACKER_ASSIGNER_TOKEN=${ASSIGNER}`, `TRACKER_EXECUTOR_TOKN=${EXECUTOR}`, `CODEHOST_PAT_TOKEN=${CODEHOST}`, 'WORKTREES_DIR=wt'].join('\n'),
+      [
+        `TRACKER_ASSIGNER_EMAIL=${ASSIGNER}`,
+        `TRACKER_ASSIGNER_TOKEN=${ASSIGNER}`,
+        `TRACKER_ASSIGNER_TOKEN=${ASSIGNER}`,
+        `TRACKER_EXECUTOR_TOKN=${EXECUTOR}`,
+        `CODEHOST_PAT_TOKEN=${CODEHOST}`,
+        'WORKTREES_DIR=wt',
+      ].join('\n'),
     );
     const config = loadConfig({ cwd: root, env: {} });
     const texts: string[] = [...config.warnings.map((w) => w.message), ...validateConfig(config).flatMap((p) => [p.message, p.fix])];
@@ -92,7 +99,7 @@ describe('redact: the one place that prints hides every secret', () => {
     expect(redact(`Basic ${Buffer.from(`e@x.test:${EXECUTOR}`).toString('base64')}`, secrets)).toBe('Basic ***');
   });
 
-  it('a configuration\'s redactor (made once, kept for a jst mcp session) hides what redact hides, each configuration its own secrets', () => {
+  it("a configuration's redactor (made once, kept for a jst mcp session) hides what redact hides, each configuration its own secrets", () => {
     const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'jst-config-sec-')));
     roots.push(root);
     const one = loadConfig({ cwd: root, env: { TRACKER_EXECUTOR_EMAIL: 'e@x.test', TRACKER_EXECUTOR_TOKEN: EXECUTOR, CODEHOST_PAT_TOKEN: 'x' } });
@@ -132,7 +139,11 @@ describe('ARCHITECTURE §4: http only for loopback hosts, otherwise always https
 
 describe('ARCHITECTURE §10: a syntax error in local.env names the file, line and setting, never a secret', () => {
   const parse = (text: string) => {
-    try { parseEnvFile(text, '.jst/local.env'); } catch (error) { return error as JstError; }
+    try {
+      parseEnvFile(text, '.jst/local.env');
+    } catch (error) {
+      return error as JstError;
+    }
     throw new Error('expected a syntax error');
   };
 

@@ -4,7 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  JstError, checkRoleCredentials, configSecrets, describeSource, displayProductionBranch, loadConfig, redact, requireProductionBranch, requireRoleCredentials, validateConfig,
+  JstError,
+  checkRoleCredentials,
+  configSecrets,
+  describeSource,
+  displayProductionBranch,
+  loadConfig,
+  redact,
+  requireProductionBranch,
+  requireRoleCredentials,
+  validateConfig,
 } from '../src/config/index.js';
 
 const roots: string[] = [];
@@ -55,7 +64,7 @@ describe('a setting the program does not know is reported, with the closest know
     expect(warning?.suggestion).toBeUndefined();
   });
 
-  it('unknown names in the environment are ignored (the environment is full of other programs\' settings)', () => {
+  it("unknown names in the environment are ignored (the environment is full of other programs' settings)", () => {
     const r = repoWith({ team: 'PROJECT_KEY=ABC\n' });
     expect(loadConfig({ cwd: r.root, env: { WORKTREE_DIR: '/x', PATH: '/bin' } }).warnings).toEqual([]);
   });
@@ -123,7 +132,11 @@ describe('ARCHITECTURE §10: the process environment overrides both files', () =
     expect(config.defaultBaseBranch).toBe('development');
     expect(config.gatewayUrl).toBe('https://api.atlassian.com');
     expect(config.settings.TRACKER_EXECUTOR_TOKEN).toBeUndefined();
-    expect(config.emptied).toMatchObject({ PROJECT_KEY: { kind: 'environment' }, PRODUCTION_BRANCH: { kind: 'environment' }, TRACKER_EXECUTOR_TOKEN: { kind: 'environment' } });
+    expect(config.emptied).toMatchObject({
+      PROJECT_KEY: { kind: 'environment' },
+      PRODUCTION_BRANCH: { kind: 'environment' },
+      TRACKER_EXECUTOR_TOKEN: { kind: 'environment' },
+    });
     // The file's values are untouched where the environment says nothing.
     expect(config.settings.TRACKER_EXECUTOR_EMAIL?.value).toBe('e@x.test');
     expect(redact('tok-from-file', configSecrets(config))).toBe('tok-from-file');
@@ -137,7 +150,11 @@ describe('ARCHITECTURE §10: the process environment overrides both files', () =
     expect(problems[0]?.message).toBe(`TRACKER_EXECUTOR_TOKEN is set but empty in the environment, which overrides ${r.localFile}`);
     expect(problems[0]?.fix).toContain('unset TRACKER_EXECUTOR_TOKEN');
     let error: unknown;
-    try { requireRoleCredentials(config, 'executor'); } catch (e) { error = e; }
+    try {
+      requireRoleCredentials(config, 'executor');
+    } catch (e) {
+      error = e;
+    }
     expect(error).toBeInstanceOf(JstError);
     expect((error as JstError).message).toContain('TRACKER_EXECUTOR_TOKEN is set but empty in the environment');
     expect((error as JstError).message).not.toContain('tok-from-file');
@@ -155,7 +172,11 @@ describe('ARCHITECTURE §10: the process environment overrides both files', () =
   it('an empty PRODUCTION_BRANCH in the environment makes requireProductionBranch name the environment', () => {
     const r = repoWith({ team: 'PRODUCTION_BRANCH=main\n' });
     let error: unknown;
-    try { requireProductionBranch(loadConfig({ cwd: r.root, env: { PRODUCTION_BRANCH: '' } })); } catch (e) { error = e; }
+    try {
+      requireProductionBranch(loadConfig({ cwd: r.root, env: { PRODUCTION_BRANCH: '' } }));
+    } catch (e) {
+      error = e;
+    }
     expect(error).toBeInstanceOf(JstError);
     expect((error as JstError).message).toContain('PRODUCTION_BRANCH is set but empty in the environment');
   });

@@ -29,7 +29,15 @@ const TOKENS = {
   CODEHOST_PAT_TOKEN: 'github_pat_0c9e5d77',
 } as const;
 
-const TEAM = ['DEFAULT_BASE_BRANCH=development', 'PRODUCTION_BRANCH=main', 'PROJECT_KEY=ABC', "STATUS_TODO='To Do'", 'STATUS_IN_PROGRESS=In Progress', 'STATUS_IN_REVIEW=In Review', 'STATUS_DONE=Done'];
+const TEAM = [
+  'DEFAULT_BASE_BRANCH=development',
+  'PRODUCTION_BRANCH=main',
+  'PROJECT_KEY=ABC',
+  "STATUS_TODO='To Do'",
+  'STATUS_IN_PROGRESS=In Progress',
+  'STATUS_IN_REVIEW=In Review',
+  'STATUS_DONE=Done',
+];
 
 const roots: string[] = [];
 afterEach(() => {
@@ -123,7 +131,10 @@ describe('spec §2: toolkit configuration read from .jst/team.env and .jst/local
 describe('spec §2: all six credential values are required', () => {
   const credentialNames = ROLES.flatMap((role) => {
     const names = roleSettings(role);
-    return [{ role, name: names.email }, { role, name: names.token }];
+    return [
+      { role, name: names.email },
+      { role, name: names.token },
+    ];
   });
 
   it.each(credentialNames)('missing $name is refused for role $role, naming setting and file (exit 2)', ({ role, name }) => {
@@ -145,7 +156,8 @@ describe('spec §2: all six credential values are required', () => {
   });
 
   it('the same account may serve all three roles', () => {
-    const same = (lines: string[]) => lines.map((l) => l.replace(/^(TRACKER_\w+_EMAIL)=.*/, '$1=me@acme.test').replace(/^(TRACKER_\w+_TOKEN)=.*/, '$1=tok-shared-1234'));
+    const same = (lines: string[]) =>
+      lines.map((l) => l.replace(/^(TRACKER_\w+_EMAIL)=.*/, '$1=me@acme.test').replace(/^(TRACKER_\w+_TOKEN)=.*/, '$1=tok-shared-1234'));
     const config = project({ local: same }).load();
     expect(validateConfig(config)).toEqual([]);
     for (const role of ROLES) expect(requireRoleCredentials(config, role)).toEqual({ email: 'me@acme.test', token: 'tok-shared-1234' });
@@ -163,7 +175,9 @@ describe('spec §2: a token setting holds the token value, not a file path', () 
     (value) => {
       const p = project({ local: replacing('TRACKER_REVIEWER_TOKEN', `TRACKER_REVIEWER_TOKEN='${value}'`) });
       const config = p.load();
-      expect(validateConfig(config)).toEqual([expect.objectContaining({ code: 'CONFIG_TOKEN_IS_PATH', setting: 'TRACKER_REVIEWER_TOKEN', file: p.localFile, line: 9 })]);
+      expect(validateConfig(config)).toEqual([
+        expect.objectContaining({ code: 'CONFIG_TOKEN_IS_PATH', setting: 'TRACKER_REVIEWER_TOKEN', file: p.localFile, line: 9 }),
+      ]);
       const error = thrown(() => requireRoleCredentials(config, 'reviewer'));
       expect(error.message).toMatch(/paste the token value itself/i);
       expect(error.message).toContain(`${p.localFile}:9`);
@@ -256,7 +270,9 @@ describe('spec §2: TRACKER_ACCOUNT_URL is a site host; a scheme prefix is strip
 
 describe('spec §2: status names are matched literally', () => {
   it('keeps case and inner spacing exactly as written', () => {
-    const config = project({ team: (l) => replacing('STATUS_IN_REVIEW', 'STATUS_IN_REVIEW="In  review"')(replacing('STATUS_IN_PROGRESS', 'STATUS_IN_PROGRESS=In progress')(l)) }).load();
+    const config = project({
+      team: (l) => replacing('STATUS_IN_REVIEW', 'STATUS_IN_REVIEW="In  review"')(replacing('STATUS_IN_PROGRESS', 'STATUS_IN_PROGRESS=In progress')(l)),
+    }).load();
     expect(config.statuses.inProgress).toBe('In progress');
     expect(config.statuses.inReview).toBe('In  review');
   });

@@ -12,7 +12,9 @@ describe('ARCHITECTURE §15: the dispatch journal', () => {
     const j = new Journal(file, true);
     const a = j.begin({ key: 'ABC-2', round: 1, role: 'executor', handOff: 'start', worktree: '/w', log: '/l' });
     expect(readJournal(file).agents['ABC-2#1']!.attempts).toEqual([{ startedAt: a.startedAt, pid: null, endedAt: null, exitCode: null }]);
-    a.pid = 4242; a.exitCode = 1; j.update();
+    a.pid = 4242;
+    a.exitCode = 1;
+    j.update();
     j.begin({ key: 'ABC-2', round: 1, role: 'executor', handOff: 'start', worktree: '/w', log: '/l' });
     expect(readJournal(file).agents['ABC-2#1']!.attempts.map((x) => x.exitCode)).toEqual([1, null]);
     expect(readdirSync(dir)).toEqual(['dispatch-journal.json']);

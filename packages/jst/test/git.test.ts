@@ -52,12 +52,17 @@ describe('parseRemote: owner and name from GitHub-style remotes', () => {
     expect(parseRemote(url)).toEqual({ host, owner: 'acme', name: 'widgets' });
   });
 
-  it.each(['/tmp/x/origin.git', '../origin.git', 'file:///tmp/acme/widgets.git', 'C:\\repos\\widgets', 'https://github.com/acme', 'https://gitlab.com/group/sub/widgets.git', ''])(
-    'not a code-host repository: %s',
-    (url) => {
-      expect(parseRemote(url)).toBeNull();
-    },
-  );
+  it.each([
+    '/tmp/x/origin.git',
+    '../origin.git',
+    'file:///tmp/acme/widgets.git',
+    'C:\\repos\\widgets',
+    'https://github.com/acme',
+    'https://gitlab.com/group/sub/widgets.git',
+    '',
+  ])('not a code-host repository: %s', (url) => {
+    expect(parseRemote(url)).toBeNull();
+  });
 
   it('displayRemote drops credentials from an https remote', () => {
     expect(displayRemote('https://user:s3cret@github.com/acme/widgets.git')).toBe('https://github.com/acme/widgets.git');
@@ -85,7 +90,10 @@ describe('git wrapper: queries', () => {
     expect(await worktreeInfo(wt, o)).toMatchObject({ root: wt, linked: true, mainPath: r.repo });
     expect(await currentBranch(wt, o)).toBe('feature/ABC-1-x');
     const list = await worktreeList(r.repo, o);
-    expect(list.map((e) => [e.path, e.branch])).toEqual([[r.repo, 'development'], [wt, 'feature/ABC-1-x']]);
+    expect(list.map((e) => [e.path, e.branch])).toEqual([
+      [r.repo, 'development'],
+      [wt, 'feature/ABC-1-x'],
+    ]);
   });
 
   it('currentBranch is null on a detached HEAD', async () => {

@@ -27,7 +27,9 @@ export function healthWorld(o: { seed?: object } = {}) {
   });
   return {
     /** Runs after the current test. */
-    cleanup: (c: () => void) => { cleanups.push(c); },
+    cleanup: (c: () => void) => {
+      cleanups.push(c);
+    },
     tracker: () => tracker,
     codehost: () => codehost,
     /** A checkout with origin on the code host (acme/widgets), or as `repo` says. */

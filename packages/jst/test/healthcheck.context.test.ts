@@ -14,7 +14,11 @@ describe('ARCHITECTURE §6: the context rows of the original status check (issue
   it('main checkout on the base branch: issue_key and parent_branch do not apply (INFO); an untracked .jst/ makes the tree dirty (WARN)', async () => {
     const r = world.project();
     const report = await check(r.repo, 'assigner', { withContext: true });
-    expect(contextOf(report, 'issue_key')).toEqual({ name: 'issue_key', status: 'INFO', detail: 'does not apply: development is not an issue branch (feature/<KEY>-… or hotfix/<KEY>-…)' });
+    expect(contextOf(report, 'issue_key')).toEqual({
+      name: 'issue_key',
+      status: 'INFO',
+      detail: 'does not apply: development is not an issue branch (feature/<KEY>-… or hotfix/<KEY>-…)',
+    });
     expect(contextOf(report, 'parent_branch')).toEqual({ name: 'parent_branch', status: 'INFO', detail: 'does not apply: development is not an issue branch' });
     expect(contextOf(report, 'working_tree')).toMatchObject({ status: 'WARN', detail: 'dirty: 1 uncommitted change (git status)' });
   });
@@ -23,19 +27,29 @@ describe('ARCHITECTURE §6: the context rows of the original status check (issue
     const r = world.project();
     r.git('add', '.jst/team.env', '.jst/.gitignore');
     r.git('commit', '-q', '-m', 'jst files');
-    expect(contextOf(await check(r.repo, 'assigner', { withContext: true }), 'working_tree')).toEqual({ name: 'working_tree', status: 'PASS', detail: 'clean' });
+    expect(contextOf(await check(r.repo, 'assigner', { withContext: true }), 'working_tree')).toEqual({
+      name: 'working_tree',
+      status: 'PASS',
+      detail: 'clean',
+    });
   });
 
-  it('an issue worktree: issue_key is the branch\'s key, parent_branch the recorded one; unset parentbranch WARNs', async () => {
+  it("an issue worktree: issue_key is the branch's key, parent_branch the recorded one; unset parentbranch WARNs", async () => {
     const r = world.project();
     const wt = path.join(r.worktreesDir, 'worktree-ABC-7');
     await worktreeAdd(r.repo, wt, 'feature/ABC-7-rename', 'development', { env: FIXTURE_GIT_ENV });
     copyJstDir(r.repo, wt);
     const before = await check(wt, 'executor', { withContext: true });
     expect(contextOf(before, 'issue_key')).toMatchObject({ status: 'PASS', detail: expect.stringMatching(/^ABC-7 \(from the branch feature\/ABC-7-rename\)/) });
-    expect(contextOf(before, 'parent_branch')).toMatchObject({ status: 'WARN', detail: expect.stringMatching(/^unset: git config branch\.feature\/ABC-7-rename\.parentbranch is missing/) });
+    expect(contextOf(before, 'parent_branch')).toMatchObject({
+      status: 'WARN',
+      detail: expect.stringMatching(/^unset: git config branch\.feature\/ABC-7-rename\.parentbranch is missing/),
+    });
     r.git('config', 'branch.feature/ABC-7-rename.parentbranch', 'development');
-    expect(contextOf(await check(wt, 'executor', { withContext: true }), 'parent_branch')).toMatchObject({ status: 'PASS', detail: expect.stringMatching(/^development /) });
+    expect(contextOf(await check(wt, 'executor', { withContext: true }), 'parent_branch')).toMatchObject({
+      status: 'PASS',
+      detail: expect.stringMatching(/^development /),
+    });
   });
 
   it('without --context the report is exactly the ARCHITECTURE §6 rows (no context key, no INFO)', async () => {
@@ -49,7 +63,9 @@ describe('ARCHITECTURE §6: the context rows of the original status check (issue
   it('the binary: --context prints the rows after the contract rows (text) and under "context" (JSON); the exit code ignores them', async () => {
     const r = world.project();
     const text = await runJst(['healthcheck', '--role', 'assigner', '--context'], { cwd: r.repo });
-    expect(text.stdout).toMatch(/^platform .*\nissue_key\s+INFO\s+does not apply: development is not an issue branch.*\nparent_branch\s+INFO\s+.*\nworking_tree\s+WARN\s+dirty/m);
+    expect(text.stdout).toMatch(
+      /^platform .*\nissue_key\s+INFO\s+does not apply: development is not an issue branch.*\nparent_branch\s+INFO\s+.*\nworking_tree\s+WARN\s+dirty/m,
+    );
     const json = await runJst(['healthcheck', '--role', 'assigner', '--context', '--json'], { cwd: r.repo });
     const parsed = JSON.parse(json.stdout);
     expect(parsed.rows).toHaveLength(9);

@@ -62,7 +62,8 @@ describe('spec §5 rule 6: tracker_login proves the identity with GET /myself', 
   it('identity mismatch: /myself answering another account FAILs naming both e-mails', async () => {
     const r = project();
     // The credential the client really sends is the executor's while the configuration says assigner.
-    const makeClient = () => new TrackerClient({ siteHost: new URL(world.tracker().url).host, gatewayUrl: world.tracker().url, email: EMAILS.executor, token: TOKENS.executor });
+    const makeClient = () =>
+      new TrackerClient({ siteHost: new URL(world.tracker().url).host, gatewayUrl: world.tracker().url, email: EMAILS.executor, token: TOKENS.executor });
     const row = rowOf(await check(r.repo, 'assigner', { makeClient }), 'tracker_login');
     expect(row.status).toBe('FAIL');
     expect(row.detail).toContain(`belongs to ${EMAILS.executor}`);
@@ -123,7 +124,11 @@ describe('spec §4: codehost_login is a repository read with CODEHOST_PAT_TOKEN'
   it('a 403 (a fine-grained token the repository is visible to but that lacks the permission): FAIL naming the permission', async () => {
     // The embedded code host masks as 404; GitHub answers some fine-grained tokens 403, so that
     // answer is injected at the client's fetch.
-    const codehostFetch: CodehostFetch = async () => ({ status: 403, headers: new Headers(), json: async () => ({ message: 'Resource not accessible by personal access token', documentation_url: 'https://docs.github.com/rest' }) });
+    const codehostFetch: CodehostFetch = async () => ({
+      status: 403,
+      headers: new Headers(),
+      json: async () => ({ message: 'Resource not accessible by personal access token', documentation_url: 'https://docs.github.com/rest' }),
+    });
     const row = rowOf(await check(project().repo, 'assigner', { codehostFetch }), 'codehost_login');
     expect(row).toMatchObject({ status: 'FAIL', detail: expect.stringMatching(/may not read acme\/widgets \(403\)/) });
   });
@@ -160,10 +165,16 @@ describe('spec §4: codehost_login is a repository read with CODEHOST_PAT_TOKEN'
       return { status: 200, headers: new Headers(), json: async () => ({ full_name: 'acme/widgets', private: false }) };
     };
     const onGithub = project({ local: setting('CODEHOST_API_URL', 'https://api.github.com') }, { originUrl: 'https://github.com/acme/widgets.git' });
-    expect(rowOf(await check(onGithub.repo, 'assigner', { codehostFetch }), 'codehost_login')).toMatchObject({ status: 'PASS', detail: 'read acme/widgets (public) at https://api.github.com' });
+    expect(rowOf(await check(onGithub.repo, 'assigner', { codehostFetch }), 'codehost_login')).toMatchObject({
+      status: 'PASS',
+      detail: 'read acme/widgets (public) at https://api.github.com',
+    });
     expect(urls).toEqual(['https://api.github.com/repos/acme/widgets']);
 
-    const elsewhere = project({ local: setting('CODEHOST_API_URL', 'https://api.github.com') }, { originUrl: 'https://user:pw-secret@gitlab.com/acme/widgets.git' });
+    const elsewhere = project(
+      { local: setting('CODEHOST_API_URL', 'https://api.github.com') },
+      { originUrl: 'https://user:pw-secret@gitlab.com/acme/widgets.git' },
+    );
     const row = rowOf(await check(elsewhere.repo, 'assigner', { codehostFetch }), 'codehost_login');
     expect(row.status).toBe('WARN');
     expect(row.detail).toContain('origin https://gitlab.com/acme/widgets.git');
@@ -187,4 +198,3 @@ async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
-

@@ -97,7 +97,10 @@ describe('spec §2: production_branch may read unset; branch_pair FAILs when bas
     const r = project();
     const report = await check(r.repo, 'assigner', { config: loadConfig({ cwd: r.repo, env: { PRODUCTION_BRANCH: '' } }) });
     expect(rowOf(report, 'production_branch')).toEqual({ name: 'production_branch', status: 'WARN', detail: 'unset' });
-    expect(rowOf(report, 'branch_pair')).toMatchObject({ status: 'WARN', detail: 'development → unset (PRODUCTION_BRANCH is set but empty in the environment)' });
+    expect(rowOf(report, 'branch_pair')).toMatchObject({
+      status: 'WARN',
+      detail: 'development → unset (PRODUCTION_BRANCH is set but empty in the environment)',
+    });
   });
 
   it('PRODUCTION_BRANCH unset: production_branch WARN "unset" (never a guessed name), branch_pair WARN', async () => {

@@ -106,6 +106,8 @@ describe('ARCHITECTURE §6: the probes run concurrently', () => {
     const first = await timed();
     const second = await timed();
     expect(exitCodeOf(second.report)).toBe(0);
-    console.log(`${formatReport(second.report, { color: false })}healthcheck --role assigner: first ${first.ms.toFixed(1)} ms, then ${second.ms.toFixed(1)} ms; ${second.spawned} git processes, ${second.report.rows.length} rows`);
+    console.log(
+      `${formatReport(second.report, { color: false })}healthcheck --role assigner: first ${first.ms.toFixed(1)} ms, then ${second.ms.toFixed(1)} ms; ${second.spawned} git processes, ${second.report.rows.length} rows`,
+    );
   });
 });

@@ -5,8 +5,16 @@ import type { PlanInput } from '../src/plan/plan-types.js';
 import { summaryProblem } from '../src/plan/precheck.js';
 
 const PLAN: PlanInput = {
-  request: 'r', summary: 'Parent', scope: 's', acceptanceCriteria: ['a'], priority: 'High', path: 'planned',
-  steps: [{ summary: 'One', scope: 's1', acceptanceCriteria: ['a1'] }, { summary: 'Two', scope: 's2', acceptanceCriteria: ['a2'] }],
+  request: 'r',
+  summary: 'Parent',
+  scope: 's',
+  acceptanceCriteria: ['a'],
+  priority: 'High',
+  path: 'planned',
+  steps: [
+    { summary: 'One', scope: 's1', acceptanceCriteria: ['a1'] },
+    { summary: 'Two', scope: 's2', acceptanceCriteria: ['a2'] },
+  ],
 };
 const journal = (steps: Record<string, StepRecord>): JournalData => ({ runId: 'abc', planHash: 'h', startedAt: 't', plan: PLAN, steps });
 const done = (key: string): StepRecord => ({ state: 'done', result: { key } });
@@ -43,7 +51,10 @@ describe('ARCHITECTURE §7: which corrected plan may finish an unfinished run', 
   it('a create cut off before it landed (no issue carries its marker) made nothing', async () => {
     const j = journal({ 'top:issue': done('ABC-1'), 'sub1:issue': { state: 'started' } });
     const asked: string[] = [];
-    const absent = await issuesNeverMade(j, async (m) => { asked.push(m); return null; });
+    const absent = await issuesNeverMade(j, async (m) => {
+      asked.push(m);
+      return null;
+    });
     expect(asked).toEqual(['jstabcsub1']);
     expect(planDifference(j, step(0, { summary: 'Changed' }), absent)).toBeNull();
     const landed = await issuesNeverMade(j, async () => 'ABC-2');

@@ -7,9 +7,23 @@ import { completedPlan, LEDGER_FILE, recordCompleted } from '../src/plan/journal
 /** ARCHITECTURE §13 "Plans are not repeated by accident": what the journal keeps of completed runs. */
 describe('the record of completed plans (.jst/plan-journal.done.json)', () => {
   const dirs: string[] = [];
-  const dir = () => { const d = mkdtempSync(join(tmpdir(), 'jst-ledger-')); dirs.push(d); return d; };
-  afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
-  const plan = (requestHash: string, keys: string[]) => ({ requestHash, finishedAt: new Date().toISOString(), keys, branches: [], worktrees: [], report: 'Assignment report', handOff: [] });
+  const dir = () => {
+    const d = mkdtempSync(join(tmpdir(), 'jst-ledger-'));
+    dirs.push(d);
+    return d;
+  };
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  const plan = (requestHash: string, keys: string[]) => ({
+    requestHash,
+    finishedAt: new Date().toISOString(),
+    keys,
+    branches: [],
+    worktrees: [],
+    report: 'Assignment report',
+    handOff: [],
+  });
 
   it('answers the newest completed run of the same request, and nothing for another', () => {
     const d = dir();

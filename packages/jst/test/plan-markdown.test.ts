@@ -16,7 +16,10 @@ const planFile = (o: unknown) => {
 
 const SCOPE = '# Export\n\nAdd **CSV** export:\n\n- the `Reports` page\n- the API';
 const base = {
-  request: 'CSV export', summary: 'CSV export', scope: SCOPE, priority: 'High',
+  request: 'CSV export',
+  summary: 'CSV export',
+  scope: SCOPE,
+  priority: 'High',
   acceptanceCriteria: ['`GET /reports.csv` answers 200', 'a [spec](https://x.test/spec) link'],
 };
 
@@ -28,17 +31,51 @@ describe('plan file "markdown": true (ARCHITECTURE §7, §11)', () => {
     expectValidAdf(d);
     const types = d.content.map((n) => (n.type === 'heading' ? `h${String(n.attrs!.level)}` : n.type));
     expect(types).toEqual(['h2', 'paragraph', 'h2', 'h3', 'paragraph', 'bulletList', 'h2', 'bulletList', 'h2', 'paragraph', 'h2', 'paragraph', 'paragraph']);
-    expect(d.content[7]).toEqual({ type: 'bulletList', content: [
-      { type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'GET /reports.csv', marks: [{ type: 'code' }] }, { type: 'text', text: ' answers 200' }] }] },
-      { type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'a ' }, { type: 'text', text: 'spec', marks: [{ type: 'link', attrs: { href: 'https://x.test/spec' } }] }, { type: 'text', text: ' link' }] }] },
-    ] });
+    expect(d.content[7]).toEqual({
+      type: 'bulletList',
+      content: [
+        {
+          type: 'listItem',
+          content: [
+            {
+              type: 'paragraph',
+              content: [
+                { type: 'text', text: 'GET /reports.csv', marks: [{ type: 'code' }] },
+                { type: 'text', text: ' answers 200' },
+              ],
+            },
+          ],
+        },
+        {
+          type: 'listItem',
+          content: [
+            {
+              type: 'paragraph',
+              content: [
+                { type: 'text', text: 'a ' },
+                { type: 'text', text: 'spec', marks: [{ type: 'link', attrs: { href: 'https://x.test/spec' } }] },
+                { type: 'text', text: ' link' },
+              ],
+            },
+          ],
+        },
+      ],
+    });
     // jst start reads the criteria back from the same structure, printed like every issue view.
     expect(acceptanceCriteria(d)).toEqual(['`GET /reports.csv` answers 200', 'a spec (https://x.test/spec) link']);
     expect(adfToText(d)).toContain('## Scope\n\n### Export\n\nAdd **CSV** export:\n\n- the `Reports` page\n- the API');
   });
 
-  it('each step\'s scope and criteria are Markdown too; a criterion block ADF forbids in a list item degrades', () => {
-    const plan = settle(readPlanFile(planFile({ ...base, markdown: true, steps: [{ summary: 'API', scope: '## Endpoint\n\n```ts\nget()\n```', acceptanceCriteria: ['# loud', 'two\nlines'] }] })));
+  it("each step's scope and criteria are Markdown too; a criterion block ADF forbids in a list item degrades", () => {
+    const plan = settle(
+      readPlanFile(
+        planFile({
+          ...base,
+          markdown: true,
+          steps: [{ summary: 'API', scope: '## Endpoint\n\n```ts\nget()\n```', acceptanceCriteria: ['# loud', 'two\nlines'] }],
+        }),
+      ),
+    );
     const d = issueDescription(plan, plan.steps[0]!, 'subtask', 'm2');
     expectValidAdf(d);
     expect(d.content[3]).toEqual({ type: 'heading', attrs: { level: 4 }, content: [{ type: 'text', text: 'Endpoint' }] });
@@ -52,7 +89,10 @@ describe('plan file "markdown": true (ARCHITECTURE §7, §11)', () => {
       expect(plan.markdown).toBeUndefined();
       const d = issueDescription(plan, plan, 'single', 'm3');
       expect(d.content[3]).toEqual({ type: 'paragraph', content: [{ type: 'text', text: SCOPE }] });
-      expect(d.content[5]).toEqual({ type: 'bulletList', content: base.acceptanceCriteria.map((c) => ({ type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: c }] }] })) });
+      expect(d.content[5]).toEqual({
+        type: 'bulletList',
+        content: base.acceptanceCriteria.map((c) => ({ type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: c }] }] })),
+      });
     }
   });
 

@@ -11,7 +11,12 @@ import { assignmentReport, handOffLines } from '../src/plan/report.js';
 import { SLUG_MAX, featureBranch, slugify } from '../src/plan/slug.js';
 
 const refOk = (name: string) => {
-  try { execFileSync('git', ['check-ref-format', '--branch', name], { stdio: 'ignore' }); return true; } catch { return false; }
+  try {
+    execFileSync('git', ['check-ref-format', '--branch', name], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 };
 
 describe('ARCHITECTURE §7 branch slugs: lower-case ASCII, words joined by -, at most 50 characters, a valid git ref', () => {
@@ -25,18 +30,25 @@ describe('ARCHITECTURE §7 branch slugs: lower-case ASCII, words joined by -, at
     expect(slugify('word '.repeat(100)).endsWith('-')).toBe(false);
   });
   it('any summary (Unicode, quotes, slashes, 500 characters) yields a slug valid in a git ref', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 500, unit: 'grapheme' }), (s) => {
-      const slug = slugify(s);
-      expect(slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
-      expect(slug.length).toBeLessThanOrEqual(SLUG_MAX);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 500, unit: 'grapheme' }), (s) => {
+        const slug = slugify(s);
+        expect(slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+        expect(slug.length).toBeLessThanOrEqual(SLUG_MAX);
+      }),
+      { numRuns: 300 },
+    );
     const samples = fc.sample(fc.string({ maxLength: 500, unit: 'grapheme' }), 40);
     for (const s of samples) expect(refOk(featureBranch('ABC-12', s)), s).toBe(true);
   });
 });
 
 describe('ARCHITECTURE §7 plan file', () => {
-  const file = (o: unknown) => { const f = join(mkdtempSync(join(tmpdir(), 'plan-')), 'p.json'); writeFileSync(f, typeof o === 'string' ? o : JSON.stringify(o)); return f; };
+  const file = (o: unknown) => {
+    const f = join(mkdtempSync(join(tmpdir(), 'plan-')), 'p.json');
+    writeFileSync(f, typeof o === 'string' ? o : JSON.stringify(o));
+    return f;
+  };
   it('reads every key; steps present = multistep; missing answers are the open questions', () => {
     const d = readPlanFile(file({ request: 'r', summary: 's', scope: 'x', acceptanceCriteria: ['a'], priority: 'High', steps: [{ summary: 'one' }] }));
     expect(openQuestions(d).map((q) => q.field)).toEqual(['steps[0].scope', 'steps[0].acceptanceCriteria']);
@@ -55,18 +67,33 @@ describe('spec §1 rules 5 and 12: description and report', () => {
   it('the description is valid ADF with headings and a bullet list, nothing as markdown', () => {
     const d = issueDescription(plan, plan, 'single', 'jstmarker');
     expect(validateAdf(d).ok).toBe(true);
-    expect(d.content.filter((n) => n.type === 'heading').map((n) => n.content![0]!.text)).toEqual(['Request', 'Scope', 'Acceptance criteria', 'Priority', 'Path']);
+    expect(d.content.filter((n) => n.type === 'heading').map((n) => n.content![0]!.text)).toEqual([
+      'Request',
+      'Scope',
+      'Acceptance criteria',
+      'Priority',
+      'Path',
+    ]);
     expect(d.content.find((n) => n.type === 'bulletList')!.content).toHaveLength(2);
     expect(JSON.stringify(d)).not.toContain('##');
   });
   it('the report starts with the literal marker; hotfix says it must reach the base branch', () => {
     const leaves = [{ key: 'ABC-1', summary: 'Do', branch: 'hotfix/ABC-1-do', worktree: '/w/worktree-ABC-1', prTarget: 'main', role: 'single' as const }];
-    const text = assignmentReport({ plan: { ...plan, path: 'hotfix' }, leaves, siteUrl: 'https://acme.atlassian.net', base: 'main', defaultBase: 'development', production: 'main' });
+    const text = assignmentReport({
+      plan: { ...plan, path: 'hotfix' },
+      leaves,
+      siteUrl: 'https://acme.atlassian.net',
+      base: 'main',
+      defaultBase: 'development',
+      production: 'main',
+    });
     expect(text.split('\n')[0]).toBe('Assignment report');
     expect(text).toContain('https://acme.atlassian.net/browse/ABC-1');
     expect(text).toMatch(/must still reach the default base branch development/);
     expect(text).not.toMatch(/\n\s*\n/);
     expect(handOffLines(leaves)).toEqual(['cd /w/worktree-ABC-1 && jst start']);
-    expect(firstLineText({ type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text: text.split('\n')[0] }] }] })).toBe('Assignment report');
+    expect(firstLineText({ type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text: text.split('\n')[0] }] }] })).toBe(
+      'Assignment report',
+    );
   });
 });

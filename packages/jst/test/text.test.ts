@@ -4,7 +4,20 @@ import { cutText, ERROR_MAX, QUOTE_MAX, quoted, terminalText } from '../src/text
 
 const captured = (color: boolean) => {
   let out = '';
-  return { io: { stdout: { write: (t: string) => { out += t; } }, stderr: { write: () => undefined }, stdin: process.stdin, color, interactive: false }, out: () => out };
+  return {
+    io: {
+      stdout: {
+        write: (t: string) => {
+          out += t;
+        },
+      },
+      stderr: { write: () => undefined },
+      stdin: process.stdin,
+      color,
+      interactive: false,
+    },
+    out: () => out,
+  };
 };
 
 describe('ARCHITECTURE §11: text from the code host or the tracker is shown without control characters, and an error quotes a bounded part of it', () => {

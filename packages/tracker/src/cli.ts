@@ -57,11 +57,19 @@ function version(): string {
 }
 
 const OPTIONS = {
-  host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' },
-  'database-url': { type: 'string' }, seed: { type: 'string' }, 'log-level': { type: 'string' },
-  'trust-proxy': { type: 'boolean' }, 'read-cache': { type: 'string' }, 'body-limit': { type: 'string' },
-  repos: { type: 'string' }, 'push-limit': { type: 'string' },
-  help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  data: { type: 'string' },
+  'database-url': { type: 'string' },
+  seed: { type: 'string' },
+  'log-level': { type: 'string' },
+  'trust-proxy': { type: 'boolean' },
+  'read-cache': { type: 'string' },
+  'body-limit': { type: 'string' },
+  repos: { type: 'string' },
+  'push-limit': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
 } as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -83,7 +91,8 @@ function parse(argv: string[]) {
 }
 
 /** A value as an error may show it: short plain words and numbers as they are, anything else only by its length. */
-const describeValue = (value: string): string => (/^[\w.+-]{0,12}$/.test(value) && !/\d.*[A-Za-z]|[A-Za-z].*\d/.test(value) ? `"${value}"` : `a value of ${value.length} characters`);
+const describeValue = (value: string): string =>
+  /^[\w.+-]{0,12}$/.test(value) && !/\d.*[A-Za-z]|[A-Za-z].*\d/.test(value) ? `"${value}"` : `a value of ${value.length} characters`;
 const shown = (word: string): string => (/^[a-z-]{1,20}$/.test(word) ? word : `(${word.length} characters)`);
 
 /** A number of megabytes from `min` to `max`, or undefined when the option is absent. */
@@ -98,19 +107,27 @@ function megabytes(value: string | undefined, option: string, min: number, max: 
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv);
-  if (values.version) { process.stdout.write(`${version()}\n`); return 0; }
-  if (values.help || positionals.length === 0) { process.stdout.write(HELP); return values.help ? 0 : 2; }
+  if (values.version) {
+    process.stdout.write(`${version()}\n`);
+    return 0;
+  }
+  if (values.help || positionals.length === 0) {
+    process.stdout.write(HELP);
+    return values.help ? 0 : 2;
+  }
   // Arguments are not echoed back whole: one may be a secret pasted in the wrong place.
   if (positionals[0] !== 'serve') throw new UsageError(`unknown command "${shown(positionals[0]!)}". Run jst-tracker --help.`);
-  if (positionals.length > 1) throw new UsageError(`unknown command: serve takes only options, not ${positionals.length - 1} more argument(s). Run jst-tracker --help.`);
+  if (positionals.length > 1)
+    throw new UsageError(`unknown command: serve takes only options, not ${positionals.length - 1} more argument(s). Run jst-tracker --help.`);
   const port = Number(values.port ?? 8080);
-  if (!/^\d+$/.test(values.port ?? '8080') || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${describeValue(values.port!)}).`);
+  if (!/^\d+$/.test(values.port ?? '8080') || port > 65535)
+    throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${describeValue(values.port!)}).`);
   const logLevel = values['log-level'] ?? 'warn';
   if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')} (got ${describeValue(logLevel)}).`);
   const readCache = megabytes(values['read-cache'], '--read-cache', 0, 4096);
   const bodyLimit = megabytes(values['body-limit'], '--body-limit', 0.001, 1024) ?? DEFAULT_BODY_LIMIT / 1024 / 1024;
   const pushLimit = megabytes(values['push-limit'], '--push-limit', 0.001, 1024 * 1024);
-  if (values.repos !== undefined && values.repos.trim() === '') throw new UsageError('--repos needs a folder (the code host\'s bare repositories).');
+  if (values.repos !== undefined && values.repos.trim() === '') throw new UsageError("--repos needs a folder (the code host's bare repositories).");
   let seed: Seed | undefined;
   if (values.seed) seed = loadSeedFile(values.seed);
   const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL ?? undefined;
@@ -133,9 +150,18 @@ async function main(argv: string[]): Promise<number> {
     bodyLimit: Math.round(bodyLimit * 1024 * 1024),
   }).catch((e: unknown) => {
     const code = (e as { code?: string }).code;
-    if (code === 'EADDRINUSE') throw new Error(`port ${port} on ${host} is already in use (another jst-tracker, or another program). Pick another port: --port 0 takes a free one, or --port <number>.`);
-    if (code === 'EACCES') throw new Error(`not allowed to listen on port ${port} on ${host} (ports below 1024 need privileges). Pick another port: --port 0 takes a free one, or --port <number> above 1023.`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new Error(`cannot listen on --host ${host.slice(0, 100)}: no network interface of this machine has that address. Use 127.0.0.1, 0.0.0.0 or one of its addresses.`);
+    if (code === 'EADDRINUSE')
+      throw new Error(
+        `port ${port} on ${host} is already in use (another jst-tracker, or another program). Pick another port: --port 0 takes a free one, or --port <number>.`,
+      );
+    if (code === 'EACCES')
+      throw new Error(
+        `not allowed to listen on port ${port} on ${host} (ports below 1024 need privileges). Pick another port: --port 0 takes a free one, or --port <number> above 1023.`,
+      );
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new Error(
+        `cannot listen on --host ${host.slice(0, 100)}: no network interface of this machine has that address. Use 127.0.0.1, 0.0.0.0 or one of its addresses.`,
+      );
     throw e;
   });
   // The signal handlers are in place before the ready line: a supervisor that stops the server
@@ -144,7 +170,10 @@ async function main(argv: string[]): Promise<number> {
     const stop = () => {
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
-      void server.close().then(resolve, (e: unknown) => { process.stderr.write(`jst-tracker: error while closing: ${String(e)}\n`); resolve(); });
+      void server.close().then(resolve, (e: unknown) => {
+        process.stderr.write(`jst-tracker: error while closing: ${String(e)}\n`);
+        resolve();
+      });
     };
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
@@ -155,7 +184,9 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (e: unknown) => {
     const message = e instanceof SeedError ? `invalid seed file: ${e.message}` : e instanceof Error ? e.message : String(e);
     process.stderr.write(`jst-tracker: ${message}\n`);

@@ -48,7 +48,9 @@ export interface ServerOptions {
 /** The code host needs a repository folder that every process shares (`--repos`). */
 export class ReposRequiredError extends Error {
   constructor() {
-    super('the seed has a "codehost" section, but with --database-url the code host needs --repos DIR (a folder every jst-tracker process over this database shares). Add --repos DIR, or remove "codehost" from the seed.');
+    super(
+      'the seed has a "codehost" section, but with --database-url the code host needs --repos DIR (a folder every jst-tracker process over this database shares). Add --repos DIR, or remove "codehost" from the seed.',
+    );
   }
 }
 
@@ -66,13 +68,17 @@ export interface RunningServer {
 /** Opens the store, migrates, loads the seed and listens. Used by the CLI, the demo and tests. */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   // Until the app (and its logger) exists, a failed checkpoint thread is reported on stderr.
-  let checkpointFailed = (e: Error) => { process.stderr.write(`jst-tracker: ${e.message}; WAL checkpoints now run on the request thread.\n`); };
+  let checkpointFailed = (e: Error) => {
+    process.stderr.write(`jst-tracker: ${e.message}; WAL checkpoints now run on the request thread.\n`);
+  };
   // The code host's seed is its own (ARCHITECTURE §14), checked before anything is opened.
   const codehostSeed: CodehostSeed | undefined = options.seed?.codehost === undefined ? undefined : parseCodehostSeed(options.seed.codehost, options.seedFile);
   const reposDir = options.repos ?? (options.databaseUrl ? undefined : join(options.dataDir ?? '.jst-tracker', 'repos'));
   if (reposDir === undefined && codehostSeed) throw new ReposRequiredError();
   const db = openDb({
-    databaseUrl: options.databaseUrl, dataDir: options.dataDir, poolSize: options.poolSize,
+    databaseUrl: options.databaseUrl,
+    dataDir: options.dataDir,
+    poolSize: options.poolSize,
     onCheckpointError: (e) => checkpointFailed(e),
   });
   const store = new Store(db);
@@ -93,16 +99,28 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       }
     }
     const codehostStore = new CodehostStore(db);
-    const codehost = await CodeHost.open(codehostStore, repos, {
-      isConflict: (e) => e instanceof MergeConflictError,
-      isRefMoved: (e) => e instanceof RefMovedError,
-    }, off);
+    const codehost = await CodeHost.open(
+      codehostStore,
+      repos,
+      {
+        isConflict: (e) => e instanceof MergeConflictError,
+        isRefMoved: (e) => e instanceof RefMovedError,
+      },
+      off,
+    );
     if (codehostSeed) await applyCodehostSeed(codehost, codehostStore, repos, codehostSeed, options.seedFile);
     const tracker = new Tracker(store);
     await tracker.refreshSites();
     // The board's development panel asks the code host one question (the board never imports it).
     const pullsForIssue = repos ? (key: string) => codehost.pullsForIssueKey(key) : undefined;
-    const app = buildApp(tracker, { ...(pullsForIssue ? { pullsForIssue } : {}), logLevel: options.logLevel ?? 'silent', trustProxy: options.trustProxy ?? false, ...(options.readCacheBytes !== undefined ? { readCacheBytes: options.readCacheBytes } : {}), ...(options.logStream ? { logStream: options.logStream } : {}), ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}) });
+    const app = buildApp(tracker, {
+      ...(pullsForIssue ? { pullsForIssue } : {}),
+      logLevel: options.logLevel ?? 'silent',
+      trustProxy: options.trustProxy ?? false,
+      ...(options.readCacheBytes !== undefined ? { readCacheBytes: options.readCacheBytes } : {}),
+      ...(options.logStream ? { logStream: options.logStream } : {}),
+      ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
+    });
     // The code host on the same port: its REST interface under /api/v3 (GitHub Enterprise Server's
     // layout) and git over smart HTTP at /<owner>/<repo>.git, in front of Fastify's body parsing.
     await app.register(codehostRoutes(codehost), { prefix: '/api/v3' });

@@ -21,8 +21,9 @@ import v8 from 'node:v8';
  * Returns a function that stops watching.
  */
 export function capYoungGeneration(semiSpaceMiB: number): () => void {
-  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)]
-    .some((arg) => /^--(max[-_]semi[-_]space[-_]size|semi[-_]space[-_]growth[-_]factor)\b/.test(arg));
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((arg) =>
+    /^--(max[-_]semi[-_]space[-_]size|semi[-_]space[-_]growth[-_]factor)\b/.test(arg),
+  );
   if (given) return () => undefined;
   // Two semi-spaces make the new space; V8 reports the new space's size.
   const capBytes = 2 * semiSpaceMiB * 1024 * 1024;

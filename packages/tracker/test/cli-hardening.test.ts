@@ -36,12 +36,26 @@ describe('ARCHITECTURE §4: no part of a secret in an error of jst-tracker', () 
     writeFileSync(file, seed.join('\n'));
     const { code, out, err } = await exitOf(['serve', '--port', '0', '--data', join(tmp, 'data-s'), '--seed', file]);
     expect(code).toBe(2);
-    expect(err).toMatch(new RegExp(`^jst-tracker: invalid seed file: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${at + 1}:\\d+: \\$\\.sites\\[0\\]\\.users\\[0\\]\\.tokens\\[0\\]\\.token: not valid JSON here`));
+    expect(err).toMatch(
+      new RegExp(
+        `^jst-tracker: invalid seed file: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${at + 1}:\\d+: \\$\\.sites\\[0\\]\\.users\\[0\\]\\.tokens\\[0\\]\\.token: not valid JSON here`,
+      ),
+    );
     expect(fragmentsOf(TOKEN, out + err)).toEqual([]);
   });
 
   it('a token typed where a seed expects an e-mail or a host is not echoed either', async () => {
-    for (const change of [(s: any) => { s.sites[0].users[0].email = TOKEN; }, (s: any) => { s.sites[0].host = `https://${TOKEN}`; }, (s: any) => { s.sites[0].users[0][TOKEN] = 1; }]) {
+    for (const change of [
+      (s: any) => {
+        s.sites[0].users[0].email = TOKEN;
+      },
+      (s: any) => {
+        s.sites[0].host = `https://${TOKEN}`;
+      },
+      (s: any) => {
+        s.sites[0].users[0][TOKEN] = 1;
+      },
+    ]) {
       const seed = testSeed();
       change(seed);
       const file = join(tmp, 'odd-seed.json');
@@ -54,7 +68,13 @@ describe('ARCHITECTURE §4: no part of a secret in an error of jst-tracker', () 
   });
 
   it('a token given where a number, a command or nothing belongs is not echoed (exit 2)', async () => {
-    for (const args of [['serve', '--port', TOKEN], ['serve', '--read-cache', TOKEN], ['serve', '--body-limit', `postgres://u:${TOKEN}@h/db`], [TOKEN], ['serve', TOKEN]]) {
+    for (const args of [
+      ['serve', '--port', TOKEN],
+      ['serve', '--read-cache', TOKEN],
+      ['serve', '--body-limit', `postgres://u:${TOKEN}@h/db`],
+      [TOKEN],
+      ['serve', TOKEN],
+    ]) {
       const { code, out, err } = await exitOf(args);
       expect(code, args.join(' ')).toBe(2);
       expect(err).toMatch(/^jst-tracker: /);
@@ -63,7 +83,11 @@ describe('ARCHITECTURE §4: no part of a secret in an error of jst-tracker', () 
   });
 
   it('a --database-url with a password, unreachable or mistyped as a flag, never shows the password', async () => {
-    for (const args of [['--database-url', `postgres://u:${TOKEN}@127.0.0.1:1/jst`], [`--database-ur=postgres://u:${TOKEN}@127.0.0.1:1/jst`], ['--database-url', `postgres://u:${TOKEN}@[bad/jst`]]) {
+    for (const args of [
+      ['--database-url', `postgres://u:${TOKEN}@127.0.0.1:1/jst`],
+      [`--database-ur=postgres://u:${TOKEN}@127.0.0.1:1/jst`],
+      ['--database-url', `postgres://u:${TOKEN}@[bad/jst`],
+    ]) {
       const { code, out, err } = await exitOf(['serve', '--port', '0', ...args]);
       expect(code, args.join(' ')).not.toBe(0);
       expect(fragmentsOf(TOKEN, out + err), args.join(' ')).toEqual([]);
@@ -88,21 +112,29 @@ describe('jst-tracker serve: logs, the Host header, a port in use and a mistyped
   it('a request with two Host headers is 400 in the vendor error shape', async () => {
     const r = run(['serve', '--port', '0', '--data', join(tmp, 'data-h'), '--seed', SEED]);
     const port = Number(new URL(await ready(r)).port);
-    const ask = (hosts: string[]) => new Promise<string>((resolve, reject) => {
-      const sock = net.connect(port, '127.0.0.1');
-      let answer = '';
-      sock.on('data', (d) => { answer += d.toString(); });
-      sock.on('error', reject);
-      sock.on('close', () => resolve(answer));
-      sock.write(`GET /ex/jira/${CLOUD_ID}/rest/api/3/myself HTTP/1.1\r\n${hosts.map((h) => `Host: ${h}\r\n`).join('')}` +
-        `Authorization: ${basic(EMAILS.assigner, TOKENS.assigner)}\r\nConnection: close\r\n\r\n`);
-    });
+    const ask = (hosts: string[]) =>
+      new Promise<string>((resolve, reject) => {
+        const sock = net.connect(port, '127.0.0.1');
+        let answer = '';
+        sock.on('data', (d) => {
+          answer += d.toString();
+        });
+        sock.on('error', reject);
+        sock.on('close', () => resolve(answer));
+        sock.write(
+          `GET /ex/jira/${CLOUD_ID}/rest/api/3/myself HTTP/1.1\r\n${hosts.map((h) => `Host: ${h}\r\n`).join('')}` +
+            `Authorization: ${basic(EMAILS.assigner, TOKENS.assigner)}\r\nConnection: close\r\n\r\n`,
+        );
+      });
     // Twice each: the second read of a repeated request may be answered from the read cache.
     for (let i = 0; i < 2; i++) expect(await ask(['127.0.0.1'])).toMatch(/^HTTP\/1\.1 200 /);
     for (let i = 0; i < 2; i++) {
       const answer = await ask(['127.0.0.1', 'evil.example']);
       expect(answer).toMatch(/^HTTP\/1\.1 400 /);
-      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ errorMessages: ['The request carries more than one Host header: send exactly one.'], errors: {} });
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+        errorMessages: ['The request carries more than one Host header: send exactly one.'],
+        errors: {},
+      });
     }
     r.child.kill('SIGTERM');
     await r.exit;
@@ -114,13 +146,21 @@ describe('jst-tracker serve: logs, the Host header, a port in use and a mistyped
     const second = await exitOf(['serve', '--port', port, '--data', join(tmp, 'data-p2')]);
     expect(second.code).toBe(1);
     expect(second.out).toBe('');
-    expect(second.err).toBe(`jst-tracker: port ${port} on 127.0.0.1 is already in use (another jst-tracker, or another program). Pick another port: --port 0 takes a free one, or --port <number>.\n`);
+    expect(second.err).toBe(
+      `jst-tracker: port ${port} on 127.0.0.1 is already in use (another jst-tracker, or another program). Pick another port: --port 0 takes a free one, or --port <number>.\n`,
+    );
     first.child.kill('SIGTERM');
     await first.exit;
   });
 
   it('an unknown option suggests the closest one (exit 2); one with nothing close says only where to look', async () => {
-    for (const [typed, near] of [['--prot', '--port'], ['--databse-url', '--database-url'], ['--log-levle', '--log-level'], ['--trust-prox', '--trust-proxy'], ['--bodylimit', '--body-limit']] as const) {
+    for (const [typed, near] of [
+      ['--prot', '--port'],
+      ['--databse-url', '--database-url'],
+      ['--log-levle', '--log-level'],
+      ['--trust-prox', '--trust-proxy'],
+      ['--bodylimit', '--body-limit'],
+    ] as const) {
       const { code, out, err } = await exitOf(['serve', typed, 'x']);
       expect(code, typed).toBe(2);
       expect(out).toBe('');
@@ -133,11 +173,17 @@ describe('jst-tracker serve: logs, the Host header, a port in use and a mistyped
     const { code, out, err } = await exitOf(['serve', '--host', '192.0.2.77', '--port', '0', '--data', join(tmp, 'data-n')]);
     expect(code).toBe(1);
     expect(out).toBe('');
-    expect(err).toBe('jst-tracker: cannot listen on --host 192.0.2.77: no network interface of this machine has that address. Use 127.0.0.1, 0.0.0.0 or one of its addresses.\n');
+    expect(err).toBe(
+      'jst-tracker: cannot listen on --host 192.0.2.77: no network interface of this machine has that address. Use 127.0.0.1, 0.0.0.0 or one of its addresses.\n',
+    );
   });
 
   it('an unknown --log-level names the levels (exit 2)', async () => {
-    expect(await exitOf(['serve', '--log-level', 'verbose'])).toEqual({ code: 2, out: '', err: 'jst-tracker: --log-level must be one of fatal, error, warn, info, debug, trace, silent (got "verbose").\n' });
+    expect(await exitOf(['serve', '--log-level', 'verbose'])).toEqual({
+      code: 2,
+      out: '',
+      err: 'jst-tracker: --log-level must be one of fatal, error, warn, info, debug, trace, silent (got "verbose").\n',
+    });
   });
 
   it('--body-limit must be a positive number of megabytes (exit 2)', async () => {

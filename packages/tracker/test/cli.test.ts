@@ -46,10 +46,14 @@ describe('ARCHITECTURE §3: jst-tracker serve', () => {
     const sock = net.connect(port, '127.0.0.1');
     await new Promise((res) => sock.on('connect', res));
     let answer = '';
-    sock.on('data', (d) => { answer += d.toString(); });
+    sock.on('data', (d) => {
+      answer += d.toString();
+    });
     const closed = new Promise((res) => sock.on('close', res));
-    sock.write(`POST /ex/jira/${CLOUD_ID}/rest/api/3/issue HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${body.length}\r\nAuthorization: ${basic(EMAILS.assigner, TOKENS.assigner)}\r\n\r\n`);
+    sock.write(
+      `POST /ex/jira/${CLOUD_ID}/rest/api/3/issue HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${body.length}\r\nAuthorization: ${basic(EMAILS.assigner, TOKENS.assigner)}\r\n\r\n`,
+    );
     sock.write(body.subarray(0, 40));
     await new Promise((res) => setTimeout(res, 100));
     r.child.kill('SIGTERM');
@@ -71,7 +75,10 @@ describe('ARCHITECTURE §3: jst-tracker serve', () => {
   it.skipIf(!HAS_POSTGRES)('--database-url (or DATABASE_URL) serves from PostgreSQL', async () => {
     const db = await createTempDatabase();
     try {
-      for (const [args, env] of [[['--database-url', db.url], {}], [[], { DATABASE_URL: db.url }]] as const) {
+      for (const [args, env] of [
+        [['--database-url', db.url], {}],
+        [[], { DATABASE_URL: db.url }],
+      ] as const) {
         const r = run(['serve', '--port', '0', '--seed', SEED, ...args], env);
         const url = await ready(r);
         expect((await send(`${url}/_edge/tenant_info`, {})).body).toEqual({ cloudId: CLOUD_ID });
@@ -103,8 +110,17 @@ describe('ARCHITECTURE §3: usage and start-up errors', () => {
   });
 
   it('an unknown flag, an unknown command, a bad port or a bad --read-cache exits 2 with a message on stderr', async () => {
-    for (const [args, said] of [[['serve', '--bogus'], /--bogus/], [['frobnicate'], /unknown command "frobnicate".*--help/], [['serve', 'now'], /unknown command/], [['serve', '--port', 'eighty'], /--port must be a whole number from 0 to 65535 \(got "eighty"\)/], [['serve', '--port', '70000'], /--port/],
-      [['serve', '--read-cache', 'lots'], /--read-cache must be a number of megabytes from 0 to 4096 \(got "lots"\)/], [['serve', '--read-cache=-1'], /--read-cache must be/], [['serve', '--read-cache', '-1'], /--read-cache.*ambiguous/s], [['serve', '--read-cache', '5000'], /--read-cache must be/]] as const) {
+    for (const [args, said] of [
+      [['serve', '--bogus'], /--bogus/],
+      [['frobnicate'], /unknown command "frobnicate".*--help/],
+      [['serve', 'now'], /unknown command/],
+      [['serve', '--port', 'eighty'], /--port must be a whole number from 0 to 65535 \(got "eighty"\)/],
+      [['serve', '--port', '70000'], /--port/],
+      [['serve', '--read-cache', 'lots'], /--read-cache must be a number of megabytes from 0 to 4096 \(got "lots"\)/],
+      [['serve', '--read-cache=-1'], /--read-cache must be/],
+      [['serve', '--read-cache', '-1'], /--read-cache.*ambiguous/s],
+      [['serve', '--read-cache', '5000'], /--read-cache must be/],
+    ] as const) {
       const { code, out, err } = await exitOf([...args]);
       expect(code, args.join(' ')).toBe(2);
       expect(err).toMatch(said);

@@ -24,19 +24,19 @@ const IN_FLIGHT = 50;
 async function pooled<T>(n: number, limit: number, work: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = new Array<T>(n);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, n) }, async () => {
-    while (next < n) {
-      const i = next++;
-      out[i] = await work(i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, n) }, async () => {
+      while (next < n) {
+        const i = next++;
+        out[i] = await work(i);
+      }
+    }),
+  );
   return out;
 }
 
 const expectedKeys = (n: number) => Array.from({ length: n }, (_, i) => `ABC-${i + 1}`);
 const byNumber = (a: string, b: string) => Number(a.split('-')[1]) - Number(b.split('-')[1]);
-
-
 
 const call = (api: string, who: Who, method: string, path: string, body?: unknown): Promise<Reply> => {
   const { email, token } = credentialOf(who);
@@ -66,11 +66,13 @@ describe.skipIf(!postgres)('ARCHITECTURE §8: four jst-tracker processes over on
     writeFileSync(seedFile, JSON.stringify(testSeed()));
     // All four start at once over an empty database: migrations and the seed must serialise.
     // One that fails to start is killed or has exited; the others are stopped in afterAll.
-    const started = await Promise.allSettled([0, 1, 2, 3].map(async () => {
-      const t = await spawnTracker(['--database-url', db!.url, '--seed', seedFile]);
-      children.push(t.proc);
-      return t;
-    }));
+    const started = await Promise.allSettled(
+      [0, 1, 2, 3].map(async () => {
+        const t = await spawnTracker(['--database-url', db!.url, '--seed', seedFile]);
+        children.push(t.proc);
+        return t;
+      }),
+    );
     const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw failed.reason;
     trackers = started.map((s) => (s as PromiseFulfilledResult<TrackerProcess>).value);
@@ -99,7 +101,9 @@ describe.skipIf(!postgres)('ARCHITECTURE §8: four jst-tracker processes over on
     const key = (await call(at(0), 'assigner', 'POST', '/issue', newIssue('Race me', 'RST'))).body.key as string;
     const transitions = (await call(at(1), 'executor', 'GET', `/issue/${key}/transitions`)).body.transitions as { id: string; to: { name: string } }[];
     const start = transitions.find((tr) => tr.to.name === 'Doing')!;
-    const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => call(at(i), 'executor', 'POST', `/issue/${key}/transitions`, { transition: { id: start.id } })));
+    const replies = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => call(at(i), 'executor', 'POST', `/issue/${key}/transitions`, { transition: { id: start.id } })),
+    );
     const statuses = replies.map((r) => r.status);
     expect(statuses.filter((s) => s === 204)).toHaveLength(1);
     expect(statuses.filter((s) => s !== 204 && s !== 400 && s !== 409)).toEqual([]);
@@ -116,8 +120,9 @@ describe.skipIf(!postgres)('ARCHITECTURE §8: four jst-tracker processes over on
       ...assignees.map((accountId, i) => call(at(i), 'assigner', 'PUT', `/issue/${key}/assignee`, { accountId })),
       ...summaries.map((summary, i) => call(at(i + 2), 'executor', 'PUT', `/issue/${key}`, { fields: { summary } })),
     ]);
-    const comments = Promise.all(Array.from({ length: 50 }, (_, i) =>
-      call(at(i), i % 2 ? 'reviewer' : 'executor', 'POST', `/issue/${key}/comment`, { body: adf(`comment ${i}`) })));
+    const comments = Promise.all(
+      Array.from({ length: 50 }, (_, i) => call(at(i), i % 2 ? 'reviewer' : 'executor', 'POST', `/issue/${key}/comment`, { body: adf(`comment ${i}`) })),
+    );
     const [written, commented] = await Promise.all([writes, comments]);
     // A write either applies (204) or is refused as a conflict (409, which Jira documents); it is
     // never answered 204 and then dropped, and comments never conflict.
@@ -147,8 +152,12 @@ describe.skipIf(!postgres)('ARCHITECTURE §8: four jst-tracker processes over on
 
 describe('ARCHITECTURE §8: key allocation on SQLite (one process)', () => {
   let t: TestTracker;
-  beforeAll(async () => { t = await startTestTracker('sqlite'); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await startTestTracker('sqlite');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('ARCHITECTURE §8: 400 concurrent creates give 400 × 201 and exactly the keys ABC-1..ABC-400', async () => {
     const replies = await pooled(CREATES, IN_FLIGHT, (i) => t.as(i % 2 ? 'executor' : 'assigner').post('/issue', newIssue(`Concurrent ${i}`)));
@@ -168,8 +177,22 @@ describe('ARCHITECTURE §8: key allocation on SQLite (one process)', () => {
       const user = one<{ id: number }>("select user_id as id from members where project_id = (select id from projects where key = 'ABC') and role = 'admin'");
       const status = one<{ id: number }>("select id from statuses where name = 'To Do'");
       const now = new Date().toISOString();
-      const create = (summary: string) => store.issues.create({ projectId: project.id, issueType: 'Task', summary, description: null, statusId: status.id,
-        parentId: null, assigneeId: null, reporterId: user.id, creatorId: user.id, now }, 'ABC');
+      const create = (summary: string) =>
+        store.issues.create(
+          {
+            projectId: project.id,
+            issueType: 'Task',
+            summary,
+            description: null,
+            statusId: status.id,
+            parentId: null,
+            assigneeId: null,
+            reporterId: user.id,
+            creatorId: user.id,
+            now,
+          },
+          'ABC',
+        );
       const [a, b] = [await create('one turn: a'), await create('one turn: b')];
       const commits = () => commitCount(store.location);
       const before = commits();
@@ -184,7 +207,12 @@ describe('ARCHITECTURE §8: key allocation on SQLite (one process)', () => {
       expect([edited, stale]).toEqual([true, false]);
       expect(file.prepare('select summary from issues where id = ?').pluck().get(c.id)).toBe('one turn: c');
       expect(file.prepare('select summary, version from issues where id = ?').get(b.id)).toEqual({ summary: 'one turn: b, edited', version: b.version + 1 });
-      expect(file.prepare('select count(*) from comments where id = ? and issue_id = ?').pluck().get((comment as { id: number }).id, a.id)).toBe(1);
+      expect(
+        file
+          .prepare('select count(*) from comments where id = ? and issue_id = ?')
+          .pluck()
+          .get((comment as { id: number }).id, a.id),
+      ).toBe(1);
     } finally {
       file.close();
     }
@@ -198,7 +226,10 @@ describe('ARCHITECTURE §8: key allocation on SQLite (one process)', () => {
     file.exec(`create trigger refuse_one after insert on issues when new.summary = 'refused by the database'
       begin update issues set assignee_id = -1 where id = new.id; end`);
     try {
-      const last = Math.max(0, ...(file.prepare("select number from issues i join projects p on p.id = i.project_id where p.key = 'ABC'").pluck().all() as number[]));
+      const last = Math.max(
+        0,
+        ...(file.prepare("select number from issues i join projects p on p.id = i.project_id where p.key = 'ABC'").pluck().all() as number[]),
+      );
       const bodies = [
         ...Array.from({ length: 4 }, (_, i) => newIssue(`Together ${i}`)),
         newIssue('refused by the database'),

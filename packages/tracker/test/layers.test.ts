@@ -29,9 +29,11 @@ describe('ARCHITECTURE §8: the HTTP layers read and write through the domain, n
     const offending: string[] = [];
     for (const layer of HTTP_LAYERS) {
       for (const file of sources(join(SRC, layer))) {
-        code(readFileSync(file, 'utf8')).split('\n').forEach((line, i) => {
-          if (/\.store\b|\[STORE\]|store-access/.test(line)) offending.push(`${relative(SRC, file)}:${i + 1}: ${line.trim()}`);
-        });
+        code(readFileSync(file, 'utf8'))
+          .split('\n')
+          .forEach((line, i) => {
+            if (/\.store\b|\[STORE\]|store-access/.test(line)) offending.push(`${relative(SRC, file)}:${i + 1}: ${line.trim()}`);
+          });
       }
     }
     expect(offending).toEqual([]);

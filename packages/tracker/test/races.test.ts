@@ -20,7 +20,10 @@ import { buildTracker } from './support/cli-run.js';
 
 const ROUNDS = 24;
 
-interface Answer { status: number; body: any }
+interface Answer {
+  status: number;
+  body: any;
+}
 
 async function call(api: string, who: Who, method: string, path: string, body?: unknown): Promise<Answer> {
   const { email, token } = credentialOf(who);
@@ -35,14 +38,20 @@ async function call(api: string, who: Who, method: string, path: string, body?: 
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 4));
 const task = (summary: string) => ({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary } });
-const subtask = (parent: string, summary: string) => ({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Subtask' }, summary, parent: { key: parent } } });
+const subtask = (parent: string, summary: string) => ({
+  fields: { project: { key: 'ABC' }, issuetype: { name: 'Subtask' }, summary, parent: { key: parent } },
+});
 
 /** Rows that point at an issue that no longer exists. */
 async function orphans(options: DbOptions): Promise<{ comments: number; subtasks: number }> {
   const db = openDb(options);
   try {
-    const comments = await sql<{ n: number }>`select count(*) as n from comments c left join issues i on i.id = c.issue_id where i.id is null`.execute(db.kysely);
-    const subtasks = await sql<{ n: number }>`select count(*) as n from issues s left join issues p on p.id = s.parent_id where s.parent_id is not null and p.id is null`.execute(db.kysely);
+    const comments = await sql<{ n: number }>`select count(*) as n from comments c left join issues i on i.id = c.issue_id where i.id is null`.execute(
+      db.kysely,
+    );
+    const subtasks = await sql<{
+      n: number;
+    }>`select count(*) as n from issues s left join issues p on p.id = s.parent_id where s.parent_id is not null and p.id is null`.execute(db.kysely);
     return { comments: Number(comments.rows[0]!.n), subtasks: Number(subtasks.rows[0]!.n) };
   } finally {
     await db.close();
@@ -53,7 +62,12 @@ const postgres = await postgresAvailable();
 const SETUPS: { name: string; kind: 'sqlite' | 'postgres'; processes: number }[] = [
   { name: 'SQLite, 1 process', kind: 'sqlite', processes: 1 },
   { name: 'SQLite, 2 processes on one file', kind: 'sqlite', processes: 2 },
-  ...(postgres ? [{ name: 'PostgreSQL, 1 process', kind: 'postgres' as const, processes: 1 }, { name: 'PostgreSQL, 4 processes', kind: 'postgres' as const, processes: 4 }] : []),
+  ...(postgres
+    ? [
+        { name: 'PostgreSQL, 1 process', kind: 'postgres' as const, processes: 1 },
+        { name: 'PostgreSQL, 4 processes', kind: 'postgres' as const, processes: 4 },
+      ]
+    : []),
 ];
 
 describe.each(SETUPS)('ARCHITECTURE §19: writes racing a delete never answer 5xx nor leave orphans ($name)', ({ kind, processes }) => {
@@ -73,7 +87,7 @@ describe.each(SETUPS)('ARCHITECTURE §19: writes racing a delete never answer 5x
     const args = db ? ['--database-url', db.url] : ['--data', join(dir, 'data')];
     // The first process migrates and seeds; the others start over the ready database.
     trackers = [await spawnTracker([...args, '--seed', seedFile])];
-    trackers.push(...await Promise.all(Array.from({ length: processes - 1 }, () => spawnTracker(args))));
+    trackers.push(...(await Promise.all(Array.from({ length: processes - 1 }, () => spawnTracker(args)))));
   }, 60_000);
 
   afterAll(async () => {
@@ -90,26 +104,42 @@ describe.each(SETUPS)('ARCHITECTURE §19: writes racing a delete never answer 5x
       const parent = (await call(at(round), 'assigner', 'POST', '/issue', task(`parent ${round}`))).body.key as string;
       const child = (await call(at(round + 1), 'assigner', 'POST', '/issue', subtask(parent, `child ${round}`))).body.key as string;
       await call(at(round + 2), 'executor', 'POST', `/issue/${parent}/comment`, { body: adf('before the race') });
-      const transition = (await call(at(round), 'executor', 'GET', `/issue/${parent}/transitions`)).body.transitions
-        .find((t: { to: { name: string } }) => t.to.name === 'In Progress').id as string;
+      const transition = (await call(at(round), 'executor', 'GET', `/issue/${parent}/transitions`)).body.transitions.find(
+        (t: { to: { name: string } }) => t.to.name === 'In Progress',
+      ).id as string;
 
       const writes: [string, number[], () => Promise<Answer>][] = [
         ['comment', [201, 404, 409], () => call(at(round + 1), 'viewer', 'POST', `/issue/${parent}/comment`, { body: adf(`racing ${round}`) })],
-        ['comment on the sub-task', [201, 404, 409], () => call(at(round + 2), 'executor', 'POST', `/issue/${child}/comment`, { body: adf(`racing ${round}`) })],
+        [
+          'comment on the sub-task',
+          [201, 404, 409],
+          () => call(at(round + 2), 'executor', 'POST', `/issue/${child}/comment`, { body: adf(`racing ${round}`) }),
+        ],
         // A parent already gone when the sub-task is checked is the ordinary answer: 400 on errors.parent.
         ['sub-task', [201, 400, 404, 409], () => call(at(round + 3), 'executor', 'POST', '/issue', subtask(parent, `late child ${round}`))],
         ['transition', [204, 404, 409], () => call(at(round + 1), 'executor', 'POST', `/issue/${parent}/transitions`, { transition: { id: transition } })],
         ['assignment', [204, 404, 409], () => call(at(round + 2), 'assigner', 'PUT', `/issue/${parent}/assignee`, { accountId: executor })],
         ['edit', [204, 404, 409], () => call(at(round + 3), 'executor', 'PUT', `/issue/${parent}`, { fields: { summary: `edited ${round}` } })],
       ];
-      const remove = (async () => { await pause(); return call(at(round), 'assigner', 'DELETE', `/issue/${parent}?deleteSubtasks=true`); })();
-      const answers = await Promise.all(writes.map(async ([, , send]) => { await pause(); return send(); }));
+      const remove = (async () => {
+        await pause();
+        return call(at(round), 'assigner', 'DELETE', `/issue/${parent}?deleteSubtasks=true`);
+      })();
+      const answers = await Promise.all(
+        writes.map(async ([, , send]) => {
+          await pause();
+          return send();
+        }),
+      );
       const gone = await remove;
 
       const wrong = [['delete', [204, 404, 409] as number[], gone] as const, ...writes.map(([what, allowed], i) => [what, allowed, answers[i]!] as const)]
-        .filter(([, allowed, a]) => !allowed.includes(a.status)
-          || (a.status >= 400 && !(Array.isArray(a.body?.errorMessages) && typeof a.body?.errors === 'object'))
-          || (a.status === 400 && a.body.errors.parent === undefined))
+        .filter(
+          ([, allowed, a]) =>
+            !allowed.includes(a.status) ||
+            (a.status >= 400 && !(Array.isArray(a.body?.errorMessages) && typeof a.body?.errors === 'object')) ||
+            (a.status === 400 && a.body.errors.parent === undefined),
+        )
         .map(([what, , a]) => `round ${round} ${what}: ${a.status} ${JSON.stringify(a.body)}`);
       expect(wrong).toEqual([]);
       seen.push(`delete ${gone.status}`);

@@ -37,34 +37,62 @@ function leaksIn(where: string, text: string | Buffer): string[] {
   });
 }
 
-interface Seen { what: string; status: number; text: string }
+interface Seen {
+  what: string;
+  status: number;
+  text: string;
+}
 
 /** Drives every route family at `url` with every kind of credential; returns what came back. */
 async function exercise(url: string): Promise<Seen[]> {
   const seen: Seen[] = [];
   const hit = async (what: string, path: string, method: string, auth: string | undefined, body?: string, type = 'application/json') => {
-    const headers: Record<string, string> = { Accept: 'application/json', ...(auth === undefined ? {} : { Authorization: auth }), ...(body === undefined ? {} : { 'Content-Type': type }) };
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      ...(auth === undefined ? {} : { Authorization: auth }),
+      ...(body === undefined ? {} : { 'Content-Type': type }),
+    };
     const res = await fetch(`${url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
     const text = `${[...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${await res.text()}`;
     seen.push({ what: `${method} ${what} → ${res.status}`, status: res.status, text });
     return { status: res.status, body: text.slice(text.indexOf('\n\n') + 2) };
   };
-  const auth = (who: Who) => { const c = credentialOf(who); return basic(c.email, c.token); };
+  const auth = (who: Who) => {
+    const c = credentialOf(who);
+    return basic(c.email, c.token);
+  };
   const gw = `/ex/jira/${CLOUD_ID}/rest/api/3`;
   const create = async (summary: string) => {
-    const r = await hit('create', `${gw}/issue`, 'POST', auth('assigner'), JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary } }));
+    const r = await hit(
+      'create',
+      `${gw}/issue`,
+      'POST',
+      auth('assigner'),
+      JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary } }),
+    );
     expect(r.status).toBe(201);
     return (JSON.parse(r.body) as { key: string }).key;
   };
   const key = await create('Secrets target');
   const accountId = (JSON.parse((await hit('myself', `${gw}/myself`, 'GET', auth('executor'))).body) as { accountId: string }).accountId;
   const routes = (k: string): [string, string, unknown?][] => [
-    ['GET', '/myself'], ['GET', '/project/search?query=ABC'], ['GET', '/project/ABC/statuses'], ['GET', `/issue/${k}?fields=*all`],
-    ['PUT', `/issue/${k}`, { fields: { summary: 'edited' } }], ['POST', `/issue/${k}/comment`, { body: adf('hello') }],
-    ['GET', `/issue/${k}/comment`], ['GET', `/user/search?query=${encodeURIComponent(EMAILS.executor)}`],
-    ['PUT', `/issue/${k}/assignee`, { accountId }], ['GET', `/issue/${k}/transitions`], ['POST', `/issue/${k}/transitions`, { transition: { id: '999' } }],
-    ['POST', '/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'made' } }], ['DELETE', `/issue/${k}`],
-    ['GET', '/serverInfo'], ['GET', '/search?jql=project%3DABC'], ['POST', '/search/jql', { jql: 'project = ABC' }], ['GET', '/no/such/route'],
+    ['GET', '/myself'],
+    ['GET', '/project/search?query=ABC'],
+    ['GET', '/project/ABC/statuses'],
+    ['GET', `/issue/${k}?fields=*all`],
+    ['PUT', `/issue/${k}`, { fields: { summary: 'edited' } }],
+    ['POST', `/issue/${k}/comment`, { body: adf('hello') }],
+    ['GET', `/issue/${k}/comment`],
+    ['GET', `/user/search?query=${encodeURIComponent(EMAILS.executor)}`],
+    ['PUT', `/issue/${k}/assignee`, { accountId }],
+    ['GET', `/issue/${k}/transitions`],
+    ['POST', `/issue/${k}/transitions`, { transition: { id: '999' } }],
+    ['POST', '/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'made' } }],
+    ['DELETE', `/issue/${k}`],
+    ['GET', '/serverInfo'],
+    ['GET', '/search?jql=project%3DABC'],
+    ['POST', '/search/jql', { jql: 'project = ABC' }],
+    ['GET', '/no/such/route'],
   ];
   const all = async (label: string, authorization: string | undefined, query = '', forms = [gw, '/rest/api/3']) => {
     for (const base of forms) {
@@ -72,7 +100,13 @@ async function exercise(url: string): Promise<Seen[]> {
       const target = authorization === auth('assigner') && query === '' ? await create('to delete') : key;
       for (const [method, path, body] of routes(target)) {
         const full = `${base}${path}${query ? (path.includes('?') ? '&' : '?') + query : ''}`;
-        await hit(`${label} ${base === gw ? 'gateway' : 'site'} ${path.split('?')[0]}`, full, method, authorization, body === undefined ? undefined : JSON.stringify(body));
+        await hit(
+          `${label} ${base === gw ? 'gateway' : 'site'} ${path.split('?')[0]}`,
+          full,
+          method,
+          authorization,
+          body === undefined ? undefined : JSON.stringify(body),
+        );
       }
     }
   };
@@ -90,16 +124,38 @@ async function exercise(url: string): Promise<Seen[]> {
   }
   await all('wrong token', basic(EMAILS.assigner, 'wrong-token'));
   for (const t of [TOKENS.assigner, TOKENS.scopedAll]) {
-    const malformed = [`Basic ${t}`, `Basic ${EMAILS.assigner}:${t}`, `Bearer ${t}`, t, `Basic ${b64(t)}`, `Token ${t}`,
-      `Basic ${b64(`${EMAILS.assigner}:${t}`)}!`, `Basic ${b64(`${EMAILS.assigner}:${t}`)} trailing`, `basic   ${b64(`${EMAILS.assigner}:${t}`)}=`];
+    const malformed = [
+      `Basic ${t}`,
+      `Basic ${EMAILS.assigner}:${t}`,
+      `Bearer ${t}`,
+      t,
+      `Basic ${b64(t)}`,
+      `Token ${t}`,
+      `Basic ${b64(`${EMAILS.assigner}:${t}`)}!`,
+      `Basic ${b64(`${EMAILS.assigner}:${t}`)} trailing`,
+      `basic   ${b64(`${EMAILS.assigner}:${t}`)}=`,
+    ];
     for (const [i, header] of malformed.entries()) await all(`malformed #${i}`, header);
   }
   const leaked = `token=${TOKENS.assigner}&apiToken=${TOKENS.executor}&access_token=${TOKENS.scopedAll}&jwt=${TOKENS.reviewer}`;
   await all('token in query', auth('assigner'), leaked);
   await all('token in query, no auth', undefined, leaked);
   await hit('user search for a token', `${gw}/user/search?query=${TOKENS.viewer}`, 'GET', auth('executor'));
-  const broken = [TOKENS.assigner, `{"fields": ${TOKENS.assigner}}`, `{"body": "${TOKENS.executor}"`, `{"accountId": ${TOKENS.reviewer}}`, `{"transition": {"id": "${TOKENS.viewer}"}`, `${TOKENS.scopedAll}}`];
-  for (const [path, method] of [['/issue', 'POST'], [`/issue/${key}`, 'PUT'], [`/issue/${key}/comment`, 'POST'], [`/issue/${key}/assignee`, 'PUT'], [`/issue/${key}/transitions`, 'POST']] as const) {
+  const broken = [
+    TOKENS.assigner,
+    `{"fields": ${TOKENS.assigner}}`,
+    `{"body": "${TOKENS.executor}"`,
+    `{"accountId": ${TOKENS.reviewer}}`,
+    `{"transition": {"id": "${TOKENS.viewer}"}`,
+    `${TOKENS.scopedAll}}`,
+  ];
+  for (const [path, method] of [
+    ['/issue', 'POST'],
+    [`/issue/${key}`, 'PUT'],
+    [`/issue/${key}/comment`, 'POST'],
+    [`/issue/${key}/assignee`, 'PUT'],
+    [`/issue/${key}/transitions`, 'POST'],
+  ] as const) {
     for (const [i, body] of broken.entries()) {
       await hit(`broken JSON #${i} ${path}`, `${gw}${path}`, method, auth('assigner'), body);
       await hit(`broken JSON #${i} site ${path}`, `/rest/api/3${path}`, method, auth('executor'), body, 'application/json; charset=utf-8');
@@ -124,7 +180,11 @@ function expectNoLeaks(seen: Seen[], logs: string, dataDir: string): void {
 describe('ARCHITECTURE §4: no token in a response, a log line, an error message or the data file', () => {
   const dirs: string[] = [];
   const children: ChildProcess[] = [];
-  const tempDir = () => { const d = mkdtempSync(join(tmpdir(), 'jst-secrets-')); dirs.push(d); return d; };
+  const tempDir = () => {
+    const d = mkdtempSync(join(tmpdir(), 'jst-secrets-'));
+    dirs.push(d);
+    return d;
+  };
   afterAll(async () => {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -133,18 +193,33 @@ describe('ARCHITECTURE §4: no token in a response, a log line, an error message
   it('ARCHITECTURE §4: jst-tracker serve --log-level debug (child process) never shows a token', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'seed.json'), JSON.stringify(testSeed()));
-    const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', join(dir, 'data'), '--seed', join(dir, 'seed.json'), '--log-level', 'debug'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', join(dir, 'data'), '--seed', join(dir, 'seed.json'), '--log-level', 'debug'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(proc);
     let output = '';
-    proc.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-    proc.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+    proc.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+    proc.stderr.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
     const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
     const url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`not ready within 20 s:\n${redact(output)}`)), 20_000);
       const poll = setInterval(() => {
         const m = /jst-tracker listening on (http:\/\/\S+)/.exec(output);
-        if (m) { clearInterval(poll); clearTimeout(timer); resolve(m[1]!); }
-        if (proc.exitCode !== null) { clearInterval(poll); clearTimeout(timer); reject(new Error(`exited:\n${redact(output)}`)); }
+        if (m) {
+          clearInterval(poll);
+          clearTimeout(timer);
+          resolve(m[1]!);
+        }
+        if (proc.exitCode !== null) {
+          clearInterval(poll);
+          clearTimeout(timer);
+          reject(new Error(`exited:\n${redact(output)}`));
+        }
       }, 20);
     });
     const seen = await exercise(url);
@@ -157,7 +232,17 @@ describe('ARCHITECTURE §4: no token in a response, a log line, an error message
   it('ARCHITECTURE §4: an in-process server at debug level never shows a token', async () => {
     const dir = tempDir();
     let logs = '';
-    const server = await startServer({ port: 0, dataDir: dir, seed: parseSeed(testSeed()), logLevel: 'debug', logStream: { write: (line: string) => { logs += line; } } });
+    const server = await startServer({
+      port: 0,
+      dataDir: dir,
+      seed: parseSeed(testSeed()),
+      logLevel: 'debug',
+      logStream: {
+        write: (line: string) => {
+          logs += line;
+        },
+      },
+    });
     let seen: Seen[];
     try {
       seen = await exercise(server.url);

@@ -59,37 +59,258 @@ const example = (): { sites: any[] } => JSON.parse(ARCHITECTURE_EXAMPLE) as { si
 
 const RST = (s: any) => s.sites[0].projects[1].workflow;
 const BAD: [string, (s: any) => void, string, RegExp][] = [
-  ['an unknown top-level setting', (s) => { s.version = 2; }, '$.version', /unknown setting \(expected one of: sites, codehost\)/],
-  ['an unknown user setting', (s) => { s.sites[0].users[0].password = 'x'; }, '$.sites[0].users[0].password', /unknown setting/],
-  ['a bad e-mail', (s) => { s.sites[0].users[1].email = 'executor.acme.test'; }, '$.sites[0].users[1].email', /: is not an e-mail address$/],
-  ['a duplicate user (e-mail compared without case)', (s) => { s.sites[0].users[2].email = 'ASSIGNER@acme.test'; }, '$.sites[0].users[2].email', /the e-mail of an earlier user/],
-  ['a member whose e-mail is not an e-mail address', (s) => { s.sites[0].projects[0].members[1].email = 'ghost.acme.test'; }, '$.sites[0].projects[0].members[1].email', /: is not an e-mail address$/],
-  ['a lead who is neither a user nor a member', (s) => { s.sites[0].projects[1].lead = 'ghost@acme.test'; }, '$.sites[0].projects[1].lead', /: is not one of this site's users nor a member of this project$/],
-  ['a lead who is a member only of another project', (s) => { s.sites[0].projects[0].members.push({ email: 'ghost@acme.test' }); s.sites[0].projects[1].lead = 'ghost@acme.test'; }, '$.sites[0].projects[1].lead', /nor a member of this project/],
-  ['a member listed twice', (s) => { s.sites[0].projects[0].members[1].email = EMAILS.assigner; }, '$.sites[0].projects[0].members[1].email', /a member listed earlier/],
-  ['a bad role', (s) => { s.sites[0].projects[0].members[2].role = 'owner'; }, '$.sites[0].projects[0].members[2].role', /must be one of admin, member, viewer/],
-  ['a lower-case project key', (s) => { s.sites[0].projects[0].key = 'abc'; }, '$.sites[0].projects[0].key', /: is not a project key/],
-  ['a one-letter project key', (s) => { s.sites[0].projects[2].key = 'S'; }, '$.sites[0].projects[2].key', /not a project key/],
-  ['a duplicate project key', (s) => { s.sites[0].projects[2].key = 'ABC'; }, '$.sites[0].projects[2].key', /the key of an earlier project/],
-  ['a transition to an unknown status', (s) => { RST(s).transitions[0].to = 'Doing it'; }, '$.sites[0].projects[1].workflow.transitions[0].to', /: is not one of the workflow's statuses$/],
-  ['a transition from an unknown status', (s) => { RST(s).transitions[1].from = ['Doing', 'Nowhere']; }, '$.sites[0].projects[1].workflow.transitions[1].from[1]', /: is not one of the workflow's statuses$/],
-  ['an unknown initial status', (s) => { RST(s).initial = 'Open'; }, '$.sites[0].projects[1].workflow.initial', /: is not one of the workflow's statuses$/],
-  ['a status category that does not exist', (s) => { RST(s).statuses[1].category = 'started'; }, '$.sites[0].projects[1].workflow.statuses[1].category', /new, indeterminate, done/],
-  ['a workflow name that is not kanban', (s) => { s.sites[0].projects[0].workflow = 'scrum'; }, '$.sites[0].projects[0].workflow', /: is not a workflow \(use "kanban"/],
-  ['one status name in two categories across projects', (s) => { RST(s).statuses[0].name = 'Done'; RST(s).initial = 'Done'; RST(s).transitions[0].from = ['Done']; RST(s).transitions[3].to = 'Done'; }, '$.sites[0].projects[1].workflow.statuses[0]', /a status here has category new but done in an earlier project/],
-  ['scopes on a classic token', (s) => { s.sites[0].users[0].tokens[0].scopes = ['read:jira-user']; }, '$.sites[0].users[0].tokens[0].scopes', /only a scoped token has scopes/],
-  ['a token kind that does not exist', (s) => { s.sites[0].users[1].tokens[0].kind = 'oauth'; }, '$.sites[0].users[1].tokens[0].kind', /"classic" or "scoped"/],
-  ['an empty token', (s) => { s.sites[0].users[5].tokens[1].token = ''; }, '$.sites[0].users[5].tokens[1].token', /non-empty string/],
-  ['a host with a scheme', (s) => { s.sites[0].host = 'https://acme.atlassian.net'; }, '$.sites[0].host', /is not a host name/],
-  ['two sites on one host', (s) => { s.sites.push({ host: 'ACME.atlassian.net', users: [] }); }, '$.sites[1].host', /the same host as an earlier site/],
-  ['two sites with one cloud id', (s) => { s.sites.push({ host: 'other.atlassian.net', cloudId: CLOUD_ID }); }, '$.sites[1].cloudId', /the cloud id of an earlier site/],
-  ['a cloud id with a slash', (s) => { s.sites[0].cloudId = 'a/b'; }, '$.sites[0].cloudId', /letters, digits and dashes/],
-  ['no site at all', (s) => { s.sites = []; }, '$.sites', /at least one site/],
-  ['users that are not a list', (s) => { s.sites[0].users = { a: 1 }; }, '$.sites[0].users', /must be an array/],
-  ['roles that are not an object', (s) => { s.sites[0].projects[0].roles = [EMAILS.reviewer]; }, '$.sites[0].projects[0].roles', /: must be an object$/],
-  ['a role the toolkit does not have', (s) => { s.sites[0].projects[0].roles.admin = EMAILS.assigner; }, '$.sites[0].projects[0].roles.admin', /unknown setting \(expected one of: assigner, executor, reviewer\)/],
-  ['a role whose e-mail is not an e-mail address', (s) => { s.sites[0].projects[0].roles.reviewer = 'reviewer'; }, '$.sites[0].projects[0].roles.reviewer', /: is not an e-mail address$/],
-  ['a role held by someone neither a user nor a member', (s) => { s.sites[0].projects[2].roles = { executor: 'ghost@acme.test' }; }, '$.sites[0].projects[2].roles.executor', /: is not one of this site's users nor a member of this project$/],
+  [
+    'an unknown top-level setting',
+    (s) => {
+      s.version = 2;
+    },
+    '$.version',
+    /unknown setting \(expected one of: sites, codehost\)/,
+  ],
+  [
+    'an unknown user setting',
+    (s) => {
+      s.sites[0].users[0].password = 'x';
+    },
+    '$.sites[0].users[0].password',
+    /unknown setting/,
+  ],
+  [
+    'a bad e-mail',
+    (s) => {
+      s.sites[0].users[1].email = 'executor.acme.test';
+    },
+    '$.sites[0].users[1].email',
+    /: is not an e-mail address$/,
+  ],
+  [
+    'a duplicate user (e-mail compared without case)',
+    (s) => {
+      s.sites[0].users[2].email = 'ASSIGNER@acme.test';
+    },
+    '$.sites[0].users[2].email',
+    /the e-mail of an earlier user/,
+  ],
+  [
+    'a member whose e-mail is not an e-mail address',
+    (s) => {
+      s.sites[0].projects[0].members[1].email = 'ghost.acme.test';
+    },
+    '$.sites[0].projects[0].members[1].email',
+    /: is not an e-mail address$/,
+  ],
+  [
+    'a lead who is neither a user nor a member',
+    (s) => {
+      s.sites[0].projects[1].lead = 'ghost@acme.test';
+    },
+    '$.sites[0].projects[1].lead',
+    /: is not one of this site's users nor a member of this project$/,
+  ],
+  [
+    'a lead who is a member only of another project',
+    (s) => {
+      s.sites[0].projects[0].members.push({ email: 'ghost@acme.test' });
+      s.sites[0].projects[1].lead = 'ghost@acme.test';
+    },
+    '$.sites[0].projects[1].lead',
+    /nor a member of this project/,
+  ],
+  [
+    'a member listed twice',
+    (s) => {
+      s.sites[0].projects[0].members[1].email = EMAILS.assigner;
+    },
+    '$.sites[0].projects[0].members[1].email',
+    /a member listed earlier/,
+  ],
+  [
+    'a bad role',
+    (s) => {
+      s.sites[0].projects[0].members[2].role = 'owner';
+    },
+    '$.sites[0].projects[0].members[2].role',
+    /must be one of admin, member, viewer/,
+  ],
+  [
+    'a lower-case project key',
+    (s) => {
+      s.sites[0].projects[0].key = 'abc';
+    },
+    '$.sites[0].projects[0].key',
+    /: is not a project key/,
+  ],
+  [
+    'a one-letter project key',
+    (s) => {
+      s.sites[0].projects[2].key = 'S';
+    },
+    '$.sites[0].projects[2].key',
+    /not a project key/,
+  ],
+  [
+    'a duplicate project key',
+    (s) => {
+      s.sites[0].projects[2].key = 'ABC';
+    },
+    '$.sites[0].projects[2].key',
+    /the key of an earlier project/,
+  ],
+  [
+    'a transition to an unknown status',
+    (s) => {
+      RST(s).transitions[0].to = 'Doing it';
+    },
+    '$.sites[0].projects[1].workflow.transitions[0].to',
+    /: is not one of the workflow's statuses$/,
+  ],
+  [
+    'a transition from an unknown status',
+    (s) => {
+      RST(s).transitions[1].from = ['Doing', 'Nowhere'];
+    },
+    '$.sites[0].projects[1].workflow.transitions[1].from[1]',
+    /: is not one of the workflow's statuses$/,
+  ],
+  [
+    'an unknown initial status',
+    (s) => {
+      RST(s).initial = 'Open';
+    },
+    '$.sites[0].projects[1].workflow.initial',
+    /: is not one of the workflow's statuses$/,
+  ],
+  [
+    'a status category that does not exist',
+    (s) => {
+      RST(s).statuses[1].category = 'started';
+    },
+    '$.sites[0].projects[1].workflow.statuses[1].category',
+    /new, indeterminate, done/,
+  ],
+  [
+    'a workflow name that is not kanban',
+    (s) => {
+      s.sites[0].projects[0].workflow = 'scrum';
+    },
+    '$.sites[0].projects[0].workflow',
+    /: is not a workflow \(use "kanban"/,
+  ],
+  [
+    'one status name in two categories across projects',
+    (s) => {
+      RST(s).statuses[0].name = 'Done';
+      RST(s).initial = 'Done';
+      RST(s).transitions[0].from = ['Done'];
+      RST(s).transitions[3].to = 'Done';
+    },
+    '$.sites[0].projects[1].workflow.statuses[0]',
+    /a status here has category new but done in an earlier project/,
+  ],
+  [
+    'scopes on a classic token',
+    (s) => {
+      s.sites[0].users[0].tokens[0].scopes = ['read:jira-user'];
+    },
+    '$.sites[0].users[0].tokens[0].scopes',
+    /only a scoped token has scopes/,
+  ],
+  [
+    'a token kind that does not exist',
+    (s) => {
+      s.sites[0].users[1].tokens[0].kind = 'oauth';
+    },
+    '$.sites[0].users[1].tokens[0].kind',
+    /"classic" or "scoped"/,
+  ],
+  [
+    'an empty token',
+    (s) => {
+      s.sites[0].users[5].tokens[1].token = '';
+    },
+    '$.sites[0].users[5].tokens[1].token',
+    /non-empty string/,
+  ],
+  [
+    'a host with a scheme',
+    (s) => {
+      s.sites[0].host = 'https://acme.atlassian.net';
+    },
+    '$.sites[0].host',
+    /is not a host name/,
+  ],
+  [
+    'two sites on one host',
+    (s) => {
+      s.sites.push({ host: 'ACME.atlassian.net', users: [] });
+    },
+    '$.sites[1].host',
+    /the same host as an earlier site/,
+  ],
+  [
+    'two sites with one cloud id',
+    (s) => {
+      s.sites.push({ host: 'other.atlassian.net', cloudId: CLOUD_ID });
+    },
+    '$.sites[1].cloudId',
+    /the cloud id of an earlier site/,
+  ],
+  [
+    'a cloud id with a slash',
+    (s) => {
+      s.sites[0].cloudId = 'a/b';
+    },
+    '$.sites[0].cloudId',
+    /letters, digits and dashes/,
+  ],
+  [
+    'no site at all',
+    (s) => {
+      s.sites = [];
+    },
+    '$.sites',
+    /at least one site/,
+  ],
+  [
+    'users that are not a list',
+    (s) => {
+      s.sites[0].users = { a: 1 };
+    },
+    '$.sites[0].users',
+    /must be an array/,
+  ],
+  [
+    'roles that are not an object',
+    (s) => {
+      s.sites[0].projects[0].roles = [EMAILS.reviewer];
+    },
+    '$.sites[0].projects[0].roles',
+    /: must be an object$/,
+  ],
+  [
+    'a role the toolkit does not have',
+    (s) => {
+      s.sites[0].projects[0].roles.admin = EMAILS.assigner;
+    },
+    '$.sites[0].projects[0].roles.admin',
+    /unknown setting \(expected one of: assigner, executor, reviewer\)/,
+  ],
+  [
+    'a role whose e-mail is not an e-mail address',
+    (s) => {
+      s.sites[0].projects[0].roles.reviewer = 'reviewer';
+    },
+    '$.sites[0].projects[0].roles.reviewer',
+    /: is not an e-mail address$/,
+  ],
+  [
+    'a role held by someone neither a user nor a member',
+    (s) => {
+      s.sites[0].projects[2].roles = { executor: 'ghost@acme.test' };
+    },
+    '$.sites[0].projects[2].roles.executor',
+    /: is not one of this site's users nor a member of this project$/,
+  ],
 ];
 
 describe('ARCHITECTURE §5: a bad seed file is refused, naming the file and the exact JSON path', () => {
@@ -121,7 +342,9 @@ describe('ARCHITECTURE §5: a bad seed file is refused, naming the file and the 
     const site = loadSeedFile(file).sites[0]!;
     expect(site.users.map((u) => u.email)).toEqual(['assigner@acme.test', 'bot@acme.test']);
     expect(site.projects[0]!.members).toEqual([
-      { email: 'assigner@acme.test', role: 'admin' }, { email: 'executor@acme.test', role: 'member' }, { email: 'viewer@acme.test', role: 'viewer' },
+      { email: 'assigner@acme.test', role: 'admin' },
+      { email: 'executor@acme.test', role: 'member' },
+      { email: 'viewer@acme.test', role: 'viewer' },
     ]);
     const led = example();
     led.sites[0].projects[0].lead = 'Executor@ACME.test';
@@ -130,7 +353,9 @@ describe('ARCHITECTURE §5: a bad seed file is refused, naming the file and the 
 
   it('parseSeed without a file name still gives the JSON path; the defaults are filled in', () => {
     expect(() => parseSeed({ sites: [{ host: 'a.test', users: [{ email: 'x' }] }] })).toThrow('<seed>: $.sites[0].users[0].email: is not an e-mail address');
-    const seed = parseSeed({ sites: [{ host: 'A.Test', users: [{ email: 'Bo@A.test', tokens: [{ token: 't' }] }], projects: [{ key: 'AB', members: [{ email: 'bo@a.test' }] }] }] });
+    const seed = parseSeed({
+      sites: [{ host: 'A.Test', users: [{ email: 'Bo@A.test', tokens: [{ token: 't' }] }], projects: [{ key: 'AB', members: [{ email: 'bo@a.test' }] }] }],
+    });
     expect(seed.sites[0]).toEqual({
       host: 'a.test',
       users: [{ email: 'bo@a.test', displayName: 'bo', tokens: [{ token: 't', kind: 'classic', scopes: [] }] }],
@@ -143,7 +368,9 @@ describe('ARCHITECTURE §5: a bad seed file is refused, naming the file and the 
 describe.each(await storeKinds())('ARCHITECTURE §5: loading a seed again changes nothing (%s)', (kind) => {
   const WHO: Who[] = ['assigner', 'executor', 'reviewer', 'viewer', 'outsider', 'scopedRead', 'scopedAll'];
   const stores: (TempDatabase | string)[] = [];
-  afterAll(async () => { for (const s of stores) if (typeof s !== 'string') await s.drop(); });
+  afterAll(async () => {
+    for (const s of stores) if (typeof s !== 'string') await s.drop();
+  });
   const newStore = async () => {
     const s = kind === 'postgres' ? await createTempDatabase() : mkdtempSync(join(tmp, 'data-'));
     stores.push(s);
@@ -166,7 +393,9 @@ describe.each(await storeKinds())('ARCHITECTURE §5: loading a seed again change
   };
   const cloudIdOf = async (server: RunningServer) => (await send(`${server.url}/_edge/tenant_info`, {})).body.cloudId as string;
   const create = async (server: RunningServer, cloudId: string, summary: string, token = credentialOf('assigner').token) => {
-    const r = await signedIn(server, cloudId, EMAILS.assigner, token).post('/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary } });
+    const r = await signedIn(server, cloudId, EMAILS.assigner, token).post('/issue', {
+      fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary },
+    });
     expect(r.status).toBe(201);
     return r.body.key as string;
   };
@@ -209,7 +438,10 @@ describe.each(await storeKinds())('ARCHITECTURE §5: loading a seed again change
         expect(await seededRows(server)).toEqual(rows);
         for (const email of [...Object.values(EMAILS), 'bot@acme.test']) {
           const found = await as(server, cloudId, 'assigner').get(`/user/search?query=${encodeURIComponent(email)}`);
-          expect(found.body.map((u: { emailAddress?: string; accountId: string }) => u.accountId), email).toHaveLength(1);
+          expect(
+            found.body.map((u: { emailAddress?: string; accountId: string }) => u.accountId),
+            email,
+          ).toHaveLength(1);
         }
         const first = await as(server, cloudId, 'executor').get('/issue/ABC-1?fields=summary,reporter');
         expect(first.body.fields.summary).toBe('Made before the restart');
@@ -225,7 +457,11 @@ describe.each(await storeKinds())('ARCHITECTURE §5: loading a seed again change
 
   it('a seed without cloudId gets a generated one that stays stable across restarts', async () => {
     const store = await newStore();
-    const seed = () => { const s = testSeed() as AnySeed; delete (s.sites[0] as { cloudId?: string }).cloudId; return s; };
+    const seed = () => {
+      const s = testSeed() as AnySeed;
+      delete (s.sites[0] as { cloudId?: string }).cloudId;
+      return s;
+    };
     const seen: string[] = [];
     for (let round = 0; round < 3; round++) {
       const server = await start(store, seed());
@@ -242,7 +478,7 @@ describe.each(await storeKinds())('ARCHITECTURE §5: loading a seed again change
     expect(new Set(seen).size).toBe(1);
   });
 
-  it('a seed that would change a stored site\'s cloudId is refused with a clear message', async () => {
+  it("a seed that would change a stored site's cloudId is refused with a clear message", async () => {
     const store = await newStore();
     await (await start(store, testSeed())).close();
     const changed = testSeed();
@@ -294,7 +530,8 @@ describe.each(await storeKinds())('ARCHITECTURE §5: loading a seed again change
       const rows = await seededRows(server);
       expect(rows.users).toHaveLength(4);
       expect(rows.tokens).toHaveLength(2);
-      const people = async () => (await Promise.all(['executor@acme.test', 'viewer@acme.test'].map((e) => found(server, e)))).map((u) => [u.accountId, u.displayName]);
+      const people = async () =>
+        (await Promise.all(['executor@acme.test', 'viewer@acme.test'].map((e) => found(server, e)))).map((u) => [u.accountId, u.displayName]);
       const ids = await people();
       await server.close();
       server = await start(store, example());
@@ -357,23 +594,41 @@ describe.each(await storeKinds())('ARCHITECTURE §5: loading a seed again change
     const store = await newStore();
     const rolesOf = async (server: RunningServer) => {
       const db = server.store.kysely as unknown as Kysely<any>;
-      const rows = await db.selectFrom('project_roles').innerJoin('users', 'users.id', 'project_roles.user_id').innerJoin('projects', 'projects.id', 'project_roles.project_id')
-        .select(['projects.key', 'project_roles.role', 'users.email']).orderBy('projects.key').orderBy('project_roles.role').execute();
+      const rows = await db
+        .selectFrom('project_roles')
+        .innerJoin('users', 'users.id', 'project_roles.user_id')
+        .innerJoin('projects', 'projects.id', 'project_roles.project_id')
+        .select(['projects.key', 'project_roles.role', 'users.email'])
+        .orderBy('projects.key')
+        .orderBy('project_roles.role')
+        .execute();
       return rows.map((r) => `${r.key} ${r.role} ${r.email}`);
     };
     const named = ['ABC assigner assigner@acme.test', 'ABC executor executor@acme.test', 'ABC reviewer reviewer@acme.test'];
     for (const seed of [testSeed(), testSeed()]) {
       const server = await start(store, seed);
-      try { expect(await rolesOf(server)).toEqual(named); } finally { await server.close(); }
+      try {
+        expect(await rolesOf(server)).toEqual(named);
+      } finally {
+        await server.close();
+      }
     }
     const changed = testSeed() as any;
     changed.sites[0].projects[0].roles = { reviewer: EMAILS.assigner.toUpperCase() };
     let server = await start(store, changed);
-    try { expect(await rolesOf(server)).toEqual([named[0], named[1], 'ABC reviewer assigner@acme.test']); } finally { await server.close(); }
+    try {
+      expect(await rolesOf(server)).toEqual([named[0], named[1], 'ABC reviewer assigner@acme.test']);
+    } finally {
+      await server.close();
+    }
     const without = testSeed() as any;
     delete without.sites[0].projects[0].roles;
     server = await start(store, without);
-    try { expect(await rolesOf(server)).toEqual([named[0], named[1], 'ABC reviewer assigner@acme.test']); } finally { await server.close(); }
+    try {
+      expect(await rolesOf(server)).toEqual([named[0], named[1], 'ABC reviewer assigner@acme.test']);
+    } finally {
+      await server.close();
+    }
   });
 });
 

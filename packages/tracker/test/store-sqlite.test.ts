@@ -48,7 +48,11 @@ describe('SQLite store: WAL checkpoints off the request thread', () => {
     const size = () => statSync(file).size;
     const before = size();
     // ~300 pages of WAL: far below the store's own automatic checkpoint.
-    for (let i = 0; i < 300; i++) await scratch(db).insertInto('t').values({ x: 'y'.repeat(3000) }).execute();
+    for (let i = 0; i < 300; i++)
+      await scratch(db)
+        .insertInto('t')
+        .values({ x: 'y'.repeat(3000) })
+        .execute();
     expect(300).toBeLessThan(BACKSTOP_PAGES);
     await until(() => size() > before + 300 * 3000);
   });
@@ -69,7 +73,7 @@ describe('SQLite store: WAL checkpoints off the request thread', () => {
 });
 
 describe('SQLite store: data version and reads outside transactions', () => {
-  it('dataVersion moves with this connection\'s own commit at once, and with another connection\'s', async () => {
+  it("dataVersion moves with this connection's own commit at once, and with another connection's", async () => {
     const { db, file } = open();
     await db.kysely.schema.createTable('t').addColumn('x', 'text').execute();
     const v0 = db.dataVersion!();
@@ -90,10 +94,12 @@ describe('SQLite store: data version and reads outside transactions', () => {
     await db.kysely.schema.createTable('t').addColumn('x', 'text').execute();
     let inside = 0;
     const before = db.dataVersion!();
-    await scratch(db).transaction().execute(async (tx: Transaction<Scratch>) => {
-      await tx.insertInto('t').values({ x: 'a' }).execute();
-      inside = db.dataVersion!();
-    });
+    await scratch(db)
+      .transaction()
+      .execute(async (tx: Transaction<Scratch>) => {
+        await tx.insertInto('t').values({ x: 'a' }).execute();
+        inside = db.dataVersion!();
+      });
     expect(inside).toBe(before);
     expect(db.dataVersion!()).not.toBe(before);
   });
@@ -103,10 +109,12 @@ describe('SQLite store: data version and reads outside transactions', () => {
     await db.kysely.schema.createTable('t').addColumn('x', 'text').execute();
     const count = 'select count(*) as n from "t"';
     expect(db.readNow!(count, [])).toEqual([{ n: 0 }]);
-    await scratch(db).transaction().execute(async (tx: Transaction<Scratch>) => {
-      await tx.insertInto('t').values({ x: 'a' }).execute();
-      expect(db.readNow!(count, [])).toBeUndefined();
-    });
+    await scratch(db)
+      .transaction()
+      .execute(async (tx: Transaction<Scratch>) => {
+        await tx.insertInto('t').values({ x: 'a' }).execute();
+        expect(db.readNow!(count, [])).toBeUndefined();
+      });
     expect(db.readNow!(count, [])).toEqual([{ n: 1 }]);
     expect(db.readNow!('insert into "t" (x) values (?)', ['b'])).toBeUndefined();
     expect(db.readNow!(count, [])).toEqual([{ n: 1 }]);
@@ -116,7 +124,10 @@ describe('SQLite store: data version and reads outside transactions', () => {
 describe('ARCHITECTURE §19: group commit of the SQLite store (Db.grouped)', () => {
   const setUp = async () => {
     const { db, file } = open();
-    await db.kysely.schema.createTable('t').addColumn('x', 'text', (c) => c.unique()).execute();
+    await db.kysely.schema
+      .createTable('t')
+      .addColumn('x', 'text', (c) => c.unique())
+      .execute();
     const watcher = new BetterSqlite3(file, { readonly: true });
     const commits = () => commitCount(file);
     return { db, file, watcher, commits };
@@ -125,10 +136,14 @@ describe('ARCHITECTURE §19: group commit of the SQLite store (Db.grouped)', () 
   it('work queued in one turn of the event loop is one commit; one piece that throws undoes only itself', async () => {
     const { db, watcher, commits } = await setUp();
     const before = commits();
-    const results = await Promise.allSettled(['a', 'b', 'dup', 'c', 'dup', 'd'].map((x) => db.grouped!((run) => {
-      run('insert into t (x) values (?)', [x]);
-      return x;
-    })));
+    const results = await Promise.allSettled(
+      ['a', 'b', 'dup', 'c', 'dup', 'd'].map((x) =>
+        db.grouped!((run) => {
+          run('insert into t (x) values (?)', [x]);
+          return x;
+        }),
+      ),
+    );
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect((results[4] as PromiseRejectedResult).reason.message).toMatch(/UNIQUE constraint failed/);
     expect(commits()).toBe(before + 1);
@@ -139,7 +154,11 @@ describe('ARCHITECTURE §19: group commit of the SQLite store (Db.grouped)', () 
   it('a piece that writes twice and then throws leaves neither write', async () => {
     const { db, watcher } = await setUp();
     const [bad, good] = await Promise.allSettled([
-      db.grouped!((run) => { run('insert into t (x) values (?)', ['one']); run('insert into t (x) values (?)', ['two']); throw new Error('refused'); }),
+      db.grouped!((run) => {
+        run('insert into t (x) values (?)', ['one']);
+        run('insert into t (x) values (?)', ['two']);
+        throw new Error('refused');
+      }),
       db.grouped!((run) => run('insert into t (x) values (?) returning x', ['three'])),
     ]);
     expect(bad.status).toBe('rejected');
@@ -154,12 +173,13 @@ describe('ARCHITECTURE §19: group commit of the SQLite store (Db.grouped)', () 
     await sql`insert into counter (n) values (0)`.execute(db.kysely);
     const before = commits();
     // Each piece takes the next number and writes a row named by it; the third advances the counter, then fails.
-    const take = (fail: boolean) => db.grouped!((run) => {
-      const [row] = run('update counter set n = n + 1 returning n', []) as { n: number }[];
-      run('insert into t (x) values (?)', [`row ${row!.n}`]);
-      if (fail) throw new Error('refused after writing');
-      return row!.n;
-    });
+    const take = (fail: boolean) =>
+      db.grouped!((run) => {
+        const [row] = run('update counter set n = n + 1 returning n', []) as { n: number }[];
+        run('insert into t (x) values (?)', [`row ${row!.n}`]);
+        if (fail) throw new Error('refused after writing');
+        return row!.n;
+      });
     const results = await Promise.allSettled([false, false, true, false, false].map(take));
     expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([1, 2, 'refused after writing', 3, 4]);
     expect(commits()).toBe(before + 1);
@@ -168,11 +188,14 @@ describe('ARCHITECTURE §19: group commit of the SQLite store (Db.grouped)', () 
     watcher.close();
   });
 
-  it('a group of one failed piece is refused with that piece\'s own error, and writes nothing', async () => {
+  it("a group of one failed piece is refused with that piece's own error, and writes nothing", async () => {
     const { db, watcher, commits } = await setUp();
     const before = commits();
     const refusal = new Error('refused');
-    const outcome = db.grouped!((run) => { run('insert into t (x) values (?)', ['alone']); throw refusal; });
+    const outcome = db.grouped!((run) => {
+      run('insert into t (x) values (?)', ['alone']);
+      throw refusal;
+    });
     await expect(outcome).rejects.toBe(refusal);
     expect(commits()).toBe(before);
     expect(watcher.prepare('select count(*) from t').pluck().get()).toBe(0);

@@ -78,15 +78,23 @@ export interface MarkdownLimitDetail {
 }
 
 const MESSAGES: Record<MarkdownLimit, (actual: number, max: number, d: MarkdownLimitDetail) => string> = {
-  maxChars: (actual, max) => `Markdown input is ${actual} characters; the limit is ${max} (MARKDOWN_LIMITS.maxChars). Shorten it or split it into several comments.`,
+  maxChars: (actual, max) =>
+    `Markdown input is ${actual} characters; the limit is ${max} (MARKDOWN_LIMITS.maxChars). Shorten it or split it into several comments.`,
   maxDepth: (_actual, max) => `Markdown nests deeper than ${max} levels (MARKDOWN_LIMITS.maxDepth, the ADF nesting limit). Flatten the nested lists or quotes.`,
-  maxDelimiterRuns: (actual, max) => `Markdown has ${actual} runs of * or _; the limit is ${max} (MARKDOWN_LIMITS.maxDelimiterRuns). Put code in code blocks as plain text without --markdown, or shorten it.`,
-  maxDelimiterRun: (actual, max, d) => `Markdown has a run of ${actual} '${d.char ?? '*'}' characters${at(d)}; the limit is ${max} in one run (MARKDOWN_LIMITS.maxDelimiterRun). Escape them (\\${d.char ?? '*'}), put them in a fenced code block, or send the text without --markdown.`,
-  maxMarkupPerBlock: (actual, max, d) => `Markdown has ${actual} emphasis delimiters and brackets (* _ ~ [ ]) in one paragraph${d.line ? ` (from line ${d.line})` : ''}; the limit is ${max} (MARKDOWN_LIMITS.maxMarkupPerBlock). Split it with blank lines, put code in fenced code blocks, or send the text without --markdown.`,
-  maxHtmlPerBlock: (actual, max, d) => `Markdown has ${actual} '<!' and '<?' (HTML comments, declarations, instructions) in one paragraph${d.line ? ` (from line ${d.line})` : ''}; the limit is ${max} (MARKDOWN_LIMITS.maxHtmlPerBlock). Split it with blank lines, put markup in a fenced code block, or send the text without --markdown.`,
-  maxContainerMarkers: (actual, max) => `Markdown has ${actual} quote and list markers (>, -, +, *, 1.) at the starts of its lines; the limit is ${max} (MARKDOWN_LIMITS.maxContainerMarkers). Nest fewer quotes and lists, or send the text without --markdown.`,
-  maxTableCells: (actual, max, d) => `Markdown has ${actual} table cells${d.line ? ` (| characters, by line ${d.line})` : ''}; the limit is ${max} (MARKDOWN_LIMITS.maxTableCells). Split the table, or send it as text without --markdown.`,
-  maxLines: (actual, max) => `Markdown has ${actual} lines outside fenced code blocks; the limit is ${max} (MARKDOWN_LIMITS.maxLines). Shorten it, put listings in a fenced code block, or send the text without --markdown.`,
+  maxDelimiterRuns: (actual, max) =>
+    `Markdown has ${actual} runs of * or _; the limit is ${max} (MARKDOWN_LIMITS.maxDelimiterRuns). Put code in code blocks as plain text without --markdown, or shorten it.`,
+  maxDelimiterRun: (actual, max, d) =>
+    `Markdown has a run of ${actual} '${d.char ?? '*'}' characters${at(d)}; the limit is ${max} in one run (MARKDOWN_LIMITS.maxDelimiterRun). Escape them (\\${d.char ?? '*'}), put them in a fenced code block, or send the text without --markdown.`,
+  maxMarkupPerBlock: (actual, max, d) =>
+    `Markdown has ${actual} emphasis delimiters and brackets (* _ ~ [ ]) in one paragraph${d.line ? ` (from line ${d.line})` : ''}; the limit is ${max} (MARKDOWN_LIMITS.maxMarkupPerBlock). Split it with blank lines, put code in fenced code blocks, or send the text without --markdown.`,
+  maxHtmlPerBlock: (actual, max, d) =>
+    `Markdown has ${actual} '<!' and '<?' (HTML comments, declarations, instructions) in one paragraph${d.line ? ` (from line ${d.line})` : ''}; the limit is ${max} (MARKDOWN_LIMITS.maxHtmlPerBlock). Split it with blank lines, put markup in a fenced code block, or send the text without --markdown.`,
+  maxContainerMarkers: (actual, max) =>
+    `Markdown has ${actual} quote and list markers (>, -, +, *, 1.) at the starts of its lines; the limit is ${max} (MARKDOWN_LIMITS.maxContainerMarkers). Nest fewer quotes and lists, or send the text without --markdown.`,
+  maxTableCells: (actual, max, d) =>
+    `Markdown has ${actual} table cells${d.line ? ` (| characters, by line ${d.line})` : ''}; the limit is ${max} (MARKDOWN_LIMITS.maxTableCells). Split the table, or send it as text without --markdown.`,
+  maxLines: (actual, max) =>
+    `Markdown has ${actual} lines outside fenced code blocks; the limit is ${max} (MARKDOWN_LIMITS.maxLines). Shorten it, put listings in a fenced code block, or send the text without --markdown.`,
 };
 
 const at = (d: MarkdownLimitDetail): string => (d.line ? ` at line ${d.line}` : '');
@@ -97,7 +105,11 @@ export class MarkdownLimitError extends Error {
   readonly code = 'MARKDOWN_LIMIT';
   readonly max: number;
 
-  constructor(readonly limit: MarkdownLimit, readonly actual: number, detail: MarkdownLimitDetail = {}) {
+  constructor(
+    readonly limit: MarkdownLimit,
+    readonly actual: number,
+    detail: MarkdownLimitDetail = {},
+  ) {
     const max = MARKDOWN_LIMITS[limit];
     super(MESSAGES[limit](actual, max, detail));
     this.max = max;
@@ -129,8 +141,10 @@ export function containers(markdown: string): { deepest: number; markers: number
       const c = markdown.charCodeAt(i);
       if (c === 32) columns += 1;
       else if (c === 9) columns += 4;
-      else if (c === 62) levels += 1; // >
-      else if ((c === 45 || c === 43 || c === 42) && isSpace(markdown.charCodeAt(i + 1))) levels += 1; // - + *
+      else if (c === 62)
+        levels += 1; // >
+      else if ((c === 45 || c === 43 || c === 42) && isSpace(markdown.charCodeAt(i + 1)))
+        levels += 1; // - + *
       else if (c >= 48 && c <= 57) {
         let j = i;
         while (markdown.charCodeAt(j) >= 48 && markdown.charCodeAt(j) <= 57) j++;

@@ -19,7 +19,9 @@ export function loadMarkdownParser(): ParseMarkdown {
     parser = mod.parseMarkdown;
   } catch (e) {
     if ((e as { code?: string }).code === 'ERR_REQUIRE_ESM') {
-      throw new Error(`Converting Markdown needs Node.js 20.19 or newer (this is ${process.version}); upgrade Node.js, or pass plain text without --markdown`, { cause: e });
+      throw new Error(`Converting Markdown needs Node.js 20.19 or newer (this is ${process.version}); upgrade Node.js, or pass plain text without --markdown`, {
+        cause: e,
+      });
     }
     throw e;
   }

@@ -71,8 +71,15 @@ export function prescanMarkdown(markdown: string): void {
       continue;
     }
     if (++lines > L.maxLines) throw new MarkdownLimitError('maxLines', lines);
-    if (shape.indent <= 3 && shape.first === LT && LONG_HTML_BLOCK.test(markdown.slice(from + shape.indent, Math.min(end, from + shape.indent + 12)))) htmlSeen = true;
-    if (previousBlank && !htmlSeen && shape.indent === 0 && shape.run >= 3 && (shape.first === TILDE || (shape.first === BACKTICK && !hasBacktick(markdown, from + shape.run, end)))) {
+    if (shape.indent <= 3 && shape.first === LT && LONG_HTML_BLOCK.test(markdown.slice(from + shape.indent, Math.min(end, from + shape.indent + 12))))
+      htmlSeen = true;
+    if (
+      previousBlank &&
+      !htmlSeen &&
+      shape.indent === 0 &&
+      shape.run >= 3 &&
+      (shape.first === TILDE || (shape.first === BACKTICK && !hasBacktick(markdown, from + shape.run, end)))
+    ) {
       fence = { char: shape.first, length: shape.run };
       previousBlank = false;
       continue;
@@ -108,7 +115,10 @@ function lineShape(s: string, start: number, end: number): LineShape {
   if (i === end) return { blank: true, indent, first: 0, run: 0, onlyRun: false, thematicBreak: false };
   const first = s.charCodeAt(i);
   let run = 0;
-  while (i < end && s.charCodeAt(i) === first) { i++; run++; }
+  while (i < end && s.charCodeAt(i) === first) {
+    i++;
+    run++;
+  }
   let j = i;
   while (j < end && (s.charCodeAt(j) === SPACE || s.charCodeAt(j) === TAB)) j++;
   const onlyRun = j === end;

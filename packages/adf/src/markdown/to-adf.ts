@@ -66,7 +66,9 @@ class Converter {
     this.enter();
     try {
       for (const node of nodes) out.push(...this.block(node, container, allowed, depth));
-    } finally { this.calls--; }
+    } finally {
+      this.calls--;
+    }
     return out;
   }
 
@@ -173,7 +175,9 @@ class Converter {
     this.enter();
     try {
       this.inlineOne(node, marks, depth, out);
-    } finally { this.calls--; }
+    } finally {
+      this.calls--;
+    }
   }
 
   private inlineOne(node: Inline, marks: readonly AdfMark[], depth: number, out: AdfNode[]): void {
@@ -187,10 +191,14 @@ class Converter {
       case 'text':
         if (node.value !== '') out.push(text(node.value, marks));
         return;
-      case 'strong': return nested(node.children, { type: 'strong' });
-      case 'emphasis': return nested(node.children, { type: 'em' });
-      case 'delete': return nested(node.children, { type: 'strike' });
-      case 'link': return nested(node.children, linkMark(node.url, node.title));
+      case 'strong':
+        return nested(node.children, { type: 'strong' });
+      case 'emphasis':
+        return nested(node.children, { type: 'em' });
+      case 'delete':
+        return nested(node.children, { type: 'strike' });
+      case 'link':
+        return nested(node.children, linkMark(node.url, node.title));
       case 'linkReference': {
         const url = this.definitions.get(node.identifier);
         if (url !== undefined) return nested(node.children, linkMark(url, undefined));

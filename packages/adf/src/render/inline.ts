@@ -13,11 +13,9 @@ export interface Style {
 }
 
 const SGR = { bold: [1, 22], italic: [3, 23], strike: [9, 29], underline: [4, 24], cyan: [36, 39], dim: [2, 22] } as const;
-export const sgr = (s: Style, name: keyof typeof SGR, text: string): string =>
-  s.color ? `\x1b[${SGR[name][0]}m${text}\x1b[${SGR[name][1]}m` : text;
+export const sgr = (s: Style, name: keyof typeof SGR, text: string): string => (s.color ? `\x1b[${SGR[name][0]}m${text}\x1b[${SGR[name][1]}m` : text);
 
-const markTypes = (node: Obj): Set<string> =>
-  new Set((Array.isArray(node.marks) ? node.marks : []).filter(isObj).map((m) => String(m.type)));
+const markTypes = (node: Obj): Set<string> => new Set((Array.isArray(node.marks) ? node.marks : []).filter(isObj).map((m) => String(m.type)));
 const hrefOf = (node: Obj): string | undefined => {
   const link: unknown = (Array.isArray(node.marks) ? (node.marks as unknown[]) : []).find((m) => isObj(m) && m.type === 'link');
   return isObj(link) && isObj(link.attrs) ? str(link.attrs.href) : undefined;
@@ -46,19 +44,27 @@ function inlineAtom(node: Obj, s: Style): string {
       const name = str(a.text) ?? str(a.id) ?? '';
       return name.startsWith('@') ? name : `@${name}`;
     }
-    case 'emoji': return str(a.text) ?? str(a.shortName) ?? '';
-    case 'status': return sgr(s, 'bold', `[${(str(a.text) ?? '').toUpperCase()}]`);
+    case 'emoji':
+      return str(a.text) ?? str(a.shortName) ?? '';
+    case 'status':
+      return sgr(s, 'bold', `[${(str(a.text) ?? '').toUpperCase()}]`);
     case 'date': {
       const ms = Number(str(a.timestamp) ?? a.timestamp);
       return Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 10) : '';
     }
-    case 'inlineCard': case 'blockCard': case 'embedCard': return str(a.url) ?? '';
-    case 'hardBreak': return '\n';
-    case 'mediaInline': case 'media': {
+    case 'inlineCard':
+    case 'blockCard':
+    case 'embedCard':
+      return str(a.url) ?? '';
+    case 'hardBreak':
+      return '\n';
+    case 'mediaInline':
+    case 'media': {
       const alt = str(a.alt);
       return `[attachment${alt ? `: ${alt}` : ''}]`;
     }
-    default: return str(a.text) ?? '';
+    default:
+      return str(a.text) ?? '';
   }
 }
 

@@ -44,13 +44,17 @@ export function blocks(nodes: readonly unknown[], ctx: Ctx, depth: number, tight
   return out;
 }
 
-const prefix = (lines: string[], first: string, rest: string): string[] =>
-  lines.map((l, i) => (i === 0 ? first + l : l === '' ? '' : rest + l));
+const prefix = (lines: string[], first: string, rest: string): string[] => lines.map((l, i) => (i === 0 ? first + l : l === '' ? '' : rest + l));
 
 const quote = (lines: string[]): string[] => lines.map((l) => (l === '' ? '>' : `> ${l}`));
 
 const PANEL_LABEL: Record<string, string> = {
-  info: 'Info', note: 'Note', tip: 'Tip', warning: 'Warning', error: 'Error', success: 'Success',
+  info: 'Info',
+  note: 'Note',
+  tip: 'Tip',
+  warning: 'Warning',
+  error: 'Error',
+  success: 'Success',
 };
 
 function block(node: Obj, ctx: Ctx, depth: number): string[] {
@@ -73,10 +77,11 @@ function block(node: Obj, ctx: Ctx, depth: number): string[] {
         return prefix(listItem(item, ctx, depth + 1), marker, ' '.repeat(marker.length));
       });
     }
-    case 'taskList': case 'decisionList':
+    case 'taskList':
+    case 'decisionList':
       return kids.flatMap((item) => prefix(listItem(item, ctx, depth + 1), '- ', '  '));
     case 'codeBlock': {
-      const code = kids.map((k) => (isObj(k) ? str(k.text) ?? '' : '')).join('');
+      const code = kids.map((k) => (isObj(k) ? (str(k.text) ?? '') : '')).join('');
       const longest = Math.max(0, ...(code.match(/`{3,}/g) ?? []).map((r) => r.length));
       const fence = '`'.repeat(Math.max(3, longest + 1));
       return [`${fence}${str(a.language) ?? ''}`, ...(code === '' ? [] : code.split('\n')), fence];
@@ -89,9 +94,11 @@ function block(node: Obj, ctx: Ctx, depth: number): string[] {
       return table(kids, ctx, depth, (cell, d) => blocks(kidsOf(cell), ctx, d, true));
     case 'panel':
       return quote([sgr(ctx, 'bold', `${PANEL_LABEL[str(a.panelType) ?? ''] ?? 'Note'}:`), ...inner()]);
-    case 'expand': case 'nestedExpand':
+    case 'expand':
+    case 'nestedExpand':
       return [sgr(ctx, 'bold', str(a.title) || 'Details'), ...prefix(inner(), '  ', '  ')];
-    case 'mediaSingle': case 'mediaGroup':
+    case 'mediaSingle':
+    case 'mediaGroup':
       return kids.map((k) => inlineText([k], ctx, depth + 1));
     default:
       // Unknown blocks: inline children print as a paragraph, block children as blocks, leaves as their text.

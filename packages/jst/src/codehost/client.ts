@@ -1,7 +1,10 @@
 import { quoted, terminalText } from '../text.js';
 import { CodehostError, DEFAULT_LIMITS, sendBounded, type FetchLike, type HttpLimits } from './http.js';
 
-export interface Repo { owner: string; name: string }
+export interface Repo {
+  owner: string;
+  name: string;
+}
 
 export interface PullRequest {
   number: number;
@@ -15,7 +18,13 @@ export interface PullRequest {
   base: { ref: string };
 }
 
-export interface Review { id: number; user: { login: string } | null; body: string; state: string; submitted_at?: string }
+export interface Review {
+  id: number;
+  user: { login: string } | null;
+  body: string;
+  state: string;
+  submitted_at?: string;
+}
 
 export interface CodehostClientOptions {
   apiUrl: string;
@@ -43,9 +52,13 @@ export class CodehostClient {
     this.limits = { ...DEFAULT_LIMITS, ...o.limits };
   }
 
-  get slug(): string { return `${this.repo.owner}/${this.repo.name}`; }
+  get slug(): string {
+    return `${this.repo.owner}/${this.repo.name}`;
+  }
 
-  private get base(): string { return `/repos/${encodeURIComponent(this.repo.owner)}/${encodeURIComponent(this.repo.name)}`; }
+  private get base(): string {
+    return `/repos/${encodeURIComponent(this.repo.owner)}/${encodeURIComponent(this.repo.name)}`;
+  }
 
   /** One call; a non-2xx answer becomes a CodehostError whose message names the call and what to do. */
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -59,9 +72,19 @@ export class CodehostClient {
       'X-GitHub-Api-Version': '2022-11-28',
       ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
     };
-    const res = await sendBounded(this.doFetch, `${this.api}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }, label, this.limits);
+    const res = await sendBounded(
+      this.doFetch,
+      `${this.api}${path}`,
+      { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) },
+      label,
+      this.limits,
+    );
     let json: unknown = null;
-    try { json = res.text === '' ? null : JSON.parse(res.text); } catch { /* a non-JSON error page: the status says enough */ }
+    try {
+      json = res.text === '' ? null : JSON.parse(res.text);
+    } catch {
+      /* a non-JSON error page: the status says enough */
+    }
     if (res.status >= 200 && res.status < 300) return json as T;
     throw failure(label, res.status, res.headers, json, this.slug);
   }
@@ -93,7 +116,9 @@ export class CodehostClient {
     return pullOf(`POST ${this.base}/pulls`, await this.call('POST', `${this.base}/pulls`, p));
   }
 
-  async pull(n: number): Promise<PullRequest> { return pullOf(`GET ${this.base}/pulls/${n}`, await this.call('GET', `${this.base}/pulls/${n}`)); }
+  async pull(n: number): Promise<PullRequest> {
+    return pullOf(`GET ${this.base}/pulls/${n}`, await this.call('GET', `${this.base}/pulls/${n}`));
+  }
 
   async reviews(n: number): Promise<Review[]> {
     const label = `GET ${this.base}/pulls/${n}/reviews`;
@@ -124,7 +149,12 @@ export class CodehostClient {
 type Json = Record<string, unknown>;
 
 function malformed(label: string, what: string): CodehostError {
-  return new CodehostError('http_error', null, `${label} answered ${what}`, 'Check that CODEHOST_API_URL is a GitHub-shaped REST API (https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise and jst-tracker)');
+  return new CodehostError(
+    'http_error',
+    null,
+    `${label} answered ${what}`,
+    'Check that CODEHOST_API_URL is a GitHub-shaped REST API (https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise and jst-tracker)',
+  );
 }
 
 /** `s` on one line without control characters: a name, a branch, a title kept from an answer. */
@@ -190,9 +220,11 @@ function pullOf(label: string, v: unknown): PullRequest {
 function reviewOf(label: string, v: unknown): Review {
   const r = objectOf(label, v, 'a review');
   if (!positive(r.id)) throw malformed(label, 'a review without an id');
-  if (typeof r.state !== 'string' || !REVIEW_STATES.has(r.state)) throw malformed(label, `review ${String(r.id)} with a state GitHub does not give (${REVIEW_STATE_LIST})`);
+  if (typeof r.state !== 'string' || !REVIEW_STATES.has(r.state))
+    throw malformed(label, `review ${String(r.id)} with a state GitHub does not give (${REVIEW_STATE_LIST})`);
   if (r.body !== undefined && r.body !== null && typeof r.body !== 'string') throw malformed(label, `review ${String(r.id)} whose body is not text`);
-  const user = typeof r.user === 'object' && r.user !== null && typeof (r.user as Json).login === 'string' ? { login: printable((r.user as Json).login as string) } : null;
+  const user =
+    typeof r.user === 'object' && r.user !== null && typeof (r.user as Json).login === 'string' ? { login: printable((r.user as Json).login as string) } : null;
   return {
     id: r.id,
     user,
@@ -207,17 +239,50 @@ function failure(label: string, status: number, headers: { get(name: string): st
   const body = typeof json === 'object' && json !== null ? (json as { message?: unknown; errors?: unknown }) : {};
   const message = typeof body.message === 'string' ? quoted(body.message) : '';
   const details = Array.isArray(body.errors)
-    ? body.errors.map((e: unknown) => (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string' ? quoted((e as { message: string }).message) : '')).filter((m) => m !== '' && m !== message)
+    ? body.errors
+        .map((e: unknown) =>
+          typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string' ? quoted((e as { message: string }).message) : '',
+        )
+        .filter((m) => m !== '' && m !== message)
     : [];
   const detail = details.length ? quoted(details.join('; ')) : '';
   const what = `${label} answered HTTP ${status}${message ? `: ${message}` : ''}${detail ? ` (${detail})` : ''}`;
-  if (status === 401) return new CodehostError('unauthorized', status, what, 'The code host refused CODEHOST_PAT_TOKEN: it is wrong, expired or revoked; put a new token in CODEHOST_PAT_TOKEN in .jst/local.env');
+  if (status === 401)
+    return new CodehostError(
+      'unauthorized',
+      status,
+      what,
+      'The code host refused CODEHOST_PAT_TOKEN: it is wrong, expired or revoked; put a new token in CODEHOST_PAT_TOKEN in .jst/local.env',
+    );
   if (status === 429 || (status === 403 && (headers.get('x-ratelimit-remaining') === '0' || headers.get('retry-after') !== null))) {
-    return new CodehostError('rate_limited', status, what, 'The code host is rate limiting this token: wait until it resets, then rerun (nothing further was sent)');
+    return new CodehostError(
+      'rate_limited',
+      status,
+      what,
+      'The code host is rate limiting this token: wait until it resets, then rerun (nothing further was sent)',
+    );
   }
-  if (status === 403) return new CodehostError('forbidden', status, what, `CODEHOST_PAT_TOKEN may not do this on ${slug}: grant it Pull requests (read and write) and Contents access`);
-  if (status === 404) return new CodehostError('not_found', status, what, `${slug} or the pull request was not found with CODEHOST_PAT_TOKEN: check CODEHOST_REPO / origin and the token's repository access`);
-  if (status === 409 || status === 422) return new CodehostError('conflict', status, what, 'The code host refused the change as it stands (an existing pull request, no commits between the branches, or a branch it does not know): check the branches, then rerun');
+  if (status === 403)
+    return new CodehostError(
+      'forbidden',
+      status,
+      what,
+      `CODEHOST_PAT_TOKEN may not do this on ${slug}: grant it Pull requests (read and write) and Contents access`,
+    );
+  if (status === 404)
+    return new CodehostError(
+      'not_found',
+      status,
+      what,
+      `${slug} or the pull request was not found with CODEHOST_PAT_TOKEN: check CODEHOST_REPO / origin and the token's repository access`,
+    );
+  if (status === 409 || status === 422)
+    return new CodehostError(
+      'conflict',
+      status,
+      what,
+      'The code host refused the change as it stands (an existing pull request, no commits between the branches, or a branch it does not know): check the branches, then rerun',
+    );
   return new CodehostError('http_error', status, what);
 }
 

@@ -7,7 +7,8 @@ import type { FetchLike } from './http.js';
 export { CodehostClient, CodehostError, type PullRequest, type Repo, type Review } from './client.js';
 export { retryAfterMs, sendBounded, type CodehostFailure, type FetchLike } from './http.js';
 
-const NEEDS = 'jst needs CODEHOST_PAT_TOKEN (a token that may read and write pull requests), CODEHOST_API_URL (default https://api.github.com) and the repository: origin\'s GitHub URL, or CODEHOST_REPO=owner/name';
+const NEEDS =
+  "jst needs CODEHOST_PAT_TOKEN (a token that may read and write pull requests), CODEHOST_API_URL (default https://api.github.com) and the repository: origin's GitHub URL, or CODEHOST_REPO=owner/name";
 
 function needs(problem: string, setting: string, file: string): JstError {
   return new JstError({ code: 'CODEHOST_CONFIG', exitCode: EXIT.usage, problem, setting, hint: `${NEEDS}, in ${file}` });
@@ -43,9 +44,12 @@ export async function codehostRepo(config: JstConfig, cwd: string, env: NodeJS.P
   const parsed = origin === null ? null : parseRemote(origin);
   const api = config.codehostApiUrl;
   if (!parsed || (api !== null && !servesRemote(api, parsed))) {
-    const what = origin === null ? 'there is no origin remote'
-      : !parsed ? `origin (${displayRemote(origin)}) names no owner/name repository`
-        : `origin (${displayRemote(origin)}) is on ${parsed.host}, not on the code host of CODEHOST_API_URL (${api}); set CODEHOST_REPO=${parsed.owner}/${parsed.name} if that is the repository`;
+    const what =
+      origin === null
+        ? 'there is no origin remote'
+        : !parsed
+          ? `origin (${displayRemote(origin)}) names no owner/name repository`
+          : `origin (${displayRemote(origin)}) is on ${parsed.host}, not on the code host of CODEHOST_API_URL (${api}); set CODEHOST_REPO=${parsed.owner}/${parsed.name} if that is the repository`;
     throw needs(`the code host repository is unknown: ${what} and CODEHOST_REPO ${unsetWhere(config, 'CODEHOST_REPO')}`, 'CODEHOST_REPO', config.files.local);
   }
   return { owner: parsed.owner, name: parsed.name };
@@ -54,9 +58,16 @@ export async function codehostRepo(config: JstConfig, cwd: string, env: NodeJS.P
 /** The configured code host, or a configuration error (exit 2) that says plainly what it needs. */
 export async function codehostFor(config: JstConfig, cwd: string, env: NodeJS.ProcessEnv, fetch?: FetchLike): Promise<CodehostClient> {
   const token = config.settings.CODEHOST_PAT_TOKEN?.value;
-  if (token === undefined || token === '') throw needs(`CODEHOST_PAT_TOKEN ${unsetWhere(config, 'CODEHOST_PAT_TOKEN')}, so the code host cannot be reached`, 'CODEHOST_PAT_TOKEN', config.files.local);
+  if (token === undefined || token === '')
+    throw needs(`CODEHOST_PAT_TOKEN ${unsetWhere(config, 'CODEHOST_PAT_TOKEN')}, so the code host cannot be reached`, 'CODEHOST_PAT_TOKEN', config.files.local);
   if (config.codehostApiUrl === null) throw needs('CODEHOST_API_URL is not a usable http(s) URL', 'CODEHOST_API_URL', config.files.local);
   const repo = await codehostRepo(config, cwd, env);
   const timeoutMs = Number(env.JST_TIMEOUT_MS ?? 30_000);
-  return new CodehostClient({ apiUrl: config.codehostApiUrl, token, repo, fetch, limits: { timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 30_000 } });
+  return new CodehostClient({
+    apiUrl: config.codehostApiUrl,
+    token,
+    repo,
+    fetch,
+    limits: { timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 30_000 },
+  });
 }

@@ -27,14 +27,18 @@ export async function batch(ctx: Context, role: Role): Promise<number> {
     }
     if (typeof req.method !== 'string' || typeof req.path !== 'string' || !req.path.startsWith('/')) {
       failures++;
-      ctx.io.stdout.write(`${JSON.stringify({ line: n, ...(req.id !== undefined ? { id: req.id } : {}), status: 0, error: 'each line needs "method" and a "path" starting with /' })}\n`);
+      ctx.io.stdout.write(
+        `${JSON.stringify({ line: n, ...(req.id !== undefined ? { id: req.id } : {}), status: 0, error: 'each line needs "method" and a "path" starting with /' })}\n`,
+      );
       continue;
     }
     const res = await client.raw(req.method, req.path, req.body);
     const ok = res.status >= 200 && res.status < 300 && !res.notJson;
     if (!ok) failures++;
     const error = ok || !res.notJson ? {} : { error: notJsonError(req.method.toUpperCase(), req.path, res).message };
-    ctx.io.stdout.write(`${JSON.stringify({ ...(req.id !== undefined ? { id: req.id } : {}), status: res.status, ...(res.body !== undefined ? { body: res.body } : {}), ...error })}\n`);
+    ctx.io.stdout.write(
+      `${JSON.stringify({ ...(req.id !== undefined ? { id: req.id } : {}), status: res.status, ...(res.body !== undefined ? { body: res.body } : {}), ...error })}\n`,
+    );
   }
   return failures === 0 ? EXIT.ok : EXIT.failed;
 }

@@ -9,9 +9,17 @@ import { nextStep } from '../phase/spell.js';
 import { promptFor } from '../plan/prompt.js';
 import type { Outcome } from '../output.js';
 
-export interface DoneOptions { keys: string[]; yes?: string[] | undefined; json?: boolean | undefined }
+export interface DoneOptions {
+  keys: string[];
+  yes?: string[] | undefined;
+  json?: boolean | undefined;
+}
 
-interface Checked { key: string; parent: string | null; state: 'already-done' | 'ready' }
+interface Checked {
+  key: string;
+  parent: string | null;
+  state: 'already-done' | 'ready';
+}
 
 /**
  * `jst done KEY… [--yes KEY…]` (ARCHITECTURE §11), the reviewer: each key moves to STATUS_DONE
@@ -29,7 +37,9 @@ export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome
   const yes = new Set((o.yes ?? []).map(requireIssueKey));
   // A --yes that repeats none of the keys is named (a typo would otherwise read as a missing yes).
   const stray = [...yes].filter((k) => !keys.includes(k));
-  const strayNote = stray.length ? `${stray.map((k) => `--yes ${k}`).join(', ')} names no key given to jst done (expected ${keys.map((k) => `--yes ${k}`).join(' ')})` : '';
+  const strayNote = stray.length
+    ? `${stray.map((k) => `--yes ${k}`).join(', ')} names no key given to jst done (expected ${keys.map((k) => `--yes ${k}`).join(' ')})`
+    : '';
   if (strayNote) warn(strayNote);
   const s = ctx.config().statuses;
   const client = ctx.client('reviewer');
@@ -40,12 +50,24 @@ export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome
     const issue = await client.getIssue(key, ['status', 'parent']);
     const status = issue.fields.status?.name ?? '';
     const parent = issue.fields.parent?.key ?? null;
-    if (status === s.done) { checked.push({ key, parent, state: 'already-done' }); continue; }
-    if (status !== s.inReview) throw refuse('DONE_STATUS', `${key} is in "${status}", not "${s.inReview}": only reviewed work is closed`, 'Nothing was moved. The executor opens the pull request with jst pr, then the reviewer approves it');
+    if (status === s.done) {
+      checked.push({ key, parent, state: 'already-done' });
+      continue;
+    }
+    if (status !== s.inReview)
+      throw refuse(
+        'DONE_STATUS',
+        `${key} is in "${status}", not "${s.inReview}": only reviewed work is closed`,
+        'Nothing was moved. The executor opens the pull request with jst pr, then the reviewer approves it',
+      );
     say(`→ comments of ${key} (the reviewer's verdict)`);
     const verdict = (await reviewerVerdictOf(ctx, client, key))?.verdict;
     if (verdict?.kind !== 'approved') {
-      throw refuse('DONE_NOT_APPROVED', `${key} has ${verdict ? `"${verdict.line}" as its newest verdict` : 'no verdict'}, not "${APPROVED}…"`, `Nothing was moved. Approve it first: ${nextStep.verdict(ctx, key, 'approve')}`);
+      throw refuse(
+        'DONE_NOT_APPROVED',
+        `${key} has ${verdict ? `"${verdict.line}" as its newest verdict` : 'no verdict'}, not "${APPROVED}…"`,
+        `Nothing was moved. Approve it first: ${nextStep.verdict(ctx, key, 'approve')}`,
+      );
     }
     checked.push({ key, parent, state: 'ready' });
   }
@@ -60,7 +82,14 @@ export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome
       if (yes.has(c.key)) continue;
       const command = `jst done ${keys.join(' ')} ${ready.map((r) => `--yes ${r.key}`).join(' ')}`;
       // The yes before Done is the person's alone: a tool without elicitation gets the command they run (ARCHITECTURE §13).
-      if (!(await prompter.yesNo(`Move ${c.key} to "${s.done}"?`, `${strayNote ? `${strayNote}. ` : ''}Nothing was moved. Confirm each key explicitly: ${command}`, { command: () => command }))) declined.push(c.key);
+      if (
+        !(await prompter.yesNo(
+          `Move ${c.key} to "${s.done}"?`,
+          `${strayNote ? `${strayNote}. ` : ''}Nothing was moved. Confirm each key explicitly: ${command}`,
+          { command: () => command },
+        ))
+      )
+        declined.push(c.key);
     }
   } finally {
     prompter.close();
@@ -87,10 +116,15 @@ export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome
     ...parents.map((p) => `When every sub-task pull request of ${p} is merged: ${nextStep.openParentPr(ctx, p)}`),
   ];
   for (const l of lost) warn(`${l.key} not moved: ${l.reason}`);
-  return finish({ moved, alreadyDone: already, declined, lost, status: s.done, warnings, next }, [
-    ...moved.map((k) => `${k} → "${s.done}"`),
-    ...already.map((k) => `${k} was already "${s.done}": nothing changed`),
-    ...declined.map((k) => `${k} not moved (no yes)`),
-    ...lost.map((l) => `${l.key} not moved: ${l.reason}`),
-  ], next, declined.length || lost.length ? EXIT.failed : EXIT.ok);
+  return finish(
+    { moved, alreadyDone: already, declined, lost, status: s.done, warnings, next },
+    [
+      ...moved.map((k) => `${k} → "${s.done}"`),
+      ...already.map((k) => `${k} was already "${s.done}": nothing changed`),
+      ...declined.map((k) => `${k} not moved (no yes)`),
+      ...lost.map((l) => `${l.key} not moved: ${l.reason}`),
+    ],
+    next,
+    declined.length || lost.length ? EXIT.failed : EXIT.ok,
+  );
 }

@@ -9,10 +9,12 @@ const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]*-[1-9][0-9]*$/;
 export const issueKey = (z: Z) => z.string().check(z.regex(KEY_PATTERN, 'an issue key, e.g. ABC-1'));
 
 /** `--markdown` / `markdown: true`: the text is CommonMark made into ADF nodes; without it the text stays literal (spec §2). */
-export const markdown = (help: string) => field({
-  schema: (z) => z.optional(z.boolean()), description: 'read the text as Markdown (CommonMark + tables, strikethrough) and store it as ADF nodes; default: literal text',
-  cli: { flag: '--markdown', help },
-});
+export const markdown = (help: string) =>
+  field({
+    schema: (z) => z.optional(z.boolean()),
+    description: 'read the text as Markdown (CommonMark + tables, strikethrough) and store it as ADF nodes; default: literal text',
+    cli: { flag: '--markdown', help },
+  });
 
 export const MARKDOWN_HELP = 'the text is CommonMark, made into ADF nodes (headings, lists, code, tables…); without it it stays literal';
 
@@ -20,10 +22,12 @@ export const MARKDOWN_HELP = 'the text is CommonMark, made into ADF nodes (headi
 export const bodyFile = (help: string) => field({ schema: (z) => z.optional(z.string()), cli: { flag: '--body-file <file>', help }, tool: false });
 
 /** A comma list on the CLI; a list or a comma list for a tool. */
-export const fieldList = (description: string, cliHelp?: string) => field({
-  schema: (z) => z.optional(z.union([z.string(), z.array(z.string())])), description,
-  cli: { flag: '--fields <list>', ...(cliHelp ? { help: cliHelp } : {}) },
-});
+export const fieldList = (description: string, cliHelp?: string) =>
+  field({
+    schema: (z) => z.optional(z.union([z.string(), z.array(z.string())])),
+    description,
+    cli: { flag: '--fields <list>', ...(cliHelp ? { help: cliHelp } : {}) },
+  });
 
 export const commaList = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v.join(',') : v);
 

@@ -10,6 +10,14 @@ export async function healthcheckOutcome(ctx: Context, role: Role, o: { context?
   const limits = clientLimits(ctx.env);
   // A status check answers within 10 s per probe unless JST_TIMEOUT_MS says otherwise.
   const timeoutMs = ctx.env[LIMIT_SETTINGS.timeout] ? limits.timeoutMs : undefined;
-  const report = await runHealthcheck({ cwd: ctx.cwd, role, config: ctx.config(), env: ctx.env, timeoutMs, maxResponseBytes: limits.maxResponseBytes, withContext: o.context });
+  const report = await runHealthcheck({
+    cwd: ctx.cwd,
+    role,
+    config: ctx.config(),
+    env: ctx.env,
+    timeoutMs,
+    maxResponseBytes: limits.maxResponseBytes,
+    withContext: o.context,
+  });
   return { json: reportObject(report), text: formatReport(report, { color: ctx.io.color }), code: exitCodeOf(report) };
 }

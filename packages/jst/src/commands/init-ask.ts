@@ -17,18 +17,51 @@ export interface Asker {
  */
 export function terminalAsker(io: Io): Asker {
   let muted = false;
-  const output = new Writable({ write(chunk: Buffer, _enc, done) { if (!muted) io.stderr.write(chunk.toString()); done(); } });
+  const output = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      if (!muted) io.stderr.write(chunk.toString());
+      done();
+    },
+  });
   const rl = createInterface({ input: io.stdin, output, terminal: Boolean(io.stdin.isTTY) });
   let pending: { reject: (e: Error) => void; prompt: string } | undefined;
-  const fail = (e: (p: string) => Error) => { const p = pending; pending = undefined; muted = false; p?.reject(e(p.prompt.trim())); };
-  rl.on('SIGINT', () => { io.stderr.write('\n'); fail((q) => cancelledError(q, 'Nothing was written; run jst init again when ready')); });
-  rl.on('close', () => fail((q) => new JstError({ code: 'QUESTION', exitCode: EXIT.question, problem: `a question needs an answer: ${q}`, hint: 'The input ended before the question was answered' })));
+  const fail = (e: (p: string) => Error) => {
+    const p = pending;
+    pending = undefined;
+    muted = false;
+    p?.reject(e(p.prompt.trim()));
+  };
+  rl.on('SIGINT', () => {
+    io.stderr.write('\n');
+    fail((q) => cancelledError(q, 'Nothing was written; run jst init again when ready'));
+  });
+  rl.on('close', () =>
+    fail(
+      (q) =>
+        new JstError({
+          code: 'QUESTION',
+          exitCode: EXIT.question,
+          problem: `a question needs an answer: ${q}`,
+          hint: 'The input ended before the question was answered',
+        }),
+    ),
+  );
   return {
     question(prompt, secret) {
       return new Promise((resolve, reject) => {
         pending = { reject, prompt };
-        const done = (answer: string) => { pending = undefined; if (secret) { muted = false; io.stderr.write('\n'); } resolve(answer.trim()); };
-        if (!secret) { rl.question(prompt, done); return; }
+        const done = (answer: string) => {
+          pending = undefined;
+          if (secret) {
+            muted = false;
+            io.stderr.write('\n');
+          }
+          resolve(answer.trim());
+        };
+        if (!secret) {
+          rl.question(prompt, done);
+          return;
+        }
         io.stderr.write(prompt);
         muted = true;
         rl.question('', done);

@@ -8,9 +8,16 @@ import { problemWith, terminalAsker } from './init-ask.js';
 
 export interface InitOptions {
   force?: boolean;
-  projectKey?: string; site?: string; gateway?: string; worktreesDir?: string;
-  baseBranch?: string; productionBranch?: string; codehostApi?: string;
-  assignerEmail?: string; executorEmail?: string; reviewerEmail?: string;
+  projectKey?: string;
+  site?: string;
+  gateway?: string;
+  worktreesDir?: string;
+  baseBranch?: string;
+  productionBranch?: string;
+  codehostApi?: string;
+  assignerEmail?: string;
+  executorEmail?: string;
+  reviewerEmail?: string;
 }
 
 const TOKEN_ENV = ['TRACKER_ASSIGNER_TOKEN', 'TRACKER_EXECUTOR_TOKEN', 'TRACKER_REVIEWER_TOKEN', 'CODEHOST_PAT_TOKEN'] as const;
@@ -26,7 +33,11 @@ export async function init(ctx: Context, o: InitOptions): Promise<number> {
   const files = { team: join(dir, 'team.env'), local: join(dir, 'local.env'), ignore: join(dir, '.gitignore') };
   const existing = Object.values(files).filter((f) => existsSync(f));
   if (existing.length && !o.force) {
-    throw new JstError({ code: 'EXISTS', problem: `${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}`, hint: 'Edit the files, or rerun with --force to overwrite them' });
+    throw new JstError({
+      code: 'EXISTS',
+      problem: `${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}`,
+      hint: 'Edit the files, or rerun with --force to overwrite them',
+    });
   }
   const rl = ctx.io.interactive ? terminalAsker(ctx.io) : undefined;
   const typed: Record<string, string> = {};
@@ -57,15 +68,25 @@ export async function init(ctx: Context, o: InitOptions): Promise<number> {
     for (const name of TOKEN_ENV) {
       // Tokens never come from flags (other users can read the process list), and are never echoed.
       tokens[name] = await ask(name, `${name} (the token itself, hidden as you type; Enter to fill it in later)`, ctx.env[name] || undefined, '', true);
-      if (tokens[name] && looksLikeFilePath(tokens[name], [ctx.cwd, root])) throw new JstError({ code: 'CONFIG', problem: `${name} looks like a file path`, setting: name, hint: 'Paste the token value itself, not the path of a file holding it' });
+      if (tokens[name] && looksLikeFilePath(tokens[name], [ctx.cwd, root]))
+        throw new JstError({
+          code: 'CONFIG',
+          problem: `${name} looks like a file path`,
+          setting: name,
+          hint: 'Paste the token value itself, not the path of a file holding it',
+        });
     }
-    if (values.WORKTREES_DIR && !isAbsolute(values.WORKTREES_DIR)) throw new JstError({ code: 'CONFIG', problem: `WORKTREES_DIR must be an absolute path (got "${values.WORKTREES_DIR}")`, setting: 'WORKTREES_DIR' });
-    if (values.DEFAULT_BASE_BRANCH === values.PRODUCTION_BRANCH) throw new JstError({ code: 'CONFIG', problem: 'the default base branch and the production branch must differ', setting: 'PRODUCTION_BRANCH' });
+    if (values.WORKTREES_DIR && !isAbsolute(values.WORKTREES_DIR))
+      throw new JstError({ code: 'CONFIG', problem: `WORKTREES_DIR must be an absolute path (got "${values.WORKTREES_DIR}")`, setting: 'WORKTREES_DIR' });
+    if (values.DEFAULT_BASE_BRANCH === values.PRODUCTION_BRANCH)
+      throw new JstError({ code: 'CONFIG', problem: 'the default base branch and the production branch must differ', setting: 'PRODUCTION_BRANCH' });
     const team: EnvLine[] = [
       { comment: 'Shared team settings (committed). See ARCHITECTURE §10.' },
       ...(['DEFAULT_BASE_BRANCH', 'PRODUCTION_BRANCH', 'PROJECT_KEY'] as const).map((k) => ({ name: k, value: values[k] })),
-      { name: 'STATUS_TODO', value: 'To Do' }, { name: 'STATUS_IN_PROGRESS', value: 'In Progress' },
-      { name: 'STATUS_IN_REVIEW', value: 'In Review' }, { name: 'STATUS_DONE', value: 'Done' },
+      { name: 'STATUS_TODO', value: 'To Do' },
+      { name: 'STATUS_IN_PROGRESS', value: 'In Progress' },
+      { name: 'STATUS_IN_REVIEW', value: 'In Review' },
+      { name: 'STATUS_DONE', value: 'Done' },
     ];
     const local: EnvLine[] = [
       { comment: 'Local settings: credentials and paths. Never committed (see .jst/.gitignore).' },

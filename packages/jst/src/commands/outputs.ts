@@ -16,11 +16,17 @@ function build(z: Z) {
 
   /** The short view of an issue (ARCHITECTURE §13 "Results sized for a model"). */
   const ISSUE_SUMMARY_OUTPUT = z.object({
-    key: str, summary: str, status: str, type: str, assignee: nullable(str),
+    key: str,
+    summary: str,
+    status: str,
+    type: str,
+    assignee: nullable(str),
     parent: nullable(z.object({ key: str, summary: str })),
     subtasks: z.array(z.object({ key: str, summary: str, status: str })),
     markers: z.array(z.object({ id: str, line: str, author: str, created: nullable(str) })),
-    verdict: nullable(z.object({ kind: z.enum(['approved', 'changes-requested']), line: str, summary: str, from: str, created: nullable(str), body: str, commentId: str })),
+    verdict: nullable(
+      z.object({ kind: z.enum(['approved', 'changes-requested']), line: str, summary: str, from: str, created: nullable(str), body: str, commentId: str }),
+    ),
     comments: z.number(),
   });
 
@@ -30,13 +36,30 @@ function build(z: Z) {
   const HEALTH_OUTPUT = z.looseObject({ role: str, rows: z.array(z.looseObject({ name: str, status: str, detail: str })) });
 
   const PLAN_OUTPUT = z.object({
-    keys: strs, branches: strs, worktrees: strs, report: str, handOff: strs, dryRun: z.boolean(),
-    alreadyPlanned: z.boolean(), plannedAt: z.optional(str), abandoned: z.optional(z.boolean()), pushed: z.optional(strs),
+    keys: strs,
+    branches: strs,
+    worktrees: strs,
+    report: str,
+    handOff: strs,
+    dryRun: z.boolean(),
+    alreadyPlanned: z.boolean(),
+    plannedAt: z.optional(str),
+    abandoned: z.optional(z.boolean()),
+    pushed: z.optional(strs),
   });
 
   const START_OUTPUT = z.looseObject({
-    key: str, summary: str, type: str, status: str, previousStatus: str, transitioned: z.boolean(),
-    branch: str, worktree: str, acceptanceCriteria: strs, warnings: strs, nextSteps: strs,
+    key: str,
+    summary: str,
+    type: str,
+    status: str,
+    previousStatus: str,
+    transitioned: z.boolean(),
+    branch: str,
+    worktree: str,
+    acceptanceCriteria: strs,
+    warnings: strs,
+    nextSteps: strs,
     verdict: nullable(z.looseObject({ kind: str, line: str, from: str, body: str })),
     taskMemory: z.array(z.object({ created: nullable(str), text: str })),
   });
@@ -46,20 +69,38 @@ function build(z: Z) {
   const PR_BASE_OUTPUT = z.object({ key: str, branch: str, base: str, source: str, tried: strs });
 
   const PR_OUTPUT = z.looseObject({
-    key: str, branch: str, base: str, commits: z.number(),
+    key: str,
+    branch: str,
+    base: str,
+    commits: z.number(),
     pullRequest: z.looseObject({ number: z.number(), url: str, state: str, created: z.boolean() }),
-    status: str, transitioned: z.boolean(), warnings: strs, next: strs,
+    status: str,
+    transitioned: z.boolean(),
+    warnings: strs,
+    next: strs,
   });
 
   const PR_ENTRY = z.looseObject({ key: str, branch: str, base: str, number: nullable(z.number()), url: nullable(str), state: str });
   const REVIEW_BRIEF_OUTPUT = z.looseObject({
-    key: str, summary: str, status: str, track: z.enum(['single-step', 'multistep']), prs: z.array(PR_ENTRY),
-    parentPr: nullable(z.looseObject({ allMerged: z.boolean(), opened: z.boolean() })), warnings: strs, next: strs,
+    key: str,
+    summary: str,
+    status: str,
+    track: z.enum(['single-step', 'multistep']),
+    prs: z.array(PR_ENTRY),
+    parentPr: nullable(z.looseObject({ allMerged: z.boolean(), opened: z.boolean() })),
+    warnings: strs,
+    next: strs,
   });
 
   const VERDICT_OUTPUT = z.looseObject({
-    key: str, verdict: str, pullRequest: z.looseObject({ number: z.number(), url: str }), rerun: z.boolean(),
-    posted: z.looseObject({}), status: str, warnings: strs, next: strs,
+    key: str,
+    verdict: str,
+    pullRequest: z.looseObject({ number: z.number(), url: str }),
+    rerun: z.boolean(),
+    posted: z.looseObject({}),
+    status: str,
+    warnings: strs,
+    next: strs,
   });
 
   const DONE_OUTPUT = z.looseObject({ moved: strs, alreadyDone: strs, declined: strs, status: str, warnings: strs, next: strs });
@@ -68,7 +109,21 @@ function build(z: Z) {
   const ERROR_OUTPUT = z.object({
     error: z.object({ code: str, exitCode: z.number(), message: str, question: z.optional(str), command: z.optional(str) }),
   });
-  return { ISSUE_OUTPUT, ISSUE_SUMMARY_OUTPUT, SEARCH_OUTPUT, HEALTH_OUTPUT, PLAN_OUTPUT, START_OUTPUT, NOTE_OUTPUT, PR_BASE_OUTPUT, PR_OUTPUT, REVIEW_BRIEF_OUTPUT, VERDICT_OUTPUT, DONE_OUTPUT, ERROR_OUTPUT };
+  return {
+    ISSUE_OUTPUT,
+    ISSUE_SUMMARY_OUTPUT,
+    SEARCH_OUTPUT,
+    HEALTH_OUTPUT,
+    PLAN_OUTPUT,
+    START_OUTPUT,
+    NOTE_OUTPUT,
+    PR_BASE_OUTPUT,
+    PR_OUTPUT,
+    REVIEW_BRIEF_OUTPUT,
+    VERDICT_OUTPUT,
+    DONE_OUTPUT,
+    ERROR_OUTPUT,
+  };
 }
 
 let built: ReturnType<typeof build> | undefined;

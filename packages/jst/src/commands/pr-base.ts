@@ -9,6 +9,15 @@ import { stepper } from '../phase/steps.js';
 export async function prBaseOutcome(ctx: Context): Promise<Outcome> {
   const { say } = stepper(ctx);
   const here = await issueCheckout(ctx, 'jst pr-base');
-  const r = await resolvePrBase({ ctx, cwd: here.root, env: ctx.env, branch: here.branch, key: here.key, config: ctx.config(), client: ctx.client('executor'), say });
+  const r = await resolvePrBase({
+    ctx,
+    cwd: here.root,
+    env: ctx.env,
+    branch: here.branch,
+    key: here.key,
+    config: ctx.config(),
+    client: ctx.client('executor'),
+    say,
+  });
   return { json: { key: here.key, branch: here.branch, base: r.base, source: r.source, tried: r.tried }, text: `${r.base}\t${r.source}\n`, code: EXIT.ok };
 }

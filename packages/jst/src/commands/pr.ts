@@ -31,7 +31,14 @@ export async function prOutcome(ctx: Context, o: PrOptions): Promise<Outcome> {
   // The step line states what was found, so it comes after the check, never before a refusal.
   const dirty = await dirtyFiles(here.root, ctx.env);
   if (dirty.length) {
-    throw refuse('PR_DIRTY', `the work tree of ${here.branch} has uncommitted changes: ${dirty.slice(0, 8).map((l) => l.trim().replace(/^\S+\s+/, '')).join(', ')}${dirty.length > 8 ? ', …' : ''}`, 'Nothing was pushed or posted. Commit the changes (or stash them), then rerun jst pr');
+    throw refuse(
+      'PR_DIRTY',
+      `the work tree of ${here.branch} has uncommitted changes: ${dirty
+        .slice(0, 8)
+        .map((l) => l.trim().replace(/^\S+\s+/, ''))
+        .join(', ')}${dirty.length > 8 ? ', …' : ''}`,
+      'Nothing was pushed or posted. Commit the changes (or stash them), then rerun jst pr',
+    );
   }
   say('✓ work tree is clean (git status --porcelain)');
   // The code host's settings are checked before the tracker is read (the client is kept for pushAndOpen).
@@ -42,8 +49,11 @@ export async function prOutcome(ctx: Context, o: PrOptions): Promise<Outcome> {
   const status = issue.fields.status?.name ?? '';
   refuseParent(here.key, issue.fields.subtasks ?? []);
   if (status !== s.inProgress && status !== s.inReview) {
-    throw refuse('PR_STATUS', `${here.key} is in "${status}": jst pr opens the pull request of work in "${s.inProgress}" (or reruns on "${s.inReview}")`,
-      status === s.done ? 'Nothing was changed: the issue is finished' : 'Nothing was changed. Run jst start first, then commit, then jst pr');
+    throw refuse(
+      'PR_STATUS',
+      `${here.key} is in "${status}": jst pr opens the pull request of work in "${s.inProgress}" (or reruns on "${s.inReview}")`,
+      status === s.done ? 'Nothing was changed: the issue is finished' : 'Nothing was changed. Run jst start first, then commit, then jst pr',
+    );
   }
   const base = await resolvePrBase({ ctx, cwd: here.root, env: ctx.env, branch: here.branch, key: here.key, config, client, issue, say });
   say(`✓ PR base ${base.base} (${base.source})`);
@@ -51,9 +61,19 @@ export async function prOutcome(ctx: Context, o: PrOptions): Promise<Outcome> {
   say('→ git fetch origin');
   await git.fetch(here.root, g);
   const baseRef = await firstRef(here.root, [`refs/remotes/origin/${base.base}`, `refs/heads/${base.base}`], ctx.env);
-  if (baseRef === null) throw refuse('PR_NO_BASE', `the PR base ${base.base} exists neither on origin nor here`, `Push ${base.base} first (its worktree's jst pr, or git push -u origin ${base.base}), then rerun`);
+  if (baseRef === null)
+    throw refuse(
+      'PR_NO_BASE',
+      `the PR base ${base.base} exists neither on origin nor here`,
+      `Push ${base.base} first (its worktree's jst pr, or git push -u origin ${base.base}), then rerun`,
+    );
   const commits = Number((await git.runGit(['rev-list', '--count', `${baseRef}..HEAD`], here.root, g)).stdout);
-  if (commits === 0) throw refuse('PR_NO_COMMITS', `${here.branch} has no commits beyond ${base.base}, so there is nothing to review`, 'Nothing was pushed or posted. Commit the work, then rerun jst pr');
+  if (commits === 0)
+    throw refuse(
+      'PR_NO_COMMITS',
+      `${here.branch} has no commits beyond ${base.base}, so there is nothing to review`,
+      'Nothing was pushed or posted. Commit the work, then rerun jst pr',
+    );
 
   const { pull, existing } = await pushAndOpen(ctx, o, { here, base: base.base, summary: issue.fields.summary ?? '', body }, say);
 
@@ -71,7 +91,11 @@ export async function prOutcome(ctx: Context, o: PrOptions): Promise<Outcome> {
   if (transitioned || !reported) {
     // The pull request's body goes to the code host as written (it renders Markdown itself); in the
     // Run report it is literal, or ADF nodes with --markdown.
-    const report = markedBody(RUN_REPORT, [`Pull request: ${pull.html_url}`, `Branch: ${here.branch} → ${base.base}`, `Commits beyond ${base.base}: ${commits}`], writtenBody(body, o.markdown, o.bodyFile ?? 'the body'));
+    const report = markedBody(
+      RUN_REPORT,
+      [`Pull request: ${pull.html_url}`, `Branch: ${here.branch} → ${base.base}`, `Commits beyond ${base.base}: ${commits}`],
+      writtenBody(body, o.markdown, o.bodyFile ?? 'the body'),
+    );
     say(`→ comment on ${here.key}: ${RUN_REPORT}`);
     reportId = (await client.addComment(here.key, report.adf)).id;
   } else {
@@ -79,20 +103,36 @@ export async function prOutcome(ctx: Context, o: PrOptions): Promise<Outcome> {
   }
 
   const result = {
-    key: here.key, branch: here.branch, base: base.base, baseSource: base.source, commits,
+    key: here.key,
+    branch: here.branch,
+    base: base.base,
+    baseSource: base.source,
+    commits,
     pullRequest: { number: pull.number, url: pull.html_url, state: pull.state, created: !existing },
-    status: s.inReview, transitioned, runReport: { posted: reportId !== null, commentId: reportId }, warnings,
+    status: s.inReview,
+    transitioned,
+    runReport: { posted: reportId !== null, commentId: reportId },
+    warnings,
     next: [`jst review ${here.key}`],
   };
-  return finish(result, [
-    `${here.key}: pull request #${pull.number} ${existing ? 'was already open' : 'opened'}: ${pull.html_url}`,
-    `${here.branch} → ${base.base} (${commits} commit${commits === 1 ? '' : 's'}), ${here.key} is "${s.inReview}"${transitioned ? ` (was "${status}")` : ''}`,
-    reportId ? `${RUN_REPORT} posted on ${here.key}.` : `${RUN_REPORT} already on ${here.key}: nothing new posted.`,
-  ], [`The reviewer: jst review ${here.key}`]);
+  return finish(
+    result,
+    [
+      `${here.key}: pull request #${pull.number} ${existing ? 'was already open' : 'opened'}: ${pull.html_url}`,
+      `${here.branch} → ${base.base} (${commits} commit${commits === 1 ? '' : 's'}), ${here.key} is "${s.inReview}"${transitioned ? ` (was "${status}")` : ''}`,
+      reportId ? `${RUN_REPORT} posted on ${here.key}.` : `${RUN_REPORT} already on ${here.key}: nothing new posted.`,
+    ],
+    [`The reviewer: jst review ${here.key}`],
+  );
 }
 
 /** Push the branch, then find its open pull request into `base` or open one (a rerun opens no second). */
-async function pushAndOpen(ctx: Context, o: PrOptions, w: { here: { root: string; branch: string; key: string }; base: string; summary: string; body: string | null | undefined }, say: (l: string) => void) {
+async function pushAndOpen(
+  ctx: Context,
+  o: PrOptions,
+  w: { here: { root: string; branch: string; key: string }; base: string; summary: string; body: string | null | undefined },
+  say: (l: string) => void,
+) {
   const { here, base, summary, body } = w;
   const codehost = await ctx.codehost();
   const g = { env: ctx.env };
@@ -119,7 +159,10 @@ async function pushAndOpen(ctx: Context, o: PrOptions, w: { here: { root: string
 /** ARCHITECTURE §11: a parent's pull request is the reviewer's, opened once its sub-tasks' are merged. */
 function refuseParent(key: string, subtasks: readonly { key: string }[]): void {
   if (subtasks.length) {
-    throw refuse('PR_PARENT', `${key} has sub-tasks (${subtasks.map((t) => t.key).join(', ')}): its pull request is opened by the reviewer once every sub-task pull request is merged, not by jst pr`,
-      `Nothing was pushed or posted. Open each sub-task's pull request with jst pr in its worktree; then the reviewer runs jst review ${key} --open-parent-pr`);
+    throw refuse(
+      'PR_PARENT',
+      `${key} has sub-tasks (${subtasks.map((t) => t.key).join(', ')}): its pull request is opened by the reviewer once every sub-task pull request is merged, not by jst pr`,
+      `Nothing was pushed or posted. Open each sub-task's pull request with jst pr in its worktree; then the reviewer runs jst review ${key} --open-parent-pr`,
+    );
   }
 }

@@ -15,7 +15,12 @@ const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'];
 export async function raw(ctx: Context, role: Role, method: string, path: string, bodyArg?: string): Promise<number> {
   const m = method.toUpperCase();
   if (!METHODS.includes(m)) throw new JstError({ code: 'USAGE', problem: `unknown HTTP method "${method}"`, hint: `Use one of ${METHODS.join(', ')}` });
-  if (!path.startsWith('/')) throw new JstError({ code: 'USAGE', problem: `PATH must start with / (got "${path}")`, hint: 'It is relative to {api_base}, e.g. /myself or /issue/ABC-1?fields=summary' });
+  if (!path.startsWith('/'))
+    throw new JstError({
+      code: 'USAGE',
+      problem: `PATH must start with / (got "${path}")`,
+      hint: 'It is relative to {api_base}, e.g. /myself or /issue/ABC-1?fields=summary',
+    });
   const body = bodyArg === undefined ? undefined : await readBody(ctx.io, bodyArg);
   const res = await ctx.client(role).raw(m, path, body);
   const out = res.body === undefined ? '' : typeof res.body === 'string' ? res.body : JSON.stringify(res.body, null, 2);
@@ -30,6 +35,19 @@ export async function raw(ctx: Context, role: Role, method: string, path: string
 }
 
 function reason(status: number): string {
-  const names: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 410: 'Gone', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' };
+  const names: Record<number, string> = {
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+    405: 'Method Not Allowed',
+    409: 'Conflict',
+    410: 'Gone',
+    413: 'Payload Too Large',
+    415: 'Unsupported Media Type',
+    429: 'Too Many Requests',
+    500: 'Internal Server Error',
+    503: 'Service Unavailable',
+  };
   return names[status] ?? '';
 }

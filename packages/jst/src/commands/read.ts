@@ -6,7 +6,9 @@ import { bold, dim, emit, line, printJson, table, type Outcome } from '../output
 import { documentText } from '../phase/document.js';
 import { issueKeyArg } from '../issue-key.js';
 
-export interface OutputOptions { json?: boolean | undefined }
+export interface OutputOptions {
+  json?: boolean | undefined;
+}
 
 /** JSON for scripts and agents (or when stdout is not a terminal); a short human form on a terminal. */
 export const wantsJson = (ctx: Context, o: OutputOptions) => Boolean(o.json) || !ctx.io.stdout.isTTY;
@@ -24,7 +26,15 @@ export async function tenant(ctx: Context, role: Role, o: OutputOptions): Promis
   const apiBase = await client.apiBase();
   const site = ctx.config().trackerHost;
   if (wantsJson(ctx, o)) printJson(ctx.io, { site, cloudId, apiBase });
-  else line(ctx.io, table([['site', site ?? ''], ['cloudId', cloudId], ['api_base', apiBase]]));
+  else
+    line(
+      ctx.io,
+      table([
+        ['site', site ?? ''],
+        ['cloudId', cloudId],
+        ['api_base', apiBase],
+      ]),
+    );
   return EXIT.ok;
 }
 
@@ -66,7 +76,13 @@ export async function issueView(ctx: Context, role: Role, key: string, o: Output
 
 export async function issueViewOutcome(ctx: Context, role: Role, key: string, o: { fields?: string | undefined }): Promise<Outcome<Issue>> {
   key = issueKeyArg(key); // abc-1 = ABC-1
-  const fields = o.fields ? PRESETS[o.fields] ?? o.fields.split(',').map((f) => f.trim()).filter(Boolean) : undefined;
+  const fields = o.fields
+    ? (PRESETS[o.fields] ??
+      o.fields
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean))
+    : undefined;
   const issue = await ctx.client(role).getIssue(key, fields);
   return { json: issue, text: `${describeIssue(ctx, issue)}\n`, code: EXIT.ok };
 }
@@ -93,7 +109,13 @@ export async function issueTransitions(ctx: Context, role: Role, key: string, o:
   key = issueKeyArg(key); // abc-1 = ABC-1
   const { transitions } = await ctx.client(role).transitions(key);
   if (wantsJson(ctx, o)) printJson(ctx.io, transitions);
-  else line(ctx.io, transitions.length ? table(transitions.map((t) => [t.id, t.name, `→ ${t.to?.name ?? '?'}`])) : dim(ctx.io, 'No transition is available from the current status.'));
+  else
+    line(
+      ctx.io,
+      transitions.length
+        ? table(transitions.map((t) => [t.id, t.name, `→ ${t.to?.name ?? '?'}`]))
+        : dim(ctx.io, 'No transition is available from the current status.'),
+    );
   return EXIT.ok;
 }
 
@@ -107,11 +129,22 @@ export async function commentList(ctx: Context, role: Role, key: string, o: Outp
 }
 
 /** POST /search/jql, following nextPageToken with --all. */
-export interface SearchOptions { fields?: string | undefined; all?: boolean | undefined; max?: number | undefined; pageToken?: string | undefined }
-export interface SearchResult { issues: Issue[]; nextPageToken?: string }
+export interface SearchOptions {
+  fields?: string | undefined;
+  all?: boolean | undefined;
+  max?: number | undefined;
+  pageToken?: string | undefined;
+}
+export interface SearchResult {
+  issues: Issue[];
+  nextPageToken?: string;
+}
 
 export async function searchOutcome(ctx: Context, role: Role, jql: string, o: SearchOptions): Promise<Outcome<SearchResult>> {
-  const fields = (o.fields ?? 'key,summary,status').split(',').map((f) => f.trim()).filter(Boolean);
+  const fields = (o.fields ?? 'key,summary,status')
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   const maxResults = o.max ?? 50;
   const client = ctx.client(role);
   const issues: Issue[] = [];

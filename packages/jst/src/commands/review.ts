@@ -9,7 +9,11 @@ import { finish, stepper } from '../phase/steps.js';
 import { requireIssueKey } from '../issue-key.js';
 import { nextStep } from '../phase/spell.js';
 
-export interface ReviewBriefOptions { key?: string | undefined; openParentPr?: boolean | undefined; json?: boolean | undefined }
+export interface ReviewBriefOptions {
+  key?: string | undefined;
+  openParentPr?: boolean | undefined;
+  json?: boolean | undefined;
+}
 
 export const ISSUE_FIELDS = ['summary', 'status', 'parent', 'subtasks', 'issuetype'];
 
@@ -17,7 +21,12 @@ export const ISSUE_FIELDS = ['summary', 'status', 'parent', 'subtasks', 'issuety
 export async function reviewKey(ctx: Context, key: string | undefined, command: string): Promise<{ key: string; cwd: string }> {
   if (key) return { key: requireIssueKey(key), cwd: ctx.cwd };
   const here = await issueCheckout(ctx, `${command} KEY`).catch(() => null);
-  if (!here) throw usage('USAGE', ctx.tool ? `${ctx.tool} needs key outside an issue's worktree` : `${command} needs an issue KEY outside an issue's worktree`, ctx.tool ? 'Pass key (e.g. "ABC-1"), or set cwd to the issue\'s worktree' : `Pass the key: ${command} ABC-1`);
+  if (!here)
+    throw usage(
+      'USAGE',
+      ctx.tool ? `${ctx.tool} needs key outside an issue's worktree` : `${command} needs an issue KEY outside an issue's worktree`,
+      ctx.tool ? 'Pass key (e.g. "ABC-1"), or set cwd to the issue\'s worktree' : `Pass the key: ${command} ABC-1`,
+    );
   return { key: here.key, cwd: here.root };
 }
 
@@ -46,19 +55,35 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
   if (subtasks.length) {
     const subs: PrEntry[] = [];
     for (const t of subtasks) {
-      const found = await pullOfIssue(l, subtaskAsIssue(t, issue)).catch((e: unknown) => { warn(`${t.key}: ${(e as Error).message}`); return null; });
+      const found = await pullOfIssue(l, subtaskAsIssue(t, issue)).catch((e: unknown) => {
+        warn(`${t.key}: ${(e as Error).message}`);
+        return null;
+      });
       subs.push(found?.entry ?? { key: t.key, branch: '', base: '', number: null, url: null, state: 'none', verdict: null });
     }
     const allMerged = subs.length > 0 && subs.every((e) => e.state === 'merged');
     if (o.openParentPr && !allMerged) {
-      throw refuse('REVIEW_NOT_MERGED', `the parent's pull request waits for every sub-task pull request to be merged, and these are not: ${subs.filter((e) => e.state !== 'merged').map((e) => `${e.key} (${e.state === 'none' ? 'no pull request' : e.state})`).join(', ')}`, 'Nothing was opened. Merge them on the code host first, then rerun');
+      throw refuse(
+        'REVIEW_NOT_MERGED',
+        `the parent's pull request waits for every sub-task pull request to be merged, and these are not: ${subs
+          .filter((e) => e.state !== 'merged')
+          .map((e) => `${e.key} (${e.state === 'none' ? 'no pull request' : e.state})`)
+          .join(', ')}`,
+        'Nothing was opened. Merge them on the code host first, then rerun',
+      );
     }
     if (allMerged) {
       const own = await pullOfIssue(l, issue);
       let opened = false;
       if (own.entry.state !== 'open' && own.entry.state !== 'merged' && o.openParentPr) {
         say(`→ open the parent's pull request from ${own.entry.branch} into ${own.entry.base}`);
-        const p = await codehost.createPull({ title: `${key}: ${issue.fields.summary ?? ''}`.trim(), head: own.entry.branch, base: own.entry.base, body: `${key}: ${issue.fields.summary ?? ''}\n\nEvery sub-task pull request (${subs.map((e) => e.key).join(', ')}) is merged into ${own.entry.branch}.\nOpened by jst review --open-parent-pr.`, draft: false });
+        const p = await codehost.createPull({
+          title: `${key}: ${issue.fields.summary ?? ''}`.trim(),
+          head: own.entry.branch,
+          base: own.entry.base,
+          body: `${key}: ${issue.fields.summary ?? ''}\n\nEvery sub-task pull request (${subs.map((e) => e.key).join(', ')}) is merged into ${own.entry.branch}.\nOpened by jst review --open-parent-pr.`,
+          draft: false,
+        });
         own.entry = { ...own.entry, number: p.number, url: p.html_url, state: 'open' };
         opened = true;
       }
@@ -71,7 +96,12 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
       parentPr = { allMerged, opened: false };
     }
   } else {
-    if (o.openParentPr) throw refuse('REVIEW_NOT_PARENT', `${key} has no sub-tasks, so there is no parent's pull request to open`, `Run jst review ${key} for its own pull request`);
+    if (o.openParentPr)
+      throw refuse(
+        'REVIEW_NOT_PARENT',
+        `${key} has no sub-tasks, so there is no parent's pull request to open`,
+        `Run jst review ${key} for its own pull request`,
+      );
     set = [(await pullOfIssue(l, issue)).entry];
   }
 
@@ -82,13 +112,20 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
     for (const e of withPr) e.verdict = await myVerdict(codehost, e.number!, me.login);
   }
   const next = nextFor(ctx, key, set, parentPr);
-  return finish({ key, summary: issue.fields.summary ?? '', status, track, prs: set, parentPr, warnings, next }, [
-    `${key}  ${issue.fields.summary ?? ''}  [${status}]`,
-    `Track: ${track}`,
-    set.length ? 'Pull requests:' : 'Pull requests: none to review yet',
-    ...set.map((e) => `  ${e.key}  ${e.branch} → ${e.base}  ${e.url ?? '(no pull request)'}  ${e.state}  ${e.verdict ? `your verdict: ${e.verdict.line}` : 'no verdict from you yet'}`),
-    'The diff: git diff <base>...<branch>, or the pull request on the code host.',
-  ], next);
+  return finish(
+    { key, summary: issue.fields.summary ?? '', status, track, prs: set, parentPr, warnings, next },
+    [
+      `${key}  ${issue.fields.summary ?? ''}  [${status}]`,
+      `Track: ${track}`,
+      set.length ? 'Pull requests:' : 'Pull requests: none to review yet',
+      ...set.map(
+        (e) =>
+          `  ${e.key}  ${e.branch} → ${e.base}  ${e.url ?? '(no pull request)'}  ${e.state}  ${e.verdict ? `your verdict: ${e.verdict.line}` : 'no verdict from you yet'}`,
+      ),
+      'The diff: git diff <base>...<branch>, or the pull request on the code host.',
+    ],
+    next,
+  );
 }
 
 /**
@@ -107,9 +144,22 @@ async function parentInReview(ctx: Context, issue: Issue, e: PrEntry, say: (l: s
   // Whether this command posted it already (a rerun): the reviewer's own comments. A Run report
   // counts as a marker only from the executor (ARCHITECTURE §11); this one is the reviewer's record.
   const own = await readRoleComments(ctx, 'reviewer', client, issue.key);
-  if (own.comments.some((c) => { const text = commentPlain(c); return firstLine(text) === RUN_REPORT && text.includes(e.url ?? '\u0000'); })) return s.inReview;
+  if (
+    own.comments.some((c) => {
+      const text = commentPlain(c);
+      return firstLine(text) === RUN_REPORT && text.includes(e.url ?? '\u0000');
+    })
+  )
+    return s.inReview;
   say(`→ comment on ${issue.key}: ${RUN_REPORT}`);
-  await client.addComment(issue.key, markedBody(RUN_REPORT, [`Pull request: ${e.url}`, `Branch: ${e.branch} → ${e.base}`, `Every sub-task pull request of ${issue.key} is merged into ${e.branch}.`]).adf);
+  await client.addComment(
+    issue.key,
+    markedBody(RUN_REPORT, [
+      `Pull request: ${e.url}`,
+      `Branch: ${e.branch} → ${e.base}`,
+      `Every sub-task pull request of ${issue.key} is merged into ${e.branch}.`,
+    ]).adf,
+  );
   return s.inReview;
 }
 

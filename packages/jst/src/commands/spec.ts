@@ -18,7 +18,24 @@ import type { Outcome } from '../output.js';
  * needs the schema. A named subset, not the namespace: a bundle that passes `import * as z` around
  * as a value must keep every export of it (zod's locales alone are 260 KB).
  */
-export type Z = Pick<typeof zm, 'array' | 'boolean' | 'describe' | 'enum' | 'int' | 'looseObject' | 'minLength' | 'nullable' | 'number' | 'object' | 'optional' | 'positive' | 'regex' | 'string' | 'union'>;
+export type Z = Pick<
+  typeof zm,
+  | 'array'
+  | 'boolean'
+  | 'describe'
+  | 'enum'
+  | 'int'
+  | 'looseObject'
+  | 'minLength'
+  | 'nullable'
+  | 'number'
+  | 'object'
+  | 'optional'
+  | 'positive'
+  | 'regex'
+  | 'string'
+  | 'union'
+>;
 export type Schema = zm.ZodMiniType;
 
 /** How the CLI spells one input. */

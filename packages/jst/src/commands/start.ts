@@ -56,13 +56,22 @@ export async function startOutcome(ctx: Context, o: StartOptions): Promise<Outco
   return { json: r, text: `${render(ctx, r)}\n`, code: EXIT.ok };
 }
 
-interface Io { say: (l: string) => void; warn: (l: string) => void; g: { env: NodeJS.ProcessEnv } }
+interface Io {
+  say: (l: string) => void;
+  warn: (l: string) => void;
+  g: { env: NodeJS.ProcessEnv };
+}
 
 /** Each step below reads or refuses before the next; the two writes (the transition, the push) come last. */
 async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
-  const say = (l: string) => { note(ctx.io, l); };
+  const say = (l: string) => {
+    note(ctx.io, l);
+  };
   const warnings: string[] = [];
-  const warn = (l: string) => { warnings.push(l); say(yellow(ctx.io, `! ${l}`)); };
+  const warn = (l: string) => {
+    warnings.push(l);
+    say(yellow(ctx.io, `! ${l}`));
+  };
   const io: Io = { say, warn, g: { env: ctx.env } };
   const config = ctx.config();
   const { info, branch, parsed } = await locate(ctx, io);
@@ -89,10 +98,20 @@ async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
   const moved = await toInProgress(client, issue, key, s, io);
   const push = await pushOnce(info.root, branch, heads.has(branch), parent !== null, io);
 
-  const bootstrap = await runBootstrap(info.root, {
-    JST_ISSUE_KEY: key, JST_WORKTREE_DIR: info.root, JST_BRANCH: branch, JST_PARENT_BRANCH: parentbranch ?? base.branch, JST_PROJECT_KEY: config.projectKey ?? key.split('-')[0]!,
-  }, ctx.env, say);
-  if (bootstrap && !bootstrap.ok) warn(`${bootstrap.script} failed (exit ${bootstrap.exitCode ?? 'not started'}); fix it and run it yourself from ${info.root}`);
+  const bootstrap = await runBootstrap(
+    info.root,
+    {
+      JST_ISSUE_KEY: key,
+      JST_WORKTREE_DIR: info.root,
+      JST_BRANCH: branch,
+      JST_PARENT_BRANCH: parentbranch ?? base.branch,
+      JST_PROJECT_KEY: config.projectKey ?? key.split('-')[0]!,
+    },
+    ctx.env,
+    say,
+  );
+  if (bootstrap && !bootstrap.ok)
+    warn(`${bootstrap.script} failed (exit ${bootstrap.exitCode ?? 'not started'}); fix it and run it yourself from ${info.root}`);
 
   return {
     key,
@@ -113,21 +132,35 @@ async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
     verdict: marks.verdict,
     taskMemory: taskMemory(marks.executor),
     warnings,
-    nextSteps: nextSteps(issue, { key, branch, base: base.branch, inReview: s.inReview, hotfix: parsed.kind === 'hotfix', defaultBase: config.defaultBaseBranch, upstream: push.upstream }),
+    nextSteps: nextSteps(issue, {
+      key,
+      branch,
+      base: base.branch,
+      inReview: s.inReview,
+      hotfix: parsed.kind === 'hotfix',
+      defaultBase: config.defaultBaseBranch,
+      upstream: push.upstream,
+    }),
   };
 }
 
 /** Where we are: a linked worktree on an issue branch (spec §1 rule 1: phase 2 runs inside one). */
 async function locate(ctx: Context, { g }: Io) {
   const info = await git.worktreeInfo(ctx.cwd, g).catch((e: unknown) => {
-    if (e instanceof git.GitError && e.code === 'GIT_FAILED') throw usage(`${ctx.cwd} is not inside a git checkout`, 'cd into the worktree jst plan created for the issue, then run jst start');
+    if (e instanceof git.GitError && e.code === 'GIT_FAILED')
+      throw usage(`${ctx.cwd} is not inside a git checkout`, 'cd into the worktree jst plan created for the issue, then run jst start');
     throw e;
   });
   if (!info.linked) throw usage(`jst start runs inside an issue's worktree, and ${info.root} is the main checkout`, await worktreeHint(info.root, g));
   const branch = await git.currentBranch(info.root, g);
-  if (branch === null) throw usage(`HEAD is detached in ${info.root}, so there is no issue branch to read the key from`, 'Check out the issue branch (feature/<KEY>-… or hotfix/<KEY>-…) in this worktree, then rerun');
+  if (branch === null)
+    throw usage(
+      `HEAD is detached in ${info.root}, so there is no issue branch to read the key from`,
+      'Check out the issue branch (feature/<KEY>-… or hotfix/<KEY>-…) in this worktree, then rerun',
+    );
   const parsed = issueKeyFromBranch(branch);
-  if (!parsed) throw usage(`${branch} is not an issue branch: jst start reads the issue key from feature/<KEY>-… or hotfix/<KEY>-…`, await worktreeHint(info.mainPath, g));
+  if (!parsed)
+    throw usage(`${branch} is not an issue branch: jst start reads the issue key from feature/<KEY>-… or hotfix/<KEY>-…`, await worktreeHint(info.mainPath, g));
   return { info, branch, parsed };
 }
 
@@ -138,7 +171,12 @@ async function assignedIssue(client: TrackerClient, key: string, branch: string,
   say(`→ read ${key} with the executor's fields`);
   const issue = await client.getIssue(key, [...EXECUTOR_FIELDS, 'assignee']).catch((e: unknown) => {
     if (e instanceof TrackerHttpError && e.status === 404) {
-      throw new JstError({ code: 'START_NO_ISSUE', exitCode: EXIT.failed, problem: `${key} (from the branch ${branch}) is missing or not visible to the executor ${client.email}`, hint: 'Check that the issue exists and that the executor is a member of its project' });
+      throw new JstError({
+        code: 'START_NO_ISSUE',
+        exitCode: EXIT.failed,
+        problem: `${key} (from the branch ${branch}) is missing or not visible to the executor ${client.email}`,
+        hint: 'Check that the issue exists and that the executor is a member of its project',
+      });
     }
     throw e;
   });
@@ -147,7 +185,8 @@ async function assignedIssue(client: TrackerClient, key: string, branch: string,
     const a = issue.fields.assignee;
     const who = a ? `${a.displayName ?? 'another account'} (accountId ${a.accountId})` : 'nobody';
     throw new JstError({
-      code: 'START_NOT_ASSIGNED', exitCode: EXIT.failed,
+      code: 'START_NOT_ASSIGNED',
+      exitCode: EXIT.failed,
       problem: `${key} is assigned to ${who}, not to the executor ${client.email} (accountId ${me.accountId}): phase 2 refuses an issue not assigned to the executor (spec §1 rule 9)`,
       hint: `Nothing was changed. Ask the assigner to assign it: jst --role assigner issue assign ${key} executor`,
     });
@@ -156,7 +195,13 @@ async function assignedIssue(client: TrackerClient, key: string, branch: string,
 }
 
 /** What phase 1 and the reviewer left on the issue: the PR base, the Assignment report, the verdict, the task memory. */
-async function readHandover(ctx: Context, client: TrackerClient, issue: Issue, at: { key: string; branch: string; root: string; hotfix: boolean }, { say, warn, g }: Io) {
+async function readHandover(
+  ctx: Context,
+  client: TrackerClient,
+  issue: Issue,
+  at: { key: string; branch: string; root: string; hotfix: boolean },
+  { say, warn, g }: Io,
+) {
   const { key, branch } = at;
   const config = ctx.config();
   // --- spec §1 rule 11: the PR base from the `PR target branch:` comment (all pages, text walk).
@@ -177,11 +222,16 @@ async function readHandover(ctx: Context, client: TrackerClient, issue: Issue, a
     base = { branch: target.branch, source: 'comment', parentbranch };
   } else {
     base = { branch: config.defaultBaseBranch, source: 'default', parentbranch };
-    warn(`${key} has no "${PR_TARGET_MARKER} …" comment: the PR base falls back to DEFAULT_BASE_BRANCH ${base.branch}`
-      + (at.hotfix ? ' (this is a hotfix branch, whose PR normally targets the production branch: check before opening the PR)' : ''));
+    warn(
+      `${key} has no "${PR_TARGET_MARKER} …" comment: the PR base falls back to DEFAULT_BASE_BRANCH ${base.branch}` +
+        (at.hotfix ? ' (this is a hotfix branch, whose PR normally targets the production branch: check before opening the PR)' : ''),
+    );
   }
   if (parentbranch === null) warn(`git config branch.${branch}.parentbranch is not set (phase 1 records it): cannot cross-check the PR base ${base.branch}`);
-  else if (parentbranch !== base.branch) warn(`the PR base ${base.branch} (${base.source === 'comment' ? 'from the comment' : 'the default'}) differs from git config branch.${branch}.parentbranch = ${parentbranch}: check which is right before opening the PR`);
+  else if (parentbranch !== base.branch)
+    warn(
+      `the PR base ${base.branch} (${base.source === 'comment' ? 'from the comment' : 'the default'}) differs from git config branch.${branch}.parentbranch = ${parentbranch}: check which is right before opening the PR`,
+    );
   if (target?.worktree && !samePath(target.worktree, at.root)) warn(`the comment names the worktree ${target.worktree}, but this worktree is ${at.root}`);
 
   // --- spec §1 rule 12: the Assignment report, on the parent for a sub-task.
@@ -212,7 +262,9 @@ async function toInProgress(client: TrackerClient, issue: Issue, key: string, s:
     return { status: previousStatus, previousStatus, transitioned: false };
   }
   if (previousStatus === s.inReview || previousStatus === s.done) {
-    warn(`${key} is in "${previousStatus}", past "${s.inProgress}": its status is left as it is (move it yourself with jst --role executor issue transition ${key} --to "${s.inProgress}" if work really restarts)`);
+    warn(
+      `${key} is in "${previousStatus}", past "${s.inProgress}": its status is left as it is (move it yourself with jst --role executor issue transition ${key} --to "${s.inProgress}" if work really restarts)`,
+    );
     return { status: previousStatus, previousStatus, transitioned: false };
   }
   say(`→ move ${key} from "${previousStatus}" to "${s.inProgress}"`);
@@ -238,7 +290,10 @@ async function pushOnce(root: string, branch: string, onOrigin: boolean, isSubta
   return { pushed, wasOnOrigin: onOrigin, upstream };
 }
 
-function nextSteps(issue: Issue, n: { key: string; branch: string; base: string; inReview: string; hotfix: boolean; defaultBase: string; upstream: string | null }): string[] {
+function nextSteps(
+  issue: Issue,
+  n: { key: string; branch: string; base: string; inReview: string; hotfix: boolean; defaultBase: string; upstream: string | null },
+): string[] {
   const steps = [
     `Do the work in this worktree on ${n.branch}; the acceptance criteria are the definition of done${issue.fields.subtasks?.length ? ` (the sub-tasks ${issue.fields.subtasks.map((t) => t.key).join(', ')} have their own worktrees)` : ''}.`,
     `Keep notes for the next session: jst note "…" (a "Task memory" comment on ${n.key}).`,
@@ -257,12 +312,23 @@ function render(ctx: Context, r: StartResult): string {
   if (r.subtasks.length) out.push(`Sub-tasks: ${r.subtasks.map((t) => `${t.key} ${t.summary}`).join('; ')}`);
   out.push(`Branch: ${r.branch}${r.push.upstream ? ` (tracks ${r.push.upstream})` : ''}${r.push.pushed ? ', pushed now' : ''}`);
   out.push(`Worktree: ${r.worktree}`);
-  out.push(`PR base: ${r.base.branch} (${r.base.source === 'comment' ? `from the "${PR_TARGET_MARKER}" comment` : 'DEFAULT_BASE_BRANCH: no PR target comment'})`);
+  out.push(
+    `PR base: ${r.base.branch} (${r.base.source === 'comment' ? `from the "${PR_TARGET_MARKER}" comment` : 'DEFAULT_BASE_BRANCH: no PR target comment'})`,
+  );
   if (r.verdict) out.push('', ...changesRequestedLines(r.verdict));
   out.push('', 'Acceptance criteria:');
-  out.push(...(r.acceptanceCriteria.length ? r.acceptanceCriteria.map((c) => `  - ${c}`) : [dim(io, '  (none found under an "Acceptance criteria" heading in the description)')]));
+  out.push(
+    ...(r.acceptanceCriteria.length
+      ? r.acceptanceCriteria.map((c) => `  - ${c}`)
+      : [dim(io, '  (none found under an "Acceptance criteria" heading in the description)')]),
+  );
   if (r.notes) out.push('', 'Notes:', `  ${r.notes}`);
-  if (r.taskMemory.length) out.push('', `Task memory (${r.taskMemory.length} earlier note${r.taskMemory.length === 1 ? '' : 's'}):`, ...r.taskMemory.flatMap((m) => m.text.split('\n').map((l, i) => `  ${i === 0 ? '- ' : '  '}${l}`)));
+  if (r.taskMemory.length)
+    out.push(
+      '',
+      `Task memory (${r.taskMemory.length} earlier note${r.taskMemory.length === 1 ? '' : 's'}):`,
+      ...r.taskMemory.flatMap((m) => m.text.split('\n').map((l, i) => `  ${i === 0 ? '- ' : '  '}${l}`)),
+    );
   out.push('');
   if (r.assignmentReport) out.push(`Assignment report (on ${r.assignmentReport.issue}):`, ...r.assignmentReport.text.split('\n').map((l) => `  ${l}`));
   else out.push(dim(io, `No "${REPORT_MARKER}" comment found on ${r.parent?.key ?? r.key}.`));
@@ -284,10 +350,22 @@ async function worktreeHint(cwd: string, g: git.GitOptions): Promise<string> {
 
 async function originHeads(cwd: string, g: git.GitOptions): Promise<Set<string>> {
   const out = (await git.runGit(['ls-remote', '--heads', 'origin'], cwd, g)).stdout;
-  return new Set(out.split('\n').map((l) => l.split('\t')[1] ?? '').filter((r) => r.startsWith('refs/heads/')).map((r) => r.slice('refs/heads/'.length)));
+  return new Set(
+    out
+      .split('\n')
+      .map((l) => l.split('\t')[1] ?? '')
+      .filter((r) => r.startsWith('refs/heads/'))
+      .map((r) => r.slice('refs/heads/'.length)),
+  );
 }
 
 function samePath(a: string, b: string): boolean {
-  const real = (p: string) => { try { return realpathSync(p); } catch { return p; } };
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
   return real(a) === real(b);
 }

@@ -14,8 +14,17 @@ import { startCommand } from './work/start.js';
 
 /** The specs that are MCP tools (ARCHITECTURE §13), in the order `jst mcp` lists them. */
 export const TOOL_SPECS: readonly CommandSpec[] = [
-  healthcheckCommand, issueViewCommand, searchCommand,
-  planCommand, planDryRunCommand,
-  startCommand, noteCommand, prBaseCommand, prCommand,
-  reviewCommand, reviewVerdictCommand, parentPrCommand, doneCommand,
+  healthcheckCommand,
+  issueViewCommand,
+  searchCommand,
+  planCommand,
+  planDryRunCommand,
+  startCommand,
+  noteCommand,
+  prBaseCommand,
+  prCommand,
+  reviewCommand,
+  reviewVerdictCommand,
+  parentPrCommand,
+  doneCommand,
 ];

@@ -28,7 +28,8 @@ export async function reviewVerdictOutcome(ctx: Context, o: VerdictOptions): Pro
   const { say, warnings } = stepper(ctx);
   o = { ...o, key: requireIssueKey(o.key) };
   const summary = o.summary.trim();
-  if (!summary || /[\r\n]/.test(summary)) throw usage('USAGE', `${nextStep.input(ctx, 'summary', '--summary')} must be one non-empty line: it becomes the verdict's first line`);
+  if (!summary || /[\r\n]/.test(summary))
+    throw usage('USAGE', `${nextStep.input(ctx, 'summary', '--summary')} must be one non-empty line: it becomes the verdict's first line`);
   const body = bodyText({ words: o.body === undefined ? [] : [o.body], bodyFile: o.bodyFile }, 'review body');
   const config = ctx.config();
   const s = config.statuses;
@@ -38,8 +39,13 @@ export async function reviewVerdictOutcome(ctx: Context, o: VerdictOptions): Pro
   const issue = await client.getIssue(o.key, ISSUE_FIELDS);
   const { entry, pull } = await pullOfIssue({ ctx, cwd: ctx.cwd, env: ctx.env, config, client, codehost, say }, issue);
   if (!pull || entry.state !== 'open') {
-    throw refuse('REVIEW_NO_PR', `${o.key} has no open pull request from ${entry.branch} into ${entry.base}${entry.state === 'none' ? '' : ` (the newest is ${entry.state})`}`,
-      issue.fields.subtasks?.length ? `Nothing was posted. For a parent: ${nextStep.openParentPr(ctx, o.key)} once every sub-task pull request is merged` : 'Nothing was posted. The executor opens it with jst pr');
+    throw refuse(
+      'REVIEW_NO_PR',
+      `${o.key} has no open pull request from ${entry.branch} into ${entry.base}${entry.state === 'none' ? '' : ` (the newest is ${entry.state})`}`,
+      issue.fields.subtasks?.length
+        ? `Nothing was posted. For a parent: ${nextStep.openParentPr(ctx, o.key)} once every sub-task pull request is merged`
+        : 'Nothing was posted. The executor opens it with jst pr',
+    );
   }
   const line = verdictLine(o.kind, summary);
   say('→ this code-host identity (GET /user)');
@@ -53,7 +59,11 @@ export async function reviewVerdictOutcome(ctx: Context, o: VerdictOptions): Pro
   // A run stopped after its comment sent the issue back (In Progress) finishes what it began.
   const resume = o.kind === 'changes-requested' && onIssue?.line === line && status === s.inProgress;
   if (!rerun && !resume && status !== s.inReview) {
-    throw refuse('REVIEW_STATUS', `${o.key} is in "${status}", not "${s.inReview}": a verdict is given on work in review`, 'Nothing was posted. The executor moves it to review with jst pr');
+    throw refuse(
+      'REVIEW_STATUS',
+      `${o.key} is in "${status}", not "${s.inReview}": a verdict is given on work in review`,
+      'Nothing was posted. The executor moves it to review with jst pr',
+    );
   }
   const report = markedBody(line, [`Issue: ${o.key}`, `Pull request: ${pull.html_url}`], writtenBody(body, o.markdown, o.bodyFile ?? 'the review body'));
   const posted = { review: false, comment: false, tally: false, transitioned: false };
@@ -70,9 +80,13 @@ export async function reviewVerdictOutcome(ctx: Context, o: VerdictOptions): Pro
     commentId ??= (await reviewerVerdictOf(ctx, client, o.key))?.commentId ?? null;
     const r = await sendBack(client, o.key, { id: commentId ?? '', line }, s, say);
     if (!r.won) {
-      throw refuse('REVIEW_RACE_LOST', `${o.key} moved to "${r.status}"${r.status === s.done ? ' (jst done)' : ''} while the verdict was being given, so it was not sent back`,
-        r.withdrawn ? `The comment "${line}" on ${o.key} was withdrawn, and nothing was posted on the pull request. To reopen the work, move ${o.key} back yourself, then give the verdict again`
-          : `The comment "${line}" on ${o.key} could not be withdrawn: delete it by hand. Nothing was posted on the pull request`);
+      throw refuse(
+        'REVIEW_RACE_LOST',
+        `${o.key} moved to "${r.status}"${r.status === s.done ? ' (jst done)' : ''} while the verdict was being given, so it was not sent back`,
+        r.withdrawn
+          ? `The comment "${line}" on ${o.key} was withdrawn, and nothing was posted on the pull request. To reopen the work, move ${o.key} back yourself, then give the verdict again`
+          : `The comment "${line}" on ${o.key} could not be withdrawn: delete it by hand. Nothing was posted on the pull request`,
+      );
     }
     posted.transitioned = r.transitioned;
   }
@@ -86,12 +100,25 @@ export async function reviewVerdictOutcome(ctx: Context, o: VerdictOptions): Pro
 
   const approved = o.kind === 'approved';
   const next = approved ? [`jst done ${o.key} --yes ${o.key}`] : [`The executor, in ${entry.branch}'s worktree: fix, commit, then jst pr`];
-  return finish({ key: o.key, verdict: line, pullRequest: { number: pull.number, url: pull.html_url }, rerun: !posted.review && !posted.comment, posted, status: o.kind === 'changes-requested' && !rerun ? s.inProgress : status, warnings, next }, [
-    posted.review || posted.comment ? `${o.key}: ${line}` : `${o.key}: "${line}" was already given: nothing new posted`,
-    `Pull request #${pull.number}: ${pull.html_url}`,
-    ...(posted.transitioned ? [`${o.key} moved back to "${s.inProgress}".`] : []),
-    ...(posted.tally ? [`Tally updated on ${parent}.`] : []),
-  ], next);
+  return finish(
+    {
+      key: o.key,
+      verdict: line,
+      pullRequest: { number: pull.number, url: pull.html_url },
+      rerun: !posted.review && !posted.comment,
+      posted,
+      status: o.kind === 'changes-requested' && !rerun ? s.inProgress : status,
+      warnings,
+      next,
+    },
+    [
+      posted.review || posted.comment ? `${o.key}: ${line}` : `${o.key}: "${line}" was already given: nothing new posted`,
+      `Pull request #${pull.number}: ${pull.html_url}`,
+      ...(posted.transitioned ? [`${o.key} moved back to "${s.inProgress}".`] : []),
+      ...(posted.tally ? [`Tally updated on ${parent}.`] : []),
+    ],
+    next,
+  );
 }
 
 /**
@@ -99,7 +126,13 @@ export async function reviewVerdictOutcome(ctx: Context, o: VerdictOptions): Pro
  * edits in place (posted the first time; left alone when nothing changed). Only a tally from the
  * reviewer's own account counts (ARCHITECTURE §11 markers), and only that one can be edited.
  */
-async function postTally(ctx: Context, client: TrackerClient, parentKey: string, known: { key: string; verdict: Verdict }, say: (l: string) => void): Promise<boolean> {
+async function postTally(
+  ctx: Context,
+  client: TrackerClient,
+  parentKey: string,
+  known: { key: string; verdict: Verdict },
+  say: (l: string) => void,
+): Promise<boolean> {
   say(`→ read ${parentKey} (the tally)`);
   const parent = await client.getIssue(parentKey, ['subtasks']);
   const rows: string[] = [];
@@ -118,11 +151,14 @@ async function postTally(ctx: Context, client: TrackerClient, parentKey: string,
   if (last && last.text.trim() === tally.text.trim()) return false;
   if (last) {
     say(`→ edit the ${REVIEW_TALLY} on ${parentKey} in place (${approved} of ${subs.length} approved)`);
-    const edited = await client.updateComment(parentKey, last.comment.id, tally.adf).then(() => true, (e: unknown) => {
-      // A tracker whose permission scheme lets no one edit comments: a new tally rather than none.
-      if (e instanceof TrackerHttpError && e.status === 403) return false;
-      throw e;
-    });
+    const edited = await client.updateComment(parentKey, last.comment.id, tally.adf).then(
+      () => true,
+      (e: unknown) => {
+        // A tracker whose permission scheme lets no one edit comments: a new tally rather than none.
+        if (e instanceof TrackerHttpError && e.status === 403) return false;
+        throw e;
+      },
+    );
     if (edited) return true;
     say(`→ comment on ${parentKey}: ${REVIEW_TALLY} (the tracker refused the edit; ${approved} of ${subs.length} approved)`);
     await client.addComment(parentKey, tally.adf);
@@ -132,4 +168,3 @@ async function postTally(ctx: Context, client: TrackerClient, parentKey: string,
   }
   return true;
 }
-

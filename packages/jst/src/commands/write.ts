@@ -14,16 +14,35 @@ import { wantsJson, type OutputOptions } from './read.js';
  * Plain text → one ADF paragraph per non-empty line (nothing interpreted), Markdown → ADF nodes
  * with `markdown`, or an ADF file checked locally.
  */
-async function documentFrom(ctx: Context, o: { textFile?: string | undefined; adfFile?: string | undefined; stdin?: boolean; markdown?: boolean | undefined }, what: string): Promise<AdfDoc | undefined> {
+async function documentFrom(
+  ctx: Context,
+  o: { textFile?: string | undefined; adfFile?: string | undefined; stdin?: boolean; markdown?: boolean | undefined },
+  what: string,
+): Promise<AdfDoc | undefined> {
   const given = [o.textFile, o.adfFile, o.stdin ? '-' : undefined].filter((x) => x !== undefined);
-  if (given.length > 1) throw new JstError({ code: 'USAGE', problem: `give the ${what} one way only`, hint: 'Use one of a text file, an ADF file or - (stdin)' });
+  if (given.length > 1)
+    throw new JstError({ code: 'USAGE', problem: `give the ${what} one way only`, hint: 'Use one of a text file, an ADF file or - (stdin)' });
   if (o.adfFile) {
-    if (o.markdown) throw new JstError({ code: 'USAGE', problem: '--markdown applies to text, not to --adf-file', hint: 'Drop --markdown, or pass the Markdown as a text file' });
+    if (o.markdown)
+      throw new JstError({
+        code: 'USAGE',
+        problem: '--markdown applies to text, not to --adf-file',
+        hint: 'Drop --markdown, or pass the Markdown as a text file',
+      });
     const text = readFileArg(o.adfFile, 'ADF');
     let json: unknown;
-    try { json = JSON.parse(text); } catch (e) { throw new JstError({ code: 'USAGE', problem: `${o.adfFile} is not JSON: ${(e as Error).message}` }); }
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      throw new JstError({ code: 'USAGE', problem: `${o.adfFile} is not JSON: ${(e as Error).message}` });
+    }
     const v = validateAdf(json);
-    if (!v.ok) throw new JstError({ code: 'USAGE', problem: `${o.adfFile} is not valid ADF: ${v.message} at ${v.path}`, hint: 'Fix the document, or pass plain text with a text file instead' });
+    if (!v.ok)
+      throw new JstError({
+        code: 'USAGE',
+        problem: `${o.adfFile} is not valid ADF: ${v.message} at ${v.path}`,
+        hint: 'Fix the document, or pass plain text with a text file instead',
+      });
     return v.doc;
   }
   const fromStdin = o.stdin || o.textFile === '-';
@@ -38,8 +57,15 @@ function resolveWho(ctx: Context, who: string): string {
 }
 
 export interface CreateOptions extends OutputOptions {
-  type: string; summary: string; parent?: string; assignee?: string; project?: string;
-  descriptionFile?: string; adfFile?: string; description?: string; markdown?: boolean;
+  type: string;
+  summary: string;
+  parent?: string;
+  assignee?: string;
+  project?: string;
+  descriptionFile?: string;
+  adfFile?: string;
+  description?: string;
+  markdown?: boolean;
 }
 
 /** spec §4 endpoint 6 / client rule 3: prints the new key (or {id, key, self} with --json). */
@@ -47,10 +73,22 @@ export async function issueCreate(ctx: Context, role: Role, o: CreateOptions): P
   if (o.type !== 'Task' && o.type !== 'Subtask') throw new JstError({ code: 'USAGE', problem: `--type must be Task or Subtask (got "${o.type}")` });
   if (o.type === 'Subtask' && !o.parent) throw new JstError({ code: 'USAGE', problem: 'a Subtask needs --parent KEY' });
   if (o.type === 'Task' && o.parent) throw new JstError({ code: 'USAGE', problem: 'only a Subtask takes --parent' });
-  if (o.description !== undefined && o.description !== '-') throw new JstError({ code: 'USAGE', problem: '--description takes only - (read plain text from stdin)', hint: 'Use --description-file F for a file' });
+  if (o.description !== undefined && o.description !== '-')
+    throw new JstError({ code: 'USAGE', problem: '--description takes only - (read plain text from stdin)', hint: 'Use --description-file F for a file' });
   const project = o.project ?? ctx.config().projectKey;
-  if (!project) throw new JstError({ code: 'CONFIG', problem: 'no project key', setting: 'PROJECT_KEY', file: ctx.config().files.team, hint: 'Set PROJECT_KEY in .jst/team.env or pass --project KEY' });
-  const description = await documentFrom(ctx, { textFile: o.descriptionFile, adfFile: o.adfFile, stdin: o.description === '-', markdown: o.markdown }, 'description');
+  if (!project)
+    throw new JstError({
+      code: 'CONFIG',
+      problem: 'no project key',
+      setting: 'PROJECT_KEY',
+      file: ctx.config().files.team,
+      hint: 'Set PROJECT_KEY in .jst/team.env or pass --project KEY',
+    });
+  const description = await documentFrom(
+    ctx,
+    { textFile: o.descriptionFile, adfFile: o.adfFile, stdin: o.description === '-', markdown: o.markdown },
+    'description',
+  );
   const client = ctx.client(role);
   const fields: IssueFields = { project: { key: project }, issuetype: { name: o.type }, summary: o.summary };
   if (description) fields.description = description;
@@ -87,7 +125,11 @@ export async function issueTransition(ctx: Context, role: Role, key: string, sta
 export async function issueDelete(ctx: Context, role: Role, key: string, o: OutputOptions & { withSubtasks?: boolean; yes?: string }): Promise<number> {
   key = issueKeyArg(key); // abc-1 = ABC-1
   if (o.yes !== undefined && issueKeyArg(o.yes) !== key) {
-    throw new JstError({ code: 'USAGE', problem: `--yes ${o.yes} does not repeat the key ${key}`, hint: 'Name the issue to delete twice: jst issue delete KEY --yes KEY' });
+    throw new JstError({
+      code: 'USAGE',
+      problem: `--yes ${o.yes} does not repeat the key ${key}`,
+      hint: 'Name the issue to delete twice: jst issue delete KEY --yes KEY',
+    });
   }
   if (o.yes === undefined) {
     if (!ctx.io.interactive) {
@@ -97,14 +139,22 @@ export async function issueDelete(ctx: Context, role: Role, key: string, o: Outp
     const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr as NodeJS.WritableStream });
     const answer = (await rl.question(`Type ${key} to delete it${o.withSubtasks ? ' with its sub-tasks' : ''}: `)).trim();
     rl.close();
-    if (issueKeyArg(answer) !== key) { ctx.io.stderr.write('Not deleted: the key typed did not match.\n'); return EXIT.usage; }
+    if (issueKeyArg(answer) !== key) {
+      ctx.io.stderr.write('Not deleted: the key typed did not match.\n');
+      return EXIT.usage;
+    }
   }
   try {
     await ctx.client(role).deleteIssue(key, o.withSubtasks ?? false);
   } catch (e) {
     // The tracker's remedy names its API parameter (deleteSubtasks=true); a jst user's is the flag.
     if (e instanceof TrackerHttpError && e.status === 400 && !o.withSubtasks && /sub-?tasks?/i.test(e.vendorMessage)) {
-      throw new JstError({ code: 'HAS_SUBTASKS', exitCode: EXIT.failed, problem: `${key} has sub-tasks, so it was not deleted (nothing was)`, hint: `Rerun with --with-subtasks to delete it together with them: jst --role ${role} issue delete ${key} --with-subtasks --yes ${key}` });
+      throw new JstError({
+        code: 'HAS_SUBTASKS',
+        exitCode: EXIT.failed,
+        problem: `${key} has sub-tasks, so it was not deleted (nothing was)`,
+        hint: `Rerun with --with-subtasks to delete it together with them: jst --role ${role} issue delete ${key} --with-subtasks --yes ${key}`,
+      });
     }
     throw e;
   }
@@ -113,7 +163,12 @@ export async function issueDelete(ctx: Context, role: Role, key: string, o: Outp
   return EXIT.ok;
 }
 
-export async function commentAdd(ctx: Context, role: Role, key: string, o: OutputOptions & { bodyFile?: string; adfFile?: string; stdin?: boolean; markdown?: boolean }): Promise<number> {
+export async function commentAdd(
+  ctx: Context,
+  role: Role,
+  key: string,
+  o: OutputOptions & { bodyFile?: string; adfFile?: string; stdin?: boolean; markdown?: boolean },
+): Promise<number> {
   key = issueKeyArg(key); // abc-1 = ABC-1
   const body = await documentFrom(ctx, { textFile: o.bodyFile, adfFile: o.adfFile, stdin: o.stdin ?? false, markdown: o.markdown }, 'comment body');
   if (!body) throw new JstError({ code: 'USAGE', problem: 'no comment body', hint: 'Pass --body-file F, --adf-file F or - (stdin)' });

@@ -62,14 +62,26 @@ export function configCache(): ConfigCache {
  * time may be before the stamp alone is not trusted; null when a file's metadata cannot be read
  * (then nothing is kept). The times are milliseconds with their fraction (a double keeps ~0.1 µs).
  */
-function stampOf(jstDir: string | null, repoRoot: string | null, files: string[], env: Readonly<Record<string, string | undefined>>): { text: string; newest: number; racyMs: number } | null {
+function stampOf(
+  jstDir: string | null,
+  repoRoot: string | null,
+  files: string[],
+  env: Readonly<Record<string, string | undefined>>,
+): { text: string; newest: number; racyMs: number } | null {
   const parts: string[] = [];
   let newest = -Infinity;
   let racyMs = RACY_MS;
   for (const file of files) {
     let s;
-    try { s = statSync(file, { throwIfNoEntry: false }); } catch { return null; }
-    if (s === undefined) { parts.push('absent'); continue; }
+    try {
+      s = statSync(file, { throwIfNoEntry: false });
+    } catch {
+      return null;
+    }
+    if (s === undefined) {
+      parts.push('absent');
+      continue;
+    }
     parts.push(`${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.mode}`);
     newest = Math.max(newest, s.mtimeMs, s.ctimeMs);
     if (s.mtimeMs % 1000 === 0 || s.ctimeMs % 1000 === 0) racyMs = RACY_MS_WHOLE_SECONDS;
@@ -78,7 +90,11 @@ function stampOf(jstDir: string | null, repoRoot: string | null, files: string[]
 }
 
 function textOf(file: string): string | null {
-  try { return readFileSync(file, 'utf8'); } catch { return null; }
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 const same = (a: readonly (string | null)[], b: readonly (string | null)[]) => a.length === b.length && a.every((t, i) => t === b[i]);

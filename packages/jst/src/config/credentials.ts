@@ -29,7 +29,10 @@ export function requireRoleCredentials(config: JstConfig, role: Role): { email: 
 /** The role's e-mail from local configuration alone (spec §1 rule 9: no tracker call, no token needed). */
 export function requireRoleEmail(config: JstConfig, role: Role): string {
   const name = roleSettings(role).email;
-  return orThrow(checkRoleCredentials(config, role).filter((p) => p.setting === name), () => config.settings[name]?.value ?? '');
+  return orThrow(
+    checkRoleCredentials(config, role).filter((p) => p.setting === name),
+    () => config.settings[name]?.value ?? '',
+  );
 }
 
 export function requireCodehostToken(config: JstConfig): string {
@@ -38,10 +41,18 @@ export function requireCodehostToken(config: JstConfig): string {
 
 export function checkToken(config: JstConfig, name: SettingName, required: boolean): ConfigProblem[] {
   const setting = config.settings[name];
-  if (setting === undefined) return required ? [missing(config, name, settingSpec(name).description, name === 'CODEHOST_PAT_TOKEN' ? undefined : NO_DEFAULT)] : [];
+  if (setting === undefined)
+    return required ? [missing(config, name, settingSpec(name).description, name === 'CODEHOST_PAT_TOKEN' ? undefined : NO_DEFAULT)] : [];
   const dirs = [config.cwd, ...(config.jstDir === null ? [] : [config.jstDir])];
   // spec §2: a token setting holds the token value, not a file path.
   if (!looksLikeFilePath(setting.value, dirs)) return [];
-  return [bad(config, name, 'CONFIG_TOKEN_IS_PATH', 'holds a file path, not a token', `Paste the token value itself into ${name} (${name}=<token>), not the path of a file that contains it`)];
+  return [
+    bad(
+      config,
+      name,
+      'CONFIG_TOKEN_IS_PATH',
+      'holds a file path, not a token',
+      `Paste the token value itself into ${name} (${name}=<token>), not the path of a file that contains it`,
+    ),
+  ];
 }
-

@@ -112,10 +112,7 @@ function readDouble(text: string): { value: string; end: number } {
 }
 
 /** One line to write: a setting, optionally preceded by comment lines; or a bare comment/blank line. */
-export type EnvLine =
-  | { name: string; value: string; comment?: string | undefined }
-  | { comment: string }
-  | { blank: true };
+export type EnvLine = { name: string; value: string; comment?: string | undefined } | { comment: string } | { blank: true };
 
 /** Quotes a value only when it would not read back unchanged (or would be unsafe to `source` in a shell). */
 export function formatEnvValue(value: string): string {

@@ -10,10 +10,7 @@ import { closestName } from './suggest.js';
 import { normalizeBaseUrl, normalizeTrackerHost } from './values.js';
 
 /** Where a value came from, so every message can name its source. */
-export type ValueSource =
-  | { kind: 'file'; file: string; line: number }
-  | { kind: 'environment' }
-  | { kind: 'default' };
+export type ValueSource = { kind: 'file'; file: string; line: number } | { kind: 'environment' } | { kind: 'default' };
 
 export interface SettingValue {
   readonly value: string;
@@ -26,7 +23,6 @@ export interface StatusNames {
   readonly inReview: string;
   readonly done: string;
 }
-
 
 export interface JstConfig {
   readonly cwd: string;
@@ -157,7 +153,11 @@ function collect(
   }
   const previous = target.get(entry.name);
   if (previous !== undefined && previous.source.kind === 'file' && previous.source.file === file) {
-    warnings.push({ ...base, code: 'DUPLICATE_SETTING', message: `${entry.name} is set again in ${where}; the earlier line ${previous.source.line} is ignored` });
+    warnings.push({
+      ...base,
+      code: 'DUPLICATE_SETTING',
+      message: `${entry.name} is set again in ${where}; the earlier line ${previous.source.line} is ignored`,
+    });
   }
   target.set(entry.name, { value: entry.value, source: { kind: 'file', file, line: entry.line } });
 }

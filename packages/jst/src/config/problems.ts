@@ -60,4 +60,3 @@ export function bad(config: JstConfig, name: SettingName, code: string, what: st
   const line = source.kind === 'file' ? source.line : undefined;
   return { code, setting: name, file, line, message: `${name} (from ${describeSource(source)}) ${what}`, fix };
 }
-

@@ -47,11 +47,13 @@ export function redactorOf(secrets: readonly string[]): (text: string) => string
     forms.add(encodeURIComponent(secret));
   }
   // Longest first, so a secret that contains another is replaced whole rather than leaving a tail.
-  const steps = [...forms].sort((a, b) => b.length - a.length).map((form): ((text: string) => string) => {
-    if (form.length >= MIN_ANYWHERE) return (text) => (text.includes(form) ? text.split(form).join(REDACTED) : text);
-    const whole = new RegExp(`(?<![${TOKEN_CHAR}])${escapeRegExp(form)}(?![${TOKEN_CHAR}])`, 'g');
-    return (text) => text.replace(whole, REDACTED);
-  });
+  const steps = [...forms]
+    .sort((a, b) => b.length - a.length)
+    .map((form): ((text: string) => string) => {
+      if (form.length >= MIN_ANYWHERE) return (text) => (text.includes(form) ? text.split(form).join(REDACTED) : text);
+      const whole = new RegExp(`(?<![${TOKEN_CHAR}])${escapeRegExp(form)}(?![${TOKEN_CHAR}])`, 'g');
+      return (text) => text.replace(whole, REDACTED);
+    });
   return (text) => {
     let out = text;
     for (const step of steps) out = step(out);

@@ -18,14 +18,35 @@ export interface SettingSpec {
 
 // spec §2 "Toolkit configuration" table, plus the two optional addressing settings of ARCHITECTURE §4.
 export const SETTINGS = [
-  { name: 'DEFAULT_BASE_BRANCH', file: 'team', kind: 'branch', runtimeDefault: 'development', initDefault: 'development', description: 'base branch planned work starts from' },
+  {
+    name: 'DEFAULT_BASE_BRANCH',
+    file: 'team',
+    kind: 'branch',
+    runtimeDefault: 'development',
+    initDefault: 'development',
+    description: 'base branch planned work starts from',
+  },
   // spec §2: default `main` is what `jst init` writes; at run time a missing value reads `unset`
   // (ARCHITECTURE §10), because a production branch name is never invented.
   { name: 'PRODUCTION_BRANCH', file: 'team', kind: 'branch', initDefault: 'main', description: 'production branch hotfixes are cut from' },
   { name: 'PROJECT_KEY', file: 'team', kind: 'project-key', description: 'project key prefix of issue keys' },
   { name: 'STATUS_TODO', file: 'team', kind: 'status', runtimeDefault: 'To Do', initDefault: 'To Do', description: 'status new issues land in' },
-  { name: 'STATUS_IN_PROGRESS', file: 'team', kind: 'status', runtimeDefault: 'In Progress', initDefault: 'In Progress', description: 'status while work is under way' },
-  { name: 'STATUS_IN_REVIEW', file: 'team', kind: 'status', runtimeDefault: 'In Review', initDefault: 'In Review', description: 'status while a pull request is open' },
+  {
+    name: 'STATUS_IN_PROGRESS',
+    file: 'team',
+    kind: 'status',
+    runtimeDefault: 'In Progress',
+    initDefault: 'In Progress',
+    description: 'status while work is under way',
+  },
+  {
+    name: 'STATUS_IN_REVIEW',
+    file: 'team',
+    kind: 'status',
+    runtimeDefault: 'In Review',
+    initDefault: 'In Review',
+    description: 'status while a pull request is open',
+  },
   { name: 'STATUS_DONE', file: 'team', kind: 'status', runtimeDefault: 'Done', initDefault: 'Done', description: 'status of finished work' },
   { name: 'WORKTREES_DIR', file: 'local', kind: 'path', description: 'absolute path of the folder worktrees are created in' },
   { name: 'TRACKER_ACCOUNT_URL', file: 'local', kind: 'host', description: 'tracker site host, e.g. acme.atlassian.net' },
@@ -41,8 +62,8 @@ export const SETTINGS = [
   // ARCHITECTURE §11: owner/name when origin's URL names no repository on the code host (a mirror or proxy).
   { name: 'CODEHOST_REPO', file: 'local', kind: 'repo', description: 'code host repository owner/name (default: read from origin)' },
   // ARCHITECTURE §15: the agents `jst dispatch` starts, a command line each, run through the platform's shell.
-  { name: 'AGENT_EXECUTOR_CMD', file: 'team', kind: 'command', description: 'command jst dispatch runs as the executor\'s agent (optional)' },
-  { name: 'AGENT_REVIEWER_CMD', file: 'team', kind: 'command', description: 'command jst dispatch runs as the reviewer\'s agent (optional)' },
+  { name: 'AGENT_EXECUTOR_CMD', file: 'team', kind: 'command', description: "command jst dispatch runs as the executor's agent (optional)" },
+  { name: 'AGENT_REVIEWER_CMD', file: 'team', kind: 'command', description: "command jst dispatch runs as the reviewer's agent (optional)" },
 ] as const satisfies readonly SettingSpec[];
 
 export type SettingName = (typeof SETTINGS)[number]['name'];

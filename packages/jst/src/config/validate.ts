@@ -49,7 +49,15 @@ function checkWorktreesDir(config: JstConfig): ConfigProblem[] {
   if (state.status === 'unset') return [missing(config, 'WORKTREES_DIR', 'absolute path of the worktrees folder, e.g. /home/you/worktrees')];
   if (state.status !== 'relative') return []; // a missing directory is a WARN for the worktrees_dir row, not a config error
   const tilde = state.raw?.startsWith('~') === true ? ' (~ is not expanded)' : '';
-  return [bad(config, 'WORKTREES_DIR', 'CONFIG_RELATIVE_PATH', `is the relative path "${state.raw}"; it must be absolute`, `Write the full path${tilde}, e.g. WORKTREES_DIR=/home/you/worktrees`)];
+  return [
+    bad(
+      config,
+      'WORKTREES_DIR',
+      'CONFIG_RELATIVE_PATH',
+      `is the relative path "${state.raw}"; it must be absolute`,
+      `Write the full path${tilde}, e.g. WORKTREES_DIR=/home/you/worktrees`,
+    ),
+  ];
 }
 
 /** Strict form: the absolute path, or a JstError naming file and setting. Existence is the caller's question. */
@@ -64,15 +72,28 @@ function checkBranches(config: JstConfig): ConfigProblem[] {
   for (const name of ['DEFAULT_BASE_BRANCH', 'PRODUCTION_BRANCH'] as const) {
     const value = config.settings[name]?.value;
     if (value !== undefined && !isValidBranchName(value)) {
-      problems.push(bad(config, name, 'CONFIG_BRANCH_NAME', `"${value}" is not a valid git branch name`, `Set ${name} to an existing branch name, e.g. ${settingSpec(name).initDefault ?? 'main'}`));
+      problems.push(
+        bad(
+          config,
+          name,
+          'CONFIG_BRANCH_NAME',
+          `"${value}" is not a valid git branch name`,
+          `Set ${name} to an existing branch name, e.g. ${settingSpec(name).initDefault ?? 'main'}`,
+        ),
+      );
     }
   }
   // spec §2: PRODUCTION_BRANCH must differ from the base branch (two distinct long-lived branches).
   if (config.productionBranch !== null && config.productionBranch === config.defaultBaseBranch) {
     const base = describeSource(config.settings.DEFAULT_BASE_BRANCH?.source ?? { kind: 'default' });
     problems.push(
-      bad(config, 'PRODUCTION_BRANCH', 'CONFIG_BRANCH_PAIR', `is "${config.productionBranch}", the same as DEFAULT_BASE_BRANCH (from ${base}); the two long-lived branches must differ`,
-        `Set PRODUCTION_BRANCH and DEFAULT_BASE_BRANCH in ${config.files.team} to two different branches, e.g. main and development`),
+      bad(
+        config,
+        'PRODUCTION_BRANCH',
+        'CONFIG_BRANCH_PAIR',
+        `is "${config.productionBranch}", the same as DEFAULT_BASE_BRANCH (from ${base}); the two long-lived branches must differ`,
+        `Set PRODUCTION_BRANCH and DEFAULT_BASE_BRANCH in ${config.files.team} to two different branches, e.g. main and development`,
+      ),
     );
   }
   return problems;
@@ -94,7 +115,15 @@ function checkProjectKey(config: JstConfig): ConfigProblem[] {
   const key = config.projectKey;
   if (key === null) return [missing(config, 'PROJECT_KEY', 'the project key, e.g. ABC for issues ABC-1, ABC-2')];
   if (/^[A-Z][A-Z0-9_]*$/.test(key)) return [];
-  return [bad(config, 'PROJECT_KEY', 'CONFIG_PROJECT_KEY', `"${key}" is not a project key`, 'Use the prefix of the issue keys, e.g. PROJECT_KEY=ABC for ABC-123 (uppercase letters, digits and _, starting with a letter)')];
+  return [
+    bad(
+      config,
+      'PROJECT_KEY',
+      'CONFIG_PROJECT_KEY',
+      `"${key}" is not a project key`,
+      'Use the prefix of the issue keys, e.g. PROJECT_KEY=ABC for ABC-123 (uppercase letters, digits and _, starting with a letter)',
+    ),
+  ];
 }
 
 export function requireProjectKey(config: JstConfig): string {
@@ -119,9 +148,26 @@ export function siteUrl(config: JstConfig): string {
 }
 
 function checkBaseUrl(config: JstConfig, name: SettingName, normalized: string | null): ConfigProblem[] {
-  if (normalized === null) return [bad(config, name, 'CONFIG_URL', 'is not an http(s) URL', `Set ${name} to a URL such as ${settingSpec(name).runtimeDefault ?? 'https://host'}, or remove it to use the default`)];
+  if (normalized === null)
+    return [
+      bad(
+        config,
+        name,
+        'CONFIG_URL',
+        'is not an http(s) URL',
+        `Set ${name} to a URL such as ${settingSpec(name).runtimeDefault ?? 'https://host'}, or remove it to use the default`,
+      ),
+    ];
   if (!isInsecureUrl(normalized)) return [];
-  return [bad(config, name, 'CONFIG_INSECURE_URL', 'uses http:// for a host that is not loopback, so credentials would travel unencrypted', `Use https:// in ${name}; http is allowed only for localhost, 127.0.0.0/8 and [::1]`)];
+  return [
+    bad(
+      config,
+      name,
+      'CONFIG_INSECURE_URL',
+      'uses http:// for a host that is not loopback, so credentials would travel unencrypted',
+      `Use https:// in ${name}; http is allowed only for localhost, 127.0.0.0/8 and [::1]`,
+    ),
+  ];
 }
 
 export function requireGatewayUrl(config: JstConfig): string {
@@ -137,13 +183,15 @@ export function requireCodehostApiUrl(config: JstConfig): string {
 function checkJstDir(config: JstConfig): ConfigProblem[] {
   if (config.jstDir !== null) return [];
   const reach = config.repoRoot === null ? 'or any parent folder' : `or its parents up to the repository root ${config.repoRoot}`;
-  return [{
-    code: 'CONFIG_NOT_FOUND',
-    setting: null,
-    file: path.dirname(config.files.team),
-    message: `no ${JST_DIR_NAME}/ folder found in ${config.cwd} ${reach}`,
-    fix: `Run jst init in the main checkout; inside a worktree, copy ${JST_DIR_NAME}/ from the main checkout (it must be copied into every new worktree)`,
-  }];
+  return [
+    {
+      code: 'CONFIG_NOT_FOUND',
+      setting: null,
+      file: path.dirname(config.files.team),
+      message: `no ${JST_DIR_NAME}/ folder found in ${config.cwd} ${reach}`,
+      fix: `Run jst init in the main checkout; inside a worktree, copy ${JST_DIR_NAME}/ from the main checkout (it must be copied into every new worktree)`,
+    },
+  ];
 }
 
 /** A secret in the committed team file is a leak waiting to be pushed, not just a misplacement. */
@@ -151,7 +199,15 @@ function checkSecretsInTeamFile(config: JstConfig): ConfigProblem[] {
   return SECRET_SETTINGS.flatMap((name) => {
     const source = config.settings[name]?.source;
     if (source?.kind !== 'file' || source.file !== config.files.team) return [];
-    return [bad(config, name, 'CONFIG_SECRET_IN_TEAM_FILE', `is in the team file ${FILE_NAMES.team}, which is committed`, `Move ${name} to ${config.files.local}; if ${FILE_NAMES.team} was already pushed, revoke the token and create a new one`)];
+    return [
+      bad(
+        config,
+        name,
+        'CONFIG_SECRET_IN_TEAM_FILE',
+        `is in the team file ${FILE_NAMES.team}, which is committed`,
+        `Move ${name} to ${config.files.local}; if ${FILE_NAMES.team} was already pushed, revoke the token and create a new one`,
+      ),
+    ];
   });
 }
 

@@ -16,13 +16,20 @@ export interface AgentSpec {
   header: string;
 }
 
-export interface RunningAgent { pid: number | null; exit: Promise<number> }
+export interface RunningAgent {
+  pid: number | null;
+  exit: Promise<number>;
+}
 
 /** The log of an issue's round: `.jst/dispatch/<KEY>-<round>.log` under the main checkout. */
 export const logPath = (jstDir: string, key: string, round: number) => join(jstDir, 'dispatch', `${key}-${round}.log`);
 
 /** The platform's shell and its arguments for a command line. */
-export function shellFor(command: string, platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): { file: string; args: string[]; verbatim: boolean } {
+export function shellFor(
+  command: string,
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): { file: string; args: string[]; verbatim: boolean } {
   if (platform === 'win32') return { file: env.ComSpec ?? 'cmd.exe', args: ['/d', '/s', '/c', `"${command}"`], verbatim: true };
   return { file: '/bin/sh', args: ['-c', command], verbatim: false };
 }
@@ -40,8 +47,12 @@ export function startAgent(a: AgentSpec): RunningAgent {
   let child;
   try {
     child = spawn(sh.file, sh.args, {
-      cwd: a.cwd, env: a.env, stdio: ['ignore', fd, fd],
-      detached: process.platform !== 'win32', windowsVerbatimArguments: sh.verbatim, windowsHide: true,
+      cwd: a.cwd,
+      env: a.env,
+      stdio: ['ignore', fd, fd],
+      detached: process.platform !== 'win32',
+      windowsVerbatimArguments: sh.verbatim,
+      windowsHide: true,
     });
   } catch (e) {
     writeSync(fd, `jst dispatch: the agent could not be started: ${(e as Error).message}\n`);
@@ -51,7 +62,13 @@ export function startAgent(a: AgentSpec): RunningAgent {
   closeSync(fd);
   const exit = new Promise<number>((resolve) => {
     child.once('error', (e) => {
-      try { const f = openSync(a.log, 'a'); writeSync(f, `jst dispatch: the agent could not be started: ${e.message}\n`); closeSync(f); } catch { /* the exit code says it */ }
+      try {
+        const f = openSync(a.log, 'a');
+        writeSync(f, `jst dispatch: the agent could not be started: ${e.message}\n`);
+        closeSync(f);
+      } catch {
+        /* the exit code says it */
+      }
       resolve(127);
     });
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 + (signalNumber(signal) ?? 0) : 1)));

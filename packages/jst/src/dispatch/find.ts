@@ -30,9 +30,17 @@ export interface Candidate {
 }
 
 /** An issue that needs the person, not an agent. */
-export interface Waiting { key: string; why: string; command: string | null }
+export interface Waiting {
+  key: string;
+  why: string;
+  command: string | null;
+}
 
-export interface Accounts { assigner: string; executor: string; reviewer: string }
+export interface Accounts {
+  assigner: string;
+  executor: string;
+  reviewer: string;
+}
 
 export interface Found {
   candidates: Candidate[];
@@ -52,7 +60,11 @@ const q = (s: string) => `"${s.replace(/(["\\])/g, '\\$1')}"`;
 export function roundQueries(project: string, s: StatusNames): { role: Role; jql: string; fields: string[] }[] {
   return [
     // (a), (d): what the executor's account holds, To Do or sent back.
-    { role: 'executor', jql: `project = ${q(project)} AND assignee = currentUser() AND status in (${q(s.todo)}, ${q(s.inProgress)}) ORDER BY key ASC`, fields: FIELDS },
+    {
+      role: 'executor',
+      jql: `project = ${q(project)} AND assignee = currentUser() AND status in (${q(s.todo)}, ${q(s.inProgress)}) ORDER BY key ASC`,
+      fields: FIELDS,
+    },
     // (c) and the approved list: everything in review, whoever holds it.
     { role: 'reviewer', jql: `project = ${q(project)} AND status = ${q(s.inReview)} ORDER BY key ASC`, fields: FIELDS },
     // (b): parents not yet in review; their sub-tasks' statuses come with them (no comments: read only for a parent that is ready).
@@ -69,7 +81,7 @@ async function searchAll(client: TrackerClient, jql: string, fields: string[]): 
     const page = await client.searchJql({ jql, fields, maxResults: PAGE, ...(token ? { nextPageToken: token } : {}) });
     calls += 1;
     issues.push(...(page.issues ?? []));
-    token = page.isLast === true ? undefined : page.nextPageToken ?? undefined;
+    token = page.isLast === true ? undefined : (page.nextPageToken ?? undefined);
   } while (token);
   return { issues, calls };
 }
@@ -83,12 +95,19 @@ async function searchAll(client: TrackerClient, jql: string, fields: string[]): 
  */
 export function fromAccount(comments: readonly Comment[], accountId: string): { comment: Comment; at: number }[] {
   const out: { comment: Comment; at: number }[] = [];
-  comments.forEach((comment, at) => { if (comment.author?.accountId === accountId) out.push({ comment, at }); });
+  comments.forEach((comment, at) => {
+    if (comment.author?.accountId === accountId) out.push({ comment, at });
+  });
   return out;
 }
 
 /** What the markers on one issue say: its Run reports and verdicts (positions in the comment list), and its worktree. */
-export interface Marks { runs: number[]; verdicts: { at: number; kind: VerdictKind }[]; worktree: string | null; prTarget: string | null }
+export interface Marks {
+  runs: number[];
+  verdicts: { at: number; kind: VerdictKind }[];
+  worktree: string | null;
+  prTarget: string | null;
+}
 
 /**
  * An issue's markers. Run reports count from the executor's account, and on a parent also from the
@@ -97,8 +116,11 @@ export interface Marks { runs: number[]; verdicts: { at: number; kind: VerdictKi
  */
 export function marksOf(comments: readonly Comment[], ids: Accounts, isParent: boolean): Marks {
   const reporters = isParent ? [ids.executor, ids.reviewer] : [ids.executor];
-  const runs = reporters.flatMap((id) => fromAccount(comments, id))
-    .filter((c) => firstLine(commentPlain(c.comment)) === RUN_REPORT).map((c) => c.at).sort((a, b) => a - b);
+  const runs = reporters
+    .flatMap((id) => fromAccount(comments, id))
+    .filter((c) => firstLine(commentPlain(c.comment)) === RUN_REPORT)
+    .map((c) => c.at)
+    .sort((a, b) => a - b);
   const verdicts = fromAccount(comments, ids.reviewer).flatMap(({ comment, at }) => {
     const v = verdictOf(commentPlain(comment));
     return v ? [{ at, kind: v.kind }] : [];
@@ -123,16 +145,24 @@ const hasSubtasks = (i: Issue) => (i.fields.subtasks ?? []).length > 0;
 export async function findWork(client: (role: Role) => TrackerClient, project: string, s: StatusNames, ids: Accounts): Promise<Found> {
   const [mine, inReview, open] = roundQueries(project, s);
   let commentReads = 0;
-  const count = () => { commentReads += 1; };
+  const count = () => {
+    commentReads += 1;
+  };
   const [a, b, c] = await Promise.all([mine!, inReview!, open!].map((x) => searchAll(client(x.role), x.jql, x.fields)));
   const comments = new Map<string, Comment[]>();
-  for (const [issues, role] of [[a!.issues, 'executor'], [b!.issues, 'reviewer']] as const) {
+  for (const [issues, role] of [
+    [a!.issues, 'executor'],
+    [b!.issues, 'reviewer'],
+  ] as const) {
     for (const i of issues) comments.set(i.key, await commentsOf(client(role), i, count));
   }
   // (b) a parent whose sub-tasks are all Done: its comments from the executor's answer, else read.
   const readyParents = c!.issues.filter((i) => hasSubtasks(i) && (i.fields.subtasks ?? []).every((t) => t.fields?.status?.name === s.done));
   for (const p of readyParents) {
-    if (!comments.has(p.key)) { count(); comments.set(p.key, await allComments(client('reviewer'), p.key)); }
+    if (!comments.has(p.key)) {
+      count();
+      comments.set(p.key, await allComments(client('reviewer'), p.key));
+    }
   }
   const found = decide({ mine: a!.issues, inReview: b!.issues, readyParents, comments, ids, s });
   return { ...found, searches: a!.calls + b!.calls + c!.calls, commentReads };
@@ -158,31 +188,70 @@ export function decide(x: Seen): Omit<Found, 'searches' | 'commentReads'> {
     return m;
   };
   const seen = new Set<string>();
-  const add = (c: Candidate) => { if (!seen.has(c.key)) { seen.add(c.key); candidates.push(c); } };
+  const add = (c: Candidate) => {
+    if (!seen.has(c.key)) {
+      seen.add(c.key);
+      candidates.push(c);
+    }
+  };
   for (const i of x.mine) {
     const m = marks(i);
     const status = i.fields.status?.name ?? '';
     const lastRun = m.runs.at(-1) ?? -1;
     const lastVerdict = m.verdicts.at(-1);
     if (status === x.s.inProgress && lastVerdict?.kind === 'changes-requested' && lastVerdict.at > lastRun) {
-      add({ key: i.key, handOff: 'changes', role: 'executor', round: roundOf(m), worktree: m.worktree, why: `"${status}" with changes requested after its latest Run report` });
+      add({
+        key: i.key,
+        handOff: 'changes',
+        role: 'executor',
+        round: roundOf(m),
+        worktree: m.worktree,
+        why: `"${status}" with changes requested after its latest Run report`,
+      });
     } else if (status === x.s.todo && !hasSubtasks(i)) {
-      if (m.worktree) add({ key: i.key, handOff: 'start', role: 'executor', round: roundOf(m), worktree: m.worktree, why: `"${status}", assigned to the executor, worktree ${m.worktree}` });
-      else waiting.push({ key: i.key, why: `"${status}" but no "PR target branch: … Worktree: …" comment from the assigner: its worktree is not known`, command: null });
+      if (m.worktree)
+        add({
+          key: i.key,
+          handOff: 'start',
+          role: 'executor',
+          round: roundOf(m),
+          worktree: m.worktree,
+          why: `"${status}", assigned to the executor, worktree ${m.worktree}`,
+        });
+      else
+        waiting.push({
+          key: i.key,
+          why: `"${status}" but no "PR target branch: … Worktree: …" comment from the assigner: its worktree is not known`,
+          command: null,
+        });
     }
   }
   for (const p of x.readyParents) {
     const m = marks(p);
     const lastVerdict = m.verdicts.at(-1);
     if (lastVerdict?.kind === 'changes-requested' && lastVerdict.at > (m.runs.at(-1) ?? -1)) continue;
-    add({ key: p.key, handOff: 'parent-pr', role: 'reviewer', round: roundOf(m), worktree: m.worktree, why: `every sub-task is "${x.s.done}" and it has no pull request yet (it is "${p.fields.status?.name ?? ''}")` });
+    add({
+      key: p.key,
+      handOff: 'parent-pr',
+      role: 'reviewer',
+      round: roundOf(m),
+      worktree: m.worktree,
+      why: `every sub-task is "${x.s.done}" and it has no pull request yet (it is "${p.fields.status?.name ?? ''}")`,
+    });
   }
   for (const i of x.inReview) {
     const m = marks(i);
     const lastRun = m.runs.at(-1) ?? -1;
     const lastVerdict = m.verdicts.at(-1);
     if (lastRun >= 0 && lastRun > (lastVerdict?.at ?? -1)) {
-      add({ key: i.key, handOff: 'review', role: 'reviewer', round: roundOf(m), worktree: m.worktree, why: 'its latest Run report is newer than the reviewer\'s latest verdict' });
+      add({
+        key: i.key,
+        handOff: 'review',
+        role: 'reviewer',
+        round: roundOf(m),
+        worktree: m.worktree,
+        why: "its latest Run report is newer than the reviewer's latest verdict",
+      });
     } else if (lastVerdict?.kind === 'approved') {
       waiting.push({ key: i.key, why: 'approved: waiting for the person', command: `jst done ${i.key} --yes ${i.key}` });
     }

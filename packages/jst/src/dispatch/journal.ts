@@ -27,7 +27,10 @@ export interface Entry {
   attempts: Attempt[];
 }
 
-export interface JournalFile { version: 1; agents: Record<string, Entry> }
+export interface JournalFile {
+  version: 1;
+  agents: Record<string, Entry>;
+}
 
 export const JOURNAL_FILE = 'dispatch-journal.json';
 /** An agent that fails is started once more on a later round, then left for the person. */
@@ -37,13 +40,20 @@ export const entryId = (key: string, round: number) => `${key}#${round}`;
 
 export class Journal {
   private data: JournalFile;
-  constructor(readonly file: string, private readonly write: boolean) {
+  constructor(
+    readonly file: string,
+    private readonly write: boolean,
+  ) {
     this.data = readJournal(file);
   }
 
-  get(key: string, round: number): Entry | undefined { return this.data.agents[entryId(key, round)]; }
+  get(key: string, round: number): Entry | undefined {
+    return this.data.agents[entryId(key, round)];
+  }
 
-  entries(): Entry[] { return Object.values(this.data.agents); }
+  entries(): Entry[] {
+    return Object.values(this.data.agents);
+  }
 
   /** Records an attempt as started (pid unknown yet), on disk, before the process exists. */
   begin(e: Omit<Entry, 'attempts'>): Attempt {
@@ -56,7 +66,9 @@ export class Journal {
     return attempt;
   }
 
-  update(): void { this.save(); }
+  update(): void {
+    this.save();
+  }
 
   private save(): void {
     if (!this.write) return;
@@ -71,12 +83,22 @@ export class Journal {
 export function readJournal(file: string): JournalFile {
   if (!existsSync(file)) return { version: 1, agents: {} };
   let parsed: unknown;
-  try { parsed = JSON.parse(readFileSync(file, 'utf8')); } catch (e) {
-    throw usage('DISPATCH_JOURNAL', `${file} is not valid JSON (${(e as Error).message})`, 'Nothing was started. Move it away to start over: dispatch may then start an agent a second time for an issue and round it listed');
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw usage(
+      'DISPATCH_JOURNAL',
+      `${file} is not valid JSON (${(e as Error).message})`,
+      'Nothing was started. Move it away to start over: dispatch may then start an agent a second time for an issue and round it listed',
+    );
   }
   const agents = (parsed as { agents?: unknown }).agents;
   if (typeof parsed !== 'object' || parsed === null || typeof agents !== 'object' || agents === null) {
-    throw usage('DISPATCH_JOURNAL', `${file} has no "agents" object`, 'Nothing was started. Move it away to start over: dispatch may then start an agent a second time for an issue and round it listed');
+    throw usage(
+      'DISPATCH_JOURNAL',
+      `${file} has no "agents" object`,
+      'Nothing was started. Move it away to start over: dispatch may then start an agent a second time for an issue and round it listed',
+    );
   }
   return { version: 1, agents: agents as Record<string, Entry> };
 }
@@ -89,9 +111,17 @@ export const journalPath = (jstDir: string) => join(jstDir, JOURNAL_FILE);
  */
 export function alive(pid: number | null): boolean {
   if (pid === null) return false;
-  try { process.kill(pid, 0); } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
   if (process.platform !== 'linux') return true;
-  try { return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8')); } catch { return false; }
+  try {
+    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 export type AttemptState = 'running' | 'succeeded' | 'failed' | 'unknown';

@@ -15,25 +15,60 @@ import { entryId, Journal, journalPath, MAX_ATTEMPTS, stateOf, type Attempt, typ
  * number, find.ts), journalled before it starts. Dispatch writes nothing to the tracker or the
  * code host; the agents act through jst's own commands.
  */
-export interface DispatchOptions { once: boolean; intervalSeconds: number; maxAgents: number; dryRun: boolean; json: boolean }
+export interface DispatchOptions {
+  once: boolean;
+  intervalSeconds: number;
+  maxAgents: number;
+  dryRun: boolean;
+  json: boolean;
+}
 
 export const DISPATCH_LIMITS = { maxAgents: 16, intervalSeconds: { min: 1, max: 86_400 } } as const;
 
-interface Setup { main: string; jstDir: string; project: string; ids: Accounts; commands: Record<'executor' | 'reviewer', string | null> }
+interface Setup {
+  main: string;
+  jstDir: string;
+  project: string;
+  ids: Accounts;
+  commands: Record<'executor' | 'reviewer', string | null>;
+}
 
 type AgentRef = { key: string; role: string; handOff: string; round: number };
-export interface StartLine extends AgentRef { attempt: number; worktree: string; log: string; why: string }
-export interface ExitLine extends AgentRef { attempt: number; exitCode: number; seconds: number; log: string; next: 'done' | 'retry' | 'left' }
+export interface StartLine extends AgentRef {
+  attempt: number;
+  worktree: string;
+  log: string;
+  why: string;
+}
+export interface ExitLine extends AgentRef {
+  attempt: number;
+  exitCode: number;
+  seconds: number;
+  log: string;
+  next: 'done' | 'retry' | 'left';
+}
 
 /** The `--json` document of one round (one line of JSON each, docs/dispatch.md). */
 export interface RoundDoc {
-  pass: number; at: string; dryRun: boolean; searches: number; commentReads: number;
-  started: StartLine[]; wouldStart: (AgentRef & { worktree: string; why: string; command: string | null })[];
-  running: (AgentRef & { pid: number | null })[]; deferred: (AgentRef & { why: string })[];
-  exited: ExitLine[]; waiting: Waiting[];
+  pass: number;
+  at: string;
+  dryRun: boolean;
+  searches: number;
+  commentReads: number;
+  started: StartLine[];
+  wouldStart: (AgentRef & { worktree: string; why: string; command: string | null })[];
+  running: (AgentRef & { pid: number | null })[];
+  deferred: (AgentRef & { why: string })[];
+  exited: ExitLine[];
+  waiting: Waiting[];
 }
 
-interface Live { entry: Entry; attempt: Attempt; started: number; exit: Promise<void> }
+interface Live {
+  entry: Entry;
+  attempt: Attempt;
+  started: number;
+  exit: Promise<void>;
+}
 
 export async function dispatchLoop(ctx: Context, o: DispatchOptions): Promise<number> {
   checkOptions(o);
@@ -62,13 +97,14 @@ export async function dispatchLoop(ctx: Context, o: DispatchOptions): Promise<nu
       };
       const single = o.once || o.dryRun;
       const state: RoundState = { journal, live, onExit, stopping: () => stopping };
-      const doc = single ? await round(ctx, o, setup, state, pass)
+      const doc = single
+        ? await round(ctx, o, setup, state, pass)
         : await round(ctx, o, setup, state, pass).catch((e: unknown) => {
-          // A long-running loop outlives a tracker that is briefly away: said, then the next round.
-          if (e instanceof JstError) throw e;
-          ctx.io.stderr.write(ctx.redact(`jst dispatch: round ${pass} stopped: ${(e as Error).message}; the next round in ${o.intervalSeconds} s\n`));
-          return null;
-        });
+            // A long-running loop outlives a tracker that is briefly away: said, then the next round.
+            if (e instanceof JstError) throw e;
+            ctx.io.stderr.write(ctx.redact(`jst dispatch: round ${pass} stopped: ${(e as Error).message}; the next round in ${o.intervalSeconds} s\n`));
+            return null;
+          });
       if (single) {
         await Promise.all([...live.values()].map((l) => l.exit));
         doc!.exited = exited;
@@ -76,11 +112,26 @@ export async function dispatchLoop(ctx: Context, o: DispatchOptions): Promise<nu
         print(ctx, o, doc!);
         break;
       }
-      if (!doc) { await sleep(o.intervalSeconds * 1000, (w) => { wake = w; }, () => stopping); continue; }
+      if (!doc) {
+        await sleep(
+          o.intervalSeconds * 1000,
+          (w) => {
+            wake = w;
+          },
+          () => stopping,
+        );
+        continue;
+      }
       doc.exited = exited;
       exited = [];
       print(ctx, o, doc);
-      await sleep(o.intervalSeconds * 1000, (w) => { wake = w; }, () => stopping);
+      await sleep(
+        o.intervalSeconds * 1000,
+        (w) => {
+          wake = w;
+        },
+        () => stopping,
+      );
       wake = null;
     }
     if (live.size) await Promise.all([...live.values()].map((l) => l.exit));
@@ -93,39 +144,69 @@ export async function dispatchLoop(ctx: Context, o: DispatchOptions): Promise<nu
 
 function checkOptions(o: DispatchOptions): void {
   if (!Number.isInteger(o.maxAgents) || o.maxAgents < 1 || o.maxAgents > DISPATCH_LIMITS.maxAgents) {
-    throw usage('USAGE', `--max-agents must be a whole number from 1 to ${DISPATCH_LIMITS.maxAgents} (got ${String(o.maxAgents)})`, 'e.g. jst dispatch --max-agents 2');
+    throw usage(
+      'USAGE',
+      `--max-agents must be a whole number from 1 to ${DISPATCH_LIMITS.maxAgents} (got ${String(o.maxAgents)})`,
+      'e.g. jst dispatch --max-agents 2',
+    );
   }
   const { min, max } = DISPATCH_LIMITS.intervalSeconds;
   if (!Number.isInteger(o.intervalSeconds) || o.intervalSeconds < min || o.intervalSeconds > max) {
-    throw usage('USAGE', `--interval must be a whole number of seconds from ${min} to ${max} (got ${String(o.intervalSeconds)})`, 'e.g. jst dispatch --interval 60');
+    throw usage(
+      'USAGE',
+      `--interval must be a whole number of seconds from ${min} to ${max} (got ${String(o.intervalSeconds)})`,
+      'e.g. jst dispatch --interval 60',
+    );
   }
 }
 
 /** The main checkout, its `.jst/`, the project, the three accounts and the agent commands. */
 async function prepare(ctx: Context, o: DispatchOptions): Promise<Setup> {
   const info = await git.worktreeInfo(ctx.cwd, { env: ctx.env }).catch(() => null);
-  if (!info) throw usage('NOT_IN_CHECKOUT', `${ctx.cwd} is not inside a git checkout`, 'Run jst dispatch in the main checkout of the repository jst plan worked in');
-  if (info.linked) throw usage('NOT_MAIN_CHECKOUT', `jst dispatch runs in the main checkout, and ${info.root} is a linked worktree`, `cd ${info.mainPath} && jst dispatch`);
+  if (!info)
+    throw usage('NOT_IN_CHECKOUT', `${ctx.cwd} is not inside a git checkout`, 'Run jst dispatch in the main checkout of the repository jst plan worked in');
+  if (info.linked)
+    throw usage('NOT_MAIN_CHECKOUT', `jst dispatch runs in the main checkout, and ${info.root} is a linked worktree`, `cd ${info.mainPath} && jst dispatch`);
   const cfg = ctx.config();
   if (!cfg.jstDir) throw usage('CONFIG', `no .jst/ folder in ${info.root}`, 'Run jst init first');
   if (!cfg.projectKey) throw usage('CONFIG', 'PROJECT_KEY is unset in .jst/team.env', 'Set PROJECT_KEY, then rerun jst dispatch');
   const commands = { executor: cfg.settings.AGENT_EXECUTOR_CMD?.value ?? null, reviewer: cfg.settings.AGENT_REVIEWER_CMD?.value ?? null };
   if (!o.dryRun && !commands.executor && !commands.reviewer) {
-    throw usage('CONFIG', 'AGENT_EXECUTOR_CMD and AGENT_REVIEWER_CMD are both unset in .jst/team.env: there is no agent to start', 'Set them (e.g. AGENT_EXECUTOR_CMD=claude -p "/jst:executor"), or see what would start: jst dispatch --dry-run --once');
+    throw usage(
+      'CONFIG',
+      'AGENT_EXECUTOR_CMD and AGENT_REVIEWER_CMD are both unset in .jst/team.env: there is no agent to start',
+      'Set them (e.g. AGENT_EXECUTOR_CMD=claude -p "/jst:executor"), or see what would start: jst dispatch --dry-run --once',
+    );
   }
   // The three accounts, each by its own credential (GET /myself): markers count only from them.
-  const [assigner, executor, reviewer] = await Promise.all((['assigner', 'executor', 'reviewer'] as const).map(async (r) => (await ctx.client(r).myself()).accountId));
+  const [assigner, executor, reviewer] = await Promise.all(
+    (['assigner', 'executor', 'reviewer'] as const).map(async (r) => (await ctx.client(r).myself()).accountId),
+  );
   return { main: info.root, jstDir: cfg.jstDir, project: cfg.projectKey, ids: { assigner: assigner!, executor: executor!, reviewer: reviewer! }, commands };
 }
 
 const emptyDoc = (pass: number, o: DispatchOptions): RoundDoc => ({
-  pass, at: new Date().toISOString(), dryRun: o.dryRun, searches: 0, commentReads: 0,
-  started: [], wouldStart: [], running: [], deferred: [], exited: [], waiting: [],
+  pass,
+  at: new Date().toISOString(),
+  dryRun: o.dryRun,
+  searches: 0,
+  commentReads: 0,
+  started: [],
+  wouldStart: [],
+  running: [],
+  deferred: [],
+  exited: [],
+  waiting: [],
 });
 
 /** One round: the searches, then for each hand-off found, start it, or say why not. */
 /** What a round shares with the loop: the journal, the agents running, what to do when one exits, and whether Ctrl-C came. */
-interface RoundState { journal: Journal; live: Map<string, Live>; onExit: (l: ExitLine) => void; stopping: () => boolean }
+interface RoundState {
+  journal: Journal;
+  live: Map<string, Live>;
+  onExit: (l: ExitLine) => void;
+  stopping: () => boolean;
+}
 
 async function round(ctx: Context, o: DispatchOptions, s: Setup, st: RoundState, pass: number): Promise<RoundDoc> {
   const { journal, live, onExit, stopping } = st;
@@ -144,24 +225,54 @@ async function round(ctx: Context, o: DispatchOptions, s: Setup, st: RoundState,
   for (const c of found.candidates) {
     const ref = { key: c.key, role: c.role, handOff: c.handOff, round: c.round };
     const worktree = worktreeOf(c, worktrees, s.main);
-    if (!worktree) { doc.waiting.push({ key: c.key, why: `its worktree ${c.worktree ?? ''} does not exist on this machine`, command: null }); continue; }
+    if (!worktree) {
+      doc.waiting.push({ key: c.key, why: `its worktree ${c.worktree ?? ''} does not exist on this machine`, command: null });
+      continue;
+    }
     const id = entryId(c.key, c.round);
     const states = before.get(id) ?? [];
     const entry = journal.get(c.key, c.round);
-    if (live.has(id) || states.includes('running')) { doc.running.push({ ...ref, pid: entry?.attempts.at(-1)?.pid ?? null }); continue; }
+    if (live.has(id) || states.includes('running')) {
+      doc.running.push({ ...ref, pid: entry?.attempts.at(-1)?.pid ?? null });
+      continue;
+    }
     const log = entry?.log ?? logPath(s.jstDir, c.key, c.round);
-    if (states.at(-1) === 'succeeded') { doc.waiting.push({ key: c.key, why: `its ${c.role}'s agent for round ${c.round} exited 0 without handing the issue on (no Run report or verdict): see ${log}`, command: null }); continue; }
+    if (states.at(-1) === 'succeeded') {
+      doc.waiting.push({
+        key: c.key,
+        why: `its ${c.role}'s agent for round ${c.round} exited 0 without handing the issue on (no Run report or verdict): see ${log}`,
+        command: null,
+      });
+      continue;
+    }
     const failures = states.filter((x) => x === 'failed' || x === 'unknown').length;
-    if (failures >= MAX_ATTEMPTS) { doc.waiting.push({ key: c.key, why: `its ${c.role}'s agent for round ${c.round} failed ${failures} times: left for you, see ${log}`, command: null }); continue; }
+    if (failures >= MAX_ATTEMPTS) {
+      doc.waiting.push({ key: c.key, why: `its ${c.role}'s agent for round ${c.round} failed ${failures} times: left for you, see ${log}`, command: null });
+      continue;
+    }
     const command = s.commands[c.role];
     const why = failures ? `${c.why}; again after a failed attempt` : c.why;
-    if (o.dryRun) { doc.wouldStart.push({ ...ref, worktree, why, command }); continue; }
-    if (!command) { doc.waiting.push({ key: c.key, why: `${c.why}, but AGENT_${c.role.toUpperCase()}_CMD is unset in .jst/team.env`, command: null }); continue; }
-    if (stopping()) { doc.deferred.push({ ...ref, why: 'stopping (Ctrl-C): no new agents' }); continue; }
-    if (live.size >= o.maxAgents) { doc.deferred.push({ ...ref, why: `--max-agents ${o.maxAgents} are running` }); continue; }
+    if (o.dryRun) {
+      doc.wouldStart.push({ ...ref, worktree, why, command });
+      continue;
+    }
+    if (!command) {
+      doc.waiting.push({ key: c.key, why: `${c.why}, but AGENT_${c.role.toUpperCase()}_CMD is unset in .jst/team.env`, command: null });
+      continue;
+    }
+    if (stopping()) {
+      doc.deferred.push({ ...ref, why: 'stopping (Ctrl-C): no new agents' });
+      continue;
+    }
+    if (live.size >= o.maxAgents) {
+      doc.deferred.push({ ...ref, why: `--max-agents ${o.maxAgents} are running` });
+      continue;
+    }
     doc.started.push(launch(ctx, s, journal, live, { c, worktree, log, command, why }, onExit));
   }
-  for (const [, l] of live) if (!doc.started.some((x) => entryId(x.key, x.round) === entryId(l.entry.key, l.entry.round))) doc.running.push({ key: l.entry.key, role: l.entry.role, handOff: l.entry.handOff, round: l.entry.round, pid: l.attempt.pid });
+  for (const [, l] of live)
+    if (!doc.started.some((x) => entryId(x.key, x.round) === entryId(l.entry.key, l.entry.round)))
+      doc.running.push({ key: l.entry.key, role: l.entry.role, handOff: l.entry.handOff, round: l.entry.round, pid: l.attempt.pid });
   return doc;
 }
 
@@ -172,25 +283,55 @@ async function round(ctx: Context, o: DispatchOptions, s: Setup, st: RoundState,
  */
 function unfinished(journal: Journal, found: Found): Candidate[] {
   const due = new Set(found.candidates.map((c) => c.key));
-  return journal.entries()
+  return journal
+    .entries()
     .filter((e) => !due.has(e.key) && found.rounds.get(e.key) === e.round)
-    .map((e) => ({ key: e.key, handOff: e.handOff, role: e.role, round: e.round, worktree: e.worktree, why: `its ${e.role}'s agent for round ${e.round} has not handed it on` }));
+    .map((e) => ({
+      key: e.key,
+      handOff: e.handOff,
+      role: e.role,
+      round: e.round,
+      worktree: e.worktree,
+      why: `its ${e.role}'s agent for round ${e.round} has not handed it on`,
+    }));
 }
 
 /** Journals the attempt, then starts the agent; its exit is journalled and reported when it comes. */
-function launch(ctx: Context, s: Setup, journal: Journal, live: Map<string, Live>, x: { c: Candidate; worktree: string; log: string; command: string; why: string }, onExit: (l: ExitLine) => void): StartLine {
+function launch(
+  ctx: Context,
+  s: Setup,
+  journal: Journal,
+  live: Map<string, Live>,
+  x: { c: Candidate; worktree: string; log: string; command: string; why: string },
+  onExit: (l: ExitLine) => void,
+): StartLine {
   const { c } = x;
   const id = entryId(c.key, c.round);
   const attempt = journal.begin({ key: c.key, round: c.round, role: c.role, handOff: c.handOff, worktree: x.worktree, log: x.log });
   const entry = journal.get(c.key, c.round)!;
   const n = entry.attempts.length;
-  const env = { ...ctx.env, JST_ISSUE_KEY: c.key, JST_ROLE: c.role, JST_WORKTREE_DIR: x.worktree, JST_DISPATCH_ROUND: String(c.round), JST_DISPATCH_HANDOFF: c.handOff };
-  const agent = startAgent({ command: x.command, cwd: x.worktree, env, log: x.log, header: `=== jst dispatch: ${c.key} ${c.role} round ${c.round} attempt ${n} (${c.handOff}) at ${attempt.startedAt} in ${x.worktree}` });
+  const env = {
+    ...ctx.env,
+    JST_ISSUE_KEY: c.key,
+    JST_ROLE: c.role,
+    JST_WORKTREE_DIR: x.worktree,
+    JST_DISPATCH_ROUND: String(c.round),
+    JST_DISPATCH_HANDOFF: c.handOff,
+  };
+  const agent = startAgent({
+    command: x.command,
+    cwd: x.worktree,
+    env,
+    log: x.log,
+    header: `=== jst dispatch: ${c.key} ${c.role} round ${c.round} attempt ${n} (${c.handOff}) at ${attempt.startedAt} in ${x.worktree}`,
+  });
   attempt.pid = agent.pid;
   journal.update();
   const started = Date.now();
   const line: StartLine = { key: c.key, role: c.role, handOff: c.handOff, round: c.round, attempt: n, worktree: x.worktree, log: x.log, why: x.why };
-  ctx.io.stderr.write(ctx.redact(`→ start ${c.key}: ${c.role}'s agent, round ${c.round}${n > 1 ? `, attempt ${n}` : ''} (${x.why}), pid ${agent.pid ?? '?'}, log ${x.log}\n`));
+  ctx.io.stderr.write(
+    ctx.redact(`→ start ${c.key}: ${c.role}'s agent, round ${c.round}${n > 1 ? `, attempt ${n}` : ''} (${x.why}), pid ${agent.pid ?? '?'}, log ${x.log}\n`),
+  );
   const exit = agent.exit.then((code) => {
     attempt.exitCode = code;
     attempt.endedAt = new Date().toISOString();
@@ -199,7 +340,9 @@ function launch(ctx: Context, s: Setup, journal: Journal, live: Map<string, Live
     const seconds = Math.round((Date.now() - started) / 100) / 10;
     const next = code === 0 ? 'done' : n < MAX_ATTEMPTS ? 'retry' : 'left';
     const tail = next === 'done' ? '' : next === 'retry' ? ': it is started once more on a later round' : ': left for you';
-    ctx.io.stderr.write(`${code === 0 ? '✓' : '✗'} ${c.key}: ${c.role}'s agent, round ${c.round}${n > 1 ? `, attempt ${n}` : ''}, exited ${code} after ${seconds} s${tail} (log ${x.log})\n`);
+    ctx.io.stderr.write(
+      `${code === 0 ? '✓' : '✗'} ${c.key}: ${c.role}'s agent, round ${c.round}${n > 1 ? `, attempt ${n}` : ''}, exited ${code} after ${seconds} s${tail} (log ${x.log})\n`,
+    );
     onExit({ key: c.key, role: c.role, handOff: c.handOff, round: c.round, attempt: n, exitCode: code, seconds, log: x.log, next });
   });
   live.set(id, { entry, attempt, started, exit });
@@ -235,12 +378,24 @@ function worktreeOf(c: Candidate, byKey: Map<string, string>, main: string): str
 
 function print(ctx: Context, o: DispatchOptions, doc: RoundDoc): void {
   // A command line in the team's file may hold a secret: nothing leaves unredacted.
-  if (o.json) { ctx.io.stdout.write(ctx.redact(`${JSON.stringify(doc)}\n`)); return; }
+  if (o.json) {
+    ctx.io.stdout.write(ctx.redact(`${JSON.stringify(doc)}\n`));
+    return;
+  }
   const lines: string[] = [];
-  if (doc.pass) lines.push(`Round ${doc.pass}: ${o.dryRun ? `${doc.wouldStart.length} to start (dry run: nothing started)` : `${doc.started.length} started`}, ${doc.running.length} running, ${doc.deferred.length} waiting for a free slot, ${doc.waiting.length} for you (${doc.searches} searches)`);
-  for (const w of doc.wouldStart) lines.push(`  would start ${w.key}: ${w.role}'s agent, round ${w.round}, in ${w.worktree}: ${w.why}${w.command ? '' : ` (AGENT_${w.role.toUpperCase()}_CMD is unset)`}`);
+  if (doc.pass)
+    lines.push(
+      `Round ${doc.pass}: ${o.dryRun ? `${doc.wouldStart.length} to start (dry run: nothing started)` : `${doc.started.length} started`}, ${doc.running.length} running, ${doc.deferred.length} waiting for a free slot, ${doc.waiting.length} for you (${doc.searches} searches)`,
+    );
+  for (const w of doc.wouldStart)
+    lines.push(
+      `  would start ${w.key}: ${w.role}'s agent, round ${w.round}, in ${w.worktree}: ${w.why}${w.command ? '' : ` (AGENT_${w.role.toUpperCase()}_CMD is unset)`}`,
+    );
   for (const d of doc.deferred) lines.push(`  later ${d.key}: ${d.role}'s agent, round ${d.round} (${d.why})`);
-  for (const e of doc.exited.filter((x) => x.exitCode !== 0)) lines.push(`  failed ${e.key}: ${e.role}'s agent, round ${e.round}, attempt ${e.attempt}, exit ${e.exitCode}${e.next === 'retry' ? ' (started once more on a later round)' : ' (left for you)'}: ${e.log}`);
+  for (const e of doc.exited.filter((x) => x.exitCode !== 0))
+    lines.push(
+      `  failed ${e.key}: ${e.role}'s agent, round ${e.round}, attempt ${e.attempt}, exit ${e.exitCode}${e.next === 'retry' ? ' (started once more on a later round)' : ' (left for you)'}: ${e.log}`,
+    );
   for (const w of doc.waiting) lines.push(`  for you ${w.key}: ${w.why}${w.command ? `: ${w.command}` : ''}`);
   ctx.io.stdout.write(ctx.redact(`${lines.join('\n')}\n`));
 }
@@ -249,6 +404,11 @@ function print(ctx: Context, o: DispatchOptions, doc: RoundDoc): void {
 function sleep(ms: number, setWake: (w: () => void) => void, stop: () => boolean): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    setWake(() => { if (stop()) { clearTimeout(timer); resolve(); } });
+    setWake(() => {
+      if (stop()) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
   });
 }

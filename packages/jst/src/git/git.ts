@@ -122,7 +122,14 @@ export async function pullFfOnly(cwd: string, base: string, o?: GitOptions): Pro
     await runGit(args, cwd, o);
   } catch (error) {
     if (error instanceof GitError && /not possible to fast-forward|diverg/i.test(error.stderr)) {
-      throw new GitError(args, cwd, error.exitStatus, error.stderr, 'GIT_PULL_DIVERGED', `Local ${base} and origin/${base} have diverged: reconcile them (rebase or merge), then rerun`);
+      throw new GitError(
+        args,
+        cwd,
+        error.exitStatus,
+        error.stderr,
+        'GIT_PULL_DIVERGED',
+        `Local ${base} and origin/${base} have diverged: reconcile them (rebase or merge), then rerun`,
+      );
     }
     throw error;
   }

@@ -46,16 +46,29 @@ async function readRepository(ctx: HealthcheckContext, api: string, repo: Remote
   } catch (error) {
     if (!(error instanceof CodehostError)) throw error;
     switch (error.failure) {
-      case 'timeout': case 'network':
+      case 'timeout':
+      case 'network':
         return row('codehost_login', 'FAIL', `could not reach the code host at ${url}: ${error.problem}; check CODEHOST_API_URL and the network`);
       case 'unauthorized':
-        return row('codehost_login', 'FAIL', `the code host refused CODEHOST_PAT_TOKEN (401 reading ${slug}): the token is wrong, expired or revoked; create a new fine-grained personal access token and put it in CODEHOST_PAT_TOKEN ${fix}`);
+        return row(
+          'codehost_login',
+          'FAIL',
+          `the code host refused CODEHOST_PAT_TOKEN (401 reading ${slug}): the token is wrong, expired or revoked; create a new fine-grained personal access token and put it in CODEHOST_PAT_TOKEN ${fix}`,
+        );
       case 'rate_limited':
         return row('codehost_login', 'FAIL', `the code host rate limit is used up (${error.status} reading ${slug}): wait until it resets, then rerun`);
       case 'forbidden':
-        return row('codehost_login', 'FAIL', `CODEHOST_PAT_TOKEN may not read ${slug} (403): grant the token read access (Metadata and Contents) to this repository`);
+        return row(
+          'codehost_login',
+          'FAIL',
+          `CODEHOST_PAT_TOKEN may not read ${slug} (403): grant the token read access (Metadata and Contents) to this repository`,
+        );
       case 'not_found':
-        return row('codehost_login', 'FAIL', `${slug} was not found with CODEHOST_PAT_TOKEN (404): the repository does not exist or is not among the token's selected repositories; add it to the token's repository access`);
+        return row(
+          'codehost_login',
+          'FAIL',
+          `${slug} was not found with CODEHOST_PAT_TOKEN (404): the repository does not exist or is not among the token's selected repositories; add it to the token's repository access`,
+        );
       default:
         return row('codehost_login', 'FAIL', `reading ${slug} at ${url} answered HTTP ${error.status ?? '?'}`);
     }

@@ -28,8 +28,12 @@ const info = (name: ContextRow['name'], detail: string): ContextRow => ({ name, 
 /** The assigner stands on a base branch, where no key applies; the executor and the reviewer need one. */
 function issueKeyRow(branch: string | null): ContextRow {
   const parsed = branch === null ? null : issueKeyFromBranch(branch);
-  if (parsed !== null) return { name: 'issue_key', status: 'PASS', detail: `${parsed.key} (from the branch ${branch}): check it is the issue you mean to work on` };
-  return info('issue_key', branch === null ? 'does not apply: HEAD is detached' : `does not apply: ${branch} is not an issue branch (feature/<KEY>-… or hotfix/<KEY>-…)`);
+  if (parsed !== null)
+    return { name: 'issue_key', status: 'PASS', detail: `${parsed.key} (from the branch ${branch}): check it is the issue you mean to work on` };
+  return info(
+    'issue_key',
+    branch === null ? 'does not apply: HEAD is detached' : `does not apply: ${branch} is not an issue branch (feature/<KEY>-… or hotfix/<KEY>-…)`,
+  );
 }
 
 /** spec §1 rule 10: phase 1 records `branch.<b>.parentbranch` for every issue branch. */
@@ -38,7 +42,11 @@ async function parentBranchRow(ctx: HealthcheckContext, branch: string | null): 
   const parent = await configGet(ctx.cwd, `branch.${branch}.parentbranch`, { env: ctx.env });
   if (parent !== null) return { name: 'parent_branch', status: 'PASS', detail: `${parent} (git config branch.${branch}.parentbranch: the PR base)` };
   if (issueKeyFromBranch(branch) === null) return info('parent_branch', `does not apply: ${branch} is not an issue branch`);
-  return { name: 'parent_branch', status: 'WARN', detail: `unset: git config branch.${branch}.parentbranch is missing (jst plan records it); the PR base falls back to the "PR target branch:" comment, then DEFAULT_BASE_BRANCH` };
+  return {
+    name: 'parent_branch',
+    status: 'WARN',
+    detail: `unset: git config branch.${branch}.parentbranch is missing (jst plan records it); the PR base falls back to the "PR target branch:" comment, then DEFAULT_BASE_BRANCH`,
+  };
 }
 
 async function workingTreeRow(ctx: HealthcheckContext): Promise<ContextRow> {
@@ -58,9 +66,15 @@ export function agentsRow(ctx: HealthcheckContext): ContextRow {
   const parts: string[] = [];
   let missing = false;
   let set = 0;
-  for (const [role, name] of [['executor', 'AGENT_EXECUTOR_CMD'], ['reviewer', 'AGENT_REVIEWER_CMD']] as const) {
+  for (const [role, name] of [
+    ['executor', 'AGENT_EXECUTOR_CMD'],
+    ['reviewer', 'AGENT_REVIEWER_CMD'],
+  ] as const) {
     const command = ctx.config.settings[name]?.value;
-    if (!command) { parts.push(`${role}: unset (${name})`); continue; }
+    if (!command) {
+      parts.push(`${role}: unset (${name})`);
+      continue;
+    }
     set += 1;
     const program = firstWord(command);
     const where = program ? findProgram(program, env, ctx.cwd) : null;
@@ -78,7 +92,13 @@ export function firstWord(command: string): string | null {
 }
 
 function findProgram(program: string, env: NodeJS.ProcessEnv, cwd: string): string | null {
-  const isFile = (p: string) => { try { return existsSync(p) && statSync(p).isFile(); } catch { return false; } };
+  const isFile = (p: string) => {
+    try {
+      return existsSync(p) && statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  };
   const exts = process.platform === 'win32' ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';')] : [''];
   if (program.includes('/') || program.includes('\\')) {
     const full = isAbsolute(program) ? program : join(cwd, program);

@@ -31,7 +31,10 @@ export function formatReport(report: HealthReport, options: { color: boolean }):
 
 /** A detail's non-empty lines, trimmed (the --json form keeps the detail as it is). */
 export function detailLines(detail: string): string[] {
-  return detail.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  return detail
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
 }
 
 /** A detail as one line, its parts joined with "; " (for a one-line summary such as the plan's). */

@@ -1,6 +1,15 @@
 import os from 'node:os';
 import path from 'node:path';
-import { FILE_NAMES, joinSentences, unsetWhere, describeSource, readWorktreesDir, validateConfig, type ConfigProblem, type JstConfig } from '../config/index.js';
+import {
+  FILE_NAMES,
+  joinSentences,
+  unsetWhere,
+  describeSource,
+  readWorktreesDir,
+  validateConfig,
+  type ConfigProblem,
+  type JstConfig,
+} from '../config/index.js';
 import { currentBranch, gitVersion, isIgnored, worktreeInfo } from '../git/index.js';
 import { row, type HealthRow, type HealthcheckContext } from './types.js';
 
@@ -56,7 +65,11 @@ export function branchPairRow(config: JstConfig): HealthRow {
   const production = config.productionBranch;
   if (production === null) return row('branch_pair', 'WARN', `${base} → unset (PRODUCTION_BRANCH ${unsetWhere(config, 'PRODUCTION_BRANCH')})`);
   if (production === base) {
-    return row('branch_pair', 'FAIL', `DEFAULT_BASE_BRANCH and PRODUCTION_BRANCH are both "${base}": set two different branches in ${config.files.team}, e.g. development and main`);
+    return row(
+      'branch_pair',
+      'FAIL',
+      `DEFAULT_BASE_BRANCH and PRODUCTION_BRANCH are both "${base}": set two different branches in ${config.files.team}, e.g. development and main`,
+    );
   }
   return row('branch_pair', 'PASS', `${base} → ${production}`);
 }
@@ -70,10 +83,13 @@ const OWNED_ELSEWHERE = (p: ConfigProblem) => p.setting === 'WORKTREES_DIR' || p
  */
 export async function envConfigRow(ctx: HealthcheckContext): Promise<HealthRow> {
   const { config } = ctx;
-  const problems = validateConfig(config).filter((p) => !OWNED_ELSEWHERE(p)).map((p) => joinSentences(p.message, p.fix));
+  const problems = validateConfig(config)
+    .filter((p) => !OWNED_ELSEWHERE(p))
+    .map((p) => joinSentences(p.message, p.fix));
   if (config.jstDir !== null) {
     for (const kind of ['team', 'local'] as const) {
-      if (!config.filesFound[kind]) problems.unshift(`${config.files[kind]} is missing: run jst init in the main checkout, or copy .jst/ from it into this worktree`);
+      if (!config.filesFound[kind])
+        problems.unshift(`${config.files[kind]} is missing: run jst init in the main checkout, or copy .jst/ from it into this worktree`);
     }
   }
   const notes: string[] = [];
@@ -97,7 +113,10 @@ async function localFileIgnored(ctx: HealthcheckContext, jstDir: string): Promis
     if (await isIgnored(jstDir, FILE_NAMES.local, o)) return { problem: null, note: null };
     // Ignored by the rules yet not by git means it was committed before the rule was added.
     if (await isIgnored(jstDir, FILE_NAMES.local, { ...o, noIndex: true })) {
-      return { problem: `${file} is committed to git although ${gitignore} lists it: run git rm --cached ${file}, commit, and replace the tokens it exposed`, note: null };
+      return {
+        problem: `${file} is committed to git although ${gitignore} lists it: run git rm --cached ${file}, commit, and replace the tokens it exposed`,
+        note: null,
+      };
     }
     return { problem: `${file} is not ignored by git, so its tokens could be committed: add the line ${FILE_NAMES.local} to ${gitignore}`, note: null };
   } catch (error) {

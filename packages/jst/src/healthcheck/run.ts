@@ -10,7 +10,11 @@ import { row, type ContextRow, type HealthReport, type HealthRow, type Healthche
  * run at once: the check costs the slowest probe, not the sum. Rows keep the documented order.
  */
 export async function runHealthcheck(ctx: HealthcheckContext): Promise<HealthReport> {
-  const context = ctx.withContext ? contextRows(ctx).catch((error: unknown): ContextRow[] => [{ name: 'working_tree', status: 'INFO', detail: `context not read: ${error instanceof Error ? error.message : String(error)}` }]) : null;
+  const context = ctx.withContext
+    ? contextRows(ctx).catch((error: unknown): ContextRow[] => [
+        { name: 'working_tree', status: 'INFO', detail: `context not read: ${error instanceof Error ? error.message : String(error)}` },
+      ])
+    : null;
   const rows = await Promise.all([
     guarded('worktree', 'WARN', () => worktreeRow(ctx)),
     guarded('worktrees_dir', 'FAIL', () => worktreesDirRow(ctx.config)),

@@ -15,31 +15,42 @@ export async function trackerLoginRow(ctx: HealthcheckContext): Promise<HealthRo
   if (credentialProblems.length > 0) {
     return row('tracker_login', 'FAIL', `no credential: not checked, because ${credentialProblems.map((p) => p.message).join('; ')} (see env_config)`);
   }
-  if (config.trackerHost === null) return row('tracker_login', 'FAIL', `no tracker address: TRACKER_ACCOUNT_URL ${unsetWhere(config, 'TRACKER_ACCOUNT_URL')} (see env_config)`);
+  if (config.trackerHost === null)
+    return row('tracker_login', 'FAIL', `no tracker address: TRACKER_ACCOUNT_URL ${unsetWhere(config, 'TRACKER_ACCOUNT_URL')} (see env_config)`);
   if (config.gatewayUrl === null) return row('tracker_login', 'FAIL', 'no tracker address: TRACKER_GATEWAY_URL is not a usable http(s) URL (see env_config)');
   const email = config.settings[names.email]?.value ?? '';
   const token = config.settings[names.token]?.value ?? '';
   const ownClient = ctx.makeClient === undefined;
-  const client = ctx.makeClient?.(role) ?? new TrackerClient({
-    siteHost: config.trackerHost,
-    gatewayUrl: config.gatewayUrl,
-    email,
-    token,
-    // The same cache as every other command, so a healthcheck and a raw call agree on the cloudId.
-    cloudIdCache: cloudIdFileCache(config.jstDir),
-    timeoutMs: ctx.timeoutMs ?? 10_000,
-    maxResponseBytes: ctx.maxResponseBytes,
-    // A status check answers now; waiting out a rate limit would only hide the problem.
-    retry: { maxRetries: 0, maxWaitMs: 0 },
-  });
+  const client =
+    ctx.makeClient?.(role) ??
+    new TrackerClient({
+      siteHost: config.trackerHost,
+      gatewayUrl: config.gatewayUrl,
+      email,
+      token,
+      // The same cache as every other command, so a healthcheck and a raw call agree on the cloudId.
+      cloudIdCache: cloudIdFileCache(config.jstDir),
+      timeoutMs: ctx.timeoutMs ?? 10_000,
+      maxResponseBytes: ctx.maxResponseBytes,
+      // A status check answers now; waiting out a rate limit would only hide the problem.
+      retry: { maxRetries: 0, maxWaitMs: 0 },
+    });
   try {
     const me = await client.myself();
     const who = `${me.displayName ?? '(no display name)'}, accountId ${me.accountId}`;
     if (me.emailAddress === undefined || me.emailAddress === '') {
-      return row('tracker_login', 'WARN', `logged in as ${who}, but the tracker did not return an e-mail address, so ${names.email} ${email} could not be confirmed`);
+      return row(
+        'tracker_login',
+        'WARN',
+        `logged in as ${who}, but the tracker did not return an e-mail address, so ${names.email} ${email} could not be confirmed`,
+      );
     }
     if (me.emailAddress.toLowerCase() !== email.toLowerCase()) {
-      return row('tracker_login', 'FAIL', `${names.token} belongs to ${me.emailAddress} (${who}), not to ${names.email} ${email}: put the ${role}'s own token in ${names.token}, or correct ${names.email}`);
+      return row(
+        'tracker_login',
+        'FAIL',
+        `${names.token} belongs to ${me.emailAddress} (${who}), not to ${names.email} ${email}: put the ${role}'s own token in ${names.token}, or correct ${names.email}`,
+      );
     }
     return row('tracker_login', 'PASS', `${me.emailAddress} → ${who}`);
   } catch (error) {

@@ -2,7 +2,17 @@ import type { TrackerClient } from '@jst/client';
 import type { JstConfig, Role } from '../config/index.js';
 
 /** ARCHITECTURE §6: the rows, in the order they are printed. */
-export const ROW_NAMES = ['worktree', 'worktrees_dir', 'branch', 'production_branch', 'branch_pair', 'env_config', 'tracker_login', 'codehost_login', 'platform'] as const;
+export const ROW_NAMES = [
+  'worktree',
+  'worktrees_dir',
+  'branch',
+  'production_branch',
+  'branch_pair',
+  'env_config',
+  'tracker_login',
+  'codehost_login',
+  'platform',
+] as const;
 
 export type RowName = (typeof ROW_NAMES)[number];
 

@@ -54,7 +54,13 @@ export function closeSession(s: Session): void {
  * command that stops (a rule, a refusal, a question nobody can answer here) is a tool result with
  * `isError: true` and the command's own text, never a protocol error. Every text leaves redacted.
  */
-export async function callTool(session: Session, channel: CallChannel, cwdArg: string | undefined, work: (ctx: Context) => Promise<Outcome>, tool?: string): Promise<ToolResult> {
+export async function callTool(
+  session: Session,
+  channel: CallChannel,
+  cwdArg: string | undefined,
+  work: (ctx: Context) => Promise<Outcome>,
+  tool?: string,
+): Promise<ToolResult> {
   let sent = Promise.resolve();
   let steps = 0;
   let ctx: Context | undefined;
@@ -77,7 +83,15 @@ export async function callTool(session: Session, channel: CallChannel, cwdArg: s
   };
   try {
     const cwd = await resolveCwd(session, cwdArg);
-    ctx = createContext({ cwd, env: session.env, io, clientPool: session.clientPool, configCache: session.configs, prompt: () => new ElicitPrompt(channel), tool });
+    ctx = createContext({
+      cwd,
+      env: session.env,
+      io,
+      clientPool: session.clientPool,
+      configCache: session.configs,
+      prompt: () => new ElicitPrompt(channel),
+      tool,
+    });
     const out = await work(ctx);
     await drained();
     const json = redactJson(out.json, redact);
@@ -94,7 +108,13 @@ export async function callTool(session: Session, channel: CallChannel, cwdArg: s
     const { question, command } = e as { question?: unknown; command?: unknown };
     return {
       content: [{ type: 'text', text: message }],
-      structuredContent: { error: { ...error, ...(typeof question === 'string' ? { question: redact(question) } : {}), ...(typeof command === 'string' ? { command: redact(command) } : {}) } },
+      structuredContent: {
+        error: {
+          ...error,
+          ...(typeof question === 'string' ? { question: redact(question) } : {}),
+          ...(typeof command === 'string' ? { command: redact(command) } : {}),
+        },
+      },
       isError: true,
     };
   } finally {
@@ -107,25 +127,49 @@ async function resolveCwd(session: Session, arg: string | undefined): Promise<st
   if (arg === undefined || arg === '') return session.cwd;
   const dir = resolve(session.cwd, arg);
   let isDir = false;
-  try { isDir = statSync(dir).isDirectory(); } catch { /* reported below */ }
-  if (!isDir) throw new JstError({ code: 'MCP_CWD', problem: `cwd ${dir} is not a folder`, hint: 'Pass a folder of this repository or one of its worktrees, or leave cwd out' });
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    /* reported below */
+  }
+  if (!isDir)
+    throw new JstError({
+      code: 'MCP_CWD',
+      problem: `cwd ${dir} is not a folder`,
+      hint: 'Pass a folder of this repository or one of its worktrees, or leave cwd out',
+    });
   const home = await session.home;
   if (home === null) return dir;
   if ((await commonDir(dir, session.env)) !== home) {
-    throw new JstError({ code: 'MCP_CWD', problem: `cwd ${dir} is outside the repository this server runs in (${session.cwd})`, hint: 'Pass a folder of this repository or one of its worktrees, or start jst mcp in the other repository' });
+    throw new JstError({
+      code: 'MCP_CWD',
+      problem: `cwd ${dir} is outside the repository this server runs in (${session.cwd})`,
+      hint: 'Pass a folder of this repository or one of its worktrees, or start jst mcp in the other repository',
+    });
   }
   return dir;
 }
 
 async function commonDir(cwd: string, env: NodeJS.ProcessEnv): Promise<string | null> {
-  try { return (await git.worktreeInfo(cwd, { env })).commonDir; } catch { return null; }
+  try {
+    return (await git.worktreeInfo(cwd, { env })).commonDir;
+  } catch {
+    return null;
+  }
 }
 
 /** stdout kept, stderr cut into lines for `onLine`, no stdin, no colour, nobody at a terminal. */
 function capturedIo(onLine: (line: string) => void): Io & { flush(): void } {
   let pending = '';
   let stdin: Readable | undefined;
-  const stdout = { text: '', write(t: string) { this.text += t; return true; }, isTTY: false };
+  const stdout = {
+    text: '',
+    write(t: string) {
+      this.text += t;
+      return true;
+    },
+    isTTY: false,
+  };
   return {
     stdout,
     stderr: {
@@ -139,10 +183,17 @@ function capturedIo(onLine: (line: string) => void): Io & { flush(): void } {
       isTTY: false,
     },
     // An empty stream, made only if a command reads it (most never do; it costs a stream per call).
-    get stdin() { return (stdin ??= Readable.from([])); },
+    get stdin() {
+      return (stdin ??= Readable.from([]));
+    },
     color: false,
     interactive: false,
-    flush() { if (pending) { onLine(pending); pending = ''; } },
+    flush() {
+      if (pending) {
+        onLine(pending);
+        pending = '';
+      }
+    },
   };
 }
 

@@ -34,7 +34,13 @@ export class ElicitPrompt implements Prompt {
     const answer = (typeof given === 'string' ? given : '').trim() || o.default || '';
     // The command's own check, as on a terminal: a refused answer stops here rather than looping on the person.
     const problem = answer === '' ? 'an answer is needed' : (o.check?.(answer) ?? null);
-    if (problem !== null) throw new JstError({ code: 'QUESTION', exitCode: EXIT.question, problem: `the answer to "${question}" was not accepted: ${problem}`, ...(hint ? { hint } : {}) });
+    if (problem !== null)
+      throw new JstError({
+        code: 'QUESTION',
+        exitCode: EXIT.question,
+        problem: `the answer to "${question}" was not accepted: ${problem}`,
+        ...(hint ? { hint } : {}),
+      });
     return answer;
   }
 
@@ -44,23 +50,31 @@ export class ElicitPrompt implements Prompt {
 
   async askList(question: string, hint?: string): Promise<string[]> {
     const answer = await this.form(question, hint, { answer: { type: 'string', title: 'One per line' } });
-    return (typeof answer.answer === 'string' ? answer.answer : '').split('\n').map((l) => l.trim()).filter(Boolean);
+    return (typeof answer.answer === 'string' ? answer.answer : '')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
   }
 
   async yesNo(question: string, hint?: string, o: YesNoOptions = {}): Promise<boolean> {
     if (o.command && !this.to.canElicit()) throw personDecides(question, o.command());
-    const answer = await this.form(question, hint, { yes: { type: 'boolean', title: 'Yes', description: 'Tick to answer yes; leave it unticked to answer no' } });
+    const answer = await this.form(question, hint, {
+      yes: { type: 'boolean', title: 'Yes', description: 'Tick to answer yes; leave it unticked to answer no' },
+    });
     return answer.yes === true;
   }
 
-  close(): void { /* nothing held between questions */ }
+  close(): void {
+    /* nothing held between questions */
+  }
 
   private async form(question: string, hint: string | undefined, properties: FormSchema['properties']): Promise<Record<string, unknown>> {
     if (!this.to.canElicit()) throw cannotAsk(question, hint);
     const r = await this.to.elicit(question, { type: 'object', properties, required: Object.keys(properties) });
     if (r.action !== 'accept') {
       throw new JstError({
-        code: 'DECLINED', exitCode: EXIT.failed,
+        code: 'DECLINED',
+        exitCode: EXIT.failed,
         problem: `the person ${r.action === 'decline' ? 'declined' : 'cancelled'} the question "${question}", so the command stopped there and changed nothing that depends on the answer`,
         ...(hint ? { hint } : {}),
       });
@@ -72,7 +86,8 @@ export class ElicitPrompt implements Prompt {
 /** The refusal that carries the question when the client cannot ask the person. */
 export function cannotAsk(question: string, hint?: string): JstError & { question: string } {
   const e = new JstError({
-    code: 'QUESTION', exitCode: EXIT.question,
+    code: 'QUESTION',
+    exitCode: EXIT.question,
     problem: `a question needs the person's answer, and this MCP client cannot ask it (no elicitation capability): ${question}`,
     hint: `Put the question to the person yourself; never answer it for them. Then: ${hint ?? 'call the tool again once they have answered'}`,
   });
@@ -85,7 +100,8 @@ export function cannotAsk(question: string, hint?: string): JstError & { questio
  */
 export function personDecides(question: string, command: string): JstError & { question: string; command: string } {
   const e = new JstError({
-    code: 'QUESTION', exitCode: EXIT.question,
+    code: 'QUESTION',
+    exitCode: EXIT.question,
     problem: `"${question}" is the person's decision, and this MCP client cannot ask them (no elicitation); nothing was changed`,
     hint: `Show the person this command and never answer it for them: if they agree, they run it in a terminal themselves: ${command}`,
   });

@@ -30,7 +30,9 @@ export interface ServeOptions {
 export async function serveMcp(role: Role, o: ServeOptions = {}): Promise<number> {
   const tools = toolsOf(role, o);
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const session = openSession(o.cwd ?? process.cwd(), o.env ?? process.env, (line) => { process.stderr.write(`${line}\n`); });
+  const session = openSession(o.cwd ?? process.cwd(), o.env ?? process.env, (line) => {
+    process.stderr.write(`${line}\n`);
+  });
   // The low-level Server on purpose: our tools come with JSON Schemas made from each command's one
   // declaration (and an outputSchema), which McpServer would want as its own zod shapes.
   // eslint-disable-next-line @typescript-eslint/no-deprecated
@@ -42,31 +44,53 @@ export async function serveMcp(role: Role, o: ServeOptions = {}): Promise<number
     },
   );
   const listed = tools.map((t) => ({
-    name: t.name, title: t.spec.tool!.title, description: t.spec.tool!.description,
-    inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations,
+    name: t.name,
+    title: t.spec.tool!.title,
+    description: t.spec.tool!.description,
+    inputSchema: t.inputSchema,
+    outputSchema: t.outputSchema,
+    annotations: t.annotations,
   }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<ToolResult> => {
     const tool = byName.get(req.params.name);
-    if (!tool) return { content: [{ type: 'text', text: `MCP error -32602: Tool ${req.params.name} not found (this server's tools: ${[...byName.keys()].join(', ')})` }], isError: true };
+    if (!tool)
+      return {
+        content: [{ type: 'text', text: `MCP error -32602: Tool ${req.params.name} not found (this server's tools: ${[...byName.keys()].join(', ')})` }],
+        isError: true,
+      };
     const token = req.params._meta?.progressToken;
     const channel: CallChannel = {
       canElicit: () => server.getClientCapabilities()?.elicitation !== undefined,
-      elicit: (message, requestedSchema) => server.elicitInput({ mode: 'form', message, requestedSchema }, { relatedRequestId: extra.requestId, timeout: QUESTION_TIMEOUT_MS }),
-      progress: token === undefined ? undefined : (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }),
+      elicit: (message, requestedSchema) =>
+        server.elicitInput({ mode: 'form', message, requestedSchema }, { relatedRequestId: extra.requestId, timeout: QUESTION_TIMEOUT_MS }),
+      progress:
+        token === undefined
+          ? undefined
+          : (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }),
     };
     const args = req.params.arguments ?? {};
-    return callTool(session, channel, typeof args.cwd === 'string' ? args.cwd : undefined, async (ctx) => {
-      const { cwd: _cwd, ...input } = parseArgs(tool, args);
-      const out = await tool.spec.run(ctx, input, { role: fixedRole(tool.spec.role) ?? role, json: true, tool: tool.name });
-      if (typeof out === 'number') throw new Error(`${tool.name} printed instead of returning its result`);
-      return out;
-    }, tool.name);
+    return callTool(
+      session,
+      channel,
+      typeof args.cwd === 'string' ? args.cwd : undefined,
+      async (ctx) => {
+        const { cwd: _cwd, ...input } = parseArgs(tool, args);
+        const out = await tool.spec.run(ctx, input, { role: fixedRole(tool.spec.role) ?? role, json: true, tool: tool.name });
+        if (typeof out === 'number') throw new Error(`${tool.name} printed instead of returning its result`);
+        return out;
+      },
+      tool.name,
+    );
   });
   // Our own stdio framing: every malformed line is answered and the server keeps serving (transport.ts).
   const transport = new LineTransport();
-  const closed = new Promise<void>((resolve) => { transport.onclose = () => resolve(); });
-  server.onerror = (e) => { session.log(`jst mcp: ${e.message}`); };
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+  });
+  server.onerror = (e) => {
+    session.log(`jst mcp: ${e.message}`);
+  };
   await server.connect(transport);
   await closed;
   closeSession(session);

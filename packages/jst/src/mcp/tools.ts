@@ -1,5 +1,21 @@
 import * as z from 'zod/mini';
-import { array, boolean, describe, enum as oneOf, int, looseObject, minLength, nullable, number, object, optional, positive, regex, string, union } from 'zod/mini';
+import {
+  array,
+  boolean,
+  describe,
+  enum as oneOf,
+  int,
+  looseObject,
+  minLength,
+  nullable,
+  number,
+  object,
+  optional,
+  positive,
+  regex,
+  string,
+  union,
+} from 'zod/mini';
 import { ERROR_OUTPUT } from '../commands/outputs.js';
 import type { CommandSpec, Z } from '../commands/spec.js';
 import { TOOL_SPECS } from '../commands/tools.js';
@@ -27,7 +43,9 @@ type JsonObject = { type: 'object'; [k: string]: unknown };
 const LIB: Z = { array, boolean, describe, enum: oneOf, int, looseObject, minLength, nullable, number, object, optional, positive, regex, string, union };
 
 /** Every tool takes `cwd` (ARCHITECTURE §13): a folder of the server's repository or one of its worktrees. */
-const CWD = z.optional(z.string().check(z.describe('Working folder for this call (default: the server\'s): a folder of the same repository or one of its worktrees')));
+const CWD = z.optional(
+  z.string().check(z.describe("Working folder for this call (default: the server's): a folder of the same repository or one of its worktrees")),
+);
 
 function jsonSchema(schema: z.ZodMiniType): Record<string, unknown> {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -73,14 +91,18 @@ export function toolsOf(role: Role, o: { readOnly?: boolean | undefined; tools?:
   let tools = allTools().filter((t) => t.spec.tool!.roles.includes(role));
   if (o.readOnly) tools = tools.filter((t) => t.annotations.readOnlyHint);
   if (o.tools !== undefined) {
-    const names = o.tools.split(',').map((n) => n.trim()).filter(Boolean);
+    const names = o.tools
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean);
     const known = new Set(tools.map((t) => t.name));
     const unknown = names.filter((n) => !known.has(n));
     if (unknown.length || !names.length) {
       throw new JstError({
-        code: 'USAGE', exitCode: EXIT.usage,
-        problem: `--tools ${names.length ? `names ${unknown.join(', ')}, which the ${role}${o.readOnly ? '\'s read-only' : ''} tools do not include` : 'is empty'}`,
-        hint: `The ${role}${o.readOnly ? '\'s read-only' : ''} tools: ${[...known].join(', ')}`,
+        code: 'USAGE',
+        exitCode: EXIT.usage,
+        problem: `--tools ${names.length ? `names ${unknown.join(', ')}, which the ${role}${o.readOnly ? "'s read-only" : ''} tools do not include` : 'is empty'}`,
+        hint: `The ${role}${o.readOnly ? "'s read-only" : ''} tools: ${[...known].join(', ')}`,
       });
     }
     tools = tools.filter((t) => names.includes(t.name));
@@ -94,12 +116,23 @@ export function parseArgs(tool: Tool, args: unknown): Record<string, unknown> {
   if (r.success) return r.data;
   const problems = r.error.issues.map((i) => {
     const at = i.path.length ? i.path.join('.') : '(the arguments)';
-    const detail = i.code === 'invalid_type' ? `expected ${(i as { expected?: string }).expected ?? 'another type'}`
-      : i.code === 'unrecognized_keys' ? `unknown input${(i as { keys?: string[] }).keys?.length === 1 ? '' : 's'} ${((i as { keys?: string[] }).keys ?? []).join(', ')}`
-      : i.code === 'invalid_value' ? `expected one of ${((i as { values?: unknown[] }).values ?? []).map((v) => JSON.stringify(v)).join(', ')}`
-      : i.message !== 'Invalid input' ? i.message : i.code.replace(/_/g, ' ');
+    const detail =
+      i.code === 'invalid_type'
+        ? `expected ${(i as { expected?: string }).expected ?? 'another type'}`
+        : i.code === 'unrecognized_keys'
+          ? `unknown input${(i as { keys?: string[] }).keys?.length === 1 ? '' : 's'} ${((i as { keys?: string[] }).keys ?? []).join(', ')}`
+          : i.code === 'invalid_value'
+            ? `expected one of ${((i as { values?: unknown[] }).values ?? []).map((v) => JSON.stringify(v)).join(', ')}`
+            : i.message !== 'Invalid input'
+              ? i.message
+              : i.code.replace(/_/g, ' ');
     return `${at}: ${detail}`;
   });
   const inputs = Object.keys(tool.input._zod.def.shape);
-  throw new JstError({ code: 'USAGE', exitCode: EXIT.usage, problem: `${tool.name} was called with invalid input (${problems.join('; ')})`, hint: `Its inputs: ${inputs.join(', ')}` });
+  throw new JstError({
+    code: 'USAGE',
+    exitCode: EXIT.usage,
+    problem: `${tool.name} was called with invalid input (${problems.join('; ')})`,
+    hint: `Its inputs: ${inputs.join(', ')}`,
+  });
 }

@@ -35,9 +35,15 @@ export class LineTransport implements Transport {
   /** Inside a line over the limit: its bytes are dropped up to the next newline. */
   private skipping = false;
   private closed = false;
-  private readonly onData = (chunk: Buffer) => { this.read(chunk); };
-  private readonly onEnd = () => { void this.close(); };
-  private readonly onError = (e: Error) => { this.onerror?.(e); };
+  private readonly onData = (chunk: Buffer) => {
+    this.read(chunk);
+  };
+  private readonly onEnd = () => {
+    void this.close();
+  };
+  private readonly onError = (e: Error) => {
+    this.onerror?.(e);
+  };
 
   constructor(
     private readonly input: NodeJS.ReadableStream = process.stdin,
@@ -84,7 +90,11 @@ export class LineTransport implements Transport {
       this.skipping = true;
       this.parts = [];
       this.size = 0;
-      this.refuse(null, INVALID_REQUEST, `Invalid Request: the message is longer than the limit of ${this.maxBytes} bytes (one line of stdin); it was skipped. Send less in one message.`);
+      this.refuse(
+        null,
+        INVALID_REQUEST,
+        `Invalid Request: the message is longer than the limit of ${this.maxBytes} bytes (one line of stdin); it was skipped. Send less in one message.`,
+      );
       return;
     }
     this.parts.push(part);
@@ -111,7 +121,11 @@ export class LineTransport implements Transport {
       return;
     }
     if (Array.isArray(value)) {
-      this.refuse(null, INVALID_REQUEST, 'Invalid Request: a batch (a JSON array) is not accepted: MCP 2025-06-18 removed JSON-RPC batching. Send each message on a line of its own.');
+      this.refuse(
+        null,
+        INVALID_REQUEST,
+        'Invalid Request: a batch (a JSON array) is not accepted: MCP 2025-06-18 removed JSON-RPC batching. Send each message on a line of its own.',
+      );
       return;
     }
     const parsed = JSONRPCMessageSchema.safeParse(value);
@@ -125,7 +139,13 @@ export class LineTransport implements Transport {
       return;
     }
     const object = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
-    const problem = object ? whatIsWrong(object) ?? parsed.error.issues.map((i) => `${i.path.join('.') || 'the message'}: ${i.message}`).slice(0, 3).join('; ') : 'a message is a JSON object';
+    const problem = object
+      ? (whatIsWrong(object) ??
+        parsed.error.issues
+          .map((i) => `${i.path.join('.') || 'the message'}: ${i.message}`)
+          .slice(0, 3)
+          .join('; '))
+      : 'a message is a JSON object';
     if (object && !('method' in object) && ('result' in object || 'error' in object)) {
       this.onerror?.(new Error(`A malformed response was dropped: ${problem}`));
       return;
@@ -151,7 +171,8 @@ function whatIsWrong(m: Record<string, unknown>): string | undefined {
   if (!('method' in m)) return 'a request or notification needs "method"';
   if (typeof m.method !== 'string') return '"method" must be a string';
   if ('id' in m && usableId(m.id) === null) return '"id" must be a string or a number';
-  if ('params' in m && (typeof m.params !== 'object' || m.params === null || Array.isArray(m.params))) return `"params" must be an object when present, not ${m.params === null ? 'null' : Array.isArray(m.params) ? 'an array' : typeof m.params}`;
+  if ('params' in m && (typeof m.params !== 'object' || m.params === null || Array.isArray(m.params)))
+    return `"params" must be an object when present, not ${m.params === null ? 'null' : Array.isArray(m.params) ? 'an array' : typeof m.params}`;
   return undefined;
 }
 

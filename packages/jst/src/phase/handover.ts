@@ -11,7 +11,10 @@ import { PR_TARGET_MARKER, REPORT_MARKER, type RoleComments } from './markers.js
 /** spec §1 rule 7: `feature/<KEY>-slug` or `hotfix/<KEY>-slug`, KEY = `<PROJECT>-<n>`. */
 const ISSUE_BRANCH = /^(feature|hotfix)\/([A-Z][A-Z0-9_]*-[1-9][0-9]*)(?:-.*)?$/;
 
-export interface IssueBranch { kind: 'feature' | 'hotfix'; key: string }
+export interface IssueBranch {
+  kind: 'feature' | 'hotfix';
+  key: string;
+}
 
 export function issueKeyFromBranch(branch: string): IssueBranch | null {
   const m = ISSUE_BRANCH.exec(branch);
@@ -20,7 +23,11 @@ export function issueKeyFromBranch(branch: string): IssueBranch | null {
 
 export { PR_TARGET_MARKER, REPORT_MARKER };
 
-export interface PrTarget { branch: string; worktree: string | null; commentId: string }
+export interface PrTarget {
+  branch: string;
+  worktree: string | null;
+  commentId: string;
+}
 
 /**
  * spec §1 rule 11: `PR target branch: <branch> Worktree: <absolute_path>`, read by walking the
@@ -68,7 +75,9 @@ export function acceptanceCriteria(description: unknown): string[] {
     if (block.type === 'bulletList' || block.type === 'orderedList') {
       for (const item of nodes(block.content)) {
         // Printed like every issue view (inline code, links, marks), on one line per criterion.
-        const text = adfToText((item as { content?: unknown }).content ?? []).replace(/\s*\n\s*/g, ' ').trim();
+        const text = adfToText((item as { content?: unknown }).content ?? [])
+          .replace(/\s*\n\s*/g, ' ')
+          .trim();
         if (text) items.push(text);
       }
     }

@@ -4,7 +4,7 @@ import type { Io } from '../context.js';
 
 export async function readStdin(io: Io): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const c of io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c));
+  for await (const c of io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -12,7 +12,11 @@ export function readFileArg(file: string, what: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
-    throw new JstError({ code: 'USAGE', problem: `cannot read ${what} file ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)})`, hint: 'Check the path' });
+    throw new JstError({
+      code: 'USAGE',
+      problem: `cannot read ${what} file ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+      hint: 'Check the path',
+    });
   }
 }
 
@@ -23,6 +27,10 @@ export async function readBody(io: Io, arg: string): Promise<unknown> {
     return JSON.parse(text);
   } catch (e) {
     const from = arg === '-' ? 'standard input' : arg.startsWith('@') ? arg.slice(1) : 'the BODY argument';
-    throw new JstError({ code: 'USAGE', problem: `the body from ${from} is not valid JSON: ${(e as Error).message}`, hint: 'Pass a JSON object, @file or - (stdin)' });
+    throw new JstError({
+      code: 'USAGE',
+      problem: `the body from ${from} is not valid JSON: ${(e as Error).message}`,
+      hint: 'Pass a JSON object, @file or - (stdin)',
+    });
   }
 }

@@ -4,7 +4,13 @@ import { EXIT } from '../exit.js';
 import * as git from '../git/index.js';
 import { issueKeyFromBranch } from './handover.js';
 
-export interface IssueCheckout { root: string; mainPath: string; branch: string; key: string; kind: 'feature' | 'hotfix' }
+export interface IssueCheckout {
+  root: string;
+  mainPath: string;
+  branch: string;
+  key: string;
+  kind: 'feature' | 'hotfix';
+}
 
 export function usage(code: string, problem: string, hint?: string): JstError {
   return new JstError({ code, exitCode: EXIT.usage, problem, ...(hint ? { hint } : {}) });
@@ -18,13 +24,18 @@ export function refuse(code: string, problem: string, hint?: string): JstError {
 export async function issueCheckout(ctx: Context, command: string): Promise<IssueCheckout> {
   const g = { env: ctx.env };
   const info = await git.worktreeInfo(ctx.cwd, g).catch((e: unknown) => {
-    if (e instanceof git.GitError && e.code === 'GIT_FAILED') throw usage('NOT_IN_WORKTREE', `${ctx.cwd} is not inside a git checkout`, `cd into the worktree jst plan created for the issue, then run ${command}`);
+    if (e instanceof git.GitError && e.code === 'GIT_FAILED')
+      throw usage('NOT_IN_WORKTREE', `${ctx.cwd} is not inside a git checkout`, `cd into the worktree jst plan created for the issue, then run ${command}`);
     throw e;
   });
   const branch = await git.currentBranch(info.root, g);
   const parsed = branch === null ? null : issueKeyFromBranch(branch);
   if (branch === null || parsed === null) {
-    throw usage('NOT_IN_WORKTREE', `${command} runs in an issue's worktree, on feature/<KEY>-… or hotfix/<KEY>-…, and ${info.root} is on ${branch ?? 'a detached HEAD'}`, `cd into the issue's worktree (see jst plan's hand-off lines), then run ${command}`);
+    throw usage(
+      'NOT_IN_WORKTREE',
+      `${command} runs in an issue's worktree, on feature/<KEY>-… or hotfix/<KEY>-…, and ${info.root} is on ${branch ?? 'a detached HEAD'}`,
+      `cd into the issue's worktree (see jst plan's hand-off lines), then run ${command}`,
+    );
   }
   return { root: info.root, mainPath: info.mainPath, branch, key: parsed.key, kind: parsed.kind };
 }
@@ -44,10 +55,13 @@ export async function branchesOfKey(cwd: string, key: string, env: NodeJS.Proces
 export async function branchOfKey(cwd: string, key: string, env: NodeJS.ProcessEnv): Promise<string> {
   const found = await branchesOfKey(cwd, key, env);
   if (found.length === 1) return found[0]!;
-  throw refuse('NO_BRANCH', found.length === 0
-    ? `no branch feature/${key}-… or hotfix/${key}-… exists here or on origin`
-    : `${key} has several branches (${found.join(', ')}), so which one is under review is not clear`,
-  found.length === 0 ? 'Run git fetch origin, or run the command in the issue\'s worktree' : 'Run the command in the issue\'s worktree instead');
+  throw refuse(
+    'NO_BRANCH',
+    found.length === 0
+      ? `no branch feature/${key}-… or hotfix/${key}-… exists here or on origin`
+      : `${key} has several branches (${found.join(', ')}), so which one is under review is not clear`,
+    found.length === 0 ? "Run git fetch origin, or run the command in the issue's worktree" : "Run the command in the issue's worktree instead",
+  );
 }
 
 /** What `git status --porcelain` lists: empty when the work tree is clean. */

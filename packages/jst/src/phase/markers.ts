@@ -46,7 +46,11 @@ export interface RoleComments<R extends Role = Role> {
 
 export type VerdictKind = 'approved' | 'changes-requested';
 
-export interface Verdict { kind: VerdictKind; summary: string; line: string }
+export interface Verdict {
+  kind: VerdictKind;
+  summary: string;
+  line: string;
+}
 
 export const verdictLine = (kind: VerdictKind, summary: string) => `${kind === 'approved' ? APPROVED : CHANGES_REQUESTED}${summary}`;
 
@@ -63,7 +67,10 @@ export const commentPlain = (c: Comment): string => adfToPlainText(c.body);
 export const firstLine = (text: string): string => (text.split(/\r?\n/, 1)[0] ?? '').trim();
 
 /** The role's comments whose first line is exactly `marker` (one that role posts), oldest first. */
-export function markedComments<M extends Exclude<Marker, 'verdict'>>(posted: RoleComments<(typeof MARKER_ROLE)[M]>, marker: M): { comment: Comment; text: string }[] {
+export function markedComments<M extends Exclude<Marker, 'verdict'>>(
+  posted: RoleComments<(typeof MARKER_ROLE)[M]>,
+  marker: M,
+): { comment: Comment; text: string }[] {
   if (posted.role !== MARKER_ROLE[marker]) throw new Error(`${marker} is read from the ${MARKER_ROLE[marker]}'s comments, not the ${posted.role}'s`);
   return posted.comments.map((comment) => ({ comment, text: commentPlain(comment) })).filter((c) => firstLine(c.text) === marker);
 }
@@ -85,7 +92,11 @@ export function latestVerdict(posted: RoleComments<'reviewer'>): Verdict | null 
 }
 
 /** The free text a person wrote for a comment, and whether they asked for it to be read as Markdown. */
-export interface WrittenBody { text: string; markdown: boolean; what: string }
+export interface WrittenBody {
+  text: string;
+  markdown: boolean;
+  what: string;
+}
 
 /**
  * A comment body: the marker line and the fixed lines, literal (one paragraph per line, so the

@@ -9,7 +9,11 @@ import { readRoleComments } from './roles.js';
 
 export type PrBaseSource = 'parentbranch' | 'pr-target-comment' | 'parent-branch' | 'default-base-branch';
 
-export interface PrBase { base: string; source: PrBaseSource; tried: string[] }
+export interface PrBase {
+  base: string;
+  source: PrBaseSource;
+  tried: string[];
+}
 
 export interface PrBaseInput {
   /** The run: whose `PR target branch:` comments count (the assigner's, phase/roles.ts). */
@@ -46,15 +50,18 @@ export async function resolvePrBase(i: PrBaseInput): Promise<PrBase> {
   if (assigner.problem) say(`! ${assigner.problem}: no "${PR_TARGET_MARKER}" comment counts`);
   tried.push(`a "${PR_TARGET_MARKER}" comment by the assigner on ${i.key}: ${assigner.problem ? `not read (${assigner.problem})` : 'none'}`);
 
-  const issue = i.issue ?? await i.client.getIssue(i.key, ['parent']);
+  const issue = i.issue ?? (await i.client.getIssue(i.key, ['parent']));
   const parent = issue.fields.parent?.key;
   if (parent) {
     const found = await branchesOfKey(i.cwd, parent, i.env);
     if (found.length === 1) return { base: found[0]!, source: 'parent-branch', tried };
     tried.push(`the branch of the parent ${parent} (local or on origin): ${found.length === 0 ? 'none' : `several (${found.join(', ')})`}`);
     tried.push('DEFAULT_BASE_BRANCH: used for a top-level issue only, and this is a sub-task');
-    throw refuse('PR_BASE_UNRESOLVED', `the PR base of ${i.branch} could not be resolved; tried: ${tried.join('; ')}`,
-      `Record it with git config branch.${i.branch}.parentbranch <parent branch>, then rerun`);
+    throw refuse(
+      'PR_BASE_UNRESOLVED',
+      `the PR base of ${i.branch} could not be resolved; tried: ${tried.join('; ')}`,
+      `Record it with git config branch.${i.branch}.parentbranch <parent branch>, then rerun`,
+    );
   }
   return { base: i.config.defaultBaseBranch, source: 'default-base-branch', tried };
 }

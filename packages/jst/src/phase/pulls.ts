@@ -20,7 +20,15 @@ export interface PrEntry {
   verdict: Verdict | null;
 }
 
-export interface PullLookup { ctx: Context; cwd: string; env: NodeJS.ProcessEnv; config: JstConfig; client: TrackerClient; codehost: CodehostClient; say: (l: string) => void }
+export interface PullLookup {
+  ctx: Context;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  config: JstConfig;
+  client: TrackerClient;
+  codehost: CodehostClient;
+  say: (l: string) => void;
+}
 
 /** The pull request of an issue: the open one from its branch into its PR base, else the newest. */
 export async function pullOfIssue(l: PullLookup, issue: Issue): Promise<{ entry: PrEntry; pull: PullRequest | null }> {

@@ -51,7 +51,10 @@ async function moveOnce(client: TrackerClient, key: string, status: string): Pro
     // No transition into the current status is offered: someone moved it there first.
     if (now === status) return { posted: false, now };
     const reachable = [...new Set(transitions.map((t) => t.to?.name).filter(Boolean))];
-    throw new RuleStop('client rule 5', `No transition of ${key} leads to "${status}" (reachable from "${now}": ${reachable.length ? reachable.map((n) => `"${n}"`).join(', ') : 'none'}). Status names match literally: check STATUS_* in .jst/team.env.`);
+    throw new RuleStop(
+      'client rule 5',
+      `No transition of ${key} leads to "${status}" (reachable from "${now}": ${reachable.length ? reachable.map((n) => `"${n}"`).join(', ') : 'none'}). Status names match literally: check STATUS_* in .jst/team.env.`,
+    );
   }
   await client.doTransition(key, chosen.id);
   return { posted: true, now: (await client.getIssue(key, ['status'])).fields.status?.name ?? '' };
@@ -71,18 +74,34 @@ export async function reviewerVerdictOf(ctx: Context, client: TrackerClient, key
   return found ? { verdict: found.verdict, commentId: found.comment.id } : null;
 }
 
-export interface Statuses { inProgress: string; inReview: string; done: string }
+export interface Statuses {
+  inProgress: string;
+  inReview: string;
+  done: string;
+}
 
 export type DoneMove = { moved: true } | { moved: false; already: boolean; why: string };
 
 /** done's side, for one key after its yes: re-check, D1, D2 (see above). `settleMs`: how long D2 waits (tests shorten it). */
-export async function closeApproved(ctx: Context, client: TrackerClient, key: string, s: Statuses, say: (l: string) => void, settleMs = SETTLE_MS): Promise<DoneMove> {
+export async function closeApproved(
+  ctx: Context,
+  client: TrackerClient,
+  key: string,
+  s: Statuses,
+  say: (l: string) => void,
+  settleMs = SETTLE_MS,
+): Promise<DoneMove> {
   say(`→ read ${key} again (status and verdict after the yes)`);
   const status = (await client.getIssue(key, ['status'])).fields.status?.name ?? '';
   if (status === s.done) return { moved: false, already: true, why: `${key} was moved to "${s.done}" meanwhile` };
   if (status !== s.inReview) return { moved: false, already: false, why: `${key} moved to "${status}" while jst done waited for the yes; it was left there` };
   const before = await reviewerVerdictOf(ctx, client, key);
-  if (before?.verdict.kind !== 'approved') return { moved: false, already: false, why: `${key}'s newest verdict became "${before?.verdict.line ?? 'none'}" while jst done waited for the yes; it stays in "${s.inReview}"` };
+  if (before?.verdict.kind !== 'approved')
+    return {
+      moved: false,
+      already: false,
+      why: `${key}'s newest verdict became "${before?.verdict.line ?? 'none'}" while jst done waited for the yes; it stays in "${s.inReview}"`,
+    };
 
   say(`→ move ${key} from "${s.inReview}" to "${s.done}"`);
   // What the read-back says is for D2 to weigh: a verdict may have moved it straight after.
@@ -92,7 +111,8 @@ export async function closeApproved(ctx: Context, client: TrackerClient, key: st
     const now = await reviewerVerdictOf(ctx, client, key);
     if (now?.verdict.kind === 'approved') return { moved: true };
     const at = (await client.getIssue(key, ['status'])).fields.status?.name ?? '';
-    if (at !== s.done) return { moved: false, already: false, why: `a verdict ("${now?.verdict.line ?? 'none'}") was given while jst done ran, and moved ${key} to "${at}"` };
+    if (at !== s.done)
+      return { moved: false, already: false, why: `a verdict ("${now?.verdict.line ?? 'none'}") was given while jst done ran, and moved ${key} to "${at}"` };
     if (Date.now() >= deadline) break;
     await sleep(POLL_MS);
   }
@@ -105,7 +125,13 @@ export async function closeApproved(ctx: Context, client: TrackerClient, key: st
 export type VerdictMove = { won: true; transitioned: boolean } | { won: false; status: string; withdrawn: boolean };
 
 /** The verdict's side after its comment is on the issue: V2 (see above). */
-export async function sendBack(client: TrackerClient, key: string, comment: { id: string; line: string }, s: Statuses, say: (l: string) => void): Promise<VerdictMove> {
+export async function sendBack(
+  client: TrackerClient,
+  key: string,
+  comment: { id: string; line: string },
+  s: Statuses,
+  say: (l: string) => void,
+): Promise<VerdictMove> {
   say(`→ read ${key} again (the status, before moving it)`);
   const status = (await client.getIssue(key, ['status'])).fields.status?.name ?? '';
   if (status === s.inProgress) return { won: true, transitioned: false };
@@ -121,7 +147,15 @@ export async function sendBack(client: TrackerClient, key: string, comment: { id
     return { won: true, transitioned };
   }
   say(`→ withdraw the verdict comment on ${key} (it is in "${status}")`);
-  const withdrawn = await client.updateComment(key, comment.id, textToAdf(`Withdrawn: ${comment.line}\n${key} moved to "${status}" before this verdict could send it back, so the verdict was not given.`))
-    .then(() => true, () => false);
+  const withdrawn = await client
+    .updateComment(
+      key,
+      comment.id,
+      textToAdf(`Withdrawn: ${comment.line}\n${key} moved to "${status}" before this verdict could send it back, so the verdict was not given.`),
+    )
+    .then(
+      () => true,
+      () => false,
+    );
   return { won: false, status, withdrawn };
 }

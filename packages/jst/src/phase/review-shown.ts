@@ -25,7 +25,9 @@ export function reviewerVerdict(reviewer: RoleComments<'reviewer'>): ShownVerdic
   if (!found) return null;
   const { verdict: v, comment: c } = found;
   return {
-    kind: v.kind, line: v.line, summary: v.summary,
+    kind: v.kind,
+    line: v.line,
+    summary: v.summary,
     from: c.author?.displayName ?? c.author?.emailAddress ?? 'the reviewer',
     created: c.created ?? null,
     body: adfToText(c.body).split('\n').slice(1).join('\n').trim(),

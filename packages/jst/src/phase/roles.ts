@@ -18,7 +18,12 @@ import type { RoleComments } from './markers.js';
  */
 
 /** A role's account on the tracker, or why it has none. */
-export interface RoleAccount { role: Role; setting: string; accountId: string | null; problem: string | null }
+export interface RoleAccount {
+  role: Role;
+  setting: string;
+  accountId: string | null;
+  problem: string | null;
+}
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
@@ -51,7 +56,9 @@ async function lookup(ctx: Context, role: Role, via: TrackerClient): Promise<Rol
   if (exact.length === 1) return { role, setting, accountId: exact[0]!.accountId, problem: null };
   if (users.length === 1 && users[0]!.emailAddress === undefined) return { role, setting, accountId: users[0]!.accountId, problem: null };
   if (users.length === 0) return none(`no account on the tracker answers to ${setting} (${email}), so the ${role}'s account is unknown`);
-  return none(`${users.length} accounts on the tracker answer to ${setting} (${email}) and none shows exactly that e-mail, so the ${role}'s account is unknown`);
+  return none(
+    `${users.length} accounts on the tracker answer to ${setting} (${email}) and none shows exactly that e-mail, so the ${role}'s account is unknown`,
+  );
 }
 
 /**
@@ -79,6 +86,9 @@ export async function readRoleComments<R extends Role>(ctx: Context, role: R, vi
 export function requireRoleAccount(posted: RoleComments, what: string): string {
   if (posted.accountId !== null) return posted.accountId;
   const setting = roleSettings(posted.role).email;
-  throw refuse('ROLE_ACCOUNT_UNKNOWN', `${posted.problem ?? `the ${posted.role}'s account is unknown`}: ${what} counts only from the ${posted.role}'s account (ARCHITECTURE §11)`,
-    `Nothing was changed. Set ${setting} in .jst/local.env to the e-mail of the ${posted.role}'s tracker account, then rerun`);
+  throw refuse(
+    'ROLE_ACCOUNT_UNKNOWN',
+    `${posted.problem ?? `the ${posted.role}'s account is unknown`}: ${what} counts only from the ${posted.role}'s account (ARCHITECTURE §11)`,
+    `Nothing was changed. Set ${setting} in .jst/local.env to the e-mail of the ${posted.role}'s tracker account, then rerun`,
+  );
 }

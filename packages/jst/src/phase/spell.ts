@@ -6,9 +6,8 @@ import type { Context } from '../context.js';
  */
 export const nextStep = {
   openParentPr: (ctx: Context, key: string) => (ctx.tool ? `parent_pr {"key": "${key}"}` : `jst review ${key} --open-parent-pr`),
-  verdict: (ctx: Context, key: string, verdict: 'approve' | 'request-changes') => (ctx.tool
-    ? `review_verdict {"key": "${key}", "verdict": "${verdict}", "summary": "…"}`
-    : `jst review ${key} --${verdict} --summary "…"`),
+  verdict: (ctx: Context, key: string, verdict: 'approve' | 'request-changes') =>
+    ctx.tool ? `review_verdict {"key": "${key}", "verdict": "${verdict}", "summary": "…"}` : `jst review ${key} --${verdict} --summary "…"`,
   /** An input's name: the tool's (`summary`) or the CLI's flag (`--summary`). */
   input: (ctx: Context, tool: string, flag: string) => (ctx.tool ? tool : flag),
 };

@@ -19,16 +19,44 @@ export interface AbandonOptions {
 }
 
 /** One issue the run made, parent (or single issue) first. */
-interface MadeIssue { key: string; summary: string; role: 'top' | 'subtask' }
+interface MadeIssue {
+  key: string;
+  summary: string;
+  role: 'top' | 'subtask';
+}
 
 /** What the journal's run made and is still there: what `--abandon` deletes. */
-export interface Inventory { issues: MadeIssue[]; worktrees: string[]; branches: string[]; pushed: string[]; comments: number }
+export interface Inventory {
+  issues: MadeIssue[];
+  worktrees: string[];
+  branches: string[];
+  pushed: string[];
+  comments: number;
+}
 
 /** The `--json` form of `jst plan --abandon`: the plan's shape (what was removed), `abandoned` set. */
-export interface AbandonJson { keys: string[]; branches: string[]; worktrees: string[]; report: string; handOff: string[]; dryRun: false; alreadyPlanned: false; abandoned: boolean; pushed: string[] }
+export interface AbandonJson {
+  keys: string[];
+  branches: string[];
+  worktrees: string[];
+  report: string;
+  handOff: string[];
+  dryRun: false;
+  alreadyPlanned: false;
+  abandoned: boolean;
+  pushed: string[];
+}
 
 const json = (inv: Inventory, report: string, abandoned: boolean): AbandonJson => ({
-  keys: inv.issues.map((i) => i.key), branches: inv.branches, worktrees: inv.worktrees, report, handOff: [], dryRun: false, alreadyPlanned: false, abandoned, pushed: inv.pushed,
+  keys: inv.issues.map((i) => i.key),
+  branches: inv.branches,
+  worktrees: inv.worktrees,
+  report,
+  handOff: [],
+  dryRun: false,
+  alreadyPlanned: false,
+  abandoned,
+  pushed: inv.pushed,
 });
 
 /**
@@ -48,13 +76,19 @@ export async function abandonOutcome(ctx: Context, o: AbandonOptions): Promise<O
   }
   const plan = data.plan as PlanInput;
   if (o.request !== undefined && o.request !== plan.request) {
-    throw refused(`the unfinished plan run recorded in ${join(jstDir, JOURNAL_FILE)} is for ${JSON.stringify(plan.request)}, not for the plan given (${JSON.stringify(o.request)}); nothing was deleted`, 'Pass the plan of the run to abandon, or leave its "request" out');
+    throw refused(
+      `the unfinished plan run recorded in ${join(jstDir, JOURNAL_FILE)} is for ${JSON.stringify(plan.request)}, not for the plan given (${JSON.stringify(o.request)}); nothing was deleted`,
+      'Pass the plan of the run to abandon, or leave its "request" out',
+    );
   }
   const repo = config.repoRoot ?? (await git.worktreeInfo(ctx.cwd, { env: ctx.env })).root;
   const client = ctx.client('assigner');
   const say = (l: string) => ctx.io.stderr.write(`${l}\n`);
   const inv = await inventory(ctx, data, repo, client, requireProjectKey(config));
-  const inside = inv.worktrees.find((w) => { const r = relative(w, ctx.cwd); return r === '' || (!r.startsWith('..') && !isAbsolute(r)); });
+  const inside = inv.worktrees.find((w) => {
+    const r = relative(w, ctx.cwd);
+    return r === '' || (!r.startsWith('..') && !isAbsolute(r));
+  });
   if (inside) throw refused(`jst plan --abandon would remove the worktree ${inside}, and it runs inside it`, `cd ${repo} and rerun`);
   say(`The unfinished plan run ${data.runId} (started ${data.startedAt}) for ${JSON.stringify(plan.request)} made:`);
   for (const l of listing(inv)) say(`  ${l}`);
@@ -64,7 +98,11 @@ export async function abandonOutcome(ctx: Context, o: AbandonOptions): Promise<O
       const what = `Delete ${inv.issues.length} issue(s), ${inv.worktrees.length} worktree(s) and ${inv.branches.length + inv.pushed.length} branch(es) made by this run, and forget the run?`;
       const command = `cd ${repo} && jst plan --abandon --yes`;
       const yes = await prompt.yesNo(what, `Confirm with: jst plan --abandon --yes (nothing was deleted)`, o.tool ? { command: () => command } : undefined);
-      if (!yes) throw refused('not confirmed; nothing was deleted', 'Rerun jst plan (the same plan file) to finish the run instead, or jst plan --abandon --yes to delete it');
+      if (!yes)
+        throw refused(
+          'not confirmed; nothing was deleted',
+          'Rerun jst plan (the same plan file) to finish the run instead, or jst plan --abandon --yes to delete it',
+        );
     } finally {
       prompt.close();
     }
@@ -100,8 +138,12 @@ function summaryOf(inv: Inventory): string {
 /** The items of the run that may have an issue: `top`, then `sub1`, `sub2`, … in the journal's order. */
 function items(data: JournalData): { id: string; summary: string }[] {
   const plan = data.plan as PlanInput;
-  const ids = Object.keys(data.steps).map((s) => /^(top|sub\d+):issue$/.exec(s)?.[1]).filter((x): x is string => x !== undefined);
-  return ids.filter((id) => madeIssue(data, id)).map((id) => ({ id, summary: id === 'top' ? plan.summary : plan.steps[Number(id.slice(3)) - 1]?.summary ?? '' }));
+  const ids = Object.keys(data.steps)
+    .map((s) => /^(top|sub\d+):issue$/.exec(s)?.[1])
+    .filter((x): x is string => x !== undefined);
+  return ids
+    .filter((id) => madeIssue(data, id))
+    .map((id) => ({ id, summary: id === 'top' ? plan.summary : (plan.steps[Number(id.slice(3)) - 1]?.summary ?? '') }));
 }
 
 /** Reads what is still there: each issue by its key (or, if its create was cut off, by its marker), each branch and worktree from git. */
@@ -120,7 +162,9 @@ async function inventory(ctx: Context, data: JournalData, repo: string, client: 
     const rec2 = data.steps[`${id}:worktree`];
     if (!rec2 || rec2.state === 'failed') continue;
     const branch = rec2.result?.branch ?? (plan.path === 'hotfix' ? hotfixBranch(key, summary) : featureBranch(key, summary));
-    const wt = worktrees.find((w) => w.branch === branch && (rec2.result?.worktree !== undefined ? w.path === rec2.result.worktree : basename(w.path) === `worktree-${key}`));
+    const wt = worktrees.find(
+      (w) => w.branch === branch && (rec2.result?.worktree !== undefined ? w.path === rec2.result.worktree : basename(w.path) === `worktree-${key}`),
+    );
     if (rec2.state !== 'done' && !wt) continue;
     // A worktree folder deleted by hand is only git's record of it: the prune in removeAll drops that.
     if (wt && existsSync(wt.path)) inv.worktrees.push(wt.path);
@@ -170,7 +214,12 @@ async function removeAll(inv: Inventory, repo: string, client: TrackerClient, en
       if (e instanceof TrackerHttpError && e.status === 404) continue;
       if (e instanceof TrackerHttpError && (e.status === 403 || e.status === 401)) {
         const left = inv.issues.map((i) => i.key).join(', ');
-        throw new JstError({ code: 'PLAN_ABANDON', exitCode: EXIT.failed, problem: `the tracker did not let the assigner delete ${issue.key} (HTTP ${e.status}: ${e.vendorMessage.slice(0, 200)}); the worktrees and branches are gone, the issues ${left} are not`, hint: 'Deleting issues needs the project\'s delete permission (an admin): have one delete them, or grant it, then rerun jst plan --abandon --yes to finish (the journal still lists them)' });
+        throw new JstError({
+          code: 'PLAN_ABANDON',
+          exitCode: EXIT.failed,
+          problem: `the tracker did not let the assigner delete ${issue.key} (HTTP ${e.status}: ${e.vendorMessage.slice(0, 200)}); the worktrees and branches are gone, the issues ${left} are not`,
+          hint: "Deleting issues needs the project's delete permission (an admin): have one delete them, or grant it, then rerun jst plan --abandon --yes to finish (the journal still lists them)",
+        });
       }
       throw e;
     }

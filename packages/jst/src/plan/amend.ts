@@ -25,7 +25,8 @@ export function planDifference(recorded: JournalData, next: PlanInput, absent: R
   if (old.path !== next.path) return `"path" differs ("${old.path}" → "${next.path}"), and the top-level issue ${is}`;
   if (Boolean(old.markdown) !== Boolean(next.markdown)) return `"markdown" differs, and the top-level issue ${is}`;
   if (old.priority !== next.priority) return `"priority" differs (${shown(old.priority)} → ${shown(next.priority)}), and the top-level issue ${is} with it`;
-  if ((old.steps.length > 0) !== (next.steps.length > 0)) return next.steps.length ? `steps were added to a single-step plan whose issue ${is}` : `every step was removed from a multistep plan whose parent ${is}`;
+  if (old.steps.length > 0 !== next.steps.length > 0)
+    return next.steps.length ? `steps were added to a single-step plan whose issue ${is}` : `every step was removed from a multistep plan whose parent ${is}`;
   const top = itemDifference(old, next, '');
   if (top) return `${top} differs, and the top-level issue ${is}`;
   for (const [i, step] of old.steps.entries()) {

@@ -39,17 +39,19 @@ export async function clarify(draft: Draft, prompt: Prompt, priorities: Prioriti
     d.path = hotfix ? 'hotfix' : 'planned';
   }
   if (d.path === 'planned' && d.steps === undefined) {
-    const n = Number(await prompt.ask('Split into how many sub-tasks? (0 = a single issue)', undefined, {
-      default: '0',
-      check: (a) => (/^\d+$/.test(a) && Number(a) <= MAX_STEPS ? null : `a whole number from 0 to ${MAX_STEPS}`),
-    }));
+    const n = Number(
+      await prompt.ask('Split into how many sub-tasks? (0 = a single issue)', undefined, {
+        default: '0',
+        check: (a) => (/^\d+$/.test(a) && Number(a) <= MAX_STEPS ? null : `a whole number from 0 to ${MAX_STEPS}`),
+      }),
+    );
     d.steps = Array.from({ length: n }, () => ({}));
   }
   const steps: WorkItem[] = [];
   for (const [i, s] of (d.steps ?? []).entries()) {
     steps.push({
-      summary: s.summary ?? await prompt.ask(`Sub-task ${i + 1}: a one-line summary?`, undefined, oneLine),
-      scope: s.scope ?? await prompt.ask(`Sub-task ${i + 1}: what is in scope?`),
+      summary: s.summary ?? (await prompt.ask(`Sub-task ${i + 1}: a one-line summary?`, undefined, oneLine)),
+      scope: s.scope ?? (await prompt.ask(`Sub-task ${i + 1}: what is in scope?`)),
       acceptanceCriteria: s.acceptanceCriteria?.length ? s.acceptanceCriteria : await prompt.askList(`Sub-task ${i + 1}: its acceptance criteria?`),
     });
   }

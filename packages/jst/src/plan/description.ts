@@ -32,8 +32,9 @@ export function issueDescription(plan: PlanInput, item: WorkItem, role: 'single'
  */
 export function scopeBlocks(scope: string, markdown: boolean): AdfBlock[] {
   if (!markdown) return [paragraph(scope)];
-  return markdownToAdf(scope).content.map((b: AdfNode) =>
-    (b.type === 'heading' ? { ...b, attrs: { level: Math.min(6, Number(b.attrs?.level) + 2) } } : b) as AdfBlock);
+  return markdownToAdf(scope).content.map(
+    (b: AdfNode) => (b.type === 'heading' ? { ...b, attrs: { level: Math.min(6, Number(b.attrs?.level) + 2) } } : b) as AdfBlock,
+  );
 }
 
 /**

@@ -34,13 +34,18 @@ export function realEffects(client: TrackerClient, repo: string, jstDir: string,
     },
     editDescription: (key, description) => client.editIssue(key, { description }),
     comments: (key) => allComments(client, key),
-    addComment: async (key, body) => { await client.addComment(key, body); },
+    addComment: async (key, body) => {
+      await client.addComment(key, body);
+    },
     worktreeAdd: (path, branch, start) => git.worktreeAdd(repo, path, branch, start, o),
     configSet: (key, value) => git.configSet(repo, key, value, o),
     push: (branch) => git.push(repo, branch, o),
     async copyJstDir(to) {
       mkdirSync(join(to, '.jst'), { recursive: true });
-      cpSync(jstDir, join(to, '.jst'), { recursive: true, filter: (src) => !/(^|[\\/])(plan-journal[^\\/]*|dispatch|dispatch-journal\.json)$/.test(src) && !src.endsWith('.tmp') });
+      cpSync(jstDir, join(to, '.jst'), {
+        recursive: true,
+        filter: (src) => !/(^|[\\/])(plan-journal[^\\/]*|dispatch|dispatch-journal\.json)$/.test(src) && !src.endsWith('.tmp'),
+      });
     },
   };
 }
@@ -53,17 +58,31 @@ export function dryRunEffects(say: (line: string) => void, apiBase: string, repo
     async createIssue(fields) {
       n++;
       const key = `${fields.project.key}-<new ${n}>`;
-      say(`POST ${apiBase}/issue  ${fields.issuetype.name} "${fields.summary}"${fields.parent ? ` parent ${fields.parent.key}` : ''} assignee ${fields.assignee?.accountId ?? 'none'} → ${key}`);
+      say(
+        `POST ${apiBase}/issue  ${fields.issuetype.name} "${fields.summary}"${fields.parent ? ` parent ${fields.parent.key}` : ''} assignee ${fields.assignee?.accountId ?? 'none'} → ${key}`,
+      );
       return key;
     },
     findIssueByMarker: async () => null,
-    async editDescription(key) { say(`PUT ${apiBase}/issue/${key}  description`); },
+    async editDescription(key) {
+      say(`PUT ${apiBase}/issue/${key}  description`);
+    },
     comments: async () => [],
-    async addComment(key, _body, text) { say(`POST ${apiBase}/issue/${key}/comment  "${text.split('\n')[0]}"`); },
-    async worktreeAdd(path, branch, start) { say(`git -C ${repo} worktree add -b ${branch} ${path} ${start}`); },
-    async configSet(key, value) { say(`git -C ${repo} config ${key} ${value}`); },
-    async push(branch) { say(`git -C ${repo} push -u origin ${branch}`); },
-    async copyJstDir(to) { say(`copy .jst/ → ${join(to, '.jst')} (local.env only where git ignores it)`); },
+    async addComment(key, _body, text) {
+      say(`POST ${apiBase}/issue/${key}/comment  "${text.split('\n')[0]}"`);
+    },
+    async worktreeAdd(path, branch, start) {
+      say(`git -C ${repo} worktree add -b ${branch} ${path} ${start}`);
+    },
+    async configSet(key, value) {
+      say(`git -C ${repo} config ${key} ${value}`);
+    },
+    async push(branch) {
+      say(`git -C ${repo} push -u origin ${branch}`);
+    },
+    async copyJstDir(to) {
+      say(`copy .jst/ → ${join(to, '.jst')} (local.env only where git ignores it)`);
+    },
   };
 }
 

@@ -38,10 +38,15 @@ export type StartBranch = 'base' | 'production' | 'other';
  */
 export function startBranchGate(bc: BranchContext, defaultBase: string): StartBranch {
   // spec §1 rule 1: phase 1 creates worktrees; it never runs inside one.
-  if (bc.notACheckout) throw refused('jst plan runs in the main checkout of the git repository, and this folder is not inside a git checkout', 'cd to the repository\'s main checkout and rerun');
+  if (bc.notACheckout)
+    throw refused(
+      'jst plan runs in the main checkout of the git repository, and this folder is not inside a git checkout',
+      "cd to the repository's main checkout and rerun",
+    );
   if (bc.linkedWorktree) throw refused('jst plan runs from the main checkout only, and this is a linked worktree', 'cd to the main checkout and rerun');
   if (bc.branch === null) throw refused('jst plan does not run on a detached HEAD (spec §1 rule 2)', `Check out ${defaultBase} and rerun`);
-  if (/^(feature|hotfix)\//.test(bc.branch)) throw refused(`jst plan does not run on the issue branch ${bc.branch} (spec §1 rule 2)`, `Check out ${defaultBase} in the main checkout and rerun`);
+  if (/^(feature|hotfix)\//.test(bc.branch))
+    throw refused(`jst plan does not run on the issue branch ${bc.branch} (spec §1 rule 2)`, `Check out ${defaultBase} in the main checkout and rerun`);
   if (bc.branch === defaultBase) return 'base';
   if (bc.production !== null && bc.branch === bc.production) return 'production';
   return 'other';
@@ -50,13 +55,22 @@ export function startBranchGate(bc: BranchContext, defaultBase: string): StartBr
 /** spec §1 rules 6 and 7: planned and hotfix never mix; the further stops that apply regardless. */
 export function pathGate(plan: PlanInput, start: StartBranch, bc: BranchContext): void {
   if (plan.path === 'hotfix' && plan.steps.length > 0) {
-    throw refused('a hotfix is a single issue: planned and hotfix work never mix in one run, and multistep work is always planned (spec §1 rule 6)', 'Drop the steps for a hotfix, or plan the work without "path": "hotfix"');
+    throw refused(
+      'a hotfix is a single issue: planned and hotfix work never mix in one run, and multistep work is always planned (spec §1 rule 6)',
+      'Drop the steps for a hotfix, or plan the work without "path": "hotfix"',
+    );
   }
   if (plan.path === 'hotfix' && bc.production === null) {
-    throw refused('the hotfix path needs the production branch, and PRODUCTION_BRANCH is unset (spec §1 rule 7: the name is never invented)', 'Set PRODUCTION_BRANCH in .jst/team.env and rerun');
+    throw refused(
+      'the hotfix path needs the production branch, and PRODUCTION_BRANCH is unset (spec §1 rule 7: the name is never invented)',
+      'Set PRODUCTION_BRANCH in .jst/team.env and rerun',
+    );
   }
   if (plan.path === 'planned' && start === 'production') {
-    throw refused(`you stand on the production branch ${bc.production}, which is accepted only for an emergency hotfix, and this is planned work (spec §1 rule 7)`, 'Check out the default base branch and rerun');
+    throw refused(
+      `you stand on the production branch ${bc.production}, which is accepted only for an emergency hotfix, and this is planned work (spec §1 rule 7)`,
+      'Check out the default base branch and rerun',
+    );
   }
 }
 
@@ -65,11 +79,21 @@ export function pathGate(plan: PlanInput, start: StartBranch, bc: BranchContext)
  * (an answer then is not wasted). `--from-branch <name>` is the non-interactive yes, and it must
  * name the branch: `--yes` (skip the final confirmation) never accepts an unusual branch.
  */
-export async function otherBranchGate(bc: BranchContext, start: StartBranch, defaultBase: string, fromBranch: string | undefined, prompt: Prompt, tool?: string): Promise<void> {
+export async function otherBranchGate(
+  bc: BranchContext,
+  start: StartBranch,
+  defaultBase: string,
+  fromBranch: string | undefined,
+  prompt: Prompt,
+  tool?: string,
+): Promise<void> {
   // A tool's refusal names its input (fromBranch), the CLI's its flag.
   const spell = (branch: string) => (tool ? `fromBranch: "${branch}"` : `--from-branch ${branch}`);
   if (fromBranch !== undefined && fromBranch !== bc.branch) {
-    throw refused(`${spell(fromBranch)} does not name the current branch ${bc.branch ?? '(detached)'}`, `Pass ${spell(bc.branch ?? '<branch>')}, or check out ${defaultBase}`);
+    throw refused(
+      `${spell(fromBranch)} does not name the current branch ${bc.branch ?? '(detached)'}`,
+      `Pass ${spell(bc.branch ?? '<branch>')}, or check out ${defaultBase}`,
+    );
   }
   if (start !== 'other' || fromBranch !== undefined) return;
   const from = bc.production === null ? `origin/${defaultBase}` : `origin/${defaultBase} (a hotfix from origin/${bc.production})`;

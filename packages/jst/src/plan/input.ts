@@ -7,12 +7,16 @@ import type { PlanInput, WorkItem } from './plan-types.js';
 export type { PlanInput, WorkItem } from './plan-types.js';
 
 /** What is still open, each as the question the clarify loop asks (spec §1 rule 5). */
-export interface Question { field: string; question: string }
+export interface Question {
+  field: string;
+  question: string;
+}
 
 export type Draft = Partial<Omit<PlanInput, 'steps' | 'markdown'>> & { steps?: Partial<WorkItem>[]; markdown?: boolean };
 
 const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-const list = (v: unknown) => (Array.isArray(v) ? v.map(str).filter((x): x is string => x !== undefined) : typeof v === 'string' && v.trim() ? [v.trim()] : undefined);
+const list = (v: unknown) =>
+  Array.isArray(v) ? v.map(str).filter((x): x is string => x !== undefined) : typeof v === 'string' && v.trim() ? [v.trim()] : undefined;
 
 /** Reads a plan file; a malformed one is a usage error naming the file and the key. */
 export function readPlanFile(file: string): Draft {
@@ -20,7 +24,11 @@ export function readPlanFile(file: string): Draft {
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new JstError({ code: 'PLAN_FILE', problem: `cannot read the plan file ${file}: ${(e as Error).message}`, hint: 'It must be JSON: {"request","summary","scope","acceptanceCriteria":[…],"priority","path","steps":[…]}' });
+    throw new JstError({
+      code: 'PLAN_FILE',
+      problem: `cannot read the plan file ${file}: ${(e as Error).message}`,
+      hint: 'It must be JSON: {"request","summary","scope","acceptanceCriteria":[…],"priority","path","steps":[…]}',
+    });
   }
   return parsePlan(json, file);
 }
@@ -36,7 +44,8 @@ export function parsePlan(json: unknown, file: string): Draft {
   const o = json as Record<string, unknown>;
   const known = ['request', 'summary', 'scope', 'acceptanceCriteria', 'priority', 'path', 'steps', 'markdown'];
   for (const k of Object.keys(o)) {
-    if (!known.includes(k)) throw new JstError({ code: 'PLAN_FILE', problem: `unknown key "${k}" in the plan file ${file}`, hint: `Known keys: ${known.join(', ')}` });
+    if (!known.includes(k))
+      throw new JstError({ code: 'PLAN_FILE', problem: `unknown key "${k}" in the plan file ${file}`, hint: `Known keys: ${known.join(', ')}` });
   }
   if (o.path !== undefined && o.path !== 'planned' && o.path !== 'hotfix') {
     throw new JstError({ code: 'PLAN_FILE', problem: `"path" in ${file} must be "planned" or "hotfix" (got ${JSON.stringify(o.path)})` });
@@ -46,7 +55,9 @@ export function parsePlan(json: unknown, file: string): Draft {
     throw new JstError({ code: 'PLAN_FILE', problem: `"markdown" in ${file} must be true or false (got ${JSON.stringify(o.markdown)})` });
   }
   const draft: Draft = {};
-  const set = <K extends keyof Draft>(k: K, v: Draft[K] | undefined) => { if (v !== undefined) draft[k] = v; };
+  const set = <K extends keyof Draft>(k: K, v: Draft[K] | undefined) => {
+    if (v !== undefined) draft[k] = v;
+  };
   set('request', str(o.request));
   set('summary', str(o.summary));
   set('scope', str(o.scope));
@@ -55,7 +66,8 @@ export function parsePlan(json: unknown, file: string): Draft {
   set('path', o.path);
   if (Array.isArray(o.steps)) {
     draft.steps = o.steps.map((s, i) => {
-      if (typeof s !== 'object' || s === null) throw new JstError({ code: 'PLAN_FILE', problem: `steps[${i}] in ${file} must be an object with summary, scope and acceptanceCriteria` });
+      if (typeof s !== 'object' || s === null)
+        throw new JstError({ code: 'PLAN_FILE', problem: `steps[${i}] in ${file} must be an object with summary, scope and acceptanceCriteria` });
       const r = s as Record<string, unknown>;
       const step: Partial<WorkItem> = {};
       if (str(r.summary)) step.summary = str(r.summary)!;
@@ -112,8 +124,13 @@ export function openQuestions(d: Draft): Question[] {
 export function settle(d: Draft): PlanInput {
   const steps = (d.steps ?? []).map((s) => ({ summary: s.summary!, scope: s.scope!, acceptanceCriteria: s.acceptanceCriteria! }));
   return {
-    request: d.request!, summary: d.summary!, scope: d.scope!, acceptanceCriteria: d.acceptanceCriteria!,
-    priority: d.priority!, path: d.path ?? 'planned', steps,
+    request: d.request!,
+    summary: d.summary!,
+    scope: d.scope!,
+    acceptanceCriteria: d.acceptanceCriteria!,
+    priority: d.priority!,
+    path: d.path ?? 'planned',
+    steps,
     // Only when set, so the journal's hash of a literal plan is what it always was.
     ...(d.markdown ? { markdown: true as const } : {}),
   };

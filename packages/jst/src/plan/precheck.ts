@@ -8,7 +8,6 @@ import { refused } from './prompt.js';
 import { assignmentReport } from './report.js';
 import { featureBranch, hotfixBranch } from './slug.js';
 
-
 /** A control character (C0, DEL, C1): a summary is one line of plain text. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const NUL = '\u0000';
@@ -47,20 +46,30 @@ export function checkPlanText(plan: PlanInput, o: { project: string; worktreesDi
     ...plan.steps.map((item, i) => ({ step: i, item, role: 'subtask' as const })),
   ];
   const nulIn = (field: string, text: string) => {
-    if (text.includes(NUL)) throw refused(`"${field}" in the plan contains a NUL character (U+0000), which the tracker refuses in any field; nothing was created`, 'Remove it from the plan and rerun');
+    if (text.includes(NUL))
+      throw refused(
+        `"${field}" in the plan contains a NUL character (U+0000), which the tracker refuses in any field; nothing was created`,
+        'Remove it from the plan and rerun',
+      );
   };
   nulIn('request', plan.request);
   nulIn('priority', plan.priority);
   for (const { step, item, role } of items) {
     const problem = summaryProblem(item.summary);
     if (problem !== null) {
-      throw refused(`"${key(step, 'summary')}" ${shown(item.summary)} cannot be an issue summary: ${problem}; nothing was created`, `Fix "${key(step, 'summary')}" in the plan (a longer text belongs in "scope") and rerun`);
+      throw refused(
+        `"${key(step, 'summary')}" ${shown(item.summary)} cannot be an issue summary: ${problem}; nothing was created`,
+        `Fix "${key(step, 'summary')}" in the plan (a longer text belongs in "scope") and rerun`,
+      );
     }
     nulIn(key(step, 'scope'), item.scope);
     item.acceptanceCriteria.forEach((c, i) => nulIn(`${key(step, 'acceptanceCriteria')}[${i}]`, c));
     const size = JSON.stringify(issueDescription(plan, item, role, PLACEHOLDER_MARKER)).length;
     if (size > TRACKER_TEXT_FIELD_MAX) {
-      throw refused(`the description of ${step === null ? 'the top-level issue' : `steps[${step}]`} ${shown(item.summary)} would be ${size} characters of ADF, more than the tracker's ${TRACKER_TEXT_FIELD_MAX} (it holds the request, "${key(step, 'scope')}", "${key(step, 'acceptanceCriteria')}"${role === 'parent' ? ' and every step\'s summary' : ''}); nothing was created`, 'Shorten those texts in the plan, or split the work into more steps, then rerun');
+      throw refused(
+        `the description of ${step === null ? 'the top-level issue' : `steps[${step}]`} ${shown(item.summary)} would be ${size} characters of ADF, more than the tracker's ${TRACKER_TEXT_FIELD_MAX} (it holds the request, "${key(step, 'scope')}", "${key(step, 'acceptanceCriteria')}"${role === 'parent' ? " and every step's summary" : ''}); nothing was created`,
+        'Shorten those texts in the plan, or split the work into more steps, then rerun',
+      );
     }
   }
   checkReportSize(plan, o);
@@ -72,12 +81,22 @@ function checkReportSize(plan: PlanInput, o: { project: string; worktreesDir: st
   const leaves = [plan, ...plan.steps].map((item, i) => {
     const k = placeholderKey(o.project, i);
     const branch = hotfix ? hotfixBranch(k, item.summary) : featureBranch(k, item.summary);
-    return { key: k, summary: item.summary, branch, worktree: join(o.worktreesDir, `worktree-${k}`), prTarget: branch, role: i === 0 ? (plan.steps.length ? 'parent' as const : 'single' as const) : 'subtask' as const };
+    return {
+      key: k,
+      summary: item.summary,
+      branch,
+      worktree: join(o.worktreesDir, `worktree-${k}`),
+      prTarget: branch,
+      role: i === 0 ? (plan.steps.length ? ('parent' as const) : ('single' as const)) : ('subtask' as const),
+    };
   });
   const report = assignmentReport({ plan, leaves, siteUrl: o.siteUrl, base: 'x'.repeat(40), defaultBase: 'x'.repeat(40), production: 'x'.repeat(40) });
   const size = JSON.stringify(textToAdf(report)).length;
   if (size > TRACKER_TEXT_FIELD_MAX) {
-    throw refused(`the Assignment report of this plan would be about ${size} characters of ADF, more than the tracker's ${TRACKER_TEXT_FIELD_MAX} for one comment (${plan.steps.length} steps); nothing was created`, 'Plan fewer steps in one run (or shorter summaries), then rerun');
+    throw refused(
+      `the Assignment report of this plan would be about ${size} characters of ADF, more than the tracker's ${TRACKER_TEXT_FIELD_MAX} for one comment (${plan.steps.length} steps); nothing was created`,
+      'Plan fewer steps in one run (or shorter summaries), then rerun',
+    );
   }
 }
 

@@ -38,6 +38,10 @@ export function matchPriority(answer: string, p: Priorities): string | null {
 /** A priority given up front (plan file): one of the tracker's, or the run stops before anything is created. */
 export function requirePriority(given: string, p: Priorities): string {
   const found = matchPriority(given, p);
-  if (found === null) throw refused(`the priority "${given}" is not one of the tracker's priorities (${p.names.join(', ')})`, 'Use one of those names in the plan file\'s "priority"');
+  if (found === null)
+    throw refused(
+      `the priority "${given}" is not one of the tracker's priorities (${p.names.join(', ')})`,
+      'Use one of those names in the plan file\'s "priority"',
+    );
   return found;
 }

@@ -27,20 +27,31 @@ export class Prompter implements Prompt {
   private waiting: { resolve: (line: string) => void; reject: (e: Error) => void; question: string } | undefined;
   private ended = false;
 
-  constructor(private readonly io: Io, readonly interactive: boolean, private readonly onCancel: string) {}
+  constructor(
+    private readonly io: Io,
+    readonly interactive: boolean,
+    private readonly onCancel: string,
+  ) {}
 
   private open(): Interface {
     if (!this.rl) {
       this.rl = createInterface({ input: this.io.stdin, output: this.io.stderr as NodeJS.WritableStream });
       this.rl.on('line', (line) => {
         const w = this.waiting;
-        if (w) { this.waiting = undefined; w.resolve(line); } else this.queue.push(line);
+        if (w) {
+          this.waiting = undefined;
+          w.resolve(line);
+        } else this.queue.push(line);
       });
       // A person's Ctrl-C: the terminal gives readline the key, not a signal to the process.
       this.rl.on('SIGINT', () => {
         this.io.stderr.write('\n');
         const w = this.waiting;
-        if (w) { this.waiting = undefined; w.reject(cancelledError(w.question, this.onCancel)); return; }
+        if (w) {
+          this.waiting = undefined;
+          w.reject(cancelledError(w.question, this.onCancel));
+          return;
+        }
         // Between questions (a check or a call running): stop as Ctrl-C always does.
         this.rl?.close();
         process.kill(process.pid, 'SIGINT');
@@ -48,7 +59,10 @@ export class Prompter implements Prompt {
       this.rl.on('close', () => {
         this.ended = true;
         const w = this.waiting;
-        if (w) { this.waiting = undefined; w.reject(inputEnded(w.question)); }
+        if (w) {
+          this.waiting = undefined;
+          w.reject(inputEnded(w.question));
+        }
       });
     }
     return this.rl;
@@ -61,7 +75,9 @@ export class Prompter implements Prompt {
     const typed = this.queue.shift();
     if (typed !== undefined) return Promise.resolve(typed.trim());
     if (this.ended) return Promise.reject(inputEnded(prompt.trim()));
-    return new Promise((resolve, reject) => { this.waiting = { resolve: (l) => resolve(l.trim()), reject, question: prompt.trim() }; });
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve: (l) => resolve(l.trim()), reject, question: prompt.trim() };
+    });
   }
 
   /**
@@ -92,7 +108,10 @@ export class Prompter implements Prompt {
     const items: string[] = [];
     for (;;) {
       const answer = await this.read('  - ');
-      if (!answer) { if (items.length) return items; continue; }
+      if (!answer) {
+        if (items.length) return items;
+        continue;
+      }
       items.push(answer);
     }
   }
@@ -104,11 +123,18 @@ export class Prompter implements Prompt {
     return answer === 'y' || answer === 'yes';
   }
 
-  close(): void { this.rl?.close(); }
+  close(): void {
+    this.rl?.close();
+  }
 }
 
 export function needsAnswer(question: string, hint?: string): JstError {
-  return new JstError({ code: 'QUESTION', exitCode: EXIT.question, problem: `a question needs an answer: ${question}`, hint: hint ?? 'Run jst plan on a terminal, or give the answer in the plan file (--plan)' });
+  return new JstError({
+    code: 'QUESTION',
+    exitCode: EXIT.question,
+    problem: `a question needs an answer: ${question}`,
+    hint: hint ?? 'Run jst plan on a terminal, or give the answer in the plan file (--plan)',
+  });
 }
 
 function inputEnded(question: string): JstError {

@@ -47,7 +47,12 @@ export const targetComment = (leaf: Leaf) => `PR target branch: ${leaf.prTarget}
  * but not finished (the run was killed) runs again with `resuming` set, and must first look for
  * what its first attempt may already have done.
  */
-async function step(c: ProvisionContext, id: string, label: string, work: (resuming: boolean) => Promise<Record<string, string>>): Promise<Record<string, string>> {
+async function step(
+  c: ProvisionContext,
+  id: string,
+  label: string,
+  work: (resuming: boolean) => Promise<Record<string, string>>,
+): Promise<Record<string, string>> {
   const rec = c.journal?.get(id);
   if (rec?.state === 'done') {
     c.progress(`✓ ${label} (done in an earlier run)`);
@@ -96,11 +101,25 @@ async function createIssueStep(c: ProvisionContext, id: string, item: WorkItem, 
 async function wholeNameFree(c: ProvisionContext, branch: string): Promise<void> {
   const out = await git.runGit(['for-each-ref', '--format=%(refname:short)', `refs/heads/${branch}`, `refs/remotes/origin/${branch}`], c.repo, { env: c.env });
   const clash = out.stdout.split('\n').find(Boolean);
-  if (clash) throw new JstError({ code: 'PLAN_COLLISION', exitCode: 1, problem: `branch ${branch} exists already (${clash}), left from an earlier issue with the same key`, hint: 'The tracker reused a key: rename or delete that branch, then rerun jst plan to finish this run' });
+  if (clash)
+    throw new JstError({
+      code: 'PLAN_COLLISION',
+      exitCode: 1,
+      problem: `branch ${branch} exists already (${clash}), left from an earlier issue with the same key`,
+      hint: 'The tracker reused a key: rename or delete that branch, then rerun jst plan to finish this run',
+    });
 }
 
 /** spec §1 rule 10: branch + worktree, `.jst/` copied, parentbranch (and gh-merge-base) recorded. */
-async function provisionLeaf(c: ProvisionContext, id: string, key: string, item: WorkItem, role: Leaf['role'], prTarget: string, startPoint: string): Promise<Leaf> {
+async function provisionLeaf(
+  c: ProvisionContext,
+  id: string,
+  key: string,
+  item: WorkItem,
+  role: Leaf['role'],
+  prTarget: string,
+  startPoint: string,
+): Promise<Leaf> {
   const branch = c.plan.path === 'hotfix' ? hotfixBranch(key, item.summary) : featureBranch(key, item.summary);
   const worktree = join(c.worktreesDir, `worktree-${key}`);
   const leaf: Leaf = { key, summary: item.summary, branch, worktree, prTarget, role };
@@ -112,8 +131,15 @@ async function provisionLeaf(c: ProvisionContext, id: string, key: string, item:
       const o = { env: c.env };
       const entries = await git.worktreeList(c.repo, o);
       if (entries.some((e) => e.path === worktree && e.branch === branch)) return { branch, worktree };
-      if (await git.branchExists(c.repo, branch, o)) throw new JstError({ code: 'PLAN_COLLISION', exitCode: 1, problem: `branch ${branch} already exists but has no worktree at ${worktree}`, hint: 'Remove or rename that branch, then rerun jst plan' });
-      if (pathExists(worktree)) throw new JstError({ code: 'PLAN_COLLISION', exitCode: 1, problem: `${worktree} already exists`, hint: 'Move it away, then rerun jst plan' });
+      if (await git.branchExists(c.repo, branch, o))
+        throw new JstError({
+          code: 'PLAN_COLLISION',
+          exitCode: 1,
+          problem: `branch ${branch} already exists but has no worktree at ${worktree}`,
+          hint: 'Remove or rename that branch, then rerun jst plan',
+        });
+      if (pathExists(worktree))
+        throw new JstError({ code: 'PLAN_COLLISION', exitCode: 1, problem: `${worktree} already exists`, hint: 'Move it away, then rerun jst plan' });
     }
     await c.effects.worktreeAdd(worktree, branch, startPoint);
     // Recorded so that --abandon removes exactly these, whatever the configuration says later.
@@ -123,7 +149,11 @@ async function provisionLeaf(c: ProvisionContext, id: string, key: string, item:
     await c.effects.copyJstDir(worktree);
     // Refuse to leave credentials where git would commit them (issue 6 rule 10).
     if (!c.effects.dryRun && !(await git.isIgnored(worktree, '.jst/local.env', { env: c.env, noIndex: true }))) {
-      throw new JstError({ code: 'PLAN_UNSAFE', problem: `git would not ignore ${join(worktree, '.jst/local.env')}`, hint: 'Make sure .jst/.gitignore lists local.env, then rerun jst plan' });
+      throw new JstError({
+        code: 'PLAN_UNSAFE',
+        problem: `git would not ignore ${join(worktree, '.jst/local.env')}`,
+        hint: 'Make sure .jst/.gitignore lists local.env, then rerun jst plan',
+      });
     }
     return {};
   });
@@ -137,14 +167,22 @@ async function provisionLeaf(c: ProvisionContext, id: string, key: string, item:
 
 /** Posts a comment once: a rerun finds the text already there and does not post it again. */
 async function commentOnce(c: ProvisionContext, id: string, key: string, text: string, confirm: boolean): Promise<void> {
-  const wanted = text.split(/\r?\n/).filter((l) => l.trim() !== '').join('\n');
+  const wanted = text
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '')
+    .join('\n');
   const has = async () => (await c.effects.comments(key)).some((cm) => commentText(cm).join('\n') === wanted);
   await step(c, id, `comment on ${key}: ${text.split('\n')[0]}`, async (resuming) => {
     // Only a step cut off in an earlier run may already have posted its comment.
     if (!resuming || !(await has())) await c.effects.addComment(key, textToAdf(text), text);
     // spec §1 rule 11: on the hotfix path the comment is confirmed by reading it back.
     if (confirm && !c.effects.dryRun && !(await has())) {
-      throw new JstError({ code: 'PLAN_COMMENT', exitCode: 1, problem: `the PR target comment on ${key} was posted but cannot be read back`, hint: 'Rerun jst plan to post it again' });
+      throw new JstError({
+        code: 'PLAN_COMMENT',
+        exitCode: 1,
+        problem: `the PR target comment on ${key} was posted but cannot be read back`,
+        hint: 'Rerun jst plan to post it again',
+      });
     }
     return {};
   });
@@ -157,7 +195,10 @@ export async function provision(c: ProvisionContext): Promise<Leaf[]> {
   const topKey = await createIssueStep(c, 'top', c.plan, topRole);
   const top = await provisionLeaf(c, 'top', topKey, c.plan, topRole, c.base, c.startPoint);
   // spec §1 rule 10: the only push of phase 1 is the top-level branch.
-  await step(c, 'top:push', `push ${top.branch} to origin`, async () => { await c.effects.push(top.branch); return {}; });
+  await step(c, 'top:push', `push ${top.branch} to origin`, async () => {
+    await c.effects.push(top.branch);
+    return {};
+  });
   const leaves: Leaf[] = [top];
   if (!multistep) {
     await commentOnce(c, 'top:comment', top.key, targetComment(top), c.plan.path === 'hotfix');

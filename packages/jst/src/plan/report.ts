@@ -18,12 +18,16 @@ export interface ReportContext {
 export function assignmentReport(r: ReportContext): string {
   const [top, ...subs] = r.leaves;
   const lines = ['Assignment report', `Request: ${oneLine(r.plan.request)}`];
-  lines.push(subs.length
-    ? `Scope decision: multistep, parent ${top!.key} with ${subs.length} sub-task${subs.length === 1 ? '' : 's'}, because the work was split into ${subs.length} separately deliverable steps`
-    : `Scope decision: single-step, one issue ${top!.key}, because the work is one deliverable with no separate steps`);
-  lines.push(r.plan.path === 'hotfix'
-    ? `Base path: hotfix from origin/${r.production}, because the user asked for an emergency production fix and confirmed it`
-    : `Base path: planned, feature branch off ${r.base} (the default base branch), because this is not an emergency production fix`);
+  lines.push(
+    subs.length
+      ? `Scope decision: multistep, parent ${top!.key} with ${subs.length} sub-task${subs.length === 1 ? '' : 's'}, because the work was split into ${subs.length} separately deliverable steps`
+      : `Scope decision: single-step, one issue ${top!.key}, because the work is one deliverable with no separate steps`,
+  );
+  lines.push(
+    r.plan.path === 'hotfix'
+      ? `Base path: hotfix from origin/${r.production}, because the user asked for an emergency production fix and confirmed it`
+      : `Base path: planned, feature branch off ${r.base} (the default base branch), because this is not an emergency production fix`,
+  );
   lines.push(`Priority: ${oneLine(r.plan.priority)}`);
   for (const leaf of r.leaves) {
     const label = leaf.role === 'subtask' ? 'Sub-task' : leaf.role === 'parent' ? 'Parent' : 'Issue';

@@ -41,7 +41,14 @@ export interface PlanOptions {
   abandon?: boolean | undefined;
 }
 
-export interface PlanResult { keys: string[]; branches: string[]; worktrees: string[]; report: string; handOff: string[]; leaves: Leaf[] }
+export interface PlanResult {
+  keys: string[];
+  branches: string[];
+  worktrees: string[];
+  report: string;
+  handOff: string[];
+  leaves: Leaf[];
+}
 
 /** `jst plan` (ARCHITECTURE §7): spec §1 phase 1, rule by rule, in the order the spec gives them. */
 export async function runPlan(ctx: Context, o: PlanOptions): Promise<number> {
@@ -51,12 +58,31 @@ export async function runPlan(ctx: Context, o: PlanOptions): Promise<number> {
 }
 
 /** The `--json` form of a plan run. */
-export interface PlanJson { keys: string[]; branches: string[]; worktrees: string[]; report: string; handOff: string[]; dryRun: boolean; alreadyPlanned: boolean; plannedAt?: string; abandoned?: boolean; pushed?: string[] }
+export interface PlanJson {
+  keys: string[];
+  branches: string[];
+  worktrees: string[];
+  report: string;
+  handOff: string[];
+  dryRun: boolean;
+  alreadyPlanned: boolean;
+  plannedAt?: string;
+  abandoned?: boolean;
+  pushed?: string[];
+}
 
 export async function planOutcome(ctx: Context, o: PlanOptions): Promise<Outcome<PlanJson>> {
   if (o.abandon) {
-    const extra = [o.request.length ? 'a request' : '', o.plan ? '--plan' : '', o.dryRun ? '--dry-run' : '', o.again ? '--again' : '', o.confirmHotfix ? '--confirm-hotfix' : '', o.fromBranch !== undefined ? '--from-branch' : ''].filter(Boolean);
-    if (extra.length) throw refused(`--abandon deletes what the unfinished run made and takes no plan: drop ${extra.join(', ')}`, 'Run jst plan --abandon [--yes] on its own');
+    const extra = [
+      o.request.length ? 'a request' : '',
+      o.plan ? '--plan' : '',
+      o.dryRun ? '--dry-run' : '',
+      o.again ? '--again' : '',
+      o.confirmHotfix ? '--confirm-hotfix' : '',
+      o.fromBranch !== undefined ? '--from-branch' : '',
+    ].filter(Boolean);
+    if (extra.length)
+      throw refused(`--abandon deletes what the unfinished run made and takes no plan: drop ${extra.join(', ')}`, 'Run jst plan --abandon [--yes] on its own');
     // The tool's plan object (an input it always takes) names the run: its request must be the recorded one.
     const request = o.planData !== undefined ? parsePlan(o.planData, PLAN_ARGUMENT).request : undefined;
     return abandonOutcome(ctx, { yes: o.yes, tool: o.tool, request });
@@ -67,7 +93,16 @@ export async function planOutcome(ctx: Context, o: PlanOptions): Promise<Outcome
   try {
     const r = await plan(ctx, o, prompt, say);
     if (r.alreadyPlanned) {
-      const json = { keys: r.keys, branches: r.branches, worktrees: r.worktrees, report: r.report, handOff: r.handOff, dryRun: Boolean(o.dryRun), alreadyPlanned: true, plannedAt: r.alreadyPlanned };
+      const json = {
+        keys: r.keys,
+        branches: r.branches,
+        worktrees: r.worktrees,
+        report: r.report,
+        handOff: r.handOff,
+        dryRun: Boolean(o.dryRun),
+        alreadyPlanned: true,
+        plannedAt: r.alreadyPlanned,
+      };
       const again = o.tool ? 'again: true' : '--again';
       return {
         json,
@@ -76,7 +111,15 @@ export async function planOutcome(ctx: Context, o: PlanOptions): Promise<Outcome
       };
     }
     return {
-      json: { keys: r.keys, branches: r.branches, worktrees: r.worktrees, report: r.report, handOff: r.handOff, dryRun: Boolean(o.dryRun), alreadyPlanned: false },
+      json: {
+        keys: r.keys,
+        branches: r.branches,
+        worktrees: r.worktrees,
+        report: r.report,
+        handOff: r.handOff,
+        dryRun: Boolean(o.dryRun),
+        alreadyPlanned: false,
+      },
       // ARCHITECTURE §7: the Assignment report, then one executor hand-off line per worktree.
       text: `${r.report}\n${r.handOff.map((l) => `${l}\n`).join('')}`,
       code: EXIT.ok,
@@ -100,7 +143,15 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
   const done = draft.request && config.jstDir && !o.again ? completedPlan(config.jstDir, requestHash) : null;
   if (done) {
     say(`✓ this request was planned on ${done.finishedAt} (${done.keys.join(', ')}): nothing is created`);
-    return { keys: done.keys, branches: done.branches, worktrees: done.worktrees, report: done.report, handOff: done.handOff, leaves: [], alreadyPlanned: done.finishedAt };
+    return {
+      keys: done.keys,
+      branches: done.branches,
+      worktrees: done.worktrees,
+      report: done.report,
+      handOff: done.handOff,
+      leaves: [],
+      alreadyPlanned: done.finishedAt,
+    };
   }
   const pending = config.jstDir ? Journal.pending(config.jstDir) : null;
   if (pending?.abandoning && !o.dryRun) throw abandonUnderWay(pending, `${config.jstDir}/${JOURNAL_FILE}`);
@@ -109,7 +160,10 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
     resumePlan = pending.plan as PlanInput;
     say(`Resuming the unfinished plan run ${pending.runId} (started ${pending.startedAt}): "${resumePlan.request}"`);
   } else if (!draft.request) {
-    draft.request = await prompt.ask('What should the assigner plan? (the request)', 'Pass the request as arguments: jst plan "what to build", or a plan file with --plan');
+    draft.request = await prompt.ask(
+      'What should the assigner plan? (the request)',
+      'Pass the request as arguments: jst plan "what to build", or a plan file with --plan',
+    );
   }
 
   // --- spec §1 rule 4: discovery and healthcheck as the assigner; the branch context comes from its rows.
@@ -136,8 +190,13 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
   if (hotfix && !resumePlan) {
     // spec §1 rule 7: the hotfix path is named and waits for an explicit yes.
     // The yes is the person's alone: a tool without elicitation gets the exact command they run (ARCHITECTURE §13).
-    const yes = o.confirmHotfix || (await prompt.yesNo(`This is the HOTFIX path: one branch hotfix/<KEY>-${slugify(settled.summary)} cut from origin/${bc.production}, merged to ${bc.production} and later to ${defaultBase}. Create it?`, 'Confirm the hotfix path with --confirm-hotfix (nothing was created)',
-      o.tool && config.jstDir ? { command: () => hotfixCommand(config.jstDir!, repoRootOf(ctx, config.repoRoot), o.planData, o.fromBranch) } : undefined));
+    const yes =
+      o.confirmHotfix ||
+      (await prompt.yesNo(
+        `This is the HOTFIX path: one branch hotfix/<KEY>-${slugify(settled.summary)} cut from origin/${bc.production}, merged to ${bc.production} and later to ${defaultBase}. Create it?`,
+        'Confirm the hotfix path with --confirm-hotfix (nothing was created)',
+        o.tool && config.jstDir ? { command: () => hotfixCommand(config.jstDir!, repoRootOf(ctx, config.repoRoot), o.planData, o.fromBranch) } : undefined,
+      ));
     if (!yes) throw refused('the hotfix path was not confirmed, so nothing was created (spec §1 rule 7)');
   }
 
@@ -147,10 +206,16 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
   // What the tracker would refuse in the plan's own text (summaries, sizes), before any call.
   checkText(settled, { project, worktreesDir: bc.worktreesDir.detail.split(' ')[0]!, siteUrl: siteUrl(config) }, resumePlan !== null);
   say(`→ project ${project} visible to the assigner`);
-  if (!(await projectVisible(client, project))) throw refused(`project ${project} is not visible to the assigner (PROJECT_KEY in ${config.files.team})`, 'Check the key and that the assigner account is a member of the project');
+  if (!(await projectVisible(client, project)))
+    throw refused(
+      `project ${project} is not visible to the assigner (PROJECT_KEY in ${config.files.team})`,
+      'Check the key and that the assigner account is a member of the project',
+    );
   const executorEmail = requireRoleEmail(config, 'executor');
   say(`→ executor account ${executorEmail}`);
-  const executorAccountId = await accountIdByEmail(client, executorEmail).catch((e: unknown) => { throw refused(e instanceof Error ? e.message : String(e)); });
+  const executorAccountId = await accountIdByEmail(client, executorEmail).catch((e: unknown) => {
+    throw refused(e instanceof Error ? e.message : String(e));
+  });
   say('→ configured statuses exist in the workflow');
   await statusesGate(ctx, project);
   say('→ issue types the assigner may create');
@@ -164,7 +229,8 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
   const worktreesDir = bc.worktreesDir.detail;
   if (prompt.interactive && !o.yes && !o.dryRun && !resumePlan) {
     const what = settled.steps.length ? `a parent Task and ${settled.steps.length} Subtasks` : `one ${hotfix ? 'hotfix ' : ''}Task`;
-    if (!(await prompt.yesNo(`Create ${what} in ${project}, assigned to ${executorEmail}, with worktrees under ${worktreesDir}?`))) throw refused('not confirmed; nothing was created');
+    if (!(await prompt.yesNo(`Create ${what} in ${project}, assigned to ${executorEmail}, with worktrees under ${worktreesDir}?`)))
+      throw refused('not confirmed; nothing was created');
   }
 
   // --- From here on every step is journalled (or, with --dry-run, only printed).
@@ -175,17 +241,36 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
     effects = dryRunEffects(say, await client.apiBase(), repo);
   } else {
     effects = realEffects(client, repo, config.jstDir!, ctx.env);
-    journal = await openJournal({ jstDir: config.jstDir!, planHash, plan: settled, pending, fromJournal: resumePlan !== null, fault, say, find: (m) => effects.findIssueByMarker(project, m) });
+    journal = await openJournal({
+      jstDir: config.jstDir!,
+      planHash,
+      plan: settled,
+      pending,
+      fromJournal: resumePlan !== null,
+      fault,
+      say,
+      find: (m) => effects.findIssueByMarker(project, m),
+    });
   }
   const common = { plan: settled, project, executorAccountId, base, startPoint, worktreesDir, repo, env: ctx.env, effects, journal, progress: say };
   const { leaves, report } = await provisionAndReport(common, { siteUrl: site, base, defaultBase, production: bc.production });
   // Recorded before the journal goes: a run cut off between the two is answered as planned, never planned twice.
-  const made = { keys: leaves.map((l) => l.key), branches: leaves.map((l) => l.branch), worktrees: leaves.map((l) => l.worktree), report, handOff: handOffLines(leaves) };
+  const made = {
+    keys: leaves.map((l) => l.key),
+    branches: leaves.map((l) => l.branch),
+    worktrees: leaves.map((l) => l.worktree),
+    report,
+    handOff: handOffLines(leaves),
+  };
   if (!o.dryRun && config.jstDir && draft.request) recordCompleted(config.jstDir, { requestHash, finishedAt: new Date().toISOString(), ...made });
   journal?.finish();
   return {
-    keys: leaves.map((l) => l.key), branches: leaves.map((l) => l.branch), worktrees: leaves.map((l) => l.worktree),
-    report, handOff: handOffLines(leaves), leaves,
+    keys: leaves.map((l) => l.key),
+    branches: leaves.map((l) => l.branch),
+    worktrees: leaves.map((l) => l.worktree),
+    report,
+    handOff: handOffLines(leaves),
+    leaves,
   };
 }
 
@@ -193,9 +278,20 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
  * The run's journal: a new one, the recorded run resumed, or the recorded run finished by a corrected
  * plan (amend.ts). A create cut off before it landed made nothing: the tracker is asked, not guessed at.
  */
-async function openJournal(j: { jstDir: string; planHash: string; plan: PlanInput; pending: JournalData | null; fromJournal: boolean; fault: (() => void) | undefined; say: (l: string) => void; find: (marker: string) => Promise<string | null> }): Promise<Journal> {
+async function openJournal(j: {
+  jstDir: string;
+  planHash: string;
+  plan: PlanInput;
+  pending: JournalData | null;
+  fromJournal: boolean;
+  fault: (() => void) | undefined;
+  say: (l: string) => void;
+  find: (marker: string) => Promise<string | null>;
+}): Promise<Journal> {
   const absent = j.pending && j.pending.planHash !== j.planHash ? await issuesNeverMade(j.pending, j.find) : new Set<string>();
-  const { journal } = Journal.open(j.jstDir, randomBytes(6).toString('hex'), j.planHash, j.plan, j.fault, (recorded) => planDifference(recorded, j.plan, absent));
+  const { journal } = Journal.open(j.jstDir, randomBytes(6).toString('hex'), j.planHash, j.plan, j.fault, (recorded) =>
+    planDifference(recorded, j.plan, absent),
+  );
   if (journal.amended && !j.fromJournal) j.say(`Finishing the unfinished plan run ${journal.runId} with the corrected plan (what it made is unchanged)`);
   return journal;
 }
@@ -226,7 +322,10 @@ function checkText(plan: PlanInput, o: Parameters<typeof checkPlanText>[1], from
     checkPlanText(plan, o);
   } catch (e) {
     if (!fromJournal || !(e instanceof JstError)) throw e;
-    throw refused(`the unfinished run's recorded plan cannot be finished as it is: ${e.problem}`, 'Rerun with the plan corrected (jst plan --plan FILE), or jst plan --abandon to delete what it made');
+    throw refused(
+      `the unfinished run's recorded plan cannot be finished as it is: ${e.problem}`,
+      'Rerun with the plan corrected (jst plan --plan FILE), or jst plan --abandon to delete what it made',
+    );
   }
 }
 
@@ -258,24 +357,37 @@ async function statusesGate(ctx: Context, project: string): Promise<void> {
   const names = new Set(types.flatMap((t) => t.statuses.map((s) => s.name)));
   const missing = (Object.entries(config.statuses) as [string, string][]).filter(([, name]) => !names.has(name));
   if (missing.length) {
-    throw refused(`the project ${project} has no status ${missing.map(([, n]) => `"${n}"`).join(', ')} (STATUS_* in ${config.files.team}; names match literally)`, `Its statuses are: ${[...names].map((n) => `"${n}"`).join(', ')}`);
+    throw refused(
+      `the project ${project} has no status ${missing.map(([, n]) => `"${n}"`).join(', ')} (STATUS_* in ${config.files.team}; names match literally)`,
+      `Its statuses are: ${[...names].map((n) => `"${n}"`).join(', ')}`,
+    );
   }
 }
 
 /** spec §1 rule 8: fetch on both paths; planned work also pulls the base fast-forward only. */
-async function syncWithOrigin(ctx: Context, repo: string, s: { hotfix: boolean; onBase: boolean; base: string; dryRun: boolean; say: (l: string) => void; prompt: Prompt }): Promise<void> {
+async function syncWithOrigin(
+  ctx: Context,
+  repo: string,
+  s: { hotfix: boolean; onBase: boolean; base: string; dryRun: boolean; say: (l: string) => void; prompt: Prompt },
+): Promise<void> {
   const o = { env: ctx.env };
   s.say('→ git fetch origin');
   if (s.dryRun) s.say(`git -C ${repo} fetch origin`);
   else await git.fetch(repo, o);
   if (s.hotfix || !s.onBase) return;
   s.say(`→ git pull --ff-only origin ${s.base}`);
-  if (s.dryRun) { s.say(`git -C ${repo} pull --ff-only origin ${s.base}`); return; }
+  if (s.dryRun) {
+    s.say(`git -C ${repo} pull --ff-only origin ${s.base}`);
+    return;
+  }
   try {
     await git.pullFfOnly(repo, s.base, o);
   } catch (e) {
     if (!(e instanceof JstError) || e.code !== 'GIT_PULL_DIVERGED') throw e;
-    const goOn = await s.prompt.yesNo(`${s.base} has diverged from origin/${s.base} (a fast-forward pull is not possible). Plan from your local ${s.base} anyway?`, `Reconcile ${s.base} with origin/${s.base} (rebase or merge), then rerun`);
+    const goOn = await s.prompt.yesNo(
+      `${s.base} has diverged from origin/${s.base} (a fast-forward pull is not possible). Plan from your local ${s.base} anyway?`,
+      `Reconcile ${s.base} with origin/${s.base} (rebase or merge), then rerun`,
+    );
     if (!goOn) throw refused(`${s.base} has diverged from origin/${s.base}; nothing was created`, `Reconcile it, then rerun`);
   }
 }
@@ -288,9 +400,10 @@ function faultInjector(env: NodeJS.ProcessEnv): (() => void) | undefined {
   const at = Number(env.JST_FAULT_KILL_AT ?? 0);
   if (!at) return undefined;
   let writes = 0;
-  return () => { if (++writes === at) process.kill(process.pid, 'SIGKILL'); };
+  return () => {
+    if (++writes === at) process.kill(process.pid, 'SIGKILL');
+  };
 }
-
 
 /**
  * The command that says the hotfix yes in a terminal, for a person whose MCP client cannot ask them:

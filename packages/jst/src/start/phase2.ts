@@ -31,7 +31,11 @@ export async function confirmParent(ctx: Context, issue: Issue, onParent: boolea
   }
 }
 
-export interface SyncResult { parent: string; ref: string; outcome: 'up-to-date' | 'merged' }
+export interface SyncResult {
+  parent: string;
+  ref: string;
+  outcome: 'up-to-date' | 'merged';
+}
 
 /**
  * A stale branch: `git fetch origin`, then merge `origin/<parent>` (the local ref when the parent
@@ -42,7 +46,12 @@ export async function mergeParent(root: string, branch: string, parent: string, 
   say('→ git fetch origin');
   await git.fetch(root, g);
   const ref = await firstRef(root, [`refs/remotes/origin/${parent}`, `refs/heads/${parent}`], env);
-  if (ref === null) throw refuse('START_NO_PARENT_BRANCH', `git config branch.${branch}.parentbranch names ${parent}, which exists neither on origin nor here`, `Nothing was moved or pushed. Fix the setting (git config branch.${branch}.parentbranch <branch>), then rerun jst start`);
+  if (ref === null)
+    throw refuse(
+      'START_NO_PARENT_BRANCH',
+      `git config branch.${branch}.parentbranch names ${parent}, which exists neither on origin nor here`,
+      `Nothing was moved or pushed. Fix the setting (git config branch.${branch}.parentbranch <branch>), then rerun jst start`,
+    );
   const short = ref.replace(/^refs\/remotes\//, '').replace(/^refs\/heads\//, '');
   say(`→ git merge --no-edit ${short}`);
   const before = (await git.runGit(['rev-parse', 'HEAD'], root, g)).stdout;
@@ -50,9 +59,13 @@ export async function mergeParent(root: string, branch: string, parent: string, 
   if (r.code !== 0) {
     const files = (await git.runGit(['diff', '--name-only', '--diff-filter=U'], root, g)).stdout.split('\n').filter(Boolean);
     const inMerge = (await git.runGit(['rev-parse', '-q', '--verify', 'MERGE_HEAD'], root, { ...g, okCodes: [0, 1] })).code === 0;
-    if (inMerge) { say('→ git merge --abort'); await git.runGit(['merge', '--abort'], root, g); }
+    if (inMerge) {
+      say('→ git merge --abort');
+      await git.runGit(['merge', '--abort'], root, g);
+    }
     throw new JstError({
-      code: 'START_MERGE_CONFLICT', exitCode: EXIT.failed,
+      code: 'START_MERGE_CONFLICT',
+      exitCode: EXIT.failed,
       problem: files.length
         ? `merging ${short} into ${branch} conflicts in ${files.join(', ')}; the merge was aborted and nothing else was changed`
         : `git merge ${short} into ${branch} failed (${(r.stderr || r.stdout).split('\n').slice(0, 3).join(' | ')}); nothing else was changed`,
@@ -63,15 +76,24 @@ export async function mergeParent(root: string, branch: string, parent: string, 
   return { parent, ref: short, outcome: before === after ? 'up-to-date' : 'merged' };
 }
 
-export interface BootstrapResult { script: string; ok: boolean; exitCode: number | null }
+export interface BootstrapResult {
+  script: string;
+  ok: boolean;
+  exitCode: number | null;
+}
 
 /** `.jst/bootstrap.sh` (Windows: `bootstrap.ps1`) from the worktree root; a failure is reported, not fatal. */
-export async function runBootstrap(root: string, vars: Record<string, string>, env: NodeJS.ProcessEnv, say: (l: string) => void): Promise<BootstrapResult | null> {
+export async function runBootstrap(
+  root: string,
+  vars: Record<string, string>,
+  env: NodeJS.ProcessEnv,
+  say: (l: string) => void,
+): Promise<BootstrapResult | null> {
   const windows = process.platform === 'win32';
   const script = join(root, '.jst', windows ? 'bootstrap.ps1' : 'bootstrap.sh');
   if (!existsSync(script)) return null;
   say(`→ ${script}`);
-  const [cmd, args] = windows ? ['powershell', ['-NoProfile', '-ExecutionPolicy', 'Bypass', '-File', script]] as const : ['sh', [script]] as const;
+  const [cmd, args] = windows ? (['powershell', ['-NoProfile', '-ExecutionPolicy', 'Bypass', '-File', script]] as const) : (['sh', [script]] as const);
   const code = await new Promise<number | null>((resolve) => {
     // Its output goes to stderr: stdout stays the command's own (and its --json).
     const child = spawn(cmd, [...args], { cwd: root, env: { ...env, ...vars }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -20,7 +20,11 @@ import { answering, fakeContext, runSpec } from './fake-context.js';
 
 const REPO = 'acme/widgets';
 const PLAN = {
-  request: 'In-process export', summary: 'Export', scope: 'CSV only', acceptanceCriteria: ['Rows as CSV'], priority: 'High',
+  request: 'In-process export',
+  summary: 'Export',
+  scope: 'CSV only',
+  acceptanceCriteria: ['Rows as CSV'],
+  priority: 'High',
   steps: [{ summary: 'Serialiser', scope: 'pure', acceptanceCriteria: ['RFC 4180'] }],
 };
 
@@ -39,13 +43,19 @@ describe('command specs in-process: plan, start, note, pr-base, pr, review, verd
     repo = makeRepo({ codehost: ch.origin(REPO) });
     writeJstFiles(repo.repo, { trackerUrl: t.url, codehostUrl: ch.api, worktreesDir: repo.worktreesDir });
   });
-  afterAll(async () => { repo?.cleanup(); await t?.close(); });
+  afterAll(async () => {
+    repo?.cleanup();
+    await t?.close();
+  });
 
-  it('the phases through the specs\' own functions', async () => {
+  it("the phases through the specs' own functions", async () => {
     const dry = await runSpec(planDryRunCommand, repo.repo, { plan: PLAN }, { tool: 'plan_dry_run' });
     expect(json(dry.outcome)).toMatchObject({ dryRun: true, alreadyPlanned: false });
     const planned = await runSpec(planCommand, repo.repo, { plan: PLAN }, { tool: 'plan' });
-    const { keys: [P, A], worktrees: [, aw] } = json<{ keys: string[]; worktrees: string[] }>(planned.outcome) as { keys: [string, string]; worktrees: [string, string] };
+    const {
+      keys: [P, A],
+      worktrees: [, aw],
+    } = json<{ keys: string[]; worktrees: string[] }>(planned.outcome) as { keys: [string, string]; worktrees: [string, string] };
     // ARCHITECTURE §13: the same plan again creates nothing.
     expect(json((await runSpec(planCommand, repo.repo, { plan: PLAN }, { tool: 'plan' })).outcome)).toMatchObject({ alreadyPlanned: true, keys: [P, A] });
 

@@ -13,8 +13,13 @@ describe('command specs: one declaration per command', () => {
 
   it('every CLI command comes from a spec, and every spec with a CLI face is a command of the program', () => {
     const program = buildProgram(async () => undefined);
-    const names = (cmd: typeof program, prefix = ''): string[] => cmd.commands.flatMap((c) => (c.commands.length ? names(c, `${c.name()} `) : [`${prefix}${c.name()}`]));
-    expect(names(program).sort()).toEqual(CLI_SPECS.filter((s) => s.cli !== false).map((s) => s.name).sort());
+    const names = (cmd: typeof program, prefix = ''): string[] =>
+      cmd.commands.flatMap((c) => (c.commands.length ? names(c, `${c.name()} `) : [`${prefix}${c.name()}`]));
+    expect(names(program).sort()).toEqual(
+      CLI_SPECS.filter((s) => s.cli !== false)
+        .map((s) => s.name)
+        .sort(),
+    );
   });
 
   it('no option is written twice: within a command every flag and every positional is declared by one field', () => {
@@ -51,12 +56,13 @@ describe('command specs: one declaration per command', () => {
     expect(names('assigner')).toEqual(['healthcheck', 'issue_view', 'search', 'plan', 'plan_dry_run']);
     expect(names('executor')).toEqual(['healthcheck', 'issue_view', 'search', 'start', 'note', 'pr_base', 'pr']);
     expect(names('reviewer')).toEqual(['healthcheck', 'issue_view', 'search', 'review_brief', 'review_verdict', 'parent_pr', 'done']);
-    for (const role of ['assigner', 'executor', 'reviewer'] as const) for (const t of toolsOf(role, { readOnly: true })) expect(t.annotations.readOnlyHint).toBe(true);
+    for (const role of ['assigner', 'executor', 'reviewer'] as const)
+      for (const t of toolsOf(role, { readOnly: true })) expect(t.annotations.readOnlyHint).toBe(true);
     expect(names('reviewer', { tools: 'done,search' })).toEqual(['search', 'done']);
     expect(() => toolsOf('executor', { tools: 'done' })).toThrow(/done/);
   });
 
-  it('ARCHITECTURE §13: the tool inputs are the contract\'s, plus cwd', () => {
+  it("ARCHITECTURE §13: the tool inputs are the contract's, plus cwd", () => {
     const inputs = Object.fromEntries(allTools().map((t) => [t.name, Object.keys(t.input._zod.def.shape).sort()]));
     expect(inputs).toEqual({
       healthcheck: ['cwd'],
@@ -81,7 +87,7 @@ describe('command specs: one declaration per command', () => {
     expect(bundle).not.toContain('$ZodType');
   });
 
-  it('an output schema admits the command\'s result and a refusal, and nothing else', () => {
+  it("an output schema admits the command's result and a refusal, and nothing else", () => {
     const note = allTools().find((t) => t.name === 'note')!;
     const schema = note.outputSchema as unknown as { anyOf: unknown[] };
     expect(schema.anyOf).toHaveLength(2);

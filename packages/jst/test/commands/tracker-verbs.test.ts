@@ -32,9 +32,12 @@ describe('command specs in-process: the tracker verbs', () => {
     cwd = repo.repo;
     writeJstFiles(cwd, { trackerUrl: t.url, worktreesDir: repo.worktreesDir });
   });
-  afterAll(async () => { repo?.cleanup(); await t?.close(); });
+  afterAll(async () => {
+    repo?.cleanup();
+    await t?.close();
+  });
 
-  it('whoami and tenant: the role\'s identity and the site (JSON when piped, text on a terminal)', async () => {
+  it("whoami and tenant: the role's identity and the site (JSON when piped, text on a terminal)", async () => {
     const me = await runSpec(whoamiCommand, cwd, {}, { role: 'executor' });
     expect(me.code).toBe(0);
     expect(JSON.parse(me.out).emailAddress).toBe(EMAILS.executor);
@@ -58,8 +61,13 @@ describe('command specs in-process: the tracker verbs', () => {
     const key = created.out.trim();
     expect(key).toMatch(/^ABC-\d+$/);
     expect(JSON.parse((await runSpec(issueAssignCommand, cwd, { key, who: 'executor' })).out)).toMatchObject({ key, accountId: expect.any(String) });
-    expect(JSON.parse((await runSpec(issueTransitionsCommand, cwd, { key }, { role: 'executor' })).out).map((x: { to: { name: string } }) => x.to.name)).toContain('In Progress');
-    expect(JSON.parse((await runSpec(issueTransitionCommand, cwd, { key, to: 'In Progress' }, { role: 'executor' })).out)).toMatchObject({ key, status: 'In Progress' });
+    expect(
+      JSON.parse((await runSpec(issueTransitionsCommand, cwd, { key }, { role: 'executor' })).out).map((x: { to: { name: string } }) => x.to.name),
+    ).toContain('In Progress');
+    expect(JSON.parse((await runSpec(issueTransitionCommand, cwd, { key, to: 'In Progress' }, { role: 'executor' })).out)).toMatchObject({
+      key,
+      status: 'In Progress',
+    });
     const body = join(repo.root, 'comment.txt');
     writeFileSync(body, 'Task memory\nparser first\n');
     expect((await runSpec(commentAddCommand, cwd, { key, bodyFile: body }, { role: 'executor', json: false })).code).toBe(0);
@@ -80,13 +88,19 @@ describe('command specs in-process: the tracker verbs', () => {
   }, 60_000);
 
   it('comment add refuses a stray positional with exit 2, posting nothing', async () => {
-    const key = await t.as('assigner').post('/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'No stray' } }).then((r) => r.body.key as string);
+    const key = await t
+      .as('assigner')
+      .post('/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'No stray' } })
+      .then((r) => r.body.key as string);
     await expect(runSpec(commentAddCommand, cwd, { key, dash: 'oops' })).rejects.toMatchObject({ exitCode: 2 });
     expect((await t.as('assigner').get(`/issue/${key}/comment`)).body.total).toBe(0);
   });
 
-  it('the reviewer\'s CHANGES REQUESTED verdict is in the short view; the same text by another account is not', async () => {
-    const key = await t.as('assigner').post('/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'Reviewed' } }).then((r) => r.body.key as string);
+  it("the reviewer's CHANGES REQUESTED verdict is in the short view; the same text by another account is not", async () => {
+    const key = await t
+      .as('assigner')
+      .post('/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'Reviewed' } })
+      .then((r) => r.body.key as string);
     await t.as('executor').post(`/issue/${key}/comment`, { body: adf('CHANGES REQUESTED — by the executor') });
     expect((await runSpec(issueViewCommand, cwd, { key }, { tool: 'issue_view' })).outcome!.json).toMatchObject({ verdict: null });
     await t.as('reviewer').post(`/issue/${key}/comment`, { body: adf('CHANGES REQUESTED — by the reviewer') });

@@ -61,5 +61,4 @@ export function requirePermission(access: IssueAccess, action: Action, what: str
 }
 
 /** Jira's answer when an optimistic write lost a race too many times in a row. */
-export const conflictError = () =>
-  new ApiError(409, ['The issue was changed by another request at the same time. Read it again and retry.']);
+export const conflictError = () => new ApiError(409, ['The issue was changed by another request at the same time. Read it again and retry.']);

@@ -18,7 +18,9 @@ export async function applySeed(store: Store, seed: Seed, now = new Date().toISO
     for (const s of seed.sites) {
       let site = sites.find((row) => (s.cloudId ? row.cloud_id === s.cloudId : row.host === s.host));
       if (!site && sites.some((row) => row.host === s.host)) {
-        throw new Error(`seed: site "${s.host}" already exists with another cloud id; a seed cannot change a site's cloud id (remove "cloudId" or use the stored one)`);
+        throw new Error(
+          `seed: site "${s.host}" already exists with another cloud id; a seed cannot change a site's cloud id (remove "cloudId" or use the stored one)`,
+        );
       }
       if (!site) {
         site = await store.sites.insert(tx, { host: s.host, cloud_id: s.cloudId ?? randomUUID(), token_salt: newSalt() }, now);
@@ -29,29 +31,47 @@ export async function applySeed(store: Store, seed: Seed, now = new Date().toISO
       for (const u of s.users) {
         let user = await store.users.byEmail(site.id, u.email, tx);
         if (!user) {
-          user = await store.users.insert(tx, { site_id: site.id, account_id: accountIdFor(site.cloud_id, u.email), email: u.email, display_name: u.displayName, active: 1 });
+          user = await store.users.insert(tx, {
+            site_id: site.id,
+            account_id: accountIdFor(site.cloud_id, u.email),
+            email: u.email,
+            display_name: u.displayName,
+            active: 1,
+          });
         } else if (user.display_name !== u.displayName) {
           await store.users.updateName(tx, user.id, u.displayName);
         }
         userIds.set(u.email, user.id);
         for (const t of u.tokens) {
-          await store.users.insertTokenIfAbsent(tx, user.id, { token_hash: hashToken(site.token_salt, t.token), kind: t.kind, scopes: JSON.stringify(t.scopes) });
+          await store.users.insertTokenIfAbsent(tx, user.id, {
+            token_hash: hashToken(site.token_salt, t.token),
+            kind: t.kind,
+            scopes: JSON.stringify(t.scopes),
+          });
         }
       }
       // ARCHITECTURE §5: a member who is not among "users" is still a person of the site, made
       // without tokens (so they cannot sign in); someone already stored is left as they are, so a
       // later seed that lists them under "users" just adds their tokens and name.
       for (const email of membersOnly(s)) {
-        const user = (await store.users.byEmail(site.id, email, tx))
-          ?? (await store.users.insert(tx, { site_id: site.id, account_id: accountIdFor(site.cloud_id, email), email, display_name: displayNameOf(email), active: 1 }));
+        const user =
+          (await store.users.byEmail(site.id, email, tx)) ??
+          (await store.users.insert(tx, {
+            site_id: site.id,
+            account_id: accountIdFor(site.cloud_id, email),
+            email,
+            display_name: displayNameOf(email),
+            active: 1,
+          }));
         userIds.set(email, user.id);
       }
       for (const p of s.projects) {
         const workflow: Workflow = p.workflow === 'kanban' ? kanbanWorkflow() : compileWorkflow(p.workflow);
         for (const st of workflow.statuses) await store.projects.ensureStatus(tx, site.id, st.name, st.category);
-        const lead = p.lead ? userIds.get(p.lead) ?? null : null;
+        const lead = p.lead ? (userIds.get(p.lead) ?? null) : null;
         const existing = await store.projects.byKey(site.id, p.key, tx);
-        const project = existing ?? (await store.projects.insert(tx, { site_id: site.id, key: p.key, name: p.name, lead_user_id: lead, workflow: JSON.stringify(workflow) }));
+        const project =
+          existing ?? (await store.projects.insert(tx, { site_id: site.id, key: p.key, name: p.name, lead_user_id: lead, workflow: JSON.stringify(workflow) }));
         if (existing && (existing.name !== p.name || existing.lead_user_id !== lead || existing.workflow !== JSON.stringify(workflow))) {
           await store.projects.update(tx, existing.id, { name: p.name, lead_user_id: lead, workflow: JSON.stringify(workflow) });
         }

@@ -58,9 +58,7 @@ export interface Board {
 export async function boardFrame(tracker: Tracker, caller: Caller, want: { projectKey?: string | undefined; jql?: string | undefined }): Promise<Board> {
   const projects = (await visibleProjects(storeOf(tracker), caller.user.id)).filter((p) => p.site_id === caller.site.id);
   const jql = (want.jql ?? '').trim();
-  const project = want.projectKey
-    ? projects.find((p) => p.key === want.projectKey!.toUpperCase())
-    : projects[0];
+  const project = want.projectKey ? projects.find((p) => p.key === want.projectKey!.toUpperCase()) : projects[0];
   if (want.projectKey && !project) throw notFound(`Project '${want.projectKey.slice(0, 60)}' does not exist or you do not have permission to see it.`);
   return { projects, project: project ?? null, columns: [], lanes: [], jql, truncated: false, version: '' };
 }
@@ -81,12 +79,14 @@ export async function loadBoard(tracker: Tracker, caller: Caller, want: { projec
     if (statuses.get(s.status_id)?.category === 'done') p.done++;
     progress.set(s.parent_id, p);
   }
-  const cards = issues.map((issue): Card => ({
-    issue,
-    status: statuses.get(issue.status_id) ?? { id: issue.status_id, site_id: caller.site.id, name: '?', category: 'new' },
-    assignee: issue.assignee_id === null ? undefined : people.get(issue.assignee_id),
-    progress: progress.get(issue.id) ?? null,
-  })).sort((a, b) => a.issue.number - b.issue.number);
+  const cards = issues
+    .map((issue): Card => ({
+      issue,
+      status: statuses.get(issue.status_id) ?? { id: issue.status_id, site_id: caller.site.id, name: '?', category: 'new' },
+      assignee: issue.assignee_id === null ? undefined : people.get(issue.assignee_id),
+      progress: progress.get(issue.id) ?? null,
+    }))
+    .sort((a, b) => a.issue.number - b.issue.number);
 
   const columns = tracker.workflowOf(project).statuses.map((s) => s.name);
   for (const c of cards) if (!columns.includes(c.status.name)) columns.push(c.status.name);
@@ -100,7 +100,8 @@ export async function loadBoard(tracker: Tracker, caller: Caller, want: { projec
     if (card.progress && !laneOf.has(card.issue.id)) laneOf.set(card.issue.id, { parent: card, cells: emptyCells() });
   }
   for (const card of cards) {
-    const lane = laneOf.get(card.issue.id) ?? (card.issue.parent_id !== null && shown.has(card.issue.parent_id) ? laneOf.get(card.issue.parent_id) : undefined) ?? others;
+    const lane =
+      laneOf.get(card.issue.id) ?? (card.issue.parent_id !== null && shown.has(card.issue.parent_id) ? laneOf.get(card.issue.parent_id) : undefined) ?? others;
     lane.cells.get(card.status.name)!.push(card);
   }
   return { projects, project, columns, lanes: [...laneOf.values(), others], jql, truncated, version };
@@ -115,7 +116,12 @@ async function projectIssues(tracker: Tracker, caller: Caller, project: ProjectR
   let token: string | undefined;
   let scanned = 0;
   do {
-    const page = await searchIssues(tracker, caller, { jql: jql === '' ? `project = ${project.key}` : jql, maxResults: BOARD_MAX_ISSUES, fields: ['key'], nextPageToken: token });
+    const page = await searchIssues(tracker, caller, {
+      jql: jql === '' ? `project = ${project.key}` : jql,
+      maxResults: BOARD_MAX_ISSUES,
+      fields: ['key'],
+      nextPageToken: token,
+    });
     scanned += page.issues.length;
     for (const a of page.issues) if (a.project.id === project.id) issues.push(a.issue);
     token = page.nextPageToken;
@@ -137,7 +143,10 @@ export async function boardVersion(store: Store, project: ProjectRow): Promise<s
   const hit = known.get(project.id);
   if (dataVersion !== undefined && hit && hit.dataVersion === dataVersion) return hit.version;
   const marks = await projectChangeMarks(store, project.id);
-  const version = createHash('sha256').update(`${marks.join('.')}\0${project.workflow}`).digest('base64url').slice(0, 16);
+  const version = createHash('sha256')
+    .update(`${marks.join('.')}\0${project.workflow}`)
+    .digest('base64url')
+    .slice(0, 16);
   if (dataVersion !== undefined) {
     if (known.size >= 10_000) known.clear();
     known.set(project.id, { dataVersion, version });
@@ -148,7 +157,8 @@ export async function boardVersion(store: Store, project: ProjectRow): Promise<s
 /** The version of a project the caller can see, by key (404 when it cannot). */
 export async function visibleBoardVersion(tracker: Tracker, caller: Caller, projectKey: string): Promise<string> {
   const found = await storeOf(tracker).projects.withRole({ siteId: caller.site.id, key: projectKey }, caller.user.id);
-  if (!found || !found.role || found.project.site_id !== caller.site.id) throw notFound(`Project '${projectKey.slice(0, 60)}' does not exist or you do not have permission to see it.`);
+  if (!found || !found.role || found.project.site_id !== caller.site.id)
+    throw notFound(`Project '${projectKey.slice(0, 60)}' does not exist or you do not have permission to see it.`);
   return boardVersion(storeOf(tracker), found.project);
 }
 
@@ -185,7 +195,14 @@ export async function loadIssuePage(tracker: Tracker, caller: Caller, key: strin
   const status = await tracker.statusById(caller.site.id, issue.status_id);
   const people = await tracker.users([issue.reporter_id, ...(issue.assignee_id === null ? [] : [issue.assignee_id]), ...comments.rows.map((c) => c.author_id)]);
   return {
-    issue, project, role, status, parent, version, people, roles,
+    issue,
+    project,
+    role,
+    status,
+    parent,
+    version,
+    people,
+    roles,
     subtasks: await Promise.all(subtasks.map(async (s) => ({ issue: s, status: await tracker.statusById(caller.site.id, s.status_id) }))),
     comments: comments.rows.reverse(),
     transitions: can(role, 'transition') ? availableTransitions(tracker.workflowOf(project), status.name) : [],

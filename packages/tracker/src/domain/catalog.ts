@@ -42,13 +42,19 @@ export async function visibleIssueTypes(tracker: Tracker, caller: Caller): Promi
 
 /** Jira's FieldDetails for a system field. */
 export interface FieldDetails {
-  id: string; key: string; name: string; custom: false; orderable: boolean; navigable: boolean;
-  searchable: boolean; clauseNames: string[]; schema?: FieldSchema;
+  id: string;
+  key: string;
+  name: string;
+  custom: false;
+  orderable: boolean;
+  navigable: boolean;
+  searchable: boolean;
+  clauseNames: string[];
+  schema?: FieldSchema;
 }
 
 /** The JQL names that search a field (its clause names), from the JQL field table. */
-const clauseNamesOf = (id: string, also: readonly string[] = []) =>
-  [id, ...also].filter((n) => JQL_FIELDS[n.toLowerCase()] !== undefined);
+const clauseNamesOf = (id: string, also: readonly string[] = []) => [id, ...also].filter((n) => JQL_FIELDS[n.toLowerCase()] !== undefined);
 
 /** Fields a client may set through an edit or a create (domain/issues.ts accepts exactly these). */
 const ORDERABLE: readonly FieldName[] = ['summary', 'description', 'issuetype', 'project', 'parent', 'assignee', 'reporter'];
@@ -56,30 +62,62 @@ const CLAUSE_ALIASES: Partial<Record<FieldName, readonly string[]>> = { issuetyp
 
 /** GET /field: the system fields this tracker keeps, plus the issue key, as Jira lists them. */
 export const FIELD_DETAILS: readonly FieldDetails[] = [
-  { id: 'issuekey', key: 'issuekey', name: 'Key', custom: false, orderable: false, navigable: true, searchable: false, clauseNames: ['id', 'issue', 'issuekey', 'key'] },
+  {
+    id: 'issuekey',
+    key: 'issuekey',
+    name: 'Key',
+    custom: false,
+    orderable: false,
+    navigable: true,
+    searchable: false,
+    clauseNames: ['id', 'issue', 'issuekey', 'key'],
+  },
   ...(Object.entries(FIELD_META) as [FieldName, (typeof FIELD_META)[FieldName]][]).map(([id, meta]) => {
     const clauseNames = clauseNamesOf(id, CLAUSE_ALIASES[id]);
     return {
-      id, key: id, name: meta.name, custom: false as const,
-      orderable: ORDERABLE.includes(id), navigable: id !== 'comment', searchable: clauseNames.length > 0,
-      clauseNames, schema: meta.schema,
+      id,
+      key: id,
+      name: meta.name,
+      custom: false as const,
+      orderable: ORDERABLE.includes(id),
+      navigable: id !== 'comment',
+      searchable: clauseNames.length > 0,
+      clauseNames,
+      schema: meta.schema,
     };
   }),
 ];
 
 /** One field of createmeta / editmeta: Jira's FieldMetadata (FieldCreateMetadata adds fieldId). */
-export interface FieldMeta { fieldId: FieldName; key: FieldName; name: string; required: boolean; operations: string[]; schema: FieldSchema; hasDefaultValue: boolean }
+export interface FieldMeta {
+  fieldId: FieldName;
+  key: FieldName;
+  name: string;
+  required: boolean;
+  operations: string[];
+  schema: FieldSchema;
+  hasDefaultValue: boolean;
+}
 
 const metaOf = (id: FieldName, required: boolean): FieldMeta => ({
-  fieldId: id, key: id, name: FIELD_META[id].name, required, operations: ['set'], schema: FIELD_META[id].schema, hasDefaultValue: false,
+  fieldId: id,
+  key: id,
+  name: FIELD_META[id].name,
+  required,
+  operations: ['set'],
+  schema: FIELD_META[id].schema,
+  hasDefaultValue: false,
 });
 
 /** What a create of this issue type takes (domain/issues.ts CREATE_FIELDS); the reporter only for whom may set it. */
 export function createFields(type: IssueType, role: Parameters<typeof can>[0]): FieldMeta[] {
   return [
-    metaOf('project', true), metaOf('issuetype', true), metaOf('summary', true),
+    metaOf('project', true),
+    metaOf('issuetype', true),
+    metaOf('summary', true),
     ...(type.subtask ? [metaOf('parent', true)] : []),
-    metaOf('description', false), metaOf('assignee', false),
+    metaOf('description', false),
+    metaOf('assignee', false),
     ...(can(role, 'modifyReporter') ? [metaOf('reporter', false)] : []),
   ];
 }
@@ -88,7 +126,9 @@ export function createFields(type: IssueType, role: Parameters<typeof can>[0]): 
 export function editFields(access: IssueAccess): FieldMeta[] {
   if (!can(access.role, 'edit')) return [];
   return [
-    metaOf('summary', true), metaOf('description', false), metaOf('assignee', false),
+    metaOf('summary', true),
+    metaOf('description', false),
+    metaOf('assignee', false),
     ...(can(access.role, 'modifyReporter') ? [metaOf('reporter', false)] : []),
   ];
 }

@@ -8,12 +8,7 @@ export class ApiError extends Error {
   readonly errors: Record<string, string>;
   readonly headers: Record<string, string>;
 
-  constructor(
-    status: number,
-    errorMessages: string[],
-    errors: Record<string, string> = {},
-    headers: Record<string, string> = {},
-  ) {
+  constructor(status: number, errorMessages: string[], errors: Record<string, string> = {}, headers: Record<string, string> = {}) {
     super(errorMessages[0] ?? Object.values(errors)[0] ?? `HTTP ${status}`);
     this.status = status;
     this.errorMessages = errorMessages;
@@ -33,5 +28,4 @@ export const notFound = (message: string) => new ApiError(404, [message]);
 export const conflict = (message: string) => new ApiError(409, [message]);
 
 /** The tracker masks a permission refusal on read as "does not exist" (spec §7). */
-export const issueNotFound = () =>
-  notFound('Issue does not exist or you do not have permission to see it.');
+export const issueNotFound = () => notFound('Issue does not exist or you do not have permission to see it.');

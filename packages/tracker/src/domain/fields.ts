@@ -1,7 +1,18 @@
 /** The issue fields this tracker keeps, in Jira's names. `comment` is not navigable (as in Jira). */
 export const NAVIGABLE_FIELDS = [
-  'summary', 'description', 'issuetype', 'project', 'status', 'parent', 'subtasks',
-  'assignee', 'reporter', 'creator', 'created', 'updated', 'labels',
+  'summary',
+  'description',
+  'issuetype',
+  'project',
+  'status',
+  'parent',
+  'subtasks',
+  'assignee',
+  'reporter',
+  'creator',
+  'created',
+  'updated',
+  'labels',
 ] as const;
 export const ALL_FIELDS = [...NAVIGABLE_FIELDS, 'comment'] as const;
 export type FieldName = (typeof ALL_FIELDS)[number];
@@ -12,7 +23,7 @@ export type FieldName = (typeof ALL_FIELDS)[number];
  * ignored, as Jira does.
  */
 export function selectFields(raw: string | readonly string[] | undefined, fallback: 'all' | 'none' = 'all'): Set<FieldName> {
-  const tokens = (typeof raw === 'string' ? [raw] : raw ?? [])
+  const tokens = (typeof raw === 'string' ? [raw] : (raw ?? []))
     .flatMap((part) => part.split(','))
     .map((t) => t.trim())
     .filter((t) => t !== '');
@@ -33,7 +44,11 @@ export function selectFields(raw: string | readonly string[] | undefined, fallba
 }
 
 /** Jira's JsonTypeBean for a system field: what GET /field and `expand=schema` report. */
-export interface FieldSchema { type: string; items?: string; system: string }
+export interface FieldSchema {
+  type: string;
+  items?: string;
+  system: string;
+}
 
 /** Each field's display name and schema, as Jira Cloud reports them under `expand=names,schema`. */
 export const FIELD_META: Readonly<Record<FieldName, { name: string; schema: FieldSchema }>> = {

@@ -43,12 +43,13 @@ export const ADF_INVALID = 'The field value is not valid Atlassian Document Form
 export function adfOf(value: unknown, field: string): AdfDoc {
   const result = validateAdf(value);
   if (!result.ok) {
-    const why = typeof value === 'string'
-      ? 'a plain string was sent'
-      : `${result.message} at ${result.path}`;
+    const why = typeof value === 'string' ? 'a plain string was sent' : `${result.message} at ${result.path}`;
     // Opens with the hosted service's sentence, word for word (clients show it), then says what
     // exactly was wrong and what to send instead.
-    throw fieldError(field, `${ADF_INVALID} The value of '${field}' is not valid ADF: ${why}. Send a document like {"type":"doc","version":1,"content":[{"type":"paragraph","content":[{"type":"text","text":"…"}]}]}.`);
+    throw fieldError(
+      field,
+      `${ADF_INVALID} The value of '${field}' is not valid ADF: ${why}. Send a document like {"type":"doc","version":1,"content":[{"type":"paragraph","content":[{"type":"text","text":"…"}]}]}.`,
+    );
   }
   return result.doc;
 }

@@ -16,7 +16,10 @@ const CAS_ATTEMPTS = 12;
 async function projectFor(tracker: Tracker, caller: Caller, value: unknown): Promise<{ project: ProjectRow; role: ProjectRole }> {
   if (value === undefined) throw fieldError('project', 'Specify a valid project ID or key.');
   const ref = refOf(value, 'project', ['key', 'id']);
-  const found = await storeOf(tracker).projects.withRole(ref.key !== undefined ? { siteId: caller.site.id, key: ref.key } : { id: rowIdOf(ref.id!) ?? -1 }, caller.user.id);
+  const found = await storeOf(tracker).projects.withRole(
+    ref.key !== undefined ? { siteId: caller.site.id, key: ref.key } : { id: rowIdOf(ref.id!) ?? -1 },
+    caller.user.id,
+  );
   const project = found?.project;
   const role = project && project.site_id === caller.site.id ? (found.role as ProjectRole | undefined) : undefined;
   // A project the caller cannot see is reported as missing, never as forbidden.
@@ -33,7 +36,8 @@ async function assigneeFor(tracker: Tracker, caller: Caller, project: ProjectRow
   const user = await storeOf(tracker).users.byAccountId(caller.site.id, accountId);
   if (!user || !user.active) throw fieldError(field, `User '${accountId}' does not exist.`);
   const role = (await storeOf(tracker).projects.roleOf(project.id, user.id)) as ProjectRole | undefined;
-  if (!assignable(role)) throw fieldError(field, `User '${user.display_name}' cannot be assigned issues. In project ${project.key} only project admins and members can.`);
+  if (!assignable(role))
+    throw fieldError(field, `User '${user.display_name}' cannot be assigned issues. In project ${project.key} only project admins and members can.`);
   return user;
 }
 
@@ -47,14 +51,23 @@ async function reporterFor(tracker: Tracker, caller: Caller, project: ProjectRow
 
 /** POST /issue (spec §4 endpoint 6). Creator and reporter are the caller; the key comes from the project counter. */
 /** The body of create and edit (IssueUpdateDetails), its shape checked by the route's schema. */
-export interface IssueInput { fields?: Record<string, unknown> | undefined; update?: unknown; transition?: unknown }
+export interface IssueInput {
+  fields?: Record<string, unknown> | undefined;
+  update?: unknown;
+  transition?: unknown;
+}
 
 export async function createIssue(tracker: Tracker, caller: Caller, body: IssueInput): Promise<IssueRow> {
   const fields = fieldsOf(body, true);
   rejectUnknownFields(fields, CREATE_FIELDS);
   const { project, role } = await projectFor(tracker, caller, fields.project);
   if (!can(role, 'create')) throw forbidden(`You do not have permission to create issues in project ${project.key} (your role: ${role}).`);
-  const type = fields.issuetype === undefined ? (() => { throw fieldError('issuetype', 'Specify an issue type: Task or Subtask.'); })() : issueTypeOf(fields.issuetype);
+  const type =
+    fields.issuetype === undefined
+      ? (() => {
+          throw fieldError('issuetype', 'Specify an issue type: Task or Subtask.');
+        })()
+      : issueTypeOf(fields.issuetype);
   const summary = summaryOf(fields.summary);
   const description = fields.description === undefined || fields.description === null ? null : richTextOf(fields.description, 'description');
   let parent: IssueRow | null = null;
@@ -67,7 +80,8 @@ export async function createIssue(tracker: Tracker, caller: Caller, body: IssueI
     } catch {
       throw fieldError('parent', `The parent issue '${ref.key ?? ref.id}' does not exist or you cannot see it.`);
     }
-    if (found.project.id !== project.id) throw fieldError('parent', `A Subtask's parent must be in the same project (${project.key}); '${found.issue.key}' is in ${found.project.key}.`);
+    if (found.project.id !== project.id)
+      throw fieldError('parent', `A Subtask's parent must be in the same project (${project.key}); '${found.issue.key}' is in ${found.project.key}.`);
     if (found.issue.parent_id !== null) throw fieldError('parent', `'${found.issue.key}' is itself a Subtask; a Subtask cannot have sub-tasks.`);
     parent = found.issue;
   } else if (fields.parent !== undefined && fields.parent !== null) {
@@ -78,18 +92,21 @@ export async function createIssue(tracker: Tracker, caller: Caller, body: IssueI
   const workflow = tracker.workflowOf(project);
   const status = await tracker.statusByName(caller.site.id, workflow.initial);
   const now = new Date().toISOString();
-  return storeOf(tracker).issues.create({
-    projectId: project.id,
-    issueType: type.name,
-    summary,
-    description,
-    statusId: status.id,
-    parentId: parent?.id ?? null,
-    assigneeId: assignee?.id ?? null,
-    reporterId,
-    creatorId: caller.user.id,
-    now,
-  }, project.key);
+  return storeOf(tracker).issues.create(
+    {
+      projectId: project.id,
+      issueType: type.name,
+      summary,
+      description,
+      statusId: status.id,
+      parentId: parent?.id ?? null,
+      assigneeId: assignee?.id ?? null,
+      reporterId,
+      creatorId: caller.user.id,
+      now,
+    },
+    project.key,
+  );
 }
 
 /**
@@ -147,7 +164,12 @@ export async function assignIssue(tracker: Tracker, caller: Caller, idOrKey: str
 }
 
 /** POST /issue/{key}/transitions (spec §4 endpoint 12): validated against the status being written over. */
-export async function doTransition(tracker: Tracker, caller: Caller, idOrKey: string, body: { transition?: { id?: unknown } | undefined; fields?: Record<string, unknown> | undefined }): Promise<void> {
+export async function doTransition(
+  tracker: Tracker,
+  caller: Caller,
+  idOrKey: string,
+  body: { transition?: { id?: unknown } | undefined; fields?: Record<string, unknown> | undefined },
+): Promise<void> {
   const access = await findIssue(tracker, caller, idOrKey);
   if (body.fields !== undefined && Object.keys(body.fields).length > 0) {
     const name = Object.keys(body.fields)[0]!;
@@ -173,7 +195,9 @@ export async function deleteIssue(tracker: Tracker, caller: Caller, idOrKey: str
     if (!(await storeOf(tracker).issues.hold(tx, access.issue.id))) throw issueNotFound();
     const subtasks = await storeOf(tracker).issues.subtasksOf(access.issue.id, tx);
     if (subtasks.length > 0 && !deleteSubtasks) {
-      throw new ApiError(400, [`The issue ${access.issue.key} has ${subtasks.length} subtask(s). Delete them first, or pass deleteSubtasks=true to delete the issue together with its subtasks.`]);
+      throw new ApiError(400, [
+        `The issue ${access.issue.key} has ${subtasks.length} subtask(s). Delete them first, or pass deleteSubtasks=true to delete the issue together with its subtasks.`,
+      ]);
     }
     // The sub-tasks too: a comment being added to one then lands before the delete reads them.
     for (const subtask of subtasks) await storeOf(tracker).issues.hold(tx, subtask.id);

@@ -3,10 +3,17 @@
  * error message that quotes none of the text. JSON.parse's own message quotes the text around
  * the fault, which in a seed file may be a token (ARCHITECTURE §4: no secret in an error).
  */
-export interface JsonFault { line: number; column: number; path: string }
+export interface JsonFault {
+  line: number;
+  column: number;
+  path: string;
+}
 
 class Stop extends Error {
-  constructor(readonly at: number, readonly path: string) {
+  constructor(
+    readonly at: number,
+    readonly path: string,
+  ) {
     super('JSON syntax fault');
   }
 }
@@ -24,8 +31,12 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 // eslint-disable-next-line max-lines-per-function
 export function findJsonFault(text: string): JsonFault | undefined {
   let i = 0;
-  const stop = (path: string): never => { throw new Stop(i, path); };
-  const space = () => { while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++; };
+  const stop = (path: string): never => {
+    throw new Stop(i, path);
+  };
+  const space = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+  };
   const string = (path: string): string => {
     const start = ++i;
     while (i < text.length) {
@@ -34,8 +45,10 @@ export function findJsonFault(text: string): JsonFault | undefined {
       if (c < 0x20) stop(path);
       if (c === 0x5c) {
         i++;
-        if (text[i] === 'u') { if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) stop(path); i += 4; }
-        else if (!'"\\/bfnrt'.includes(text[i] ?? 'x')) stop(path);
+        if (text[i] === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) stop(path);
+          i += 4;
+        } else if (!'"\\/bfnrt'.includes(text[i] ?? 'x')) stop(path);
       }
       i++;
     }
@@ -45,8 +58,12 @@ export function findJsonFault(text: string): JsonFault | undefined {
     space();
     const c = text[i];
     if (c === '{') {
-      i++; space();
-      if (text[i] === '}') { i++; return; }
+      i++;
+      space();
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
       for (;;) {
         space();
         if (text[i] !== '"') stop(path);
@@ -56,26 +73,52 @@ export function findJsonFault(text: string): JsonFault | undefined {
         i++;
         value(inner);
         space();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === '}') { i++; return; }
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          return;
+        }
         stop(path);
       }
     }
     if (c === '[') {
-      i++; space();
-      if (text[i] === ']') { i++; return; }
+      i++;
+      space();
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
       for (let k = 0; ; k++) {
         value(`${path}[${k}]`);
         space();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === ']') { i++; return; }
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === ']') {
+          i++;
+          return;
+        }
         stop(path);
       }
     }
-    if (c === '"') { string(path); return; }
-    for (const word of ['true', 'false', 'null']) if (text.startsWith(word, i)) { i += word.length; return; }
+    if (c === '"') {
+      string(path);
+      return;
+    }
+    for (const word of ['true', 'false', 'null'])
+      if (text.startsWith(word, i)) {
+        i += word.length;
+        return;
+      }
     NUMBER.lastIndex = i;
-    if (NUMBER.test(text)) { i = NUMBER.lastIndex; return; }
+    if (NUMBER.test(text)) {
+      i = NUMBER.lastIndex;
+      return;
+    }
     stop(path);
   };
   try {

@@ -1,15 +1,7 @@
 /** Project roles (ARCHITECTURE §5). A non-member has no role: its reads are masked as 404. */
 export type ProjectRole = 'admin' | 'member' | 'viewer';
 
-export type Action =
-  | 'browse'
-  | 'comment'
-  | 'create'
-  | 'edit'
-  | 'assign'
-  | 'transition'
-  | 'delete'
-  | 'modifyReporter';
+export type Action = 'browse' | 'comment' | 'create' | 'edit' | 'assign' | 'transition' | 'delete' | 'modifyReporter';
 
 const GRANTS: Record<ProjectRole, ReadonlySet<Action>> = {
   admin: new Set<Action>(['browse', 'comment', 'create', 'edit', 'assign', 'transition', 'delete', 'modifyReporter']),

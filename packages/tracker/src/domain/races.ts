@@ -8,6 +8,8 @@ import { conflict, type ApiError } from './errors.js';
  */
 export function lostRace(error: unknown): ApiError | null {
   return isWriteRace(error)
-    ? conflict('Another request changed or deleted this issue (or one it refers to) at the same time, so this one was not applied. Read the issue again and retry.')
+    ? conflict(
+        'Another request changed or deleted this issue (or one it refers to) at the same time, so this one was not applied. Read the issue again and retry.',
+      )
     : null;
 }

@@ -8,12 +8,30 @@ import { PROJECT_ROLES, type ProjectRole } from './permissions.js';
  * host's section (ARCHITECTURE §14), handed over as it was written: the code host's own domain
  * parses it (src/codehost/domain/seed.ts), the tracker's knows nothing of it.
  */
-export interface Seed { sites: SeedSite[]; codehost?: unknown }
-export interface SeedSite { host: string; cloudId?: string; users: SeedUser[]; projects: SeedProject[] }
-export interface SeedUser { email: string; displayName: string; tokens: SeedToken[] }
-export interface SeedToken { token: string; kind: 'classic' | 'scoped'; scopes: string[] }
+export interface Seed {
+  sites: SeedSite[];
+  codehost?: unknown;
+}
+export interface SeedSite {
+  host: string;
+  cloudId?: string;
+  users: SeedUser[];
+  projects: SeedProject[];
+}
+export interface SeedUser {
+  email: string;
+  displayName: string;
+  tokens: SeedToken[];
+}
+export interface SeedToken {
+  token: string;
+  kind: 'classic' | 'scoped';
+  scopes: string[];
+}
 export interface SeedProject {
-  key: string; name: string; lead?: string;
+  key: string;
+  name: string;
+  lead?: string;
   members: { email: string; role: ProjectRole }[];
   workflow: 'kanban' | WorkflowSpec;
   /** ARCHITECTURE §5 (optional): the account (e-mail) of each of the toolkit's roles, for the board's marker highlighting. */
@@ -37,7 +55,12 @@ export function displayNameOf(email: string): string {
  * and column. Never a value from the file: any of them may be a token (ARCHITECTURE §4).
  */
 export class SeedError extends Error {
-  constructor(readonly file: string, readonly path: string, detail: string, at?: { line: number; column: number }) {
+  constructor(
+    readonly file: string,
+    readonly path: string,
+    detail: string,
+    at?: { line: number; column: number },
+  ) {
     super(`${file}${at ? `:${at.line}:${at.column}` : ''}: ${path}: ${detail}`);
   }
 }
@@ -47,7 +70,9 @@ export class SeedError extends Error {
  * section in codehost/domain/seed.ts): each names the JSON path of a problem, never its value.
  */
 export function seedChecks(file: string) {
-  const fail = (path: string, detail: string): never => { throw new SeedError(file, path, detail); };
+  const fail = (path: string, detail: string): never => {
+    throw new SeedError(file, path, detail);
+  };
   const obj = (v: unknown, path: string): Record<string, unknown> =>
     typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : fail(path, 'must be an object');
   const arr = (v: unknown, path: string): unknown[] => (Array.isArray(v) ? v : fail(path, 'must be an array'));
@@ -76,8 +101,12 @@ export function loadSeedFile(file: string): Seed {
   } catch {
     // JSON.parse's message quotes the text around the fault: report only where it is.
     const fault = findJsonFault(text);
-    throw new SeedError(file, fault?.path ?? '$', 'not valid JSON here (look for a missing comma, quote or bracket, or a value without quotes)',
-      fault ? { line: fault.line, column: fault.column } : undefined);
+    throw new SeedError(
+      file,
+      fault?.path ?? '$',
+      'not valid JSON here (look for a missing comma, quote or bracket, or a value without quotes)',
+      fault ? { line: fault.line, column: fault.column } : undefined,
+    );
   }
   return parseSeed(json, file);
 }
@@ -162,11 +191,17 @@ export function parseSeed(json: unknown, file = '<seed>'): Seed {
         (workflow === 'kanban' ? kanbanWorkflow() : compileWorkflow(workflow)).statuses.forEach((st, i) => {
           const seen = categories.get(st.name);
           if (seen !== undefined && seen !== st.category) {
-            fail(workflow === 'kanban' ? `${pp}.workflow` : `${pp}.workflow.statuses[${i}]`, `a status here has category ${st.category} but ${seen} in an earlier project; a site's projects share their statuses`);
+            fail(
+              workflow === 'kanban' ? `${pp}.workflow` : `${pp}.workflow.statuses[${i}]`,
+              `a status here has category ${st.category} but ${seen} in an earlier project; a site's projects share their statuses`,
+            );
           }
           categories.set(st.name, st.category);
         });
-        const roles = project.roles === undefined ? undefined : parseRoles(project.roles, `${pp}.roles`, (e) => emails.has(e) || memberEmails.has(e), { fail, obj, arr, str, known });
+        const roles =
+          project.roles === undefined
+            ? undefined
+            : parseRoles(project.roles, `${pp}.roles`, (e) => emails.has(e) || memberEmails.has(e), { fail, obj, arr, str, known });
         return { key, name: str(project.name ?? key, `${pp}.name`), ...(lead ? { lead } : {}), members, workflow, ...(roles ? { roles } : {}) };
       });
       return { host, ...(cloudId ? { cloudId } : {}), users, projects };
@@ -210,7 +245,8 @@ function parseWorkflow(value: unknown, path: string, c: Checks): 'kanban' | Work
     const name = c.str(st.name, `${sp}.name`);
     if (names.has(name)) c.fail(`${sp}.name`, 'names a status listed earlier too');
     names.add(name);
-    if (st.category !== undefined && !CATEGORIES.includes(st.category as StatusCategoryKey)) c.fail(`${sp}.category`, `must be one of ${CATEGORIES.join(', ')}`);
+    if (st.category !== undefined && !CATEGORIES.includes(st.category as StatusCategoryKey))
+      c.fail(`${sp}.category`, `must be one of ${CATEGORIES.join(', ')}`);
     return st.category === undefined ? { name } : { name, category: st.category as StatusCategoryKey };
   });
   if (statuses.length === 0) c.fail(`${path}.statuses`, 'needs at least one status');

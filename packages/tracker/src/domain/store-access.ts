@@ -9,7 +9,9 @@ import type { Store } from '../store/store.js';
 export const STORE: unique symbol = Symbol('the tracker store');
 
 /** What holds a store under STORE: the Tracker. */
-export interface HoldsStore { readonly [STORE]: Store }
+export interface HoldsStore {
+  readonly [STORE]: Store;
+}
 
 /** The tracker's store, for the domain's functions. */
 export function storeOf(tracker: HoldsStore): Store {

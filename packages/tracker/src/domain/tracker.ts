@@ -28,7 +28,12 @@ export const REMEMBER_MS = 5_000;
 /** Remembered sign-ins (and users) per process; past this the memory is emptied (it refills from the database). */
 const SIGN_IN_MAX = 10_000;
 
-interface SignIn { user: UserRow; kind: string; scopes: readonly string[]; until: number }
+interface SignIn {
+  user: UserRow;
+  kind: string;
+  scopes: readonly string[];
+  until: number;
+}
 
 const signInKey = (site: SiteRow, email: string, hash: string) => `${site.id}\0${email.toLowerCase()}\0${hash}`;
 
@@ -38,7 +43,8 @@ const canonicalBasic = (cred: BasicCredential): string => `Basic ${Buffer.from(`
 /** Why a signed-in token may not make this call (a scoped token: gateway only, its scopes only); null when it may. */
 function scopeRefusal(signIn: SignIn, site: SiteRow, form: AddressForm, scope: Scope): string | null {
   if (signIn.kind !== 'scoped') return null;
-  if (form === 'site') return `${AUTH_FAILED}: a scoped API token is accepted only through the API gateway (/ex/jira/${site.cloud_id}/rest/api/3/…), not on the site domain.`;
+  if (form === 'site')
+    return `${AUTH_FAILED}: a scoped API token is accepted only through the API gateway (/ex/jira/${site.cloud_id}/rest/api/3/…), not on the site domain.`;
   if (!signIn.scopes.includes(scope)) return `Unauthorized; scope does not match. This operation needs the scope "${scope}", which the token was not granted.`;
   return null;
 }
@@ -79,16 +85,22 @@ export class Tracker implements HoldsStore {
     this[STORE] = store;
   }
 
-  private get store(): Store { return this[STORE]; }
+  private get store(): Store {
+    return this[STORE];
+  }
 
   /**
    * True when the `…Now` reads can run (Store.readsNow): SQLite with no transaction open on its
    * connection, until the caller next waits for something. Always false on PostgreSQL.
    */
-  get readsNow(): boolean { return this[STORE].readsNow; }
+  get readsNow(): boolean {
+    return this[STORE].readsNow;
+  }
 
   /** SQLite: a number that changes whenever anyone commits (Store.dataVersion); undefined on PostgreSQL. */
-  get dataVersion(): (() => number) | undefined { return this[STORE].dataVersion; }
+  get dataVersion(): (() => number) | undefined {
+    return this[STORE].dataVersion;
+  }
 
   async refreshSites(): Promise<void> {
     this.sites = await this.store.sites.list();
@@ -98,7 +110,9 @@ export class Tracker implements HoldsStore {
     this.userRows.clear();
   }
 
-  get siteCount(): number { return this.sites.length; }
+  get siteCount(): number {
+    return this.sites.length;
+  }
 
   /** Site form: the Host header (without port) picks the site; with one site any host is fine. */
   async siteForHost(hostHeader: string | undefined): Promise<SiteRow | null> {
@@ -131,7 +145,10 @@ export class Tracker implements HoldsStore {
    * when the user is unknown), so a wrong user and a wrong token take the same time.
    */
   async authenticate(site: SiteRow, header: string | undefined, form: AddressForm, scope: Scope): Promise<UserRow> {
-    if (!header) throw unauthorized('Client must be authenticated to access this resource. Send HTTP Basic authentication: your e-mail as user name, an API token as password.');
+    if (!header)
+      throw unauthorized(
+        'Client must be authenticated to access this resource. Send HTTP Basic authentication: your e-mail as user name, an API token as password.',
+      );
     if (/^Bearer\s/i.test(header)) throw unauthorized('Bearer tokens are not accepted here: use HTTP Basic authentication with your e-mail and an API token.');
     const cred = parseBasic(header);
     if (!cred) throw unauthorized('Malformed Authorization header: expected "Basic base64(email:api_token)".');
@@ -184,7 +201,10 @@ export class Tracker implements HoldsStore {
     let match: (typeof tokens)[number] | undefined;
     if (tokens.length === 0) sameHash(hash, DUMMY_HASH);
     for (const t of tokens) if (sameHash(hash, t.token_hash) && !match) match = t;
-    if (!user || !match) throw unauthorized('Client must be authenticated to access this resource: the e-mail and API token do not match an active account (the token may be stale or revoked).');
+    if (!user || !match)
+      throw unauthorized(
+        'Client must be authenticated to access this resource: the e-mail and API token do not match an active account (the token may be stale or revoked).',
+      );
     return { user, kind: match.kind, scopes: match.kind === 'scoped' ? (JSON.parse(match.scopes) as string[]) : [] };
   }
 

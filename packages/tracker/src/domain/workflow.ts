@@ -67,9 +67,7 @@ export function compileWorkflow(spec: WorkflowSpec): Workflow {
 
 /** Transitions a user sees from the current status; a transition into the current status is not offered. */
 export function availableTransitions(workflow: Workflow, current: string): WorkflowTransition[] {
-  return workflow.transitions.filter(
-    (t) => t.to !== current && (t.from === null || t.from.includes(current)),
-  );
+  return workflow.transitions.filter((t) => t.to !== current && (t.from === null || t.from.includes(current)));
 }
 
 /** spec §3: a transition the workflow forbids from the current status surfaces as 400. */

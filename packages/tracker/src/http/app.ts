@@ -73,7 +73,9 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
   // `Connection: close`, so its keep-alive connection does not hold the process open until the
   // keep-alive timeout (Fastify does this only for requests that arrive after close()).
   let draining = false;
-  app.addHook('preClose', async () => { draining = true; });
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
   // Hooks on every request are written in Fastify's callback style: an async hook costs a promise
   // and a microtask per request (`git show fcb3418:bench/RESULTS.md`, "Anatomy of a read").
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -93,9 +95,13 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
 
   // A NUL (%00) in a path or query parameter can match nothing, and PostgreSQL cannot hold one.
   app.addHook('onRequest', (request, _reply, done) => {
-    done(request.url.includes('%00') ? new ApiError(400, ['The request URL contains a NUL character (%00).'])
-      : hasDuplicateHost(request.raw.rawHeaders) ? new ApiError(400, ['The request carries more than one Host header: send exactly one.'])
-        : undefined);
+    done(
+      request.url.includes('%00')
+        ? new ApiError(400, ['The request URL contains a NUL character (%00).'])
+        : hasDuplicateHost(request.raw.rawHeaders)
+          ? new ApiError(400, ['The request carries more than one Host header: send exactly one.'])
+          : undefined,
+    );
   });
   installNotFound(app);
 

@@ -53,11 +53,13 @@ export function authenticateHook(tracker: Tracker, form: AddressForm) {
 }
 
 /** Who calls, on which site, and the base of the links in the replies (from the request's protocol and Host). */
-export const makeCaller = (site: Site, user: User, form: AddressForm, protocol: string, host: string): Caller =>
-  ({ site, user, baseUrl: `${protocol}://${host}${form === 'gateway' ? `/ex/jira/${site.cloud_id}` : ''}` });
+export const makeCaller = (site: Site, user: User, form: AddressForm, protocol: string, host: string): Caller => ({
+  site,
+  user,
+  baseUrl: `${protocol}://${host}${form === 'gateway' ? `/ex/jira/${site.cloud_id}` : ''}`,
+});
 
-const callerFor = (request: FastifyRequest, site: Site, user: User, form: AddressForm): Caller =>
-  makeCaller(site, user, form, request.protocol, request.host);
+const callerFor = (request: FastifyRequest, site: Site, user: User, form: AddressForm): Caller => makeCaller(site, user, form, request.protocol, request.host);
 
 /** Authenticates the request for the route's scope, reading what is not known yet, and records who is calling. */
 export async function authenticate(tracker: Tracker, request: FastifyRequest, form: AddressForm): Promise<void> {

@@ -19,16 +19,20 @@ import { boardChallenge } from './board/routes.js';
  */
 export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, reason, message] = error.code === 'HPE_HEADER_OVERFLOW'
-    ? [431, 'Request Header Fields Too Large', 'The request headers (or the URL) are larger than the server accepts.']
-    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'Request Timeout', 'The request was not received in time.']
-      : [400, 'Bad Request', 'The request is not valid HTTP/1.1 (malformed request line, header or body framing).'];
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'The request headers (or the URL) are larger than the server accepts.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request was not received in time.']
+        : [400, 'Bad Request', 'The request is not valid HTTP/1.1 (malformed request line, header or body framing).'];
   const body = JSON.stringify({ errorMessages: [message], errors: {} });
   // Not when an answer is already on its way on this connection (Node's own rule): a second
   // response after it would corrupt what the client reads.
   const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
-  if (socket.writable && !answering) socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  if (socket.writable && !answering)
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   socket.destroy(error);
 }
 
@@ -79,9 +83,13 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number): v
 
 function describeFrameworkError(error: FastifyError, status: number, bodyLimit: number): string {
   switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE': return `The request body is larger than the limit of ${bodyLimit} bytes (jst-tracker serve --body-limit).`;
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return `Unsupported Content-Type: send JSON bodies with "Content-Type: application/json".`;
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH': return 'The Content-Length header does not match the body.';
-    default: return status === 415 ? 'Unsupported Content-Type.' : error.message;
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return `The request body is larger than the limit of ${bodyLimit} bytes (jst-tracker serve --body-limit).`;
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return `Unsupported Content-Type: send JSON bodies with "Content-Type: application/json".`;
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return 'The Content-Length header does not match the body.';
+    default:
+      return status === 415 ? 'Unsupported Content-Type.' : error.message;
   }
 }

@@ -16,7 +16,11 @@ const REPLY_GUESS = 8 * 1024;
 const ENTRY_OVERHEAD = 200;
 
 /** A reply as sent (encoded once: writing a Buffer costs far less than writing a string), and its share of the size. */
-interface Entry { body: Buffer; size: number; until: number }
+interface Entry {
+  body: Buffer;
+  size: number;
+  until: number;
+}
 
 /**
  * How many keys read once the cache remembers, so that a reply is kept on its key's second read:
@@ -83,13 +87,19 @@ export class IssueReadCache {
     this.version = dataVersion();
   }
 
-  get size(): number { return this.entries.size; }
+  get size(): number {
+    return this.entries.size;
+  }
 
   /** Within a large reply (REPLY_GUESS) of its limit: a new entry then needs a replacement earned (`credit`). */
-  private get full(): boolean { return this.bytes + REPLY_GUESS > this.maxBytes; }
+  private get full(): boolean {
+    return this.bytes + REPLY_GUESS > this.maxBytes;
+  }
 
   /** Bytes the kept replies take, keys and bookkeeping included (never more than the limit it was made with). */
-  get bytesUsed(): number { return this.bytes; }
+  get bytesUsed(): number {
+    return this.bytes;
+  }
 
   /** The data version now; when it moved since it was last read, every entry is dropped. */
   current(): number {

@@ -93,7 +93,10 @@ export class IssueReadFront {
       }
       if (body !== undefined) return this.answer(res, body, key, version);
     }
-    readIssueView(tracker, caller, issue, params).then((body) => this.answer(res, body, key, version), () => next(req, res));
+    readIssueView(tracker, caller, issue, params).then(
+      (body) => this.answer(res, body, key, version),
+      () => next(req, res),
+    );
   }
 
   /** Sends a view rendered here, kept by the cache first when it was admitted (`version`). */
@@ -127,9 +130,12 @@ export class IssueReadFront {
   private send(res: ServerResponse, body: Buffer | string): void {
     const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
     // Draining (SIGTERM): as the app's onSend hook does, so a keep-alive connection does not hold the process open.
-    res.writeHead(200, this.draining()
-      ? ['content-type', CONTENT_TYPE, 'content-length', String(length), 'connection', 'close']
-      : ['content-type', CONTENT_TYPE, 'content-length', String(length)]);
+    res.writeHead(
+      200,
+      this.draining()
+        ? ['content-type', CONTENT_TYPE, 'content-length', String(length), 'connection', 'close']
+        : ['content-type', CONTENT_TYPE, 'content-length', String(length)],
+    );
     res.end(body);
   }
 }

@@ -35,7 +35,10 @@ export function peopleOf(issue: Issue, fields: ReadonlySet<FieldName>): number[]
 }
 
 /** An issue rendered as JSON text, and the fields it carries (`parent` only when there is one). */
-export interface IssueJson { text: string; present: FieldName[] }
+export interface IssueJson {
+  text: string;
+  present: FieldName[];
+}
 
 /** What an issue's view shows beside the issue itself, read before it is rendered (`gather`, `gatherNow`). */
 interface Related {
@@ -75,18 +78,25 @@ function statusIdsOf(issue: Issue, fields: ReadonlySet<FieldName>, parent: Issue
  * The rows a view needs, read only when a selected field needs them; `known` holds people already
  * read (a search page reads everyone its issues name in one query).
  */
-async function gather(tracker: Tracker, caller: Caller, access: IssueAccess, fields: ReadonlySet<FieldName>, known?: ReadonlyMap<number, User>): Promise<Related> {
+async function gather(
+  tracker: Tracker,
+  caller: Caller,
+  access: IssueAccess,
+  fields: ReadonlySet<FieldName>,
+  known?: ReadonlyMap<number, User>,
+): Promise<Related> {
   const { issue } = access;
   const subtasks = fields.has('subtasks') ? await subtasksOf(tracker, access) : NO_ISSUES;
   const parent = fields.has('parent') ? await parentOf(tracker, issue) : undefined;
-  const comments = !fields.has('comment') ? undefined
-    : access.firstComments ?? await commentsOf(tracker, issue, { startAt: 0, maxResults: COMMENT_PAGE_MAX, descending: false });
+  const comments = !fields.has('comment')
+    ? undefined
+    : (access.firstComments ?? (await commentsOf(tracker, issue, { startAt: 0, maxResults: COMMENT_PAGE_MAX, descending: false })));
   const unknown = peopleToRead(issue, fields, comments, known);
   const users = unknown.length > 0 ? withKnown(await tracker.users(unknown), known) : known;
   // Statuses are nearly always known already: no wait for them then.
   const statuses = new Map<number, Status>();
   for (const id of statusIdsOf(issue, fields, parent, subtasks)) {
-    if (!statuses.has(id)) statuses.set(id, tracker.knownStatus(caller.site.id, id) ?? await tracker.statusById(caller.site.id, id));
+    if (!statuses.has(id)) statuses.set(id, tracker.knownStatus(caller.site.id, id) ?? (await tracker.statusById(caller.site.id, id)));
   }
   return { subtasks, parent, comments, users, statuses };
 }
@@ -120,7 +130,13 @@ function gatherNow(tracker: Tracker, caller: Caller, access: IssueAccess, fields
  * (people, parent, sub-tasks, comments) are read only when a selected field needs them; `known`
  * holds people already read (a search page reads everyone its issues name in one query).
  */
-export async function renderIssue(tracker: Tracker, caller: Caller, access: IssueAccess, fields: ReadonlySet<FieldName>, known?: ReadonlyMap<number, User>): Promise<IssueJson> {
+export async function renderIssue(
+  tracker: Tracker,
+  caller: Caller,
+  access: IssueAccess,
+  fields: ReadonlySet<FieldName>,
+  known?: ReadonlyMap<number, User>,
+): Promise<IssueJson> {
   return issueText(caller, access, fields, await gather(tracker, caller, access, fields, known));
 }
 
@@ -133,32 +149,61 @@ function issueText(caller: Caller, access: IssueAccess, fields: ReadonlySet<Fiel
     return u ? userDetailsJson(caller, u) : 'null';
   };
   const status = (row: Issue) => statusJson(caller, statuses.get(row.status_id)!);
-  const link = (row: Issue) => `{"id":"${publicId(row.id)}","key":${JSON.stringify(row.key)},"self":${JSON.stringify(issueSelf(caller, row))},`
-    + `"fields":{"summary":${JSON.stringify(row.summary)},"status":${status(row)},"issuetype":${issueTypeJson(caller, row.issue_type)}}}`;
+  const link = (row: Issue) =>
+    `{"id":"${publicId(row.id)}","key":${JSON.stringify(row.key)},"self":${JSON.stringify(issueSelf(caller, row))},` +
+    `"fields":{"summary":${JSON.stringify(row.summary)},"status":${status(row)},"issuetype":${issueTypeJson(caller, row.issue_type)}}}`;
 
   const parts: string[] = [];
   const present: FieldName[] = [];
   for (const f of fields) {
     let value: string;
     switch (f) {
-      case 'summary': value = JSON.stringify(issue.summary); break;
-      case 'description': value = issue.description ?? 'null'; break;
-      case 'issuetype': value = issueTypeJson(caller, issue.issue_type); break;
-      case 'project': value = JSON.stringify(renderProject(caller, project)); break;
-      case 'status': value = status(issue); break;
+      case 'summary':
+        value = JSON.stringify(issue.summary);
+        break;
+      case 'description':
+        value = issue.description ?? 'null';
+        break;
+      case 'issuetype':
+        value = issueTypeJson(caller, issue.issue_type);
+        break;
+      case 'project':
+        value = JSON.stringify(renderProject(caller, project));
+        break;
+      case 'status':
+        value = status(issue);
+        break;
       // spec §2: `parent` is present only when the issue has one.
-      case 'parent': if (!parent) continue; value = link(parent); break;
-      case 'subtasks': value = `[${subtasks.map(link).join(',')}]`; break;
-      case 'assignee': value = person(issue.assignee_id); break;
-      case 'reporter': value = person(issue.reporter_id); break;
-      case 'creator': value = person(issue.creator_id); break;
-      case 'created': value = JSON.stringify(jiraDate(issue.created_at)); break;
-      case 'updated': value = JSON.stringify(jiraDate(issue.updated_at)); break;
-      case 'labels': value = '[]'; break;
+      case 'parent':
+        if (!parent) continue;
+        value = link(parent);
+        break;
+      case 'subtasks':
+        value = `[${subtasks.map(link).join(',')}]`;
+        break;
+      case 'assignee':
+        value = person(issue.assignee_id);
+        break;
+      case 'reporter':
+        value = person(issue.reporter_id);
+        break;
+      case 'creator':
+        value = person(issue.creator_id);
+        break;
+      case 'created':
+        value = JSON.stringify(jiraDate(issue.created_at));
+        break;
+      case 'updated':
+        value = JSON.stringify(jiraDate(issue.updated_at));
+        break;
+      case 'labels':
+        value = '[]';
+        break;
       case 'comment':
         // The vendor's shape: the first page only (GET …/comment pages on); maxResults is what it holds.
-        value = `{"comments":[${comments!.rows.map((c) => commentJson(caller, issue, c, users?.get(c.author_id))).join(',')}],`
-          + `"self":${JSON.stringify(`${issueSelf(caller, issue)}/comment`)},"maxResults":${comments!.rows.length},"total":${comments!.total},"startAt":0}`;
+        value =
+          `{"comments":[${comments!.rows.map((c) => commentJson(caller, issue, c, users?.get(c.author_id))).join(',')}],` +
+          `"self":${JSON.stringify(`${issueSelf(caller, issue)}/comment`)},"maxResults":${comments!.rows.length},"total":${comments!.total},"startAt":0}`;
         break;
     }
     parts.push(`"${f}":${value}`);
@@ -172,7 +217,10 @@ function issueText(caller: Caller, access: IssueAccess, fields: ReadonlySet<Fiel
  * `names` and `schema` for the fields present in a response, each only when `expand` asks for it
  * (GET/PUT /issue and the search's top level). Other expand values are accepted and ignored.
  */
-export function fieldsMeta(present: Iterable<string>, expand: readonly string[] = []): { names?: Record<string, string>; schema?: Record<string, FieldSchema> } {
+export function fieldsMeta(
+  present: Iterable<string>,
+  expand: readonly string[] = [],
+): { names?: Record<string, string>; schema?: Record<string, FieldSchema> } {
   const has = new Set(present);
   const fields = ALL_FIELDS.filter((f) => has.has(f));
   return {
@@ -202,7 +250,10 @@ export function readIssueViewNow(tracker: Tracker, caller: Caller, idOrKey: stri
 }
 
 /** The view's query parameters the renderer reads (http/schemas/issues.ts, IssueViewQuery). */
-export interface IssueViewParams { fields?: readonly string[] | undefined; expand?: readonly string[] | undefined }
+export interface IssueViewParams {
+  fields?: readonly string[] | undefined;
+  expand?: readonly string[] | undefined;
+}
 
 /** The issue's text with what `expand` adds (names, schema). */
 function viewText({ text, present }: IssueJson, q: IssueViewParams): string {

@@ -31,7 +31,12 @@ export function installJsonBody(app: FastifyInstance): void {
       if (e instanceof ApiError) return done(e, undefined);
       // Never echo the parser's message: it quotes the body, which may hold a secret (ARCHITECTURE §4).
       const at = /at position (\d+)/.exec((e as Error).message)?.[1];
-      done(new ApiError(400, [`The request body is not valid JSON${at === undefined ? '' : ` (error at position ${at})`}. Send a JSON object with Content-Type: application/json.`]), undefined);
+      done(
+        new ApiError(400, [
+          `The request body is not valid JSON${at === undefined ? '' : ` (error at position ${at})`}. Send a JSON object with Content-Type: application/json.`,
+        ]),
+        undefined,
+      );
     }
   });
 }
@@ -41,7 +46,8 @@ function nestsDeeperThan(text: string, limit: number): boolean {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x22) { // a string: skip to its closing quote
+    if (c === 0x22) {
+      // a string: skip to its closing quote
       for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
     } else if (c === 0x5b || c === 0x7b) {
       if (++depth > limit) return true;

@@ -4,7 +4,10 @@
  */
 export function commaList(raw: string | readonly string[] | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
-  return (typeof raw === 'string' ? [raw] : raw).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  return (typeof raw === 'string' ? [raw] : raw)
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 /** A count or index from the query (validated as a non-negative integer), its default when absent, at most `max`. */

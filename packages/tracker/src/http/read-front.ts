@@ -29,17 +29,17 @@ export interface ReadFrontOptions {
  */
 export function installReadFront(app: FastifyInstance, tracker: Tracker, options: ReadFrontOptions): IssueReadCache | null {
   const logsRequests = ['trace', 'debug', 'info'].includes(app.log.level);
-  const cacheBytes = logsRequests ? 0 : options.readCacheBytes ?? DEFAULT_READ_CACHE_BYTES;
-  const reads = tracker.dataVersion && cacheBytes > 0
-    ? new IssueReadCache(tracker.dataVersion, cacheBytes, options.trustProxy)
-    : null;
+  const cacheBytes = logsRequests ? 0 : (options.readCacheBytes ?? DEFAULT_READ_CACHE_BYTES);
+  const reads = tracker.dataVersion && cacheBytes > 0 ? new IssueReadCache(tracker.dataVersion, cacheBytes, options.trustProxy) : null;
   const front = logsRequests ? null : new IssueReadFront(tracker, reads, options.trustProxy, options.draining);
   app.decorate('issueReadCache', reads);
   app.decorate('issueReadFront', front);
   if (front) {
     const routed = app.server.listeners('request') as RequestListener[];
     app.server.removeAllListeners('request');
-    const route: RequestListener = (request, response) => { for (const listener of routed) listener(request, response); };
+    const route: RequestListener = (request, response) => {
+      for (const listener of routed) listener(request, response);
+    };
     app.server.on('request', (request: IncomingMessage, response: ServerResponse) => front.serve(request, response, route));
   }
   return reads;

@@ -130,9 +130,11 @@ export const userDetailsJson = (caller: Caller, user: User) =>
 export function commentJson(caller: Caller, issue: Issue, comment: Comment, author: User | undefined): string {
   const id = publicId(comment.id);
   const who = author ? userDetailsJson(caller, author) : undefined;
-  return `{"self":${JSON.stringify(`${caller.baseUrl}/rest/api/3/issue/${publicId(issue.id)}/comment/${id}`)},"id":"${id}",${who ? `"author":${who},` : ''}`
-    + `"body":${comment.body},${who ? `"updateAuthor":${who},` : ''}"created":${JSON.stringify(jiraDate(comment.created_at))},`
-    + `"updated":${JSON.stringify(jiraDate(comment.updated_at))},"jsdPublic":true}`;
+  return (
+    `{"self":${JSON.stringify(`${caller.baseUrl}/rest/api/3/issue/${publicId(issue.id)}/comment/${id}`)},"id":"${id}",${who ? `"author":${who},` : ''}` +
+    `"body":${comment.body},${who ? `"updateAuthor":${who},` : ''}"created":${JSON.stringify(jiraDate(comment.created_at))},` +
+    `"updated":${JSON.stringify(jiraDate(comment.updated_at))},"jsdPublic":true}`
+  );
 }
 
 export function renderComment(caller: Caller, issue: Issue, comment: Comment, author: User | undefined): Static<typeof CommentSchema> {

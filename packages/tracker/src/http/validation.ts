@@ -30,9 +30,10 @@ const OWN_KEYWORDS = ['x-expects', 'x-example', 'x-optional-body'];
  */
 let coercing: Ajv | undefined;
 let strict: Ajv | undefined;
-const ajvFor = (part: string | undefined): Ajv => (part === 'body'
-  ? (strict ??= new Ajv({ coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false, verbose: true, keywords: OWN_KEYWORDS }))
-  : (coercing ??= new Ajv({ coerceTypes: 'array', useDefaults: false, removeAdditional: false, allErrors: false, verbose: true, keywords: OWN_KEYWORDS })));
+const ajvFor = (part: string | undefined): Ajv =>
+  part === 'body'
+    ? (strict ??= new Ajv({ coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false, verbose: true, keywords: OWN_KEYWORDS }))
+    : (coercing ??= new Ajv({ coerceTypes: 'array', useDefaults: false, removeAdditional: false, allErrors: false, verbose: true, keywords: OWN_KEYWORDS }));
 /** Compiled validators by schema object: the same route under four prefixes is compiled once. */
 const compiled = new WeakMap<object, ValidateFunction>();
 
@@ -101,7 +102,16 @@ function digitsOnly(schema: SchemaObject, validate: ValidateFunction): ValidateF
     for (const name of integers) {
       const value = data?.[name];
       if (typeof value === 'string' && !DIGITS.test(value)) {
-        checked.errors = [{ keyword: 'type', instancePath: `/${name}`, schemaPath: `#/properties/${name}/type`, params: { type: 'integer' }, data: value, parentSchema: properties[name] }];
+        checked.errors = [
+          {
+            keyword: 'type',
+            instancePath: `/${name}`,
+            schemaPath: `#/properties/${name}/type`,
+            params: { type: 'integer' },
+            data: value,
+            parentSchema: properties[name],
+          },
+        ];
         return false;
       }
     }
@@ -151,13 +161,20 @@ function parameterMessage(e: ErrorObject, part: 'querystring' | 'params'): strin
       const example = (e.parentSchema as SchemaObject | undefined)?.['x-example'] as string | undefined;
       return `The '${(e.params as { missingProperty: string }).missingProperty}' query parameter is required${example ? `: ${example}` : ''}.`;
     }
-    case 'type': return `The '${name}' ${what} must be ${expects ?? describeType({ type: (e.params as { type: string }).type })} (got ${shown(e.data)}).`;
-    case 'minimum': return `The '${name}' ${what} must be at least ${(e.params as { limit: number }).limit}.`;
-    case 'maximum': return `The '${name}' ${what} must be at most ${(e.params as { limit: number }).limit}.`;
-    case 'maxLength': return `The '${name}' ${what} is longer than ${(e.params as { limit: number }).limit} characters.`;
-    case 'maxItems': return `The '${name}' ${what} lists more than ${(e.params as { limit: number }).limit} values.`;
-    case 'enum': return `The '${name}' ${what} must be one of ${((e.params as { allowedValues: unknown[] }).allowedValues).join(', ')} (got ${shown(e.data)}).`;
-    default: return `The '${name}' ${what} must be ${expects ?? 'valid'}${e.data === undefined ? '' : ` (got ${shown(e.data)})`}.`;
+    case 'type':
+      return `The '${name}' ${what} must be ${expects ?? describeType({ type: (e.params as { type: string }).type })} (got ${shown(e.data)}).`;
+    case 'minimum':
+      return `The '${name}' ${what} must be at least ${(e.params as { limit: number }).limit}.`;
+    case 'maximum':
+      return `The '${name}' ${what} must be at most ${(e.params as { limit: number }).limit}.`;
+    case 'maxLength':
+      return `The '${name}' ${what} is longer than ${(e.params as { limit: number }).limit} characters.`;
+    case 'maxItems':
+      return `The '${name}' ${what} lists more than ${(e.params as { limit: number }).limit} values.`;
+    case 'enum':
+      return `The '${name}' ${what} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')} (got ${shown(e.data)}).`;
+    default:
+      return `The '${name}' ${what} must be ${expects ?? 'valid'}${e.data === undefined ? '' : ` (got ${shown(e.data)})`}.`;
   }
 }
 
@@ -180,10 +197,14 @@ function bodyMessage(e: ErrorObject): string {
   }
   const expects = parent?.['x-expects'] as string | undefined;
   switch (e.keyword) {
-    case 'maxItems': return `'${path}' accepts at most ${(e.params as { limit: number }).limit} items.`;
-    case 'maxLength': return `'${path}' is longer than ${(e.params as { limit: number }).limit} characters.`;
-    case 'minimum': return `'${path}' must be at least ${(e.params as { limit: number }).limit}.`;
-    default: return `'${path}' must be ${expects ?? describeType(parent)}.`;
+    case 'maxItems':
+      return `'${path}' accepts at most ${(e.params as { limit: number }).limit} items.`;
+    case 'maxLength':
+      return `'${path}' is longer than ${(e.params as { limit: number }).limit} characters.`;
+    case 'minimum':
+      return `'${path}' must be at least ${(e.params as { limit: number }).limit}.`;
+    default:
+      return `'${path}' must be ${expects ?? describeType(parent)}.`;
   }
 }
 

@@ -4,7 +4,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * How much of a refused request body the server still reads (and throws away) after refusing it,
  * and for how long (docs/limits.md "Refused request bodies").
  */
-export interface LingerBounds { maxBytes: number; maxMs: number }
+export interface LingerBounds {
+  maxBytes: number;
+  maxMs: number;
+}
 
 /** 16 MiB (16 times the default body limit) and 10 seconds. */
 export const REFUSED_BODY_LINGER: LingerBounds = { maxBytes: 16 * 1024 * 1024, maxMs: 10_000 };
@@ -30,12 +33,18 @@ export function lingerOnRefusedBody(req: IncomingMessage, res: ServerResponse, b
   const socket = req.socket;
   let read = 0;
   let closing = false;
-  const cut = () => { clearTimeout(timer); socket.destroy(); };
+  const cut = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
   const timer = setTimeout(cut, bounds.maxMs);
   timer.unref();
   const onData = (chunk: Buffer) => {
     read += chunk.length;
-    if (read > bounds.maxBytes) { req.removeListener('data', onData); cut(); }
+    if (read > bounds.maxBytes) {
+      req.removeListener('data', onData);
+      cut();
+    }
   };
   req.on('data', onData);
   req.once('end', () => {

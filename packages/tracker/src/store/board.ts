@@ -5,12 +5,18 @@ import type { Store } from './store.js';
  * project's data that changes whenever anything the board shows changes. No rule is decided here.
  */
 
-export interface SubtaskStatus { parent_id: number; status_id: number }
+export interface SubtaskStatus {
+  parent_id: number;
+  status_id: number;
+}
 
 /** Every sub-task of a project as (parent, status): enough to count progress per parent. */
 export function subtaskStatuses(store: Store, projectId: number): Promise<SubtaskStatus[]> {
-  return store.kysely.selectFrom('issues').select(['parent_id', 'status_id'])
-    .where('project_id', '=', projectId).where('parent_id', 'is not', null)
+  return store.kysely
+    .selectFrom('issues')
+    .select(['parent_id', 'status_id'])
+    .where('project_id', '=', projectId)
+    .where('parent_id', 'is not', null)
     .execute() as Promise<SubtaskStatus[]>;
 }
 
@@ -21,11 +27,16 @@ export function subtaskStatuses(store: Store, projectId: number): Promise<Subtas
  * over the project's indexes, one round trip each.
  */
 export async function projectChangeMarks(store: Store, projectId: number): Promise<number[]> {
-  const issues = await store.kysely.selectFrom('issues')
+  const issues = await store.kysely
+    .selectFrom('issues')
     .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('version').as('v'), eb.fn.max('id').as('m')])
-    .where('project_id', '=', projectId).executeTakeFirstOrThrow();
-  const comments = await store.kysely.selectFrom('comments').innerJoin('issues', 'issues.id', 'comments.issue_id')
+    .where('project_id', '=', projectId)
+    .executeTakeFirstOrThrow();
+  const comments = await store.kysely
+    .selectFrom('comments')
+    .innerJoin('issues', 'issues.id', 'comments.issue_id')
     .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('comments.id').as('m')])
-    .where('issues.project_id', '=', projectId).executeTakeFirstOrThrow();
+    .where('issues.project_id', '=', projectId)
+    .executeTakeFirstOrThrow();
   return [issues.n, issues.v, issues.m, comments.n, comments.m].map((x) => Number(x ?? 0));
 }

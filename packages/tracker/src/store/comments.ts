@@ -13,33 +13,51 @@ const MAX_FIRST_PAGES = 16;
  * One statement: the comment is written only while its issue exists and holds fewer than `max`
  * comments, so a deleted issue (or a full one) gets no row, never a foreign-key failure.
  */
-export const addCommentBounded = (db: Kysely<Database>, issueId: number, authorId: number, body: string, now: string, max: number) => db.insertInto('comments')
-  .columns(['issue_id', 'author_id', 'body', 'created_at', 'updated_at'])
-  .expression(db.selectFrom('issues').select([
-    'issues.id',
-    sql<number>`cast(${authorId} as integer)`.as('author_id'),
-    sql<string>`cast(${body} as text)`.as('body'),
-    sql<string>`cast(${now} as text)`.as('created_at'),
-    sql<string>`cast(${now} as text)`.as('updated_at'),
-  ]).where('issues.id', '=', issueId)
-    .where(sql<SqlBool>`(select count(*) from comments where comments.issue_id = ${issueId}) < ${max}`))
-  .returningAll();
+export const addCommentBounded = (db: Kysely<Database>, issueId: number, authorId: number, body: string, now: string, max: number) =>
+  db
+    .insertInto('comments')
+    .columns(['issue_id', 'author_id', 'body', 'created_at', 'updated_at'])
+    .expression(
+      db
+        .selectFrom('issues')
+        .select([
+          'issues.id',
+          sql<number>`cast(${authorId} as integer)`.as('author_id'),
+          sql<string>`cast(${body} as text)`.as('body'),
+          sql<string>`cast(${now} as text)`.as('created_at'),
+          sql<string>`cast(${now} as text)`.as('updated_at'),
+        ])
+        .where('issues.id', '=', issueId)
+        .where(sql<SqlBool>`(select count(*) from comments where comments.issue_id = ${issueId}) < ${max}`),
+    )
+    .returningAll();
 
 /** A comment's body, rewritten only while it is this author's and on this issue: one deleted (with its issue) meanwhile gets no row. */
-export const updateOwnComment = (db: Kysely<Database>, issueId: number, id: number, authorId: number, body: string, now: string) => db.updateTable('comments')
-  .set({ body, updated_at: now }).where('id', '=', id).where('issue_id', '=', issueId).where('author_id', '=', authorId).returningAll();
+export const updateOwnComment = (db: Kysely<Database>, issueId: number, id: number, authorId: number, body: string, now: string) =>
+  db
+    .updateTable('comments')
+    .set({ body, updated_at: now })
+    .where('id', '=', id)
+    .where('issue_id', '=', issueId)
+    .where('author_id', '=', authorId)
+    .returningAll();
 
 /** How many comments an issue has. */
-export const commentCount = (db: Kysely<Database>, issueId: number) => db.selectFrom('comments')
-  .select((eb) => eb.fn.countAll<number>().as('n')).where('issue_id', '=', issueId);
+export const commentCount = (db: Kysely<Database>, issueId: number) =>
+  db
+    .selectFrom('comments')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('issue_id', '=', issueId);
 
 export function commentsRepository({ kysely, prepare, adapter }: StoreContext) {
   const q = {
     count: prepare(commentCount),
-    ascending: prepare((db, issueId: number, limit: number, offset: number) => db.selectFrom('comments').selectAll().where('issue_id', '=', issueId)
-      .orderBy('id', 'asc').offset(offset).limit(limit)),
-    descending: prepare((db, issueId: number, limit: number, offset: number) => db.selectFrom('comments').selectAll().where('issue_id', '=', issueId)
-      .orderBy('id', 'desc').offset(offset).limit(limit)),
+    ascending: prepare((db, issueId: number, limit: number, offset: number) =>
+      db.selectFrom('comments').selectAll().where('issue_id', '=', issueId).orderBy('id', 'asc').offset(offset).limit(limit),
+    ),
+    descending: prepare((db, issueId: number, limit: number, offset: number) =>
+      db.selectFrom('comments').selectAll().where('issue_id', '=', issueId).orderBy('id', 'desc').offset(offset).limit(limit),
+    ),
     one: prepare((db, issueId: number, id: number) => db.selectFrom('comments').selectAll().where('issue_id', '=', issueId).where('id', '=', id)),
     issue: prepare((db, issueId: number) => db.selectFrom('issues').select('id').where('id', '=', issueId)),
   };
@@ -53,8 +71,9 @@ export function commentsRepository({ kysely, prepare, adapter }: StoreContext) {
   function firstComments(limit: number): Prepared<[number], CommentRow> | undefined {
     let query = firstPages.get(limit);
     if (!query && firstPages.size < MAX_FIRST_PAGES && Number.isSafeInteger(limit) && limit > 0) {
-      query = prepare((db, issueId: number) => db.selectFrom('comments').selectAll().where('issue_id', '=', issueId)
-        .orderBy('id', 'asc').limit(sql.lit(limit)));
+      query = prepare((db, issueId: number) =>
+        db.selectFrom('comments').selectAll().where('issue_id', '=', issueId).orderBy('id', 'asc').limit(sql.lit(limit)),
+      );
       firstPages.set(limit, query);
     }
     return query;
@@ -96,9 +115,12 @@ export function commentsRepository({ kysely, prepare, adapter }: StoreContext) {
     /** One page of an issue's comments, oldest first unless `descending`, with the total. */
     async ofIssue(issueId: number, opts: { startAt: number; maxResults: number; descending: boolean }, tx: Tx = kysely): Promise<CommentRows> {
       const first = opts.startAt === 0 && !opts.descending ? firstComments(opts.maxResults) : undefined;
-      const rows = opts.maxResults === 0 ? []
-        : first ? await first.all(tx, issueId)
-          : await (opts.descending ? q.descending : q.ascending).all(tx, issueId, opts.maxResults, opts.startAt);
+      const rows =
+        opts.maxResults === 0
+          ? []
+          : first
+            ? await first.all(tx, issueId)
+            : await (opts.descending ? q.descending : q.ascending).all(tx, issueId, opts.maxResults, opts.startAt);
       // A first page that is not full holds every comment: its length is the total, no count needed.
       if (opts.startAt === 0 && rows.length < opts.maxResults) return { total: rows.length, rows };
       const count = await q.count.first(tx, issueId);

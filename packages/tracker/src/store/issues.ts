@@ -6,23 +6,53 @@ import type { Database, Tx } from './schema.js';
 
 /** The issues: created with their project's next key, read with their project, updated by compare-and-set, held and deleted. */
 
-const ISSUE_COLUMNS = ['id', 'project_id', 'number', 'key', 'issue_type', 'summary', 'description', 'status_id', 'parent_id',
-  'assignee_id', 'reporter_id', 'creator_id', 'created_at', 'updated_at', 'version'] as const;
+const ISSUE_COLUMNS = [
+  'id',
+  'project_id',
+  'number',
+  'key',
+  'issue_type',
+  'summary',
+  'description',
+  'status_id',
+  'parent_id',
+  'assignee_id',
+  'reporter_id',
+  'creator_id',
+  'created_at',
+  'updated_at',
+  'version',
+] as const;
 /** Issue-update statements kept compiled, one per set of changed columns (a request changes few). */
 const MAX_PREPARED_PATCHES = 64;
 
 /** An issue, its project, the reading user's role there and whether it has sub-tasks, in one statement (IssueWithProject). */
-export const issueWithProject = (db: Kysely<Database>, userId: number) => db.selectFrom('issues')
-  .innerJoin('projects', 'projects.id', 'issues.project_id')
-  .leftJoin('members', (join) => join.onRef('members.project_id', '=', 'projects.id').on('members.user_id', '=', userId))
-  .select(ISSUE_COLUMNS.map((c) => `issues.${c}` as const))
-  .select(['projects.site_id as p_site_id', 'projects.key as p_key', 'projects.name as p_name', 'projects.lead_user_id as p_lead_user_id',
-    'projects.workflow as p_workflow', 'projects.issue_counter as p_issue_counter', 'members.role as p_role'])
-  .select((eb) => eb.exists(eb.selectFrom('issues as sub').select('sub.id').whereRef('sub.parent_id', '=', 'issues.id')).as('p_has_subtasks'));
+export const issueWithProject = (db: Kysely<Database>, userId: number) =>
+  db
+    .selectFrom('issues')
+    .innerJoin('projects', 'projects.id', 'issues.project_id')
+    .leftJoin('members', (join) => join.onRef('members.project_id', '=', 'projects.id').on('members.user_id', '=', userId))
+    .select(ISSUE_COLUMNS.map((c) => `issues.${c}` as const))
+    .select([
+      'projects.site_id as p_site_id',
+      'projects.key as p_key',
+      'projects.name as p_name',
+      'projects.lead_user_id as p_lead_user_id',
+      'projects.workflow as p_workflow',
+      'projects.issue_counter as p_issue_counter',
+      'members.role as p_role',
+    ])
+    .select((eb) => eb.exists(eb.selectFrom('issues as sub').select('sub.id').whereRef('sub.parent_id', '=', 'issues.id')).as('p_has_subtasks'));
 
 /** A row of issueWithProject. */
 export type Joined = IssueRow & {
-  p_site_id: number; p_key: string; p_name: string; p_lead_user_id: number | null; p_workflow: string; p_issue_counter: number; p_role: string | null;
+  p_site_id: number;
+  p_key: string;
+  p_name: string;
+  p_lead_user_id: number | null;
+  p_workflow: string;
+  p_issue_counter: number;
+  p_role: string | null;
   /** 1/0 on SQLite, true/false on PostgreSQL. */
   p_has_subtasks: number | boolean;
 };
@@ -31,26 +61,51 @@ export type Joined = IssueRow & {
 export function splitJoined(row: Joined | undefined): IssueWithProject | undefined {
   if (!row) return undefined;
   const issue: IssueRow = {
-    id: row.id, project_id: row.project_id, number: row.number, key: row.key, issue_type: row.issue_type, summary: row.summary,
-    description: row.description, status_id: row.status_id, parent_id: row.parent_id, assignee_id: row.assignee_id,
-    reporter_id: row.reporter_id, creator_id: row.creator_id, created_at: row.created_at, updated_at: row.updated_at, version: row.version,
+    id: row.id,
+    project_id: row.project_id,
+    number: row.number,
+    key: row.key,
+    issue_type: row.issue_type,
+    summary: row.summary,
+    description: row.description,
+    status_id: row.status_id,
+    parent_id: row.parent_id,
+    assignee_id: row.assignee_id,
+    reporter_id: row.reporter_id,
+    creator_id: row.creator_id,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    version: row.version,
   };
   return {
     issue,
-    project: { id: row.project_id, site_id: row.p_site_id, key: row.p_key, name: row.p_name, lead_user_id: row.p_lead_user_id, workflow: row.p_workflow, issue_counter: Number(row.p_issue_counter) },
+    project: {
+      id: row.project_id,
+      site_id: row.p_site_id,
+      key: row.p_key,
+      name: row.p_name,
+      lead_user_id: row.p_lead_user_id,
+      workflow: row.p_workflow,
+      issue_counter: Number(row.p_issue_counter),
+    },
     role: row.p_role ?? undefined,
     hasSubtasks: row.p_has_subtasks === true || row.p_has_subtasks === 1,
   };
 }
 
 /** Moves an issue's version: a write that takes the row (SQLite: the database's write lock) and shows in the board's version. */
-export const touchIssue = (db: Kysely<Database>, id: number) => db.updateTable('issues').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', id);
+export const touchIssue = (db: Kysely<Database>, id: number) =>
+  db
+    .updateTable('issues')
+    .set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('id', '=', id);
 
 /** The reads every request on an issue runs, compiled once per store. */
 const statements = (prepare: Prepare) => ({
   byId: prepare((db, id: number) => db.selectFrom('issues').selectAll().where('id', '=', id)),
-  withProjectByKey: prepare((db, userId: number, siteId: number, key: string, number: number) => issueWithProject(db, userId)
-    .where('projects.site_id', '=', siteId).where('projects.key', '=', key).where('issues.number', '=', number)),
+  withProjectByKey: prepare((db, userId: number, siteId: number, key: string, number: number) =>
+    issueWithProject(db, userId).where('projects.site_id', '=', siteId).where('projects.key', '=', key).where('issues.number', '=', number),
+  ),
   withProjectById: prepare((db, userId: number, id: number) => issueWithProject(db, userId).where('issues.id', '=', id)),
   subtasksOf: prepare((db, parentId: number) => db.selectFrom('issues').selectAll().where('parent_id', '=', parentId).orderBy('id')),
 });
@@ -61,9 +116,10 @@ export function issuesRepository({ kysely, prepare, adapter }: StoreContext) {
 
   /** One read for the common case of every request on an issue: the issue, its project, the caller's role. */
   async function withProject(ref: IssueRef, userId: number): Promise<IssueWithProject | undefined> {
-    const row = 'id' in ref
-      ? await q.withProjectById.first(kysely, userId, ref.id)
-      : await q.withProjectByKey.first(kysely, userId, ref.siteId, ref.projectKey.toUpperCase(), ref.number);
+    const row =
+      'id' in ref
+        ? await q.withProjectById.first(kysely, userId, ref.id)
+        : await q.withProjectByKey.first(kysely, userId, ref.siteId, ref.projectKey.toUpperCase(), ref.number);
     return splitJoined(row);
   }
 
@@ -73,10 +129,16 @@ export function issuesRepository({ kysely, prepare, adapter }: StoreContext) {
     let query = patches.get(signature);
     if (!query) {
       // `returning id`: the row that was written, if any, on both dialects and in a group commit alike.
-      query = prepare((db, ...args: unknown[]) => db.updateTable('issues')
-        .set({ ...Object.fromEntries(columns.map((c, i) => [c, args[i + 4]])), updated_at: args[0] as string, version: args[1] as number })
-        .where('id', '=', args[2] as number).where('version', '=', args[3] as number)
-        .returning('id'), columns.length + 4);
+      query = prepare(
+        (db, ...args: unknown[]) =>
+          db
+            .updateTable('issues')
+            .set({ ...Object.fromEntries(columns.map((c, i) => [c, args[i + 4]])), updated_at: args[0] as string, version: args[1] as number })
+            .where('id', '=', args[2] as number)
+            .where('version', '=', args[3] as number)
+            .returning('id'),
+        columns.length + 4,
+      );
       if (patches.size < MAX_PREPARED_PATCHES) patches.set(signature, query);
     }
     return query;
@@ -101,9 +163,8 @@ export function issuesRepository({ kysely, prepare, adapter }: StoreContext) {
 
     /** withProject at once (Store.readsNow). */
     withProjectNow(ref: IssueRef, userId: number): IssueWithProject | undefined {
-      const rows = 'id' in ref
-        ? q.withProjectById.allNow(userId, ref.id)
-        : q.withProjectByKey.allNow(userId, ref.siteId, ref.projectKey.toUpperCase(), ref.number);
+      const rows =
+        'id' in ref ? q.withProjectById.allNow(userId, ref.id) : q.withProjectByKey.allNow(userId, ref.siteId, ref.projectKey.toUpperCase(), ref.number);
       return splitJoined(rows[0]);
     },
 

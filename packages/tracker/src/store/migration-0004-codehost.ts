@@ -16,7 +16,8 @@ import type { Kysely, Migration } from 'kysely';
 export function codehostMigration(idColumn: (table: any) => any): Migration {
   return {
     async up(db: Kysely<any>) {
-      await db.schema.createTable('ch_meta')
+      await db.schema
+        .createTable('ch_meta')
         .addColumn('name', 'text', (c: any) => c.primaryKey())
         .addColumn('value', 'text', (c: any) => c.notNull())
         .execute();
@@ -41,7 +42,8 @@ export function codehostMigration(idColumn: (table: any) => any): Migration {
         .addColumn('updated_at', 'text', (c: any) => c.notNull())
         .addUniqueConstraint('ch_repos_owner_name', ['owner_key', 'name_key'])
         .execute();
-      await db.schema.createTable('ch_collaborators')
+      await db.schema
+        .createTable('ch_collaborators')
         .addColumn('repo_id', 'integer', (c: any) => c.notNull().references('ch_repos.id'))
         .addColumn('user_id', 'integer', (c: any) => c.notNull().references('ch_users.id'))
         .addColumn('permission', 'text', (c: any) => c.notNull())

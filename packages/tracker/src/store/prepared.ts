@@ -59,7 +59,10 @@ export class Prepared<A extends unknown[], R> {
   /** Runs one call at once on the SQLite connection, as a piece of a group commit (Db.grouped): its first row. */
   firstNow(run: RunNow, ...args: A): R | undefined {
     const compiled = this.compiled ?? this.compile();
-    return run(compiled.sql, this.sources.map((s) => ('arg' in s ? args[s.arg] : s.value)))[0] as R | undefined;
+    return run(
+      compiled.sql,
+      this.sources.map((s) => ('arg' in s ? args[s.arg] : s.value)),
+    )[0] as R | undefined;
   }
 
   /**
@@ -68,7 +71,10 @@ export class Prepared<A extends unknown[], R> {
    */
   allNow(...args: A): R[] {
     const compiled = this.compiled ?? this.compile();
-    const rows = this.readNow?.(compiled.sql, this.sources.map((s) => ('arg' in s ? args[s.arg] : s.value)));
+    const rows = this.readNow?.(
+      compiled.sql,
+      this.sources.map((s) => ('arg' in s ? args[s.arg] : s.value)),
+    );
     if (!rows) throw new Error('a read was asked to run at once where it cannot (ask Store.readsNow first)');
     return rows as R[];
   }

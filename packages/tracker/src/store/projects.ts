@@ -7,20 +7,32 @@ import type { Database, Tx } from './schema.js';
 /** The projects of a site with their members (a role each) and the site's statuses their workflows name. */
 
 export interface ProjectQuery {
-  query?: string | undefined; keys?: string[] | undefined; ids?: number[] | undefined;
-  orderBy?: 'key' | 'name'; descending?: boolean; startAt: number; maxResults: number;
+  query?: string | undefined;
+  keys?: string[] | undefined;
+  ids?: number[] | undefined;
+  orderBy?: 'key' | 'name';
+  descending?: boolean;
+  startAt: number;
+  maxResults: number;
 }
 
-const projectWithRole = (db: Kysely<Database>, userId: number) => db.selectFrom('projects')
-  .leftJoin('members', (join) => join.onRef('members.project_id', '=', 'projects.id').on('members.user_id', '=', userId))
-  .selectAll('projects').select('members.role as role');
+const projectWithRole = (db: Kysely<Database>, userId: number) =>
+  db
+    .selectFrom('projects')
+    .leftJoin('members', (join) => join.onRef('members.project_id', '=', 'projects.id').on('members.user_id', '=', userId))
+    .selectAll('projects')
+    .select('members.role as role');
 
 export function projectsRepository({ kysely, prepare }: StoreContext) {
   const q = {
     byKey: prepare((db, siteId: number, key: string) => db.selectFrom('projects').selectAll().where('site_id', '=', siteId).where('key', '=', key)),
-    withRoleByKey: prepare((db, userId: number, siteId: number, key: string) => projectWithRole(db, userId).where('projects.site_id', '=', siteId).where('projects.key', '=', key)),
+    withRoleByKey: prepare((db, userId: number, siteId: number, key: string) =>
+      projectWithRole(db, userId).where('projects.site_id', '=', siteId).where('projects.key', '=', key),
+    ),
     withRoleById: prepare((db, userId: number, id: number) => projectWithRole(db, userId).where('projects.id', '=', id)),
-    roleOf: prepare((db, projectId: number, userId: number) => db.selectFrom('members').select('role').where('project_id', '=', projectId).where('user_id', '=', userId)),
+    roleOf: prepare((db, projectId: number, userId: number) =>
+      db.selectFrom('members').select('role').where('project_id', '=', projectId).where('user_id', '=', userId),
+    ),
   };
 
   function roleOf(projectId: number, userId: number, tx: Tx = kysely): Promise<string | undefined> {
@@ -33,17 +45,23 @@ export function projectsRepository({ kysely, prepare }: StoreContext) {
     },
 
     /** A project and the user's role there (undefined: not a member), in one read. */
-    async withRole(ref: { siteId: number; key: string } | { id: number }, userId: number): Promise<{ project: ProjectRow; role: string | undefined } | undefined> {
-      const row = 'key' in ref
-        ? await q.withRoleByKey.first(kysely, userId, ref.siteId, ref.key.toUpperCase())
-        : await q.withRoleById.first(kysely, userId, ref.id);
+    async withRole(
+      ref: { siteId: number; key: string } | { id: number },
+      userId: number,
+    ): Promise<{ project: ProjectRow; role: string | undefined } | undefined> {
+      const row =
+        'key' in ref ? await q.withRoleByKey.first(kysely, userId, ref.siteId, ref.key.toUpperCase()) : await q.withRoleById.first(kysely, userId, ref.id);
       if (!row) return undefined;
       const { role, ...project } = row;
       return { project, role: role ?? undefined };
     },
 
     insert(tx: Tx, p: Omit<ProjectRow, 'id' | 'issue_counter'>): Promise<ProjectRow> {
-      return tx.insertInto('projects').values({ ...p, issue_counter: 0 }).returningAll().executeTakeFirstOrThrow();
+      return tx
+        .insertInto('projects')
+        .values({ ...p, issue_counter: 0 })
+        .returningAll()
+        .executeTakeFirstOrThrow();
     },
 
     async update(tx: Tx, id: number, set: { name: string; lead_user_id: number | null; workflow: string }): Promise<void> {
@@ -61,11 +79,25 @@ export function projectsRepository({ kysely, prepare }: StoreContext) {
         const pattern = `%${escapeLike(opts.query.toLowerCase())}%`;
         base = base.where((eb) => eb.or([like(eb.fn('lower', ['projects.key']), pattern), like(eb.fn('lower', ['projects.name']), pattern)]));
       }
-      if (opts.keys && opts.keys.length > 0) base = base.where('projects.key', 'in', opts.keys.map((k) => k.toUpperCase()));
+      if (opts.keys && opts.keys.length > 0)
+        base = base.where(
+          'projects.key',
+          'in',
+          opts.keys.map((k) => k.toUpperCase()),
+        );
       if (opts.ids) base = opts.ids.length > 0 ? base.where('projects.id', 'in', opts.ids) : base.where(sql<SqlBool>`1 = 0`);
       const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       const direction = opts.descending ? 'desc' : 'asc';
-      const rows = opts.maxResults === 0 ? [] : await base.selectAll('projects').orderBy(opts.orderBy === 'name' ? 'projects.name' : 'projects.key', direction).orderBy('projects.id').offset(opts.startAt).limit(opts.maxResults).execute();
+      const rows =
+        opts.maxResults === 0
+          ? []
+          : await base
+              .selectAll('projects')
+              .orderBy(opts.orderBy === 'name' ? 'projects.name' : 'projects.key', direction)
+              .orderBy('projects.id')
+              .offset(opts.startAt)
+              .limit(opts.maxResults)
+              .execute();
       return { total: Number(count.n), rows };
     },
 

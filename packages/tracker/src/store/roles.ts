@@ -16,5 +16,6 @@ export async function projectRoles(store: Store, projectId: number): Promise<Map
 export async function setProjectRole(tx: Tx, projectId: number, role: string, userId: number): Promise<void> {
   const current = await tx.selectFrom('project_roles').select('user_id').where('project_id', '=', projectId).where('role', '=', role).executeTakeFirst();
   if (current === undefined) await tx.insertInto('project_roles').values({ project_id: projectId, role, user_id: userId }).execute();
-  else if (current.user_id !== userId) await tx.updateTable('project_roles').set({ user_id: userId }).where('project_id', '=', projectId).where('role', '=', role).execute();
+  else if (current.user_id !== userId)
+    await tx.updateTable('project_roles').set({ user_id: userId }).where('project_id', '=', projectId).where('role', '=', role).execute();
 }

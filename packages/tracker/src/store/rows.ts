@@ -5,28 +5,53 @@ export type { CommentRows };
 // The rows are the tracker's values (../model.ts, which imports nothing), under the store's names.
 export type SiteRow = Site;
 export type UserRow = User;
-export interface TokenRow { token_hash: string; kind: string; scopes: string }
+export interface TokenRow {
+  token_hash: string;
+  kind: string;
+  scopes: string;
+}
 export type ProjectRow = Project;
 export type StatusRow = Status;
 export type IssueRow = Issue;
 export type CommentRow = Comment;
 
 export interface NewIssue {
-  projectId: number; issueType: string; summary: string; description: string | null; statusId: number;
-  parentId: number | null; assigneeId: number | null; reporterId: number; creatorId: number; now: string;
+  projectId: number;
+  issueType: string;
+  summary: string;
+  description: string | null;
+  statusId: number;
+  parentId: number | null;
+  assigneeId: number | null;
+  reporterId: number;
+  creatorId: number;
+  now: string;
 }
 
-export interface IssuePatch { summary?: string; description?: string | null; assignee_id?: number | null; reporter_id?: number; status_id?: number }
+export interface IssuePatch {
+  summary?: string;
+  description?: string | null;
+  assignee_id?: number | null;
+  reporter_id?: number;
+  status_id?: number;
+}
 
 /**
  * An issue with its project and the reading user's role there (undefined: not a member), and
  * whether it has sub-tasks (an index probe in the same statement, so a view of an issue without
  * any, nearly every one, needs no second read for them).
  */
-export interface IssueWithProject { issue: IssueRow; project: ProjectRow; role: string | undefined; hasSubtasks: boolean }
+export interface IssueWithProject {
+  issue: IssueRow;
+  project: ProjectRow;
+  role: string | undefined;
+  hasSubtasks: boolean;
+}
 
 /** Where an issue is: its project's key and its number on a site, or its row id. */
 export type IssueRef = { siteId: number; projectKey: string; number: number } | { id: number };
 
 /** What the issue view reads (Issues.view): the issue with its project, and its first comment page where the dialect reads it in the same statement. */
-export interface IssueView extends IssueWithProject { comments?: CommentRows }
+export interface IssueView extends IssueWithProject {
+  comments?: CommentRows;
+}

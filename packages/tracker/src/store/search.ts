@@ -10,8 +10,7 @@ import type { IssueRow, Store, UserRow } from './store.js';
  */
 
 export type IssueColumn =
-  | 'id' | 'project_id' | 'number' | 'issue_type' | 'status_id' | 'parent_id'
-  | 'assignee_id' | 'reporter_id' | 'creator_id' | 'created_at' | 'updated_at';
+  'id' | 'project_id' | 'number' | 'issue_type' | 'status_id' | 'parent_id' | 'assignee_id' | 'reporter_id' | 'creator_id' | 'created_at' | 'updated_at';
 export type TextColumn = 'summary' | 'description';
 export type Comparison = '=' | '<>' | '<' | '<=' | '>' | '>=';
 export type Scalar = string | number;
@@ -42,7 +41,9 @@ export interface SearchPlan {
   limit: number;
 }
 
-export interface SearchRow extends IssueRow { project_key: string }
+export interface SearchRow extends IssueRow {
+  project_key: string;
+}
 
 export interface SearchPage {
   rows: SearchRow[];
@@ -57,9 +58,15 @@ const NULLABLE = new Set<IssueColumn>(['parent_id', 'assignee_id']);
 /** A sort key as the SQL columns it orders by (a key sorts by project key, then number). */
 function sortColumns(key: SortKey): { ref: string; value: (r: SearchRow) => Scalar }[] {
   switch (key) {
-    case 'key': return [{ ref: 'projects.key', value: (r) => r.project_key }, { ref: 'issues.number', value: (r) => r.number }];
-    case 'project': return [{ ref: 'projects.key', value: (r) => r.project_key }];
-    default: return [{ ref: `issues.${key}`, value: (r) => r[key] }];
+    case 'key':
+      return [
+        { ref: 'projects.key', value: (r) => r.project_key },
+        { ref: 'issues.number', value: (r) => r.number },
+      ];
+    case 'project':
+      return [{ ref: 'projects.key', value: (r) => r.project_key }];
+    default:
+      return [{ ref: `issues.${key}`, value: (r) => r[key] }];
   }
 }
 
@@ -107,15 +114,20 @@ function after(cols: { ref: string; descending: boolean }[], values: Scalar[]): 
 
 function condition(f: Filter): RawBuilder<SqlBool> {
   switch (f.kind) {
-    case 'true': return sql<SqlBool>`1 = 1`;
-    case 'false': return sql<SqlBool>`1 = 0`;
+    case 'true':
+      return sql<SqlBool>`1 = 1`;
+    case 'false':
+      return sql<SqlBool>`1 = 0`;
     case 'and':
     case 'or':
       if (f.items.length === 0) return condition({ kind: f.kind === 'and' ? 'true' : 'false' });
       return sql<SqlBool>`(${sql.join(f.items.map(condition), f.kind === 'and' ? sql` and ` : sql` or `)})`;
-    case 'not': return sql<SqlBool>`not (${condition(f.item)})`;
-    case 'empty': return sql<SqlBool>`${sql.ref(`issues.${f.column}`)} is null`;
-    case 'compare': return present(f.column, sql<SqlBool>`${sql.ref(`issues.${f.column}`)} ${sql.raw(f.op)} ${f.value}`);
+    case 'not':
+      return sql<SqlBool>`not (${condition(f.item)})`;
+    case 'empty':
+      return sql<SqlBool>`${sql.ref(`issues.${f.column}`)} is null`;
+    case 'compare':
+      return present(f.column, sql<SqlBool>`${sql.ref(`issues.${f.column}`)} ${sql.raw(f.op)} ${f.value}`);
     case 'in':
       if (f.values.length === 0) return condition({ kind: f.negated ? 'true' : 'false' });
       return present(f.column, sql<SqlBool>`${sql.ref(`issues.${f.column}`)} ${sql.raw(f.negated ? 'not in' : 'in')} (${sql.join(f.values)})`);
@@ -138,28 +150,51 @@ export type { VisibleProject };
 
 /** The projects a user is a member of, with the role: what the user may search and see. */
 export function visibleProjects(store: Store, userId: number): Promise<VisibleProject[]> {
-  return store.kysely.selectFrom('projects').innerJoin('members', 'members.project_id', 'projects.id')
-    .selectAll('projects').select('members.role').where('members.user_id', '=', userId).orderBy('projects.key').execute();
+  return store.kysely
+    .selectFrom('projects')
+    .innerJoin('members', 'members.project_id', 'projects.id')
+    .selectAll('projects')
+    .select('members.role')
+    .where('members.user_id', '=', userId)
+    .orderBy('projects.key')
+    .execute();
 }
 
 /** Users of a site named by account id or e-mail (case-insensitive). */
 export function usersByRefs(store: Store, siteId: number, refs: string[]): Promise<UserRow[]> {
   if (refs.length === 0) return Promise.resolve([]);
-  return store.kysely.selectFrom('users').selectAll().where('site_id', '=', siteId)
-    .where((eb) => eb.or([eb('account_id', 'in', refs), eb('email', 'in', refs.map((r) => r.toLowerCase()))]))
+  return store.kysely
+    .selectFrom('users')
+    .selectAll()
+    .where('site_id', '=', siteId)
+    .where((eb) =>
+      eb.or([
+        eb('account_id', 'in', refs),
+        eb(
+          'email',
+          'in',
+          refs.map((r) => r.toLowerCase()),
+        ),
+      ]),
+    )
     .execute();
 }
 
-export interface IssueRef { id: number; project_id: number; number: number }
+export interface IssueRef {
+  id: number;
+  project_id: number;
+  number: number;
+}
 
 /** Issues named by (project, number) or by row id, among the given projects only. */
 export function issuesByRefs(store: Store, projectIds: number[], keys: { projectId: number; number: number }[], ids: number[]): Promise<IssueRef[]> {
   if (projectIds.length === 0 || keys.length + ids.length === 0) return Promise.resolve([]);
-  return store.kysely.selectFrom('issues').select(['id', 'project_id', 'number'])
+  return store.kysely
+    .selectFrom('issues')
+    .select(['id', 'project_id', 'number'])
     .where('project_id', 'in', projectIds)
-    .where((eb) => eb.or([
-      ...keys.map((k) => eb.and([eb('project_id', '=', k.projectId), eb('number', '=', k.number)])),
-      ...(ids.length > 0 ? [eb('id', 'in', ids)] : []),
-    ]))
+    .where((eb) =>
+      eb.or([...keys.map((k) => eb.and([eb('project_id', '=', k.projectId), eb('number', '=', k.number)])), ...(ids.length > 0 ? [eb('id', 'in', ids)] : [])]),
+    )
     .execute();
 }

@@ -10,7 +10,11 @@ export function sitesRepository({ kysely }: StoreContext) {
     },
 
     insert(tx: Tx, site: Omit<SiteRow, 'id'>, now: string): Promise<SiteRow> {
-      return tx.insertInto('sites').values({ ...site, created_at: now }).returning(['id', 'host', 'cloud_id', 'token_salt']).executeTakeFirstOrThrow();
+      return tx
+        .insertInto('sites')
+        .values({ ...site, created_at: now })
+        .returning(['id', 'host', 'cloud_id', 'token_salt'])
+        .executeTakeFirstOrThrow();
     },
 
     async updateHost(tx: Tx, id: number, host: string): Promise<void> {

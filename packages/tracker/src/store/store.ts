@@ -14,7 +14,19 @@ import type { Database } from './schema.js';
 
 export type { Tx } from './schema.js';
 export type {
-  CommentRow, CommentRows, IssuePatch, IssueRef, IssueRow, IssueView, IssueWithProject, NewIssue, ProjectRow, SiteRow, StatusRow, TokenRow, UserRow,
+  CommentRow,
+  CommentRows,
+  IssuePatch,
+  IssueRef,
+  IssueRow,
+  IssueView,
+  IssueWithProject,
+  NewIssue,
+  ProjectRow,
+  SiteRow,
+  StatusRow,
+  TokenRow,
+  UserRow,
 } from './rows.js';
 
 /** The adapter of a database's dialect: what SQLite and PostgreSQL do differently (adapter.ts). */
@@ -58,16 +70,26 @@ export class Store {
    * then read at once, synchronously, and stay able to until the caller next waits for something
    * (only then can a transaction begin). Always false on PostgreSQL.
    */
-  get readsNow(): boolean { return this.db.readsNow?.() ?? false; }
+  get readsNow(): boolean {
+    return this.db.readsNow?.() ?? false;
+  }
 
   /** SQLite: changes whenever anyone commits (Db.dataVersion); undefined on PostgreSQL. */
-  get dataVersion(): (() => number) | undefined { return this.db.dataVersion; }
+  get dataVersion(): (() => number) | undefined {
+    return this.db.dataVersion;
+  }
 
-  get location(): string { return this.db.location; }
+  get location(): string {
+    return this.db.location;
+  }
 
-  migrate(): Promise<void> { return migrate(this.kysely, this.adapter); }
+  migrate(): Promise<void> {
+    return migrate(this.kysely, this.adapter);
+  }
 
-  close(): Promise<void> { return this.db.close(); }
+  close(): Promise<void> {
+    return this.db.close();
+  }
 
   transaction<T>(work: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
     return this.kysely.transaction().execute(work);

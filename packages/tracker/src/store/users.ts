@@ -12,7 +12,9 @@ const MAX_PREPARED_IN = 16;
 export function usersRepository({ kysely, prepare }: StoreContext) {
   const q = {
     byEmail: prepare((db, siteId: number, email: string) => db.selectFrom('users').selectAll().where('site_id', '=', siteId).where('email', '=', email)),
-    byAccountId: prepare((db, siteId: number, accountId: string) => db.selectFrom('users').selectAll().where('site_id', '=', siteId).where('account_id', '=', accountId)),
+    byAccountId: prepare((db, siteId: number, accountId: string) =>
+      db.selectFrom('users').selectAll().where('site_id', '=', siteId).where('account_id', '=', accountId),
+    ),
     tokensOf: prepare((db, userId: number) => db.selectFrom('tokens').select(['token_hash', 'kind', 'scopes']).where('user_id', '=', userId)),
   };
   const inLists = new Map<number, Prepared<number[], UserRow>>();
@@ -66,11 +68,7 @@ export function usersRepository({ kysely, prepare }: StoreContext) {
         .selectAll()
         .where('site_id', '=', siteId)
         .where('active', '=', 1)
-        .where((eb) => eb.or([
-          like(eb.ref('email'), pattern),
-          like(eb.fn('lower', ['display_name']), pattern),
-          eb('account_id', '=', query),
-        ]))
+        .where((eb) => eb.or([like(eb.ref('email'), pattern), like(eb.fn('lower', ['display_name']), pattern), eb('account_id', '=', query)]))
         .orderBy('display_name')
         .orderBy('id')
         .offset(startAt)
@@ -84,9 +82,17 @@ export function usersRepository({ kysely, prepare }: StoreContext) {
 
     /** Files a token's hash for the user; a token filed before takes the kind and scopes given. */
     async insertTokenIfAbsent(tx: Tx, userId: number, token: TokenRow): Promise<void> {
-      const existing = await tx.selectFrom('tokens').select(['id', 'kind', 'scopes']).where('user_id', '=', userId).where('token_hash', '=', token.token_hash).executeTakeFirst();
+      const existing = await tx
+        .selectFrom('tokens')
+        .select(['id', 'kind', 'scopes'])
+        .where('user_id', '=', userId)
+        .where('token_hash', '=', token.token_hash)
+        .executeTakeFirst();
       if (!existing) {
-        await tx.insertInto('tokens').values({ user_id: userId, ...token }).execute();
+        await tx
+          .insertInto('tokens')
+          .values({ user_id: userId, ...token })
+          .execute();
       } else if (existing.kind !== token.kind || existing.scopes !== token.scopes) {
         await tx.updateTable('tokens').set({ kind: token.kind, scopes: token.scopes }).where('id', '=', existing.id).execute();
       }

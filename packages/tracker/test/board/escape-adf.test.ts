@@ -20,16 +20,26 @@ describe('ARCHITECTURE §12 board: one escaping function', () => {
 
 describe('ARCHITECTURE §12 board: ADF rendered to HTML', () => {
   it('headings, lists, code, quotes, rules, panels and marks become their elements', () => {
-    const out = adfToHtml(doc(
-      { type: 'heading', attrs: { level: 2 }, content: [t('Scope')] },
-      { type: 'bulletList', content: [{ type: 'listItem', content: [p(t('one'))] }] },
-      { type: 'orderedList', attrs: { order: 3 }, content: [{ type: 'listItem', content: [p(t('three'))] }] },
-      { type: 'codeBlock', attrs: { language: 'ts' }, content: [t('const a = 1 < 2;')] },
-      { type: 'blockquote', content: [p(t('quoted'))] },
-      { type: 'rule' },
-      { type: 'panel', attrs: { panelType: 'warning' }, content: [p(t('careful'))] },
-      p(t('b', { type: 'strong' }), t('i', { type: 'em' }), t('c', { type: 'code' }), t('s', { type: 'strike' }), t('u', { type: 'underline' }), t('2', { type: 'subsup', attrs: { type: 'sup' } }), { type: 'hardBreak' }),
-    )).text;
+    const out = adfToHtml(
+      doc(
+        { type: 'heading', attrs: { level: 2 }, content: [t('Scope')] },
+        { type: 'bulletList', content: [{ type: 'listItem', content: [p(t('one'))] }] },
+        { type: 'orderedList', attrs: { order: 3 }, content: [{ type: 'listItem', content: [p(t('three'))] }] },
+        { type: 'codeBlock', attrs: { language: 'ts' }, content: [t('const a = 1 < 2;')] },
+        { type: 'blockquote', content: [p(t('quoted'))] },
+        { type: 'rule' },
+        { type: 'panel', attrs: { panelType: 'warning' }, content: [p(t('careful'))] },
+        p(
+          t('b', { type: 'strong' }),
+          t('i', { type: 'em' }),
+          t('c', { type: 'code' }),
+          t('s', { type: 'strike' }),
+          t('u', { type: 'underline' }),
+          t('2', { type: 'subsup', attrs: { type: 'sup' } }),
+          { type: 'hardBreak' },
+        ),
+      ),
+    ).text;
     expect(out).toContain('<h2>Scope</h2>');
     expect(out).toContain('<ul><li><p>one</p></li></ul>');
     expect(out).toContain('<ol start="3"><li><p>three</p></li></ol>');
@@ -42,7 +52,15 @@ describe('ARCHITECTURE §12 board: ADF rendered to HTML', () => {
 
   it('tables become tables', () => {
     const cell = (type: string, text: string) => ({ type, content: [p(t(text))] });
-    const out = adfToHtml(doc({ type: 'table', content: [{ type: 'tableRow', content: [cell('tableHeader', 'H')] }, { type: 'tableRow', content: [cell('tableCell', 'C')] }] })).text;
+    const out = adfToHtml(
+      doc({
+        type: 'table',
+        content: [
+          { type: 'tableRow', content: [cell('tableHeader', 'H')] },
+          { type: 'tableRow', content: [cell('tableCell', 'C')] },
+        ],
+      }),
+    ).text;
     expect(out).toBe('<div class="table"><table><tr><th><p>H</p></th></tr><tr><td><p>C</p></td></tr></table></div>');
   });
 
@@ -50,7 +68,15 @@ describe('ARCHITECTURE §12 board: ADF rendered to HTML', () => {
     const link = (href: string) => adfToHtml(doc(p(t('go', { type: 'link', attrs: { href } })))).text;
     expect(link('https://example.com/a?b=1&c=2')).toBe('<p><a href="https://example.com/a?b=1&amp;c=2" rel="noopener noreferrer nofollow">go</a></p>');
     expect(link('mailto:a@b.test')).toContain('<a href="mailto:a@b.test"');
-    for (const bad of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', ' javascript:alert(1)', 'data:text/html,<script>', 'vbscript:x', '/relative', '//evil.test/x']) {
+    for (const bad of [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      ' javascript:alert(1)',
+      'data:text/html,<script>',
+      'vbscript:x',
+      '/relative',
+      '//evil.test/x',
+    ]) {
       expect(link(bad), bad).toBe('<p>go</p>');
     }
     expect(safeHref('java\tscript:alert(1)')).toBeUndefined();

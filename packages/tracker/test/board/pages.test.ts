@@ -26,7 +26,9 @@ describe.each(await storeKinds())('ARCHITECTURE §12 board pages over HTTP (%s)'
     await t.as('assigner').post(`/issue/${parent}/comment`, { body: adf('Assignment report') });
     await t.as('assigner').post(`/issue/${hostile}/comment`, { body: adf('"><script>alert(3)</script>') });
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('spec §5: without a credential the board and an issue page are 401 with a Basic challenge, and show no data', async () => {
     for (const path of ['/', `/browse/${parent}`, '/_board/version/ABC']) {
@@ -51,11 +53,15 @@ describe.each(await storeKinds())('ARCHITECTURE §12 board pages over HTTP (%s)'
     expect(r.text).not.toContain('Board parent');
   });
 
-  it('the board: columns are the workflow statuses in order; cards in their status column; a sub-task in its parent\'s lane with progress', async () => {
+  it("the board: columns are the workflow statuses in order; cards in their status column; a sub-task in its parent's lane with progress", async () => {
     const r = await page(t, '/?project=ABC', 'executor');
     expect(r.status).toBe(200);
     expect([...r.text.matchAll(/<h2 class="column-head">([^<]*)<\/h2>/g)].map((m) => m[1])).toEqual(['To Do', 'In Progress', 'In Review', 'Done']);
-    expect(r.text).toMatch(new RegExp(`<article class="card " data-key="${parent}" data-status="To Do">[\\s\\S]*?<span class="progress"[^>]*>1/1</span>[\\s\\S]*?Board parent[\\s\\S]*?Task[\\s\\S]*?Eve Executor`));
+    expect(r.text).toMatch(
+      new RegExp(
+        `<article class="card " data-key="${parent}" data-status="To Do">[\\s\\S]*?<span class="progress"[^>]*>1/1</span>[\\s\\S]*?Board parent[\\s\\S]*?Task[\\s\\S]*?Eve Executor`,
+      ),
+    );
     expect(r.text).toContain(`<article class="card subtask" data-key="${sub}" data-status="Done">`);
     // The parent's lane holds both.
     const lane = r.text.slice(r.text.indexOf(`<h3 class="lane-title"><a href="/browse/${parent}">`));
@@ -178,7 +184,7 @@ describe.each(await storeKinds())('ARCHITECTURE §12 board pages over HTTP (%s)'
     expect((await page(t, '/_board/version/SEC', 'executor')).status).toBe(404);
   });
 
-  it('the REST interface adds the Basic challenge to a 401 only for the board\'s own calls', async () => {
+  it("the REST interface adds the Basic challenge to a 401 only for the board's own calls", async () => {
     const plain = await fetch(`${t.siteApi}/issue/${parent}/transitions`, { method: 'POST' });
     expect(plain.status).toBe(401);
     expect(plain.headers.get('www-authenticate')).toBeNull();
@@ -187,7 +193,7 @@ describe.each(await storeKinds())('ARCHITECTURE §12 board pages over HTTP (%s)'
     expect(board.headers.get('www-authenticate')).toBe('Basic realm="jst-tracker", charset="UTF-8"');
   });
 
-  it('the gateway form serves no pages (it is an API host, as the vendor\'s gateway is)', async () => {
+  it("the gateway form serves no pages (it is an API host, as the vendor's gateway is)", async () => {
     const r = await page(t, `/ex/jira/${CLOUD_ID}/`, 'executor');
     expect(r.status).toBe(404);
     expect(r.text).not.toContain('Board parent');

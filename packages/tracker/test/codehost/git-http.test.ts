@@ -27,12 +27,15 @@ async function gitOk(cwd: string, ...args: string[]): Promise<void> {
   if (r.status !== 0) throw new Error(`git ${args[0]} failed: ${r.out}`);
 }
 
-describe.each(await storeKinds())('ARCHITECTURE §14: git over HTTP, git\'s own (%s)', (kind) => {
+describe.each(await storeKinds())("ARCHITECTURE §14: git over HTTP, git's own (%s)", (kind) => {
   let ch: CodehostServer;
   let tmp: string;
   const remote = (who: ChWho | null) => {
     const u = new URL(`${ch.url}/${OWNER}/${REPO}.git`);
-    if (who) { u.username = 'x-access-token'; u.password = CH_TOKENS[who]; }
+    if (who) {
+      u.username = 'x-access-token';
+      u.password = CH_TOKENS[who];
+    }
     return u.toString();
   };
 
@@ -83,7 +86,7 @@ describe.each(await storeKinds())('ARCHITECTURE §14: git over HTTP, git\'s own 
     expect((await tryGit(dir, 'fetch', 'origin')).status).toBe(0);
   });
 
-  it('a stranger is told the repository does not exist (404); no credential and a bad one get 401 with git\'s Basic challenge', async () => {
+  it("a stranger is told the repository does not exist (404); no credential and a bad one get 401 with git's Basic challenge", async () => {
     const stranger = await tryGit(tmp, 'clone', remote('olga'), join(tmp, 'olga'));
     expect(stranger.status).not.toBe(0);
     expect(stranger.out).toMatch(/not found|404/i);
@@ -94,7 +97,9 @@ describe.each(await storeKinds())('ARCHITECTURE §14: git over HTTP, git\'s own 
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Basic realm="jst-tracker code host"');
     }
-    const hidden = await fetch(`${ch.url}/${OWNER}/nope.git/info/refs?service=git-upload-pack`, { headers: { authorization: `Basic ${Buffer.from(`x:${CH_TOKENS.ada}`).toString('base64')}` } });
+    const hidden = await fetch(`${ch.url}/${OWNER}/nope.git/info/refs?service=git-upload-pack`, {
+      headers: { authorization: `Basic ${Buffer.from(`x:${CH_TOKENS.ada}`).toString('base64')}` },
+    });
     expect(hidden.status).toBe(404);
   });
 
@@ -109,7 +114,9 @@ describe.each(await storeKinds())('ARCHITECTURE §14: git over HTTP, git\'s own 
     git(dir, 'commit', '--quiet', '-m', 'big');
     const r = await tryGit(dir, 'push', 'origin', 'feature/GIT-3-big');
     expect(r.status).not.toBe(0);
-    expect(() => execFileSync('git', ['rev-parse', '--verify', '--quiet', 'refs/heads/feature/GIT-3-big'], { cwd: ch.bare, env: FIXTURE_GIT_ENV, stdio: 'pipe' })).toThrow();
+    expect(() =>
+      execFileSync('git', ['rev-parse', '--verify', '--quiet', 'refs/heads/feature/GIT-3-big'], { cwd: ch.bare, env: FIXTURE_GIT_ENV, stdio: 'pipe' }),
+    ).toThrow();
   });
 
   it('the REST interface and the tracker still answer beside git on the same port', async () => {

@@ -10,11 +10,20 @@ import { CH_TOKENS, OWNER, REPO, startCodehostServer, type CodehostServer } from
  * never a 5xx, and never echo the token.
  */
 const OPERATIONS: [string, string][] = [
-  ['GET', '/user'], ['GET', '/repos/{o}/{r}'], ['GET', '/repos/{o}/{r}/pulls'], ['POST', '/repos/{o}/{r}/pulls'],
-  ['GET', '/repos/{o}/{r}/pulls/{n}'], ['PATCH', '/repos/{o}/{r}/pulls/{n}'], ['GET', '/repos/{o}/{r}/pulls/{n}/commits'],
-  ['GET', '/repos/{o}/{r}/pulls/{n}/files'], ['GET', '/repos/{o}/{r}/pulls/{n}/merge'], ['PUT', '/repos/{o}/{r}/pulls/{n}/merge'],
-  ['GET', '/repos/{o}/{r}/pulls/{n}/reviews'], ['POST', '/repos/{o}/{r}/pulls/{n}/reviews'],
-  ['GET', '/repos/{o}/{r}/issues/{n}/comments'], ['POST', '/repos/{o}/{r}/issues/{n}/comments'],
+  ['GET', '/user'],
+  ['GET', '/repos/{o}/{r}'],
+  ['GET', '/repos/{o}/{r}/pulls'],
+  ['POST', '/repos/{o}/{r}/pulls'],
+  ['GET', '/repos/{o}/{r}/pulls/{n}'],
+  ['PATCH', '/repos/{o}/{r}/pulls/{n}'],
+  ['GET', '/repos/{o}/{r}/pulls/{n}/commits'],
+  ['GET', '/repos/{o}/{r}/pulls/{n}/files'],
+  ['GET', '/repos/{o}/{r}/pulls/{n}/merge'],
+  ['PUT', '/repos/{o}/{r}/pulls/{n}/merge'],
+  ['GET', '/repos/{o}/{r}/pulls/{n}/reviews'],
+  ['POST', '/repos/{o}/{r}/pulls/{n}/reviews'],
+  ['GET', '/repos/{o}/{r}/issues/{n}/comments'],
+  ['POST', '/repos/{o}/{r}/issues/{n}/comments'],
 ];
 
 const segment = fc.oneof(
@@ -30,7 +39,19 @@ const query = fc.dictionary(
 );
 const body = fc.oneof(
   fc.constant(undefined),
-  fc.constantFrom('{', '[]', 'null', '"x"', '{"title":{}}', '{"title":"t","head":"main","base":"main"}', '{"event":"APPROVE"}', '{"body":123}', '{"merge_method":"octopus"}', '{"state":"merged"}', '{"sha":[]}'),
+  fc.constantFrom(
+    '{',
+    '[]',
+    'null',
+    '"x"',
+    '{"title":{}}',
+    '{"title":"t","head":"main","base":"main"}',
+    '{"event":"APPROVE"}',
+    '{"body":123}',
+    '{"merge_method":"octopus"}',
+    '{"state":"merged"}',
+    '{"sha":[]}',
+  ),
   fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
 );
 
@@ -41,34 +62,45 @@ describe.each(await storeKinds())('ARCHITECTURE §14: hostile input to the code 
     ch.commit('feature/H-1-x', { 'h.txt': 'h\n' });
     await ch.as('ada').rest.pulls.create({ owner: OWNER, repo: REPO, title: 'h', head: 'feature/H-1-x', base: 'main' });
   });
-  afterAll(async () => { await ch?.close(); });
+  afterAll(async () => {
+    await ch?.close();
+  });
 
   it('random segments, queries and bodies on every operation, as a reader and as the author', async () => {
     const statuses = new Map<number, number>();
-    await fc.assert(fc.asyncProperty(
-      fc.constantFrom(...OPERATIONS), mostly(OWNER), mostly(REPO), mostly('1'), query, body, fc.constantFrom<'vic' | 'ada'>('vic', 'ada'),
-      async ([method, template], o, r, n, q, b, who) => {
-        const path = template.replace('{o}', o).replace('{r}', r).replace('{n}', n);
-        const url = `${ch.api}${path}${Object.keys(q).length ? `?${new URLSearchParams(q)}` : ''}`;
-        const res = await fetch(url, {
-          method,
-          headers: { authorization: `Bearer ${CH_TOKENS[who]}`, ...(b === undefined ? {} : { 'content-type': 'application/json' }) },
-          ...(b === undefined || method === 'GET' ? {} : { body: b }),
-        });
-        const text = await res.text();
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        expect(res.status, `${method} ${url} → ${text.slice(0, 300)}`).toBeLessThan(500);
-        expect(text).not.toContain(CH_TOKENS[who]);
-        const parsed = text === '' ? undefined : JSON.parse(text);
-        // `..` may take the URL out of /api/v3 (the client normalises it): then it is the tracker's to answer.
-        const inApi = new URL(url).pathname.startsWith('/api/v3/');
-        if (res.status >= 400 && inApi) expect(parsed).toMatchObject({ message: expect.any(String), documentation_url: expect.any(String) });
-        // A path that reached one of the operations (after the URL's own normalisation) answers as GitHub's description says.
-        const reached = new URL(url).pathname.replace(/^\/api\/v3/, '');
-        const operation = OPERATIONS.some(([m, t]) => m === method && new RegExp(`^${t.replace(/\{[a-z]\}/g, '[^/]+')}$`).test(reached));
-        if (operation && res.status !== 400 && res.status !== 413) assertMatchesGitHub(method, url, res.status, parsed);
-      },
-    ), { numRuns: 150 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...OPERATIONS),
+        mostly(OWNER),
+        mostly(REPO),
+        mostly('1'),
+        query,
+        body,
+        fc.constantFrom<'vic' | 'ada'>('vic', 'ada'),
+        async ([method, template], o, r, n, q, b, who) => {
+          const path = template.replace('{o}', o).replace('{r}', r).replace('{n}', n);
+          const url = `${ch.api}${path}${Object.keys(q).length ? `?${new URLSearchParams(q)}` : ''}`;
+          const res = await fetch(url, {
+            method,
+            headers: { authorization: `Bearer ${CH_TOKENS[who]}`, ...(b === undefined ? {} : { 'content-type': 'application/json' }) },
+            ...(b === undefined || method === 'GET' ? {} : { body: b }),
+          });
+          const text = await res.text();
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          expect(res.status, `${method} ${url} → ${text.slice(0, 300)}`).toBeLessThan(500);
+          expect(text).not.toContain(CH_TOKENS[who]);
+          const parsed = text === '' ? undefined : JSON.parse(text);
+          // `..` may take the URL out of /api/v3 (the client normalises it): then it is the tracker's to answer.
+          const inApi = new URL(url).pathname.startsWith('/api/v3/');
+          if (res.status >= 400 && inApi) expect(parsed).toMatchObject({ message: expect.any(String), documentation_url: expect.any(String) });
+          // A path that reached one of the operations (after the URL's own normalisation) answers as GitHub's description says.
+          const reached = new URL(url).pathname.replace(/^\/api\/v3/, '');
+          const operation = OPERATIONS.some(([m, t]) => m === method && new RegExp(`^${t.replace(/\{[a-z]\}/g, '[^/]+')}$`).test(reached));
+          if (operation && res.status !== 400 && res.status !== 413) assertMatchesGitHub(method, url, res.status, parsed);
+        },
+      ),
+      { numRuns: 150 },
+    );
     process.stderr.write(`[fast-check codehost ${kind}] statuses ${[...statuses].map(([s, c]) => `${s}×${c}`).join(' ')}\n`);
   }, 120_000);
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { assertMatchesGitHub } from '../../../../test/support/github-openapi.js';
 
 /** The check every code-host test relies on can fail: GitHub's description refuses a wrong answer. */
-describe('ARCHITECTURE §14: answers are checked against GitHub\'s own description', () => {
+describe("ARCHITECTURE §14: answers are checked against GitHub's own description", () => {
   const api = 'http://127.0.0.1:1/api/v3';
 
   it('refuses a pull request without the properties GitHub requires', () => {
@@ -19,8 +19,20 @@ describe('ARCHITECTURE §14: answers are checked against GitHub\'s own descripti
     expect(() => assertMatchesGitHub('POST', `${api}/repos/a/b/pulls`, 200, {})).toThrow(/documents no such answer/);
   });
 
-  it('takes GitHub\'s own example answers', () => {
-    expect(() => assertMatchesGitHub('PUT', `${api}/repos/a/b/pulls/1/merge`, 200, { sha: '6dcb09b5b57875f334f61aebed695e2e4193db5e', merged: true, message: 'Pull Request successfully merged' })).not.toThrow();
-    expect(() => assertMatchesGitHub('POST', `${api}/repos/a/b/pulls`, 422, { message: 'Validation Failed', documentation_url: 'https://docs.github.com/rest', errors: [{ resource: 'PullRequest', field: 'head', code: 'invalid' }] })).not.toThrow();
+  it("takes GitHub's own example answers", () => {
+    expect(() =>
+      assertMatchesGitHub('PUT', `${api}/repos/a/b/pulls/1/merge`, 200, {
+        sha: '6dcb09b5b57875f334f61aebed695e2e4193db5e',
+        merged: true,
+        message: 'Pull Request successfully merged',
+      }),
+    ).not.toThrow();
+    expect(() =>
+      assertMatchesGitHub('POST', `${api}/repos/a/b/pulls`, 422, {
+        message: 'Validation Failed',
+        documentation_url: 'https://docs.github.com/rest',
+        errors: [{ resource: 'PullRequest', field: 'head', code: 'invalid' }],
+      }),
+    ).not.toThrow();
   });
 });

@@ -40,7 +40,8 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
   };
   const post = async (path: string, fields: Record<string, string>, headers: Headers) => {
     const res = await fetch(`${ch.url}${path}`, {
-      method: 'POST', redirect: 'manual',
+      method: 'POST',
+      redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
       body: new URLSearchParams(fields).toString(),
     });
@@ -62,12 +63,17 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
     const { data } = await ch.as('ada').rest.pulls.create({ ...o, title, head: branch, base: 'main' });
     return { n: data.number, branch };
   };
-  const merged = async (n: number) => (await fetch(`${ch.api}/repos/${OWNER}/${REPO}/pulls/${n}/merge`, { headers: { authorization: `Bearer ${CH_TOKENS.rey}` } })).status;
+  const merged = async (n: number) =>
+    (await fetch(`${ch.api}/repos/${OWNER}/${REPO}/pulls/${n}/merge`, { headers: { authorization: `Bearer ${CH_TOKENS.rey}` } })).status;
 
   beforeAll(async () => {
     ch = await startCodehostServer(kind);
     const tracker = { authorization: basic(credentialOf('assigner').email, credentialOf('assigner').token), 'content-type': 'application/json' };
-    const created = await fetch(`${ch.url}/rest/api/3/issue`, { method: 'POST', headers: tracker, body: JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'Has pull requests' } }) });
+    const created = await fetch(`${ch.url}/rest/api/3/issue`, {
+      method: 'POST',
+      headers: tracker,
+      body: JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'Has pull requests' } }),
+    });
     issueKey = ((await created.json()) as { key: string }).key;
     const branch = `feature/${issueKey}-"><svg_onload=window.pwned=8>`;
     ch.commit(branch, { 'README.md': `hello\n${XSS.line}\n`, [XSS.file]: 'x\n' }, 'Hostile <b>commit</b>');
@@ -76,10 +82,12 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
     await ch.as('rey').rest.pulls.createReview({ ...o, pull_number: hostile, event: 'APPROVE', body: XSS.review });
     await ch.as('ada').rest.issues.createComment({ ...o, issue_number: hostile, body: '<iframe src="javascript:alert(9)"></iframe>' });
   });
-  afterAll(async () => { await ch?.close(); });
+  afterAll(async () => {
+    await ch?.close();
+  });
 
-  describe('sign-in with the code host\'s own credential', () => {
-    it('no credential: 401 with git\'s Basic challenge, and nothing of the pull request', async () => {
+  describe("sign-in with the code host's own credential", () => {
+    it("no credential: 401 with git's Basic challenge, and nothing of the pull request", async () => {
       const r = await page(`/${OWNER}/${REPO}/pull/${hostile}`);
       expect(r.status).toBe(401);
       expect(r.headers.get('www-authenticate')).toBe('Basic realm="jst-tracker code host", charset="UTF-8"');
@@ -109,16 +117,20 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
   });
 
   describe('the review page', () => {
-    it('shows title, state, branches, author, body, reviews, comments, commits and the diff, all escaped, under the board\'s headers', async () => {
+    it("shows title, state, branches, author, body, reviews, comments, commits and the diff, all escaped, under the board's headers", async () => {
       const r = await page(`/${OWNER}/${REPO}/pull/${hostile}`, auth('vic'));
       expect(r.status).toBe(200);
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(r.headers.get(name), name).toBe(value);
       expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
       const t = r.text;
       expect(t).toContain('<span class="title">&lt;script&gt;window.pwned=1&lt;/script&gt; Title</span> <span class="number">#');
-      expect(t).toContain('<span class="state state-open">Open</span> <span class="author">ada</span> wants to merge 1 commit into <code class="base">main</code>');
+      expect(t).toContain(
+        '<span class="state state-open">Open</span> <span class="author">ada</span> wants to merge 1 commit into <code class="base">main</code>',
+      );
       expect(t).toContain(`<code class="head">feature/${issueKey}-&quot;&gt;&lt;svg_onload=window.pwned=8&gt;</code>`);
-      expect(t).toContain('<div class="text">&lt;img src=x onerror=&quot;window.pwned=2&quot;&gt; body\n&quot;&gt;&lt;svg onload=window.pwned=3&gt; [x](javascript:window.pwned=4)</div>');
+      expect(t).toContain(
+        '<div class="text">&lt;img src=x onerror=&quot;window.pwned=2&quot;&gt; body\n&quot;&gt;&lt;svg onload=window.pwned=3&gt; [x](javascript:window.pwned=4)</div>',
+      );
       expect(t).toMatch(/<span class="author">rey<\/span> <span class="review-state">approved<\/span>/);
       expect(t).toContain('&quot;&gt;&lt;svg onload=window.pwned=5&gt; approve');
       expect(t).toContain('&lt;iframe src=&quot;javascript:alert(9)&quot;&gt;&lt;/iframe&gt;');
@@ -179,7 +191,11 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
     it('a writer merges from the page: 303 back to it, which shows merged, and GET …/pulls/{n}/merge answers 204', async () => {
       const { n } = await openPull();
       const f = await formOf(n, 'rey');
-      const r = await post(`/${OWNER}/${REPO}/pull/${n}/merge`, { sha: f.sha, token: f.token, merge_method: 'squash' }, { ...auth('rey'), ...sameSite, origin: 'null' });
+      const r = await post(
+        `/${OWNER}/${REPO}/pull/${n}/merge`,
+        { sha: f.sha, token: f.token, merge_method: 'squash' },
+        { ...auth('rey'), ...sameSite, origin: 'null' },
+      );
       expect(r.status).toBe(303);
       expect(r.headers.get('location')).toBe(`/${OWNER}/${REPO}/pull/${n}`);
       expect(await merged(n)).toBe(204);
@@ -191,7 +207,7 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
       expect(data.merged_by?.login).toBe('rey');
     });
 
-    it('a browser without Sec-Fetch-Site: an Origin equal to the page\'s own is enough', async () => {
+    it("a browser without Sec-Fetch-Site: an Origin equal to the page's own is enough", async () => {
       const { n } = await openPull();
       const f = await formOf(n, 'ada');
       const r = await post(`/${OWNER}/${REPO}/pull/${n}/merge`, { sha: f.sha, token: f.token }, { ...auth('ada'), origin: ch.url });
@@ -203,7 +219,14 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
       const { n } = await openPull();
       const f = await formOf(n, 'rey');
       const fields = { sha: f.sha, token: f.token };
-      const tries: Headers[] = [{ 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }, { origin: 'null' }, {}, { 'sec-fetch-site': 'none' }];
+      const tries: Headers[] = [
+        { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+        { 'sec-fetch-site': 'same-site' },
+        { origin: 'https://evil.example' },
+        { origin: 'null' },
+        {},
+        { 'sec-fetch-site': 'none' },
+      ];
       for (const headers of tries) {
         const r = await post(`/${OWNER}/${REPO}/pull/${n}/merge`, fields, { ...auth('rey'), ...headers });
         expect(r.status, JSON.stringify(headers)).toBe(403);
@@ -217,7 +240,7 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
       expect(await merged(n)).toBe(404);
     });
 
-    it('refused, and nothing merged: a missing, forged or someone else\'s form token, or a sha the token was not made for', async () => {
+    it("refused, and nothing merged: a missing, forged or someone else's form token, or a sha the token was not made for", async () => {
       const { n } = await openPull();
       const mine = await formOf(n, 'rey');
       const ada = await formOf(n, 'ada');
@@ -237,7 +260,7 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
       expect(await merged(n)).toBe(404);
     });
 
-    it('a reader\'s POST is 403, an outsider\'s 404, no credential 401; nothing merged', async () => {
+    it("a reader's POST is 403, an outsider's 404, no credential 401; nothing merged", async () => {
       const { n } = await openPull();
       const f = await formOf(n, 'rey');
       const reader = await post(`/${OWNER}/${REPO}/pull/${n}/merge`, { sha: f.sha, token: f.token }, { ...auth('vic'), ...sameSite });
@@ -268,7 +291,11 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
       const f = await formOf(n, 'rey');
       const bad = await post(`/${OWNER}/${REPO}/pull/${n}/merge`, { sha: f.sha, token: f.token, merge_method: 'octopus' }, { ...auth('rey'), ...sameSite });
       expect(bad.status).toBe(400);
-      const json = await fetch(`${ch.url}/${OWNER}/${REPO}/pull/${n}/merge`, { method: 'POST', headers: { ...auth('rey'), ...sameSite, 'content-type': 'application/json' }, body: JSON.stringify(f) });
+      const json = await fetch(`${ch.url}/${OWNER}/${REPO}/pull/${n}/merge`, {
+        method: 'POST',
+        headers: { ...auth('rey'), ...sameSite, 'content-type': 'application/json' },
+        body: JSON.stringify(f),
+      });
       expect(json.status).toBe(415);
       const huge = await post(`/${OWNER}/${REPO}/pull/${n}/merge`, { sha: f.sha, token: f.token, pad: 'x'.repeat(20_000) }, { ...auth('rey'), ...sameSite });
       expect(huge.status).toBe(413);
@@ -291,7 +318,7 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
     });
   });
 
-  describe('the board\'s development panel (/browse/<KEY>)', () => {
+  describe("the board's development panel (/browse/<KEY>)", () => {
     const board = (path: string, app?: { inject: (o: object) => Promise<{ statusCode: number; body: string }> }) => {
       const headers = { authorization: basic(credentialOf('executor').email, credentialOf('executor').token), accept: 'text/html', host: new URL(ch.url).host };
       return app ? app.inject({ method: 'GET', url: path, headers }).then((r) => ({ status: r.statusCode, text: r.body })) : page(path, headers);
@@ -301,12 +328,18 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
       const r = await board(`/browse/${issueKey}`);
       expect(r.status).toBe(200);
       expect(r.text).toContain('<section class="development"><h2>Development</h2>');
-      expect(r.text).toContain(`<li class="pull-link" data-state="open"><a href="/${OWNER}/${REPO}/pull/${hostile}">${OWNER}/${REPO}#${hostile}</a> <span class="pull-title">&lt;script&gt;window.pwned=1&lt;/script&gt; Title</span> <span class="state state-open">open</span> <code class="branch">feature/${issueKey}-&quot;&gt;&lt;svg_onload=window.pwned=8&gt;</code> → <code class="branch">main</code></li>`);
+      expect(r.text).toContain(
+        `<li class="pull-link" data-state="open"><a href="/${OWNER}/${REPO}/pull/${hostile}">${OWNER}/${REPO}#${hostile}</a> <span class="pull-title">&lt;script&gt;window.pwned=1&lt;/script&gt; Title</span> <span class="state state-open">open</span> <code class="branch">feature/${issueKey}-&quot;&gt;&lt;svg_onload=window.pwned=8&gt;</code> → <code class="branch">main</code></li>`,
+      );
     });
 
     it('an issue without pull requests says so', async () => {
       const tracker = { authorization: basic(credentialOf('assigner').email, credentialOf('assigner').token), 'content-type': 'application/json' };
-      const created = await fetch(`${ch.url}/rest/api/3/issue`, { method: 'POST', headers: tracker, body: JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'No pulls' } }) });
+      const created = await fetch(`${ch.url}/rest/api/3/issue`, {
+        method: 'POST',
+        headers: tracker,
+        body: JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'No pulls' } }),
+      });
       const key = ((await created.json()) as { key: string }).key;
       const r = await board(`/browse/${key}`);
       expect(r.text).toContain('<p class="empty">No pull requests');
@@ -314,7 +347,15 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
     });
 
     it('the panel lists at most 50 pull requests and says how many there are', async () => {
-      const many = Array.from({ length: 60 }, (_, i) => ({ repo: 'acme/app', number: i + 1, title: `P${i + 1}`, state: 'open' as const, merged: false, head: `feature/${issueKey}-${i}`, base: 'main' }));
+      const many = Array.from({ length: 60 }, (_, i) => ({
+        repo: 'acme/app',
+        number: i + 1,
+        title: `P${i + 1}`,
+        state: 'open' as const,
+        merged: false,
+        head: `feature/${issueKey}-${i}`,
+        base: 'main',
+      }));
       const app = buildApp(ch.server.tracker, { logLevel: 'silent', pullsForIssue: async (key) => (key === issueKey ? many : []) });
       try {
         const r = await board(`/browse/${issueKey}`, app);
@@ -341,12 +382,16 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
 });
 
 describe.skipIf(!kinds.includes('postgres'))('ARCHITECTURE §14 pages when the code host is off (--database-url without --repos)', () => {
-  it('the board\'s issue page has no development panel, and a review page address asks for the code host\'s sign-in', async () => {
+  it("the board's issue page has no development panel, and a review page address asks for the code host's sign-in", async () => {
     const db = await createTempDatabase();
     const server = await startServer({ port: 0, databaseUrl: db.url, poolSize: 2, seed: parseSeed(testSeed()) });
     try {
       const tracker = { authorization: basic(credentialOf('assigner').email, credentialOf('assigner').token), 'content-type': 'application/json' };
-      const created = await fetch(`${server.url}/rest/api/3/issue`, { method: 'POST', headers: tracker, body: JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'No code host' } }) });
+      const created = await fetch(`${server.url}/rest/api/3/issue`, {
+        method: 'POST',
+        headers: tracker,
+        body: JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'No code host' } }),
+      });
       const key = ((await created.json()) as { key: string }).key;
       const issue = await fetch(`${server.url}/browse/${key}`, { headers: { authorization: tracker.authorization } });
       const text = await issue.text();
@@ -382,12 +427,15 @@ describe.skipIf(!kinds.includes('postgres'))('ARCHITECTURE §14 pages over sever
       const shown = await (await fetch(`${a.url}/${OWNER}/${REPO}/pull/${data.number}`, { headers: auth('rey') })).text();
       const field = (name: string) => new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(shown)![1]!;
       const res = await fetch(`${b.url}/${OWNER}/${REPO}/pull/${data.number}/merge`, {
-        method: 'POST', redirect: 'manual',
+        method: 'POST',
+        redirect: 'manual',
         headers: { ...auth('rey'), 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ sha: field('sha'), token: field('token') }).toString(),
       });
       expect(res.status).toBe(303);
-      const merged = await fetch(`${a.url}/api/v3/repos/${OWNER}/${REPO}/pulls/${data.number}/merge`, { headers: { authorization: `Bearer ${CH_TOKENS.vic}` } });
+      const merged = await fetch(`${a.url}/api/v3/repos/${OWNER}/${REPO}/pulls/${data.number}/merge`, {
+        headers: { authorization: `Bearer ${CH_TOKENS.vic}` },
+      });
       expect(merged.status).toBe(204);
     } finally {
       await a.close();

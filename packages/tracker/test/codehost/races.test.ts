@@ -16,13 +16,20 @@ import { CH_TOKENS, codehostTestSeed, initialCheckout, OWNER, REPO } from './sup
  * merges of one pull request give one 200; concurrent merges into one base all land, and every
  * commit a 200 said was merged is on the base (`git merge-base --is-ancestor`).
  */
-interface Answer { status: number; body: any }
+interface Answer {
+  status: number;
+  body: any;
+}
 
 async function call(api: string, method: string, path: string, body?: unknown): Promise<Answer> {
   const url = `${api}${path}`;
   const res = await fetch(url, {
     method,
-    headers: { authorization: `Bearer ${CH_TOKENS.rey}`, accept: 'application/vnd.github+json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${CH_TOKENS.rey}`,
+      accept: 'application/vnd.github+json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
@@ -68,7 +75,7 @@ describe.each(SETUPS)('ARCHITECTURE §14: processes over one database and one --
     const repos = join(dir, 'repos');
     const args = [...(db ? ['--database-url', db.url] : ['--data', join(dir, 'data')]), '--repos', repos];
     trackers = [await spawnTracker([...args, '--seed', seedFile])];
-    trackers.push(...await Promise.all(Array.from({ length: processes - 1 }, () => spawnTracker(args))));
+    trackers.push(...(await Promise.all(Array.from({ length: processes - 1 }, () => spawnTracker(args)))));
     bare = join(repos, OWNER, `${REPO}.git`);
     work = initialCheckout(bare, join(dir, 'work'));
   }, 60_000);
@@ -108,13 +115,15 @@ describe.each(SETUPS)('ARCHITECTURE §14: processes over one database and one --
       const pr = await call(api(0), 'POST', `${repoPath}/pulls`, { title: head, head, base: 'main' });
       const answers = await Promise.all([0, 1].map((i) => call(api(round + i), 'PUT', `${repoPath}/pulls/${pr.body.number}/merge`, {})));
       expect(answers.map((a) => a.status).sort()).toEqual([200, 405]);
-      const merges = git(bare, 'log', '--format=%s', 'main').split('\n').filter((s) => s.startsWith(`Merge pull request #${pr.body.number} `));
+      const merges = git(bare, 'log', '--format=%s', 'main')
+        .split('\n')
+        .filter((s) => s.startsWith(`Merge pull request #${pr.body.number} `));
       expect(merges).toHaveLength(1);
       expect((await call(api(1), 'GET', `${repoPath}/pulls/${pr.body.number}`)).body.merged).toBe(true);
     }
   });
 
-  it('many pull requests merged into one base at once: every 200\'s commits are on the base', async () => {
+  it("many pull requests merged into one base at once: every 200's commits are on the base", async () => {
     const methods = ['merge', 'squash', 'rebase'] as const;
     const prs: { number: number; head: string }[] = [];
     for (let i = 0; i < 9; i++) {
@@ -122,7 +131,9 @@ describe.each(SETUPS)('ARCHITECTURE §14: processes over one database and one --
       const sha = branch(head);
       prs.push({ number: (await call(api(i), 'POST', `${repoPath}/pulls`, { title: head, head, base: 'main' })).body.number, head: sha });
     }
-    const answers = await Promise.all(prs.map((p, i) => call(api(i), 'PUT', `${repoPath}/pulls/${p.number}/merge`, { merge_method: methods[i % 3], sha: p.head })));
+    const answers = await Promise.all(
+      prs.map((p, i) => call(api(i), 'PUT', `${repoPath}/pulls/${p.number}/merge`, { merge_method: methods[i % 3], sha: p.head })),
+    );
     const ok = answers.map((a, i) => ({ a, p: prs[i]!, method: methods[i % 3] })).filter(({ a }) => a.status === 200);
     // A moved base is retried: every merge lands (a 409 would only come after many lost races in a row).
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));

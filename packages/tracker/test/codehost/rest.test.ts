@@ -9,13 +9,17 @@ import { CH_TOKENS, octokitFor, OWNER, REPO, refusal, startCodehostServer, type 
  */
 const o = { owner: OWNER, repo: REPO };
 
-describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST interface (%s)', (kind) => {
+describe.each(await storeKinds())("ARCHITECTURE §14: the code host's REST interface (%s)", (kind) => {
   let ch: CodehostServer;
-  beforeAll(async () => { ch = await startCodehostServer(kind); });
-  afterAll(async () => { await ch?.close(); });
+  beforeAll(async () => {
+    ch = await startCodehostServer(kind);
+  });
+  afterAll(async () => {
+    await ch?.close();
+  });
 
   describe('authentication', () => {
-    it('GET /user answers the token\'s user (private-user)', async () => {
+    it("GET /user answers the token's user (private-user)", async () => {
       const { data, status, headers } = await ch.as('ada').rest.users.getAuthenticated();
       expect(status).toBe(200);
       expect(data.login).toBe('ada');
@@ -31,8 +35,13 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
       expect(((await res.json()) as { login: string }).login).toBe('rey');
     });
 
-    it('no credential or a bad one: 401 Bad credentials, GitHub\'s body', async () => {
-      const tries: Record<string, string>[] = [{}, { authorization: 'Bearer not-a-token' }, { authorization: 'token ' }, { authorization: `Bearer ${CH_TOKENS.ada}x` }];
+    it("no credential or a bad one: 401 Bad credentials, GitHub's body", async () => {
+      const tries: Record<string, string>[] = [
+        {},
+        { authorization: 'Bearer not-a-token' },
+        { authorization: 'token ' },
+        { authorization: `Bearer ${CH_TOKENS.ada}x` },
+      ];
       for (const headers of tries) {
         const res = await fetch(`${ch.api}/repos/${OWNER}/${REPO}`, { headers });
         expect(res.status).toBe(401);
@@ -50,7 +59,7 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
   });
 
   describe('repositories and masking', () => {
-    it('GET /repos/{o}/{r}: GHES layout, clone_url and the caller\'s permissions', async () => {
+    it("GET /repos/{o}/{r}: GHES layout, clone_url and the caller's permissions", async () => {
       const { data } = await ch.as('vic').rest.repos.get(o);
       expect(data.full_name).toBe('acme/app');
       expect(data.default_branch).toBe('main');
@@ -72,7 +81,7 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
       expect((await refusal(ch.as('olga').rest.pulls.list(o))).status).toBe(404);
     });
 
-    it('an unknown path under /api/v3 is GitHub\'s 404', async () => {
+    it("an unknown path under /api/v3 is GitHub's 404", async () => {
       const res = await fetch(`${ch.api}/nothing/here`, { headers: { authorization: `Bearer ${CH_TOKENS.ada}` } });
       expect(res.status).toBe(404);
       expect(((await res.json()) as { message: string }).message).toBe('Not Found');
@@ -106,7 +115,18 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
 
     it('GET /pulls/{n}: merged, mergeable, mergeable_state, figures', async () => {
       const { data } = await ch.as('vic').rest.pulls.get({ ...o, pull_number: first });
-      expect(data).toMatchObject({ number: 1, merged: false, mergeable: true, mergeable_state: 'clean', commits: 2, additions: 2, deletions: 0, changed_files: 1, merged_by: null, merge_commit_sha: null });
+      expect(data).toMatchObject({
+        number: 1,
+        merged: false,
+        mergeable: true,
+        mergeable_state: 'clean',
+        commits: 2,
+        additions: 2,
+        deletions: 0,
+        changed_files: 1,
+        merged_by: null,
+        merge_commit_sha: null,
+      });
       expect((await refusal(ch.as('vic').rest.pulls.get({ ...o, pull_number: 999 }))).status).toBe(404);
     });
 
@@ -135,7 +155,7 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
       expect(r.data.errors).toEqual([{ resource: 'PullRequest', code: 'custom', message: 'No commits between main and feature/ABC-2-same' }]);
     });
 
-    it('limits like GitHub\'s: title 256 characters, body 65,536, each refusal a 422 naming the field', async () => {
+    it("limits like GitHub's: title 256 characters, body 65,536, each refusal a 422 naming the field", async () => {
       ch.commit('feature/ABC-3-limits', { 'l.txt': 'l\n' });
       const long = await refusal(ch.as('ada').rest.pulls.create({ ...o, title: 't'.repeat(257), head: 'feature/ABC-3-limits', base: 'main' }));
       expect(long.status).toBe(422);
@@ -150,7 +170,7 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
       await ch.as('ada').rest.pulls.update({ ...o, pull_number: ok.data.number, state: 'closed' });
     });
 
-    it('a write without write permission is 403; a stranger\'s is 404 (masked)', async () => {
+    it("a write without write permission is 403; a stranger's is 404 (masked)", async () => {
       const r = await refusal(ch.as('vic').rest.pulls.create({ ...o, title: 'x', head: 'feature/ABC-1-login', base: 'main' }));
       expect(r.status).toBe(403);
       expect(r.data.message).toBe('Must have push access to repository');
@@ -198,7 +218,7 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
       expect(files.data[0]!.patch).toContain('+export const two = 2;');
     });
 
-    it('reviews: COMMENT on one\'s own pull request is taken; APPROVE and REQUEST_CHANGES on it are 422 as on GitHub', async () => {
+    it("reviews: COMMENT on one's own pull request is taken; APPROVE and REQUEST_CHANGES on it are 422 as on GitHub", async () => {
       const mine = await ch.as('ada').rest.pulls.createReview({ ...o, pull_number: first, event: 'COMMENT', body: 'APPROVED — looks fine' });
       expect(mine.status).toBe(200);
       expect(mine.data.state).toBe('COMMENTED');
@@ -220,10 +240,13 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
       const approved = await ch.as('rey').rest.pulls.createReview({ ...o, pull_number: first, event: 'APPROVE' });
       expect(approved.data.state).toBe('APPROVED');
       const list = await ch.as('vic').rest.pulls.listReviews({ ...o, pull_number: first });
-      expect(list.data.map((r) => [r.user!.login, r.state, r.body])).toEqual([['ada', 'COMMENTED', 'APPROVED — looks fine'], ['rey', 'APPROVED', '']]);
+      expect(list.data.map((r) => [r.user!.login, r.state, r.body])).toEqual([
+        ['ada', 'COMMENTED', 'APPROVED — looks fine'],
+        ['rey', 'APPROVED', ''],
+      ]);
     });
 
-    it('issue comments on the pull request\'s number: 201, listed in order; a body over 65,536 is 422', async () => {
+    it("issue comments on the pull request's number: 201, listed in order; a body over 65,536 is 422", async () => {
       const c = await ch.as('ada').rest.issues.createComment({ ...o, issue_number: first, body: 'Run report\n<script>' });
       expect(c.status).toBe(201);
       expect(c.data.body).toBe('Run report\n<script>');
@@ -290,7 +313,9 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
       const page1 = await ch.as('vic').rest.pulls.list({ ...o, state: 'all', per_page: 2, page: 1 });
       expect(page1.data).toHaveLength(2);
       const last = Math.ceil(count / 2);
-      expect(page1.headers.link).toBe(`<${ch.api}/repos/acme/app/pulls?state=all&per_page=2&page=2>; rel="next", <${ch.api}/repos/acme/app/pulls?state=all&per_page=2&page=${last}>; rel="last"`);
+      expect(page1.headers.link).toBe(
+        `<${ch.api}/repos/acme/app/pulls?state=all&per_page=2&page=2>; rel="next", <${ch.api}/repos/acme/app/pulls?state=all&per_page=2&page=${last}>; rel="last"`,
+      );
       const page2 = await ch.as('vic').rest.pulls.list({ ...o, state: 'all', per_page: 2, page: 2 });
       expect(page2.headers.link).toContain('rel="prev"');
       expect(page2.headers.link).toContain('rel="first"');
@@ -301,9 +326,20 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
       expect(((await clamped.json()) as unknown[]).length).toBe(Math.min(count, 100));
     });
 
-    it('the board\'s one function: pullsForIssueKey finds a key\'s pull requests by head branch, the key whole', async () => {
+    it("the board's one function: pullsForIssueKey finds a key's pull requests by head branch, the key whole", async () => {
       const found = await ch.server.codehost.pullsForIssueKey('abc-1');
-      expect(found).toEqual([{ repo: 'acme/app', number: first, title: 'Login v2', state: 'closed', merged: true, head: 'feature/ABC-1-login', base: 'main', htmlUrl: `${ch.url}/acme/app/pull/${first}` }]);
+      expect(found).toEqual([
+        {
+          repo: 'acme/app',
+          number: first,
+          title: 'Login v2',
+          state: 'closed',
+          merged: true,
+          head: 'feature/ABC-1-login',
+          base: 'main',
+          htmlUrl: `${ch.url}/acme/app/pull/${first}`,
+        },
+      ]);
       expect(await ch.server.codehost.pullsForIssueKey('ABC-')).toEqual([]);
       ch.commit('hotfix/ABC-12-fix', { 'fix.txt': 'f\n' });
       const fix = await ch.as('ada').rest.pulls.create({ ...o, title: 'fix', head: 'hotfix/ABC-12-fix', base: 'main' });
@@ -377,8 +413,25 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
       const now = new Date().toISOString();
       const user = (await store.userByLogin('rey'))!;
       for (let i = 0; i < 5; i++) {
-        await store.kysely.insertInto('ch_comments').values(Array.from({ length: 1000 }, () => ({ repo_id: repo.id, number: pull.number, user_id: user.id, body: 'c', created_at: now, updated_at: now }))).execute();
-        await store.kysely.insertInto('ch_reviews').values(Array.from({ length: 1000 }, () => ({ pull_id: pull.id, user_id: user.id, state: 'COMMENTED', body: 'r', commit_id: pull.head_sha, submitted_at: now }))).execute();
+        await store.kysely
+          .insertInto('ch_comments')
+          .values(
+            Array.from({ length: 1000 }, () => ({ repo_id: repo.id, number: pull.number, user_id: user.id, body: 'c', created_at: now, updated_at: now })),
+          )
+          .execute();
+        await store.kysely
+          .insertInto('ch_reviews')
+          .values(
+            Array.from({ length: 1000 }, () => ({
+              pull_id: pull.id,
+              user_id: user.id,
+              state: 'COMMENTED',
+              body: 'r',
+              commit_id: pull.head_sha,
+              submitted_at: now,
+            })),
+          )
+          .execute();
       }
       const comment = await refusal(ch.as('ada').rest.issues.createComment({ ...o, issue_number: pull.number, body: 'one more' }));
       expect(comment.status).toBe(422);
@@ -392,10 +445,18 @@ describe.each(await storeKinds())('ARCHITECTURE §14: the code host\'s REST inte
     });
 
     it('request bodies: bad JSON is 400 Problems parsing JSON; a body over the cap is refused before it is read', async () => {
-      const bad = await fetch(`${ch.api}/repos/acme/app/pulls`, { method: 'POST', headers: { authorization: `Bearer ${CH_TOKENS.ada}`, 'content-type': 'application/json' }, body: '{"title":' });
+      const bad = await fetch(`${ch.api}/repos/acme/app/pulls`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${CH_TOKENS.ada}`, 'content-type': 'application/json' },
+        body: '{"title":',
+      });
       expect(bad.status).toBe(400);
       expect(((await bad.json()) as { message: string }).message).toBe('Problems parsing JSON');
-      const huge = await fetch(`${ch.api}/repos/acme/app/pulls`, { method: 'POST', headers: { authorization: `Bearer ${CH_TOKENS.ada}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'x', body: 'y'.repeat(2 * 1024 * 1024) }) });
+      const huge = await fetch(`${ch.api}/repos/acme/app/pulls`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${CH_TOKENS.ada}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'x', body: 'y'.repeat(2 * 1024 * 1024) }),
+      });
       expect(huge.status).toBe(413);
       expect(((await huge.json()) as { message: string }).message).toMatch(/too large/);
     });

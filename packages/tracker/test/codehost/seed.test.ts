@@ -32,29 +32,86 @@ function seedError(json: unknown): SeedError {
 const postgres = await postgresAvailable();
 
 describe('ARCHITECTURE §14 seed: the "codehost" section is checked, each error naming its path', () => {
-  it.each([
-    ['api'], ['rest'], ['ex'], ['browse'], ['_board'], ['_edge'], ['API'], ['login'], ['assets'],
-  ])('an owner that is one of the server\'s own first path segments (%s) is refused', (owner) => {
-    const e = seedError(section((s) => { s.repos[0]!.owner = owner; }));
-    expect(e.message).toMatch(/^seed\.json: \$\.codehost\.repos\[0\]\.owner: /);
-    expect(e.message).toContain('first path segments');
-  });
+  it.each([['api'], ['rest'], ['ex'], ['browse'], ['_board'], ['_edge'], ['API'], ['login'], ['assets']])(
+    "an owner that is one of the server's own first path segments (%s) is refused",
+    (owner) => {
+      const e = seedError(
+        section((s) => {
+          s.repos[0]!.owner = owner;
+        }),
+      );
+      expect(e.message).toMatch(/^seed\.json: \$\.codehost\.repos\[0\]\.owner: /);
+      expect(e.message).toContain('first path segments');
+    },
+  );
 
   it.each([
-    ['a bad login', (s: any) => { s.users[0].login = '-bad'; }, '$.codehost.users[0].login'],
-    ['a login twice', (s: any) => { s.users[1].login = 'ADA'; }, '$.codehost.users[1].login'],
-    ['a collaborator who is no user', (s: any) => { s.repos[0].collaborators[0].login = 'nobody'; }, '$.codehost.repos[0].collaborators[0].login'],
-    ['an unknown permission', (s: any) => { s.repos[0].collaborators[0].permission = 'owner'; }, '$.codehost.repos[0].collaborators[0].permission'],
-    ['a branch git refuses', (s: any) => { s.repos[0].defaultBranch = 'a..b'; }, '$.codehost.repos[0].defaultBranch'],
-    ['a repository name ending in .git', (s: any) => { s.repos[0].name = 'app.git'; }, '$.codehost.repos[0].name'],
-    ['an unknown setting', (s: any) => { s.repos[0].private = true; }, '$.codehost.repos[0].private'],
-    ['a token with a space', (s: any) => { s.users[0].tokens[0].token = 'a b'; }, '$.codehost.users[0].tokens[0].token'],
+    [
+      'a bad login',
+      (s: any) => {
+        s.users[0].login = '-bad';
+      },
+      '$.codehost.users[0].login',
+    ],
+    [
+      'a login twice',
+      (s: any) => {
+        s.users[1].login = 'ADA';
+      },
+      '$.codehost.users[1].login',
+    ],
+    [
+      'a collaborator who is no user',
+      (s: any) => {
+        s.repos[0].collaborators[0].login = 'nobody';
+      },
+      '$.codehost.repos[0].collaborators[0].login',
+    ],
+    [
+      'an unknown permission',
+      (s: any) => {
+        s.repos[0].collaborators[0].permission = 'owner';
+      },
+      '$.codehost.repos[0].collaborators[0].permission',
+    ],
+    [
+      'a branch git refuses',
+      (s: any) => {
+        s.repos[0].defaultBranch = 'a..b';
+      },
+      '$.codehost.repos[0].defaultBranch',
+    ],
+    [
+      'a repository name ending in .git',
+      (s: any) => {
+        s.repos[0].name = 'app.git';
+      },
+      '$.codehost.repos[0].name',
+    ],
+    [
+      'an unknown setting',
+      (s: any) => {
+        s.repos[0].private = true;
+      },
+      '$.codehost.repos[0].private',
+    ],
+    [
+      'a token with a space',
+      (s: any) => {
+        s.users[0].tokens[0].token = 'a b';
+      },
+      '$.codehost.users[0].tokens[0].token',
+    ],
   ])('%s', (_what, patch, path) => {
     expect(seedError(section(patch)).message).toContain(`seed.json: ${path}: `);
   });
 
   it('a token listed twice is refused without showing it', () => {
-    const e = seedError(section((s) => { s.users[1]!.tokens = [{ token: CH_TOKENS.ada }]; }));
+    const e = seedError(
+      section((s) => {
+        s.users[1]!.tokens = [{ token: CH_TOKENS.ada }];
+      }),
+    );
     expect(e.message).toContain('$.codehost.users[1].tokens[0].token');
     expect(e.message).not.toContain(CH_TOKENS.ada);
   });
@@ -67,7 +124,9 @@ describe('ARCHITECTURE §14 seed: the "codehost" section is checked, each error 
 
 describe('ARCHITECTURE §14 seed: loading', () => {
   let root: string;
-  beforeAll(() => { root = mkdtempSync(join(tmpdir(), 'jst-codehost-seed-')); });
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'jst-codehost-seed-'));
+  });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('every first path segment the server routes is a reserved owner', async () => {
@@ -119,8 +178,11 @@ describe('ARCHITECTURE §14 storage: --database-url needs --repos for the code h
       const seedFile = join(dir, 'seed.json');
       writeFileSync(seedFile, JSON.stringify(codehostTestSeed()));
       const { DATABASE_URL: _, ...env } = process.env;
-      const r = spawnSync(process.execPath, [join(ROOT, 'packages/tracker/bin/jst-tracker.js'), 'serve', '--port', '0', '--database-url', 'postgres://127.0.0.1:1/none', '--seed', seedFile],
-        { cwd: dir, env, encoding: 'utf8', timeout: 20_000 });
+      const r = spawnSync(
+        process.execPath,
+        [join(ROOT, 'packages/tracker/bin/jst-tracker.js'), 'serve', '--port', '0', '--database-url', 'postgres://127.0.0.1:1/none', '--seed', seedFile],
+        { cwd: dir, env, encoding: 'utf8', timeout: 20_000 },
+      );
       expect(r.status).toBe(2);
       expect(r.stderr).toContain('--repos');
       expect(r.stdout).toBe('');
@@ -137,13 +199,22 @@ describe('ARCHITECTURE §14 storage: --database-url needs --repos for the code h
       const bin = join(ROOT, 'packages/tracker/bin/jst-tracker.js');
       const seedFile = join(dir, 'seed.json');
       writeFileSync(seedFile, JSON.stringify(codehostTestSeed()));
-      const refused = spawnSync(process.execPath, [bin, 'serve', '--port', '0', '--data', join(dir, 'a'), '--seed', seedFile], { cwd: dir, env: noGit, encoding: 'utf8', timeout: 20_000 });
+      const refused = spawnSync(process.execPath, [bin, 'serve', '--port', '0', '--data', join(dir, 'a'), '--seed', seedFile], {
+        cwd: dir,
+        env: noGit,
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       expect(refused.status).toBe(1);
       expect(refused.stderr).toMatch(/needs git 2\.38 or newer/);
       const plain = join(dir, 'plain.json');
       writeFileSync(plain, JSON.stringify(testSeed()));
-      const started = spawnUntilReady(process.execPath, [bin, 'serve', '--port', '0', '--data', join(dir, 'b'), '--seed', plain], /jst-tracker listening on (http:\/\/\S+)/,
-        { name: 'jst-tracker', cwd: dir, env: { PATH: noGit.PATH }, timeoutMs: 20_000 });
+      const started = spawnUntilReady(
+        process.execPath,
+        [bin, 'serve', '--port', '0', '--data', join(dir, 'b'), '--seed', plain],
+        /jst-tracker listening on (http:\/\/\S+)/,
+        { name: 'jst-tracker', cwd: dir, env: { PATH: noGit.PATH }, timeoutMs: 20_000 },
+      );
       const t = { url: (await started.ready)[1]!, proc: started.proc };
       try {
         const res = await fetch(`${t.url}/api/v3/user`, { headers: { authorization: 'Bearer x' } });
@@ -192,8 +263,10 @@ describe('ARCHITECTURE §14 storage: --database-url needs --repos for the code h
     try {
       const server = await startServer({ dataDir: dir, seed: parseSeed(testSeed()) });
       try {
-        const r = await octokitFor(`${server.url}/api/v3`, CH_TOKENS.ada).rest.users.getAuthenticated().catch((e: unknown) => e as { status: number });
-        expect((r).status).toBe(401);
+        const r = await octokitFor(`${server.url}/api/v3`, CH_TOKENS.ada)
+          .rest.users.getAuthenticated()
+          .catch((e: unknown) => e as { status: number });
+        expect(r.status).toBe(401);
       } finally {
         await server.close();
       }

@@ -29,10 +29,18 @@ export function codehostSection() {
       { login: 'vic', tokens: [{ token: CH_TOKENS.vic }] },
       { login: 'olga', name: 'Olga Outsider', tokens: [{ token: CH_TOKENS.olga }] },
     ],
-    repos: [{
-      owner: OWNER, name: REPO, defaultBranch: 'main',
-      collaborators: [{ login: 'ada', permission: 'write' }, { login: 'rey', permission: 'admin' }, { login: 'vic', permission: 'read' }],
-    }],
+    repos: [
+      {
+        owner: OWNER,
+        name: REPO,
+        defaultBranch: 'main',
+        collaborators: [
+          { login: 'ada', permission: 'write' },
+          { login: 'rey', permission: 'admin' },
+          { login: 'vic', permission: 'read' },
+        ],
+      },
+    ],
   };
 }
 

@@ -2,10 +2,20 @@
 declare module 'jira-client' {
   type Json = any;
   interface JiraApiOptions {
-    protocol?: string; host: string; port?: string; base?: string; username?: string; password?: string;
-    apiVersion?: string; strictSSL?: boolean; timeout?: number;
+    protocol?: string;
+    host: string;
+    port?: string;
+    base?: string;
+    username?: string;
+    password?: string;
+    apiVersion?: string;
+    strictSSL?: boolean;
+    timeout?: number;
   }
-  interface UriOptions { pathname: string; query?: Record<string, string | number | boolean | undefined> }
+  interface UriOptions {
+    pathname: string;
+    query?: Record<string, string | number | boolean | undefined>;
+  }
   export default class JiraApi {
     constructor(options: JiraApiOptions);
     makeUri(options: UriOptions): string;

@@ -32,14 +32,26 @@ describe('jira-client 8.2 (apiVersion 3) against jst-tracker (sqlite)', () => {
   const jira = (who: Who) => {
     const { email, token } = credentialOf(who);
     const url = new URL(proxy.url);
-    return new JiraApi({ protocol: 'http', host: url.hostname, port: url.port, base: `/ex/jira/${CLOUD_ID}`, username: email, password: token, apiVersion: '3', strictSSL: false });
+    return new JiraApi({
+      protocol: 'http',
+      host: url.hostname,
+      port: url.port,
+      base: `/ex/jira/${CLOUD_ID}`,
+      username: email,
+      password: token,
+      apiVersion: '3',
+      strictSSL: false,
+    });
   };
 
   beforeAll(async () => {
     t = await startTestTracker('sqlite');
     proxy = await vendorProxy(t.url);
   });
-  afterAll(async () => { await proxy?.close(); await t?.close(); });
+  afterAll(async () => {
+    await proxy?.close();
+    await t?.close();
+  });
 
   it('start-up and lookups: serverInfo, myself, fields, projects, project, statuses, priorities, issue types', async () => {
     const assigner = jira('assigner');
@@ -58,8 +70,12 @@ describe('jira-client 8.2 (apiVersion 3) against jst-tracker (sqlite)', () => {
   it('create, get, comment add/list, transitions list/do, assign, search with paging, delete with sub-tasks', async () => {
     const assigner = jira('assigner');
     const executor = jira('executor');
-    const parent = await assigner.addNewIssue({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'From jira-client', description: adf('scope') } });
-    const sub = await assigner.addNewIssue({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Subtask' }, summary: 'Its sub-task', parent: { key: parent.key } } });
+    const parent = await assigner.addNewIssue({
+      fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'From jira-client', description: adf('scope') },
+    });
+    const sub = await assigner.addNewIssue({
+      fields: { project: { key: 'ABC' }, issuetype: { name: 'Subtask' }, summary: 'Its sub-task', parent: { key: parent.key } },
+    });
     for (let i = 0; i < 3; i++) await assigner.addNewIssue({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: `Filler ${i}` } });
     const got = await assigner.findIssue(parent.key);
     expect(got.fields).toMatchObject({ summary: 'From jira-client', status: { name: 'To Do' }, subtasks: [{ key: sub.key }] });
@@ -87,9 +103,12 @@ describe('jira-client 8.2 (apiVersion 3) against jst-tracker (sqlite)', () => {
     let nextPageToken: string | undefined;
     let pages = 0;
     do {
-      const page = await assigner.doRequest(assigner.makeRequestHeader(assigner.makeUri({ pathname: '/search/jql' }), {
-        method: 'POST', body: { jql: 'project = ABC ORDER BY key', maxResults: 2, fields: ['summary'], ...(nextPageToken ? { nextPageToken } : {}) },
-      }));
+      const page = await assigner.doRequest(
+        assigner.makeRequestHeader(assigner.makeUri({ pathname: '/search/jql' }), {
+          method: 'POST',
+          body: { jql: 'project = ABC ORDER BY key', maxResults: 2, fields: ['summary'], ...(nextPageToken ? { nextPageToken } : {}) },
+        }),
+      );
       keys.push(...page.issues.map((i: any) => i.key));
       nextPageToken = page.nextPageToken;
       pages++;
@@ -99,7 +118,9 @@ describe('jira-client 8.2 (apiVersion 3) against jst-tracker (sqlite)', () => {
 
     // deleteIssue sends no deleteSubtasks: a parent with a sub-task is refused; then with the flag.
     expect((await failure(proxy, assigner.deleteIssue(parent.key))).statusCode).toBe(400);
-    await assigner.doRequest(assigner.makeRequestHeader(assigner.makeUri({ pathname: `/issue/${parent.key}`, query: { deleteSubtasks: 'True' } }), { method: 'DELETE' }));
+    await assigner.doRequest(
+      assigner.makeRequestHeader(assigner.makeUri({ pathname: `/issue/${parent.key}`, query: { deleteSubtasks: 'True' } }), { method: 'DELETE' }),
+    );
     for (const key of [parent.key, sub.key]) expect((await t.as('assigner').get(`/issue/${key}`)).status).toBe(404);
     const left = await t.as('assigner').get('/search/jql?jql=project%3DABC%20ORDER%20BY%20key&fields=summary');
     expect(left.body.issues.map((i: any) => i.key)).toEqual(['ABC-3', 'ABC-4', 'ABC-5']);

@@ -14,10 +14,18 @@ import { startTestTracker, storeKinds, type TestTracker } from '../../../../test
 interface AxiosLike {
   interceptors: { response: { use(ok: (r: AxiosResponseLike) => AxiosResponseLike, fail: (e: unknown) => unknown): number } };
 }
-interface AxiosResponseLike { status: number; data: unknown; config: { method?: string; baseURL?: string; url?: string } }
+interface AxiosResponseLike {
+  status: number;
+  data: unknown;
+  config: { method?: string; baseURL?: string; url?: string };
+}
 
 const adf = (text: string) => ({ type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] });
-const textOf = (doc: unknown): string => JSON.stringify(doc).match(/"text":"([^"]*)"/g)?.map((m) => m.slice(8, -1)).join('') ?? '';
+const textOf = (doc: unknown): string =>
+  JSON.stringify(doc)
+    .match(/"text":"([^"]*)"/g)
+    ?.map((m) => m.slice(8, -1))
+    .join('') ?? '';
 
 describe.each(await storeKinds())('jira.js 5.x Version3Client against jst-tracker (%s)', (kind) => {
   let t: TestTracker;
@@ -39,8 +47,15 @@ describe.each(await storeKinds())('jira.js 5.x Version3Client against jst-tracke
       }
     };
     (client as unknown as { instance: AxiosLike }).instance.interceptors.response.use(
-      (r) => { check(r); return r; },
-      (e) => { const r = (e as { response?: AxiosResponseLike }).response; if (r) check(r); return Promise.reject(e instanceof Error ? e : new Error(String(e))); },
+      (r) => {
+        check(r);
+        return r;
+      },
+      (e) => {
+        const r = (e as { response?: AxiosResponseLike }).response;
+        if (r) check(r);
+        return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+      },
     );
     return client;
   }
@@ -59,7 +74,9 @@ describe.each(await storeKinds())('jira.js 5.x Version3Client against jst-tracke
     await t?.close();
     expect(checked, 'responses seen by the vendor-schema interceptor').toBeGreaterThan(50);
   });
-  afterEach(() => { expect(violations.splice(0)).toEqual([]); });
+  afterEach(() => {
+    expect(violations.splice(0)).toEqual([]);
+  });
 
   const createTask = async (client: Version3Client, summary: string, project = 'ABC') =>
     (await client.issues.createIssue({ fields: { project: { key: project }, issuetype: { name: 'Task' }, summary } })).key;
@@ -98,13 +115,18 @@ describe.each(await storeKinds())('jira.js 5.x Version3Client against jst-tracke
   it('spec §4 rule 3 / rule 8: createIssue (ADF description, assignee) and a Subtask with parent.key; getIssue shows parent, subtasks, and emailAddress only to the assignee', async () => {
     const created = await assigner.issues.createIssue({
       fields: {
-        project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'Parent via jira.js',
-        description: adf('Scope: everything'), assignee: { accountId: ids.executor },
+        project: { key: 'ABC' },
+        issuetype: { name: 'Task' },
+        summary: 'Parent via jira.js',
+        description: adf('Scope: everything'),
+        assignee: { accountId: ids.executor },
       },
     });
     expect(created.key).toMatch(/^ABC-\d+$/);
     expect(created.self).toContain(`/ex/jira/${CLOUD_ID}/rest/api/3/issue/${created.id}`);
-    const sub = await assigner.issues.createIssue({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Subtask' }, summary: 'Child', parent: { key: created.key } } });
+    const sub = await assigner.issues.createIssue({
+      fields: { project: { key: 'ABC' }, issuetype: { name: 'Subtask' }, summary: 'Child', parent: { key: created.key } },
+    });
 
     const fields = ['summary', 'status', 'parent', 'subtasks', 'assignee', 'comment'];
     const byAssigner = await assigner.issues.getIssue({ issueIdOrKey: created.key, fields });
@@ -189,7 +211,9 @@ describe.each(await storeKinds())('jira.js 5.x Version3Client against jst-tracke
 
   it('spec §4 rule 6 / §7: deleteIssue on a parent with sub-tasks is 400 without deleteSubtasks; with it both are gone (404)', async () => {
     const parent = await createTask(assigner, 'Delete me');
-    const sub = await assigner.issues.createIssue({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Subtask' }, summary: 'Delete me too', parent: { key: parent } } });
+    const sub = await assigner.issues.createIssue({
+      fields: { project: { key: 'ABC' }, issuetype: { name: 'Subtask' }, summary: 'Delete me too', parent: { key: parent } },
+    });
     await expect(assigner.issues.deleteIssue({ issueIdOrKey: parent })).rejects.toMatchObject({ status: 400 });
     await expect(assigner.issues.deleteIssue({ issueIdOrKey: parent, deleteSubtasks: false })).rejects.toMatchObject({ status: 400 });
     expect((await assigner.issues.getIssue({ issueIdOrKey: sub.key, fields: ['summary'] })).key).toBe(sub.key);

@@ -25,8 +25,13 @@ function findPython(): { python: string; version: string } | null {
 
 const found = findPython();
 if (!found) {
-  if (required) throw new Error('JST_REQUIRE_PYTHON_JIRA=1 but no python3 can import jira: install it with `apt-get install -y python3-jira` (or set JST_PYTHON to an interpreter that has it).');
-  process.stderr.write('notice: python3 with the `jira` module not found; the python jira compatibility test is skipped (apt-get install -y python3-jira, or JST_REQUIRE_PYTHON_JIRA=1 to fail instead)\n');
+  if (required)
+    throw new Error(
+      'JST_REQUIRE_PYTHON_JIRA=1 but no python3 can import jira: install it with `apt-get install -y python3-jira` (or set JST_PYTHON to an interpreter that has it).',
+    );
+  process.stderr.write(
+    'notice: python3 with the `jira` module not found; the python jira compatibility test is skipped (apt-get install -y python3-jira, or JST_REQUIRE_PYTHON_JIRA=1 to fail instead)\n',
+  );
 }
 
 describe.skipIf(!found)(`python jira ${found?.version ?? ''} against jst-tracker (sqlite)`, () => {
@@ -41,7 +46,10 @@ describe.skipIf(!found)(`python jira ${found?.version ?? ''} against jst-tracker
     const { stdout } = await promisify(execFile)(found!.python, [SCRIPT, JSON.stringify(cfg)], { timeout: 60_000 });
     out = JSON.parse(stdout);
   }, 90_000);
-  afterAll(async () => { await proxy?.close(); await t?.close(); });
+  afterAll(async () => {
+    await proxy?.close();
+    await t?.close();
+  });
 
   it('the client is the 3.4 line, and start-up (GET /serverInfo) sees a Cloud deployment', () => {
     expect(found!.version).toMatch(/^3\.4\./);

@@ -9,7 +9,13 @@ import { assertErrorCollection, assertMatchesVendorSchema } from '../../../../te
  * The Host header goes through unchanged, so `self` links name the proxy and follow-up calls made
  * from them are checked too.
  */
-export interface VendorProxy { url: string; checked: number; violations: string[]; calls: string[]; close(): Promise<void> }
+export interface VendorProxy {
+  url: string;
+  checked: number;
+  violations: string[];
+  calls: string[];
+  close(): Promise<void>;
+}
 
 export async function vendorProxy(target: string): Promise<VendorProxy> {
   const upstream = new URL(target);
@@ -18,17 +24,20 @@ export async function vendorProxy(target: string): Promise<VendorProxy> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up: IncomingMessage) => {
-        const body: Buffer[] = [];
-        up.on('data', (c: Buffer) => body.push(c));
-        up.on('end', () => {
-          const text = Buffer.concat(body).toString('utf8');
-          const url = `http://${req.headers.host}${req.url}`;
-          state.calls.push(`${req.method} ${new URL(url).pathname} ${up.statusCode}`);
-          check(state, req.method ?? 'GET', url, up.statusCode ?? 0, text, String(up.headers['content-type'] ?? ''));
-          res.writeHead(up.statusCode ?? 502, up.headers).end(text);
-        });
-      });
+      const out = httpRequest(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+        (up: IncomingMessage) => {
+          const body: Buffer[] = [];
+          up.on('data', (c: Buffer) => body.push(c));
+          up.on('end', () => {
+            const text = Buffer.concat(body).toString('utf8');
+            const url = `http://${req.headers.host}${req.url}`;
+            state.calls.push(`${req.method} ${new URL(url).pathname} ${up.statusCode}`);
+            check(state, req.method ?? 'GET', url, up.statusCode ?? 0, text, String(up.headers['content-type'] ?? ''));
+            res.writeHead(up.statusCode ?? 502, up.headers).end(text);
+          });
+        },
+      );
       out.on('error', (e) => res.writeHead(502).end(String(e)));
       out.end(Buffer.concat(chunks));
     });
@@ -37,7 +46,9 @@ export async function vendorProxy(target: string): Promise<VendorProxy> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    get checked() { return state.checked; },
+    get checked() {
+      return state.checked;
+    },
     violations: state.violations,
     calls: state.calls,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

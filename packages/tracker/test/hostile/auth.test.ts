@@ -26,10 +26,18 @@ function twoSiteSeed() {
       { email: EMAILS.assigner, displayName: 'Ada on the other site', tokens: [{ token: OTHER.sameEmailToken, kind: 'classic' }] },
       { email: OTHER.stranger, displayName: 'Stan Stranger', tokens: [{ token: OTHER.strangerToken }] },
     ],
-    projects: [{
-      key: 'ABC', name: 'Other Alpha', lead: OTHER.stranger, workflow: 'kanban',
-      members: [{ email: OTHER.stranger, role: 'admin' }, { email: EMAILS.assigner, role: 'admin' }],
-    }],
+    projects: [
+      {
+        key: 'ABC',
+        name: 'Other Alpha',
+        lead: OTHER.stranger,
+        workflow: 'kanban',
+        members: [
+          { email: OTHER.stranger, role: 'admin' },
+          { email: EMAILS.assigner, role: 'admin' },
+        ],
+      },
+    ],
   } as never);
   return seed;
 }
@@ -58,10 +66,17 @@ describe.each(await storeKinds())('spec §5 rules 9-10, hostile input: wrong, fo
   let t: TestTracker;
   beforeAll(async () => {
     t = await startTestTracker(kind, twoSiteSeed());
-    const r = await request({ method: 'POST', url: `${t.api}/issue`, headers: { Authorization: basic(EMAILS.assigner, TOKENS.assigner), 'Content-Type': 'application/json' }, body: JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'ABC-1' } }) });
+    const r = await request({
+      method: 'POST',
+      url: `${t.api}/issue`,
+      headers: { Authorization: basic(EMAILS.assigner, TOKENS.assigner), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'ABC-1' } }),
+    });
     expect(r.status).toBe(201);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   /** The base URL and Host header of each address form of each site. */
   const bases = () => ({
@@ -76,57 +91,116 @@ describe.each(await storeKinds())('spec §5 rules 9-10, hostile input: wrong, fo
     fc.uint8Array({ maxLength: 48 }).map((b) => `Basic ${Buffer.from(b).toString('base64')}`),
     fc.string({ maxLength: 30 }).map((s) => `Basic ${Buffer.from(s.replace(/:/g, '')).toString('base64')}`),
     fc.string({ maxLength: 30 }).map((s) => `Basic ${s.replace(/[^\t\x20-\x7e]/g, '')}`),
-    fc.constantFrom('Basic', 'Basic ', 'Basic =', 'Basic ====', `Basic ${Buffer.from(`:${TOKENS.assigner}`).toString('base64')}`, `Basic ${Buffer.from(`${EMAILS.assigner}:`).toString('base64')}`,
-      `Basic ${Buffer.from(EMAILS.assigner + TOKENS.assigner).toString('base64')}`, `Bearer ${TOKENS.assigner}`, `Token ${TOKENS.assigner}`, `Basic ${Buffer.from(`${EMAILS.assigner}\0:${TOKENS.assigner}`).toString('base64')}`,
-      `Basic ${Buffer.from(`${EMAILS.assigner}:${TOKENS.assigner}`).toString('base64').replace(/=+$/, '')}!`, `${basic(EMAILS.assigner, TOKENS.assigner)}, Basic x`),
+    fc.constantFrom(
+      'Basic',
+      'Basic ',
+      'Basic =',
+      'Basic ====',
+      `Basic ${Buffer.from(`:${TOKENS.assigner}`).toString('base64')}`,
+      `Basic ${Buffer.from(`${EMAILS.assigner}:`).toString('base64')}`,
+      `Basic ${Buffer.from(EMAILS.assigner + TOKENS.assigner).toString('base64')}`,
+      `Bearer ${TOKENS.assigner}`,
+      `Token ${TOKENS.assigner}`,
+      `Basic ${Buffer.from(`${EMAILS.assigner}\0:${TOKENS.assigner}`).toString('base64')}`,
+      `Basic ${Buffer.from(`${EMAILS.assigner}:${TOKENS.assigner}`).toString('base64').replace(/=+$/, '')}!`,
+      `${basic(EMAILS.assigner, TOKENS.assigner)}, Basic x`,
+    ),
   );
 
   const credential = (bad: Bad, junk: string, garbage: string): { authorization: string | undefined; site: 'first' | 'other' } => {
     switch (bad) {
-      case 'wrongToken': return { authorization: basic(EMAILS.assigner, `${TOKENS.assigner}${junk}x`), site: 'first' };
-      case 'otherUsersToken': return { authorization: basic(EMAILS.assigner, TOKENS.executor), site: 'first' };
-      case 'otherSiteUser': return { authorization: basic(OTHER.stranger, OTHER.strangerToken), site: 'first' };
-      case 'otherSiteSameEmail': return { authorization: basic(EMAILS.assigner, OTHER.sameEmailToken), site: 'first' };
-      case 'thisSiteOnOtherSite': return { authorization: basic(EMAILS.assigner, TOKENS.assigner), site: 'other' };
-      case 'unknownUser': return { authorization: basic(`nobody${junk.replace(/[:\0]/g, '')}@acme.test`, TOKENS.assigner), site: 'first' };
-      case 'none': return { authorization: undefined, site: 'first' };
-      default: return { authorization: garbage, site: 'first' };
+      case 'wrongToken':
+        return { authorization: basic(EMAILS.assigner, `${TOKENS.assigner}${junk}x`), site: 'first' };
+      case 'otherUsersToken':
+        return { authorization: basic(EMAILS.assigner, TOKENS.executor), site: 'first' };
+      case 'otherSiteUser':
+        return { authorization: basic(OTHER.stranger, OTHER.strangerToken), site: 'first' };
+      case 'otherSiteSameEmail':
+        return { authorization: basic(EMAILS.assigner, OTHER.sameEmailToken), site: 'first' };
+      case 'thisSiteOnOtherSite':
+        return { authorization: basic(EMAILS.assigner, TOKENS.assigner), site: 'other' };
+      case 'unknownUser':
+        return { authorization: basic(`nobody${junk.replace(/[:\0]/g, '')}@acme.test`, TOKENS.assigner), site: 'first' };
+      case 'none':
+        return { authorization: undefined, site: 'first' };
+      default:
+        return { authorization: garbage, site: 'first' };
     }
   };
 
-  it('spec §5/§7: every authenticated route, both address forms, both sites: a bad credential is 401 with an ErrorCollection and X-Seraph-LoginReason, and writes nothing', async () => {
-    await assertProperty(fc.asyncProperty(
-      fc.constantFrom(...AUTHENTICATED), fc.constantFrom<Bad>('wrongToken', 'otherUsersToken', 'otherSiteUser', 'otherSiteSameEmail', 'thisSiteOnOtherSite', 'unknownUser', 'none', 'malformed', 'malformed'),
-      fc.boolean(), fc.string({ maxLength: 12 }), malformed,
-      async (route, bad, gatewayForm, junk, garbage) => {
-        const { authorization, site } = credential(bad, junk, garbage);
-        const b = bases();
-        const base = site === 'first' ? (gatewayForm ? b.gateway : b.site) : (gatewayForm ? b.otherGateway : b.otherSite);
-        const headers: Record<string, string> = { Accept: 'application/json', ...(authorization ? { Authorization: authorization } : {}), ...(base.host ? { Host: base.host } : {}) };
-        if (route.body !== undefined) headers['Content-Type'] = 'application/json';
-        const before = await storeFingerprint(t);
-        const req = { method: route.method, url: `${base.url}${route.path}`, headers, ...(route.body !== undefined ? { body: JSON.stringify(route.body) } : {}) };
-        const r = await request(req);
-        noteStatus(r.status);
-        checkReply(r, req);
-        expect(r.status, `${bad} ${route.method} ${route.path} → ${r.text.slice(0, 200)}`).toBe(401);
-        expect(r.headers['x-seraph-loginreason']).toBe('AUTHENTICATED_FAILED');
-        // Never echo the credential.
-        if (authorization && authorization.length > 12) expect(r.text).not.toContain(authorization.slice(6));
-        expect(await storeFingerprint(t)).toEqual(before);
-      },
-    ));
-  }, timeoutFor(RUNS, 200));
+  it(
+    'spec §5/§7: every authenticated route, both address forms, both sites: a bad credential is 401 with an ErrorCollection and X-Seraph-LoginReason, and writes nothing',
+    async () => {
+      await assertProperty(
+        fc.asyncProperty(
+          fc.constantFrom(...AUTHENTICATED),
+          fc.constantFrom<Bad>(
+            'wrongToken',
+            'otherUsersToken',
+            'otherSiteUser',
+            'otherSiteSameEmail',
+            'thisSiteOnOtherSite',
+            'unknownUser',
+            'none',
+            'malformed',
+            'malformed',
+          ),
+          fc.boolean(),
+          fc.string({ maxLength: 12 }),
+          malformed,
+          async (route, bad, gatewayForm, junk, garbage) => {
+            const { authorization, site } = credential(bad, junk, garbage);
+            const b = bases();
+            const base = site === 'first' ? (gatewayForm ? b.gateway : b.site) : gatewayForm ? b.otherGateway : b.otherSite;
+            const headers: Record<string, string> = {
+              Accept: 'application/json',
+              ...(authorization ? { Authorization: authorization } : {}),
+              ...(base.host ? { Host: base.host } : {}),
+            };
+            if (route.body !== undefined) headers['Content-Type'] = 'application/json';
+            const before = await storeFingerprint(t);
+            const req = {
+              method: route.method,
+              url: `${base.url}${route.path}`,
+              headers,
+              ...(route.body !== undefined ? { body: JSON.stringify(route.body) } : {}),
+            };
+            const r = await request(req);
+            noteStatus(r.status);
+            checkReply(r, req);
+            expect(r.status, `${bad} ${route.method} ${route.path} → ${r.text.slice(0, 200)}`).toBe(401);
+            expect(r.headers['x-seraph-loginreason']).toBe('AUTHENTICATED_FAILED');
+            // Never echo the credential.
+            if (authorization && authorization.length > 12) expect(r.text).not.toContain(authorization.slice(6));
+            expect(await storeFingerprint(t)).toEqual(before);
+          },
+        ),
+      );
+    },
+    timeoutFor(RUNS, 200),
+  );
 
   it('spec §5: each credential works only on its own site: the same e-mail on the other site is another account', async () => {
     const mine = await request({ method: 'GET', url: `${t.api}/myself`, headers: { Authorization: basic(EMAILS.assigner, TOKENS.assigner) } });
-    const other = await request({ method: 'GET', url: `${bases().otherGateway.url}/myself`, headers: { Authorization: basic(EMAILS.assigner, OTHER.sameEmailToken) } });
-    const otherBySite = await request({ method: 'GET', url: `${t.siteApi}/myself`, headers: { Authorization: basic(EMAILS.assigner, OTHER.sameEmailToken), Host: OTHER_HOST } });
+    const other = await request({
+      method: 'GET',
+      url: `${bases().otherGateway.url}/myself`,
+      headers: { Authorization: basic(EMAILS.assigner, OTHER.sameEmailToken) },
+    });
+    const otherBySite = await request({
+      method: 'GET',
+      url: `${t.siteApi}/myself`,
+      headers: { Authorization: basic(EMAILS.assigner, OTHER.sameEmailToken), Host: OTHER_HOST },
+    });
     expect([mine.status, other.status, otherBySite.status]).toEqual([200, 200, 200]);
     expect((mine.body as { accountId: string }).accountId).not.toBe((other.body as { accountId: string }).accountId);
     expect((other.body as { accountId: string }).accountId).toBe((otherBySite.body as { accountId: string }).accountId);
     // The other site's ABC is another project: the first site's issue is not there.
-    const cross = await request({ method: 'GET', url: `${bases().otherGateway.url}/issue/ABC-1`, headers: { Authorization: basic(EMAILS.assigner, OTHER.sameEmailToken) } });
+    const cross = await request({
+      method: 'GET',
+      url: `${bases().otherGateway.url}/issue/ABC-1`,
+      headers: { Authorization: basic(EMAILS.assigner, OTHER.sameEmailToken) },
+    });
     expect(cross.status).toBe(404);
   });
 
@@ -150,12 +224,21 @@ describe.each(await storeKinds())('spec §5 rules 9-10, hostile input: wrong, fo
     const wrongToken: number[] = [];
     const unknownUser: number[] = [];
     // Warm up both paths, then interleave in a random order so drift hits both alike.
-    for (let i = 0; i < 200; i++) { await ask(basic(EMAILS.executor, `warm${i}`)); await ask(basic(`warm${i}@acme.test`, 'x')); }
+    for (let i = 0; i < 200; i++) {
+      await ask(basic(EMAILS.executor, `warm${i}`));
+      await ask(basic(`warm${i}@acme.test`, 'x'));
+    }
     for (let i = 0; i < n; i++) {
       const first = Math.random() < 0.5;
       const a = () => ask(basic(EMAILS.assigner, `wrong-token-${i}`)).then((ms) => wrongToken.push(ms));
       const b = () => ask(basic(`nobody-${i}@acme.test`, `wrong-token-${i}`)).then((ms) => unknownUser.push(ms));
-      if (first) { await a(); await b(); } else { await b(); await a(); }
+      if (first) {
+        await a();
+        await b();
+      } else {
+        await b();
+        await a();
+      }
     }
     const report = timingReport(wrongToken, unknownUser);
     process.stdout.write(`[timing ${kind}] n=${n} each over HTTP keep-alive, GET /myself → 401\n${report}\n`);
@@ -176,7 +259,8 @@ export function timingReport(a: number[], b: number[]): string {
   const sa = [...a].sort((x, y) => x - y);
   const sb = [...b].sort((x, y) => x - y);
   const us = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
-  const line = (name: string, s: number[]) => `  ${name.padEnd(14)} median ${us(quantile(s, 0.5))}  p90 ${us(quantile(s, 0.9))}  p99 ${us(quantile(s, 0.99))}  mean ${us(s.reduce((x, y) => x + y, 0) / s.length)}`;
+  const line = (name: string, s: number[]) =>
+    `  ${name.padEnd(14)} median ${us(quantile(s, 0.5))}  p90 ${us(quantile(s, 0.9))}  p99 ${us(quantile(s, 0.99))}  mean ${us(s.reduce((x, y) => x + y, 0) / s.length)}`;
   // Mann-Whitney U with mid-ranks for ties.
   const all = [...a.map((v) => ({ v, g: 0 })), ...b.map((v) => ({ v, g: 1 }))].sort((x, y) => x.v - y.v);
   const ranks = new Array<number>(all.length);
@@ -218,7 +302,6 @@ export function timingReport(a: number[], b: number[]): string {
 function normalCdf(x: number): number {
   // Abramowitz-Stegun 7.1.26 for erf.
   const t = 1 / (1 + 0.3275911 * (x / Math.SQRT2));
-  const erf = 1 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496735) * t + 0.254829592) * t * Math.exp(-(x * x) / 2);
+  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496735) * t + 0.254829592) * t * Math.exp(-(x * x) / 2);
   return 0.5 * (1 + erf);
 }
-

@@ -34,10 +34,21 @@ export interface Fixture {
 }
 
 const richDoc = {
-  type: 'doc', version: 1, content: [
+  type: 'doc',
+  version: 1,
+  content: [
     { type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'Scope' }] },
-    { type: 'bulletList', content: [{ type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'one', marks: [{ type: 'strong' }] }] }] }] },
-    { type: 'paragraph', content: [{ type: 'text', text: 'see ' }, { type: 'inlineCard', attrs: { url: 'https://example.test/x' } }] },
+    {
+      type: 'bulletList',
+      content: [{ type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'one', marks: [{ type: 'strong' }] }] }] }],
+    },
+    {
+      type: 'paragraph',
+      content: [
+        { type: 'text', text: 'see ' },
+        { type: 'inlineCard', attrs: { url: 'https://example.test/x' } },
+      ],
+    },
   ],
 };
 export const RICH_DOC = richDoc;
@@ -52,7 +63,10 @@ export async function createFixture(t: TestTracker): Promise<Fixture> {
   const accounts = {} as Fixture['accounts'];
   for (const who of ['assigner', 'executor', 'reviewer', 'viewer', 'outsider'] as const) accounts[who] = (await call(t, who, 'GET', '/myself')).accountId;
   const create = async (who: Who, fields: Record<string, unknown>) =>
-    (await call(t, who, 'POST', '/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'target', ...fields } })) as { id: string; key: string };
+    (await call(t, who, 'POST', '/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'target', ...fields } })) as {
+      id: string;
+      key: string;
+    };
 
   const targets = {} as Targets;
   const ids = {} as Fixture['ids'];
@@ -61,32 +75,39 @@ export async function createFixture(t: TestTracker): Promise<Fixture> {
       const c = await create('assigner', { summary: 'The task under attack', description: richDoc, assignee: { accountId: accounts.executor } });
       await call(t, 'executor', 'POST', `/issue/${c.key}/comment`, { body: adf('first comment') });
       await call(t, 'viewer', 'POST', `/issue/${c.key}/comment`, { body: richDoc });
-      targets.task = c.key; ids.task = c.id;
+      targets.task = c.key;
+      ids.task = c.id;
     },
     async parent() {
       const p = await create('assigner', { summary: 'A parent with sub-tasks' });
-      targets.parent = p.key; ids.parent = p.id;
+      targets.parent = p.key;
+      ids.parent = p.id;
       for (const n of [1, 2]) {
         const s = await create('executor', { summary: `sub-task ${n}`, issuetype: { name: 'Subtask' }, parent: { key: p.key } });
-        targets.subtask = s.key; ids.subtask = s.id;
+        targets.subtask = s.key;
+        ids.subtask = s.id;
       }
     },
     async subtask() {
       const s = await create('executor', { summary: 'sub-task again', issuetype: { name: 'Subtask' }, parent: { key: targets.parent } });
-      targets.subtask = s.key; ids.subtask = s.id;
+      targets.subtask = s.key;
+      ids.subtask = s.id;
     },
     async rst() {
       const c = await create('assigner', { project: { key: 'RST' }, summary: 'Restricted flow issue' });
-      targets.rst = c.key; ids.rst = c.id;
+      targets.rst = c.key;
+      ids.rst = c.id;
     },
     async sec() {
       const c = await create('outsider', { project: { key: 'SEC' }, summary: 'Secret issue' });
-      targets.sec = c.key; ids.sec = c.id;
+      targets.sec = c.key;
+      ids.sec = c.id;
     },
   };
   for (const name of ['task', 'parent', 'rst', 'sec'] as const) await make[name]();
 
-  const transitionsOf = async (key: string) => ((await call(t, 'assigner', 'GET', `/issue/${key}/transitions`)).transitions as { id: string }[]).map((x) => x.id);
+  const transitionsOf = async (key: string) =>
+    ((await call(t, 'assigner', 'GET', `/issue/${key}/transitions`)).transitions as { id: string }[]).map((x) => x.id);
   const abcTransitions = await transitionsOf(targets.task);
   const rstTransitions = await transitionsOf(targets.rst);
 
@@ -94,7 +115,11 @@ export async function createFixture(t: TestTracker): Promise<Fixture> {
     (await request({ method: 'GET', url: `${t.api}/issue/${key}?fields=summary`, headers: jsonHeaders(who) })).status === 200;
 
   return {
-    targets, ids, accounts, abcTransitions, rstTransitions,
+    targets,
+    ids,
+    accounts,
+    abcTransitions,
+    rstTransitions,
     async ensure() {
       for (const name of ['task', 'parent', 'subtask', 'rst', 'sec'] as const) {
         if (!(await exists(targets[name], name === 'sec' ? 'outsider' : 'assigner'))) {
@@ -117,5 +142,7 @@ export function trackerWithFixture(kind: StoreKind, use: (t: TestTracker, fx: Fi
     t = await startTestTracker(kind);
     use(t, await createFixture(t));
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 }

@@ -13,12 +13,25 @@ import { assertProperty, RUNS, timeoutFor } from './support.js';
 describe.each(await storeKinds())('spec §7 rule 4, hostile input: bodies of POST /issue, PUT and DELETE /issue/{key} (%s)', (kind) => {
   let t: TestTracker;
   let fx: Fixture;
-  trackerWithFixture(kind, (tracker, fixture) => { t = tracker; fx = fixture; });
+  trackerWithFixture(kind, (tracker, fixture) => {
+    t = tracker;
+    fx = fixture;
+  });
 
   for (const name of ['create', 'edit', 'delete'] as const) {
     const route = ROUTES[name]!;
-    it(`${route.name}: arbitrary and mutated JSON bodies never get a 5xx, answer in time, 4xx bodies are ErrorCollections, and a refused write changes nothing`, async () => {
-      await assertProperty(writeProperty(() => t, () => fx, route));
-    }, timeoutFor(RUNS, 400));
+    it(
+      `${route.name}: arbitrary and mutated JSON bodies never get a 5xx, answer in time, 4xx bodies are ErrorCollections, and a refused write changes nothing`,
+      async () => {
+        await assertProperty(
+          writeProperty(
+            () => t,
+            () => fx,
+            route,
+          ),
+        );
+      },
+      timeoutFor(RUNS, 400),
+    );
   }
 });

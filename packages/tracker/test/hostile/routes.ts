@@ -31,7 +31,15 @@ export const ROUTES: Record<string, WriteRoute> = {
     queries: ['updateHistory=true', 'updateHistory=maybe'],
     valid: (fx) => [
       { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'created by a property' } },
-      { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'with everything', description: RICH_DOC, assignee: { accountId: fx.accounts.executor } } },
+      {
+        fields: {
+          project: { key: 'ABC' },
+          issuetype: { name: 'Task' },
+          summary: 'with everything',
+          description: RICH_DOC,
+          assignee: { accountId: fx.accounts.executor },
+        },
+      },
       { fields: { project: { key: 'ABC' }, issuetype: { name: 'Subtask' }, parent: { key: fx.targets.parent }, summary: 'a sub-task' } },
       { fields: { project: { id: '10002' }, issuetype: { id: '10001' }, summary: 'by ids', reporter: { accountId: fx.accounts.reviewer } } },
       { fields: { project: { key: 'RST' }, issuetype: { name: 'Task' }, summary: 'restricted' }, update: {} },
@@ -80,7 +88,10 @@ export const ROUTES: Record<string, WriteRoute> = {
       const key = /\/issue\/([^/]+)\/comment/.exec(self)![1]!;
       // A comment acknowledged with 201 is on the issue: the newest one (cases run one at a time).
       const list = await sendChecked({ method: 'GET', url: `${t.api}/issue/${key}/comment?orderBy=-created&maxResults=1`, headers: jsonHeaders('outsider') });
-      const mine = list.status === 200 ? list : await sendChecked({ method: 'GET', url: `${t.api}/issue/${key}/comment?orderBy=-created&maxResults=1`, headers: jsonHeaders('assigner') });
+      const mine =
+        list.status === 200
+          ? list
+          : await sendChecked({ method: 'GET', url: `${t.api}/issue/${key}/comment?orderBy=-created&maxResults=1`, headers: jsonHeaders('assigner') });
       expect((mine.body as { comments: { id: string }[] }).comments.map((c) => c.id)).toEqual([id]);
     },
   },
@@ -94,7 +105,10 @@ export const ROUTES: Record<string, WriteRoute> = {
     name: 'POST /issue/{key}/transitions',
     method: 'POST',
     path: '/issue/{k}/transitions',
-    valid: (fx) => [...fx.abcTransitions, ...fx.rstTransitions].map((id) => ({ transition: { id } })).concat([{ transition: { id: fx.abcTransitions[0]!, name: 'x' }, fields: {} } as never]),
+    valid: (fx) =>
+      [...fx.abcTransitions, ...fx.rstTransitions]
+        .map((id) => ({ transition: { id } }))
+        .concat([{ transition: { id: fx.abcTransitions[0]!, name: 'x' }, fields: {} } as never]),
   },
   searchPost: {
     name: 'POST /search/jql',
@@ -119,11 +133,16 @@ export const targetRef = fc.record({
 export function resolveRef(fx: Fixture, ref: { target: keyof Targets; form: string }): string {
   const key = fx.targets[ref.target];
   switch (ref.form) {
-    case 'id': return fx.ids[ref.target];
-    case 'lower': return key.toLowerCase();
-    case 'missing': return `${key.split('-')[0]}-999999`;
-    case 'padded': return key.replace('-', '-0');
-    default: return key;
+    case 'id':
+      return fx.ids[ref.target];
+    case 'lower':
+      return key.toLowerCase();
+    case 'missing':
+      return `${key.split('-')[0]}-999999`;
+    case 'padded':
+      return key.replace('-', '-0');
+    default:
+      return key;
   }
 }
 

@@ -23,13 +23,24 @@ export const LIMIT = 1024 * 1024;
 /** fast-check parameters: `runs` cases (a share of JST_FC_RUNS for the heavy properties). */
 export function fcParams(runs = RUNS): fc.Parameters<unknown> {
   const seed = process.env.JST_FC_SEED;
-  return { numRuns: Math.max(1, Math.round(runs)), ...(seed ? { seed: Number(seed) } : {}), ...(process.env.JST_FC_PATH ? { path: process.env.JST_FC_PATH } : {}), endOnFailure: process.env.JST_FC_SHRINK === '0' };
+  return {
+    numRuns: Math.max(1, Math.round(runs)),
+    ...(seed ? { seed: Number(seed) } : {}),
+    ...(process.env.JST_FC_PATH ? { path: process.env.JST_FC_PATH } : {}),
+    endOnFailure: process.env.JST_FC_SHRINK === '0',
+  };
 }
 
 /** A test timeout that grows with the run count (the default run stays far below it). */
 export const timeoutFor = (runs: number, perCaseMs: number) => Math.max(30_000, Math.round(runs * perCaseMs) + 20_000);
 
-export interface RawReply { status: number; headers: http.IncomingHttpHeaders; text: string; body: unknown; ms: number }
+export interface RawReply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  body: unknown;
+  ms: number;
+}
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 
@@ -54,27 +65,34 @@ export function request(req: RawRequest): Promise<RawReply> {
   const u = new URL(req.url);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const r = http.request({
-      agent,
-      host: u.hostname,
-      port: u.port,
-      method: req.method,
-      path: req.url.slice(req.url.indexOf('/', u.protocol.length + 2)),
-      headers: withLength(req),
-      timeout: TIME_BOUND_MS,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown;
-        if (text !== '') {
-          try { body = JSON.parse(text); } catch { body = text; }
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body, ms: performance.now() - started });
-      });
-    });
+    const r = http.request(
+      {
+        agent,
+        host: u.hostname,
+        port: u.port,
+        method: req.method,
+        path: req.url.slice(req.url.indexOf('/', u.protocol.length + 2)),
+        headers: withLength(req),
+        timeout: TIME_BOUND_MS,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: unknown;
+          if (text !== '') {
+            try {
+              body = JSON.parse(text);
+            } catch {
+              body = text;
+            }
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body, ms: performance.now() - started });
+        });
+      },
+    );
     r.on('timeout', () => r.destroy(new Error(`no answer within ${TIME_BOUND_MS} ms: ${req.method} ${req.url.slice(0, 200)}`)));
     r.on('error', reject);
     if (req.body !== undefined) r.end(req.body);
@@ -94,7 +112,10 @@ export function rawSocket(url: string, bytes: Buffer): Promise<{ status: number;
   return new Promise((resolve, reject) => {
     const sock = net.connect(Number(port), hostname);
     const chunks: Buffer[] = [];
-    const timer = setTimeout(() => { sock.destroy(); reject(new Error(`no answer within ${TIME_BOUND_MS} ms on a raw socket`)); }, TIME_BOUND_MS);
+    const timer = setTimeout(() => {
+      sock.destroy();
+      reject(new Error(`no answer within ${TIME_BOUND_MS} ms on a raw socket`));
+    }, TIME_BOUND_MS);
     sock.on('data', (d: Buffer) => chunks.push(d));
     sock.on('error', () => undefined); // a reset after the answer is fine; no answer shows as status 0
     sock.on('close', () => {
@@ -111,7 +132,11 @@ export function rawSocket(url: string, bytes: Buffer): Promise<{ status: number;
       if (length !== undefined && rest.length > Number(length)) trailing.push(rest.slice(Number(length)));
       let body: unknown;
       if (text !== '') {
-        try { body = JSON.parse(text); } catch { body = text; }
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = text;
+        }
       }
       resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0), head, body, text, ms: performance.now() - started, trailing });
     });
@@ -132,7 +157,11 @@ export function checkReply(r: { status: number; body: unknown; text: string; ms:
   expect(r.ms, `answered after ${Math.round(r.ms)} ms: ${what}`).toBeLessThan(TIME_BOUND_MS);
   if (req.method === 'HEAD') return;
   if (r.status >= 400) {
-    try { assertErrorCollection(r.body); } catch (e) { throw new Error(`${(e as Error).message}\n${what}`, { cause: e }); }
+    try {
+      assertErrorCollection(r.body);
+    } catch (e) {
+      throw new Error(`${(e as Error).message}\n${what}`, { cause: e });
+    }
   } else if (r.text !== '' && typeof r.body === 'object') {
     assertMatchesVendorSchema(req.method, req.url, r.status, r.body);
   }
@@ -140,7 +169,9 @@ export function checkReply(r: { status: number; body: unknown; text: string; ms:
 
 /** Statuses seen by the property running now (printed with its result, to show what it reached). */
 let tally: Map<number, number> | undefined;
-export const noteStatus = (status: number) => { tally?.set(status, (tally.get(status) ?? 0) + 1); };
+export const noteStatus = (status: number) => {
+  tally?.set(status, (tally.get(status) ?? 0) + 1);
+};
 
 /** Sends, checks the answer and returns it. */
 export async function sendChecked(req: RawRequest): Promise<RawReply> {
@@ -150,7 +181,10 @@ export async function sendChecked(req: RawRequest): Promise<RawReply> {
   return r;
 }
 
-export const authOf = (who: Who) => { const c = credentialOf(who); return basic(c.email, c.token); };
+export const authOf = (who: Who) => {
+  const c = credentialOf(who);
+  return basic(c.email, c.token);
+};
 
 export const jsonHeaders = (who: Who | null, extra: Record<string, string> = {}): Record<string, string> => ({
   Accept: 'application/json',
@@ -168,13 +202,24 @@ export const jsonHeaders = (who: Who | null, extra: Record<string, string> = {})
  */
 export async function storeFingerprint(t: TestTracker): Promise<Record<string, unknown>> {
   const k = t.server.store.kysely;
-  const issues = await k.selectFrom('issues').select((eb) => [
-    eb.fn.countAll().as('n'), eb.fn.max('id').as('maxId'), eb.fn.sum('version').as('versions'), eb.fn.max('updated_at').as('updated'),
-    eb.fn.sum('status_id').as('statuses'), eb.fn.sum(eb.fn.coalesce('assignee_id', eb.lit(0))).as('assignees'),
-  ]).executeTakeFirstOrThrow();
-  const comments = await k.selectFrom('comments').select((eb) => [eb.fn.countAll().as('n'), eb.fn.max('id').as('maxId'), eb.fn.max('updated_at').as('updated')]).executeTakeFirstOrThrow();
+  const issues = await k
+    .selectFrom('issues')
+    .select((eb) => [
+      eb.fn.countAll().as('n'),
+      eb.fn.max('id').as('maxId'),
+      eb.fn.sum('version').as('versions'),
+      eb.fn.max('updated_at').as('updated'),
+      eb.fn.sum('status_id').as('statuses'),
+      eb.fn.sum(eb.fn.coalesce('assignee_id', eb.lit(0))).as('assignees'),
+    ])
+    .executeTakeFirstOrThrow();
+  const comments = await k
+    .selectFrom('comments')
+    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.max('id').as('maxId'), eb.fn.max('updated_at').as('updated')])
+    .executeTakeFirstOrThrow();
   const counters = await k.selectFrom('projects').select(['key', 'issue_counter']).orderBy('id').execute();
-  const norm = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([key, v]) => [key, v === null || typeof v === 'string' && !/^\d+$/.test(v) ? v : Number(v)]));
+  const norm = (o: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(o).map(([key, v]) => [key, v === null || (typeof v === 'string' && !/^\d+$/.test(v)) ? v : Number(v)]));
   return { issues: norm(issues), comments: norm(comments), counters: counters.map((c) => `${c.key}:${c.issue_counter}`) };
 }
 
@@ -183,10 +228,12 @@ export async function storeFingerprint(t: TestTracker): Promise<Record<string, u
  * whose count the fingerprint holds), digested so that a difference prints short.
  */
 export async function observableState(t: TestTracker, keys: string[]): Promise<unknown> {
-  const reads = await Promise.all([...new Set(keys)].map(async (key) => {
-    const r = await request({ method: 'GET', url: `${t.api}/issue/${key}?fields=*navigable`, headers: jsonHeaders('assigner') });
-    return `${key}: ${r.status} ${createHash('sha256').update(r.text).digest('hex').slice(0, 16)}`;
-  }));
+  const reads = await Promise.all(
+    [...new Set(keys)].map(async (key) => {
+      const r = await request({ method: 'GET', url: `${t.api}/issue/${key}?fields=*navigable`, headers: jsonHeaders('assigner') });
+      return `${key}: ${r.status} ${createHash('sha256').update(r.text).digest('hex').slice(0, 16)}`;
+    }),
+  );
   return { store: await storeFingerprint(t), reads };
 }
 
@@ -194,19 +241,29 @@ export async function observableState(t: TestTracker, keys: string[]): Promise<u
  * fc.assert, with a failure report cut to a readable length (a counterexample may hold a
  * mebibyte-long string or a document nested 100 000 deep).
  */
-export async function assertProperty<T>(property: fc.IAsyncProperty<T> | fc.IProperty<T>, params: fc.Parameters<T> = fcParams() as fc.Parameters<T>): Promise<void> {
+export async function assertProperty<T>(
+  property: fc.IAsyncProperty<T> | fc.IProperty<T>,
+  params: fc.Parameters<T> = fcParams() as fc.Parameters<T>,
+): Promise<void> {
   tally = new Map();
   const started = performance.now();
   const details = await fc.check(property as fc.IAsyncProperty<T>, params);
-  const seen = [...tally.entries()].sort((a, b) => a[0] - b[0]).map(([status, n]) => `${status}×${n}`).join(' ');
+  const seen = [...tally.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([status, n]) => `${status}×${n}`)
+    .join(' ');
   tally = undefined;
   const name = expect.getState().currentTestName ?? 'property';
-  process.stdout.write(`[fast-check] ${name.slice(0, 140)}: ${details.numRuns} case(s) in ${((performance.now() - started) / 1000).toFixed(1)} s, statuses ${seen}${details.failed ? ' FAILED' : ''}\n`);
+  process.stdout.write(
+    `[fast-check] ${name.slice(0, 140)}: ${details.numRuns} case(s) in ${((performance.now() - started) / 1000).toFixed(1)} s, statuses ${seen}${details.failed ? ' FAILED' : ''}\n`,
+  );
   if (!details.failed) return;
   const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}… (${s.length} characters)` : s);
   const example = details.counterexample ? cut(fc.stringify(details.counterexample), 1500) : '(none)';
   const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-  throw new Error(`Property failed after ${details.numRuns} case(s), shrunk ${details.numShrinks} time(s); replay with JST_FC_SEED=${details.seed} (path ${details.counterexamplePath})\ncounterexample: ${example}\n${cut(error, 3000)}`);
+  throw new Error(
+    `Property failed after ${details.numRuns} case(s), shrunk ${details.numShrinks} time(s); replay with JST_FC_SEED=${details.seed} (path ${details.counterexamplePath})\ncounterexample: ${example}\n${cut(error, 3000)}`,
+  );
 }
 
 /** A string as a store keeps it: each lone UTF-16 surrogate becomes U+FFFD. */
@@ -218,26 +275,107 @@ export const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\u
 export const nastyString = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', ' ', '\u0000', 'a\u0000b', '\uD800', '\uDFFF', 'x\uD83D', '\u202Eabc', '👍🏽', '\r\n', '\\', '"', "'", '%', '_', '%00', '../', '__proto__', 'constructor', 'toString', 'ABC-1', 'abc-1', '10001', '-1', 'NaN', 'Infinity', '1e309', '0x10', 'null', 'true'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    '\uD800',
+    '\uDFFF',
+    'x\uD83D',
+    '\u202Eabc',
+    '👍🏽',
+    '\r\n',
+    '\\',
+    '"',
+    "'",
+    '%',
+    '_',
+    '%00',
+    '../',
+    '__proto__',
+    'constructor',
+    'toString',
+    'ABC-1',
+    'abc-1',
+    '10001',
+    '-1',
+    'NaN',
+    'Infinity',
+    '1e309',
+    '0x10',
+    'null',
+    'true',
+  ),
 );
 
 /** Any JSON value, including the odd ones (huge and tiny numbers, -0 as text, long strings). */
 export const anyJson: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: fc.jsonValue({ maxDepth: 4 }) },
-  { weight: 1, arbitrary: fc.constantFrom<unknown>(null, [], {}, '', 0, -1, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 2 ** 31, 2 ** 31 - 1, -(2 ** 31) - 1) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>(null, [], {}, '', 0, -1, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 2 ** 31, 2 ** 31 - 1, -(2 ** 31) - 1),
+  },
   { weight: 1, arbitrary: nastyString },
 );
 
-export interface JsonMutation { kind: 'drop' | 'replace' | 'retype' | 'hugeArray' | 'deepNest' | 'hugeString' | 'addField'; at: number; value: unknown; n: number; name: string }
+export interface JsonMutation {
+  kind: 'drop' | 'replace' | 'retype' | 'hugeArray' | 'deepNest' | 'hugeString' | 'addField';
+  at: number;
+  value: unknown;
+  n: number;
+  name: string;
+}
 
-const FIELD_NAMES = ['fields', 'update', 'transition', 'properties', 'historyMetadata', 'project', 'issuetype', 'summary', 'description', 'assignee', 'reporter', 'parent', 'labels', 'priority', 'body', 'visibility', 'accountId', 'id', 'key', 'name', 'jql', 'maxResults', 'nextPageToken', 'expand', 'content', 'type', 'version', 'text', 'attrs', 'marks', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', ''];
+const FIELD_NAMES = [
+  'fields',
+  'update',
+  'transition',
+  'properties',
+  'historyMetadata',
+  'project',
+  'issuetype',
+  'summary',
+  'description',
+  'assignee',
+  'reporter',
+  'parent',
+  'labels',
+  'priority',
+  'body',
+  'visibility',
+  'accountId',
+  'id',
+  'key',
+  'name',
+  'jql',
+  'maxResults',
+  'nextPageToken',
+  'expand',
+  'content',
+  'type',
+  'version',
+  'text',
+  'attrs',
+  'marks',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  '',
+];
 
 export const jsonMutation: fc.Arbitrary<JsonMutation> = fc.record({
   kind: fc.constantFrom<JsonMutation['kind']>('drop', 'replace', 'retype', 'hugeArray', 'deepNest', 'hugeString', 'addField'),
   at: fc.nat(),
   value: anyJson,
   // sizes: mostly moderate, sometimes far beyond the server's limits
-  n: fc.oneof(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 300, max: 5000 }), fc.constantFrom(99, 100, 101, 200, 256, 511, 512, 513, 1000, 20_000, 100_000, 300_000)),
+  n: fc.oneof(
+    fc.integer({ min: 1, max: 300 }),
+    fc.integer({ min: 300, max: 5000 }),
+    fc.constantFrom(99, 100, 101, 200, 256, 511, 512, 513, 1000, 20_000, 100_000, 300_000),
+  ),
   name: fc.oneof(fc.constantFrom(...FIELD_NAMES), fc.string({ maxLength: 12 })),
 });
 
@@ -281,22 +419,38 @@ export function mutate(valid: Json, mutations: JsonMutation[]): Json {
     const current = path.reduce<Json>((o, k) => (o as Record<string | number, Json>)[k], root);
     let next: Json;
     switch (m.kind) {
-      case 'drop': next = undefined; break;
-      case 'replace': next = m.value; break;
-      case 'retype': next = retype(current); break;
-      case 'hugeArray': next = Array.from({ length: Math.min(m.n, 200_000) }, () => current); break;
-      case 'deepNest': next = deepNest(current, m.n, m.n % 2 === 0); break;
-      case 'hugeString': next = 'x'.repeat(Math.min(m.n * 4, LIMIT + 16)); break;
+      case 'drop':
+        next = undefined;
+        break;
+      case 'replace':
+        next = m.value;
+        break;
+      case 'retype':
+        next = retype(current);
+        break;
+      case 'hugeArray':
+        next = Array.from({ length: Math.min(m.n, 200_000) }, () => current);
+        break;
+      case 'deepNest':
+        next = deepNest(current, m.n, m.n % 2 === 0);
+        break;
+      case 'hugeString':
+        next = 'x'.repeat(Math.min(m.n * 4, LIMIT + 16));
+        break;
       case 'addField': {
         // A large n makes the added value a deep one: unknown properties are where validators do not look.
         const value = m.n >= 1000 ? deepNest(m.value, m.n, m.n % 2 === 1) : m.value;
-        next = current !== null && typeof current === 'object' && !Array.isArray(current)
-          ? Object.defineProperty({ ...(current) }, m.name, { value, enumerable: true, configurable: true, writable: true })
-          : { [m.name]: value, value: current };
+        next =
+          current !== null && typeof current === 'object' && !Array.isArray(current)
+            ? Object.defineProperty({ ...current }, m.name, { value, enumerable: true, configurable: true, writable: true })
+            : { [m.name]: value, value: current };
         break;
       }
     }
-    if (path.length === 0) { root = next === undefined ? {} : next; continue; }
+    if (path.length === 0) {
+      root = next === undefined ? {} : next;
+      continue;
+    }
     const parent = path.slice(0, -1).reduce<Json>((o, k) => (o as Record<string | number, Json>)[k], root) as Record<string | number, Json>;
     const last = path[path.length - 1]!;
     if (next === undefined) {
@@ -309,7 +463,9 @@ export function mutate(valid: Json, mutations: JsonMutation[]): Json {
   return root;
 }
 
-class Lit { constructor(readonly text: string) {} }
+class Lit {
+  constructor(readonly text: string) {}
+}
 
 /**
  * JSON text of a value, written without recursion, so the tests can send documents nested far
@@ -319,11 +475,17 @@ class Lit { constructor(readonly text: string) {} }
 export function jsonText(value: Json, cap = LIMIT + 64 * 1024): string {
   const parts: string[] = [];
   let size = 0;
-  const emit = (s: string) => { parts.push(s); size += s.length; };
+  const emit = (s: string) => {
+    parts.push(s);
+    size += s.length;
+  };
   const work: unknown[] = [value];
   while (work.length > 0 && size <= cap) {
     const w = work.pop();
-    if (w instanceof Lit) { emit(w.text); continue; }
+    if (w instanceof Lit) {
+      emit(w.text);
+      continue;
+    }
     if (Array.isArray(w)) {
       work.push(new Lit(']'));
       for (let i = w.length - 1; i >= 0; i--) {

@@ -4,8 +4,12 @@ import { CLOUD_ID, EMAILS, SITE_HOST, TOKENS } from '../../../../test/support/se
 
 describe.each(await storeKinds())('spec §5 authentication (%s)', (kind) => {
   let t: TestTracker;
-  beforeAll(async () => { t = await startTestTracker(kind); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await startTestTracker(kind);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('spec §4 endpoint 1 / §5 rule 7: tenant_info needs no authentication and gives the cloudId', async () => {
     const res = await fetch(`${t.url}/_edge/tenant_info`, { headers: { Host: SITE_HOST } });

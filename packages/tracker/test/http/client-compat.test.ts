@@ -5,8 +5,12 @@ import { CLOUD_ID, EMAILS } from '../../../../test/support/seed.js';
 /** Issue 15: what popular Jira clients call in normal use, answered in the vendor's shapes (validated by the helpers). */
 describe.each(await storeKinds())('ARCHITECTURE §1: every popular Jira client works unchanged (%s)', (kind) => {
   let t: TestTracker;
-  beforeAll(async () => { t = await startTestTracker(kind); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await startTestTracker(kind);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   describe('boolean query parameters in any case', () => {
     it('DELETE ?deleteSubtasks=True (python jira) deletes the parent with its sub-tasks; TRUE and true too', async () => {
@@ -43,7 +47,9 @@ describe.each(await storeKinds())('ARCHITECTURE §1: every popular Jira client w
       const before = await t.as('assigner').get('/search/jql?jql=project%3DABC&maxResults=5000');
       for (const [method, path, body] of cases) {
         const name = /[?&](\w+)=[^&]*$/.exec(path)![1]!;
-        const r = await t.as('assigner').raw(path, { method, ...(body ? { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } } : {}) });
+        const r = await t
+          .as('assigner')
+          .raw(path, { method, ...(body ? { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } } : {}) });
         expect(r.status, `${method} ${path}`).toBe(400);
         expect(r.body.errorMessages[0]).toBe(`The '${name}' parameter must be true or false (got '${/=([^&]*)$/.exec(path)![1]}').`);
       }
@@ -103,8 +109,17 @@ describe.each(await storeKinds())('ARCHITECTURE §1: every popular Jira client w
       const base = `${t.url}${form === 'gateway' ? `/ex/jira/${CLOUD_ID}` : ''}/rest/api/2`;
       const auth = { Authorization: `Basic ${Buffer.from(`${EMAILS.assigner}:tok-assigner-7f3a9c`).toString('base64')}`, 'Content-Type': 'application/json' };
       const before = (await t.as('assigner').get('/search/jql?jql=project%3DABC&maxResults=5000')).body.issues.length;
-      for (const [method, path] of [['GET', '/myself'], ['POST', '/issue'], ['GET', '/issue/ABC-1'], ['GET', '']] as const) {
-        const r = await fetch(`${base}${path}`, { method, headers: auth, ...(method === 'POST' ? { body: JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'v2' } }) } : {}) });
+      for (const [method, path] of [
+        ['GET', '/myself'],
+        ['POST', '/issue'],
+        ['GET', '/issue/ABC-1'],
+        ['GET', ''],
+      ] as const) {
+        const r = await fetch(`${base}${path}`, {
+          method,
+          headers: auth,
+          ...(method === 'POST' ? { body: JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'v2' } }) } : {}),
+        });
         expect(r.status, `${method} ${path}`).toBe(404);
         const body = (await r.json()) as { errorMessages: string[]; errors: object };
         expect(body.errorMessages[0]).toMatch(/^REST API version 2 is not served by jst-tracker: use \/rest\/api\/3/);
@@ -148,7 +163,9 @@ describe.each(await storeKinds())('ARCHITECTURE §1: every popular Jira client w
       const first = await t.as('executor').get('/project/search?maxResults=1');
       expect(first.body).toMatchObject({ startAt: 0, maxResults: 1, total: 2, isLast: false });
       expect(first.body.values.map((p: any) => p.key)).toEqual(['ABC']);
-      const next = await t.as('executor').raw(new URL(first.body.nextPage).pathname.replace(/^.*\/rest\/api\/3/, '') + new URL(first.body.nextPage).search, { method: 'GET' });
+      const next = await t
+        .as('executor')
+        .raw(new URL(first.body.nextPage).pathname.replace(/^.*\/rest\/api\/3/, '') + new URL(first.body.nextPage).search, { method: 'GET' });
       expect(next.body).toMatchObject({ startAt: 1, total: 2, isLast: true });
       expect(next.body.values.map((p: any) => p.key)).toEqual(['RST']);
       expect((await t.as('executor').get('/project/search?startAt=-1')).status).toBe(400);
@@ -176,7 +193,12 @@ describe.each(await storeKinds())('ARCHITECTURE §1: every popular Jira client w
 
     it('GET /statuscategory lists the four categories with integer ids', async () => {
       const r = await t.as('viewer').get('/statuscategory');
-      expect(r.body.map((c: any) => [c.id, c.key])).toEqual([[1, 'undefined'], [2, 'new'], [4, 'indeterminate'], [3, 'done']]);
+      expect(r.body.map((c: any) => [c.id, c.key])).toEqual([
+        [1, 'undefined'],
+        [2, 'new'],
+        [4, 'indeterminate'],
+        [3, 'done'],
+      ]);
     });
 
     it('GET /field lists the system fields with their JQL clause names; python jira maps names to ids from it', async () => {
@@ -263,7 +285,21 @@ describe.each(await storeKinds())('ARCHITECTURE §1: every popular Jira client w
     });
 
     it('every lookup needs a signed-in caller (401)', async () => {
-      for (const path of ['/project', '/project/ABC', '/status', '/status/Done', '/statuscategory', '/statuscategory/2', '/field', '/priority', '/priority/3', '/issuetype', '/issuetype/10001', '/issue/createmeta/ABC/issuetypes', '/user?accountId=x']) {
+      for (const path of [
+        '/project',
+        '/project/ABC',
+        '/status',
+        '/status/Done',
+        '/statuscategory',
+        '/statuscategory/2',
+        '/field',
+        '/priority',
+        '/priority/3',
+        '/issuetype',
+        '/issuetype/10001',
+        '/issue/createmeta/ABC/issuetypes',
+        '/user?accountId=x',
+      ]) {
         expect((await t.anonymous().get(path)).status, path).toBe(401);
       }
     });

@@ -4,8 +4,12 @@ import { EMAILS } from '../../../../test/support/seed.js';
 
 describe.each(await storeKinds())('spec §4 comments, users and projects (%s)', (kind) => {
   let t: TestTracker;
-  beforeAll(async () => { t = await startTestTracker(kind); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await startTestTracker(kind);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   describe('spec §4 endpoints 7 and 8: comments', () => {
     it('POST returns 201 with id, author and body; GET lists {startAt, maxResults, total, comments}', async () => {
@@ -49,7 +53,7 @@ describe.each(await storeKinds())('spec §4 comments, users and projects (%s)', 
       expect(view.body.fields.comment.comments).toEqual(all.body.comments);
     });
 
-    it('spec §2: a comment author\'s emailAddress shows only to that author, in the issue view too, whoever reads first', async () => {
+    it("spec §2: a comment author's emailAddress shows only to that author, in the issue view too, whoever reads first", async () => {
       const key = await createIssue(t, 'assigner', {});
       await t.as('executor').post(`/issue/${key}/comment`, { body: adf('mine') });
       for (const reader of ['assigner', 'executor', 'assigner', 'executor'] as const) {
@@ -64,7 +68,9 @@ describe.each(await storeKinds())('spec §4 comments, users and projects (%s)', 
       const key = await createIssue(t, 'assigner', {});
       const r = await t.as('assigner').post(`/issue/${key}/comment`, { body: 'just text' });
       expect(r.status).toBe(400);
-      expect(r.body.errors.body).toMatch(/^The field value is not valid Atlassian Document Format \(ADF\) content\. The value of 'body' is not valid ADF: a plain string was sent\./);
+      expect(r.body.errors.body).toMatch(
+        /^The field value is not valid Atlassian Document Format \(ADF\) content\. The value of 'body' is not valid ADF: a plain string was sent\./,
+      );
       expect((await t.as('assigner').post(`/issue/${key}/comment`, {})).status).toBe(400);
       expect((await t.as('assigner').get(`/issue/${key}/comment`)).body.total).toBe(0);
     });
@@ -77,8 +83,9 @@ describe.each(await storeKinds())('spec §4 comments, users and projects (%s)', 
     });
   });
 
-  describe('Jira\'s updateComment: PUT /issue/{key}/comment/{id}, by the comment\'s author only', () => {
-    const texts = async (key: string) => ((await t.as('assigner').get(`/issue/${key}/comment`)).body.comments as { body: unknown }[]).map((c) => JSON.stringify(c.body));
+  describe("Jira's updateComment: PUT /issue/{key}/comment/{id}, by the comment's author only", () => {
+    const texts = async (key: string) =>
+      ((await t.as('assigner').get(`/issue/${key}/comment`)).body.comments as { body: unknown }[]).map((c) => JSON.stringify(c.body));
 
     it('its author rewrites the body: 200 with the comment (same id, created kept, updated set); the list shows the new body, no new comment', async () => {
       const key = await createIssue(t, 'assigner', {});
@@ -90,10 +97,12 @@ describe.each(await storeKinds())('spec §4 comments, users and projects (%s)', 
       expect(r.body.updated >= posted.updated).toBe(true);
       expect(await texts(key)).toEqual([JSON.stringify(adf('Review tally\nABC-2: APPROVED — ok'))]);
       // The issue view shows the same, also when it was read (and perhaps kept) before the edit.
-      expect((await t.as('assigner').get(`/issue/${key}?fields=comment`)).body.fields.comment.comments[0].body).toEqual(adf('Review tally\nABC-2: APPROVED — ok'));
+      expect((await t.as('assigner').get(`/issue/${key}?fields=comment`)).body.fields.comment.comments[0].body).toEqual(
+        adf('Review tally\nABC-2: APPROVED — ok'),
+      );
     });
 
-    it('someone else\'s comment: 403 for a member who can see it, 404 for a non-member (spec §7 masking); nothing changes', async () => {
+    it("someone else's comment: 403 for a member who can see it, 404 for a non-member (spec §7 masking); nothing changes", async () => {
       const key = await createIssue(t, 'assigner', {});
       const posted = (await t.as('reviewer').post(`/issue/${key}/comment`, { body: adf('mine') })).body;
       const before = await texts(key);
@@ -104,7 +113,7 @@ describe.each(await storeKinds())('spec §4 comments, users and projects (%s)', 
       expect(await texts(key)).toEqual(before);
     });
 
-    it('a comment id that is not one of this issue\'s: 404 in Jira\'s words; a bad body: 400; nothing changes', async () => {
+    it("a comment id that is not one of this issue's: 404 in Jira's words; a bad body: 400; nothing changes", async () => {
       const key = await createIssue(t, 'assigner', {});
       const elsewhere = await createIssue(t, 'assigner', {});
       const posted = (await t.as('reviewer').post(`/issue/${key}/comment`, { body: adf('kept') })).body;
@@ -119,16 +128,20 @@ describe.each(await storeKinds())('spec §4 comments, users and projects (%s)', 
       }
       expect((await t.as('reviewer').put(`/issue/${key}/comment/${posted.id}`, {})).status).toBe(400);
       expect((await t.as('reviewer').put(`/issue/${key}/comment/${posted.id}`, { body: 'plain text is not ADF' })).status).toBe(400);
-      expect((await t.as('reviewer').put(`/issue/${key}/comment/${posted.id}`, { body: adf('x'), visibility: { type: 'role', value: 'Developers' } })).status).toBe(400);
+      expect(
+        (await t.as('reviewer').put(`/issue/${key}/comment/${posted.id}`, { body: adf('x'), visibility: { type: 'role', value: 'Developers' } })).status,
+      ).toBe(400);
       expect(await texts(key)).toEqual(before);
     });
   });
 
-  describe('Jira\'s updateComment under races: edits against each other and against a delete end in 200 or 404, never 500', () => {
-    it('ten edits at once: each 200, and the comment holds one of them whole; edits racing the issue\'s delete: 200 or 404', async () => {
+  describe("Jira's updateComment under races: edits against each other and against a delete end in 200 or 404, never 500", () => {
+    it("ten edits at once: each 200, and the comment holds one of them whole; edits racing the issue's delete: 200 or 404", async () => {
       const key = await createIssue(t, 'assigner', {});
       const posted = (await t.as('reviewer').post(`/issue/${key}/comment`, { body: adf('v0') })).body;
-      const edits = await Promise.all(Array.from({ length: 10 }, (_, i) => t.as('reviewer').put(`/issue/${key}/comment/${posted.id}`, { body: adf(`v${i + 1}`) })));
+      const edits = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => t.as('reviewer').put(`/issue/${key}/comment/${posted.id}`, { body: adf(`v${i + 1}`) })),
+      );
       expect(edits.map((r) => r.status)).toEqual(Array(10).fill(200));
       const now = (await t.as('assigner').get(`/issue/${key}/comment`)).body.comments as { body: unknown }[];
       expect(now).toHaveLength(1);

@@ -5,8 +5,9 @@ import { assertErrorCollection } from '../../../../test/support/openapi.js';
 import { EMAILS, TOKENS } from '../../../../test/support/seed.js';
 
 const LIMIT = 1024 * 1024;
-const task = (summary = 'A task', extra: Record<string, unknown> = {}) =>
-  ({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary, ...extra } });
+const task = (summary = 'A task', extra: Record<string, unknown> = {}) => ({
+  fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary, ...extra },
+});
 const JSON_CT = { 'Content-Type': 'application/json' };
 
 /** One request over a raw socket (for what fetch cannot send); the server closes after answering. */
@@ -15,7 +16,9 @@ function rawHttp(url: string, head: string, body: Buffer | string = ''): Promise
   return new Promise((resolve, reject) => {
     const sock = net.connect(Number(port), hostname);
     let data = '';
-    sock.on('data', (d) => { data += d.toString('utf8'); });
+    sock.on('data', (d) => {
+      data += d.toString('utf8');
+    });
     sock.on('error', (e) => (data ? undefined : reject(e)));
     sock.on('close', () => {
       const at = data.indexOf('\r\n\r\n');
@@ -49,7 +52,9 @@ describe.each(await storeKinds())('spec §7 / NOTES ErrorCollection: hostile and
     t = await startTestTracker(kind);
     created(await t.as('assigner').post('/issue', task('The first issue')));
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('spec §7 / NOTES (ErrorCollection): malformed JSON is 400 in the vendor shape, nothing written', async () => {
     for (const body of ['{"fields":', '{fields: {}}', "{'fields': {}}", '{"fields":{},}', 'nul', '{"a":1}{"b":2}']) {
@@ -65,8 +70,11 @@ describe.each(await storeKinds())('spec §7 / NOTES ErrorCollection: hostile and
     const garbage = await send('POST', '/issue', 'x'.repeat(LIMIT + 1));
     const json = await send('POST', '/issue', JSON.stringify(task('y'.repeat(1.1 * LIMIT))));
     const chunks = [JSON.stringify(task('z')).slice(0, -2), ', "pad": "', 'p'.repeat(LIMIT), '"}}'];
-    const chunked = await rawHttp(t.api, `POST ${new URL(t.api).pathname}/issue HTTP/1.1\nHost: x\nAuthorization: ${auth}\nContent-Type: application/json\nTransfer-Encoding: chunked`,
-      chunks.map((c) => `${Buffer.byteLength(c).toString(16)}\r\n${c}\r\n`).join('') + '0\r\n\r\n');
+    const chunked = await rawHttp(
+      t.api,
+      `POST ${new URL(t.api).pathname}/issue HTTP/1.1\nHost: x\nAuthorization: ${auth}\nContent-Type: application/json\nTransfer-Encoding: chunked`,
+      chunks.map((c) => `${Buffer.byteLength(c).toString(16)}\r\n${c}\r\n`).join('') + '0\r\n\r\n',
+    );
     for (const r of [garbage, json, chunked]) {
       expect(r.status).toBe(413);
       assertErrorCollection(r.body);
@@ -87,7 +95,11 @@ describe.each(await storeKinds())('spec §7 / NOTES ErrorCollection: hostile and
       expect(r.status, type).toBe(415);
       expect(r.body.errorMessages[0]).toMatch(/Content-Type: application\/json/);
     }
-    const untyped = await rawHttp(t.api, `POST ${new URL(t.api).pathname}/issue HTTP/1.1\nHost: x\nAuthorization: ${auth}\nContent-Length: ${valid.length}`, valid);
+    const untyped = await rawHttp(
+      t.api,
+      `POST ${new URL(t.api).pathname}/issue HTTP/1.1\nHost: x\nAuthorization: ${auth}\nContent-Length: ${valid.length}`,
+      valid,
+    );
     expect(untyped.status).toBe(415);
     assertErrorCollection(untyped.body);
     await nothingWritten();
@@ -110,7 +122,12 @@ describe.each(await storeKinds())('spec §7 / NOTES ErrorCollection: hostile and
   });
 
   it('an unsupported method on a known path is a 4xx and changes nothing', async () => {
-    for (const [method, path] of [['PATCH', '/issue/ABC-1'], ['PUT', '/issue'], ['DELETE', '/myself'], ['POST', '/issue/ABC-1/assignee']]) {
+    for (const [method, path] of [
+      ['PATCH', '/issue/ABC-1'],
+      ['PUT', '/issue'],
+      ['DELETE', '/myself'],
+      ['POST', '/issue/ABC-1/assignee'],
+    ]) {
       const r = await send(method!, path!, JSON.stringify({ fields: { summary: 'patched' }, accountId: null }));
       expect(r.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
       expect(r.status).toBeLessThan(500);
@@ -120,7 +137,10 @@ describe.each(await storeKinds())('spec §7 / NOTES ErrorCollection: hostile and
 
   it('a method a known path does not answer is 405 with an Allow header (as the hosted service does); an unknown path stays 404', async () => {
     for (const [method, path, allow] of [
-      ['PATCH', '/issue/ABC-1', 'DELETE, GET, HEAD, PUT'], ['DELETE', '/myself', 'GET, HEAD'], ['PUT', '/issue', 'POST'], ['PATCH', '/issue/ABC-1/transitions', 'GET, HEAD, POST'],
+      ['PATCH', '/issue/ABC-1', 'DELETE, GET, HEAD, PUT'],
+      ['DELETE', '/myself', 'GET, HEAD'],
+      ['PUT', '/issue', 'POST'],
+      ['PATCH', '/issue/ABC-1/transitions', 'GET, HEAD, POST'],
     ] as const) {
       const r = await send(method, path, JSON.stringify({ fields: { summary: 'patched' } }));
       expect(r.status, `${method} ${path}`).toBe(405);
@@ -134,7 +154,13 @@ describe.each(await storeKinds())('spec §7 / NOTES ErrorCollection: hostile and
 
   it('spec §7: a JSON array, number, string or null as the body of a write is 400, nothing written', async () => {
     for (const body of ['[]', '[{"fields":{}}]', '42', '"fields"', 'null', 'true']) {
-      for (const [method, path] of [['POST', '/issue'], ['PUT', '/issue/ABC-1'], ['POST', '/issue/ABC-1/comment'], ['POST', '/issue/ABC-1/transitions'], ['PUT', '/issue/ABC-1/assignee']]) {
+      for (const [method, path] of [
+        ['POST', '/issue'],
+        ['PUT', '/issue/ABC-1'],
+        ['POST', '/issue/ABC-1/comment'],
+        ['POST', '/issue/ABC-1/transitions'],
+        ['PUT', '/issue/ABC-1/assignee'],
+      ]) {
         expect((await send(method!, path!, body)).status, `${method} ${path} ${body}`).toBe(400);
       }
     }
@@ -154,7 +180,12 @@ describe.each(await storeKinds())('spec §7 / NOTES ErrorCollection: hostile and
       expect([201, 400], body).toContain(r.status);
       if (r.status === 201) expect((await t.as('assigner').get(`/issue/${created(r)}?fields=project`)).body.fields.project.key).toBe('ABC');
     }
-    for (const [method, path, body] of [['POST', '/issue/ABC-1/transitions', '{"transition":{"id":"__proto__"}}'], ['POST', '/issue/ABC-1/transitions', '{"transition":{"id":"constructor"}}'], ['PUT', '/issue/ABC-1/assignee', '{"accountId":"__proto__"}'], ['PUT', '/issue/ABC-1', '{"fields":{"constructor":{}}}']]) {
+    for (const [method, path, body] of [
+      ['POST', '/issue/ABC-1/transitions', '{"transition":{"id":"__proto__"}}'],
+      ['POST', '/issue/ABC-1/transitions', '{"transition":{"id":"constructor"}}'],
+      ['PUT', '/issue/ABC-1/assignee', '{"accountId":"__proto__"}'],
+      ['PUT', '/issue/ABC-1', '{"fields":{"constructor":{}}}'],
+    ]) {
       expect((await send(method!, path!, body)).status, body).toBe(400);
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -192,7 +223,7 @@ describe.each(await storeKinds())('spec §7 / NOTES ErrorCollection: hostile and
       if (!Array.isArray(huge.body)) expect(huge.body.maxResults).toBeLessThanOrEqual(5000);
       const far = await t.as('assigner').get(`${page}&startAt=99999999999999999999`);
       expect(far.status).toBe(200);
-      expect(Array.isArray(far.body) ? far.body : far.body.values ?? far.body.comments).toEqual([]);
+      expect(Array.isArray(far.body) ? far.body : (far.body.values ?? far.body.comments)).toEqual([]);
       expect((await t.as('assigner').get(`${page}&startAt=0&startAt=1&maxResults=2&maxResults=`)).status).toBe(200);
     }
     expect((await t.as('assigner').get('/issue/ABC-1/comment?orderBy=__proto__')).status).toBe(400);
@@ -203,7 +234,13 @@ describe.each(await storeKinds())('spec §7 / NOTES ErrorCollection: hostile and
   });
 
   it('spec §7 (issue missing → 404): ids and issue numbers beyond 32 bits are 404, not a database error', async () => {
-    for (const path of ['/issue/99999999999999', '/issue/ABC-999999999999', '/issue/ABC-2147483648', '/issue/99999999999999/comment', '/issue/99999999999999/transitions']) {
+    for (const path of [
+      '/issue/99999999999999',
+      '/issue/ABC-999999999999',
+      '/issue/ABC-2147483648',
+      '/issue/99999999999999/comment',
+      '/issue/99999999999999/transitions',
+    ]) {
       expect((await t.as('assigner').get(path)).status, path).toBe(404);
     }
     expect((await t.as('assigner').get('/project/99999999999999/statuses')).status).toBe(404);
@@ -228,7 +265,15 @@ describe.each(await storeKinds())('spec §7 / NOTES ErrorCollection: hostile and
       expect((await send('POST', '/issue', body)).body.errorMessages[0]).toMatch(/NUL/);
     }
     expect((await send('PUT', '/issue/ABC-1/assignee', '{"accountId":"a\\u0000b"}')).status).toBe(400);
-    expect((await send('POST', '/issue/ABC-1/comment', JSON.stringify({ body: { type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text: '\u0000' }] }] } }))).status).toBe(400);
+    expect(
+      (
+        await send(
+          'POST',
+          '/issue/ABC-1/comment',
+          JSON.stringify({ body: { type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text: '\u0000' }] }] } }),
+        )
+      ).status,
+    ).toBe(400);
     for (const path of ['/user/search?query=a%00b', '/user/search?accountId=%00', '/project/search?query=%00', '/project/A%00BC/statuses', '/issue/ABC%00-1']) {
       expect((await t.as('assigner').get(path)).status, path).toBe(400);
     }

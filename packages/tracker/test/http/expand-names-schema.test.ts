@@ -3,9 +3,20 @@ import { createIssue, startTestTracker, storeKinds, type TestTracker } from '../
 
 /** What Jira Cloud reports for its system fields under `expand=names,schema`, written out by hand. */
 const NAMES = {
-  summary: 'Summary', description: 'Description', issuetype: 'Issue Type', project: 'Project', status: 'Status',
-  parent: 'Parent', subtasks: 'Sub-tasks', assignee: 'Assignee', reporter: 'Reporter', creator: 'Creator',
-  created: 'Created', updated: 'Updated', labels: 'Labels', comment: 'Comment',
+  summary: 'Summary',
+  description: 'Description',
+  issuetype: 'Issue Type',
+  project: 'Project',
+  status: 'Status',
+  parent: 'Parent',
+  subtasks: 'Sub-tasks',
+  assignee: 'Assignee',
+  reporter: 'Reporter',
+  creator: 'Creator',
+  created: 'Created',
+  updated: 'Updated',
+  labels: 'Labels',
+  comment: 'Comment',
 };
 const SCHEMA = {
   summary: { type: 'string', system: 'summary' },
@@ -34,7 +45,9 @@ describe.each(await storeKinds())('expand=names,schema on GET /issue and /search
     task = await createIssue(t, 'assigner', { summary: 'Parent task' });
     subtask = await createIssue(t, 'assigner', { issuetype: { name: 'Subtask' }, parent: { key: task }, summary: 'Child' });
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   describe('GET /issue', () => {
     it('without expand there is neither names nor schema', async () => {
@@ -73,10 +86,25 @@ describe.each(await storeKinds())('expand=names,schema on GET /issue and /search
     const jql = 'project = ABC ORDER BY key';
 
     it.each(['POST', 'GET'] as const)('%s: expand "names,schema" gives names and schema of the returned fields', async (via) => {
-      const fields = ['summary', 'status', 'assignee', 'issuetype', 'project', 'parent', 'description', 'created', 'updated', 'subtasks', 'comment', 'reporter', 'creator'];
-      const r = via === 'POST'
-        ? await t.as('assigner').post('/search/jql', { jql, fields, expand: 'names,schema' })
-        : await t.as('assigner').get(`/search/jql?jql=${encodeURIComponent(jql)}&fields=${fields.join(',')}&expand=names,schema`);
+      const fields = [
+        'summary',
+        'status',
+        'assignee',
+        'issuetype',
+        'project',
+        'parent',
+        'description',
+        'created',
+        'updated',
+        'subtasks',
+        'comment',
+        'reporter',
+        'creator',
+      ];
+      const r =
+        via === 'POST'
+          ? await t.as('assigner').post('/search/jql', { jql, fields, expand: 'names,schema' })
+          : await t.as('assigner').get(`/search/jql?jql=${encodeURIComponent(jql)}&fields=${fields.join(',')}&expand=names,schema`);
       expect(r.status).toBe(200);
       expect(r.body.issues).toHaveLength(2);
       // The sub-task carries `parent`, so the page does.

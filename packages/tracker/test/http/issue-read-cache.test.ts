@@ -44,8 +44,15 @@ function getWithHost(url: string, host: string, authorization: string): Promise<
   return new Promise((resolve, reject) => {
     request(url, { headers: { host, authorization } }, (res) => {
       let text = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; }).on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-    }).on('error', reject).end();
+      res
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => {
+          text += chunk;
+        })
+        .on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -56,7 +63,9 @@ describe('GET /issue read cache (sqlite)', () => {
     t = await startTestTracker('sqlite');
     executorId = (await t.as('executor').get('/myself')).body.accountId;
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('answers a repeated read from the cache, byte for byte and header for header as the render', async () => {
     const key = await createIssue(t, 'assigner', { description: adf('Cache me'), assignee: { accountId: executorId } });
@@ -104,7 +113,7 @@ describe('GET /issue read cache (sqlite)', () => {
     expect(last.subtasks).toHaveLength(1);
   });
 
-  it('a change to a related issue is seen too: the parent\'s summary inside its sub-task', async () => {
+  it("a change to a related issue is seen too: the parent's summary inside its sub-task", async () => {
     const parent = await createIssue(t, 'assigner', { summary: 'Parent v1' });
     const child = await createIssue(t, 'assigner', { issuetype: { name: 'Subtask' }, parent: { key: parent } });
     const path = `/issue/${child}?fields=parent`;
@@ -243,7 +252,7 @@ describe('GET /issue read cache (sqlite)', () => {
     }
   });
 
-  it('wrong, missing and other users\' credentials are refused on a cached key as on any other', async () => {
+  it("wrong, missing and other users' credentials are refused on a cached key as on any other", async () => {
     const key = await createIssue(t, 'assigner', {});
     const path = `/issue/${key}?fields=summary`;
     await warm(t, 'executor', path);
@@ -331,14 +340,29 @@ describe('GET /issue read cache (sqlite)', () => {
   it('is off when requests are logged (--log-level info or debug): every read shows in the log', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'jst-cache-log-'));
     let logs = '';
-    const server = await startServer({ port: 0, dataDir: dir, seed: parseSeed(testSeed()), logLevel: 'info', logStream: { write: (line: string) => { logs += line; } } });
+    const server = await startServer({
+      port: 0,
+      dataDir: dir,
+      seed: parseSeed(testSeed()),
+      logLevel: 'info',
+      logStream: {
+        write: (line: string) => {
+          logs += line;
+        },
+      },
+    });
     try {
       expect(server.app.issueReadCache).toBeNull();
       expect(server.app.issueReadFront).toBeNull();
       const auth = basic(EMAILS.assigner, TOKENS.assigner);
       const api = `${server.url}/rest/api/3`;
-      const created = await send(`${api}/issue`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'Logged' } }) });
-      for (let i = 0; i < 3; i++) expect((await send(`${api}/issue/${created.body.key}?fields=summary`, { headers: { authorization: auth } })).status).toBe(200);
+      const created = await send(`${api}/issue`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'Logged' } }),
+      });
+      for (let i = 0; i < 3; i++)
+        expect((await send(`${api}/issue/${created.body.key}?fields=summary`, { headers: { authorization: auth } })).status).toBe(200);
       expect(logs.split('\n').filter((l) => l.includes('incoming request') && l.includes(`/issue/${created.body.key}`)).length).toBe(3);
     } finally {
       await server.close();
@@ -346,7 +370,7 @@ describe('GET /issue read cache (sqlite)', () => {
     }
   });
 
-  it('is off with readCacheBytes 0, and on PostgreSQL (other processes\' commits cannot be seen there)', async () => {
+  it("is off with readCacheBytes 0, and on PostgreSQL (other processes' commits cannot be seen there)", async () => {
     const off = await startTestTracker('sqlite', undefined, { server: { readCacheBytes: 0 } });
     try {
       expect(off.server.app.issueReadCache).toBeNull();
@@ -367,17 +391,26 @@ describe('GET /issue read cache (sqlite)', () => {
     const key = await createIssue(t, 'assigner', { summary: 'Raced' });
     const path = `/issue/${key}?fields=summary,comment,assignee`;
     const op = fc.constantFrom('read', 'read', 'read', 'edit', 'comment', 'assign');
-    await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
-      await Promise.all(ops.map((o, i) => {
-        switch (o) {
-          case 'edit': return t.as('assigner').put(`/issue/${key}`, { fields: { summary: `Raced ${i} ${serial++}` } });
-          case 'comment': return t.as('assigner').post(`/issue/${key}/comment`, { body: adf(`c${i}`) });
-          case 'assign': return t.as('assigner').put(`/issue/${key}/assignee`, { accountId: i % 2 ? executorId : null });
-          default: return t.as('executor').get(path);
-        }
-      }));
-      const { got, oracle } = await readTwice(t, 'executor', path);
-      expect(got.text).toBe(oracle.text);
-    }), { numRuns: 25 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
+        await Promise.all(
+          ops.map((o, i) => {
+            switch (o) {
+              case 'edit':
+                return t.as('assigner').put(`/issue/${key}`, { fields: { summary: `Raced ${i} ${serial++}` } });
+              case 'comment':
+                return t.as('assigner').post(`/issue/${key}/comment`, { body: adf(`c${i}`) });
+              case 'assign':
+                return t.as('assigner').put(`/issue/${key}/assignee`, { accountId: i % 2 ? executorId : null });
+              default:
+                return t.as('executor').get(path);
+            }
+          }),
+        );
+        const { got, oracle } = await readTwice(t, 'executor', path);
+        expect(got.text).toBe(oracle.text);
+      }),
+      { numRuns: 25 },
+    );
   });
 });

@@ -10,14 +10,25 @@ import { EMAILS, TOKENS, type Who } from '../../../../test/support/seed.js';
  */
 const FIELDS = 'summary,description,status,assignee,reporter,comment,subtasks,parent,issuetype,project,created,updated';
 
-interface Raw { status: number; headers: Record<string, string | string[] | undefined>; text: string }
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
 
 function get(url: string, headers: Record<string, string>): Promise<Raw> {
   return new Promise((resolve, reject) => {
     request(url, { headers }, (res) => {
       let text = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; }).on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-    }).on('error', reject).end();
+      res
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => {
+          text += chunk;
+        })
+        .on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -50,15 +61,24 @@ describe.each(await storeKinds())('GET /issue answered before Fastify (%s)', (ki
     // Every role has signed in once: the front answers only callers whose sign-in is remembered.
     for (const who of ['assigner', 'reviewer', 'viewer', 'outsider'] as const) await t.as(who).get('/myself');
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('answers a read byte for byte and header for header as the route does, in both address forms and served versions', async () => {
     const key = await createIssue(t, 'assigner', { description: adf('Front door — ünïcode'), assignee: { accountId: executorId } });
     await t.as('reviewer').post(`/issue/${key}/comment`, { body: adf('A comment') });
-    const sub = (await t.as('assigner').post('/issue', { fields: { project: { key: 'ABC' }, parent: { key }, issuetype: { name: 'Subtask' }, summary: 'A sub-task' } })).body.key as string;
+    const sub = (
+      await t.as('assigner').post('/issue', { fields: { project: { key: 'ABC' }, parent: { key }, issuetype: { name: 'Subtask' }, summary: 'A sub-task' } })
+    ).body.key as string;
     const bases = [t.api, t.siteApi, t.api.replace('/api/3', '/api/latest'), t.siteApi.replace('/api/3', '/api/latest')];
     for (const base of bases) {
-      for (const path of [`/issue/${key}?fields=${FIELDS}`, `/issue/${sub}?fields=${FIELDS}&expand=names,schema`, `/issue/${key}`, `/issue/${(await t.as('executor').get(`/issue/${key}`)).body.id}?fields=summary&fields=comment`]) {
+      for (const path of [
+        `/issue/${key}?fields=${FIELDS}`,
+        `/issue/${sub}?fields=${FIELDS}&expand=names,schema`,
+        `/issue/${key}`,
+        `/issue/${(await t.as('executor').get(`/issue/${key}`)).body.id}?fields=summary&fields=comment`,
+      ]) {
         for (const who of ['executor', 'reviewer'] as const) {
           const { got, routed, answered } = await readBoth(`${base}${path}`, { authorization: authOf(who) });
           expect(answered, `${base}${path}`).toBe(1);
@@ -142,7 +162,7 @@ describe.each(await storeKinds())('GET /issue answered before Fastify (%s)', (ki
     }
   });
 
-  it('answers while a transaction is open on the store: the reads wait their turn, and the reply is the route\'s', async () => {
+  it("answers while a transaction is open on the store: the reads wait their turn, and the reply is the route's", async () => {
     const key = await createIssue(t, 'assigner', { description: adf('Read during a transaction') });
     await t.as('reviewer').post(`/issue/${key}/comment`, { body: adf('A comment') });
     const url = `${t.api}/issue/${key}?fields=${FIELDS}`;
@@ -151,10 +171,14 @@ describe.each(await storeKinds())('GET /issue answered before Fastify (%s)', (ki
     const { store } = t.server;
     let release!: () => void;
     let opened!: () => void;
-    const open = new Promise<void>((resolve) => { opened = resolve; });
+    const open = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
     const transaction = store.transaction(async () => {
       opened();
-      await new Promise<void>((resolve) => { release = resolve; });
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
     });
     await open;
     if (kind === 'sqlite') expect(store.readsNow).toBe(false);
@@ -170,7 +194,7 @@ describe.each(await storeKinds())('GET /issue answered before Fastify (%s)', (ki
     if (kind === 'sqlite') expect(store.readsNow).toBe(true);
   });
 
-  it('a caller not remembered yet is signed in by the route; the next read is the front\'s', async () => {
+  it("a caller not remembered yet is signed in by the route; the next read is the front's", async () => {
     const fresh = await startTestTracker(kind);
     try {
       const key = await createIssue(fresh, 'assigner', {});
@@ -203,7 +227,11 @@ describe('GET /issue before Fastify: off or handed on', () => {
       const key = await createIssue(proxied, 'assigner', {});
       const auth = authOf('executor');
       for (let i = 0; i < 2; i++) {
-        const got = await get(`${proxied.siteApi}/issue/${key}?fields=summary`, { authorization: auth, 'x-forwarded-host': 'jira.example', 'x-forwarded-proto': 'https' });
+        const got = await get(`${proxied.siteApi}/issue/${key}?fields=summary`, {
+          authorization: auth,
+          'x-forwarded-host': 'jira.example',
+          'x-forwarded-proto': 'https',
+        });
         expect(JSON.parse(got.text).self).toMatch(/^https:\/\/jira\.example\/rest\/api\/3\/issue\//);
       }
       expect(proxied.server.app.issueReadFront!.answered).toBe(0);

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adf, createIssue, startTestTracker, storeKinds, type TestTracker } from '../../../../test/support/tracker.js';
 import { EMAILS } from '../../../../test/support/seed.js';
 
-const task = (fields: Record<string, unknown> = {}) => ({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'Write the parser', ...fields } });
+const task = (fields: Record<string, unknown> = {}) => ({
+  fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'Write the parser', ...fields },
+});
 
 describe.each(await storeKinds())('spec §4 issues (%s)', (kind) => {
   let t: TestTracker;
@@ -12,7 +14,9 @@ describe.each(await storeKinds())('spec §4 issues (%s)', (kind) => {
     ids = {} as typeof ids;
     for (const who of ['assigner', 'executor', 'reviewer', 'viewer'] as const) ids[who] = (await t.as(who).get('/myself')).body.accountId;
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   describe('spec §4 endpoint 6 / client rule 3: create', () => {
     it('returns 201 {id, key, self}; the key is PROJECT-n and creator and reporter are the caller', async () => {
@@ -46,7 +50,7 @@ describe.each(await storeKinds())('spec §4 issues (%s)', (kind) => {
       expect(byId.body.key).toBe(r.body.key);
     });
 
-    it('a Subtask needs parent.key; it is honoured and shows in the parent\'s subtasks', async () => {
+    it("a Subtask needs parent.key; it is honoured and shows in the parent's subtasks", async () => {
       const parent = await createIssue(t, 'assigner', { summary: 'Parent' });
       const r = await t.as('assigner').post('/issue', task({ issuetype: { name: 'Subtask' }, parent: { key: parent }, summary: 'Child' }));
       expect(r.status).toBe(201);
@@ -81,7 +85,9 @@ describe.each(await storeKinds())('spec §4 issues (%s)', (kind) => {
       const r = await t.as('assigner').post('/issue', task({ description: 'plain text' }));
       expect(r.status).toBe(400);
       expect(r.body.errorMessages).toEqual([]);
-      expect(r.body.errors.description).toMatch(/^The field value is not valid Atlassian Document Format \(ADF\) content\. The value of 'description' is not valid ADF: a plain string was sent\./);
+      expect(r.body.errors.description).toMatch(
+        /^The field value is not valid Atlassian Document Format \(ADF\) content\. The value of 'description' is not valid ADF: a plain string was sent\./,
+      );
       const bad = await t.as('assigner').post('/issue', task({ description: { type: 'doc', version: 1, content: [{ type: 'blink' }] } }));
       expect(bad.body.errors.description).toMatch(/\$\.content\[0\]/);
     });
@@ -219,7 +225,8 @@ describe.each(await storeKinds())('spec §4 issues (%s)', (kind) => {
     it('refuses a parent with sub-tasks unless deleteSubtasks=true, then deletes them all; reads give 404', async () => {
       const parent = await createIssue(t, 'assigner', {});
       const subs = [];
-      for (let i = 0; i < 2; i++) subs.push((await t.as('assigner').post('/issue', task({ issuetype: { name: 'Subtask' }, parent: { key: parent } }))).body.key);
+      for (let i = 0; i < 2; i++)
+        subs.push((await t.as('assigner').post('/issue', task({ issuetype: { name: 'Subtask' }, parent: { key: parent } }))).body.key);
       const refused = await t.as('assigner').del(`/issue/${parent}`);
       expect(refused.status).toBe(400);
       expect(refused.body.errorMessages[0]).toMatch(/deleteSubtasks=true/);

@@ -11,9 +11,25 @@ import { createIssue, startTestTracker, storeKinds, type TestTracker } from '../
  * schema, and the real replies match it (and, through the test client, the vendor's OpenAPI).
  */
 
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; pattern?: string; minimum?: number;
-  maxLength?: number; maxItems?: number; enum?: string[]; anyOf?: Schema[]; additionalProperties?: boolean; items?: Schema; [k: string]: unknown };
-interface Route { method: string; url: string; schema?: { params?: Schema; querystring?: Schema; body?: Schema; response?: Record<string, Schema> } }
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  pattern?: string;
+  minimum?: number;
+  maxLength?: number;
+  maxItems?: number;
+  enum?: string[];
+  anyOf?: Schema[];
+  additionalProperties?: boolean;
+  items?: Schema;
+  [k: string]: unknown;
+};
+interface Route {
+  method: string;
+  url: string;
+  schema?: { params?: Schema; querystring?: Schema; body?: Schema; response?: Record<string, Schema> };
+}
 
 const PREFIX = '/ex/jira/:cloudId/rest/api/3';
 /** Parameters jira.js sends as `false` when it left them out: read as absent (http/validation.ts). */
@@ -24,8 +40,14 @@ const RUNS = 12;
 function badQueryValue(name: string, s: Schema): fc.Arbitrary<string> | null {
   const usable = (v: string) => v !== '' && !(v === 'false' && FALSE_MEANS_ABSENT.has(name));
   if (s.type === 'integer') {
-    const notDigits = fc.string({ minLength: 1, maxLength: 12 }).filter((v) => !/^\d+$/.test(v) && usable(v) && !(/^-\d+$/.test(v) && (s.minimum ?? -Infinity) < 0));
-    return fc.oneof(notDigits, fc.constantFrom('1e3', '0x10', ' 5', '1.5', '+7'), ...(s.minimum !== undefined ? [fc.integer({ min: -1_000_000, max: s.minimum - 1 }).map(String)] : []));
+    const notDigits = fc
+      .string({ minLength: 1, maxLength: 12 })
+      .filter((v) => !/^\d+$/.test(v) && usable(v) && !(/^-\d+$/.test(v) && (s.minimum ?? -Infinity) < 0));
+    return fc.oneof(
+      notDigits,
+      fc.constantFrom('1e3', '0x10', ' 5', '1.5', '+7'),
+      ...(s.minimum !== undefined ? [fc.integer({ min: -1_000_000, max: s.minimum - 1 }).map(String)] : []),
+    );
   }
   if (s.enum) return fc.string({ minLength: 1, maxLength: 20 }).filter((v) => usable(v) && !s.enum!.includes(v));
   if (s.pattern) {
@@ -41,20 +63,31 @@ function badBodyValue(s: Schema): fc.Arbitrary<unknown> | null {
   const admitted = new Set((s.anyOf ?? [s]).flatMap((b) => [b.type ?? 'any'].flat()));
   if (admitted.has('any')) return null;
   const byType: [string, fc.Arbitrary<unknown>][] = [
-    ['string', fc.string({ maxLength: 10 })], ['integer', fc.integer()], ['boolean', fc.boolean()],
-    ['object', fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.integer(), { maxKeys: 2 })], ['array', fc.array(fc.integer(), { maxLength: 3 })],
-    ['null', fc.constant(null)], ['number', fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Number.isInteger(n))],
+    ['string', fc.string({ maxLength: 10 })],
+    ['integer', fc.integer()],
+    ['boolean', fc.boolean()],
+    ['object', fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.integer(), { maxKeys: 2 })],
+    ['array', fc.array(fc.integer(), { maxLength: 3 })],
+    ['null', fc.constant(null)],
+    ['number', fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Number.isInteger(n))],
   ];
-  const wrong = byType.filter(([type]) => !admitted.has(type) && !(type === 'integer' && admitted.has('number')) && !(type === 'number' && admitted.has('integer') && false));
+  const wrong = byType.filter(
+    ([type]) => !admitted.has(type) && !(type === 'integer' && admitted.has('number')) && !(type === 'number' && admitted.has('integer') && false),
+  );
   return wrong.length === 0 ? null : fc.oneof(...wrong.map(([, arb]) => arb));
 }
 
 /** A path for the route: any value will do for its parameters, since validation runs before the handler. */
-const pathOf = (url: string, key: string) => url.slice(PREFIX.length).replace(/:(\w+)/g, (_m, name: string) => (name === 'issueIdOrKey' ? key : name === 'projectIdOrKey' ? 'ABC' : '1'));
+const pathOf = (url: string, key: string) =>
+  url.slice(PREFIX.length).replace(/:(\w+)/g, (_m, name: string) => (name === 'issueIdOrKey' ? key : name === 'projectIdOrKey' ? 'ABC' : '1'));
 
 const isErrorCollectionNaming = (body: any, name: string) =>
-  Array.isArray(body?.errorMessages) && body.errorMessages.length === 1 && typeof body.errorMessages[0] === 'string'
-  && body.errorMessages[0].includes(name) && typeof body.errors === 'object' && Object.keys(body.errors).length === 0;
+  Array.isArray(body?.errorMessages) &&
+  body.errorMessages.length === 1 &&
+  typeof body.errorMessages[0] === 'string' &&
+  body.errorMessages[0].includes(name) &&
+  typeof body.errors === 'object' &&
+  Object.keys(body.errors).length === 0;
 
 /** The schema with every object closed (no property it does not declare): a reply must be exactly the declared shape. */
 function closed(s: Schema): Schema {
@@ -77,7 +110,9 @@ describe.each(await storeKinds())('ARCHITECTURE §17: route schemas (%s)', (kind
     routes = (t.server.app.routeTable as Route[]).filter((r) => r.url.startsWith(PREFIX) && r.method !== 'HEAD');
     key = await createIssue(t, 'assigner', {});
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('every REST route declares a response schema with the ErrorCollection for refusals, and a schema for each path parameter', () => {
     expect(routes.length).toBeGreaterThan(25);
@@ -99,14 +134,20 @@ describe.each(await storeKinds())('ARCHITECTURE §17: route schemas (%s)', (kind
         const items = s.type === 'array' ? s.items! : s;
         const bad = badQueryValue(name, items);
         if (!bad) continue;
-        await fc.assert(fc.asyncProperty(bad, async (value) => {
-          cases++;
-          const required = Object.fromEntries((r.schema!.querystring!.required ?? []).filter((n) => n !== name).map((n) => [n, 'x']));
-          const query = new URLSearchParams({ ...required, [name]: value });
-          const res = await t.as('assigner').raw(`${pathOf(r.url, key)}?${query}`, { method: r.method, ...(r.schema?.body ? { body: '{}', headers: { 'Content-Type': 'application/json' } } : {}) });
-          expect(res.status, `${r.method} ${r.url}?${name}=${value}`).toBe(400);
-          expect(isErrorCollectionNaming(res.body, `'${name}'`), `${r.method} ${r.url}?${name}=${value}: ${res.text}`).toBe(true);
-        }), { numRuns: RUNS });
+        await fc.assert(
+          fc.asyncProperty(bad, async (value) => {
+            cases++;
+            const required = Object.fromEntries((r.schema!.querystring!.required ?? []).filter((n) => n !== name).map((n) => [n, 'x']));
+            const query = new URLSearchParams({ ...required, [name]: value });
+            const res = await t.as('assigner').raw(`${pathOf(r.url, key)}?${query}`, {
+              method: r.method,
+              ...(r.schema?.body ? { body: '{}', headers: { 'Content-Type': 'application/json' } } : {}),
+            });
+            expect(res.status, `${r.method} ${r.url}?${name}=${value}`).toBe(400);
+            expect(isErrorCollectionNaming(res.body, `'${name}'`), `${r.method} ${r.url}?${name}=${value}: ${res.text}`).toBe(true);
+          }),
+          { numRuns: RUNS },
+        );
       }
       for (const name of r.schema?.querystring?.required ?? []) {
         const res = await t.as('assigner').raw(pathOf(r.url, key), { method: r.method });
@@ -121,33 +162,46 @@ describe.each(await storeKinds())('ARCHITECTURE §17: route schemas (%s)', (kind
   it('property: a body property of a type its schema does not admit, an unknown one where none is allowed, or a body that is not an object, is 400 naming it; nothing written', async () => {
     const before = await snapshot();
     let cases = 0;
-    const post = (r: Route, body: unknown) => t.as('assigner').raw(pathOf(r.url, key), { method: r.method, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+    const post = (r: Route, body: unknown) =>
+      t.as('assigner').raw(pathOf(r.url, key), { method: r.method, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
     for (const r of routes.filter((x) => x.schema?.body)) {
       const body = r.schema!.body!;
-      await fc.assert(fc.asyncProperty(fc.oneof(fc.array(fc.integer(), { maxLength: 2 }), fc.integer(), fc.string({ maxLength: 8 }), fc.boolean()), async (value) => {
-        cases++;
-        const res = await post(r, value);
-        expect(res.status, `${r.method} ${r.url} body ${JSON.stringify(value)}`).toBe(400);
-        expect(isErrorCollectionNaming(res.body, 'The request body must be a JSON object'), res.text).toBe(true);
-      }), { numRuns: RUNS });
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(fc.array(fc.integer(), { maxLength: 2 }), fc.integer(), fc.string({ maxLength: 8 }), fc.boolean()), async (value) => {
+          cases++;
+          const res = await post(r, value);
+          expect(res.status, `${r.method} ${r.url} body ${JSON.stringify(value)}`).toBe(400);
+          expect(isErrorCollectionNaming(res.body, 'The request body must be a JSON object'), res.text).toBe(true);
+        }),
+        { numRuns: RUNS },
+      );
       for (const [name, s] of Object.entries(body.properties ?? {})) {
         const bad = badBodyValue(s);
         if (!bad) continue;
-        await fc.assert(fc.asyncProperty(bad, async (value) => {
-          cases++;
-          const res = await post(r, { [name]: value });
-          expect(res.status, `${r.method} ${r.url} {${name}: ${JSON.stringify(value)}}`).toBe(400);
-          expect(isErrorCollectionNaming(res.body, `'${name}'`), `${r.method} ${r.url} {${name}: ${JSON.stringify(value)}}: ${res.text}`).toBe(true);
-        }), { numRuns: RUNS });
+        await fc.assert(
+          fc.asyncProperty(bad, async (value) => {
+            cases++;
+            const res = await post(r, { [name]: value });
+            expect(res.status, `${r.method} ${r.url} {${name}: ${JSON.stringify(value)}}`).toBe(400);
+            expect(isErrorCollectionNaming(res.body, `'${name}'`), `${r.method} ${r.url} {${name}: ${JSON.stringify(value)}}: ${res.text}`).toBe(true);
+          }),
+          { numRuns: RUNS },
+        );
       }
       if (body.additionalProperties === false) {
         const known = Object.keys(body.properties ?? {});
-        await fc.assert(fc.asyncProperty(fc.stringMatching(/^[A-Za-z_]{1,12}$/).filter((k) => !known.includes(k)), async (name) => {
-          cases++;
-          const res = await post(r, { [name]: 1 });
-          expect(res.status).toBe(400);
-          expect(isErrorCollectionNaming(res.body, `Unrecognized field "${name}"`), res.text).toBe(true);
-        }), { numRuns: RUNS });
+        await fc.assert(
+          fc.asyncProperty(
+            fc.stringMatching(/^[A-Za-z_]{1,12}$/).filter((k) => !known.includes(k)),
+            async (name) => {
+              cases++;
+              const res = await post(r, { [name]: 1 });
+              expect(res.status).toBe(400);
+              expect(isErrorCollectionNaming(res.body, `Unrecognized field "${name}"`), res.text).toBe(true);
+            },
+          ),
+          { numRuns: RUNS },
+        );
       }
     }
     expect(cases).toBeGreaterThan(80);
@@ -157,12 +211,30 @@ describe.each(await storeKinds())('ARCHITECTURE §17: route schemas (%s)', (kind
   it('the replies of every read route match the response schema it declares', async () => {
     const ajv = new Ajv({ strict: false, allErrors: true });
     const reads: [string, string][] = [
-      ['/myself', ''], ['/serverInfo', ''], ['/user/search', '?query=a'], ['/user', `?accountId=${(await t.as('executor').get('/myself')).body.accountId}`],
-      ['/project', '?expand=description,lead,issueTypes'], ['/project/search', '?expand=lead'], ['/project/:projectIdOrKey', ''], ['/project/:projectIdOrKey/statuses', ''],
-      ['/status', ''], ['/status/:idOrName', ''], ['/statuscategory', ''], ['/statuscategory/:idOrKey', ''], ['/priority', ''], ['/priority/:id', ''],
-      ['/issuetype', ''], ['/issuetype/:id', ''], ['/field', ''], ['/issue/createmeta/:projectIdOrKey/issuetypes', ''],
-      ['/issue/createmeta/:projectIdOrKey/issuetypes/:issueTypeId', ''], ['/issue/:issueIdOrKey', '?expand=names,schema'], ['/issue/:issueIdOrKey/comment', ''],
-      ['/issue/:issueIdOrKey/transitions', ''], ['/issue/:issueIdOrKey/editmeta', ''], ['/search/jql', '?jql=project%3DABC&fields=*all&expand=names,schema'],
+      ['/myself', ''],
+      ['/serverInfo', ''],
+      ['/user/search', '?query=a'],
+      ['/user', `?accountId=${(await t.as('executor').get('/myself')).body.accountId}`],
+      ['/project', '?expand=description,lead,issueTypes'],
+      ['/project/search', '?expand=lead'],
+      ['/project/:projectIdOrKey', ''],
+      ['/project/:projectIdOrKey/statuses', ''],
+      ['/status', ''],
+      ['/status/:idOrName', ''],
+      ['/statuscategory', ''],
+      ['/statuscategory/:idOrKey', ''],
+      ['/priority', ''],
+      ['/priority/:id', ''],
+      ['/issuetype', ''],
+      ['/issuetype/:id', ''],
+      ['/field', ''],
+      ['/issue/createmeta/:projectIdOrKey/issuetypes', ''],
+      ['/issue/createmeta/:projectIdOrKey/issuetypes/:issueTypeId', ''],
+      ['/issue/:issueIdOrKey', '?expand=names,schema'],
+      ['/issue/:issueIdOrKey/comment', ''],
+      ['/issue/:issueIdOrKey/transitions', ''],
+      ['/issue/:issueIdOrKey/editmeta', ''],
+      ['/search/jql', '?jql=project%3DABC&fields=*all&expand=names,schema'],
     ];
     await t.as('assigner').post(`/issue/${key}/comment`, { body: { type: 'doc', version: 1, content: [] } });
     const ids: Record<string, string> = { issueIdOrKey: key, projectIdOrKey: 'ABC', idOrName: 'To Do', idOrKey: 'new', id: '10001', issueTypeId: '10001' };

@@ -3,8 +3,18 @@ import { basic, startTestTracker, storeKinds, type TestTracker } from '../../../
 
 const seed = {
   sites: [
-    { host: 'one.atlassian.net', cloudId: 'cloud-one', users: [{ email: 'a@one.test', tokens: [{ token: 'one-token' }] }], projects: [{ key: 'ONE', name: 'One', members: [{ email: 'a@one.test', role: 'admin' }] }] },
-    { host: 'two.atlassian.net', cloudId: 'cloud-two', users: [{ email: 'a@two.test', tokens: [{ token: 'two-token' }] }], projects: [{ key: 'TWO', name: 'Two', members: [{ email: 'a@two.test', role: 'admin' }] }] },
+    {
+      host: 'one.atlassian.net',
+      cloudId: 'cloud-one',
+      users: [{ email: 'a@one.test', tokens: [{ token: 'one-token' }] }],
+      projects: [{ key: 'ONE', name: 'One', members: [{ email: 'a@one.test', role: 'admin' }] }],
+    },
+    {
+      host: 'two.atlassian.net',
+      cloudId: 'cloud-two',
+      users: [{ email: 'a@two.test', tokens: [{ token: 'two-token' }] }],
+      projects: [{ key: 'TWO', name: 'Two', members: [{ email: 'a@two.test', role: 'admin' }] }],
+    },
   ],
 };
 
@@ -15,7 +25,9 @@ async function get(url: string, host: string, auth?: string): Promise<{ status: 
     const req = request(url, { headers: { Host: host, Accept: 'application/json', ...(auth ? { Authorization: auth } : {}) } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (c: string) => { text += c; });
+      res.on('data', (c: string) => {
+        text += c;
+      });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
     });
     req.on('error', reject);
@@ -25,8 +37,12 @@ async function get(url: string, host: string, auth?: string): Promise<{ status: 
 
 describe.each(await storeKinds())('ARCHITECTURE §4: several sites on one server (%s)', (kind) => {
   let t: TestTracker;
-  beforeAll(async () => { t = await startTestTracker(kind, seed); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await startTestTracker(kind, seed);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('the Host header (without port) picks the site for tenant_info and the site form', async () => {
     expect((await get(`${t.url}/_edge/tenant_info`, 'one.atlassian.net')).body).toEqual({ cloudId: 'cloud-one' });

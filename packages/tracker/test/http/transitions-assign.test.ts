@@ -9,9 +9,12 @@ describe.each(await storeKinds())('spec §3/§4 transitions and assignment (%s)'
     t = await startTestTracker(kind);
     for (const who of ['assigner', 'executor', 'viewer', 'outsider'] as const) ids[who] = (await t.as(who).get('/myself')).body.accountId;
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
-  const rst = async () => (await t.as('assigner').post('/issue', { fields: { project: { key: 'RST' }, issuetype: { name: 'Task' }, summary: 'r' } })).body.key as string;
+  const rst = async () =>
+    (await t.as('assigner').post('/issue', { fields: { project: { key: 'RST' }, issuetype: { name: 'Task' }, summary: 'r' } })).body.key as string;
 
   it('spec §4 endpoint 11: transitions list {transitions:[{id, name, to:{name}}]} from the workflow', async () => {
     const key = await createIssue(t, 'assigner', {});

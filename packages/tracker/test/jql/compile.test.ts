@@ -9,12 +9,19 @@ const NOW = new Date('2026-03-18T15:30:00.000Z');
 const ctx: JqlContext = {
   now: NOW,
   userId: 7,
-  projects: [{ id: 1, key: 'ABC', name: 'Alpha' }, { id: 2, key: 'RST', name: 'Restricted flow' }],
-  statuses: [
-    { id: 1, name: 'To Do', category: 'new' }, { id: 2, name: 'In Progress', category: 'indeterminate' },
-    { id: 3, name: 'In Review', category: 'indeterminate' }, { id: 4, name: 'Done', category: 'done' },
+  projects: [
+    { id: 1, key: 'ABC', name: 'Alpha' },
+    { id: 2, key: 'RST', name: 'Restricted flow' },
   ],
-  async user(ref) { return ({ 'acc-eve': 8, 'eve@acme.test': 8 } as Record<string, number>)[ref.toLowerCase()] ?? null; },
+  statuses: [
+    { id: 1, name: 'To Do', category: 'new' },
+    { id: 2, name: 'In Progress', category: 'indeterminate' },
+    { id: 3, name: 'In Review', category: 'indeterminate' },
+    { id: 4, name: 'Done', category: 'done' },
+  ],
+  async user(ref) {
+    return ({ 'acc-eve': 8, 'eve@acme.test': 8 } as Record<string, number>)[ref.toLowerCase()] ?? null;
+  },
   async issue(ref) {
     if ('id' in ref) return ref.id === 5 ? 5 : null;
     return ref.projectId === 1 && ref.number <= 20 ? 100 + ref.number : null;
@@ -72,17 +79,23 @@ describe('spec §4 endpoint 15: JQL fields and values', () => {
   });
 
   it('~ needs every word, case-insensitively; wildcards are dropped', async () => {
-    expect(await filterOf('summary ~ "login* error"')).toEqual({ kind: 'and', items: [
-      { kind: 'contains', column: 'summary', word: 'login', ignore: [] },
-      { kind: 'contains', column: 'summary', word: 'error', ignore: [] },
-    ] });
+    expect(await filterOf('summary ~ "login* error"')).toEqual({
+      kind: 'and',
+      items: [
+        { kind: 'contains', column: 'summary', word: 'login', ignore: [] },
+        { kind: 'contains', column: 'summary', word: 'error', ignore: [] },
+      ],
+    });
   });
 
   it('text ~ searches the summary and the description text; !~ is its complement', async () => {
-    const word = { kind: 'or', items: [
-      { kind: 'contains', column: 'summary', word: 'lexer', ignore: [] },
-      { kind: 'contains', column: 'description', word: 'lexer', ignore: ADF_STRUCTURE },
-    ] };
+    const word = {
+      kind: 'or',
+      items: [
+        { kind: 'contains', column: 'summary', word: 'lexer', ignore: [] },
+        { kind: 'contains', column: 'description', word: 'lexer', ignore: ADF_STRUCTURE },
+      ],
+    };
     expect(await filterOf('text ~ lexer')).toEqual(word);
     expect(await filterOf('text !~ lexer')).toEqual({ kind: 'not', item: word });
   });
@@ -97,20 +110,28 @@ describe('spec §4 endpoint 15: JQL fields and values', () => {
   it('!= and NOT IN never match an empty field; NOT is the exact complement', async () => {
     expect(await filterOf('assignee != acc-eve')).toEqual(inList('assignee_id', [8], true));
     expect(await filterOf('not assignee = acc-eve')).toEqual({ kind: 'not', item: cmp('assignee_id', '=', 8) });
-    expect(await filterOf('assignee not in (acc-eve, EMPTY)')).toEqual({ kind: 'and', items: [
-      inList('assignee_id', [8], true), { kind: 'not', item: { kind: 'empty', column: 'assignee_id' } },
-    ] });
-    expect(await filterOf('created != "2026-01-31"')).toEqual({ kind: 'not', item: {
-      kind: 'and', items: [cmp('created_at', '>=', '2026-01-31T00:00:00.000Z'), cmp('created_at', '<', '2026-02-01T00:00:00.000Z')],
-    } });
-    expect(await filterOf('assignee in (EMPTY, currentUser())')).toEqual({ kind: 'or', items: [{ kind: 'empty', column: 'assignee_id' }, cmp('assignee_id', '=', 7)] });
+    expect(await filterOf('assignee not in (acc-eve, EMPTY)')).toEqual({
+      kind: 'and',
+      items: [inList('assignee_id', [8], true), { kind: 'not', item: { kind: 'empty', column: 'assignee_id' } }],
+    });
+    expect(await filterOf('created != "2026-01-31"')).toEqual({
+      kind: 'not',
+      item: {
+        kind: 'and',
+        items: [cmp('created_at', '>=', '2026-01-31T00:00:00.000Z'), cmp('created_at', '<', '2026-02-01T00:00:00.000Z')],
+      },
+    });
+    expect(await filterOf('assignee in (EMPTY, currentUser())')).toEqual({
+      kind: 'or',
+      items: [{ kind: 'empty', column: 'assignee_id' }, cmp('assignee_id', '=', 7)],
+    });
   });
 
   it('AND, OR and NOT keep their structure', async () => {
-    expect(await filterOf('project = ABC and (status = Done or not assignee is empty)')).toEqual({ kind: 'and', items: [
-      cmp('project_id', '=', 1),
-      { kind: 'or', items: [cmp('status_id', '=', 4), { kind: 'not', item: { kind: 'empty', column: 'assignee_id' } }] },
-    ] });
+    expect(await filterOf('project = ABC and (status = Done or not assignee is empty)')).toEqual({
+      kind: 'and',
+      items: [cmp('project_id', '=', 1), { kind: 'or', items: [cmp('status_id', '=', 4), { kind: 'not', item: { kind: 'empty', column: 'assignee_id' } }] }],
+    });
   });
 });
 
@@ -139,13 +160,16 @@ describe('spec §4 endpoint 15: JQL dates', () => {
 
   it('= on a date matches its whole day; with a time, its minute', async () => {
     expect(await filterOf('created = "2026-01-31"')).toEqual(day('2026-01-31'));
-    expect(await filterOf('created = "2026-01-31 14:05"')).toEqual({ kind: 'and', items: [
-      cmp('created_at', '>=', '2026-01-31T14:05:00.000Z'), cmp('created_at', '<', '2026-01-31T14:06:00.000Z'),
-    ] });
+    expect(await filterOf('created = "2026-01-31 14:05"')).toEqual({
+      kind: 'and',
+      items: [cmp('created_at', '>=', '2026-01-31T14:05:00.000Z'), cmp('created_at', '<', '2026-01-31T14:06:00.000Z')],
+    });
   });
 
   it.each(['yesterday', '2026-02-30', '2026-13-01', '2026-01-31 25:00', '-7x', '99999-01-01'])('invalid date %s is 400 naming the formats', async (value) => {
-    expect(await errorOf(`created > "${value}"`)).toBe(`Date value '${value}' for field 'created' is invalid. Valid formats include: 'yyyy/MM/dd HH:mm', 'yyyy-MM-dd HH:mm', 'yyyy/MM/dd', 'yyyy-MM-dd', or a period format e.g. '-5d', '4w 2d'.`);
+    expect(await errorOf(`created > "${value}"`)).toBe(
+      `Date value '${value}' for field 'created' is invalid. Valid formats include: 'yyyy/MM/dd HH:mm', 'yyyy-MM-dd HH:mm', 'yyyy/MM/dd', 'yyyy-MM-dd', or a period format e.g. '-5d', '4w 2d'.`,
+    );
   });
 
   it('a date function with a bad argument is 400', async () => {
@@ -173,7 +197,7 @@ describe('spec §4 endpoint 15: JQL semantic errors', () => {
     ['key = hello', "The issue key 'hello' for field 'key' is invalid."],
     ['assignee = now()', "The function 'now()' cannot be used with the field 'assignee'."],
     ['created > currentUser()', "The function 'currentUser()' cannot be used with the field 'created'."],
-    ['summary ~ EMPTY', 'The operator \'~\' on the \'summary\' field needs a text value in quotes, such as summary ~ "login error".'],
+    ['summary ~ EMPTY', "The operator '~' on the 'summary' field needs a text value in quotes, such as summary ~ \"login error\"."],
     ['summary ~ "!!"', "The text '!!' for the field 'summary' has no words to search for."],
     ['created > EMPTY', "The operator '>' cannot be used with EMPTY; use IS EMPTY or IS NOT EMPTY."],
     ['', 'Unbounded JQL queries are not allowed here. Please add a search restriction to your query.'],
@@ -193,12 +217,18 @@ describe('spec §4 endpoint 15: ORDER BY', () => {
 
   it('maps each sortable field with its direction (ascending when not given)', async () => {
     expect((await compile('project = ABC order by issuekey desc, created, updated asc, summary, status desc, type, project')).order).toEqual([
-      { key: 'key', descending: true }, { key: 'created_at', descending: false }, { key: 'updated_at', descending: false },
-      { key: 'summary', descending: false }, { key: 'status_id', descending: true }, { key: 'issue_type', descending: false },
+      { key: 'key', descending: true },
+      { key: 'created_at', descending: false },
+      { key: 'updated_at', descending: false },
+      { key: 'summary', descending: false },
+      { key: 'status_id', descending: true },
+      { key: 'issue_type', descending: false },
       { key: 'project', descending: false },
     ]);
     expect((await compile('project = ABC order by key desc, status, summary asc')).order).toEqual([
-      { key: 'key', descending: true }, { key: 'status_id', descending: false }, { key: 'summary', descending: false },
+      { key: 'key', descending: true },
+      { key: 'status_id', descending: false },
+      { key: 'summary', descending: false },
     ]);
   });
 });

@@ -2,7 +2,11 @@ import { expect } from 'vitest';
 import { adf, startTestTracker, type Client, type StoreKind, type TestTracker } from '../../../../test/support/tracker.js';
 
 /** An issue as GET /issue (all fields) shows it to a caller who may see it. */
-export interface IssueRecord { id: string; key: string; fields: any }
+export interface IssueRecord {
+  id: string;
+  key: string;
+  fields: any;
+}
 
 export interface SearchFixture {
   t: TestTracker;
@@ -53,7 +57,13 @@ export async function searchFixture(kind: StoreKind): Promise<SearchFixture> {
   const s3 = await sub(a4, 'Checklist review', 'reviewer');
   const bulk: string[] = [];
   for (let n = 1; n <= 6; n++) {
-    bulk.push(await create('assigner', { summary: `Bulk item ${n}`, description: adf(`Batch entry number ${n}`), ...assignee((['executor', null, 'reviewer'] as const)[n % 3]!) }));
+    bulk.push(
+      await create('assigner', {
+        summary: `Bulk item ${n}`,
+        description: adf(`Batch entry number ${n}`),
+        ...assignee((['executor', null, 'reviewer'] as const)[n % 3]!),
+      }),
+    );
   }
   const r1 = await create('assigner', { project: { key: 'RST' }, summary: 'Restricted parser' });
   const r2 = await create('assigner', { project: { key: 'RST' }, summary: 'Restricted docs', ...assignee('executor') });
@@ -74,9 +84,11 @@ export async function searchFixture(kind: StoreKind): Promise<SearchFixture> {
   const now = Date.now();
   const backdate = async (key: string, days: number) => {
     const created = new Date(now - days * DAY - 30 * 60_000);
-    await t.server.store.kysely.updateTable('issues')
+    await t.server.store.kysely
+      .updateTable('issues')
       .set({ created_at: created.toISOString(), updated_at: new Date(created.getTime() + 3_600_000).toISOString() })
-      .where('key', '=', key).execute();
+      .where('key', '=', key)
+      .execute();
   };
   for (const [i, days] of [1, 2, 4, 6, 9, 12].entries()) await backdate(bulk[i]!, days);
   await backdate(r2, 3);
@@ -89,16 +101,23 @@ export async function searchFixture(kind: StoreKind): Promise<SearchFixture> {
   return { t, ids, issues, byId: new Map([...issues.values()].map((r) => [r.id, r])), close: () => t.close() };
 }
 
-export interface Collected { ids: string[]; pages: number; tokens: string[] }
+export interface Collected {
+  ids: string[];
+  pages: number;
+  tokens: string[];
+}
 
 /** Follows nextPageToken to the end, through POST (body) or GET (query string). */
 export async function collect(client: Client, jql: string, opts: { maxResults?: number; via?: 'POST' | 'GET' } = {}): Promise<Collected> {
   const out: Collected = { ids: [], pages: 0, tokens: [] };
   let token: string | undefined;
   for (;;) {
-    const r = opts.via === 'GET'
-      ? await client.get(`/search/jql?${new URLSearchParams({ jql, ...(opts.maxResults ? { maxResults: String(opts.maxResults) } : {}), ...(token ? { nextPageToken: token } : {}) })}`)
-      : await client.post('/search/jql', { jql, ...(opts.maxResults ? { maxResults: opts.maxResults } : {}), ...(token ? { nextPageToken: token } : {}) });
+    const r =
+      opts.via === 'GET'
+        ? await client.get(
+            `/search/jql?${new URLSearchParams({ jql, ...(opts.maxResults ? { maxResults: String(opts.maxResults) } : {}), ...(token ? { nextPageToken: token } : {}) })}`,
+          )
+        : await client.post('/search/jql', { jql, ...(opts.maxResults ? { maxResults: opts.maxResults } : {}), ...(token ? { nextPageToken: token } : {}) });
     expect(r.status, r.text).toBe(200);
     out.pages++;
     out.ids.push(...r.body.issues.map((i: { id: string }) => i.id));

@@ -45,6 +45,8 @@ describe('spec §4 endpoint 15: nextPageToken is opaque, signed and expires afte
 
   it('expires 7 days after the search started', () => {
     expect(readPageToken(SALT, token, digest, new Date(started.getTime() + TOKEN_LIFETIME_MS - 1)).after).toHaveLength(3);
-    expect(refusal(() => readPageToken(SALT, token, digest, new Date(started.getTime() + TOKEN_LIFETIME_MS + 1)))).toMatch(/has expired: tokens are valid for 7 days/);
+    expect(refusal(() => readPageToken(SALT, token, digest, new Date(started.getTime() + TOKEN_LIFETIME_MS + 1)))).toMatch(
+      /has expired: tokens are valid for 7 days/,
+    );
   });
 });

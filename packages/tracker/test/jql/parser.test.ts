@@ -9,17 +9,24 @@ function shape(e: Expr | null): unknown {
   if (!e) return null;
   switch (e.kind) {
     case 'and':
-    case 'or': return { [e.kind]: e.items.map(shape) };
-    case 'not': return { not: shape(e.expr) };
-    case 'clause': return [e.field, e.op, operand(e.operand)];
+    case 'or':
+      return { [e.kind]: e.items.map(shape) };
+    case 'not':
+      return { not: shape(e.expr) };
+    case 'clause':
+      return [e.field, e.op, operand(e.operand)];
   }
 }
 function operand(o: Operand): unknown {
   switch (o.kind) {
-    case 'value': return o.value;
-    case 'empty': return 'EMPTY';
-    case 'function': return `${o.name}(${o.args.join(',')})`;
-    case 'list': return o.items.map(operand);
+    case 'value':
+      return o.value;
+    case 'empty':
+      return 'EMPTY';
+    case 'function':
+      return `${o.name}(${o.args.join(',')})`;
+    case 'list':
+      return o.items.map(operand);
   }
 }
 const where = (jql: string) => shape(parseJql(jql).where);
@@ -40,15 +47,37 @@ describe('spec §4 endpoint 15: JQL lexer', () => {
   it('splits words, strings, operators and punctuation, with line and character positions', () => {
     const tokens = tokenize('project = ABC\n  AND summary ~ "a b"');
     expect(tokens.map((t) => [t.kind, t.value, t.pos.line, t.pos.column])).toEqual([
-      ['word', 'project', 1, 1], ['op', '=', 1, 9], ['word', 'ABC', 1, 11],
-      ['word', 'AND', 2, 3], ['word', 'summary', 2, 7], ['op', '~', 2, 15], ['string', 'a b', 2, 17], ['eof', '', 2, 22],
+      ['word', 'project', 1, 1],
+      ['op', '=', 1, 9],
+      ['word', 'ABC', 1, 11],
+      ['word', 'AND', 2, 3],
+      ['word', 'summary', 2, 7],
+      ['op', '~', 2, 15],
+      ['string', 'a b', 2, 17],
+      ['eof', '', 2, 22],
     ]);
   });
 
   it('reads two-character operators and the symbol forms of AND, OR and NOT', () => {
     expect(tokenize('a!=b c!~d e<=f g>=h && || ! & |').map((t) => `${t.kind}:${t.value}`)).toEqual([
-      'word:a', 'op:!=', 'word:b', 'word:c', 'op:!~', 'word:d', 'word:e', 'op:<=', 'word:f', 'word:g', 'op:>=', 'word:h',
-      'and:&&', 'or:||', 'not:!', 'and:&', 'or:|', 'eof:',
+      'word:a',
+      'op:!=',
+      'word:b',
+      'word:c',
+      'op:!~',
+      'word:d',
+      'word:e',
+      'op:<=',
+      'word:f',
+      'word:g',
+      'op:>=',
+      'word:h',
+      'and:&&',
+      'or:||',
+      'not:!',
+      'and:&',
+      'or:|',
+      'eof:',
     ]);
   });
 
@@ -59,7 +88,11 @@ describe('spec §4 endpoint 15: JQL lexer', () => {
   });
 
   it('keeps hyphens, dots, @ and slashes inside bare words (keys, relative dates, e-mails)', () => {
-    expect(tokenize('ABC-12 -7d eve@acme.test 2026/01/31').slice(0, 4).map((t) => t.value)).toEqual(['ABC-12', '-7d', 'eve@acme.test', '2026/01/31']);
+    expect(
+      tokenize('ABC-12 -7d eve@acme.test 2026/01/31')
+        .slice(0, 4)
+        .map((t) => t.value),
+    ).toEqual(['ABC-12', '-7d', 'eve@acme.test', '2026/01/31']);
   });
 });
 
@@ -94,16 +127,43 @@ describe('spec §4 endpoint 15: JQL grammar', () => {
   });
 
   it('AND binds tighter than OR', () => {
-    expect(where('a = 1 OR b = 2 AND c = 3')).toEqual({ or: [['a', '=', '1'], { and: [['b', '=', '2'], ['c', '=', '3']] }] });
+    expect(where('a = 1 OR b = 2 AND c = 3')).toEqual({
+      or: [
+        ['a', '=', '1'],
+        {
+          and: [
+            ['b', '=', '2'],
+            ['c', '=', '3'],
+          ],
+        },
+      ],
+    });
   });
 
   it('NOT binds tighter than AND, and applies to a parenthesised group', () => {
     expect(where('NOT a = 1 AND b = 2')).toEqual({ and: [{ not: ['a', '=', '1'] }, ['b', '=', '2']] });
-    expect(where('not (a = 1 or b = 2)')).toEqual({ not: { or: [['a', '=', '1'], ['b', '=', '2']] } });
+    expect(where('not (a = 1 or b = 2)')).toEqual({
+      not: {
+        or: [
+          ['a', '=', '1'],
+          ['b', '=', '2'],
+        ],
+      },
+    });
   });
 
   it('parentheses override precedence and may nest', () => {
-    expect(where('(a = 1 OR b = 2) AND ((c = 3))')).toEqual({ and: [{ or: [['a', '=', '1'], ['b', '=', '2']] }, ['c', '=', '3']] });
+    expect(where('(a = 1 OR b = 2) AND ((c = 3))')).toEqual({
+      and: [
+        {
+          or: [
+            ['a', '=', '1'],
+            ['b', '=', '2'],
+          ],
+        },
+        ['c', '=', '3'],
+      ],
+    });
   });
 
   it('keywords are case-insensitive and have symbol forms', () => {
@@ -116,7 +176,11 @@ describe('spec §4 endpoint 15: JQL grammar', () => {
 
   it('ORDER BY takes several fields with optional directions', () => {
     const q = parseJql('project = ABC ORDER BY key DESC, created, summary asc');
-    expect(q.orderBy.map((s) => [s.field, s.direction])).toEqual([['key', 'desc'], ['created', null], ['summary', 'asc']]);
+    expect(q.orderBy.map((s) => [s.field, s.direction])).toEqual([
+      ['key', 'desc'],
+      ['created', null],
+      ['summary', 'asc'],
+    ]);
   });
 
   it('a query may be empty or only an ORDER BY (then it has no restriction)', () => {
@@ -137,7 +201,10 @@ describe('spec §4 endpoint 15: JQL syntax errors quote the token and its positi
   it.each([
     ['summary ~ "abc', "Error in the JQL Query: The quoted string 'abc' has not been completed. (line 1, character 11)"],
     ['status =', 'Error in the JQL Query: Expecting either a value, list or function before the end of the query.'],
-    ['status = AND x = 1', "Error in the JQL Query: Expecting either a value, list or function but got 'AND'. You must surround 'AND' in quotation marks to use it as a value. (line 1, character 10)"],
+    [
+      'status = AND x = 1',
+      "Error in the JQL Query: Expecting either a value, list or function but got 'AND'. You must surround 'AND' in quotation marks to use it as a value. (line 1, character 10)",
+    ],
     ['status = Done AND', 'Error in the JQL Query: Expecting a field name before the end of the query.'],
     ['status = Done AND OR', "Error in the JQL Query: Expecting a field name but got 'OR'. (line 1, character 19)"],
     ['assignee = foo()', "Unable to find JQL function 'foo()'. (line 1, character 12)"],
@@ -146,7 +213,10 @@ describe('spec §4 endpoint 15: JQL syntax errors quote the token and its positi
     ['status = Done)', "Error in the JQL Query: Expecting either 'OR' or 'AND' but got ')'. (line 1, character 14)"],
     ['status = Done foo', "Error in the JQL Query: Expecting either 'OR' or 'AND' but got 'foo'. (line 1, character 15)"],
     ['= Done', "Error in the JQL Query: Expecting a field name but got '='. (line 1, character 1)"],
-    ['summary ~ win*', "Error in the JQL Query: The character '*' is a reserved JQL character. You must enclose it in a string or use the escape '\\u002a' instead. (line 1, character 14)"],
+    [
+      'summary ~ win*',
+      "Error in the JQL Query: The character '*' is a reserved JQL character. You must enclose it in a string or use the escape '\\u002a' instead. (line 1, character 14)",
+    ],
     ['status in Done', "Error in the JQL Query: Expecting '(' (a list of values) or a function but got 'Done'. (line 1, character 11)"],
     ['status = (A, B)', "Error in the JQL Query: The operator '=' does not take a list of values; use IN (...) for a list. (line 1, character 10)"],
     ['status in (A, B', "Error in the JQL Query: Expecting either ',' or ')' before the end of the query."],
@@ -159,14 +229,22 @@ describe('spec §4 endpoint 15: JQL syntax errors quote the token and its positi
     ['project = ABC order by key desc up', "Error in the JQL Query: Expecting ',' but got 'up'. (line 1, character 33)"],
     ['assignee = currentUser(1)', "Function 'currentUser' expects at most 0 argument(s) but received 1. (line 1, character 12)"],
     ['summary ~ "\\q"', "Error in the JQL Query: The escape sequence '\\q' in a quoted string is not valid. (line 1, character 12)"],
-    ['status WAS Done', "Error in the JQL Query: The history operator 'WAS' is not supported by this tracker. The valid operators are '=', '!=', '<', '>', '<=', '>=', '~', '!~', 'IN', 'NOT IN', 'IS' and 'IS NOT'. (line 1, character 8)"],
-    ['status ! Done', "Error in the JQL Query: Expecting operator but got '!'. The valid operators are '=', '!=', '<', '>', '<=', '>=', '~', '!~', 'IN', 'NOT IN', 'IS' and 'IS NOT'. (line 1, character 8)"],
+    [
+      'status WAS Done',
+      "Error in the JQL Query: The history operator 'WAS' is not supported by this tracker. The valid operators are '=', '!=', '<', '>', '<=', '>=', '~', '!~', 'IN', 'NOT IN', 'IS' and 'IS NOT'. (line 1, character 8)",
+    ],
+    [
+      'status ! Done',
+      "Error in the JQL Query: Expecting operator but got '!'. The valid operators are '=', '!=', '<', '>', '<=', '>=', '~', '!~', 'IN', 'NOT IN', 'IS' and 'IS NOT'. (line 1, character 8)",
+    ],
   ])('%s', (jql, message) => {
     expect(errorOf(jql)).toBe(message);
   });
 
   it('a missing operator names the valid ones', () => {
-    expect(errorOf('status Done')).toBe("Error in the JQL Query: Expecting operator but got 'Done'. The valid operators are '=', '!=', '<', '>', '<=', '>=', '~', '!~', 'IN', 'NOT IN', 'IS' and 'IS NOT'. (line 1, character 8)");
+    expect(errorOf('status Done')).toBe(
+      "Error in the JQL Query: Expecting operator but got 'Done'. The valid operators are '=', '!=', '<', '>', '<=', '>=', '~', '!~', 'IN', 'NOT IN', 'IS' and 'IS NOT'. (line 1, character 8)",
+    );
   });
 
   it('positions count lines and characters from 1 on multi-line queries', () => {

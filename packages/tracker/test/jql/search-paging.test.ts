@@ -7,12 +7,22 @@ const UNBOUNDED = 'Unbounded JQL queries are not allowed here. Please add a sear
 
 describe.each(await storeKinds())('spec §4 endpoint 15: /search/jql paging, permissions and fields (%s)', (kind) => {
   let fx: SearchFixture;
-  beforeAll(async () => { fx = await searchFixture(kind); });
-  afterAll(async () => { await fx?.close(); });
-  afterEach(() => { vi.useRealTimers(); });
+  beforeAll(async () => {
+    fx = await searchFixture(kind);
+  });
+  afterAll(async () => {
+    await fx?.close();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   const keysOf = (ids: string[]) => ids.map((id) => fx.byId.get(id)!.key);
-  const inProject = (key: string) => [...fx.issues.values()].filter((r) => r.fields.project.key === key).map((r) => r.key).sort();
+  const inProject = (key: string) =>
+    [...fx.issues.values()]
+      .filter((r) => r.fields.project.key === key)
+      .map((r) => r.key)
+      .sort();
   const firstPage = async (jql: string, maxResults = 3) => {
     const r = await fx.t.as('assigner').post('/search/jql', { jql, maxResults });
     expect(r.status).toBe(200);
@@ -48,7 +58,11 @@ describe.each(await storeKinds())('spec §4 endpoint 15: /search/jql paging, per
       const first = await firstPage('project = ABC ORDER BY key');
       const next = await fx.t.as('assigner').post('/search/jql', { jql: "PROJECT='ABC'  order by KEY", maxResults: 3, nextPageToken: first.nextPageToken });
       expect(next.status).toBe(200);
-      expect(keysOf(next.body.issues.map((i: { id: string }) => i.id))).toEqual(inProject('ABC').sort((a, b) => Number(a.split('-')[1]) - Number(b.split('-')[1])).slice(3, 6));
+      expect(keysOf(next.body.issues.map((i: { id: string }) => i.id))).toEqual(
+        inProject('ABC')
+          .sort((a, b) => Number(a.split('-')[1]) - Number(b.split('-')[1]))
+          .slice(3, 6),
+      );
     });
 
     it('a token used with another jql is 400', async () => {
@@ -145,7 +159,10 @@ describe.each(await storeKinds())('spec §4 endpoint 15: /search/jql paging, per
     it.each([
       ['POST fields[]', (jql: string) => ({ method: 'POST' as const, body: { jql, fields: ['summary', 'status', 'assignee', 'parent'] } })],
       ['GET comma list', (jql: string) => ({ method: 'GET' as const, query: `jql=${encodeURIComponent(jql)}&fields=summary,status,assignee,parent` })],
-      ['GET repeated', (jql: string) => ({ method: 'GET' as const, query: `jql=${encodeURIComponent(jql)}&fields=summary&fields=status&fields=assignee,parent` })],
+      [
+        'GET repeated',
+        (jql: string) => ({ method: 'GET' as const, query: `jql=${encodeURIComponent(jql)}&fields=summary&fields=status&fields=assignee,parent` }),
+      ],
     ])('with fields (%s), each issue is what GET /issue answers for those fields', async (_name, request) => {
       const jql = 'project = ABC and issuetype = Subtask';
       const req = request(jql);
@@ -192,9 +209,13 @@ describe.each(await storeKinds())('spec §4 endpoint 15: /search/jql paging, per
     });
 
     it('a body field the vendor does not define, or of the wrong type, is 400; the others are accepted', async () => {
-      expect((await fx.t.as('assigner').post('/search/jql', { jql: 'project = ABC', startAt: 5 })).body.errorMessages[0]).toMatch(/^Unrecognized field "startAt"/);
+      expect((await fx.t.as('assigner').post('/search/jql', { jql: 'project = ABC', startAt: 5 })).body.errorMessages[0]).toMatch(
+        /^Unrecognized field "startAt"/,
+      );
       expect((await fx.t.as('assigner').post('/search/jql', { jql: 'project = ABC', fields: 'summary' })).status).toBe(400);
-      const ok = await fx.t.as('assigner').post('/search/jql', { jql: 'project = ABC', expand: 'names', properties: [], fieldsByKeys: false, reconcileIssues: [10001] });
+      const ok = await fx.t
+        .as('assigner')
+        .post('/search/jql', { jql: 'project = ABC', expand: 'names', properties: [], fieldsByKeys: false, reconcileIssues: [10001] });
       expect(ok.status).toBe(200);
     });
   });
@@ -209,7 +230,9 @@ describe.each(await storeKinds())('spec §4 endpoint 15: page sizes (%s)', (kind
       await Promise.all(Array.from({ length: Math.min(20, COUNT - i) }, (_, j) => createIssue(t, 'assigner', { summary: `Item ${i + j}` })));
     }
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   const page = (body: Record<string, unknown>) => t.as('assigner').post('/search/jql', { jql: 'project = ABC', ...body });
 

@@ -17,11 +17,20 @@ const created = (r: IssueRecord) => ms(r.fields.created);
 const updated = (r: IssueRecord) => ms(r.fields.updated);
 const desc = (r: IssueRecord) => (r.fields.description ? adfToPlainText(r.fields.description) : '');
 /** The documented `~` rule: every word of the query occurs in the text, ignoring case. */
-const has = (text: string, query: string) => query.split(/[^\p{L}\p{N}]+/u).filter(Boolean).every((w) => text.toLowerCase().includes(w.toLowerCase()));
+const has = (text: string, query: string) =>
+  query
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .every((w) => text.toLowerCase().includes(w.toLowerCase()));
 const day = (at: number) => new Date(at).toISOString().slice(0, 10);
 const startOfDay = (at: number) => Date.parse(`${day(at)}T00:00:00Z`);
 
-type Case = [string, (fx: SearchFixture, s: (summary: string) => IssueRecord) => string, (r: IssueRecord, fx: SearchFixture, s: (summary: string) => IssueRecord) => boolean, Who?];
+type Case = [
+  string,
+  (fx: SearchFixture, s: (summary: string) => IssueRecord) => string,
+  (r: IssueRecord, fx: SearchFixture, s: (summary: string) => IssueRecord) => boolean,
+  Who?,
+];
 
 const CASES: Case[] = [
   ['project =', () => 'project = ABC', (r) => proj(r) === 'ABC'],
@@ -29,9 +38,17 @@ const CASES: Case[] = [
   ['project IN', () => 'project in (ABC, rst)', (r) => ['ABC', 'RST'].includes(proj(r))],
   ['project !=', () => 'project != ABC', (r) => proj(r) !== 'ABC'],
   ['key =', (_, s) => `key = ${s('Write docs').key}`, (r, _, s) => r.key === s('Write docs').key],
-  ['issuekey IN with a key and an id', (_, s) => `issuekey in (${s('Lexer').key}, ${s('Write docs').id})`, (r, _, s) => [s('Lexer'), s('Write docs')].includes(r)],
+  [
+    'issuekey IN with a key and an id',
+    (_, s) => `issuekey in (${s('Lexer').key}, ${s('Write docs').id})`,
+    (r, _, s) => [s('Lexer'), s('Write docs')].includes(r),
+  ],
   ['id =', (_, s) => `id = ${s('Lexer').id}`, (r, _, s) => r === s('Lexer')],
-  ['key NOT IN', (_, s) => `project = ABC and key not in (${s('Lexer').key}, ${s('Write docs').key})`, (r, _, s) => proj(r) === 'ABC' && ![s('Lexer'), s('Write docs')].includes(r)],
+  [
+    'key NOT IN',
+    (_, s) => `project = ABC and key not in (${s('Lexer').key}, ${s('Write docs').key})`,
+    (r, _, s) => proj(r) === 'ABC' && ![s('Lexer'), s('Write docs')].includes(r),
+  ],
   ['key ranges order within the project', () => 'key > ABC-3 and key <= ABC-9', (r) => proj(r) === 'ABC' && num(r) > 3 && num(r) <= 9],
   ['id range', (_, s) => `id >= ${s('Lexer').id}`, (r, _, s) => Number(r.id) >= Number(s('Lexer').id)],
   ['issuetype =', () => 'issuetype = Subtask', (r) => type(r) === 'Subtask'],
@@ -54,7 +71,11 @@ const CASES: Case[] = [
   ['creator by e-mail', () => 'creator = "executor@acme.test"', (r, fx) => r.fields.creator.accountId === fx.ids.executor],
   ['reporter != currentUser()', () => 'reporter != currentUser()', (r, fx) => r.fields.reporter.accountId !== fx.ids.assigner],
   ['parent =', (_, s) => `parent = ${s('Parser for the query language').key}`, (r, _, s) => r.fields.parent?.key === s('Parser for the query language').key],
-  ['parent IN by key and id', (_, s) => `parent in (${s('Parser for the query language').key}, ${s('Release checklist').id})`, (r, _, s) => [s('Parser for the query language').key, s('Release checklist').key].includes(r.fields.parent?.key)],
+  [
+    'parent IN by key and id',
+    (_, s) => `parent in (${s('Parser for the query language').key}, ${s('Release checklist').id})`,
+    (r, _, s) => [s('Parser for the query language').key, s('Release checklist').key].includes(r.fields.parent?.key),
+  ],
   ['parent IS EMPTY', () => 'parent is empty and project = ABC', (r) => !r.fields.parent && proj(r) === 'ABC'],
   ['parent IS NOT EMPTY', () => 'parent is not empty', (r) => Boolean(r.fields.parent)],
   ['summary ~ a word', () => 'summary ~ parser', (r) => has(r.fields.summary, 'parser')],
@@ -70,14 +91,38 @@ const CASES: Case[] = [
   ['created >= relative days', () => 'created >= -3d', (r) => created(r) >= Date.now() - 3 * DAY],
   ['created < relative weeks', () => 'created < "-1w"', (r) => created(r) < Date.now() - 7 * DAY],
   ['created >= an absolute date', (_, s) => `created >= "${day(created(s('Bulk item 4')))}"`, (r, _, s) => created(r) >= startOfDay(created(s('Bulk item 4')))],
-  ['created = a date matches that day', (_, s) => `created = "${day(created(s('Bulk item 3'))).replace(/-/g, '/')}"`, (r, _, s) => day(created(r)) === day(created(s('Bulk item 3')))],
-  ['created < a date and time', (_, s) => `created < "${new Date(created(s('Bulk item 2')) + 60_000).toISOString().slice(0, 16).replace('T', ' ')}"`, (r, _, s) => created(r) < Math.floor((created(s('Bulk item 2')) + 60_000) / 60_000) * 60_000],
+  [
+    'created = a date matches that day',
+    (_, s) => `created = "${day(created(s('Bulk item 3'))).replace(/-/g, '/')}"`,
+    (r, _, s) => day(created(r)) === day(created(s('Bulk item 3'))),
+  ],
+  [
+    'created < a date and time',
+    (_, s) => `created < "${new Date(created(s('Bulk item 2')) + 60_000).toISOString().slice(0, 16).replace('T', ' ')}"`,
+    (r, _, s) => created(r) < Math.floor((created(s('Bulk item 2')) + 60_000) / 60_000) * 60_000,
+  ],
   ['updated >= startOfDay(-2)', () => 'updated >= startOfDay(-2)', (r) => updated(r) >= startOfDay(Date.now() - 2 * DAY)],
   ['created <= now()', () => 'created <= now() and project = RST', (r) => proj(r) === 'RST'],
-  ['AND binds tighter than OR', () => 'project = RST OR assignee is empty AND project = ABC', (r) => proj(r) === 'RST' || (acc(r) === undefined && proj(r) === 'ABC')],
-  ['parentheses', () => '(project = RST OR assignee is empty) AND status != Doing', (r) => (proj(r) === 'RST' || acc(r) === undefined) && status(r) !== 'Doing'],
-  ['NOT a group', () => 'project = ABC and not (status = Done or issuetype = Subtask)', (r) => proj(r) === 'ABC' && !(status(r) === 'Done' || type(r) === 'Subtask')],
-  ['symbol operators', (fx) => `project = ABC && (assignee = ${fx.ids.executor} || parent is not empty)`, (r, fx) => proj(r) === 'ABC' && (acc(r) === fx.ids.executor || Boolean(r.fields.parent))],
+  [
+    'AND binds tighter than OR',
+    () => 'project = RST OR assignee is empty AND project = ABC',
+    (r) => proj(r) === 'RST' || (acc(r) === undefined && proj(r) === 'ABC'),
+  ],
+  [
+    'parentheses',
+    () => '(project = RST OR assignee is empty) AND status != Doing',
+    (r) => (proj(r) === 'RST' || acc(r) === undefined) && status(r) !== 'Doing',
+  ],
+  [
+    'NOT a group',
+    () => 'project = ABC and not (status = Done or issuetype = Subtask)',
+    (r) => proj(r) === 'ABC' && !(status(r) === 'Done' || type(r) === 'Subtask'),
+  ],
+  [
+    'symbol operators',
+    (fx) => `project = ABC && (assignee = ${fx.ids.executor} || parent is not empty)`,
+    (r, fx) => proj(r) === 'ABC' && (acc(r) === fx.ids.executor || Boolean(r.fields.parent)),
+  ],
 ];
 
 describe.each(await storeKinds())('spec §4 endpoint 15: POST /search/jql filters (%s)', (kind) => {
@@ -87,14 +132,19 @@ describe.each(await storeKinds())('spec §4 endpoint 15: POST /search/jql filter
     fx = await searchFixture(kind);
     s = (summary) => [...fx.issues.values()].find((r) => r.fields.summary === summary)!;
   });
-  afterAll(async () => { await fx?.close(); });
+  afterAll(async () => {
+    await fx?.close();
+  });
 
   /** What `who` may see: ABC for everyone in it, RST for its members. */
   const visible = (who: Who) => [...fx.issues.values()].filter((r) => proj(r) === 'ABC' || (proj(r) === 'RST' && who !== 'viewer'));
 
   it.each(CASES)('%s returns exactly the matching issues', async (_name, jql, match, who = 'assigner') => {
     const got = await collect(fx.t.as(who), jql(fx, s), { maxResults: 5000 });
-    const expected = visible(who).filter((r) => match(r, fx, s)).map((r) => r.key).sort();
+    const expected = visible(who)
+      .filter((r) => match(r, fx, s))
+      .map((r) => r.key)
+      .sort();
     expect(got.ids.map((id) => fx.byId.get(id)?.key).sort()).toEqual(expected);
   });
 
@@ -109,19 +159,65 @@ describe.each(await storeKinds())('spec §4 endpoint 15: POST /search/jql filter
 
   const sorted = (rows: IssueRecord[], by: ((a: IssueRecord, b: IssueRecord) => number)[]) =>
     [...rows].sort((a, b) => by.reduce((d, f) => d || f(a, b), 0)).map((r) => r.id);
-  const asc = <T>(f: (r: IssueRecord) => T) => (a: IssueRecord, b: IssueRecord) => (f(a) < f(b) ? -1 : f(a) > f(b) ? 1 : 0);
-  const descending = <T>(f: (r: IssueRecord) => T) => (a: IssueRecord, b: IssueRecord) => -asc(f)(a, b);
+  const asc =
+    <T>(f: (r: IssueRecord) => T) =>
+    (a: IssueRecord, b: IssueRecord) =>
+      f(a) < f(b) ? -1 : f(a) > f(b) ? 1 : 0;
+  const descending =
+    <T>(f: (r: IssueRecord) => T) =>
+    (a: IssueRecord, b: IssueRecord) =>
+      -asc(f)(a, b);
   const id = (r: IssueRecord) => Number(r.id);
   const statusId = (r: IssueRecord) => Number(r.fields.status.id);
 
   it.each([
-    ['no ORDER BY: newest first', 'project = ABC', (rows: IssueRecord[]) => sorted(rows.filter((r) => proj(r) === 'ABC'), [descending(created), descending(id)])],
+    [
+      'no ORDER BY: newest first',
+      'project = ABC',
+      (rows: IssueRecord[]) =>
+        sorted(
+          rows.filter((r) => proj(r) === 'ABC'),
+          [descending(created), descending(id)],
+        ),
+    ],
     ['ORDER BY key DESC', 'project in (ABC, RST) ORDER BY key DESC', (rows: IssueRecord[]) => sorted(rows, [descending(proj), descending(num)])],
-    ['ORDER BY created ASC', 'project = ABC ORDER BY created ASC', (rows: IssueRecord[]) => sorted(rows.filter((r) => proj(r) === 'ABC'), [asc(created), asc(id)])],
-    ['ORDER BY updated DESC', 'project = ABC order by updated desc', (rows: IssueRecord[]) => sorted(rows.filter((r) => proj(r) === 'ABC'), [descending(updated), descending(id)])],
-    ['ORDER BY summary', 'project = ABC ORDER BY summary', (rows: IssueRecord[]) => sorted(rows.filter((r) => proj(r) === 'ABC'), [asc((r) => r.fields.summary), asc(id)])],
-    ['ORDER BY status DESC, key', 'project in (ABC, RST) ORDER BY status DESC, key', (rows: IssueRecord[]) => sorted(rows, [descending(statusId), asc(proj), asc(num)])],
-    ['ORDER BY issuetype, project, id DESC', 'created <= now() ORDER BY issuetype, project, id DESC', (rows: IssueRecord[]) => sorted(rows, [asc(type), asc(proj), descending(id)])],
+    [
+      'ORDER BY created ASC',
+      'project = ABC ORDER BY created ASC',
+      (rows: IssueRecord[]) =>
+        sorted(
+          rows.filter((r) => proj(r) === 'ABC'),
+          [asc(created), asc(id)],
+        ),
+    ],
+    [
+      'ORDER BY updated DESC',
+      'project = ABC order by updated desc',
+      (rows: IssueRecord[]) =>
+        sorted(
+          rows.filter((r) => proj(r) === 'ABC'),
+          [descending(updated), descending(id)],
+        ),
+    ],
+    [
+      'ORDER BY summary',
+      'project = ABC ORDER BY summary',
+      (rows: IssueRecord[]) =>
+        sorted(
+          rows.filter((r) => proj(r) === 'ABC'),
+          [asc((r) => r.fields.summary), asc(id)],
+        ),
+    ],
+    [
+      'ORDER BY status DESC, key',
+      'project in (ABC, RST) ORDER BY status DESC, key',
+      (rows: IssueRecord[]) => sorted(rows, [descending(statusId), asc(proj), asc(num)]),
+    ],
+    [
+      'ORDER BY issuetype, project, id DESC',
+      'created <= now() ORDER BY issuetype, project, id DESC',
+      (rows: IssueRecord[]) => sorted(rows, [asc(type), asc(proj), descending(id)]),
+    ],
   ])('%s', async (_name, jql, expected) => {
     const got = await collect(fx.t.as('assigner'), jql, { maxResults: 5000 });
     expect(got.ids).toEqual(expected(visible('assigner')));

@@ -15,7 +15,11 @@ async function flood(t: TestTracker, key: string, n: number): Promise<void> {
   const now = new Date().toISOString();
   for (let start = 0; start < n; start += 500) {
     const rows = Array.from({ length: Math.min(500, n - start) }, (_, i) => ({
-      issue_id: issue.id, author_id: issue.reporter_id, body: JSON.stringify(adf(`flood ${start + i}`)), created_at: now, updated_at: now,
+      issue_id: issue.id,
+      author_id: issue.reporter_id,
+      body: JSON.stringify(adf(`flood ${start + i}`)),
+      created_at: now,
+      updated_at: now,
     }));
     await store.kysely.insertInto('comments').values(rows).execute();
   }
@@ -31,14 +35,21 @@ describe.each(await storeKinds())('docs/limits.md: comments per issue and commen
     full = await createIssue(t, 'assigner', { summary: 'flooded' });
     await flood(t, full, 4_999);
   }, 60_000);
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('the 5,000th comment is accepted; the 5,001st is 400 with a clear message and is not written', async () => {
     const last = await t.as('viewer').post(`/issue/${full}/comment`, { body: adf('number 5000') });
     expect(last.status).toBe(201);
     const over = await t.as('viewer').post(`/issue/${full}/comment`, { body: adf('number 5001') });
     expect(over.status).toBe(400);
-    expect(over.body).toEqual({ errorMessages: [`The issue ${full} already has 5,000 comments, the most one issue may carry. Add the comment to another issue (for example a new sub-task).`], errors: {} });
+    expect(over.body).toEqual({
+      errorMessages: [
+        `The issue ${full} already has 5,000 comments, the most one issue may carry. Add the comment to another issue (for example a new sub-task).`,
+      ],
+      errors: {},
+    });
     const newest = await t.as('assigner').get(`/issue/${full}/comment?orderBy=-created&maxResults=1`);
     expect(newest.body.total).toBe(5_000);
     expect(texts(newest.body.comments)).toEqual(['number 5000']);

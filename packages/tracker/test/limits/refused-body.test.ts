@@ -49,13 +49,23 @@ function streamUntilCut(url: string, head: string, total: number, chunked: boole
     let closed = false;
     const piece = Buffer.alloc(64 * 1024, 'b');
     const frame = Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]);
-    socket.on('data', (d: Buffer) => { answer += d.toString('latin1'); });
-    socket.on('error', () => { /* the cut: reported by close */ });
-    socket.on('close', () => { closed = true; resolve({ written, answer }); });
+    socket.on('data', (d: Buffer) => {
+      answer += d.toString('latin1');
+    });
+    socket.on('error', () => {
+      /* the cut: reported by close */
+    });
+    socket.on('close', () => {
+      closed = true;
+      resolve({ written, answer });
+    });
     const pump = () => {
       while (!closed && written < total) {
         written += piece.length;
-        if (!socket.write(chunked ? frame : piece)) { socket.once('drain', pump); return; }
+        if (!socket.write(chunked ? frame : piece)) {
+          socket.once('drain', pump);
+          return;
+        }
       }
       // All sent (the server did not cut it): this side ends too, so the connection closes after the server's.
       if (!closed) socket.end();
@@ -84,11 +94,15 @@ describe.each(await storeKinds())('docs/limits.md: a refused body is read on (up
 
   const { email, token } = credentialOf('assigner');
   const json = { 'Content-Type': 'application/json', Authorization: basic(email, token) };
-  const commentsOf = async (key: string) => (await (await fetch(`${t.api}/issue/${key}/comment`, { headers: json })).json() as { total: number }).total;
+  const commentsOf = async (key: string) => ((await (await fetch(`${t.api}/issue/${key}/comment`, { headers: json })).json()) as { total: number }).total;
 
   it('20 fetches of a 5 MB body each read the 413 and its ErrorCollection naming the limit: no EPIPE, no reset; nothing is written', async () => {
-    const created = await fetch(`${t.api}/issue`, { method: 'POST', headers: json, body: JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'A task' } }) });
-    const { key } = await created.json() as { key: string };
+    const created = await fetch(`${t.api}/issue`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'A task' } }),
+    });
+    const { key } = (await created.json()) as { key: string };
     const seen = await fetchEach(20, `${t.api}/issue/${key}/comment`, { method: 'POST', headers: json, body: FIVE_MB });
     const expected = `413 ${JSON.stringify({ errorMessages: [LIMIT_MESSAGE], errors: {} })}`;
     expect(seen).toEqual(Array(20).fill(expected));
@@ -100,16 +114,19 @@ describe.each(await storeKinds())('docs/limits.md: a refused body is read on (up
     expect(seen.map((s) => s.slice(0, 4))).toEqual(Array(20).fill('401 '));
   });
 
-  it('the code host\'s REST interface (/api/v3): 20 fetches of a 5 MB body each read GitHub\'s 413', async () => {
+  it("the code host's REST interface (/api/v3): 20 fetches of a 5 MB body each read GitHub's 413", async () => {
     const seen = await fetchEach(20, `${t.url}/api/v3/repos/acme/widgets/pulls`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${CODEHOST_TOKEN}` }, body: FIVE_MB,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${CODEHOST_TOKEN}` },
+      body: FIVE_MB,
     });
     expect(new Set(seen.map((s) => s.slice(0, 4)))).toEqual(new Set(['413 ']));
     expect(JSON.parse(seen[0]!.slice(4)).message).toBe('Request body too large: the limit is 1048576 bytes.');
   });
 
   const push = { 'Content-Type': 'application/x-git-receive-pack-request', Authorization: `Basic ${Buffer.from(`x:${CODEHOST_TOKEN}`).toString('base64')}` };
-  const pushTooLarge = '413 The push is larger than this code host takes (1048576 bytes, jst-tracker\'s --push-limit): push fewer or smaller commits, or ask the administrator to raise --push-limit.\n';
+  const pushTooLarge =
+    "413 The push is larger than this code host takes (1048576 bytes, jst-tracker's --push-limit): push fewer or smaller commits, or ask the administrator to raise --push-limit.\n";
 
   it('git over HTTP: 20 pushes of 5 MB over --push-limit (1 MB here) each read the 413 naming --push-limit', async () => {
     const seen = await fetchEach(20, `${t.url}/acme/widgets.git/git-receive-pack`, { method: 'POST', headers: push, body: FIVE_MB });
@@ -118,8 +135,9 @@ describe.each(await storeKinds())('docs/limits.md: a refused body is read on (up
 
   it('an Expect other than 100-continue is a 417 ErrorCollection, read by a client that sends its 5 MB body anyway', async () => {
     const total = FIVE_MB.length;
-    const head = `POST /ex/jira/${CLOUD_ID}/rest/api/3/issue HTTP/1.1\r\nHost: ${new URL(t.url).host}\r\n`
-      + `Content-Type: application/json\r\nExpect: x-unknown\r\nContent-Length: ${total}\r\n\r\n`;
+    const head =
+      `POST /ex/jira/${CLOUD_ID}/rest/api/3/issue HTTP/1.1\r\nHost: ${new URL(t.url).host}\r\n` +
+      `Content-Type: application/json\r\nExpect: x-unknown\r\nContent-Length: ${total}\r\n\r\n`;
     const { written, answer } = await streamUntilCut(t.url, head, total, false);
     expect(answer).toMatch(/^HTTP\/1\.1 417 /);
     expect(answer).toContain('{"errorMessages":["Expectation Failed: the only Expect value this server supports is 100-continue."],"errors":{}}');
@@ -131,9 +149,11 @@ describe.each(await storeKinds())('docs/limits.md: a refused body is read on (up
     ['streamed in chunks without end', true],
   ])('a body far over the bound (%s) is answered 413 and cut off, not read to its end', async (_name, chunked) => {
     const total = 200 * 1024 * 1024;
-    const head = `POST /ex/jira/${CLOUD_ID}/rest/api/3/issue HTTP/1.1\r\nHost: ${new URL(t.url).host}\r\n`
-      + `Content-Type: application/json\r\nAuthorization: ${basic(email, token)}\r\n`
-      + (chunked ? 'Transfer-Encoding: chunked\r\n' : `Content-Length: ${total}\r\n`) + '\r\n';
+    const head =
+      `POST /ex/jira/${CLOUD_ID}/rest/api/3/issue HTTP/1.1\r\nHost: ${new URL(t.url).host}\r\n` +
+      `Content-Type: application/json\r\nAuthorization: ${basic(email, token)}\r\n` +
+      (chunked ? 'Transfer-Encoding: chunked\r\n' : `Content-Length: ${total}\r\n`) +
+      '\r\n';
     const { written, answer } = await streamUntilCut(t.url, head, total, chunked);
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer).toContain(LIMIT_MESSAGE);

@@ -21,8 +21,12 @@ const text = (doc: any): string => doc.content[0].content[0].text;
 
 describe.each(await storeKinds())('docs/limits.md: text fields over 32,767 characters are refused (%s)', (kind) => {
   let t: TestTracker;
-  beforeAll(async () => { t = await startTestTracker(kind); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await startTestTracker(kind);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('a comment body of 32,768 characters is 400 with the vendor message in errors.body and adds nothing; 32,767 is accepted', async () => {
     const key = await createIssue(t, 'assigner', {});
@@ -46,7 +50,9 @@ describe.each(await storeKinds())('docs/limits.md: text fields over 32,767 chara
 
   it('a description over the limit is 400 in errors.description on create (no issue, no key used) and on edit (unchanged)', async () => {
     const before = await createIssue(t, 'assigner', {});
-    const create = await t.as('assigner').post('/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'big', description: docOfLength(MAX + 1) } });
+    const create = await t
+      .as('assigner')
+      .post('/issue', { fields: { project: { key: 'ABC' }, issuetype: { name: 'Task' }, summary: 'big', description: docOfLength(MAX + 1) } });
     expect(create.status).toBe(400);
     expect(create.body).toEqual({ errorMessages: [], errors: { description: TOO_LONG } });
     const after = await createIssue(t, 'assigner', { description: docOfLength(MAX) });
@@ -67,8 +73,12 @@ describe.each(await storeKinds())('docs/limits.md: text fields over 32,767 chara
 
 describe.each(await storeKinds())('docs/limits.md: the request-body cap is configurable, 413 before parsing (%s)', (kind) => {
   let t: TestTracker;
-  beforeAll(async () => { t = await startTestTracker(kind, undefined, { server: { bodyLimit: 16 * 1024 } }); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await startTestTracker(kind, undefined, { server: { bodyLimit: 16 * 1024 } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('a body over --body-limit (16 KiB here) is 413 with an ErrorCollection naming the limit; nothing is written', async () => {
     const key = await createIssue(t, 'assigner', {});
@@ -77,7 +87,9 @@ describe.each(await storeKinds())('docs/limits.md: the request-body cap is confi
     expect(r.body).toEqual({ errorMessages: ['The request body is larger than the limit of 16384 bytes (jst-tracker serve --body-limit).'], errors: {} });
     expect((await t.as('assigner').get(`/issue/${key}/comment`)).body.total).toBe(0);
     // Refused from Content-Length alone: a body that is not even JSON gets the same answer.
-    const garbage = await t.as('assigner').raw(`/issue/${key}/comment`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{'.repeat(20 * 1024) });
+    const garbage = await t
+      .as('assigner')
+      .raw(`/issue/${key}/comment`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{'.repeat(20 * 1024) });
     expect(garbage.status).toBe(413);
   });
 });

@@ -13,7 +13,12 @@ const BIN = join(ROOT, 'packages/tracker/bin/jst-tracker.js');
 export const READY = /^jst-tracker listening on http:\/\/127\.0\.0\.1:(\d+)$/;
 const { DATABASE_URL: _ignored, ...BASE_ENV } = process.env;
 
-export interface Run { child: ChildProcess; out: () => string; err: () => string; exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> }
+export interface Run {
+  child: ChildProcess;
+  out: () => string;
+  err: () => string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
 
 /** Builds the tracker (a dist that exists is used if another engineer's half-done edit breaks the build). */
 export function buildTracker(): void {
@@ -33,9 +38,15 @@ export function cliRunner(prefix: string) {
     children.push(child);
     let out = '';
     let err = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
-    const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on('close', (code, signal) => resolve({ code, signal })),
+    );
     return { child, out: () => out, err: () => err, exit };
   };
   /** Waits for the ready line and returns the base URL. */
@@ -49,7 +60,11 @@ export function cliRunner(prefix: string) {
     expect(line).toMatch(READY);
     return line.slice('jst-tracker listening on '.length);
   };
-  const exitOf = async (args: string[]) => { const r = run(args); const { code } = await r.exit; return { code, out: r.out(), err: r.err() }; };
+  const exitOf = async (args: string[]) => {
+    const r = run(args);
+    const { code } = await r.exit;
+    return { code, out: r.out(), err: r.err() };
+  };
   const cleanup = () => {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     rmSync(tmp, { recursive: true, force: true });
@@ -57,8 +72,12 @@ export function cliRunner(prefix: string) {
   return { tmp, run, ready, exitOf, cleanup };
 }
 
-export const connectable = (port: number) => new Promise<boolean>((resolve) => {
-  const s = net.connect(port, '127.0.0.1');
-  s.on('connect', () => { s.destroy(); resolve(true); });
-  s.on('error', () => resolve(false));
-});
+export const connectable = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect(port, '127.0.0.1');
+    s.on('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.on('error', () => resolve(false));
+  });

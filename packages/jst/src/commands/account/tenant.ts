@@ -2,8 +2,11 @@ import { READ, defineCommand } from '../spec.js';
 
 export const tenantCommand = defineCommand({
   name: 'tenant',
-  summary: 'the site\'s cloudId and {api_base}',
+  summary: "the site's cloudId and {api_base}",
   examples: ['jst --role assigner tenant --json'],
-  role: 'chosen', json: 'piped', fields: {}, effects: READ,
+  role: 'chosen',
+  json: 'piped',
+  fields: {},
+  effects: READ,
   run: async (ctx, _i, face) => (await import('../read.js')).tenant(ctx, face.role, { json: face.json }),
 });

@@ -2,8 +2,11 @@ import { READ, defineCommand } from '../spec.js';
 
 export const whoamiCommand = defineCommand({
   name: 'whoami',
-  summary: 'who the role\'s token belongs to (GET /myself)',
+  summary: "who the role's token belongs to (GET /myself)",
   examples: ['jst --role executor whoami'],
-  role: 'chosen', json: 'piped', fields: {}, effects: READ,
+  role: 'chosen',
+  json: 'piped',
+  fields: {},
+  effects: READ,
   run: async (ctx, _i, face) => (await import('../read.js')).whoami(ctx, face.role, { json: face.json }),
 });

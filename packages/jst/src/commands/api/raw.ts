@@ -3,9 +3,14 @@ import { defineCommand } from '../spec.js';
 /** Also taken by the fast path in cli.ts, which parses these same three positionals by hand. */
 export const rawCommand = defineCommand({
   name: 'raw',
-  summary: 'send one authenticated call to {api_base}<path> with the role\'s credential',
-  examples: ['jst --role assigner raw GET /myself', 'jst --role executor raw GET "/issue/ABC-1?fields=summary,status"', 'jst --role assigner raw POST /issue/ABC-1/comment @comment.json'],
-  role: 'chosen', json: 'none',
+  summary: "send one authenticated call to {api_base}<path> with the role's credential",
+  examples: [
+    'jst --role assigner raw GET /myself',
+    'jst --role executor raw GET "/issue/ABC-1?fields=summary,status"',
+    'jst --role assigner raw POST /issue/ABC-1/comment @comment.json',
+  ],
+  role: 'chosen',
+  json: 'none',
   fields: {
     method: { schema: (z) => z.string(), cli: { arg: '<method>', help: 'GET, POST, PUT, DELETE…' } },
     path: { schema: (z) => z.string(), cli: { arg: '<path>', help: 'path under {api_base}, e.g. /myself' } },

@@ -4,15 +4,22 @@ import { ADDS, defineCommand } from '../spec.js';
 export const commentAddCommand = defineCommand({
   name: 'comment add',
   summary: 'add a comment (literal text, Markdown or ADF) to an issue',
-  examples: ['echo "Looks good" | jst --role reviewer comment add ABC-1 -', 'jst --role assigner comment add ABC-1 --body-file note.txt',
-    'printf \'**Blocked** on `ABC-2`\\n\' | jst --role executor comment add ABC-1 - --markdown'],
-  role: 'chosen', json: 'flag',
+  examples: [
+    'echo "Looks good" | jst --role reviewer comment add ABC-1 -',
+    'jst --role assigner comment add ABC-1 --body-file note.txt',
+    "printf '**Blocked** on `ABC-2`\\n' | jst --role executor comment add ABC-1 - --markdown",
+  ],
+  role: 'chosen',
+  json: 'flag',
   fields: {
     key: { schema: (z) => z.string(), cli: { arg: '<key>' } },
     dash: { schema: (z) => z.optional(z.string()), cli: { arg: '[dash]', help: '- reads plain text from stdin' } },
     bodyFile: { schema: (z) => z.optional(z.string()), cli: { flag: '--body-file <file>', help: 'plain text: one paragraph per non-empty line' } },
     adfFile: { schema: (z) => z.optional(z.string()), cli: { flag: '--adf-file <file>', help: 'an ADF document (JSON)' } },
-    markdown: { schema: (z) => z.optional(z.boolean()), cli: { flag: '--markdown', help: 'the body text is Markdown made into ADF nodes; without it text stays literal' } },
+    markdown: {
+      schema: (z) => z.optional(z.boolean()),
+      cli: { flag: '--markdown', help: 'the body text is Markdown made into ADF nodes; without it text stays literal' },
+    },
   },
   effects: { ...ADDS, idempotent: false },
   run: async (ctx, i, face) => {

@@ -2,9 +2,10 @@ import { defineCommand } from '../spec.js';
 
 export const issueTransitionCommand = defineCommand({
   name: 'issue transition',
-  summary: 'move an issue to a status, by the destination\'s name',
+  summary: "move an issue to a status, by the destination's name",
   examples: ['jst --role executor issue transition ABC-1 --to "In Progress"'],
-  role: 'chosen', json: 'piped',
+  role: 'chosen',
+  json: 'piped',
   fields: {
     key: { schema: (z) => z.string(), cli: { arg: '<key>' } },
     to: { schema: (z) => z.string(), cli: { flag: '--to <status>', help: 'destination status name, matched literally', required: true } },

@@ -2,9 +2,10 @@ import { READ, defineCommand } from '../spec.js';
 
 export const issueTransitionsCommand = defineCommand({
   name: 'issue transitions',
-  summary: 'the transitions available from the issue\'s current status',
+  summary: "the transitions available from the issue's current status",
   examples: ['jst --role executor issue transitions ABC-1'],
-  role: 'chosen', json: 'piped',
+  role: 'chosen',
+  json: 'piped',
   fields: { key: { schema: (z) => z.string(), cli: { arg: '<key>' } } },
   effects: READ,
   run: async (ctx, i, face) => (await import('../read.js')).issueTransitions(ctx, face.role, i.key, { json: face.json }),

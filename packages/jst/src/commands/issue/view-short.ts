@@ -6,7 +6,18 @@ import { EXIT } from '../../exit.js';
 import * as git from '../../git/index.js';
 import type { Outcome } from '../../output.js';
 import { issueKeyFromBranch } from '../../phase/handover.js';
-import { APPROVED, CHANGES_REQUESTED, commentPlain, firstLine, MARKER_ROLE, PR_TARGET_MARKER, REPORT_MARKER, REVIEW_TALLY, RUN_REPORT, TASK_MEMORY } from '../../phase/markers.js';
+import {
+  APPROVED,
+  CHANGES_REQUESTED,
+  commentPlain,
+  firstLine,
+  MARKER_ROLE,
+  PR_TARGET_MARKER,
+  REPORT_MARKER,
+  REVIEW_TALLY,
+  RUN_REPORT,
+  TASK_MEMORY,
+} from '../../phase/markers.js';
 import { changesRequestedLines, reviewerVerdict, type ShownVerdict } from '../../phase/review-shown.js';
 import { roleComments } from '../../phase/roles.js';
 
@@ -14,8 +25,13 @@ import { roleComments } from '../../phase/roles.js';
 
 /** The first lines that mark the workflow's comments (ARCHITECTURE §7, §11), each with the role whose account it counts from. */
 const MARKERS = [
-  [PR_TARGET_MARKER, MARKER_ROLE[PR_TARGET_MARKER]], [REPORT_MARKER, MARKER_ROLE[REPORT_MARKER]], [TASK_MEMORY, MARKER_ROLE[TASK_MEMORY]],
-  [RUN_REPORT, MARKER_ROLE[RUN_REPORT]], [REVIEW_TALLY, MARKER_ROLE[REVIEW_TALLY]], [APPROVED, MARKER_ROLE.verdict], [CHANGES_REQUESTED, MARKER_ROLE.verdict],
+  [PR_TARGET_MARKER, MARKER_ROLE[PR_TARGET_MARKER]],
+  [REPORT_MARKER, MARKER_ROLE[REPORT_MARKER]],
+  [TASK_MEMORY, MARKER_ROLE[TASK_MEMORY]],
+  [RUN_REPORT, MARKER_ROLE[RUN_REPORT]],
+  [REVIEW_TALLY, MARKER_ROLE[REVIEW_TALLY]],
+  [APPROVED, MARKER_ROLE.verdict],
+  [CHANGES_REQUESTED, MARKER_ROLE.verdict],
 ] as const;
 const DEFAULT_FIELDS = ['summary', 'status', 'assignee', 'parent', 'subtasks', 'issuetype', 'description', 'comment'];
 /** How much of the description and of each comment a default view shows (ARCHITECTURE §13: ≤ 4 KB in all). */
@@ -29,9 +45,10 @@ export async function currentKey(ctx: Context): Promise<string> {
   const parsed = branch ? issueKeyFromBranch(branch) : null;
   if (!parsed) {
     throw new JstError({
-      code: 'MCP_NO_KEY', exitCode: EXIT.usage,
+      code: 'MCP_NO_KEY',
+      exitCode: EXIT.usage,
       problem: `no key was given and ${branch ? `the branch ${branch} is not an issue branch (feature/<KEY>-… or hotfix/<KEY>-…)` : `${ctx.cwd} is on no branch`}`,
-      hint: 'Pass key, or set cwd to the issue\'s worktree',
+      hint: "Pass key, or set cwd to the issue's worktree",
     });
   }
   return parsed.key;
@@ -55,7 +72,12 @@ const cut = (text: string, n: number) => (text.length <= n ? text : `${text.slic
 /** The default of `issue_view` (ARCHITECTURE §13 "Results sized for a model"). */
 export async function shortView(ctx: Context, role: Parameters<Context['client']>[0], key: string, fields: string | undefined): Promise<Outcome<ShortIssue>> {
   const client = ctx.client(role);
-  const wanted = fields ? fields.split(',').map((f) => f.trim()).filter(Boolean) : DEFAULT_FIELDS;
+  const wanted = fields
+    ? fields
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean)
+    : DEFAULT_FIELDS;
   const issue: Issue = await client.getIssue(key, wanted);
   const f = issue.fields;
   const comments: Comment[] = f.comment?.comments ?? [];
@@ -82,7 +104,9 @@ export async function shortView(ctx: Context, role: Parameters<Context['client']
     comments: f.comment ? (f.comment.total ?? comments.length) : 0,
   };
   const out: string[] = [`${short.key} ${short.summary}`];
-  const row = (name: string, value: string) => { if (value) out.push(`${name}: ${value}`); };
+  const row = (name: string, value: string) => {
+    if (value) out.push(`${name}: ${value}`);
+  };
   row('type', short.type);
   row('status', short.status);
   if (f.assignee !== undefined) row('assignee', short.assignee ?? 'unassigned');

@@ -13,12 +13,25 @@ const flag = (f: string, help: string) => field({ schema: (z) => z.optional(z.bo
 export const reviewCommand = defineCommand({
   name: 'review',
   summary: 'the review brief (track, pull requests, your verdicts), or the verdict with --approve / --request-changes',
-  help: phaseHelp('reviewer', '1 refused (no open pull request, not in review, sub-task pull requests not merged) or the tracker / code host said no, 2 usage or configuration.\nA rerun with the same verdict posts nothing.'),
-  examples: ['jst review ABC-1', 'jst review ABC-1 --open-parent-pr', 'jst review ABC-2 --approve --summary "Clean, tested"', 'jst review ABC-3 --request-changes --summary "Quote fields with commas" --body-file review.md --markdown'],
-  role: 'reviewer', json: 'flag',
+  help: phaseHelp(
+    'reviewer',
+    '1 refused (no open pull request, not in review, sub-task pull requests not merged) or the tracker / code host said no, 2 usage or configuration.\nA rerun with the same verdict posts nothing.',
+  ),
+  examples: [
+    'jst review ABC-1',
+    'jst review ABC-1 --open-parent-pr',
+    'jst review ABC-2 --approve --summary "Clean, tested"',
+    'jst review ABC-3 --request-changes --summary "Quote fields with commas" --body-file review.md --markdown',
+  ],
+  role: 'reviewer',
+  json: 'flag',
   fields: {
-    key: { schema: (z) => z.optional(issueKey(z)), description: 'e.g. ABC-1; default: the key in the branch of the worktree in cwd', cli: { arg: '[key]', help: 'the issue (default: this worktree\'s)' } },
-    openParentPr: flag('--open-parent-pr', 'open the parent\'s pull request once every sub-task pull request is merged'),
+    key: {
+      schema: (z) => z.optional(issueKey(z)),
+      description: 'e.g. ABC-1; default: the key in the branch of the worktree in cwd',
+      cli: { arg: '[key]', help: "the issue (default: this worktree's)" },
+    },
+    openParentPr: flag('--open-parent-pr', "open the parent's pull request once every sub-task pull request is merged"),
     approve: flag('--approve', 'verdict: APPROVED — <summary>'),
     requestChanges: flag('--request-changes', 'verdict: CHANGES REQUESTED — <summary> (the issue goes back to STATUS_IN_PROGRESS)'),
     summary: { ...VERDICT_FIELDS.summary, schema: (z) => z.optional(z.string()), tool: false },
@@ -26,8 +39,11 @@ export const reviewCommand = defineCommand({
     markdown: { ...VERDICT_FIELDS.markdown, tool: false },
   },
   tool: {
-    name: 'review_brief', roles: ['reviewer'], title: 'Review brief',
-    description: 'jst review [KEY] --json: the track, the pull requests to review with their states, and whether you already left a verdict. Without key: the issue of the worktree in cwd.',
+    name: 'review_brief',
+    roles: ['reviewer'],
+    title: 'Review brief',
+    description:
+      'jst review [KEY] --json: the track, the pull requests to review with their states, and whether you already left a verdict. Without key: the issue of the worktree in cwd.',
   },
   output: REVIEW_BRIEF_OUTPUT,
   effects: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
@@ -39,6 +55,12 @@ export const reviewCommand = defineCommand({
     if (!i.approve && !i.requestChanges) throw usageError('--summary, --body-file and --markdown go with a verdict: add --approve or --request-changes');
     if (!key || summary === undefined) throw usageError('a verdict needs the KEY and --summary S: jst review ABC-2 --approve --summary "…"');
     if (i.openParentPr) throw usageError('--open-parent-pr goes with the brief, not with a verdict');
-    return (await import('../verdict.js')).reviewVerdictOutcome(ctx, { key, kind: i.approve ? 'approved' : 'changes-requested', summary, bodyFile: i.bodyFile, markdown: i.markdown });
+    return (await import('../verdict.js')).reviewVerdictOutcome(ctx, {
+      key,
+      kind: i.approve ? 'approved' : 'changes-requested',
+      summary,
+      bodyFile: i.bodyFile,
+      markdown: i.markdown,
+    });
   },
 });

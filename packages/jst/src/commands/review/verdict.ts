@@ -4,7 +4,11 @@ import { defineCommand, field } from '../spec.js';
 
 /** The verdict's inputs the CLI's `jst review` shares (its --summary, --body-file, --markdown). */
 export const VERDICT_FIELDS = {
-  summary: field({ schema: (z) => z.string(), description: 'one line: the verdict\'s first line after the dash', cli: { flag: '--summary <text>', help: 'the verdict\'s one-line summary' } }),
+  summary: field({
+    schema: (z) => z.string(),
+    description: "one line: the verdict's first line after the dash",
+    cli: { flag: '--summary <text>', help: "the verdict's one-line summary" },
+  }),
   bodyFile: bodyFile('the rest of the review'),
   body: field({ schema: (z) => z.optional(z.string()), description: 'the rest of the review' }),
   markdown: markdown(MARKDOWN_HELP),
@@ -13,19 +17,35 @@ export const VERDICT_FIELDS = {
 /** No CLI command of its own: `jst review KEY --approve|--request-changes --summary S` (review/brief.ts). */
 export const reviewVerdictCommand = defineCommand({
   name: 'review verdict',
-  summary: 'the verdict on an issue\'s pull request: APPROVED — S or CHANGES REQUESTED — S',
-  examples: ['jst review ABC-2 --approve --summary "Clean, tested"', 'jst review ABC-3 --request-changes --summary "Quote fields with commas" --body-file review.md --markdown'],
-  role: 'reviewer', json: 'flag', cli: false,
+  summary: "the verdict on an issue's pull request: APPROVED — S or CHANGES REQUESTED — S",
+  examples: [
+    'jst review ABC-2 --approve --summary "Clean, tested"',
+    'jst review ABC-3 --request-changes --summary "Quote fields with commas" --body-file review.md --markdown',
+  ],
+  role: 'reviewer',
+  json: 'flag',
+  cli: false,
   fields: {
     key: { schema: (z) => issueKey(z), description: 'e.g. ABC-2' },
     verdict: { schema: (z) => z.enum(['approve', 'request-changes']) },
     ...VERDICT_FIELDS,
   },
   tool: {
-    name: 'review_verdict', roles: ['reviewer'], title: 'Review verdict',
-    description: 'jst review KEY --approve|--request-changes --summary S --json: one review "APPROVED — S" or "CHANGES REQUESTED — S" on the pull request, the same report on the issue, a tally on the parent; changes requested moves the issue back to In Progress. A rerun with the same verdict posts nothing. The verdict is the person\'s: confirm it with them first.',
+    name: 'review_verdict',
+    roles: ['reviewer'],
+    title: 'Review verdict',
+    description:
+      'jst review KEY --approve|--request-changes --summary S --json: one review "APPROVED — S" or "CHANGES REQUESTED — S" on the pull request, the same report on the issue, a tally on the parent; changes requested moves the issue back to In Progress. A rerun with the same verdict posts nothing. The verdict is the person\'s: confirm it with them first.',
   },
   output: VERDICT_OUTPUT,
   effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
-  run: async (ctx, i) => (await import('../verdict.js')).reviewVerdictOutcome(ctx, { key: i.key, kind: i.verdict === 'approve' ? 'approved' : 'changes-requested', summary: i.summary, body: i.body, bodyFile: i.bodyFile, markdown: i.markdown }),
+  run: async (ctx, i) =>
+    (await import('../verdict.js')).reviewVerdictOutcome(ctx, {
+      key: i.key,
+      kind: i.verdict === 'approve' ? 'approved' : 'changes-requested',
+      summary: i.summary,
+      body: i.body,
+      bodyFile: i.bodyFile,
+      markdown: i.markdown,
+    }),
 });

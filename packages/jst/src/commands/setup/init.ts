@@ -6,8 +6,12 @@ export const initCommand = defineCommand({
   name: 'init',
   summary: 'write .jst/team.env, .jst/local.env (0600) and .jst/.gitignore',
   help: 'Tokens are read from TRACKER_ASSIGNER_TOKEN, TRACKER_EXECUTOR_TOKEN, TRACKER_REVIEWER_TOKEN and CODEHOST_PAT_TOKEN\nin the environment, or asked for on a terminal; never from flags.',
-  examples: ['jst init', 'jst init --project-key ABC --site acme.atlassian.net --worktrees-dir /home/me/worktrees --assigner-email a@acme.test --executor-email e@acme.test --reviewer-email r@acme.test'],
-  role: 'none', json: 'none',
+  examples: [
+    'jst init',
+    'jst init --project-key ABC --site acme.atlassian.net --worktrees-dir /home/me/worktrees --assigner-email a@acme.test --executor-email e@acme.test --reviewer-email r@acme.test',
+  ],
+  role: 'none',
+  json: 'none',
   fields: {
     force: { schema: (z) => z.optional(z.boolean()), cli: { flag: '--force', help: 'overwrite existing files' } },
     projectKey: setting('--project-key <key>', 'PROJECT_KEY'),

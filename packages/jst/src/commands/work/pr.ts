@@ -6,21 +6,37 @@ import { phaseHelp } from './help.js';
 export const prCommand = defineCommand({
   name: 'pr',
   summary: 'push this issue branch, open (or find) its pull request into jst pr-base, move the issue to review, post the Run report',
-  help: phaseHelp('executor', '1 refused (dirty work tree, no commits beyond the base, wrong status) or the tracker / code host said no, 2 usage, configuration (CODEHOST_PAT_TOKEN, CODEHOST_API_URL, CODEHOST_REPO) or not in an issue worktree.\nRerunning finds the open pull request: no second pull request, no second Run report.'),
+  help: phaseHelp(
+    'executor',
+    '1 refused (dirty work tree, no commits beyond the base, wrong status) or the tracker / code host said no, 2 usage, configuration (CODEHOST_PAT_TOKEN, CODEHOST_API_URL, CODEHOST_REPO) or not in an issue worktree.\nRerunning finds the open pull request: no second pull request, no second Run report.',
+  ),
   examples: ['jst pr', 'jst pr --title "ABC-2: CSV serialiser" --body-file pr.md --markdown', 'jst pr --draft --json'],
-  role: 'executor', json: 'flag',
+  role: 'executor',
+  json: 'flag',
   fields: {
-    title: { schema: (z) => z.optional(z.string()), description: 'default "<KEY>: <summary>"', cli: { flag: '--title <text>', help: 'default: "<KEY>: <summary>"' } },
+    title: {
+      schema: (z) => z.optional(z.string()),
+      description: 'default "<KEY>: <summary>"',
+      cli: { flag: '--title <text>', help: 'default: "<KEY>: <summary>"' },
+    },
     bodyFile: bodyFile('the pull request body (also added to the Run report)'),
     body: { schema: (z) => z.optional(z.string()), description: 'the pull request body (also added to the Run report)' },
     markdown: markdown(MARKDOWN_HELP),
-    draft: { schema: (z) => z.optional(z.boolean()), description: 'open the pull request as a draft', cli: { flag: '--draft', help: 'open the pull request as a draft' } },
+    draft: {
+      schema: (z) => z.optional(z.boolean()),
+      description: 'open the pull request as a draft',
+      cli: { flag: '--draft', help: 'open the pull request as a draft' },
+    },
   },
   tool: {
-    name: 'pr', roles: ['executor'], title: 'Open the pull request',
-    description: 'jst pr --json in the issue\'s worktree: refuses a dirty tree or no commits; pushes, opens (or finds) the pull request into pr_base, moves the issue to In Review, posts the Run report. Sends one progress notification per step.',
+    name: 'pr',
+    roles: ['executor'],
+    title: 'Open the pull request',
+    description:
+      "jst pr --json in the issue's worktree: refuses a dirty tree or no commits; pushes, opens (or finds) the pull request into pr_base, moves the issue to In Review, posts the Run report. Sends one progress notification per step.",
   },
   output: PR_OUTPUT,
   effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
-  run: async (ctx, i) => (await import('../pr.js')).prOutcome(ctx, { title: i.title, body: i.body, bodyFile: i.bodyFile, markdown: i.markdown, draft: i.draft }),
+  run: async (ctx, i) =>
+    (await import('../pr.js')).prOutcome(ctx, { title: i.title, body: i.body, bodyFile: i.bodyFile, markdown: i.markdown, draft: i.draft }),
 });

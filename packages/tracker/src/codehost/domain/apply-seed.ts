@@ -10,7 +10,14 @@ import type { CodehostSeed } from './seed.js';
  * Loading the same seed twice changes nothing. Tokens are stored hashed. A listed repository that
  * does not exist on disk is created empty (ARCHITECTURE §14).
  */
-export async function applyCodehostSeed(host: CodeHost, store: CodehostStore, git: GitRepos | null, seed: CodehostSeed, file = '<seed>', now = new Date().toISOString()): Promise<void> {
+export async function applyCodehostSeed(
+  host: CodeHost,
+  store: CodehostStore,
+  git: GitRepos | null,
+  seed: CodehostSeed,
+  file = '<seed>',
+  now = new Date().toISOString(),
+): Promise<void> {
   await store.transaction(async (tx) => {
     await store.lockForSeed(tx);
     const ids = new Map<string, number>();
@@ -21,7 +28,11 @@ export async function applyCodehostSeed(host: CodeHost, store: CodehostStore, gi
       ids.set(u.login.toLowerCase(), user.id);
       for (const [ti, token] of u.tokens.entries()) {
         if ((await store.insertTokenIfAbsent(tx, user.id, host.hash(token))) === 'taken') {
-          throw new SeedError(file, `$.codehost.users[${ui}].tokens[${ti}].token`, 'is already the token of another code-host user (stored earlier); each token names one user');
+          throw new SeedError(
+            file,
+            `$.codehost.users[${ui}].tokens[${ti}].token`,
+            'is already the token of another code-host user (stored earlier); each token names one user',
+          );
         }
       }
     }

@@ -35,13 +35,21 @@ export class CodeHost {
   ) {}
 
   /** Opens the code host over its store, making the token salt on first use. */
-  static async open(store: CodehostStore, git: GitRepos | null, gitErrors: GitErrorKinds, offReason?: string, now = () => new Date().toISOString()): Promise<CodeHost> {
+  static async open(
+    store: CodehostStore,
+    git: GitRepos | null,
+    gitErrors: GitErrorKinds,
+    offReason?: string,
+    now = () => new Date().toISOString(),
+  ): Promise<CodeHost> {
     const salt = await tokenSalt(store);
     return new CodeHost(store, git, gitErrors, salt, now, offReason);
   }
 
   /** The stored form of a token (ARCHITECTURE §4: tokens are kept only as hashes). */
-  hash(token: string): string { return hashToken(this.salt, token); }
+  hash(token: string): string {
+    return hashToken(this.salt, token);
+  }
 
   // --- authentication and access ----------------------------------------------------------------
 
@@ -79,7 +87,12 @@ export class CodeHost {
    * Git over HTTP's question (http-backend's access callback): may this token read or write the
    * repository? `ok` names it as stored (names are case-insensitive) and the signed-in login.
    */
-  async gitAccess(token: string | null, owner: string, name: string, need: 'read' | 'write'): Promise<'unauthenticated' | 'not_found' | 'forbidden' | { decision: 'ok'; owner: string; repo: string; login: string }> {
+  async gitAccess(
+    token: string | null,
+    owner: string,
+    name: string,
+    need: 'read' | 'write',
+  ): Promise<'unauthenticated' | 'not_found' | 'forbidden' | { decision: 'ok'; owner: string; repo: string; login: string }> {
     const user = token === null ? null : await this.userOfToken(token);
     if (!user) return 'unauthenticated';
     const repo = await this.store.repoByName(owner, name);
@@ -92,7 +105,11 @@ export class CodeHost {
   /** Throws the code host's 503 when it runs without a repository folder. */
   requireGit(): GitRepos {
     if (!this.git && this.offReason) throw new GhError(503, `The code host is off: ${this.offReason}`);
-    if (!this.git) throw new GhError(503, 'The code host is off: this jst-tracker was started with --database-url and without --repos, so it has no repository folder. Restart it with --repos DIR (docs/codehost.md).');
+    if (!this.git)
+      throw new GhError(
+        503,
+        'The code host is off: this jst-tracker was started with --database-url and without --repos, so it has no repository folder. Restart it with --repos DIR (docs/codehost.md).',
+      );
     return this.git;
   }
 
@@ -114,8 +131,13 @@ export class CodeHost {
       baseSha = (await sha(pull.base_ref)) ?? baseSha;
     }
     return {
-      repo: access.repo, owner: access.owner, pull, author: users.get(pull.user_id)!,
-      mergedBy: pull.merged_by_id ? users.get(pull.merged_by_id) ?? null : null, headSha, baseSha,
+      repo: access.repo,
+      owner: access.owner,
+      pull,
+      author: users.get(pull.user_id)!,
+      mergedBy: pull.merged_by_id ? (users.get(pull.merged_by_id) ?? null) : null,
+      headSha,
+      baseSha,
     };
   }
 
@@ -133,7 +155,11 @@ export class CodeHost {
   private async detail(view: PullView): Promise<PullDetail> {
     const git = this.requireGit();
     const { repo, pull } = view;
-    const cmp = await git.compare(repo.owner, repo.name, view.baseSha, view.headSha, { maxCommits: PULL_COMMITS_MAX, maxFiles: PULL_FILES_MAX, maxPatchBytes: 0 });
+    const cmp = await git.compare(repo.owner, repo.name, view.baseSha, view.headSha, {
+      maxCommits: PULL_COMMITS_MAX,
+      maxFiles: PULL_FILES_MAX,
+      maxPatchBytes: 0,
+    });
     let mergeable: boolean | null = null;
     let mergeableState: PullDetail['mergeableState'] = 'unknown';
     if (pull.state === 'open') {
@@ -141,8 +167,14 @@ export class CodeHost {
       mergeableState = !mergeable ? 'dirty' : pull.draft ? 'draft' : 'clean';
     }
     return {
-      ...view, commits: cmp.totalCommits, additions: cmp.additions, deletions: cmp.deletions, changedFiles: cmp.changedFiles,
-      mergeable, mergeableState, comments: await this.store.commentCount(repo.id, pull.number),
+      ...view,
+      commits: cmp.totalCommits,
+      additions: cmp.additions,
+      deletions: cmp.deletions,
+      changedFiles: cmp.changedFiles,
+      mergeable,
+      mergeableState,
+      comments: await this.store.commentCount(repo.id, pull.number),
     };
   }
 
@@ -186,16 +218,28 @@ export class CodeHost {
     if (headSha === null) errors.push(invalid('head'));
     if (baseSha === null) errors.push(invalid('base'));
     if (errors.length > 0) throw validationFailed(errors, DOCS.create);
-    const exists = () => validationFailed([{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${repo.owner}:${headRef}.` }], DOCS.create);
+    const exists = () =>
+      validationFailed([{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${repo.owner}:${headRef}.` }], DOCS.create);
     if (await this.store.openPullFor(repo.id, headRef!, baseRef!)) throw exists();
     const cmp = await git.compare(repo.owner, repo.name, baseSha!, headSha!, { maxCommits: 1, maxFiles: 0, maxPatchBytes: 0 });
     if (cmp.totalCommits === 0) {
       throw validationFailed([{ resource: 'PullRequest', code: 'custom', message: `No commits between ${baseRef} and ${headRef}` }], DOCS.create);
     }
-    const created = await this.store.createPull({
-      repo_id: repo.id, user_id: access.user.id, title, body: (input.body) ?? null,
-      draft: input.draft === true, head_ref: headRef!, issue_key: issueKeyOfBranch(headRef!), base_ref: baseRef!, head_sha: headSha!, base_sha: baseSha!,
-    }, this.now());
+    const created = await this.store.createPull(
+      {
+        repo_id: repo.id,
+        user_id: access.user.id,
+        title,
+        body: input.body ?? null,
+        draft: input.draft === true,
+        head_ref: headRef!,
+        issue_key: issueKeyOfBranch(headRef!),
+        base_ref: baseRef!,
+        head_sha: headSha!,
+        base_sha: baseSha!,
+      },
+      this.now(),
+    );
     // The database refused a second open pull request: another request opened it a moment before.
     if (created === 'exists') throw exists();
     return this.detail(await this.view(access, created));
@@ -208,40 +252,79 @@ export class CodeHost {
     const { repo } = access;
     const now = this.now();
     if (typeof input.base === 'string' && input.base !== pull.base_ref) {
-      if (pull.state !== 'open') throw validationFailed([{ resource: 'PullRequest', field: 'base', code: 'invalid', message: 'Cannot change the base branch of a closed pull request.' }], DOCS.update);
+      if (pull.state !== 'open')
+        throw validationFailed(
+          [{ resource: 'PullRequest', field: 'base', code: 'invalid', message: 'Cannot change the base branch of a closed pull request.' }],
+          DOCS.update,
+        );
       const base = branchOrNull(input.base);
       const baseSha = base === null ? null : await git.branchSha(repo.owner, repo.name, base);
       if (baseSha === null) throw validationFailed([invalid('base')], DOCS.update);
       try {
         await this.store.updatePull(pull.id, { base_ref: base!, base_sha: baseSha }, now);
       } catch (e) {
-        if (e instanceof OpenPullExists) throw validationFailed([{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${repo.owner}:${pull.head_ref}.` }], DOCS.update);
+        if (e instanceof OpenPullExists)
+          throw validationFailed(
+            [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${repo.owner}:${pull.head_ref}.` }],
+            DOCS.update,
+          );
         throw e;
       }
     }
     if (input.title !== undefined || input.body !== undefined) {
-      await this.store.updatePull(pull.id, {
-        ...(input.title !== undefined ? { title: input.title as string } : {}),
-        ...(input.body !== undefined ? { body: input.body as string | null } : {}),
-      }, now);
+      await this.store.updatePull(
+        pull.id,
+        {
+          ...(input.title !== undefined ? { title: input.title as string } : {}),
+          ...(input.body !== undefined ? { body: input.body as string | null } : {}),
+        },
+        now,
+      );
     }
     if (input.state !== undefined && input.state !== pull.state) {
       const current = (await this.store.pullByNumber(repo.id, pull.number))!;
       const view = await this.view(access, current);
       if (input.state === 'closed') {
         if (!(await this.store.closePull(pull.id, view.headSha, view.baseSha, now)) && !current.merged) {
-          throw validationFailed([{ resource: 'PullRequest', field: 'state', code: 'custom', message: 'The pull request is being merged; it cannot be closed now.' }], DOCS.update);
+          throw validationFailed(
+            [{ resource: 'PullRequest', field: 'state', code: 'custom', message: 'The pull request is being merged; it cannot be closed now.' }],
+            DOCS.update,
+          );
         }
       } else {
-        if (current.merged) throw validationFailed([{ resource: 'PullRequest', field: 'state', code: 'custom', message: 'state cannot be changed. The pull request has been merged.' }], DOCS.update);
+        if (current.merged)
+          throw validationFailed(
+            [{ resource: 'PullRequest', field: 'state', code: 'custom', message: 'state cannot be changed. The pull request has been merged.' }],
+            DOCS.update,
+          );
         const headSha = await git.branchSha(repo.owner, repo.name, current.head_ref);
         const baseSha = await git.branchSha(repo.owner, repo.name, current.base_ref);
         if (headSha === null || baseSha === null) {
-          throw validationFailed([{ resource: 'PullRequest', field: 'state', code: 'custom', message: `state cannot be changed. The ${headSha === null ? current.head_ref : current.base_ref} branch has been deleted.` }], DOCS.update);
+          throw validationFailed(
+            [
+              {
+                resource: 'PullRequest',
+                field: 'state',
+                code: 'custom',
+                message: `state cannot be changed. The ${headSha === null ? current.head_ref : current.base_ref} branch has been deleted.`,
+              },
+            ],
+            DOCS.update,
+          );
         }
         const reopened = await this.store.reopenPull(pull.id, headSha, baseSha, now);
         if (reopened === 'exists') {
-          throw validationFailed([{ resource: 'PullRequest', field: 'state', code: 'custom', message: `state cannot be changed. There is already an open pull request from ${current.head_ref} to ${current.base_ref}.` }], DOCS.update);
+          throw validationFailed(
+            [
+              {
+                resource: 'PullRequest',
+                field: 'state',
+                code: 'custom',
+                message: `state cannot be changed. There is already an open pull request from ${current.head_ref} to ${current.base_ref}.`,
+              },
+            ],
+            DOCS.update,
+          );
         }
       }
     }
@@ -250,19 +333,30 @@ export class CodeHost {
 
   async pullCommits(access: RepoAccess, number: number): Promise<{ view: PullView; comparison: Comparison }> {
     const view = await this.view(access, await this.pullOf(access, number));
-    const comparison = await this.requireGit().compare(access.repo.owner, access.repo.name, view.baseSha, view.headSha, { maxCommits: PULL_COMMITS_MAX, maxFiles: 0, maxPatchBytes: 0 });
+    const comparison = await this.requireGit().compare(access.repo.owner, access.repo.name, view.baseSha, view.headSha, {
+      maxCommits: PULL_COMMITS_MAX,
+      maxFiles: 0,
+      maxPatchBytes: 0,
+    });
     return { view, comparison };
   }
 
   /** The files of one page of the diff (GitHub's 3,000 at most); patches cut by file and by page. */
   async pullFiles(access: RepoAccess, number: number, offset: number, limit: number): Promise<{ files: Comparison['files']; total: number; headSha: string }> {
     const view = await this.view(access, await this.pullOf(access, number));
-    const cmp = await this.requireGit().compare(access.repo.owner, access.repo.name, view.baseSha, view.headSha, { maxCommits: 0, maxFiles: PULL_FILES_MAX, maxPatchBytes: PATCH_BYTES_MAX });
+    const cmp = await this.requireGit().compare(access.repo.owner, access.repo.name, view.baseSha, view.headSha, {
+      maxCommits: 0,
+      maxFiles: PULL_FILES_MAX,
+      maxPatchBytes: PATCH_BYTES_MAX,
+    });
     let budget = PAGE_PATCH_BYTES_MAX;
     const files = cmp.files.slice(offset, offset + limit).map((f) => {
       if (f.patch === undefined) return f;
       const bytes = Buffer.byteLength(f.patch);
-      if (bytes > budget) { const { patch: _, ...rest } = f; return rest; }
+      if (bytes > budget) {
+        const { patch: _, ...rest } = f;
+        return rest;
+      }
       budget -= bytes;
       return f;
     });
@@ -280,7 +374,11 @@ export class CodeHost {
    * request recorded as merged. One merge of a pull request at a time, across processes (a claim
    * in the database), so two callers get one 200 and one 405, and no commit is ever lost.
    */
-  async merge(access: RepoAccess, number: number, input: { merge_method?: unknown; commit_title?: unknown; commit_message?: unknown; sha?: unknown }): Promise<{ sha: string }> {
+  async merge(
+    access: RepoAccess,
+    number: number,
+    input: { merge_method?: unknown; commit_title?: unknown; commit_message?: unknown; sha?: unknown },
+  ): Promise<{ sha: string }> {
     const git = this.requireGit();
     const method = checkMerge(input);
     const { repo, user } = access;
@@ -291,7 +389,8 @@ export class CodeHost {
     const headSha = await git.branchSha(repo.owner, repo.name, pull.head_ref);
     const baseSha = await git.branchSha(repo.owner, repo.name, pull.base_ref);
     if (headSha === null || baseSha === null) throw notMergeable();
-    if (typeof input.sha === 'string' && input.sha !== headSha) throw new GhError(409, 'Head branch was modified. Review and try the merge again.', undefined, DOCS.merge);
+    if (typeof input.sha === 'string' && input.sha !== headSha)
+      throw new GhError(409, 'Head branch was modified. Review and try the merge again.', undefined, DOCS.merge);
     const claim = randomUUID();
     const now = this.now();
     if (!(await this.store.claimMerge(pull.id, claim, now, new Date(Date.parse(now) - MERGE_CLAIM_STALE_MS).toISOString()))) {
@@ -304,10 +403,13 @@ export class CodeHost {
       const defaultTitle = method === 'squash' ? `${pull.title} (#${pull.number})` : `Merge pull request #${pull.number} from ${repo.owner}/${pull.head_ref}`;
       const defaultMessage = method === 'squash' ? '' : pull.title;
       ({ sha } = await git.merge(repo.owner, repo.name, {
-        baseBranch: pull.base_ref, headSha, method,
+        baseBranch: pull.base_ref,
+        headSha,
+        method,
         title: typeof input.commit_title === 'string' && input.commit_title !== '' ? input.commit_title : defaultTitle,
         message: typeof input.commit_message === 'string' ? input.commit_message : defaultMessage,
-        author: person, committer: person,
+        author: person,
+        committer: person,
       }));
     } catch (e) {
       await this.store.releaseMerge(pull.id, claim);
@@ -333,7 +435,11 @@ export class CodeHost {
     return { view, reviews: rows.map((review) => ({ review, user: users.get(review.user_id)! })), total };
   }
 
-  async createReview(access: RepoAccess, number: number, input: { event?: unknown; body?: unknown; commit_id?: unknown }): Promise<{ view: PullView; review: ReviewView }> {
+  async createReview(
+    access: RepoAccess,
+    number: number,
+    input: { event?: unknown; body?: unknown; commit_id?: unknown },
+  ): Promise<{ view: PullView; review: ReviewView }> {
     const body = checkReview(input);
     const view = await this.view(access, await this.pullOf(access, number));
     const event = (input.event as string | undefined | null) ?? null;
@@ -343,10 +449,18 @@ export class CodeHost {
     // GitHub's words for REQUEST_CHANGES; a COMMENT review needs a body too (its documentation).
     if (event === 'REQUEST_CHANGES' && body.trim() === '') throw unprocessable(['You need to leave a comment indicating the requested changes.'], DOCS.review);
     if (event === 'COMMENT' && body.trim() === '') throw unprocessable(['You need to leave a comment: a COMMENT review needs a body.'], DOCS.review);
-    if ((await this.store.reviewCount(view.pull.id)) >= REVIEWS_MAX) throw unprocessable([`This pull request already has ${REVIEWS_MAX} reviews, the most one may carry.`], DOCS.review);
+    if ((await this.store.reviewCount(view.pull.id)) >= REVIEWS_MAX)
+      throw unprocessable([`This pull request already has ${REVIEWS_MAX} reviews, the most one may carry.`], DOCS.review);
     const state = event === 'APPROVE' ? 'APPROVED' : event === 'REQUEST_CHANGES' ? 'CHANGES_REQUESTED' : event === 'COMMENT' ? 'COMMENTED' : 'PENDING';
     const commitId = typeof input.commit_id === 'string' && input.commit_id !== '' ? input.commit_id : view.headSha;
-    const review = await this.store.insertReview({ pull_id: view.pull.id, user_id: access.user.id, state, body, commit_id: commitId, submitted_at: this.now() });
+    const review = await this.store.insertReview({
+      pull_id: view.pull.id,
+      user_id: access.user.id,
+      state,
+      body,
+      commit_id: commitId,
+      submitted_at: this.now(),
+    });
     return { view, review: { review, user: access.user } };
   }
 
@@ -366,7 +480,10 @@ export class CodeHost {
     const body = checkComment(input);
     await this.issueOf(access, number, DOCS.comment);
     if ((await this.store.commentCount(access.repo.id, number)) >= COMMENTS_MAX) {
-      throw validationFailed([{ resource: 'IssueComment', code: 'custom', message: `This pull request already has ${COMMENTS_MAX} comments, the most one may carry.` }], DOCS.comment);
+      throw validationFailed(
+        [{ resource: 'IssueComment', code: 'custom', message: `This pull request already has ${COMMENTS_MAX} comments, the most one may carry.` }],
+        DOCS.comment,
+      );
     }
     const now = this.now();
     const comment = await this.store.insertComment({ repo_id: access.repo.id, number, user_id: access.user.id, body, created_at: now, updated_at: now });
@@ -385,8 +502,14 @@ export class CodeHost {
     if (!isIssueKey(key)) return [];
     const rows = await this.store.pullsForIssueKey(key.toUpperCase());
     return rows.map((r) => ({
-      repo: `${r.owner}/${r.repo_name}`, number: r.number, title: r.title, state: r.state, merged: r.merged === 1,
-      head: r.head_ref, base: r.base_ref, htmlUrl: `${baseUrl}/${r.owner}/${r.repo_name}/pull/${r.number}`,
+      repo: `${r.owner}/${r.repo_name}`,
+      number: r.number,
+      title: r.title,
+      state: r.state,
+      merged: r.merged === 1,
+      head: r.head_ref,
+      base: r.base_ref,
+      htmlUrl: `${baseUrl}/${r.owner}/${r.repo_name}/pull/${r.number}`,
     }));
   }
 }

@@ -1,5 +1,11 @@
 /** A GitHub-shaped validation error entry (`errors[]` of a 422 Validation Failed). */
-export interface GhErrorEntry { resource?: string; field?: string; code: string; message?: string; value?: string | null }
+export interface GhErrorEntry {
+  resource?: string;
+  field?: string;
+  code: string;
+  message?: string;
+  value?: string | null;
+}
 
 /**
  * The code host's one error type, rendered as GitHub renders errors:

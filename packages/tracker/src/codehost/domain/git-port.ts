@@ -8,7 +8,11 @@ export type { Comparison, FileChange } from '../git/compare.js';
 import type { Comparison } from '../git/compare.js';
 import type { GitPerson } from '../git/commits.js';
 
-export interface CompareLimits { maxCommits: number; maxFiles: number; maxPatchBytes: number }
+export interface CompareLimits {
+  maxCommits: number;
+  maxFiles: number;
+  maxPatchBytes: number;
+}
 
 export interface MergeRequest {
   baseBranch: string;

@@ -18,13 +18,24 @@ export const DOCS = {
 type Entry = GhErrorEntry;
 export const invalid = (field: string, resource = 'PullRequest'): Entry => ({ resource, field, code: 'invalid' });
 const missing = (field: string, resource = 'PullRequest'): Entry => ({ resource, field, code: 'missing_field' });
-const tooLong = (field: string, max: number, resource = 'PullRequest'): Entry => ({ resource, field, code: 'custom', message: `${field} is too long (maximum is ${max} characters)` });
+const tooLong = (field: string, max: number, resource = 'PullRequest'): Entry => ({
+  resource,
+  field,
+  code: 'custom',
+  message: `${field} is too long (maximum is ${max} characters)`,
+});
 
 /** Git's answer when a branch name cannot name a branch (never asked of git). */
 export const branchOrNull = (name: string) => (isBranchName(name) ? name : null);
 
 /** POST …/pulls: a title, a head and a base; body and draft optional. */
-export function checkCreatePull(input: { title?: unknown; head?: unknown; base?: unknown; body?: unknown; draft?: unknown }): asserts input is { title: string; head: string; base: string; body?: string | null; draft?: boolean | null } {
+export function checkCreatePull(input: {
+  title?: unknown;
+  head?: unknown;
+  base?: unknown;
+  body?: unknown;
+  draft?: unknown;
+}): asserts input is { title: string; head: string; base: string; body?: string | null; draft?: boolean | null } {
   const errors: Entry[] = [];
   const title = input.title;
   if (title === undefined || title === null || (typeof title === 'string' && title.trim() === '')) errors.push(missing('title'));
@@ -72,9 +83,15 @@ export function checkMerge(input: { merge_method?: unknown; commit_title?: unkno
 export function checkReview(input: { event?: unknown; body?: unknown; commit_id?: unknown }): string {
   const errors: string[] = [];
   const events = ['APPROVE', 'REQUEST_CHANGES', 'COMMENT'];
-  if (input.event !== undefined && input.event !== null && !events.includes(input.event as string)) errors.push('event must be one of APPROVE, REQUEST_CHANGES, COMMENT');
+  if (input.event !== undefined && input.event !== null && !events.includes(input.event as string))
+    errors.push('event must be one of APPROVE, REQUEST_CHANGES, COMMENT');
   if (input.body !== undefined && input.body !== null && typeof input.body !== 'string') errors.push('body must be a string');
-  if (input.commit_id !== undefined && input.commit_id !== null && (typeof input.commit_id !== 'string' || !/^([0-9a-f]{40}|[0-9a-f]{64})?$/.test(input.commit_id))) errors.push('commit_id must be a commit SHA');
+  if (
+    input.commit_id !== undefined &&
+    input.commit_id !== null &&
+    (typeof input.commit_id !== 'string' || !/^([0-9a-f]{40}|[0-9a-f]{64})?$/.test(input.commit_id))
+  )
+    errors.push('commit_id must be a commit SHA');
   if (errors.length > 0) throw unprocessable(errors, DOCS.review);
   const body = (input.body as string | null | undefined) ?? '';
   if ([...body].length > BODY_MAX) throw unprocessable([`Body is too long (maximum is ${BODY_MAX} characters)`], DOCS.review);
@@ -85,6 +102,10 @@ export function checkReview(input: { event?: unknown; body?: unknown; commit_id?
 export function checkComment(input: { body?: unknown }): string {
   if (input.body === undefined || input.body === null || input.body === '') throw validationFailed([missing('body', 'IssueComment')], DOCS.comment);
   if (typeof input.body !== 'string') throw validationFailed([invalid('body', 'IssueComment')], DOCS.comment);
-  if ([...input.body].length > BODY_MAX) throw validationFailed([{ resource: 'IssueComment', field: 'body', code: 'custom', message: `Body is too long (maximum is ${BODY_MAX} characters)` }], DOCS.comment);
+  if ([...input.body].length > BODY_MAX)
+    throw validationFailed(
+      [{ resource: 'IssueComment', field: 'body', code: 'custom', message: `Body is too long (maximum is ${BODY_MAX} characters)` }],
+      DOCS.comment,
+    );
   return input.body;
 }

@@ -46,7 +46,11 @@ export async function loadReviewPage(host: CodeHost, access: RepoAccess, number:
   const { repo } = access;
   // The diff, the commits and the conflicts of the very commits the page's merge form names.
   const [cmp, merge] = await Promise.all([
-    git.compare(repo.owner, repo.name, detail.baseSha, detail.headSha, { maxCommits: PULL_COMMITS_MAX, maxFiles: PAGE_FILES_MAX, maxPatchBytes: PATCH_BYTES_MAX }),
+    git.compare(repo.owner, repo.name, detail.baseSha, detail.headSha, {
+      maxCommits: PULL_COMMITS_MAX,
+      maxFiles: PAGE_FILES_MAX,
+      maxPatchBytes: PATCH_BYTES_MAX,
+    }),
     detail.mergeable === false ? git.mergeability(repo.owner, repo.name, detail.baseSha, detail.headSha) : Promise.resolve({ conflicts: [] as string[] }),
   ]);
   let budget = PAGE_PATCH_BYTES;
@@ -66,10 +70,17 @@ export async function loadReviewPage(host: CodeHost, access: RepoAccess, number:
     return f;
   });
   return {
-    access, detail, commits: cmp.commits, totalCommits: cmp.totalCommits,
-    files, totalFiles: cmp.changedFiles, patchesCut,
-    reviews: reviews.reviews, totalReviews: reviews.total,
-    comments: comments.comments, totalComments: comments.total,
+    access,
+    detail,
+    commits: cmp.commits,
+    totalCommits: cmp.totalCommits,
+    files,
+    totalFiles: cmp.changedFiles,
+    patchesCut,
+    reviews: reviews.reviews,
+    totalReviews: reviews.total,
+    comments: comments.comments,
+    totalComments: comments.total,
     conflicts: merge.conflicts,
     canWrite: access.permission === 'write' || access.permission === 'admin',
   };
@@ -92,7 +103,10 @@ export class FormTokens {
     let secret = await store.meta(SECRET_NAME);
     if (secret === undefined) {
       try {
-        secret = await store.transaction(async (tx) => { await store.lockForSeed(tx); return store.metaOrSet(tx, SECRET_NAME, randomBytes(32).toString('hex')); });
+        secret = await store.transaction(async (tx) => {
+          await store.lockForSeed(tx);
+          return store.metaOrSet(tx, SECRET_NAME, randomBytes(32).toString('hex'));
+        });
       } catch (e) {
         // Another process wrote it a moment before.
         secret = await store.meta(SECRET_NAME);

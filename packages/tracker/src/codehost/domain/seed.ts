@@ -2,9 +2,21 @@ import { seedChecks } from '../../domain/seed.js';
 import { PERMISSIONS, type Permission } from './model.js';
 
 /** The seed's `"codehost"` section (ARCHITECTURE §14; docs/codehost.md), parsed and checked. */
-export interface CodehostSeed { users: CodehostSeedUser[]; repos: CodehostSeedRepo[] }
-export interface CodehostSeedUser { login: string; name: string | null; tokens: string[] }
-export interface CodehostSeedRepo { owner: string; name: string; defaultBranch: string; collaborators: { login: string; permission: Permission }[] }
+export interface CodehostSeed {
+  users: CodehostSeedUser[];
+  repos: CodehostSeedRepo[];
+}
+export interface CodehostSeedUser {
+  login: string;
+  name: string | null;
+  tokens: string[];
+}
+export interface CodehostSeedRepo {
+  owner: string;
+  name: string;
+  defaultBranch: string;
+  collaborators: { login: string; permission: Permission }[];
+}
 
 /**
  * First path segments the server routes itself (the tracker's REST forms, its board and assets,
@@ -13,7 +25,18 @@ export interface CodehostSeedRepo { owner: string; name: string; defaultBranch: 
  * every route the server registers.
  */
 export const RESERVED_OWNERS: readonly string[] = [
-  'api', 'rest', 'ex', 'browse', '_board', '_edge', 'favicon.ico', 'login', 'logout', 'assets', 'static', 'robots.txt',
+  'api',
+  'rest',
+  'ex',
+  'browse',
+  '_board',
+  '_edge',
+  'favicon.ico',
+  'login',
+  'logout',
+  'assets',
+  'static',
+  'robots.txt',
 ];
 
 /** GitHub's login rule: letters, digits and single inner hyphens, at most 39 characters. */
@@ -23,9 +46,13 @@ const REPO_NAME = /^[A-Za-z0-9._-]{1,100}$/;
 
 /** A branch name git accepts (git check-ref-format's rules), at most 255 bytes. */
 export function isBranchName(name: string): boolean {
-  return name.length > 0 && Buffer.byteLength(name) <= 255
-    && !/[\x00-\x20\x7f~^:?*[\\]|\.\.|@\{|\/\/|\.lock(\/|$)|\/\./.test(name)
-    && !/^[-/.]|[/.]$/.test(name) && name !== '@';
+  return (
+    name.length > 0 &&
+    Buffer.byteLength(name) <= 255 &&
+    !/[\x00-\x20\x7f~^:?*[\\]|\.\.|@\{|\/\/|\.lock(\/|$)|\/\./.test(name) &&
+    !/^[-/.]|[/.]$/.test(name) &&
+    name !== '@'
+  );
 }
 
 export function isRepoName(name: string): boolean {

@@ -3,7 +3,11 @@
  * a blank line, then the body), read from the first bytes of its output.
  */
 
-export interface CgiHead { status: number; headers: Array<[string, string]>; body: Buffer }
+export interface CgiHead {
+  status: number;
+  headers: Array<[string, string]>;
+  body: Buffer;
+}
 
 /** Headers of git http-backend's answers passed on to the client; anything else stays inside. */
 const PASSED = new Set(['content-type', 'cache-control', 'expires', 'pragma', 'last-modified', 'content-length']);
@@ -14,8 +18,16 @@ export function parseCgiHead(buf: Buffer): CgiHead | null {
   let sepLen = 0;
   for (let i = 0; i < buf.length; i++) {
     if (buf[i] !== 10) continue;
-    if (buf[i + 1] === 10) { end = i; sepLen = 2; break; }
-    if (buf[i + 1] === 13 && buf[i + 2] === 10) { end = i; sepLen = 3; break; }
+    if (buf[i + 1] === 10) {
+      end = i;
+      sepLen = 2;
+      break;
+    }
+    if (buf[i + 1] === 13 && buf[i + 2] === 10) {
+      end = i;
+      sepLen = 3;
+      break;
+    }
   }
   if (end < 0) {
     if (buf.length > 16_384) throw new Error('git http-backend sent a header block over 16 KiB');

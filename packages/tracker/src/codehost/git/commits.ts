@@ -1,7 +1,11 @@
 import { runGit } from './run.js';
 
 /** A person on a commit as GitHub shows one: the date in UTC, `2011-04-14T16:00:49Z`. */
-export interface GitPerson { name: string; email: string; date: string }
+export interface GitPerson {
+  name: string;
+  email: string;
+  date: string;
+}
 
 export interface CommitInfo {
   sha: string;
@@ -25,8 +29,10 @@ const FIELDS = 10;
 /** The commits named, in the order given (one `git log --no-walk=unsorted` for all of them). */
 export async function readCommits(gitDir: string, shas: string[], timeoutMs: number): Promise<CommitInfo[]> {
   if (shas.length === 0) return [];
-  const { stdout } = await runGit(gitDir, ['log', '--no-walk=unsorted', '--no-color', '--no-mailmap', '-z', `--format=${FORMAT}`, '--stdin'],
-    { input: `${shas.join('\n')}\n`, timeoutMs });
+  const { stdout } = await runGit(gitDir, ['log', '--no-walk=unsorted', '--no-color', '--no-mailmap', '-z', `--format=${FORMAT}`, '--stdin'], {
+    input: `${shas.join('\n')}\n`,
+    timeoutMs,
+  });
   const parts = stdout.toString('utf8').split('\0');
   const commits: CommitInfo[] = [];
   for (let i = 0; i + FIELDS <= parts.length; i += FIELDS) {
@@ -44,14 +50,24 @@ export async function readCommits(gitDir: string, shas: string[], timeoutMs: num
 }
 
 /** A commit's author as git stores it, for replaying it unchanged (`date` in git's raw `<epoch> <zone>`). */
-export interface RawCommit { sha: string; parents: string[]; authorName: string; authorEmail: string; authorDate: string; message: string }
+export interface RawCommit {
+  sha: string;
+  parents: string[];
+  authorName: string;
+  authorEmail: string;
+  authorDate: string;
+  message: string;
+}
 
 const RAW_FORMAT = ['%H', '%P', '%an', '%ae', '%ad', '%B'].join('%x00');
 
 export async function readRawCommits(gitDir: string, shas: string[], timeoutMs: number): Promise<RawCommit[]> {
   if (shas.length === 0) return [];
-  const { stdout } = await runGit(gitDir, ['log', '--no-walk=unsorted', '--no-color', '--no-mailmap', '-z', '--date=raw', `--format=${RAW_FORMAT}`, '--stdin'],
-    { input: `${shas.join('\n')}\n`, timeoutMs });
+  const { stdout } = await runGit(
+    gitDir,
+    ['log', '--no-walk=unsorted', '--no-color', '--no-mailmap', '-z', '--date=raw', `--format=${RAW_FORMAT}`, '--stdin'],
+    { input: `${shas.join('\n')}\n`, timeoutMs },
+  );
   const parts = stdout.toString('utf8').split('\0');
   const out: RawCommit[] = [];
   for (let i = 0; i + 6 <= parts.length; i += 6) {

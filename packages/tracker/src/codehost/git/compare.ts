@@ -60,7 +60,15 @@ export interface Comparison {
   patchesTruncated: boolean;
 }
 
-interface RawEntry { srcSha: string; dstSha: string; status: string; path: string; srcPath: string | null; srcMode: string; dstMode: string }
+interface RawEntry {
+  srcSha: string;
+  dstSha: string;
+  status: string;
+  path: string;
+  srcPath: string | null;
+  srcMode: string;
+  dstMode: string;
+}
 
 const ZERO = /^0+$/;
 
@@ -98,19 +106,29 @@ function parseNumstat(text: string): Array<[number, number] | null> {
 
 function statusOf(e: RawEntry): FileChange['status'] {
   switch (e.status[0]) {
-    case 'A': return 'added';
-    case 'D': return 'removed';
-    case 'R': return 'renamed';
-    case 'C': return 'copied';
-    case 'T': return 'changed';
-    case 'M': return e.srcSha === e.dstSha ? 'changed' : 'modified';
-    default: return 'changed';
+    case 'A':
+      return 'added';
+    case 'D':
+      return 'removed';
+    case 'R':
+      return 'renamed';
+    case 'C':
+      return 'copied';
+    case 'T':
+      return 'changed';
+    case 'M':
+      return e.srcSha === e.dstSha ? 'changed' : 'modified';
+    default:
+      return 'changed';
   }
 }
 
 const DIFF_OPTS = ['-M', '--no-color', '--no-ext-diff', '--no-textconv', '--full-index'];
 
-interface PatchPass { patches: Array<string | undefined>; cut: boolean }
+interface PatchPass {
+  patches: Array<string | undefined>;
+  cut: boolean;
+}
 
 /**
  * The patches of one `git diff -p`, section by section: each file's hunks (from its first `@@`
@@ -130,7 +148,11 @@ class PatchSections {
   private total = 0;
   private cut = false;
 
-  constructor(private readonly entries: RawEntry[], private readonly wanted: number, private readonly limits: CompareLimits) {
+  constructor(
+    private readonly entries: RawEntry[],
+    private readonly wanted: number,
+    private readonly limits: CompareLimits,
+  ) {
     this.patches = new Array<string | undefined>(wanted).fill(undefined);
   }
 
@@ -151,7 +173,10 @@ class PatchSections {
       if (s.startsWith('index ')) {
         const m = /^index ([0-9a-f]+)\.\.([0-9a-f]+)/.exec(s);
         const e = this.entries[this.index]!;
-        if (m === null || m[1] !== e.srcSha || m[2] !== e.dstSha) { this.valid = false; this.cut = true; }
+        if (m === null || m[1] !== e.srcSha || m[2] !== e.dstSha) {
+          this.valid = false;
+          this.cut = true;
+        }
         return true;
       }
       if (!s.startsWith('@@')) return true;
@@ -159,7 +184,11 @@ class PatchSections {
     }
     if (this.oversize) return true;
     this.hunkBytes += line.length;
-    if (dropped || this.hunkBytes > this.limits.maxPatchBytes) { this.oversize = true; this.hunks = []; return true; }
+    if (dropped || this.hunkBytes > this.limits.maxPatchBytes) {
+      this.oversize = true;
+      this.hunks = [];
+      return true;
+    }
     this.hunks.push(line);
     return true;
   }
@@ -168,12 +197,19 @@ class PatchSections {
   close(): void {
     if (this.index < 0 || this.index >= this.wanted) return;
     if (!this.valid) return;
-    if (this.oversize) { this.cut = true; return; }
+    if (this.oversize) {
+      this.cut = true;
+      return;
+    }
     if (!this.inHunks) return;
     let text = Buffer.concat(this.hunks).toString('utf8');
     if (text.endsWith('\n')) text = text.slice(0, -1);
     const bytes = Buffer.byteLength(text, 'utf8');
-    if (this.total + bytes > this.limits.maxTotalPatchBytes) { this.cut = true; this.valid = false; return; }
+    if (this.total + bytes > this.limits.maxTotalPatchBytes) {
+      this.cut = true;
+      this.valid = false;
+      return;
+    }
     this.total += bytes;
     this.patches[this.index] = text;
   }
@@ -210,7 +246,10 @@ function lineSplitter(maxLine: number, onLine: (line: Buffer, dropped: boolean) 
       if (start < chunk.length) {
         const rest = chunk.subarray(start);
         if (partialBytes + rest.length > maxLine + 16) partialDropped = true;
-        else { partial.push(Buffer.from(rest)); partialBytes += rest.length; }
+        else {
+          partial.push(Buffer.from(rest));
+          partialBytes += rest.length;
+        }
       }
       return true;
     },
@@ -228,7 +267,10 @@ function readPatches(gitDir: string, from: string, to: string, entries: RawEntry
   // No patch asked for (a count of changes only): the diff's text is not produced at all.
   if (wanted === 0 || limits.maxPatchBytes <= 0 || limits.maxTotalPatchBytes <= 0) return Promise.resolve(sections.result());
   return new Promise((resolve, reject) => {
-    const child = spawn('git', [`--git-dir=${gitDir}`, 'diff', '-p', ...DIFF_OPTS, from, to, '--'], { env: minimalGitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('git', [`--git-dir=${gitDir}`, 'diff', '-p', ...DIFF_OPTS, from, to, '--'], {
+      env: minimalGitEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let done = false;
     let stderr = '';
     const timer = setTimeout(() => finish(new Error(`git diff took longer than ${timeoutMs} ms`)), timeoutMs);
@@ -242,8 +284,12 @@ function readPatches(gitDir: string, from: string, to: string, entries: RawEntry
       stop();
       return false;
     });
-    child.stdout.on('data', (chunk: Buffer) => { if (!done) lines.push(chunk); });
-    child.stderr.on('data', (c: Buffer) => { if (stderr.length < 4096) stderr += c.toString('utf8'); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (!done) lines.push(chunk);
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      if (stderr.length < 4096) stderr += c.toString('utf8');
+    });
     child.on('error', (e) => finish(e));
     child.on('close', (code) => {
       if (!done) {
@@ -255,7 +301,11 @@ function readPatches(gitDir: string, from: string, to: string, entries: RawEntry
     });
     function finish(error: Error | null) {
       clearTimeout(timer);
-      if (error !== null) { child.kill('SIGKILL'); reject(error); return; }
+      if (error !== null) {
+        child.kill('SIGKILL');
+        reject(error);
+        return;
+      }
       resolve(sections.result());
     }
   });
@@ -269,14 +319,17 @@ async function emptyTree(gitDir: string, timeoutMs: number): Promise<string> {
 export async function compareCommits(gitDir: string, base: string, head: string, limits: CompareLimits, timeoutMs: number): Promise<Comparison> {
   const mb = await runGit(gitDir, ['merge-base', base, head], { timeoutMs, okCodes: [1] });
   const mergeBase = mb.code === 0 ? mb.stdout.toString('utf8').trim().split('\n')[0]! : null;
-  const from = mergeBase ?? await emptyTree(gitDir, timeoutMs);
+  const from = mergeBase ?? (await emptyTree(gitDir, timeoutMs));
 
   const [revs, raw, numstat] = await Promise.all([
     runGit(gitDir, ['rev-list', '--reverse', '--topo-order', head, `^${base}`], { timeoutMs }),
     runGit(gitDir, ['diff', '--raw', '-z', '--no-abbrev', ...DIFF_OPTS, from, head, '--'], { timeoutMs }),
     runGit(gitDir, ['diff', '--numstat', '-z', ...DIFF_OPTS, from, head, '--'], { timeoutMs }),
   ]);
-  const shas = revs.stdout.toString('utf8').split('\n').filter((s) => s !== '');
+  const shas = revs.stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((s) => s !== '');
   const commits = await readCommits(gitDir, shas.slice(0, limits.maxCommits), timeoutMs);
 
   const entries = parseRaw(raw.stdout.toString('utf8'));
@@ -287,7 +340,7 @@ export async function compareCommits(gitDir: string, base: string, head: string,
   let deletions = 0;
   const files: FileChange[] = [];
   entries.forEach((e, i) => {
-    const stat = stats.length === entries.length ? stats[i] ?? null : null;
+    const stat = stats.length === entries.length ? (stats[i] ?? null) : null;
     const [add, del] = stat ?? [0, 0];
     additions += add;
     deletions += del;

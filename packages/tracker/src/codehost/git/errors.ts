@@ -7,8 +7,10 @@
 export class MergeConflictError extends Error {
   readonly files: string[];
   constructor(files: string[]) {
-    super(`Merge conflict in ${files.length === 0 ? 'the repository' : files.join(', ')}: `
-      + 'update the head branch from the base branch, resolve the conflicts and push again.');
+    super(
+      `Merge conflict in ${files.length === 0 ? 'the repository' : files.join(', ')}: ` +
+        'update the head branch from the base branch, resolve the conflicts and push again.',
+    );
     this.name = 'MergeConflictError';
     this.files = files;
   }

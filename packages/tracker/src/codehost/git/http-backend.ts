@@ -13,7 +13,12 @@ import type { BareRepos } from './repos.js';
 export type GitNeed = 'read' | 'write';
 export type GitAccessDecision = 'ok' | 'unauthenticated' | 'not_found' | 'forbidden';
 /** An `ok` that may also name the repository as stored (GitHub's names are case-insensitive) and the signed-in login. */
-export interface GitAccessGranted { decision: 'ok'; owner?: string; repo?: string; login?: string }
+export interface GitAccessGranted {
+  decision: 'ok';
+  owner?: string;
+  repo?: string;
+  login?: string;
+}
 
 export interface GitHttpOptions {
   repos: BareRepos;
@@ -33,7 +38,11 @@ export interface GitHttpOptions {
 /** The realm git's credential helpers key on (ARCHITECTURE §14 "Authentication"). */
 export const GIT_REALM = 'jst-tracker code host';
 
-interface GitRequest { owner: string; repo: string; endpoint: 'info/refs' | Service | 'dumb' }
+interface GitRequest {
+  owner: string;
+  repo: string;
+  endpoint: 'info/refs' | Service | 'dumb';
+}
 
 const NAME = '([^/?#]+)';
 const SMART = new RegExp(`^/${NAME}/${NAME}/(info/refs|git-upload-pack|git-receive-pack)$`);
@@ -83,7 +92,10 @@ export function createGitHttpHandler(o: GitHttpOptions): (req: IncomingMessage, 
     const path = q < 0 ? url : url.slice(0, q);
     const parsed = parseGitPath(path);
     if (parsed === null) return false;
-    if (!parsed.valid) { answer(res, 404, 'Repository not found.'); return true; }
+    if (!parsed.valid) {
+      answer(res, 404, 'Repository not found.');
+      return true;
+    }
     if (parsed.endpoint === 'dumb') {
       answer(res, 403, 'This code host serves git over smart HTTP only: use git 1.6.6 or newer.');
       return true;
@@ -96,10 +108,16 @@ export function createGitHttpHandler(o: GitHttpOptions): (req: IncomingMessage, 
         return true;
       }
       service = s;
-      if (req.method !== 'GET') { answer(res, 405, 'Method Not Allowed', { Allow: 'GET' }); return true; }
+      if (req.method !== 'GET') {
+        answer(res, 405, 'Method Not Allowed', { Allow: 'GET' });
+        return true;
+      }
     } else {
       service = parsed.endpoint;
-      if (req.method !== 'POST') { answer(res, 405, 'Method Not Allowed', { Allow: 'POST' }); return true; }
+      if (req.method !== 'POST') {
+        answer(res, 405, 'Method Not Allowed', { Allow: 'POST' });
+        return true;
+      }
     }
     const need: GitNeed = service === 'git-receive-pack' ? 'write' : 'read';
 
@@ -108,11 +126,15 @@ export function createGitHttpHandler(o: GitHttpOptions): (req: IncomingMessage, 
     const decision = credential === 'bad' ? 'unauthenticated' : await o.access(parsed.owner, parsed.repo, credential, need);
     const verdict = typeof decision === 'string' ? decision : decision.decision;
     if (verdict === 'unauthenticated') {
-      answer(res, 401, 'Authentication required: use any user name and a code host token as the password.',
-        { 'WWW-Authenticate': `Basic realm="${GIT_REALM}"` });
+      answer(res, 401, 'Authentication required: use any user name and a code host token as the password.', {
+        'WWW-Authenticate': `Basic realm="${GIT_REALM}"`,
+      });
       return true;
     }
-    if (verdict === 'not_found') { answer(res, 404, 'Repository not found.'); return true; }
+    if (verdict === 'not_found') {
+      answer(res, 404, 'Repository not found.');
+      return true;
+    }
     if (verdict === 'forbidden') {
       answer(res, 403, `Write access to ${parsed.owner}/${parsed.repo} is not granted to this credential: ask a repository admin for write permission.`);
       return true;
@@ -120,12 +142,16 @@ export function createGitHttpHandler(o: GitHttpOptions): (req: IncomingMessage, 
     const granted: Partial<GitAccessGranted> = typeof decision === 'string' ? {} : decision;
     const owner = granted.owner ?? parsed.owner;
     const repo = granted.repo ?? parsed.repo;
-    if (!await o.repos.exists(owner, repo).catch(() => false)) { answer(res, 404, 'Repository not found.'); return true; }
+    if (!(await o.repos.exists(owner, repo).catch(() => false))) {
+      answer(res, 404, 'Repository not found.');
+      return true;
+    }
 
     const limit = service === 'git-receive-pack' ? o.pushLimitBytes : fetchLimit;
-    const tooLarge = service === 'git-receive-pack'
-      ? `The push is larger than this code host takes (${o.pushLimitBytes} bytes, jst-tracker's --push-limit): push fewer or smaller commits, or ask the administrator to raise --push-limit.`
-      : `The fetch request is larger than this code host takes (${fetchLimit} bytes).`;
+    const tooLarge =
+      service === 'git-receive-pack'
+        ? `The push is larger than this code host takes (${o.pushLimitBytes} bytes, jst-tracker's --push-limit): push fewer or smaller commits, or ask the administrator to raise --push-limit.`
+        : `The fetch request is larger than this code host takes (${fetchLimit} bytes).`;
     const declared = Number(req.headers['content-length']);
     if (req.method === 'POST' && Number.isFinite(declared) && declared > limit) {
       // Answered at once; the rest of the body is read (up to a bound) so the client reads it (./relay.ts answer).
@@ -146,8 +172,16 @@ export function createGitHttpHandler(o: GitHttpOptions): (req: IncomingMessage, 
     running += 1;
     try {
       await relay(req, res, {
-        owner, repo, service, login: granted.login, limit, tooLarge, gzip: encoding === 'gzip' || encoding === 'x-gzip',
-        root: o.repos.root, timeoutMs, pushLimitBytes: o.pushLimitBytes,
+        owner,
+        repo,
+        service,
+        login: granted.login,
+        limit,
+        tooLarge,
+        gzip: encoding === 'gzip' || encoding === 'x-gzip',
+        root: o.repos.root,
+        timeoutMs,
+        pushLimitBytes: o.pushLimitBytes,
         onPushed: service === 'git-receive-pack' && req.method === 'POST' && o.onPush ? () => o.onPush!(owner, repo) : undefined,
       });
     } finally {

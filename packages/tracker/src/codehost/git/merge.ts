@@ -8,11 +8,19 @@ import { runGit } from './run.js';
  * `commit-tree` writes the commit. Nothing here moves a ref; the caller publishes.
  */
 
-export interface GitIdentity { name: string; email: string; date?: Date | string }
+export interface GitIdentity {
+  name: string;
+  email: string;
+  date?: Date | string;
+}
 
 export type MergeMethod = 'merge' | 'squash' | 'rebase';
 
-export interface MergeTreeResult { tree: string; clean: boolean; conflicts: string[] }
+export interface MergeTreeResult {
+  tree: string;
+  clean: boolean;
+  conflicts: string[];
+}
 
 /** `git merge-tree --write-tree OURS THEIRS`: the merged tree and the conflicted paths. */
 export async function mergeTree(gitDir: string, ours: string, theirs: string, timeoutMs: number): Promise<MergeTreeResult> {
@@ -107,7 +115,10 @@ export async function buildMerge(gitDir: string, base: string, head: string, spe
 
 async function replay(gitDir: string, base: string, head: string, mergedTree: string, committer: GitIdentity, timeoutMs: number): Promise<string> {
   const list = await runGit(gitDir, ['rev-list', '--reverse', '--topo-order', '--no-merges', head, `^${base}`], { timeoutMs });
-  const shas = list.stdout.toString('utf8').split('\n').filter((s) => s !== '');
+  const shas = list.stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((s) => s !== '');
   const commits = await readRawCommits(gitDir, shas, timeoutMs);
   let tip = base;
   let tipTree = await treeOf(gitDir, base, timeoutMs);
@@ -119,22 +130,40 @@ async function replay(gitDir: string, base: string, head: string, mergedTree: st
     } else {
       // A cherry-pick without a work tree: a stand-in commit with the tip's tree whose only parent is
       // c's parent makes that parent the merge base, so merge-tree applies exactly c's change to the tip.
-      const standIn = await commitTree(gitDir, { tree: tipTree, parents: [parent], message: 'replay\n', author: committer, authorDate: undefined, committer }, timeoutMs);
+      const standIn = await commitTree(
+        gitDir,
+        { tree: tipTree, parents: [parent], message: 'replay\n', author: committer, authorDate: undefined, committer },
+        timeoutMs,
+      );
       const picked = await mergeTree(gitDir, standIn, c.sha, timeoutMs);
       if (!picked.clean) throw new MergeConflictError(picked.conflicts);
       tree = picked.tree;
     }
     if (tree === tipTree) continue;
-    tip = await commitTree(gitDir, {
-      tree, parents: [tip], message: c.message, author: { name: c.authorName, email: c.authorEmail }, authorDate: `@${c.authorDate}`, committer,
-    }, timeoutMs);
+    tip = await commitTree(
+      gitDir,
+      {
+        tree,
+        parents: [tip],
+        message: c.message,
+        author: { name: c.authorName, email: c.authorEmail },
+        authorDate: `@${c.authorDate}`,
+        committer,
+      },
+      timeoutMs,
+    );
     tipTree = tree;
   }
   // Every change of head must be there: a replay that dropped a merge commit's own resolution
   // would end elsewhere than the three-way merge; refuse rather than publish a different result.
   if (tipTree !== mergedTree) {
     const diff = await runGit(gitDir, ['diff', '--name-only', '-z', tipTree, mergedTree, '--'], { timeoutMs });
-    throw new MergeConflictError(diff.stdout.toString('utf8').split('\0').filter((p) => p !== ''));
+    throw new MergeConflictError(
+      diff.stdout
+        .toString('utf8')
+        .split('\0')
+        .filter((p) => p !== ''),
+    );
   }
   return tip;
 }

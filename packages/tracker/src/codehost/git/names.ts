@@ -9,10 +9,11 @@ const REPO_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
 
 /** GitHub's charset for owners and repositories; no leading '.', no '..', no name ending `.git`. */
 export function checkRepoName(kind: 'owner' | 'repository', value: string): void {
-  if (!REPO_NAME.test(value) || value.startsWith('.') || value.includes('..')
-    || (kind === 'repository' && value.toLowerCase().endsWith('.git'))) {
-    throw new GitNameError(`The ${kind} name ${JSON.stringify(value.slice(0, 120))} is not valid: use 1 to 100 of A-Z a-z 0-9 _ . -, `
-      + `not starting with a dot, without '..'${kind === 'repository' ? ' and not ending in .git' : ''}.`);
+  if (!REPO_NAME.test(value) || value.startsWith('.') || value.includes('..') || (kind === 'repository' && value.toLowerCase().endsWith('.git'))) {
+    throw new GitNameError(
+      `The ${kind} name ${JSON.stringify(value.slice(0, 120))} is not valid: use 1 to 100 of A-Z a-z 0-9 _ . -, ` +
+        `not starting with a dot, without '..'${kind === 'repository' ? ' and not ending in .git' : ''}.`,
+    );
   }
 }
 

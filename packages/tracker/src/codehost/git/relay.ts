@@ -13,7 +13,10 @@ export type Service = 'git-upload-pack' | 'git-receive-pack';
  * client reads the answer rather than a reset (net/refused-body.ts).
  */
 export function answer(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  if (res.headersSent) { res.destroy(); return; }
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
   const unread = hasUnreadBody(res.req);
   if (unread) lingerOnRefusedBody(res.req, res);
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache', ...headers, ...(unread ? { Connection: 'close' } : {}) });
@@ -31,7 +34,15 @@ function killGroup(child: ChildProcess, graceMs = 0): void {
   const pid = child.pid;
   if (pid === undefined) return;
   const alive = () => child.exitCode === null && child.signalCode === null;
-  const signal = (s: NodeJS.Signals) => { if (alive()) { try { process.kill(-pid, s); } catch { /* already gone */ } } };
+  const signal = (s: NodeJS.Signals) => {
+    if (alive()) {
+      try {
+        process.kill(-pid, s);
+      } catch {
+        /* already gone */
+      }
+    }
+  };
   const term = () => {
     signal('SIGTERM');
     setTimeout(() => signal('SIGKILL'), 2000).unref();
@@ -41,8 +52,17 @@ function killGroup(child: ChildProcess, graceMs = 0): void {
 }
 
 export interface RelayOptions {
-  owner: string; repo: string; service: Service; login: string | undefined; limit: number; tooLarge: string; gzip: boolean;
-  root: string; timeoutMs: number; pushLimitBytes: number; onPushed: (() => void) | undefined;
+  owner: string;
+  repo: string;
+  service: Service;
+  login: string | undefined;
+  limit: number;
+  tooLarge: string;
+  gzip: boolean;
+  root: string;
+  timeoutMs: number;
+  pushLimitBytes: number;
+  onPushed: (() => void) | undefined;
 }
 
 /** git http-backend's CGI environment for one request. */
@@ -86,7 +106,12 @@ class Relay {
   private pendingBytes = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly req: IncomingMessage, private readonly res: ServerResponse, private readonly r: RelayOptions, private readonly resolve: () => void) {
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly r: RelayOptions,
+    private readonly resolve: () => void,
+  ) {
     this.isPost = req.method === 'POST';
     this.bodyDone = !this.isPost;
     // stderr is dropped: git's messages to the client travel in the protocol itself, and its
@@ -97,12 +122,22 @@ class Relay {
 
   start(): void {
     const { child, res } = this;
-    res.on('close', () => { if (!res.writableFinished) { killGroup(child); this.done(); } });
+    res.on('close', () => {
+      if (!res.writableFinished) {
+        killGroup(child);
+        this.done();
+      }
+    });
     child.stdout.on('data', (chunk: Buffer) => this.onOutput(chunk));
     child.on('error', () => this.fail(500, 'git http-backend could not be started: is git installed on the server?'));
     child.on('close', (code) => this.onExit(code));
-    child.stdin.on('error', () => { /* the backend stopped reading; its exit tells what happened */ });
-    if (!this.isPost) { child.stdin.end(); return; }
+    child.stdin.on('error', () => {
+      /* the backend stopped reading; its exit tells what happened */
+    });
+    if (!this.isPost) {
+      child.stdin.end();
+      return;
+    }
     this.pipeBody();
   }
 
@@ -142,8 +177,16 @@ class Relay {
       const buf = Buffer.concat([...this.pending, chunk]);
       this.pending = [];
       let h: ReturnType<typeof parseCgiHead>;
-      try { h = parseCgiHead(buf); } catch (e) { this.fail(502, `git http-backend answered badly: ${(e as Error).message}`); return; }
-      if (h === null) { this.pending = [buf]; return; }
+      try {
+        h = parseCgiHead(buf);
+      } catch (e) {
+        this.fail(502, `git http-backend answered badly: ${(e as Error).message}`);
+        return;
+      }
+      if (h === null) {
+        this.pending = [buf];
+        return;
+      }
       this.head = h;
       this.flush();
       if (!res.headersSent) child.stdout.pause();
@@ -155,18 +198,31 @@ class Relay {
       if (this.pendingBytes > 1024 * 1024) child.stdout.pause();
       return;
     }
-    if (!res.write(chunk)) { child.stdout.pause(); res.once('drain', () => child.stdout.resume()); }
+    if (!res.write(chunk)) {
+      child.stdout.pause();
+      res.once('drain', () => child.stdout.resume());
+    }
   }
 
   private onExit(code: number | null): void {
     if (this.finished) return;
-    if (this.head === null) { this.fail(502, 'git http-backend ended without an answer.'); return; }
+    if (this.head === null) {
+      this.fail(502, 'git http-backend ended without an answer.');
+      return;
+    }
     // It may answer without reading the whole body (a refusal): pass that answer on, and read
     // the rest of the body (up to a bound) so the client reads it.
-    if (!this.bodyDone) { this.bodyDone = true; lingerOnRefusedBody(this.req, this.res); }
+    if (!this.bodyDone) {
+      this.bodyDone = true;
+      lingerOnRefusedBody(this.req, this.res);
+    }
     this.flush();
     if (code === 0 && this.head.status < 400 && this.r.onPushed) {
-      try { this.r.onPushed(); } catch { /* a listener's failure must not fail a push git has already taken */ }
+      try {
+        this.r.onPushed();
+      } catch {
+        /* a listener's failure must not fail a push git has already taken */
+      }
     }
     this.res.end();
     this.done();
@@ -206,6 +262,9 @@ class Relay {
       if (this.over || this.finished) return;
       this.fail(400, 'The request body is not valid gzip.');
     });
-    req.on('aborted', () => { killGroup(child); this.done(); });
+    req.on('aborted', () => {
+      killGroup(child);
+      this.done();
+    });
   }
 }

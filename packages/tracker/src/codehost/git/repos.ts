@@ -100,7 +100,7 @@ export class BareRepos {
         await rename(tmp, dir);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        if ((code === 'ENOTEMPTY' || code === 'EEXIST') && await this.exists(owner, name)) return;
+        if ((code === 'ENOTEMPTY' || code === 'EEXIST') && (await this.exists(owner, name))) return;
         throw e;
       }
     } finally {
@@ -110,7 +110,7 @@ export class BareRepos {
 
   private async existing(owner: string, name: string): Promise<string> {
     const dir = this.dir(owner, name);
-    if (!await this.exists(owner, name)) throw new GitNameError(`There is no repository ${owner}/${name} under ${this.root}.`);
+    if (!(await this.exists(owner, name))) throw new GitNameError(`There is no repository ${owner}/${name} under ${this.root}.`);
     return dir;
   }
 
@@ -118,7 +118,10 @@ export class BareRepos {
   async branchSha(owner: string, name: string, branch: string): Promise<string | null> {
     checkBranchName(branch);
     const dir = await this.existing(owner, name);
-    const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `refs/heads/${branch}^{commit}`], { timeoutMs: this.timeoutMs, okCodes: [1] });
+    const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `refs/heads/${branch}^{commit}`], {
+      timeoutMs: this.timeoutMs,
+      okCodes: [1],
+    });
     return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
   }
 
@@ -126,17 +129,25 @@ export class BareRepos {
   async branches(owner: string, name: string): Promise<Array<{ name: string; sha: string }>> {
     const dir = await this.existing(owner, name);
     const r = await runGit(dir, ['for-each-ref', '--format=%(objectname) %(refname:lstrip=2)', 'refs/heads/'], { timeoutMs: this.timeoutMs });
-    return r.stdout.toString('utf8').split('\n').filter((l) => l !== '').map((l) => {
-      const i = l.indexOf(' ');
-      return { sha: l.slice(0, i), name: l.slice(i + 1) };
-    }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return r.stdout
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => {
+        const i = l.indexOf(' ');
+        return { sha: l.slice(0, i), name: l.slice(i + 1) };
+      })
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** A full SHA or a branch name as a commit id, or null when it names no commit here. */
   private async commit(dir: string, rev: string): Promise<string | null> {
     let spec: string;
     if (/^[0-9a-f]{40}$|^[0-9a-f]{64}$/.test(rev)) spec = rev;
-    else { checkBranchName(rev); spec = `refs/heads/${rev}`; }
+    else {
+      checkBranchName(rev);
+      spec = `refs/heads/${rev}`;
+    }
     const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${spec}^{commit}`], { timeoutMs: this.timeoutMs, okCodes: [1] });
     return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
   }
@@ -199,7 +210,10 @@ export class BareRepos {
       if (old === null) throw new GitNameError(`There is no branch ${o.baseBranch} in ${owner}/${name} to merge into.`);
       const next = await buildMerge(dir, old, head, o, this.timeoutMs);
       if (next === old) return { sha: old };
-      const r = await runGit(dir, ['update-ref', '-m', `merge ${head.slice(0, 12)} (${o.method})`, ref, next, old], { timeoutMs: this.timeoutMs, okCodes: [1, 128] });
+      const r = await runGit(dir, ['update-ref', '-m', `merge ${head.slice(0, 12)} (${o.method})`, ref, next, old], {
+        timeoutMs: this.timeoutMs,
+        okCodes: [1, 128],
+      });
       if (r.code === 0) return { sha: next };
       if (!/cannot lock ref|but expected|unable to create .*\.lock|File exists/i.test(r.stderr)) throw new GitCommandError('update-ref', r.code, r.stderr);
       // Lost a race with another merge or a push: back off a little (randomly, so racers spread) and redo it on the new base.

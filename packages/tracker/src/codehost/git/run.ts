@@ -32,7 +32,11 @@ export interface RunOptions {
   maxOutputBytes?: number;
 }
 
-export interface RunResult { code: number; stdout: Buffer; stderr: string }
+export interface RunResult {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
 
 const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
 
@@ -60,7 +64,9 @@ export function runGit(gitDir: string | null, args: string[], o: RunOptions): Pr
       if (err.length < 16_384) err += chunk.toString('utf8');
     });
     child.on('error', (e) => fail(e));
-    child.stdin.on('error', () => { /* git may exit before reading all input; its exit code tells */ });
+    child.stdin.on('error', () => {
+      /* git may exit before reading all input; its exit code tells */
+    });
     child.stdin.end(o.input ?? '');
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -84,16 +90,22 @@ export function requireGitVersion(): Promise<void> {
     try {
       text = (await runGit(null, ['version'], { timeoutMs: 10_000 })).stdout.toString('utf8');
     } catch (e) {
-      throw new Error(`The code host needs git ${MIN_GIT_VERSION.join('.')} or newer on PATH, and running \`git version\` failed: ${(e as Error).message}`, { cause: e });
+      throw new Error(`The code host needs git ${MIN_GIT_VERSION.join('.')} or newer on PATH, and running \`git version\` failed: ${(e as Error).message}`, {
+        cause: e,
+      });
     }
     const m = /git version (\d+)\.(\d+)/.exec(text);
     const major = Number(m?.[1] ?? 0);
     const minor = Number(m?.[2] ?? 0);
     if (major < MIN_GIT_VERSION[0] || (major === MIN_GIT_VERSION[0] && minor < MIN_GIT_VERSION[1])) {
-      throw new Error(`The code host needs git ${MIN_GIT_VERSION.join('.')} or newer (for \`git merge-tree --write-tree\`); `
-        + `found "${text.trim()}". Install a newer git and restart jst-tracker.`);
+      throw new Error(
+        `The code host needs git ${MIN_GIT_VERSION.join('.')} or newer (for \`git merge-tree --write-tree\`); ` +
+          `found "${text.trim()}". Install a newer git and restart jst-tracker.`,
+      );
     }
   })();
-  versionCheck.catch(() => { versionCheck = null; });
+  versionCheck.catch(() => {
+    versionCheck = null;
+  });
   return versionCheck;
 }

@@ -18,15 +18,25 @@ export interface GitFront {
 export function mountGitFront(server: Server, git: GitFront): void {
   const routed = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
-  const next: RequestListener = (request, response) => { for (const listener of routed) listener(request, response); };
+  const next: RequestListener = (request, response) => {
+    for (const listener of routed) listener(request, response);
+  };
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const url = request.url ?? '/';
     const q = url.indexOf('?');
     if (!git.matches(q < 0 ? url : url.slice(0, q))) return next(request, response);
-    git.handle(request, response).then((handled) => { if (!handled) next(request, response); }, (e: unknown) => {
-      git.onError(e);
-      if (response.headersSent) response.destroy();
-      else response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end('The git request failed on the server; nothing was changed. Retry it.\n');
-    });
+    git.handle(request, response).then(
+      (handled) => {
+        if (!handled) next(request, response);
+      },
+      (e: unknown) => {
+        git.onError(e);
+        if (response.headersSent) response.destroy();
+        else
+          response
+            .writeHead(500, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' })
+            .end('The git request failed on the server; nothing was changed. Retry it.\n');
+      },
+    );
   });
 }

@@ -21,7 +21,9 @@ export class CodehostStore {
     this.kysely = db.kysely as unknown as Kysely<CodehostDatabase>;
   }
 
-  get dialect(): Db['dialect'] { return this.db.dialect; }
+  get dialect(): Db['dialect'] {
+    return this.db.dialect;
+  }
 
   transaction<T>(work: (tx: Transaction<CodehostDatabase>) => Promise<T>): Promise<T> {
     return this.kysely.transaction().execute(work);
@@ -59,8 +61,11 @@ export class CodehostStore {
   }
 
   async insertUser(tx: ChTx, login: string, name: string | null, now: string): Promise<ChUser> {
-    return tx.insertInto('ch_users').values({ login, login_key: login.toLowerCase(), name, created_at: now })
-      .returning(['id', 'login', 'name', 'created_at']).executeTakeFirstOrThrow();
+    return tx
+      .insertInto('ch_users')
+      .values({ login, login_key: login.toLowerCase(), name, created_at: now })
+      .returning(['id', 'login', 'name', 'created_at'])
+      .executeTakeFirstOrThrow();
   }
 
   async updateUser(tx: ChTx, id: number, login: string, name: string | null): Promise<void> {
@@ -76,16 +81,23 @@ export class CodehostStore {
 
   /** The user a token hash belongs to, with the stored hash (compared in constant time by the caller). */
   userByTokenHash(tokenHash: string): Promise<(ChUser & { token_hash: string }) | undefined> {
-    return this.kysely.selectFrom('ch_tokens').innerJoin('ch_users', 'ch_users.id', 'ch_tokens.user_id')
+    return this.kysely
+      .selectFrom('ch_tokens')
+      .innerJoin('ch_users', 'ch_users.id', 'ch_tokens.user_id')
       .select(['ch_users.id', 'ch_users.login', 'ch_users.name', 'ch_users.created_at', 'ch_tokens.token_hash'])
-      .where('ch_tokens.token_hash', '=', tokenHash).executeTakeFirst();
+      .where('ch_tokens.token_hash', '=', tokenHash)
+      .executeTakeFirst();
   }
 
   // --- repositories -----------------------------------------------------------------------------
 
   repoByName(owner: string, name: string, tx: ChTx = this.kysely): Promise<ChRepo | undefined> {
-    return tx.selectFrom('ch_repos').select(['id', 'owner', 'name', 'default_branch', 'pull_counter', 'created_at', 'updated_at'])
-      .where('owner_key', '=', owner.toLowerCase()).where('name_key', '=', name.toLowerCase()).executeTakeFirst();
+    return tx
+      .selectFrom('ch_repos')
+      .select(['id', 'owner', 'name', 'default_branch', 'pull_counter', 'created_at', 'updated_at'])
+      .where('owner_key', '=', owner.toLowerCase())
+      .where('name_key', '=', name.toLowerCase())
+      .executeTakeFirst();
   }
 
   listRepos(tx: ChTx = this.kysely): Promise<ChRepo[]> {
@@ -93,27 +105,43 @@ export class CodehostStore {
   }
 
   insertRepo(tx: ChTx, owner: string, name: string, defaultBranch: string, now: string): Promise<ChRepo> {
-    return tx.insertInto('ch_repos').values({ owner, name, owner_key: owner.toLowerCase(), name_key: name.toLowerCase(), default_branch: defaultBranch, created_at: now, updated_at: now })
-      .returning(['id', 'owner', 'name', 'default_branch', 'pull_counter', 'created_at', 'updated_at']).executeTakeFirstOrThrow();
+    return tx
+      .insertInto('ch_repos')
+      .values({ owner, name, owner_key: owner.toLowerCase(), name_key: name.toLowerCase(), default_branch: defaultBranch, created_at: now, updated_at: now })
+      .returning(['id', 'owner', 'name', 'default_branch', 'pull_counter', 'created_at', 'updated_at'])
+      .executeTakeFirstOrThrow();
   }
 
   async updateRepo(tx: ChTx, id: number, set: { owner: string; name: string; default_branch: string }, now: string): Promise<void> {
-    await tx.updateTable('ch_repos').set({ ...set, updated_at: now }).where('id', '=', id).execute();
+    await tx
+      .updateTable('ch_repos')
+      .set({ ...set, updated_at: now })
+      .where('id', '=', id)
+      .execute();
   }
 
   async permissionOf(repoId: number, userId: number): Promise<Permission | undefined> {
-    const row = await this.kysely.selectFrom('ch_collaborators').select('permission').where('repo_id', '=', repoId).where('user_id', '=', userId).executeTakeFirst();
+    const row = await this.kysely
+      .selectFrom('ch_collaborators')
+      .select('permission')
+      .where('repo_id', '=', repoId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return row?.permission as Permission | undefined;
   }
 
   async collaborators(repoId: number, tx: ChTx = this.kysely): Promise<{ user_id: number; permission: Permission }[]> {
-    return (await tx.selectFrom('ch_collaborators').select(['user_id', 'permission']).where('repo_id', '=', repoId).execute()) as { user_id: number; permission: Permission }[];
+    return (await tx.selectFrom('ch_collaborators').select(['user_id', 'permission']).where('repo_id', '=', repoId).execute()) as {
+      user_id: number;
+      permission: Permission;
+    }[];
   }
 
   async upsertCollaborator(tx: ChTx, repoId: number, userId: number, permission: Permission): Promise<void> {
     const found = await tx.selectFrom('ch_collaborators').select('permission').where('repo_id', '=', repoId).where('user_id', '=', userId).executeTakeFirst();
     if (!found) await tx.insertInto('ch_collaborators').values({ repo_id: repoId, user_id: userId, permission }).execute();
-    else if (found.permission !== permission) await tx.updateTable('ch_collaborators').set({ permission }).where('repo_id', '=', repoId).where('user_id', '=', userId).execute();
+    else if (found.permission !== permission)
+      await tx.updateTable('ch_collaborators').set({ permission }).where('repo_id', '=', repoId).where('user_id', '=', userId).execute();
   }
 
   // --- pull requests ----------------------------------------------------------------------------
@@ -130,13 +158,27 @@ export class CodehostStore {
   async createPull(pull: NewPull, now: string): Promise<ChPull | 'exists'> {
     try {
       return await this.transaction(async (tx) => {
-        const { pull_counter: number } = await tx.updateTable('ch_repos').set({ pull_counter: sql`pull_counter + 1` })
-          .where('id', '=', pull.repo_id).returning('pull_counter').executeTakeFirstOrThrow();
+        const { pull_counter: number } = await tx
+          .updateTable('ch_repos')
+          .set({ pull_counter: sql`pull_counter + 1` })
+          .where('id', '=', pull.repo_id)
+          .returning('pull_counter')
+          .executeTakeFirstOrThrow();
         const { draft, ...rest } = pull;
-        return (await tx.insertInto('ch_pulls').values({
-          ...rest, number, draft: draft ? 1 : 0, state: 'open', open_key: `${pull.head_ref}\n${pull.base_ref}`,
-          merged: 0, created_at: now, updated_at: now,
-        }).returningAll().executeTakeFirstOrThrow()) as ChPull;
+        return (await tx
+          .insertInto('ch_pulls')
+          .values({
+            ...rest,
+            number,
+            draft: draft ? 1 : 0,
+            state: 'open',
+            open_key: `${pull.head_ref}\n${pull.base_ref}`,
+            merged: 0,
+            created_at: now,
+            updated_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow()) as ChPull;
       });
     } catch (e) {
       if (isUniqueViolation(e)) return 'exists';
@@ -165,9 +207,15 @@ export class CodehostStore {
 
   /** Pull requests of any repository whose head branch carries an issue key, oldest first (at most 200). */
   async pullsForIssueKey(issueKey: string): Promise<(ChPull & { owner: string; repo_name: string })[]> {
-    const rows = await this.kysely.selectFrom('ch_pulls').innerJoin('ch_repos', 'ch_repos.id', 'ch_pulls.repo_id')
-      .selectAll('ch_pulls').select(['ch_repos.owner as owner', 'ch_repos.name as repo_name'])
-      .where('ch_pulls.issue_key', '=', issueKey).orderBy('ch_pulls.id').limit(200).execute();
+    const rows = await this.kysely
+      .selectFrom('ch_pulls')
+      .innerJoin('ch_repos', 'ch_repos.id', 'ch_pulls.repo_id')
+      .selectAll('ch_pulls')
+      .select(['ch_repos.owner as owner', 'ch_repos.name as repo_name'])
+      .where('ch_pulls.issue_key', '=', issueKey)
+      .orderBy('ch_pulls.id')
+      .limit(200)
+      .execute();
     return rows as (ChPull & { owner: string; repo_name: string })[];
   }
 
@@ -178,32 +226,51 @@ export class CodehostStore {
     if (patch.body !== undefined) set.body = patch.body;
     if (patch.base_ref !== undefined) set.base_ref = patch.base_ref;
     if (patch.base_sha !== undefined) set.base_sha = patch.base_sha;
-    const result = await this.kysely.transaction().execute(async (tx) => {
-      const r = await tx.updateTable('ch_pulls').set(set).where('id', '=', id).executeTakeFirst();
-      // A new base moves the open key with it (still one open pull request per head and base).
-      if (patch.base_ref !== undefined) {
-        await tx.updateTable('ch_pulls').set({ open_key: sql`head_ref || ${'\n'} || base_ref` }).where('id', '=', id).where('state', '=', 'open').execute();
-      }
-      return r;
-    }).catch((e: unknown) => { if (isUniqueViolation(e)) return 'exists' as const; throw e; });
+    const result = await this.kysely
+      .transaction()
+      .execute(async (tx) => {
+        const r = await tx.updateTable('ch_pulls').set(set).where('id', '=', id).executeTakeFirst();
+        // A new base moves the open key with it (still one open pull request per head and base).
+        if (patch.base_ref !== undefined) {
+          await tx
+            .updateTable('ch_pulls')
+            .set({ open_key: sql`head_ref || ${'\n'} || base_ref` })
+            .where('id', '=', id)
+            .where('state', '=', 'open')
+            .execute();
+        }
+        return r;
+      })
+      .catch((e: unknown) => {
+        if (isUniqueViolation(e)) return 'exists' as const;
+        throw e;
+      });
     if (result === 'exists') throw new OpenPullExists();
     return Number(result.numUpdatedRows) > 0;
   }
 
   /** Closes an open pull request that is not being merged, recording the branches' commits; false when it was not open. */
   async closePull(id: number, headSha: string, baseSha: string, now: string): Promise<boolean> {
-    const r = await this.kysely.updateTable('ch_pulls')
+    const r = await this.kysely
+      .updateTable('ch_pulls')
       .set({ state: 'closed', open_key: null, head_sha: headSha, base_sha: baseSha, closed_at: now, updated_at: now })
-      .where('id', '=', id).where('state', '=', 'open').where('merge_claim', 'is', null).executeTakeFirst();
+      .where('id', '=', id)
+      .where('state', '=', 'open')
+      .where('merge_claim', 'is', null)
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
 
   /** Reopens a closed, unmerged pull request; 'exists' when another one is open for its head and base. */
   async reopenPull(id: number, headSha: string, baseSha: string, now: string): Promise<boolean | 'exists'> {
     try {
-      const r = await this.kysely.updateTable('ch_pulls')
+      const r = await this.kysely
+        .updateTable('ch_pulls')
         .set({ state: 'open', open_key: sql`head_ref || ${'\n'} || base_ref`, head_sha: headSha, base_sha: baseSha, closed_at: null, updated_at: now })
-        .where('id', '=', id).where('state', '=', 'closed').where('merged', '=', 0).executeTakeFirst();
+        .where('id', '=', id)
+        .where('state', '=', 'closed')
+        .where('merged', '=', 0)
+        .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     } catch (e) {
       if (isUniqueViolation(e)) return 'exists';
@@ -216,8 +283,11 @@ export class CodehostStore {
    * progress (or the other one's claim is older than `staleBefore`, its process gone).
    */
   async claimMerge(id: number, claim: string, now: string, staleBefore: string): Promise<boolean> {
-    const r = await this.kysely.updateTable('ch_pulls').set({ merge_claim: claim, merge_claim_at: now })
-      .where('id', '=', id).where('state', '=', 'open')
+    const r = await this.kysely
+      .updateTable('ch_pulls')
+      .set({ merge_claim: claim, merge_claim_at: now })
+      .where('id', '=', id)
+      .where('state', '=', 'open')
       .where((eb) => eb.or([eb('merge_claim', 'is', null), eb('merge_claim_at', '<', staleBefore)]))
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
@@ -229,10 +299,26 @@ export class CodehostStore {
 
   /** Records a merge git has published, only while the caller still holds the claim (compare-and-set). */
   async markMerged(id: number, claim: string, m: { sha: string; headSha: string; baseSha: string; mergedBy: number }, now: string): Promise<boolean> {
-    const r = await this.kysely.updateTable('ch_pulls').set({
-      state: 'closed', open_key: null, merged: 1, merged_at: now, merged_by_id: m.mergedBy, merge_commit_sha: m.sha,
-      head_sha: m.headSha, base_sha: m.baseSha, closed_at: now, updated_at: now, merge_claim: null, merge_claim_at: null,
-    }).where('id', '=', id).where('state', '=', 'open').where('merge_claim', '=', claim).executeTakeFirst();
+    const r = await this.kysely
+      .updateTable('ch_pulls')
+      .set({
+        state: 'closed',
+        open_key: null,
+        merged: 1,
+        merged_at: now,
+        merged_by_id: m.mergedBy,
+        merge_commit_sha: m.sha,
+        head_sha: m.headSha,
+        base_sha: m.baseSha,
+        closed_at: now,
+        updated_at: now,
+        merge_claim: null,
+        merge_claim_at: null,
+      })
+      .where('id', '=', id)
+      .where('state', '=', 'open')
+      .where('merge_claim', '=', claim)
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
 
@@ -249,7 +335,11 @@ export class CodehostStore {
   }
 
   async reviewCount(pullId: number): Promise<number> {
-    const { n } = await this.kysely.selectFrom('ch_reviews').where('pull_id', '=', pullId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const { n } = await this.kysely
+      .selectFrom('ch_reviews')
+      .where('pull_id', '=', pullId)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(n);
   }
 
@@ -265,13 +355,19 @@ export class CodehostStore {
   }
 
   async commentCount(repoId: number, number: number): Promise<number> {
-    const { n } = await this.kysely.selectFrom('ch_comments').where('repo_id', '=', repoId).where('number', '=', number)
-      .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const { n } = await this.kysely
+      .selectFrom('ch_comments')
+      .where('repo_id', '=', repoId)
+      .where('number', '=', number)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(n);
   }
 }
 
 /** An update would leave two open pull requests for one head and base. */
 export class OpenPullExists extends Error {
-  constructor() { super('another open pull request has this head and base'); }
+  constructor() {
+    super('another open pull request has this head and base');
+  }
 }

@@ -14,7 +14,13 @@ export interface CodehostDatabase {
 
 export type ChTx = Kysely<CodehostDatabase> | Transaction<CodehostDatabase>;
 
-export interface ChUsersTable { id: Generated<number>; login: string; login_key: string; name: string | null; created_at: string }
+export interface ChUsersTable {
+  id: Generated<number>;
+  login: string;
+  login_key: string;
+  name: string | null;
+  created_at: string;
+}
 
 export interface ChReposTable {
   id: Generated<number>;
@@ -58,6 +64,22 @@ export interface ChPullsTable {
   closed_at: string | null;
 }
 
-export interface ChReviewsTable { id: Generated<number>; pull_id: number; user_id: number; state: string; body: string; commit_id: string; submitted_at: string }
+export interface ChReviewsTable {
+  id: Generated<number>;
+  pull_id: number;
+  user_id: number;
+  state: string;
+  body: string;
+  commit_id: string;
+  submitted_at: string;
+}
 
-export interface ChCommentsTable { id: Generated<number>; repo_id: number; number: number; user_id: number; body: string; created_at: string; updated_at: string }
+export interface ChCommentsTable {
+  id: Generated<number>;
+  repo_id: number;
+  number: number;
+  user_id: number;
+  body: string;
+  created_at: string;
+  updated_at: string;
+}

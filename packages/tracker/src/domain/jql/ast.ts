@@ -11,9 +11,7 @@ export type Operand =
   | { kind: 'list'; items: Operand[]; pos: Pos };
 
 export type Expr =
-  | { kind: 'and' | 'or'; items: Expr[] }
-  | { kind: 'not'; expr: Expr }
-  | { kind: 'clause'; field: string; op: Operator; operand: Operand; pos: Pos };
+  { kind: 'and' | 'or'; items: Expr[] } | { kind: 'not'; expr: Expr } | { kind: 'clause'; field: string; op: Operator; operand: Operand; pos: Pos };
 
 export interface SortItem {
   field: string;
@@ -31,19 +29,26 @@ const printValue = (v: string) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`;
 
 function printOperand(o: Operand): string {
   switch (o.kind) {
-    case 'value': return printValue(o.value);
-    case 'empty': return 'EMPTY';
-    case 'function': return `${o.name}(${o.args.map(printValue).join(', ')})`;
-    case 'list': return `(${o.items.map(printOperand).join(', ')})`;
+    case 'value':
+      return printValue(o.value);
+    case 'empty':
+      return 'EMPTY';
+    case 'function':
+      return `${o.name}(${o.args.map(printValue).join(', ')})`;
+    case 'list':
+      return `(${o.items.map(printOperand).join(', ')})`;
   }
 }
 
 function printExpr(e: Expr): string {
   switch (e.kind) {
     case 'and':
-    case 'or': return `(${e.items.map(printExpr).join(e.kind === 'and' ? ' AND ' : ' OR ')})`;
-    case 'not': return `NOT ${printExpr(e.expr)}`;
-    case 'clause': return `${printValue(e.field.toLowerCase())} ${e.op.toUpperCase()} ${printOperand(e.operand)}`;
+    case 'or':
+      return `(${e.items.map(printExpr).join(e.kind === 'and' ? ' AND ' : ' OR ')})`;
+    case 'not':
+      return `NOT ${printExpr(e.expr)}`;
+    case 'clause':
+      return `${printValue(e.field.toLowerCase())} ${e.op.toUpperCase()} ${printOperand(e.operand)}`;
   }
 }
 

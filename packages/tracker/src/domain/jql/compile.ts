@@ -47,12 +47,24 @@ function checkSqlSize(filter: Filter): void {
   let values = 0;
   const depth = (f: Filter): number => {
     switch (f.kind) {
-      case 'true': case 'false': case 'empty': return 1;
-      case 'compare': values++; return 3;
-      case 'in': values += f.values.length; return 3;
-      case 'contains': values += f.ignore.length + 1; return f.ignore.length + 3;
-      case 'not': return 1 + depth(f.item);
-      case 'and': case 'or': return f.items.reduce((deepest, item) => Math.max(deepest, depth(item)), 0) + f.items.length;
+      case 'true':
+      case 'false':
+      case 'empty':
+        return 1;
+      case 'compare':
+        values++;
+        return 3;
+      case 'in':
+        values += f.values.length;
+        return 3;
+      case 'contains':
+        values += f.ignore.length + 1;
+        return f.ignore.length + 3;
+      case 'not':
+        return 1 + depth(f.item);
+      case 'and':
+      case 'or':
+        return f.items.reduce((deepest, item) => Math.max(deepest, depth(item)), 0) + f.items.length;
     }
   };
   if (depth(filter) > MAX_SQL_DEPTH || values > MAX_SQL_VALUES) {
@@ -69,8 +81,10 @@ async function expr(e: Expr, ctx: JqlContext): Promise<Filter> {
       for (const item of e.items) items.push(await expr(item, ctx));
       return { kind: e.kind, items };
     }
-    case 'not': return { kind: 'not', item: await expr(e.expr, ctx) };
-    case 'clause': return clause(e, ctx);
+    case 'not':
+      return { kind: 'not', item: await expr(e.expr, ctx) };
+    case 'clause':
+      return clause(e, ctx);
   }
 }
 
@@ -81,11 +95,16 @@ async function clause(c: Extract<Expr, { kind: 'clause' }>, ctx: JqlContext): Pr
   if (!field) throw noSuchField(c.field);
   if (!field.operators.includes(c.op)) throw jqlError(`The operator '${opText(c.op)}' is not supported by the '${c.field}' field.`);
   switch (c.op) {
-    case 'is': return isEmpty(field);
-    case 'is not': return not(isEmpty(field));
-    case '~': return contains(field, c.field, c.operand);
-    case '!~': return not(contains(field, c.field, c.operand));
-    default: break;
+    case 'is':
+      return isEmpty(field);
+    case 'is not':
+      return not(isEmpty(field));
+    case '~':
+      return contains(field, c.field, c.operand);
+    case '!~':
+      return not(contains(field, c.field, c.operand));
+    default:
+      break;
   }
   const items = c.operand.kind === 'list' ? c.operand.items : [c.operand];
   const matcher = valueMatcher(field, c.field, ctx);
@@ -152,7 +171,8 @@ function contains(field: JqlField, name: string, operand: Operand): Filter {
   const words = wordsOf(operand.value);
   if (words.length === 0) throw jqlError(`The text '${quote(operand.value)}' for the field '${name}' has no words to search for.`);
   // SQLite refuses LIKE patterns over 50 000 bytes; no real word comes near this.
-  if (words.some((w) => w.length > MAX_WORD)) throw jqlError(`The text '${quote(operand.value)}' for the field '${name}' has a word longer than ${MAX_WORD} characters.`);
+  if (words.some((w) => w.length > MAX_WORD))
+    throw jqlError(`The text '${quote(operand.value)}' for the field '${name}' has a word longer than ${MAX_WORD} characters.`);
   const columns = field.text ?? [];
   const perWord = words.map((w): Filter => {
     const each = columns.map((col) => containsWord(col, w));

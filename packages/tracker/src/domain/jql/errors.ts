@@ -21,11 +21,9 @@ export function jqlError(message: string): ApiError {
 }
 
 /** Jira's wording for a value it cannot resolve; also used for values the caller may not see, so nothing leaks. */
-export const noSuchValue = (value: string, field: string) =>
-  jqlError(`The value '${value}' does not exist for the field '${field}'.`);
+export const noSuchValue = (value: string, field: string) => jqlError(`The value '${value}' does not exist for the field '${field}'.`);
 
-export const noSuchField = (field: string) =>
-  jqlError(`Field '${field}' does not exist or you do not have permission to view it.`);
+export const noSuchField = (field: string) => jqlError(`Field '${field}' does not exist or you do not have permission to view it.`);
 
 /** Values in messages are cut short: a message quotes the offending text, not a whole pasted document. */
 export function quote(text: string): string {

@@ -44,8 +44,10 @@ export const JQL_FIELDS: Readonly<Record<string, JqlField>> = {
   description: { kind: 'text', operators: CONTAINS, text: ['description'], emptyColumn: 'description' },
   // Jira's master text field: here the summary and the description's text.
   text: { kind: 'text', operators: ['~', '!~'], text: ['summary', 'description'] },
-  created, createddate: created,
-  updated, updateddate: updated,
+  created,
+  createddate: created,
+  updated,
+  updateddate: updated,
 };
 
 /** Jira has at most 7 fields in an ORDER BY (documented on the operation's `jql` parameter). */

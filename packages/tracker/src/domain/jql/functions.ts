@@ -35,12 +35,24 @@ export function functionSpec(name: string): FunctionSpec | undefined {
 export function addUnits(at: Date, amount: number, unit: Unit): Date {
   const d = new Date(at.getTime());
   switch (unit) {
-    case 'y': d.setUTCFullYear(d.getUTCFullYear() + amount); break;
-    case 'M': d.setUTCMonth(d.getUTCMonth() + amount); break;
-    case 'w': d.setUTCDate(d.getUTCDate() + 7 * amount); break;
-    case 'd': d.setUTCDate(d.getUTCDate() + amount); break;
-    case 'h': d.setTime(d.getTime() + amount * 3_600_000); break;
-    case 'm': d.setTime(d.getTime() + amount * 60_000); break;
+    case 'y':
+      d.setUTCFullYear(d.getUTCFullYear() + amount);
+      break;
+    case 'M':
+      d.setUTCMonth(d.getUTCMonth() + amount);
+      break;
+    case 'w':
+      d.setUTCDate(d.getUTCDate() + 7 * amount);
+      break;
+    case 'd':
+      d.setUTCDate(d.getUTCDate() + amount);
+      break;
+    case 'h':
+      d.setTime(d.getTime() + amount * 3_600_000);
+      break;
+    case 'm':
+      d.setTime(d.getTime() + amount * 60_000);
+      break;
   }
   return d;
 }
@@ -51,12 +63,18 @@ function startOf(at: Date, unit: Unit): Date {
   const m = at.getUTCMonth();
   const day = at.getUTCDate();
   switch (unit) {
-    case 'y': return new Date(Date.UTC(y, 0, 1));
-    case 'M': return new Date(Date.UTC(y, m, 1));
-    case 'w': return new Date(Date.UTC(y, m, day - at.getUTCDay()));
-    case 'h': return new Date(Date.UTC(y, m, day, at.getUTCHours()));
-    case 'm': return new Date(Date.UTC(y, m, day, at.getUTCHours(), at.getUTCMinutes()));
-    default: return new Date(Date.UTC(y, m, day));
+    case 'y':
+      return new Date(Date.UTC(y, 0, 1));
+    case 'M':
+      return new Date(Date.UTC(y, m, 1));
+    case 'w':
+      return new Date(Date.UTC(y, m, day - at.getUTCDay()));
+    case 'h':
+      return new Date(Date.UTC(y, m, day, at.getUTCHours()));
+    case 'm':
+      return new Date(Date.UTC(y, m, day, at.getUTCHours(), at.getUTCMinutes()));
+    default:
+      return new Date(Date.UTC(y, m, day));
   }
 }
 

@@ -37,14 +37,26 @@ export function tokenize(input: string): Token[] {
   while (i < input.length) {
     const c = input[i]!;
     if (isSpace(c)) {
-      if (c === '\n') { line++; lineStart = i + 1; }
+      if (c === '\n') {
+        line++;
+        lineStart = i + 1;
+      }
       i++;
       continue;
     }
     const next = input[i + 1];
-    if (c === '(') { push('lparen', i, ++i); continue; }
-    if (c === ')') { push('rparen', i, ++i); continue; }
-    if (c === ',') { push('comma', i, ++i); continue; }
+    if (c === '(') {
+      push('lparen', i, ++i);
+      continue;
+    }
+    if (c === ')') {
+      push('rparen', i, ++i);
+      continue;
+    }
+    if (c === ',') {
+      push('comma', i, ++i);
+      continue;
+    }
     if (c === '&' || c === '|') {
       const end = next === c ? i + 2 : i + 1;
       push(c === '&' ? 'and' : 'or', i, end);
@@ -53,13 +65,19 @@ export function tokenize(input: string): Token[] {
     }
     if (c === '!' || c === '<' || c === '>') {
       const two = next === '=' || (c === '!' && next === '~');
-      if (c === '!' && !two) { push('not', i, ++i); continue; }
+      if (c === '!' && !two) {
+        push('not', i, ++i);
+        continue;
+      }
       const end = two ? i + 2 : i + 1;
       push('op', i, end);
       i = end;
       continue;
     }
-    if (c === '=' || c === '~') { push('op', i, ++i); continue; }
+    if (c === '=' || c === '~') {
+      push('op', i, ++i);
+      continue;
+    }
     if (c === '"' || c === "'") {
       const start = i;
       const startPos = posAt(i);
@@ -70,14 +88,20 @@ export function tokenize(input: string): Token[] {
           throw jqlSyntaxError(`The quoted string '${quote(input.slice(start + 1))}' has not been completed.`, startPos);
         }
         const d = input[i]!;
-        if (d === c) { i++; break; }
+        if (d === c) {
+          i++;
+          break;
+        }
         if (d === '\\') {
           const [text, length] = unescape(input, i, posAt(i));
           value += text;
           i += length;
           continue;
         }
-        if (d === '\n') { line++; lineStart = i + 1; }
+        if (d === '\n') {
+          line++;
+          lineStart = i + 1;
+        }
         value += d;
         i++;
       }
@@ -86,7 +110,10 @@ export function tokenize(input: string): Token[] {
     }
     if (RESERVED.has(c)) {
       const code = c.charCodeAt(0).toString(16).padStart(4, '0');
-      throw jqlSyntaxError(`The character '${c}' is a reserved JQL character. You must enclose it in a string or use the escape '\\u${code}' instead.`, posAt(i));
+      throw jqlSyntaxError(
+        `The character '${c}' is a reserved JQL character. You must enclose it in a string or use the escape '\\u${code}' instead.`,
+        posAt(i),
+      );
     }
     const start = i;
     while (i < input.length && !isSpace(input[i]!) && !DELIMITERS.has(input[i]!) && !RESERVED.has(input[i]!)) i++;

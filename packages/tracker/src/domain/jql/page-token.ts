@@ -19,7 +19,12 @@ export interface PagePosition {
   after: CursorValue[];
 }
 
-interface Payload { v: 1; q: string; t: number; a: CursorValue[] }
+interface Payload {
+  v: 1;
+  q: string;
+  t: number;
+  a: CursorValue[];
+}
 
 export const TOKEN_LIFETIME_MS = 7 * 86_400_000;
 /** Clock skew between processes that a token issued "in the future" may have. */
@@ -41,7 +46,9 @@ export function signPageToken(siteSalt: string, digest: string, position: PagePo
 }
 
 export const invalidPageToken = () =>
-  new ApiError(400, ["The nextPageToken is not valid: it was changed, or it was not issued by this site. Run the search again without nextPageToken to start from the first page."]);
+  new ApiError(400, [
+    'The nextPageToken is not valid: it was changed, or it was not issued by this site. Run the search again without nextPageToken to start from the first page.',
+  ]);
 
 /** Checks a token's signature, query, caller and age; 400 with what to do when any is wrong. */
 export function readPageToken(siteSalt: string, token: string, digest: string, now: Date): PagePosition {
@@ -59,11 +66,15 @@ export function readPageToken(siteSalt: string, token: string, digest: string, n
   }
   if (payload?.v !== 1 || typeof payload.t !== 'number' || !Array.isArray(payload.a)) throw invalidPageToken();
   if (payload.q !== digest) {
-    throw new ApiError(400, ['The nextPageToken belongs to a different search: send the same jql (as the same user) as the request that returned it, or leave nextPageToken out to start from the first page.']);
+    throw new ApiError(400, [
+      'The nextPageToken belongs to a different search: send the same jql (as the same user) as the request that returned it, or leave nextPageToken out to start from the first page.',
+    ]);
   }
   if (payload.t > now.getTime() + SKEW_MS) throw invalidPageToken();
   if (now.getTime() - payload.t > TOKEN_LIFETIME_MS) {
-    throw new ApiError(400, ['The nextPageToken has expired: tokens are valid for 7 days. Run the search again without nextPageToken to start from the first page.']);
+    throw new ApiError(400, [
+      'The nextPageToken has expired: tokens are valid for 7 days. Run the search again without nextPageToken to start from the first page.',
+    ]);
   }
   return { startedAt: new Date(payload.t), after: payload.a as CursorValue[] };
 }

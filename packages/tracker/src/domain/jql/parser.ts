@@ -49,13 +49,19 @@ class Parser {
 
   private or(): Expr {
     const items = [this.and()];
-    while (this.peek().kind === 'or' || this.isWord(this.peek(), 'OR')) { this.next(); items.push(this.and()); }
+    while (this.peek().kind === 'or' || this.isWord(this.peek(), 'OR')) {
+      this.next();
+      items.push(this.and());
+    }
     return items.length === 1 ? items[0]! : { kind: 'or', items };
   }
 
   private and(): Expr {
     const items = [this.not()];
-    while (this.peek().kind === 'and' || this.isWord(this.peek(), 'AND')) { this.next(); items.push(this.not()); }
+    while (this.peek().kind === 'and' || this.isWord(this.peek(), 'AND')) {
+      this.next();
+      items.push(this.not());
+    }
     return items.length === 1 ? items[0]! : { kind: 'and', items };
   }
 
@@ -66,7 +72,10 @@ class Parser {
       throw jqlSyntaxError(`The query nests parentheses and NOT more than ${MAX_NESTING} levels deep.`, t.pos);
     }
     try {
-      if (t.kind === 'not' || this.isWord(t, 'NOT')) { this.next(); return { kind: 'not', expr: this.not() }; }
+      if (t.kind === 'not' || this.isWord(t, 'NOT')) {
+        this.next();
+        return { kind: 'not', expr: this.not() };
+      }
       if (t.kind === 'lparen') {
         this.next();
         const inner = this.or();
@@ -96,9 +105,15 @@ class Parser {
     const t = this.next();
     if (t.kind === 'op') return t.value as Operator;
     if (this.isWord(t, 'IN')) return 'in';
-    if (this.isWord(t, 'NOT') && this.isWord(this.peek(), 'IN')) { this.next(); return 'not in'; }
+    if (this.isWord(t, 'NOT') && this.isWord(this.peek(), 'IN')) {
+      this.next();
+      return 'not in';
+    }
     if (this.isWord(t, 'IS')) {
-      if (this.isWord(this.peek(), 'NOT')) { this.next(); return 'is not'; }
+      if (this.isWord(this.peek(), 'NOT')) {
+        this.next();
+        return 'is not';
+      }
       return 'is';
     }
     if (t.kind === 'word' && HISTORY_OPERATORS.has(t.value.toUpperCase())) {
@@ -147,7 +162,10 @@ class Parser {
       if (upper === 'EMPTY' || upper === 'NULL') return { kind: 'empty', pos: t.pos };
       if (this.peek().kind === 'lparen') return this.call(t);
       if (!KEYWORDS.has(upper)) return { kind: 'value', value: t.value, pos: t.pos };
-      throw jqlSyntaxError(`${this.expecting('either a value, list or function', t)} You must surround '${t.text}' in quotation marks to use it as a value.`, t.pos);
+      throw jqlSyntaxError(
+        `${this.expecting('either a value, list or function', t)} You must surround '${t.text}' in quotation marks to use it as a value.`,
+        t.pos,
+      );
     }
     throw this.unexpected('either a value, list or function', t);
   }
@@ -169,7 +187,9 @@ class Parser {
       }
     }
     if (args.length > spec.maxArgs) {
-      throw jqlError(`Function '${spec.name}' expects at most ${spec.maxArgs} argument(s) but received ${args.length}. (line ${name.pos.line}, character ${name.pos.column})`);
+      throw jqlError(
+        `Function '${spec.name}' expects at most ${spec.maxArgs} argument(s) but received ${args.length}. (line ${name.pos.line}, character ${name.pos.column})`,
+      );
     }
     return { kind: 'function', name: spec.name, args, pos: name.pos };
   }

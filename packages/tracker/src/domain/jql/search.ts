@@ -63,7 +63,10 @@ export async function searchIssues(tracker: Tracker, caller: Caller, req: Search
   const compiled = await compileJql(query, ctx);
   if (position && position.after.length !== cursorWidth(compiled.order)) throw invalidPageToken();
 
-  const requested = (req.fields ?? []).flatMap((f) => f.split(',')).map((f) => f.trim()).filter((f) => f !== '');
+  const requested = (req.fields ?? [])
+    .flatMap((f) => f.split(','))
+    .map((f) => f.trim())
+    .filter((f) => f !== '');
   const idsOnly = requested.every((f) => f === 'id');
   const cap = requested.every((f) => f === 'id' || f === 'key') ? MAX_PAGE_IDS : MAX_PAGE_FIELDS;
   const wanted = req.maxResults ?? DEFAULT_PAGE;
@@ -82,8 +85,7 @@ export async function searchIssues(tracker: Tracker, caller: Caller, req: Search
     const p = byId.get(issue.project_id);
     return p ? [{ issue, ...p }] : [];
   });
-  const nextPageToken = page.more && page.last
-    ? signPageToken(caller.site.token_salt, digest, { startedAt: position?.startedAt ?? now, after: page.last })
-    : undefined;
+  const nextPageToken =
+    page.more && page.last ? signPageToken(caller.site.token_salt, digest, { startedAt: position?.startedAt ?? now, after: page.last }) : undefined;
   return { issues, fields: idsOnly ? null : selectFields(requested, 'none'), nextPageToken };
 }

@@ -10,10 +10,32 @@ export function wordsOf(value: string): string[] {
 }
 
 const NODE_TYPES = [
-  'doc', 'paragraph', 'heading', 'bulletList', 'orderedList', 'listItem', 'codeBlock', 'blockquote', 'panel',
-  'rule', 'text', 'hardBreak', 'mention', 'emoji', 'inlineCard',
+  'doc',
+  'paragraph',
+  'heading',
+  'bulletList',
+  'orderedList',
+  'listItem',
+  'codeBlock',
+  'blockquote',
+  'panel',
+  'rule',
+  'text',
+  'hardBreak',
+  'mention',
+  'emoji',
+  'inlineCard',
   // marks, and subsup's own attrs.type
-  'strong', 'em', 'code', 'strike', 'underline', 'link', 'textColor', 'subsup', 'sub', 'sup',
+  'strong',
+  'em',
+  'code',
+  'strike',
+  'underline',
+  'link',
+  'textColor',
+  'subsup',
+  'sub',
+  'sup',
 ];
 const KEYS = ['content', 'text', 'attrs', 'marks', 'level', 'order', 'language', 'panelType', 'id', 'shortName', 'url', 'href', 'title', 'color', 'localId'];
 
@@ -24,11 +46,7 @@ const KEYS = ['content', 'text', 'attrs', 'marks', 'level', 'order', 'language',
  * in JSON (`\"`), so these fragments never cut into it. Type pairs go first: a text node whose
  * text is "text" keeps its value when `"text":` is cut.
  */
-export const ADF_STRUCTURE: readonly string[] = [
-  ...NODE_TYPES.map((t) => `"type":"${t}"`),
-  '"version":1',
-  ...KEYS.map((k) => `"${k}":`),
-];
+export const ADF_STRUCTURE: readonly string[] = [...NODE_TYPES.map((t) => `"type":"${t}"`), '"version":1', ...KEYS.map((k) => `"${k}":`)];
 
 /** One word in one column; the description is matched on its text only. */
 export function containsWord(column: TextColumn, word: string): Filter {

@@ -93,8 +93,10 @@ export function valueMatcher(field: JqlField, name: string, ctx: JqlContext): Va
         if (!p) throw noSuchValue(quote(value), name);
         return compare(column, '=', p.id);
       }
-      case 'issue': return { kind: 'in', column: 'id', values: [await issue(o)], negated: false };
-      case 'parent': return compare(column, '=', await issue(o));
+      case 'issue':
+        return { kind: 'in', column: 'id', values: [await issue(o)], negated: false };
+      case 'parent':
+        return compare(column, '=', await issue(o));
       case 'issuetype': {
         const value = text(o);
         const t = ISSUE_TYPES.find((x) => same(x.name, value) || x.id === value);
@@ -124,7 +126,8 @@ export function valueMatcher(field: JqlField, name: string, ctx: JqlContext): Va
         const m = moment(o);
         return { kind: 'and', items: [compare(column, '>=', isoOf(m.start)), compare(column, '<', isoOf(new Date(m.start.getTime() + m.spanMs)))] };
       }
-      case 'text': throw new Error('text fields have no equality');
+      case 'text':
+        throw new Error('text fields have no equality');
     }
   };
 

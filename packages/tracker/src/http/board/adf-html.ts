@@ -39,14 +39,29 @@ function renderText(node: Node): Html {
   for (const mark of [...marks].sort((a, b) => Number(a.type === 'link') - Number(b.type === 'link'))) {
     const attrs = attrsOf(mark);
     switch (mark.type) {
-      case 'strong': out = html`<strong>${out}</strong>`; break;
-      case 'em': out = html`<em>${out}</em>`; break;
-      case 'code': out = html`<code>${out}</code>`; break;
-      case 'strike': out = html`<s>${out}</s>`; break;
-      case 'underline': out = html`<u>${out}</u>`; break;
-      case 'subsup': out = attrs.type === 'sub' ? html`<sub>${out}</sub>` : html`<sup>${out}</sup>`; break;
-      case 'link': out = link(safeHref(attrs.href), out); break;
-      default: break; // textColor and unknown marks: the text alone (a colour would need an inline style)
+      case 'strong':
+        out = html`<strong>${out}</strong>`;
+        break;
+      case 'em':
+        out = html`<em>${out}</em>`;
+        break;
+      case 'code':
+        out = html`<code>${out}</code>`;
+        break;
+      case 'strike':
+        out = html`<s>${out}</s>`;
+        break;
+      case 'underline':
+        out = html`<u>${out}</u>`;
+        break;
+      case 'subsup':
+        out = attrs.type === 'sub' ? html`<sub>${out}</sub>` : html`<sup>${out}</sup>`;
+        break;
+      case 'link':
+        out = link(safeHref(attrs.href), out);
+        break;
+      default:
+        break; // textColor and unknown marks: the text alone (a colour would need an inline style)
     }
   }
   return out;
@@ -68,38 +83,68 @@ function renderNode(value: unknown, depth: number): Html {
   const attrs = attrsOf(node);
   const inner = () => children(node, depth);
   switch (node.type) {
-    case 'doc': return inner();
-    case 'paragraph': return html`<p>${inner()}</p>`;
+    case 'doc':
+      return inner();
+    case 'paragraph':
+      return html`<p>${inner()}</p>`;
     case 'heading': {
       const level = Number.isInteger(attrs.level) ? Math.min(6, Math.max(1, attrs.level as number)) : 3;
       return new Html(`<h${level}>${inner().text}</h${level}>`);
     }
-    case 'bulletList': return html`<ul>${inner()}</ul>`;
+    case 'bulletList':
+      return html`<ul>
+        ${inner()}
+      </ul>`;
     case 'orderedList': {
-      const start = Number.isInteger(attrs.order) && (attrs.order as number) > 1 ? attrs.order as number : undefined;
-      return start ? html`<ol start="${start}">${inner()}</ol>` : html`<ol>${inner()}</ol>`;
+      const start = Number.isInteger(attrs.order) && (attrs.order as number) > 1 ? (attrs.order as number) : undefined;
+      return start
+        ? html`<ol start="${start}">
+            ${inner()}
+          </ol>`
+        : html`<ol>
+            ${inner()}
+          </ol>`;
     }
-    case 'listItem': return html`<li>${inner()}</li>`;
+    case 'listItem':
+      return html`<li>${inner()}</li>`;
     case 'codeBlock': {
       const language = str(attrs.language);
-      return html`<pre class="code"${language ? html` data-language="${language}"` : ''}><code>${plainText(node)}</code></pre>`;
+      return html`<pre class="code" ${language ? html` data-language="${language}"` : ''}><code>${plainText(node)}</code></pre>`;
     }
-    case 'blockquote': return html`<blockquote>${inner()}</blockquote>`;
-    case 'panel': return html`<div class="panel panel-${str(attrs.panelType) ?? 'info'}">${inner()}</div>`;
-    case 'rule': return html`<hr>`;
-    case 'table': return html`<div class="table"><table>${inner()}</table></div>`;
-    case 'tableRow': return html`<tr>${inner()}</tr>`;
-    case 'tableHeader': return html`<th>${inner()}</th>`;
-    case 'tableCell': return html`<td>${inner()}</td>`;
-    case 'text': return renderText(node);
-    case 'hardBreak': return html`<br>`;
-    case 'mention': return html`<span class="mention">${str(attrs.text) ?? '@someone'}</span>`;
-    case 'emoji': return html`${str(attrs.text) ?? str(attrs.shortName) ?? ''}`;
+    case 'blockquote':
+      return html`<blockquote>${inner()}</blockquote>`;
+    case 'panel':
+      return html`<div class="panel panel-${str(attrs.panelType) ?? 'info'}">${inner()}</div>`;
+    case 'rule':
+      return html`<hr />`;
+    case 'table':
+      return html`<div class="table">
+        <table>
+          ${inner()}
+        </table>
+      </div>`;
+    case 'tableRow':
+      return html`<tr>
+        ${inner()}
+      </tr>`;
+    case 'tableHeader':
+      return html`<th>${inner()}</th>`;
+    case 'tableCell':
+      return html`<td>${inner()}</td>`;
+    case 'text':
+      return renderText(node);
+    case 'hardBreak':
+      return html`<br />`;
+    case 'mention':
+      return html`<span class="mention">${str(attrs.text) ?? '@someone'}</span>`;
+    case 'emoji':
+      return html`${str(attrs.text) ?? str(attrs.shortName) ?? ''}`;
     case 'inlineCard': {
       const url = str(attrs.url) ?? '';
       return link(safeHref(url), url);
     }
-    default: return Array.isArray(node.content) ? inner() : html`${plainText(node)}`;
+    default:
+      return Array.isArray(node.content) ? inner() : html`${plainText(node)}`;
   }
 }
 

@@ -7,7 +7,9 @@
 /** A piece of HTML that is already safe to insert. */
 export class Html {
   constructor(readonly text: string) {}
-  toString(): string { return this.text; }
+  toString(): string {
+    return this.text;
+  }
 }
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

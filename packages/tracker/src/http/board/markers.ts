@@ -6,7 +6,11 @@ import { firstLineText } from '@jst/adf';
  * the toolkit is what writes and reads them.
  */
 type Role = 'assigner' | 'executor' | 'reviewer';
-export interface BoardMarker { kind: string; label: string; role: Role }
+export interface BoardMarker {
+  kind: string;
+  label: string;
+  role: Role;
+}
 
 const MARKERS: readonly (BoardMarker & { prefix: string })[] = [
   { prefix: 'PR target branch:', kind: 'target', label: 'PR target', role: 'assigner' },
@@ -30,7 +34,11 @@ export function markerOf(body: string): BoardMarker | undefined {
 }
 
 /** Who may write an issue's markers: the project's named roles, and the reporter and assignee. */
-export interface MarkerAuthors { roles: ReadonlyMap<string, number>; reporterId: number; assigneeId: number | null }
+export interface MarkerAuthors {
+  roles: ReadonlyMap<string, number>;
+  reporterId: number;
+  assigneeId: number | null;
+}
 
 /**
  * The marker a comment is highlighted as (ARCHITECTURE §11, §12): only when its author holds the

@@ -35,8 +35,7 @@ async function viewerOf(tracker: Tracker, request: FastifyRequest): Promise<Call
 }
 
 /** An HTML page as the answer (the board's and the review pages'). */
-export const sendHtml = (reply: FastifyReply, status: number, body: string) =>
-  reply.code(status).type('text/html; charset=utf-8').send(body);
+export const sendHtml = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/html; charset=utf-8').send(body);
 
 /** The header the board's script sends with its REST calls (board-assets/board.js). */
 export const BOARD_HEADER = 'x-jst-board';
@@ -56,7 +55,10 @@ export const boardChallenge = (request: FastifyRequest): string | undefined => (
  * the time the server took.
  */
 export function securePages(scope: FastifyInstance): void {
-  scope.addHook('onRequest', (request, _reply, done) => { started.set(request, performance.now()); done(); });
+  scope.addHook('onRequest', (request, _reply, done) => {
+    started.set(request, performance.now());
+    done();
+  });
   scope.addHook('onSend', (request, reply, payload, done) => {
     void reply.headers(SECURITY_HEADERS);
     if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
@@ -86,7 +88,11 @@ const boardRoutes = (tracker: Tracker, pullsForIssue?: PullsForIssue) => async (
   app.setErrorHandler((error: Error, request, reply) => {
     if (error instanceof ApiError && error.status === 401) {
       void reply.header('www-authenticate', CHALLENGE);
-      return sendHtml(reply, 401, messagePage('Sign in', ['Sign in with your e-mail address as the user name and an API token as the password.', ...error.errorMessages]));
+      return sendHtml(
+        reply,
+        401,
+        messagePage('Sign in', ['Sign in with your e-mail address as the user name and an API token as the password.', ...error.errorMessages]),
+      );
     }
     if (error instanceof ApiError && error.status < 500) {
       return sendHtml(reply, error.status, messagePage(error.status === 404 ? 'Not found' : 'Cannot show this page', error.errorMessages));
@@ -130,11 +136,20 @@ const boardRoutes = (tracker: Tracker, pullsForIssue?: PullsForIssue) => async (
   });
 
   // What an open page polls: 304 while nothing changed (spec §6 has no event stream to follow).
-  app.get('/_board/version/:project', { schema: { params: Type.Object({ project: Type.String({ maxLength: 200 }) }), response: { 200: Type.Object({ version: Type.String() }), 304: Type.Null() } } }, async (request, reply) => {
-    const caller = await viewerOf(tracker, request);
-    const etag = `"${await visibleBoardVersion(tracker, caller, request.params.project)}"`;
-    void reply.header('etag', etag);
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
-    return reply.type('application/json; charset=utf-8').send({ version: etag.slice(1, -1) });
-  });
+  app.get(
+    '/_board/version/:project',
+    {
+      schema: {
+        params: Type.Object({ project: Type.String({ maxLength: 200 }) }),
+        response: { 200: Type.Object({ version: Type.String() }), 304: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      const caller = await viewerOf(tracker, request);
+      const etag = `"${await visibleBoardVersion(tracker, caller, request.params.project)}"`;
+      void reply.header('etag', etag);
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
+      return reply.type('application/json; charset=utf-8').send({ version: etag.slice(1, -1) });
+    },
+  );
 };

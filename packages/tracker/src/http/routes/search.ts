@@ -19,23 +19,39 @@ export const searchRoutes = (tracker: Tracker) => async (scope: FastifyInstance)
   // the next search already) and every expand but names and schema.
   app.get('/search/jql', { config: READ, schema: { querystring: SearchQuery, response: replies({ 200: SearchResults }) } }, async (request, reply) => {
     const q = request.query;
-    return sendJsonText(reply, await respond(tracker, callerOf(request), {
-      jql: q.jql ?? '',
-      maxResults: q.maxResults,
-      fields: commaList(q.fields),
-      nextPageToken: q.nextPageToken,
-    }, commaList(q.expand)));
+    return sendJsonText(
+      reply,
+      await respond(
+        tracker,
+        callerOf(request),
+        {
+          jql: q.jql ?? '',
+          maxResults: q.maxResults,
+          fields: commaList(q.fields),
+          nextPageToken: q.nextPageToken,
+        },
+        commaList(q.expand),
+      ),
+    );
   });
 
   // spec §4 endpoint 15: SearchAndReconcileRequestBean → SearchAndReconcileResults
   app.post('/search/jql', { config: READ, schema: { body: SearchBody, response: replies({ 200: SearchResults }) } }, async (request, reply) => {
     const b = request.body ?? {};
-    return sendJsonText(reply, await respond(tracker, callerOf(request), {
-      jql: b.jql ?? '',
-      maxResults: b.maxResults ?? undefined,
-      fields: b.fields ?? undefined,
-      nextPageToken: b.nextPageToken === null || b.nextPageToken === '' ? undefined : b.nextPageToken,
-    }, b.expand === null ? undefined : commaList(b.expand)));
+    return sendJsonText(
+      reply,
+      await respond(
+        tracker,
+        callerOf(request),
+        {
+          jql: b.jql ?? '',
+          maxResults: b.maxResults ?? undefined,
+          fields: b.fields ?? undefined,
+          nextPageToken: b.nextPageToken === null || b.nextPageToken === '' ? undefined : b.nextPageToken,
+        },
+        b.expand === null ? undefined : commaList(b.expand),
+      ),
+    );
   });
 };
 
@@ -47,7 +63,10 @@ async function respond(tracker: Tracker, caller: Caller, req: SearchRequest, exp
     ...(result.nextPageToken !== undefined ? { nextPageToken: result.nextPageToken } : {}),
     isLast: result.nextPageToken === undefined,
     // `names` and `schema` cover the fields the page's issues carry.
-    ...fieldsMeta(issues.flatMap((i) => i.present), expand),
+    ...fieldsMeta(
+      issues.flatMap((i) => i.present),
+      expand,
+    ),
   });
 }
 

@@ -20,17 +20,21 @@ export const userRoutes = (tracker: Tracker) => async (scope: FastifyInstance) =
   });
 
   // spec §4 endpoint 9: a bare array, no page envelope
-  app.get('/user/search', { config: { scope: 'read:jira-user' }, schema: { querystring: UserSearchQuery, response: replies({ 200: Type.Array(User) }) } }, async (request) => {
-    const caller = callerOf(request);
-    const q = request.query;
-    const users = await findUsers(tracker, caller, {
-      query: q.query ?? q.username,
-      accountId: q.accountId,
-      startAt: countOf(q.startAt, 0),
-      maxResults: countOf(q.maxResults, 50, 1000),
-    });
-    return users.map((u) => renderUser(caller, u));
-  });
+  app.get(
+    '/user/search',
+    { config: { scope: 'read:jira-user' }, schema: { querystring: UserSearchQuery, response: replies({ 200: Type.Array(User) }) } },
+    async (request) => {
+      const caller = callerOf(request);
+      const q = request.query;
+      const users = await findUsers(tracker, caller, {
+        query: q.query ?? q.username,
+        accountId: q.accountId,
+        startAt: countOf(q.startAt, 0),
+        maxResults: countOf(q.maxResults, 50, 1000),
+      });
+      return users.map((u) => renderUser(caller, u));
+    },
+  );
 
   app.get('/serverInfo', { schema: { response: replies({ 200: ServerInfo }) } }, async (request) => {
     const base = `${request.protocol}://${request.host}`;

@@ -15,7 +15,9 @@ export const SERVED_VERSIONS = ['3', 'latest'] as const;
  */
 export async function unservedVersionRoutes(app: FastifyInstance): Promise<void> {
   const refuse = async () => {
-    throw new ApiError(404, ['REST API version 2 is not served by jst-tracker: use /rest/api/3 (or /rest/api/latest), which carries rich text as Atlassian Document Format. In python jira pass options={"rest_api_version": "3"}; in jira-client, apiVersion: 3.']);
+    throw new ApiError(404, [
+      'REST API version 2 is not served by jst-tracker: use /rest/api/3 (or /rest/api/latest), which carries rich text as Atlassian Document Format. In python jira pass options={"rest_api_version": "3"}; in jira-client, apiVersion: 3.',
+    ]);
   };
   for (const prefix of ['/rest/api/2', '/ex/jira/:cloudId/rest/api/2']) {
     app.all(prefix, refuse);

@@ -10,31 +10,64 @@ import { StatusCategory, IssueType } from './projects.js';
 export const EditMetaQuery = Type.Object({ overrideScreenSecurity: Type.Optional(BoolParam), overrideEditableFlag: Type.Optional(BoolParam) });
 
 export const Priority = Type.Object({
-  self: Type.String(), statusColor: Type.String(), description: Type.String(), iconUrl: Type.String(), name: Type.String(), id: Type.String(), isDefault: Type.Boolean(),
+  self: Type.String(),
+  statusColor: Type.String(),
+  description: Type.String(),
+  iconUrl: Type.String(),
+  name: Type.String(),
+  id: Type.String(),
+  isDefault: Type.Boolean(),
 });
 
 export const StatusCategoryItem = StatusCategory;
 
 export const FieldDetails = Type.Object({
-  id: Type.String(), key: Type.String(), name: Type.String(), custom: Type.Boolean(), orderable: Type.Boolean(), navigable: Type.Boolean(),
-  searchable: Type.Boolean(), clauseNames: Type.Array(Type.String()), schema: Type.Optional(FieldSchema),
+  id: Type.String(),
+  key: Type.String(),
+  name: Type.String(),
+  custom: Type.Boolean(),
+  orderable: Type.Boolean(),
+  navigable: Type.Boolean(),
+  searchable: Type.Boolean(),
+  clauseNames: Type.Array(Type.String()),
+  schema: Type.Optional(FieldSchema),
 });
 
 const FieldMetadata = {
-  key: Type.String(), name: Type.String(), required: Type.Boolean(), operations: Type.Array(Type.String()), schema: FieldSchema, hasDefaultValue: Type.Boolean(),
+  key: Type.String(),
+  name: Type.String(),
+  required: Type.Boolean(),
+  operations: Type.Array(Type.String()),
+  schema: FieldSchema,
+  hasDefaultValue: Type.Boolean(),
 };
 
-export const CreateMetaIssueTypes = Type.Object({ startAt: Type.Integer(), maxResults: Type.Integer(), total: Type.Integer(), issueTypes: Type.Array(IssueType) });
+export const CreateMetaIssueTypes = Type.Object({
+  startAt: Type.Integer(),
+  maxResults: Type.Integer(),
+  total: Type.Integer(),
+  issueTypes: Type.Array(IssueType),
+});
 
 export const CreateMetaFields = Type.Object({
-  startAt: Type.Integer(), maxResults: Type.Integer(), total: Type.Integer(), fields: Type.Array(Type.Object({ fieldId: Type.String(), ...FieldMetadata })),
+  startAt: Type.Integer(),
+  maxResults: Type.Integer(),
+  total: Type.Integer(),
+  fields: Type.Array(Type.Object({ fieldId: Type.String(), ...FieldMetadata })),
 });
 
 export const EditMeta = Type.Object({ fields: Type.Record(Type.String(), Type.Object(FieldMetadata)) });
 
 export const ServerInfo = Type.Object({
-  baseUrl: Type.String(), version: Type.String(), versionNumbers: Type.Array(Type.Integer()), deploymentType: Type.String(), buildNumber: Type.Integer(),
-  buildDate: Type.String(), serverTime: Type.String(), scmInfo: Type.String(), serverTitle: Type.String(),
+  baseUrl: Type.String(),
+  version: Type.String(),
+  versionNumbers: Type.Array(Type.Integer()),
+  deploymentType: Type.String(),
+  buildNumber: Type.Integer(),
+  buildDate: Type.String(),
+  serverTime: Type.String(),
+  scmInfo: Type.String(),
+  serverTitle: Type.String(),
 });
 
 export const TenantInfo = Type.Object({ cloudId: Type.String() });

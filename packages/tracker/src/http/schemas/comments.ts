@@ -14,15 +14,24 @@ export const CommentsQuery = Type.Object({ ...Paging, orderBy: Type.Optional(Tex
 const Adf = Type.Unknown();
 
 /** Comment: `body` (ADF) and an optional visibility. */
-export const CommentBody = Type.Object({
-  body: Type.Optional(Adf),
-  visibility: Type.Optional(Type.Unknown()),
-  properties: Type.Optional(Type.Unknown()),
-}, { 'x-example': '{"body": <ADF document>}' });
+export const CommentBody = Type.Object(
+  {
+    body: Type.Optional(Adf),
+    visibility: Type.Optional(Type.Unknown()),
+    properties: Type.Optional(Type.Unknown()),
+  },
+  { 'x-example': '{"body": <ADF document>}' },
+);
 
 export const Comment = Type.Object({
-  self: Type.String(), id: Type.String(), author: Type.Optional(User), body: Type.Unknown(), updateAuthor: Type.Optional(User),
-  created: Type.String(), updated: Type.String(), jsdPublic: Type.Boolean(),
+  self: Type.String(),
+  id: Type.String(),
+  author: Type.Optional(User),
+  body: Type.Unknown(),
+  updateAuthor: Type.Optional(User),
+  created: Type.String(),
+  updated: Type.String(),
+  jsdPublic: Type.Boolean(),
 });
 
 export const CommentPage = Type.Object({ startAt: Type.Integer(), maxResults: Type.Integer(), total: Type.Integer(), comments: Type.Array(Comment) });

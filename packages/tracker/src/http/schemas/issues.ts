@@ -42,61 +42,89 @@ export const TransitionsQuery = Type.Object({
 });
 
 /** IssueUpdateDetails (create and edit): `fields` by field id; `update` operations are refused by the domain. */
-export const IssueBody = Type.Object({
-  fields: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { 'x-expects': 'a JSON object of field values' })),
-  update: Type.Optional(Type.Unknown()),
-  transition: Type.Optional(Type.Unknown()),
-  historyMetadata: Type.Optional(Type.Unknown()),
-  properties: Type.Optional(Type.Unknown()),
-}, { 'x-example': '{"fields": {"project": {"key": "ABC"}, "issuetype": {"name": "Task"}, "summary": "…"}}' });
+export const IssueBody = Type.Object(
+  {
+    fields: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { 'x-expects': 'a JSON object of field values' })),
+    update: Type.Optional(Type.Unknown()),
+    transition: Type.Optional(Type.Unknown()),
+    historyMetadata: Type.Optional(Type.Unknown()),
+    properties: Type.Optional(Type.Unknown()),
+  },
+  { 'x-example': '{"fields": {"project": {"key": "ABC"}, "issuetype": {"name": "Task"}, "summary": "…"}}' },
+);
 
 /** User: `{"accountId": "…"}` assigns, `null` unassigns. */
-export const AssigneeBody = Type.Object({
-  accountId: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()], { 'x-expects': 'an account id or null' })),
-}, { 'x-example': '{"accountId": "<account id>"} (or null to unassign)' });
+export const AssigneeBody = Type.Object(
+  {
+    accountId: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()], { 'x-expects': 'an account id or null' })),
+  },
+  { 'x-example': '{"accountId": "<account id>"} (or null to unassign)' },
+);
 
 /** IssueUpdateDetails as doTransition reads it. */
-export const TransitionBody = Type.Object({
-  transition: Type.Optional(Type.Object({ id: Type.Optional(Type.Unknown()) }, { 'x-expects': 'a JSON object such as {"id": "<id from GET …/transitions>"}' })),
-  fields: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { 'x-expects': 'a JSON object of field values' })),
-  update: Type.Optional(Type.Unknown()),
-  historyMetadata: Type.Optional(Type.Unknown()),
-  properties: Type.Optional(Type.Unknown()),
-}, { 'x-example': '{"transition": {"id": "<id from GET …/transitions>"}}' });
+export const TransitionBody = Type.Object(
+  {
+    transition: Type.Optional(
+      Type.Object({ id: Type.Optional(Type.Unknown()) }, { 'x-expects': 'a JSON object such as {"id": "<id from GET …/transitions>"}' }),
+    ),
+    fields: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { 'x-expects': 'a JSON object of field values' })),
+    update: Type.Optional(Type.Unknown()),
+    historyMetadata: Type.Optional(Type.Unknown()),
+    properties: Type.Optional(Type.Unknown()),
+  },
+  { 'x-example': '{"transition": {"id": "<id from GET …/transitions>"}}' },
+);
 
 export const Created = Type.Object({ id: Type.String(), key: Type.String(), self: Type.String() });
 
 export const Transition = Type.Object({
-  id: Type.String(), name: Type.String(), to: Status, hasScreen: Type.Boolean(), isGlobal: Type.Boolean(),
-  isInitial: Type.Boolean(), isAvailable: Type.Boolean(), isConditional: Type.Boolean(),
+  id: Type.String(),
+  name: Type.String(),
+  to: Status,
+  hasScreen: Type.Boolean(),
+  isGlobal: Type.Boolean(),
+  isInitial: Type.Boolean(),
+  isAvailable: Type.Boolean(),
+  isConditional: Type.Boolean(),
 });
 
 export const Transitions = Type.Object({ expand: Type.String(), transitions: Type.Array(Transition) });
 
 const IssueLink = Type.Object({
-  id: Type.String(), key: Type.String(), self: Type.String(),
+  id: Type.String(),
+  key: Type.String(),
+  self: Type.String(),
   fields: Type.Object({ summary: Type.String(), status: Status, issuetype: IssueType }),
 });
 
 /** The fields an issue may carry (only those asked for are sent). */
-export const IssueFields = Type.Object({
-  summary: Type.Optional(Type.String()),
-  description: Type.Optional(Type.Unknown()),
-  issuetype: Type.Optional(IssueType),
-  project: Type.Optional(Project),
-  status: Type.Optional(Status),
-  parent: Type.Optional(IssueLink),
-  subtasks: Type.Optional(Type.Array(IssueLink)),
-  assignee: Type.Optional(Type.Union([User, Type.Null()])),
-  reporter: Type.Optional(Type.Union([User, Type.Null()])),
-  creator: Type.Optional(Type.Union([User, Type.Null()])),
-  created: Type.Optional(Type.String()),
-  updated: Type.Optional(Type.String()),
-  labels: Type.Optional(Type.Array(Type.String())),
-  comment: Type.Optional(Type.Object({
-    comments: Type.Array(Comment), self: Type.String(), maxResults: Type.Integer(), total: Type.Integer(), startAt: Type.Integer(),
-  })),
-}, { additionalProperties: false });
+export const IssueFields = Type.Object(
+  {
+    summary: Type.Optional(Type.String()),
+    description: Type.Optional(Type.Unknown()),
+    issuetype: Type.Optional(IssueType),
+    project: Type.Optional(Project),
+    status: Type.Optional(Status),
+    parent: Type.Optional(IssueLink),
+    subtasks: Type.Optional(Type.Array(IssueLink)),
+    assignee: Type.Optional(Type.Union([User, Type.Null()])),
+    reporter: Type.Optional(Type.Union([User, Type.Null()])),
+    creator: Type.Optional(Type.Union([User, Type.Null()])),
+    created: Type.Optional(Type.String()),
+    updated: Type.Optional(Type.String()),
+    labels: Type.Optional(Type.Array(Type.String())),
+    comment: Type.Optional(
+      Type.Object({
+        comments: Type.Array(Comment),
+        self: Type.String(),
+        maxResults: Type.Integer(),
+        total: Type.Integer(),
+        startAt: Type.Integer(),
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const FieldsMeta = {
   names: Type.Optional(Type.Record(Type.String(), Type.String())),

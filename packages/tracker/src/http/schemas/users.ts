@@ -27,4 +27,7 @@ export const UserSearchQuery = Type.Object({
   property: Type.Optional(TextParam),
 });
 
-export const AccountQuery = Type.Object({ accountId: TextParam, expand: Type.Optional(ListParam) }, { 'x-example': 'GET /user?accountId=<id> (the accountId from /myself or /user/search)' });
+export const AccountQuery = Type.Object(
+  { accountId: TextParam, expand: Type.Optional(ListParam) },
+  { 'x-example': 'GET /user?accountId=<id> (the accountId from /myself or /user/search)' },
+);

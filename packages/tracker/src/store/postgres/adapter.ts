@@ -28,7 +28,14 @@ function firstCommentsColumn(size: number) {
 function commentRows(issueId: number, value: unknown): CommentRow[] {
   if (value === null || value === undefined) return [];
   const list = (typeof value === 'string' ? JSON.parse(value) : value) as [number, number, string, string, string][];
-  return list.map(([id, author, body, created, updated]) => ({ id: Number(id), issue_id: issueId, author_id: Number(author), body, created_at: created, updated_at: updated }));
+  return list.map(([id, author, body, created, updated]) => ({
+    id: Number(id),
+    issue_id: issueId,
+    author_id: Number(author),
+    body,
+    created_at: created,
+    updated_at: updated,
+  }));
 }
 
 /**
@@ -43,20 +50,55 @@ export class PostgresAdapter implements StoreAdapter {
   /** The issue view's statements by first comment page size (issueView). */
   private readonly views = new Map<number, { byKey: Prepared<[number, number, string, number], Viewed>; byId: Prepared<[number, number], Viewed> }>();
 
-  constructor(private readonly kysely: Kysely<Database>, private readonly prepare: Prepare) {
+  constructor(
+    private readonly kysely: Kysely<Database>,
+    private readonly prepare: Prepare,
+  ) {
     this.q = {
       // Counter and insert in one statement. The UPDATE's row lock serialises concurrent creators
       // exactly as a two-statement transaction does, at one round trip instead of four.
-      createIssue: prepare((k, projectId: number, keyPrefix: string, issueType: string, summary: string, description: string | null,
-        statusId: number, parentId: number | null, assigneeId: number | null, reporterId: number, creatorId: number, now: string) => k
-        .with('counter', (qb) => qb.updateTable('projects').set((eb) => ({ issue_counter: eb('issue_counter', '+', 1) })).where('id', '=', projectId).returning('issue_counter'))
-        .insertInto('issues').values({
-          project_id: projectId,
-          number: sql<number>`(select issue_counter from counter)`,
-          key: sql<string>`concat(cast(${keyPrefix} as text), (select issue_counter from counter))`,
-          issue_type: issueType, summary, description, status_id: statusId, parent_id: parentId,
-          assignee_id: assigneeId, reporter_id: reporterId, creator_id: creatorId, created_at: now, updated_at: now, version: 1,
-        }).returningAll()),
+      createIssue: prepare(
+        (
+          k,
+          projectId: number,
+          keyPrefix: string,
+          issueType: string,
+          summary: string,
+          description: string | null,
+          statusId: number,
+          parentId: number | null,
+          assigneeId: number | null,
+          reporterId: number,
+          creatorId: number,
+          now: string,
+        ) =>
+          k
+            .with('counter', (qb) =>
+              qb
+                .updateTable('projects')
+                .set((eb) => ({ issue_counter: eb('issue_counter', '+', 1) }))
+                .where('id', '=', projectId)
+                .returning('issue_counter'),
+            )
+            .insertInto('issues')
+            .values({
+              project_id: projectId,
+              number: sql<number>`(select issue_counter from counter)`,
+              key: sql<string>`concat(cast(${keyPrefix} as text), (select issue_counter from counter))`,
+              issue_type: issueType,
+              summary,
+              description,
+              status_id: statusId,
+              parent_id: parentId,
+              assignee_id: assigneeId,
+              reporter_id: reporterId,
+              creator_id: creatorId,
+              created_at: now,
+              updated_at: now,
+              version: 1,
+            })
+            .returningAll(),
+      ),
       // Holds the issue's row until the transaction ends, so a delete and a write that needs the
       // issue to stay (a comment) run one after the other, not into each other.
       lockIssue: prepare((k, id: number) => k.selectFrom('issues').select('id').where('id', '=', id).forUpdate()),
@@ -89,17 +131,30 @@ export class PostgresAdapter implements StoreAdapter {
 
   async createIssue(issue: NewIssue, keyPrefix: string): Promise<IssueRow> {
     const { projectId, issueType, summary, description, statusId, parentId, assigneeId, reporterId, creatorId, now } = issue;
-    const row = await this.q.createIssue.first(this.kysely, projectId, keyPrefix, issueType, summary, description,
-      statusId, parentId, assigneeId, reporterId, creatorId, now);
+    const row = await this.q.createIssue.first(
+      this.kysely,
+      projectId,
+      keyPrefix,
+      issueType,
+      summary,
+      description,
+      statusId,
+      parentId,
+      assigneeId,
+      reporterId,
+      creatorId,
+      now,
+    );
     return row!;
   }
 
   /** The issue and its first comments in one statement; their total is counted apart only when the page is full. */
   async issueView(ref: IssueRef, userId: number, commentPage: number): Promise<IssueView | undefined> {
     const view = this.viewQueries(commentPage);
-    const row = 'id' in ref
-      ? await view.byId.first(this.kysely, userId, ref.id)
-      : await view.byKey.first(this.kysely, userId, ref.siteId, ref.projectKey.toUpperCase(), ref.number);
+    const row =
+      'id' in ref
+        ? await view.byId.first(this.kysely, userId, ref.id)
+        : await view.byKey.first(this.kysely, userId, ref.siteId, ref.projectKey.toUpperCase(), ref.number);
     const found = splitJoined(row);
     if (!found || !row) return undefined;
     const rows = commentRows(row.id, row.p_comments);
@@ -113,8 +168,9 @@ export class PostgresAdapter implements StoreAdapter {
       if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`a comment page of ${size}`);
       const column = firstCommentsColumn(size);
       view = {
-        byKey: this.prepare((k, userId: number, siteId: number, key: string, number: number) => issueWithProject(k, userId).select(column)
-          .where('projects.site_id', '=', siteId).where('projects.key', '=', key).where('issues.number', '=', number)),
+        byKey: this.prepare((k, userId: number, siteId: number, key: string, number: number) =>
+          issueWithProject(k, userId).select(column).where('projects.site_id', '=', siteId).where('projects.key', '=', key).where('issues.number', '=', number),
+        ),
         byId: this.prepare((k, userId: number, id: number) => issueWithProject(k, userId).select(column).where('issues.id', '=', id)),
       };
       if (this.views.size < MAX_VIEWS) this.views.set(size, view);
@@ -132,9 +188,9 @@ export class PostgresAdapter implements StoreAdapter {
 
   /** The count is read under the issue's row lock, so concurrent writers cannot pass `max` together. */
   addComment(issueId: number, authorId: number, body: string, now: string, max: number): Promise<CommentRow | undefined> {
-    return this.kysely.transaction().execute(async (tx) => ((await this.q.lockIssue.first(tx, issueId))
-      ? this.q.addCommentBounded.first(tx, issueId, authorId, body, now, max)
-      : undefined));
+    return this.kysely
+      .transaction()
+      .execute(async (tx) => ((await this.q.lockIssue.first(tx, issueId)) ? this.q.addCommentBounded.first(tx, issueId, authorId, body, now, max) : undefined));
   }
 
   /** The issue's row first, as a delete takes it (holdIssue) before the comments: an edit and a delete wait for each other. */

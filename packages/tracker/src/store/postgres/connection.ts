@@ -44,7 +44,10 @@ class NamedStatements {
         const client = await pool.connect();
         let wrapped = this.clients.get(client);
         if (!wrapped) {
-          wrapped = { query: ((text: unknown, values?: unknown[]) => this.query(client, text, values)) as PostgresPoolClient['query'], release: () => client.release() };
+          wrapped = {
+            query: ((text: unknown, values?: unknown[]) => this.query(client, text, values)) as PostgresPoolClient['query'],
+            release: () => client.release(),
+          };
           this.clients.set(client, wrapped);
         }
         return wrapped;

@@ -17,15 +17,54 @@ export class SqliteAdapter implements StoreAdapter {
   readonly dialect = 'sqlite';
   private readonly q;
 
-  constructor(private readonly db: Db, prepare: Prepare) {
+  constructor(
+    private readonly db: Db,
+    prepare: Prepare,
+  ) {
     this.q = {
-      advanceCounter: prepare((k, projectId: number) => k.updateTable('projects').set((eb) => ({ issue_counter: eb('issue_counter', '+', 1) }))
-        .where('id', '=', projectId).returning('issue_counter')),
-      insertIssue: prepare((k, projectId: number, number: number, key: string, issueType: string, summary: string, description: string | null,
-        statusId: number, parentId: number | null, assigneeId: number | null, reporterId: number, creatorId: number, now: string) => k.insertInto('issues').values({
-        project_id: projectId, number, key, issue_type: issueType, summary, description, status_id: statusId, parent_id: parentId,
-        assignee_id: assigneeId, reporter_id: reporterId, creator_id: creatorId, created_at: now, updated_at: now, version: 1,
-      }).returningAll()),
+      advanceCounter: prepare((k, projectId: number) =>
+        k
+          .updateTable('projects')
+          .set((eb) => ({ issue_counter: eb('issue_counter', '+', 1) }))
+          .where('id', '=', projectId)
+          .returning('issue_counter'),
+      ),
+      insertIssue: prepare(
+        (
+          k,
+          projectId: number,
+          number: number,
+          key: string,
+          issueType: string,
+          summary: string,
+          description: string | null,
+          statusId: number,
+          parentId: number | null,
+          assigneeId: number | null,
+          reporterId: number,
+          creatorId: number,
+          now: string,
+        ) =>
+          k
+            .insertInto('issues')
+            .values({
+              project_id: projectId,
+              number,
+              key,
+              issue_type: issueType,
+              summary,
+              description,
+              status_id: statusId,
+              parent_id: parentId,
+              assignee_id: assigneeId,
+              reporter_id: reporterId,
+              creator_id: creatorId,
+              created_at: now,
+              updated_at: now,
+              version: 1,
+            })
+            .returningAll(),
+      ),
       touchIssue: prepare(touchIssue),
       addCommentBounded: prepare(addCommentBounded),
       updateOwnComment: prepare(updateOwnComment),
@@ -57,8 +96,21 @@ export class SqliteAdapter implements StoreAdapter {
       const counter = this.q.advanceCounter.firstNow(run, projectId);
       if (!counter) throw new Error(`project ${projectId} vanished while an issue was created in it`);
       const number = Number(counter.issue_counter);
-      return this.q.insertIssue.firstNow(run, projectId, number, `${keyPrefix}${number}`, issueType, summary,
-        description, statusId, parentId, assigneeId, reporterId, creatorId, now)!;
+      return this.q.insertIssue.firstNow(
+        run,
+        projectId,
+        number,
+        `${keyPrefix}${number}`,
+        issueType,
+        summary,
+        description,
+        statusId,
+        parentId,
+        assigneeId,
+        reporterId,
+        creatorId,
+        now,
+      )!;
     });
   }
 

@@ -67,7 +67,9 @@ export function startCheckpointer(file: string, onFailure: (error: Error) => voi
     onFailure(error);
   };
   worker.on('error', fail);
-  worker.on('message', (m: { error?: string }) => { if (m.error) fail(new Error(`WAL checkpoint failed: ${m.error}`)); });
+  worker.on('message', (m: { error?: string }) => {
+    if (m.error) fail(new Error(`WAL checkpoint failed: ${m.error}`));
+  });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
     async stop() {

@@ -3,7 +3,11 @@ import type { Kysely } from 'kysely';
 import type { RunNow } from '../db.js';
 import type { Database } from '../schema.js';
 
-interface Queued { work: (run: RunNow) => unknown; resolve(value: unknown): void; reject(error: unknown): void }
+interface Queued {
+  work: (run: RunNow) => unknown;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
 type Outcome = { value?: unknown; error?: unknown; failed: boolean };
 
 /**
@@ -24,22 +28,30 @@ export class GroupCommit {
   private readonly plain: (batch: Queued[]) => unknown[];
   private readonly isolated: (batch: Queued[]) => Outcome[];
 
-  constructor(private readonly database: BetterSqlite3.Database, private readonly kysely: Kysely<Database>, private readonly run: RunNow) {
-    this.plain = database.transaction((batch: Queued[]) => batch.map((item) => {
-      try {
-        return item.work(this.run);
-      } catch (error) {
-        throw new PieceFailed(error);
-      }
-    }));
+  constructor(
+    private readonly database: BetterSqlite3.Database,
+    private readonly kysely: Kysely<Database>,
+    private readonly run: RunNow,
+  ) {
+    this.plain = database.transaction((batch: Queued[]) =>
+      batch.map((item) => {
+        try {
+          return item.work(this.run);
+        } catch (error) {
+          throw new PieceFailed(error);
+        }
+      }),
+    );
     const piece = database.transaction((item: Queued) => item.work(this.run));
-    this.isolated = database.transaction((batch: Queued[]) => batch.map((item) => {
-      try {
-        return { value: piece(item), failed: false };
-      } catch (error) {
-        return { error, failed: true };
-      }
-    }));
+    this.isolated = database.transaction((batch: Queued[]) =>
+      batch.map((item) => {
+        try {
+          return { value: piece(item), failed: false };
+        } catch (error) {
+          return { error, failed: true };
+        }
+      }),
+    );
   }
 
   /** Runs the group: the outcome of each piece; throws when BEGIN or COMMIT failed (nothing written). */

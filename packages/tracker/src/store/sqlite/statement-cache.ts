@@ -63,11 +63,15 @@ export class CommitWatch {
   private seenWrites = -1;
   private version = 0;
   private fresh = false;
-  private readonly expire = () => { this.fresh = false; };
+  private readonly expire = () => {
+    this.fresh = false;
+  };
 
   constructor(private readonly read: () => number) {}
 
-  wrote(): void { this.writes++; }
+  wrote(): void {
+    this.writes++;
+  }
 
   current(): number {
     if (!this.fresh || this.seenWrites !== this.writes) {

@@ -23,8 +23,16 @@ let n = 0;
 // The worker processes run the built code.
 beforeAll(() => buildTrackerDist(), 120_000);
 
-interface Job { headSha: string; method: MergeMethod; file: string }
-interface Outcome extends Job { sha?: string; error?: string; message?: string }
+interface Job {
+  headSha: string;
+  method: MergeMethod;
+  file: string;
+}
+interface Outcome extends Job {
+  sha?: string;
+  error?: string;
+  message?: string;
+}
 
 /** A repository whose `development` has one commit and `count` branches from it, each adding its own file in two commits. */
 async function branchesRepo(count: number): Promise<{ name: string; bare: string; work: Work; jobs: Job[] }> {
@@ -48,7 +56,9 @@ async function branchesRepo(count: number): Promise<{ name: string; bare: string
 /** How many loose objects a bare repository holds (a merge in progress writes some). */
 function looseObjects(bare: string): number {
   const objects = join(bare, 'objects');
-  return readdirSync(objects).filter((d) => /^[0-9a-f]{2}$/.test(d)).reduce((sum, d) => sum + readdirSync(join(objects, d)).length, 0);
+  return readdirSync(objects)
+    .filter((d) => /^[0-9a-f]{2}$/.test(d))
+    .reduce((sum, d) => sum + readdirSync(join(objects, d)).length, 0);
 }
 
 /** Every merge that returned a SHA is in the base, and every change it merged is in the base's tree. */
@@ -75,33 +85,59 @@ describe('ARCHITECTURE §14: concurrent merges into one base never lose a commit
   it('in one process: 9 merges (merge, squash, rebase) at once all land, each an ancestor of the base', async () => {
     const { bare, name, jobs } = await branchesRepo(9);
     const who = { name: 'Racer', email: 'racer@example.test' };
-    const outcomes: Outcome[] = await Promise.all(jobs.map(async (job) => {
-      try {
-        const { sha } = await repos.merge('demo', name, { baseBranch: 'development', headSha: job.headSha, method: job.method, title: `Merge ${job.file}`, message: '', author: who, committer: who });
-        return { ...job, sha };
-      } catch (e) {
-        if (!(e instanceof RefMovedError)) throw e;
-        return { ...job, error: e.name, message: e.message };
-      }
-    }));
+    const outcomes: Outcome[] = await Promise.all(
+      jobs.map(async (job) => {
+        try {
+          const { sha } = await repos.merge('demo', name, {
+            baseBranch: 'development',
+            headSha: job.headSha,
+            method: job.method,
+            title: `Merge ${job.file}`,
+            message: '',
+            author: who,
+            committer: who,
+          });
+          return { ...job, sha };
+        } catch (e) {
+          if (!(e instanceof RefMovedError)) throw e;
+          return { ...job, error: e.name, message: e.message };
+        }
+      }),
+    );
     const { merged } = checkNothingLost(bare, outcomes);
     expect(merged).toBe(jobs.length);
     // One ref update per merge: the reflog shows every one published from its expected old value.
-    expect(bareGit(bare, 'reflog', 'show', '--format=%gs', 'refs/heads/development').split('\n').filter((l) => l.startsWith('merge ')).length).toBe(jobs.length);
+    expect(
+      bareGit(bare, 'reflog', 'show', '--format=%gs', 'refs/heads/development')
+        .split('\n')
+        .filter((l) => l.startsWith('merge ')).length,
+    ).toBe(jobs.length);
   });
 
   it('in several processes over one repository folder: 4 processes × 3 merges, then merge-base --is-ancestor for every SHA returned', async () => {
     const { bare, jobs } = await branchesRepo(12);
-    const name = bare.split('/').pop()!.replace(/\.git$/, '');
+    const name = bare
+      .split('/')
+      .pop()!
+      .replace(/\.git$/, '');
     const groups = [0, 1, 2, 3].map((p) => jobs.filter((_, i) => i % 4 === p));
-    const outputs = await Promise.all(groups.map((group) => new Promise<Outcome[]>((resolve, reject) => {
-      const child = spawn(process.execPath, [WORKER, repos.root, 'demo', name, JSON.stringify(group)], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (c: Buffer) => { out += c.toString('utf8'); });
-      child.stderr.on('data', (c: Buffer) => { err += c.toString('utf8'); });
-      child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as Outcome[]) : reject(new Error(`worker exited ${code}: ${err}`))));
-    })));
+    const outputs = await Promise.all(
+      groups.map(
+        (group) =>
+          new Promise<Outcome[]>((resolve, reject) => {
+            const child = spawn(process.execPath, [WORKER, repos.root, 'demo', name, JSON.stringify(group)], { stdio: ['ignore', 'pipe', 'pipe'] });
+            let out = '';
+            let err = '';
+            child.stdout.on('data', (c: Buffer) => {
+              out += c.toString('utf8');
+            });
+            child.stderr.on('data', (c: Buffer) => {
+              err += c.toString('utf8');
+            });
+            child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as Outcome[]) : reject(new Error(`worker exited ${code}: ${err}`))));
+          }),
+      ),
+    );
     const outcomes = outputs.flat();
     expect(outcomes).toHaveLength(12);
     const { merged } = checkNothingLost(bare, outcomes);
@@ -110,10 +146,15 @@ describe('ARCHITECTURE §14: concurrent merges into one base never lose a commit
 
   it('several processes creating one repository at once all succeed and leave one complete repository', async () => {
     const ensureWorker = fileURLToPath(new URL('./fixtures/ensure-worker.mjs', import.meta.url));
-    const codes = await Promise.all([0, 1, 2, 3, 4, 5].map(() => new Promise<number>((resolve) => {
-      const child = spawn(process.execPath, [ensureWorker, repos.root, 'shared', 'made-at-once', 'main'], { stdio: 'ignore' });
-      child.on('close', (code) => resolve(code ?? -1));
-    })));
+    const codes = await Promise.all(
+      [0, 1, 2, 3, 4, 5].map(
+        () =>
+          new Promise<number>((resolve) => {
+            const child = spawn(process.execPath, [ensureWorker, repos.root, 'shared', 'made-at-once', 'main'], { stdio: 'ignore' });
+            child.on('close', (code) => resolve(code ?? -1));
+          }),
+      ),
+    );
     expect(codes).toEqual([0, 0, 0, 0, 0, 0]);
     expect(readdirSync(join(repos.root, 'shared'))).toEqual(['made-at-once.git']);
     expect(bareGit(repos.dir('shared', 'made-at-once'), 'symbolic-ref', 'HEAD')).toBe('refs/heads/main');
@@ -138,7 +179,15 @@ describe('ARCHITECTURE §14: concurrent merges into one base never lose a commit
     pusher.branch('development', 'origin/development');
     const who = { name: 'Racer', email: 'racer@example.test' };
     const objectsBefore = looseObjects(bare);
-    const merging = repos.merge('demo', name, { baseBranch: 'development', headSha: head, method: 'rebase', title: 'long', message: '', author: who, committer: who });
+    const merging = repos.merge('demo', name, {
+      baseBranch: 'development',
+      headSha: head,
+      method: 'rebase',
+      title: 'long',
+      message: '',
+      author: who,
+      committer: who,
+    });
     // Push once the rebase has begun writing its commits (new objects appear), so the base moves under it.
     for (let i = 0; i < 2000 && looseObjects(bare) <= objectsBefore; i++) await new Promise((r) => setTimeout(r, 2));
     expect(looseObjects(bare)).toBeGreaterThan(objectsBefore);

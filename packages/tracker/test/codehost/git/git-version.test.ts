@@ -29,14 +29,15 @@ function verifyWith(o: { path: string } | { fakeGit: string | null }): string {
   return spawnSync(process.execPath, [VERIFY, join(tmp.path, 'repos')], { env: { PATH: path }, encoding: 'utf8' }).stdout.trim();
 }
 
-describe('ARCHITECTURE §14 Git is git\'s: the installed git must have merge-tree --write-tree', () => {
+describe("ARCHITECTURE §14 Git is git's: the installed git must have merge-tree --write-tree", () => {
   it('the git on this machine passes', () => {
     expect(verifyWith({ path: process.env.PATH ?? '' })).toBe('ok');
   });
 
   it('git 2.37 is refused with what to do', () => {
-    expect(verifyWith({ fakeGit: '#!/bin/sh\necho "git version 2.37.1"\n' }))
-      .toBe('The code host needs git 2.38 or newer (for `git merge-tree --write-tree`); found "git version 2.37.1". Install a newer git and restart jst-tracker.');
+    expect(verifyWith({ fakeGit: '#!/bin/sh\necho "git version 2.37.1"\n' })).toBe(
+      'The code host needs git 2.38 or newer (for `git merge-tree --write-tree`); found "git version 2.37.1". Install a newer git and restart jst-tracker.',
+    );
   });
 
   it('no git at all is refused with what to do', () => {

@@ -46,9 +46,18 @@ beforeAll(async () => {
     onPush: (owner, repo) => pushes.push(`${owner}/${repo}`),
   });
   server = createServer((req, res) => {
-    handler(req, res).then((handled) => {
-      if (!handled) { res.writeHead(418, { 'Content-Type': 'text/plain' }); res.end('not git\n'); }
-    }, () => { res.writeHead(500); res.end(); });
+    handler(req, res).then(
+      (handled) => {
+        if (!handled) {
+          res.writeHead(418, { 'Content-Type': 'text/plain' });
+          res.end('not git\n');
+        }
+      },
+      () => {
+        res.writeHead(500);
+        res.end();
+      },
+    );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -59,7 +68,8 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const urlOf = (repo: string, token?: string) => `${base.replace('http://', token === undefined ? 'http://' : `http://x-access-token:${token}@`)}/demo/${repo}.git`;
+const urlOf = (repo: string, token?: string) =>
+  `${base.replace('http://', token === undefined ? 'http://' : `http://x-access-token:${token}@`)}/demo/${repo}.git`;
 
 /**
  * Runs git as a client would: no credential helper, no prompt. Asynchronous: the server answering
@@ -70,10 +80,17 @@ function gitClient(cwd: string, ...args: string[]): Promise<{ status: number; st
     const child = spawn('git', ['-c', 'credential.helper=', ...args], { cwd, env: { ...FIXTURE_GIT_ENV, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '' } });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString('utf8'); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString('utf8'); });
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString('utf8');
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString('utf8');
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ status: code ?? -1, stdout, stderr }); });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ status: code ?? -1, stdout, stderr });
+    });
   });
 }
 
@@ -86,7 +103,11 @@ async function clone(repo: string, token: string | undefined, into: string): Pro
   return r;
 }
 
-interface Raw { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
 function raw(method: string, path: string, headers: Record<string, string> = {}, body?: Buffer, at = base): Promise<Raw> {
   return new Promise((resolve, reject) => {
     // Options, not a URL string: a URL would be normalised ('/../x' → '/x') before it is sent.
@@ -106,7 +127,7 @@ function incomingDirs(bare: string): string[] {
   return readdirSync(join(bare, 'objects')).filter((d) => d.startsWith('incoming-') || d.startsWith('tmp_objdir'));
 }
 
-describe('ARCHITECTURE §14 Git is git\'s: clone, fetch and push through git http-backend', () => {
+describe("ARCHITECTURE §14 Git is git's: clone, fetch and push through git http-backend", () => {
   it('a write token clones, pushes a new branch and a commit, and another clone fetches them', async () => {
     expect((await clone('app', 'tok-write-7f3a', 'c1')).status).toBe(0);
     const c1 = join(tmp.path, 'c1');
@@ -215,7 +236,12 @@ describe('ARCHITECTURE §14 Authentication: Basic with the token as password; 40
     const adv = await raw('GET', '/demo/app.git/info/refs?service=git-receive-pack', { Authorization: basic('tok-read-91bc') });
     expect(adv.status).toBe(403);
     expect(adv.body).toMatch(/Write access to demo\/app is not granted/);
-    const post = await raw('POST', '/demo/app.git/git-receive-pack', { Authorization: basic('tok-read-91bc'), 'Content-Type': 'application/x-git-receive-pack-request' }, Buffer.from('0000'));
+    const post = await raw(
+      'POST',
+      '/demo/app.git/git-receive-pack',
+      { Authorization: basic('tok-read-91bc'), 'Content-Type': 'application/x-git-receive-pack-request' },
+      Buffer.from('0000'),
+    );
     expect(post.status).toBe(403);
     expect(seen.some((s) => s.need === 'write')).toBe(true);
   });
@@ -266,8 +292,12 @@ describe('ARCHITECTURE §14: push bodies are capped (--push-limit), nothing half
     await gitClient(dir, 'add', 'zeros.bin');
     await gitClient(dir, 'commit', '--quiet', '-m', 'zeros');
     const sha = (await gitClient(dir, 'rev-parse', 'HEAD')).stdout.trim();
-    const pack = spawnSync('git', ['-c', 'pack.compression=0', 'pack-objects', '--no-reuse-object', '--stdout', '--revs', '-q'],
-      { cwd: dir, env: FIXTURE_GIT_ENV, input: `${sha}\n^${old}\n`, maxBuffer: 64 * 1024 * 1024 }).stdout;
+    const pack = spawnSync('git', ['-c', 'pack.compression=0', 'pack-objects', '--no-reuse-object', '--stdout', '--revs', '-q'], {
+      cwd: dir,
+      env: FIXTURE_GIT_ENV,
+      input: `${sha}\n^${old}\n`,
+      maxBuffer: 64 * 1024 * 1024,
+    }).stdout;
     expect(pack.length).toBeGreaterThan(PUSH_LIMIT * 4);
     const command = `${old} ${sha} refs/heads/bomb\0report-status\n`;
     const pkt = `${(command.length + 4).toString(16).padStart(4, '0')}${command}0000`;
@@ -275,26 +305,48 @@ describe('ARCHITECTURE §14: push bodies are capped (--push-limit), nothing half
     expect(bomb.length).toBeLessThan(PUSH_LIMIT / 10);
     const bare = repos.dir('demo', 'limits');
     const before = bareGit(bare, 'for-each-ref');
-    const r = await raw('POST', '/demo/limits.git/git-receive-pack', {
-      Authorization: basic('tok-write-7f3a'), 'Content-Type': 'application/x-git-receive-pack-request', 'Content-Encoding': 'gzip',
-    }, bomb);
+    const r = await raw(
+      'POST',
+      '/demo/limits.git/git-receive-pack',
+      {
+        Authorization: basic('tok-write-7f3a'),
+        'Content-Type': 'application/x-git-receive-pack-request',
+        'Content-Encoding': 'gzip',
+      },
+      bomb,
+    );
     expect(r.status).toBe(413);
     expect(r.body).toMatch(/--push-limit/);
     expect(bareGit(bare, 'for-each-ref')).toBe(before);
-    const declared = await raw('POST', '/demo/limits.git/git-receive-pack', {
-      Authorization: basic('tok-write-7f3a'), 'Content-Type': 'application/x-git-receive-pack-request', 'Content-Length': String(PUSH_LIMIT + 1),
-    }, Buffer.alloc(PUSH_LIMIT + 1));
+    const declared = await raw(
+      'POST',
+      '/demo/limits.git/git-receive-pack',
+      {
+        Authorization: basic('tok-write-7f3a'),
+        'Content-Type': 'application/x-git-receive-pack-request',
+        'Content-Length': String(PUSH_LIMIT + 1),
+      },
+      Buffer.alloc(PUSH_LIMIT + 1),
+    );
     expect(declared.status).toBe(413);
   });
 
   it('a fetch request body is capped too (fetchLimitBytes): 413', async () => {
     const small = createGitHttpHandler({ repos, pushLimitBytes: PUSH_LIMIT, fetchLimitBytes: 1000, access: async () => 'ok' });
-    const s = createServer((req, res) => { void small(req, res); });
+    const s = createServer((req, res) => {
+      void small(req, res);
+    });
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
     try {
       const at = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
       const wants = Buffer.from(`0032want ${'a'.repeat(40)}\n`.repeat(100));
-      const r = await raw('POST', '/demo/app.git/git-upload-pack', { 'Content-Type': 'application/x-git-upload-pack-request', 'Transfer-Encoding': 'chunked' }, wants, at);
+      const r = await raw(
+        'POST',
+        '/demo/app.git/git-upload-pack',
+        { 'Content-Type': 'application/x-git-upload-pack-request', 'Transfer-Encoding': 'chunked' },
+        wants,
+        at,
+      );
       expect(r.status).toBe(413);
       expect(r.body).toMatch(/fetch request is larger than this code host takes \(1000 bytes\)/);
     } finally {
@@ -311,11 +363,17 @@ describe('ARCHITECTURE §14: push bodies are capped (--push-limit), nothing half
 });
 
 describe('ARCHITECTURE §14: git paths stay inside <owner>/<repo>.git', () => {
-  it('traversal, encoded slashes and odd names are 404s; other paths are not git\'s (handler returns false)', async () => {
+  it("traversal, encoded slashes and odd names are 404s; other paths are not git's (handler returns false)", async () => {
     const h = { Authorization: basic('tok-write-7f3a') };
-    for (const path of ['/demo/..%2F..%2Fetc.git/info/refs?service=git-upload-pack', '/demo/%2e%2e.git/info/refs?service=git-upload-pack',
-      '/../app.git/info/refs?service=git-upload-pack', '/demo/.git.git/info/refs?service=git-upload-pack', '/demo/a%2Fb/git-upload-pack',
-      '/de%2fmo/app.git/info/refs?service=git-upload-pack', '/demo/app.git.git/info/refs?service=git-upload-pack']) {
+    for (const path of [
+      '/demo/..%2F..%2Fetc.git/info/refs?service=git-upload-pack',
+      '/demo/%2e%2e.git/info/refs?service=git-upload-pack',
+      '/../app.git/info/refs?service=git-upload-pack',
+      '/demo/.git.git/info/refs?service=git-upload-pack',
+      '/demo/a%2Fb/git-upload-pack',
+      '/de%2fmo/app.git/info/refs?service=git-upload-pack',
+      '/demo/app.git.git/info/refs?service=git-upload-pack',
+    ]) {
       const r = await raw('GET', path, h);
       expect(r.status, path).toBe(404);
     }
@@ -326,7 +384,13 @@ describe('ARCHITECTURE §14: git paths stay inside <owner>/<repo>.git', () => {
 
   it('dumb HTTP and info/refs without a smart service are refused (403); a wrong method is a 405', async () => {
     const h = { Authorization: basic('tok-write-7f3a') };
-    for (const path of ['/demo/app.git/HEAD', '/demo/app.git/objects/info/packs', '/demo/app.git/info/refs', '/demo/app.git/info/refs?service=git-upload-archive', '/demo/app.git/info/refs/extra']) {
+    for (const path of [
+      '/demo/app.git/HEAD',
+      '/demo/app.git/objects/info/packs',
+      '/demo/app.git/info/refs',
+      '/demo/app.git/info/refs?service=git-upload-archive',
+      '/demo/app.git/info/refs/extra',
+    ]) {
       const r = await raw('GET', path, h);
       expect(r.status, path).toBe(403);
       expect(r.body).toMatch(/smart HTTP only/);
@@ -337,7 +401,9 @@ describe('ARCHITECTURE §14: git paths stay inside <owner>/<repo>.git', () => {
 
   it('a git http-backend running past its time limit is stopped and answered 504', async () => {
     const slow = createGitHttpHandler({ repos, pushLimitBytes: PUSH_LIMIT, timeoutMs: 1, access: async () => 'ok' });
-    const s = createServer((req, res) => { void slow(req, res); });
+    const s = createServer((req, res) => {
+      void slow(req, res);
+    });
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
     try {
       const port = (s.address() as AddressInfo).port;
@@ -351,13 +417,22 @@ describe('ARCHITECTURE §14: git paths stay inside <owner>/<repo>.git', () => {
 
   it('git processes are bounded: a request beyond maxConcurrent is a 503 with Retry-After', async () => {
     const one = createGitHttpHandler({ repos, pushLimitBytes: PUSH_LIMIT, maxConcurrent: 1, access: async () => 'ok' });
-    const s = createServer((req, res) => { void one(req, res); });
+    const s = createServer((req, res) => {
+      void one(req, res);
+    });
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
     const port = (s.address() as AddressInfo).port;
     // A fetch whose body never ends keeps the only slot busy.
-    const hanging = request({ hostname: '127.0.0.1', port, path: '/demo/app.git/git-upload-pack', method: 'POST',
-      headers: { 'Content-Type': 'application/x-git-upload-pack-request', 'Transfer-Encoding': 'chunked' } });
-    hanging.on('error', () => { /* cut below */ });
+    const hanging = request({
+      hostname: '127.0.0.1',
+      port,
+      path: '/demo/app.git/git-upload-pack',
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-git-upload-pack-request', 'Transfer-Encoding': 'chunked' },
+    });
+    hanging.on('error', () => {
+      /* cut below */
+    });
     hanging.write('0032want ');
     try {
       let busy: Raw | null = null;

@@ -26,11 +26,25 @@ const alice = { name: 'Alice Author', email: 'alice@example.test', date: '2026-0
 const merger = { name: 'Merge Bot', email: 'bot@example.test', date: new Date('2026-02-03T04:05:06Z') };
 
 describe('ARCHITECTURE §14 Storage: bare repositories under <repos>/<owner>/<repo>.git', () => {
-  it('dir() is <root>/<owner>/<name>.git and refuses names outside GitHub\'s charset, dots and traversal', () => {
+  it("dir() is <root>/<owner>/<name>.git and refuses names outside GitHub's charset, dots and traversal", () => {
     expect(repos.dir('demo', 'app')).toBe(join(tmp.path, 'repos', 'demo', 'app.git'));
-    for (const [owner, name] of [['..', 'app'], ['demo', '..'], ['demo', '.hidden'], ['.x', 'app'], ['demo', 'a/b'], ['de/mo', 'app'],
-      ['demo', 'a..b'], ['demo', 'app.git'], ['demo', 'App.GIT'], ['demo', ''], ['', 'app'], ['demo', 'a b'], ['demo', 'a%2fb'],
-      ['demo', 'x'.repeat(101)], ['demo', 'é']]) {
+    for (const [owner, name] of [
+      ['..', 'app'],
+      ['demo', '..'],
+      ['demo', '.hidden'],
+      ['.x', 'app'],
+      ['demo', 'a/b'],
+      ['de/mo', 'app'],
+      ['demo', 'a..b'],
+      ['demo', 'app.git'],
+      ['demo', 'App.GIT'],
+      ['demo', ''],
+      ['', 'app'],
+      ['demo', 'a b'],
+      ['demo', 'a%2fb'],
+      ['demo', 'x'.repeat(101)],
+      ['demo', 'é'],
+    ]) {
       expect(() => repos.dir(owner!, name!), `${owner}/${name}`).toThrow(GitNameError);
     }
     expect(repos.dir('Some_Org.1', 'my-repo.js')).toBe(join(tmp.path, 'repos', 'Some_Org.1', 'my-repo.js.git'));
@@ -62,7 +76,7 @@ describe('ARCHITECTURE §14 Storage: bare repositories under <repos>/<owner>/<re
     expect(await repos.exists('demo', 'badbranch')).toBe(false);
   });
 
-  it('branchSha() gives the branch\'s commit, null for an unknown branch, and refuses an invalid name', async () => {
+  it("branchSha() gives the branch's commit, null for an unknown branch, and refuses an invalid name", async () => {
     const { name, base } = await fresh();
     expect(await repos.branchSha('demo', name, 'development')).toBe(base);
     expect(await repos.branchSha('demo', name, 'nope')).toBeNull();
@@ -73,8 +87,36 @@ describe('ARCHITECTURE §14 Storage: bare repositories under <repos>/<owner>/<re
 
 describe('ARCHITECTURE §14: branch names follow git check-ref-format', () => {
   it('agrees with `git check-ref-format --branch` on good and bad names', () => {
-    const names = ['feature/ABC-1-x', 'a', 'a/b/c', 'ünïcode', 'x.y', 'a@b', 'v1.0', '-x', 'a..b', 'a/', '/a', 'a//b', 'a.', '.a', 'a/.b',
-      'a.lock', 'a/b.lock/c', 'a b', 'a~1', 'a^', 'a:b', 'a?', 'a*', 'a[b', 'a\\b', 'a@{1}', 'a\tb', 'a\x7f'];
+    const names = [
+      'feature/ABC-1-x',
+      'a',
+      'a/b/c',
+      'ünïcode',
+      'x.y',
+      'a@b',
+      'v1.0',
+      '-x',
+      'a..b',
+      'a/',
+      '/a',
+      'a//b',
+      'a.',
+      '.a',
+      'a/.b',
+      'a.lock',
+      'a/b.lock/c',
+      'a b',
+      'a~1',
+      'a^',
+      'a:b',
+      'a?',
+      'a*',
+      'a[b',
+      'a\\b',
+      'a@{1}',
+      'a\tb',
+      'a\x7f',
+    ];
     for (const name of names) {
       let gitOk = true;
       try {
@@ -92,7 +134,7 @@ describe('ARCHITECTURE §14: branch names follow git check-ref-format', () => {
 });
 
 describe('ARCHITECTURE §14 REST pulls/commits and pulls/files: compare base...head', () => {
-  it('lists base..head oldest first with parents, tree, author and committer, and the files with GitHub\'s statuses', async () => {
+  it("lists base..head oldest first with parents, tree, author and committer, and the files with GitHub's statuses", async () => {
     const { name, work, base } = await fresh();
     work.branch('feature/X-1', 'development');
     const c1 = work.commit({ 'new.txt': 'a\nb\n', 'src/a.txt': 'one\nTWO\nthree\n' }, 'add new, change a\n\nwith a body', alice);
@@ -123,15 +165,20 @@ describe('ARCHITECTURE §14 REST pulls/commits and pulls/files: compare base...h
     expect(cmp).toMatchObject({ changedFiles: 3, additions: 3, deletions: 2, filesTruncated: false, patchesTruncated: false });
   });
 
-  it('gives a binary file no patch and no line counts; a huge file\'s patch is left out and the total cap stops patches', async () => {
+  it("gives a binary file no patch and no line counts; a huge file's patch is left out and the total cap stops patches", async () => {
     const { name, work, base } = await fresh();
     work.branch('feature/bin', 'development');
     const huge = Array.from({ length: 30_000 }, (_, i) => `line ${i} ${'x'.repeat(40)}`).join('\n');
     const oneLine = 'y'.repeat(3 * 1024 * 1024);
-    const head = work.commit({
-      'img.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3, 0, 0, 255]),
-      'big.txt': `${huge}\n`, 'oneline.min.js': `${oneLine}\n`, 'small.txt': 'small\n',
-    }, 'binary and huge');
+    const head = work.commit(
+      {
+        'img.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3, 0, 0, 255]),
+        'big.txt': `${huge}\n`,
+        'oneline.min.js': `${oneLine}\n`,
+        'small.txt': 'small\n',
+      },
+      'binary and huge',
+    );
     work.push('feature/bin');
     const cmp = await repos.compare('demo', name, base, head);
     const byName = Object.fromEntries(cmp.files.map((f) => [f.filename, f]));
@@ -200,7 +247,10 @@ describe('ARCHITECTURE §14: a merge is made by git in the bare repository (merg
     const f = await fresh();
     f.work.branch('feature/Y-1', 'development');
     const h1 = f.work.commit({ 'feat1.txt': 'f1\n' }, 'feature one', alice);
-    const h2 = f.work.commit({ 'feat2.txt': 'f2\n', 'src/a.txt': 'one\ntwo\nthree\nfour\n' }, 'feature two\n\nbody two', { ...alice, date: '2026-01-03T00:00:00Z' });
+    const h2 = f.work.commit({ 'feat2.txt': 'f2\n', 'src/a.txt': 'one\ntwo\nthree\nfour\n' }, 'feature two\n\nbody two', {
+      ...alice,
+      date: '2026-01-03T00:00:00Z',
+    });
     f.work.branch('development', 'development');
     const b1 = f.work.commit({ 'base.txt': 'b\n' }, 'base moves on');
     f.work.push('development', 'feature/Y-1');
@@ -213,8 +263,9 @@ describe('ARCHITECTURE §14: a merge is made by git in the bare repository (merg
     const { sha } = await repos.merge('demo', s.name, { ...opts, headSha: s.h2, method: 'merge' });
     expect(await repos.branchSha('demo', s.name, 'development')).toBe(sha);
     expect(bareGit(s.bare, 'log', '-1', '--format=%P', sha)).toBe(`${s.b1} ${s.h2}`);
-    expect(bareGit(s.bare, 'log', '-1', '--format=%an|%ae|%aI|%cn|%ce|%cI', sha))
-      .toBe('Alice Author|alice@example.test|2026-01-02T03:04:05+00:00|Merge Bot|bot@example.test|2026-02-03T04:05:06+00:00');
+    expect(bareGit(s.bare, 'log', '-1', '--format=%an|%ae|%aI|%cn|%ce|%cI', sha)).toBe(
+      'Alice Author|alice@example.test|2026-01-02T03:04:05+00:00|Merge Bot|bot@example.test|2026-02-03T04:05:06+00:00',
+    );
     expect(bareGit(s.bare, 'log', '-1', '--format=%B', sha)).toBe('Merge pull request #1 from demo/feature/Y-1\n\nFeature Y');
     expect(fileAt(s.bare, sha, 'base.txt')).toBe('b\n');
     expect(fileAt(s.bare, sha, 'feat2.txt')).toBe('f2\n');
@@ -233,7 +284,7 @@ describe('ARCHITECTURE §14: a merge is made by git in the bare repository (merg
     expect(isAncestor(s.bare, s.h2, sha)).toBe(false);
   });
 
-  it('rebase: head\'s commits replayed onto the base one by one, authors and messages kept, committer the merger', async () => {
+  it("rebase: head's commits replayed onto the base one by one, authors and messages kept, committer the merger", async () => {
     const s = await setup();
     const { sha } = await repos.merge('demo', s.name, { ...opts, headSha: s.h2, method: 'rebase' });
     const line = bareGit(s.bare, 'log', '--format=%H|%P|%an|%aI|%cn|%s', `${s.b1}..${sha}`).split('\n');

@@ -48,9 +48,15 @@ export class Work {
       }
     }
     this.git('add', '-A');
-    const env = author === undefined ? FIXTURE_GIT_ENV : {
-      ...FIXTURE_GIT_ENV, GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, ...(author.date ? { GIT_AUTHOR_DATE: author.date } : {}),
-    };
+    const env =
+      author === undefined
+        ? FIXTURE_GIT_ENV
+        : {
+            ...FIXTURE_GIT_ENV,
+            GIT_AUTHOR_NAME: author.name,
+            GIT_AUTHOR_EMAIL: author.email,
+            ...(author.date ? { GIT_AUTHOR_DATE: author.date } : {}),
+          };
     execFileSync('git', ['commit', '--quiet', '--allow-empty', '-m', message], { cwd: this.dir, env, stdio: 'pipe' });
     return this.git('rev-parse', 'HEAD');
   }

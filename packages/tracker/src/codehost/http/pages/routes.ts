@@ -12,11 +12,22 @@ const CHALLENGE = 'Basic realm="jst-tracker code host", charset="UTF-8"';
 /** The merge form is a few hundred bytes; anything larger is no form of ours. */
 const FORM_BODY_MAX = 16 * 1024;
 
-interface PullParams { owner: string; repo: string; number: string }
+interface PullParams {
+  owner: string;
+  repo: string;
+  number: string;
+}
 
 /** A page answer that is no GitHub error: a status, a title, lines, and a way back. */
 class PageRefusal extends Error {
-  constructor(readonly status: number, readonly title: string, readonly lines: string[], readonly back?: string) { super(title); }
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    readonly lines: string[],
+    readonly back?: string,
+  ) {
+    super(title);
+  }
 }
 
 /** The viewer: HTTP Basic with any user name and a code-host token as the password. */
@@ -48,7 +59,7 @@ function sameOrigin(request: FastifyRequest): boolean {
 
 /** The fields of an urlencoded form body, the first value of each. */
 function formFields(body: unknown): Record<string, string> {
-  return body !== null && typeof body === 'object' ? body as Record<string, string> : {};
+  return body !== null && typeof body === 'object' ? (body as Record<string, string>) : {};
 }
 
 /**
@@ -71,15 +82,24 @@ export function reviewPageRoutes(host: CodeHost) {
     // Every refusal is a page that shows nothing of the repository; a 401 asks the browser to prompt.
     app.setErrorHandler((error: FastifyError | GhError | PageRefusal, request, reply) => {
       if (error instanceof PageRefusal) {
-        return sendHtml(reply, error.status, notePage(error.title, error.lines, error.back ? { href: error.back, label: 'Back to the pull request' } : undefined));
+        return sendHtml(
+          reply,
+          error.status,
+          notePage(error.title, error.lines, error.back ? { href: error.back, label: 'Back to the pull request' } : undefined),
+        );
       }
       if (error instanceof GhError) {
         if (error.status === 401) {
           void reply.header('www-authenticate', CHALLENGE);
-          return sendHtml(reply, 401, notePage('Sign in', ['Sign in with any user name and your code-host token as the password (the token you use with git and the REST interface).']));
+          return sendHtml(
+            reply,
+            401,
+            notePage('Sign in', ['Sign in with any user name and your code-host token as the password (the token you use with git and the REST interface).']),
+          );
         }
         // Masked as the REST interface masks it: a repository the credential may not read does not exist.
-        if (error.status === 404) return sendHtml(reply, 404, notePage('Not found', ['There is no such pull request here, or your credential may not read its repository.']));
+        if (error.status === 404)
+          return sendHtml(reply, 404, notePage('Not found', ['There is no such pull request here, or your credential may not read its repository.']));
         if (error.status === 503) return sendHtml(reply, 503, notePage('The code host is off', [error.message]));
         return sendHtml(reply, error.status, notePage('Cannot do this', [error.message]));
       }
@@ -88,8 +108,12 @@ export function reviewPageRoutes(host: CodeHost) {
         request.log.error({ err: error }, 'review page failed');
         return sendHtml(reply, 500, notePage('Something went wrong', ['The page could not be built; reload it in a moment.']));
       }
-      const what = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'The form is larger than any form of this page.'
-        : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'Send the form as the page sends it (application/x-www-form-urlencoded).' : 'The request could not be read.';
+      const what =
+        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? 'The form is larger than any form of this page.'
+          : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+            ? 'Send the form as the page sends it (application/x-www-form-urlencoded).'
+            : 'The request could not be read.';
       return sendHtml(reply, status, notePage('Cannot do this', [what]));
     });
 
@@ -108,7 +132,9 @@ export function reviewPageRoutes(host: CodeHost) {
     app.post<{ Params: PullParams }>('/:owner/:repo/pull/:number/merge', async (request, reply) => {
       // Before the sign-in: a cross-site post never makes the browser prompt for a credential.
       if (!sameOrigin(request)) {
-        throw new PageRefusal(403, 'Refused', ['This merge was not sent from this site\'s own pull request page, so it was not made. Open the pull request here and press Merge there.']);
+        throw new PageRefusal(403, 'Refused', [
+          "This merge was not sent from this site's own pull request page, so it was not made. Open the pull request here and press Merge there.",
+        ]);
       }
       const { user, tokenHash } = await viewerOf(host, request);
       const a = await access(user, request.params);
@@ -118,7 +144,12 @@ export function reviewPageRoutes(host: CodeHost) {
       const form = formFields(request.body);
       const sha = form.sha ?? '';
       if (!/^[0-9a-f]{40}$/.test(sha) || !forms.check(form.token ?? '', tokenHash, a.repo.id, n, sha)) {
-        throw new PageRefusal(403, 'Refused', ['The merge form is out of date or was not made for you: reload the pull request\'s page and press Merge again.'], back);
+        throw new PageRefusal(
+          403,
+          'Refused',
+          ["The merge form is out of date or was not made for you: reload the pull request's page and press Merge again."],
+          back,
+        );
       }
       const method = form.merge_method ?? 'merge';
       if (method !== 'merge' && method !== 'squash' && method !== 'rebase') {
@@ -128,7 +159,12 @@ export function reviewPageRoutes(host: CodeHost) {
         await host.merge(a, n, { merge_method: method, sha });
       } catch (e) {
         if (e instanceof GhError && e.status === 409) {
-          throw new PageRefusal(409, 'Changed since you looked', [`The pull request changed after its page was shown: ${e.message} Nothing was merged; read the page again, then merge.`], back);
+          throw new PageRefusal(
+            409,
+            'Changed since you looked',
+            [`The pull request changed after its page was shown: ${e.message} Nothing was merged; read the page again, then merge.`],
+            back,
+          );
         }
         if (e instanceof GhError && e.status === 405) throw new PageRefusal(405, 'Not merged', [`${e.message}.`], back);
         throw e;

@@ -11,10 +11,18 @@ export function commentRoutes(app: FastifyInstance, host: CodeHost, { access, nu
     const { perPage, page, offset } = paging(request.query);
     const n = numberOf(request);
     const since = one(request.query, 'since');
-    if (since !== undefined && Number.isNaN(Date.parse(since))) throw new GhError(422, 'Validation Failed', [{ resource: 'IssueComment', field: 'since', code: 'invalid' }]);
+    if (since !== undefined && Number.isNaN(Date.parse(since)))
+      throw new GhError(422, 'Validation Failed', [{ resource: 'IssueComment', field: 'since', code: 'invalid' }]);
     const { comments, total } = await host.comments(a, n, offset, perPage, since === undefined ? undefined : new Date(since).toISOString());
     const u = urlsOf(request);
-    return paged(request, reply, page, perPage, total, comments.map((c) => issueComment(u, a, n, c)));
+    return paged(
+      request,
+      reply,
+      page,
+      perPage,
+      total,
+      comments.map((c) => issueComment(u, a, n, c)),
+    );
   });
 
   app.post<{ Params: PullParams }>('/repos/:owner/:repo/issues/:number/comments', cfg(DOCS.createComment), async (request, reply) => {

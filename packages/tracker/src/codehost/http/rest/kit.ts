@@ -6,8 +6,12 @@ import type { ChUser } from '../../domain/model.js';
 import type { Urls } from '../render.js';
 
 declare module 'fastify' {
-  interface FastifyRequest { codehostUser: ChUser | null }
-  interface FastifyContextConfig { docs?: string }
+  interface FastifyRequest {
+    codehostUser: ChUser | null;
+  }
+  interface FastifyContextConfig {
+    docs?: string;
+  }
 }
 
 /** What the code host's REST routes share (./*.ts): GitHub's paging, links, documentation pages and body reading. */
@@ -32,8 +36,13 @@ export const DOCS = {
 
 export const REST_DOCS = 'https://docs.github.com/rest';
 
-export interface RepoParams { owner: string; repo: string }
-export interface PullParams extends RepoParams { number: string }
+export interface RepoParams {
+  owner: string;
+  repo: string;
+}
+export interface PullParams extends RepoParams {
+  number: string;
+}
 
 export type Query = Record<string, unknown>;
 export const one = (q: Query, key: string): string | undefined => {
@@ -61,7 +70,11 @@ function linkHeader(request: FastifyRequest, page: number, perPage: number, tota
   const last = Math.max(1, Math.ceil(total / perPage));
   if (last <= 1 && page <= 1) return undefined;
   const url = new URL(request.url, urlsOf(request).web);
-  const at = (p: number) => { url.searchParams.set('page', String(p)); url.searchParams.set('per_page', String(perPage)); return `<${url.toString()}>`; };
+  const at = (p: number) => {
+    url.searchParams.set('page', String(p));
+    url.searchParams.set('per_page', String(perPage));
+    return `<${url.toString()}>`;
+  };
   const links: string[] = [];
   if (page > 1) links.push(`${at(Math.min(page - 1, last))}; rel="prev"`);
   if (page < last) links.push(`${at(page + 1)}; rel="next"`, `${at(last)}; rel="last"`);

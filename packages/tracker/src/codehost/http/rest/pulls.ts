@@ -19,11 +19,23 @@ export function pullRoutes(app: FastifyInstance, host: CodeHost, { access, numbe
     if (errors.length > 0) throw new GhError(422, 'Validation Failed', errors);
     const { perPage, page, offset } = paging(q);
     const { pulls, total } = await host.listPulls(a, {
-      state: state as 'open', head: one(q, 'head'), base: one(q, 'base'), sort: sort as 'created', direction: direction as 'asc',
-      offset, limit: perPage,
+      state: state as 'open',
+      head: one(q, 'head'),
+      base: one(q, 'base'),
+      sort: sort as 'created',
+      direction: direction as 'asc',
+      offset,
+      limit: perPage,
     });
     const u = urlsOf(request);
-    return paged(request, reply, page, perPage, total, pulls.map((p) => pullSimple(u, p, a.permission)));
+    return paged(
+      request,
+      reply,
+      page,
+      perPage,
+      total,
+      pulls.map((p) => pullSimple(u, p, a.permission)),
+    );
   });
 
   app.post<{ Params: RepoParams }>('/repos/:owner/:repo/pulls', cfg(DOCS.createPull), async (request, reply) => {
@@ -58,6 +70,13 @@ export function pullRoutes(app: FastifyInstance, host: CodeHost, { access, numbe
     const n = numberOf(request);
     const { files, total, headSha: head } = await host.pullFiles(a, n, offset, perPage);
     const u = urlsOf(request);
-    return paged(request, reply, page, perPage, total, files.map((f) => diffEntry(u, a.repo, head, f)));
+    return paged(
+      request,
+      reply,
+      page,
+      perPage,
+      total,
+      files.map((f) => diffEntry(u, a.repo, head, f)),
+    );
   });
 }

@@ -10,7 +10,14 @@ export function reviewRoutes(app: FastifyInstance, host: CodeHost, { access, num
     const { perPage, page, offset } = paging(request.query);
     const { view, reviews, total } = await host.reviews(a, numberOf(request), offset, perPage);
     const u = urlsOf(request);
-    return paged(request, reply, page, perPage, total, reviews.map((r) => review(u, view, r)));
+    return paged(
+      request,
+      reply,
+      page,
+      perPage,
+      total,
+      reviews.map((r) => review(u, view, r)),
+    );
   });
 
   app.post<{ Params: PullParams }>('/repos/:owner/:repo/pulls/:number/reviews', cfg(DOCS.createReview), async (request) => {

@@ -153,6 +153,20 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
       expect(textOf(r)).toContain(`${keys[2]} ${MULTISTEP.steps[1]!.summary}`);
     });
 
+    it('ARCHITECTURE §11: text taken from the tracker reaches the agent without control characters (structured content keeps it as sent)', async () => {
+      const text = 'screen \u001b]0;owned\u0007\u001b[2J cleared';
+      const posted = await t
+        .as('executor')
+        .post(`/issue/${keys[2]}/comment`, { body: { type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] } });
+      expect(posted.status).toBe(201);
+      const s = await mcp('executor', w.repo.repo);
+      const r = await s.call('issue_view', { key: keys[2], fields: ['summary', 'comment'] });
+      expect(r.isError, textOf(r)).toBeFalsy();
+      expect(textOf(r)).toContain('screen');
+      expect(textOf(r)).toContain('cleared');
+      expect(textOf(r)).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    });
+
     it("search and healthcheck results equal the CLI's --json", async () => {
       const s = await mcp('reviewer', w.repo.repo);
       const jql = `parent = ${keys[0]} ORDER BY key`;

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Context } from '../context.js';
+import { terminalText } from '../text.js';
 import { JstError } from '../config/index.js';
 import { EXIT } from '../exit.js';
 import * as git from '../git/index.js';
@@ -83,7 +84,7 @@ export async function dispatchLoop(ctx: Context, o: DispatchOptions): Promise<nu
     // A second Ctrl-C leaves at once; the agents run on (their own process group), and the journal
     // shows them running to the next dispatch.
     if (stopping) process.exit(EXIT.cancelled);
-    ctx.io.stderr.write(`jst dispatch: stopping: no new agents; waiting for ${live.size} running (Ctrl-C again to leave them running and exit)\n`);
+    ctx.io.stderr.write(shown(ctx, `jst dispatch: stopping: no new agents; waiting for ${live.size} running (Ctrl-C again to leave them running and exit)\n`));
     stopping = true;
     wake?.();
   };
@@ -102,7 +103,9 @@ export async function dispatchLoop(ctx: Context, o: DispatchOptions): Promise<nu
         : await round(ctx, o, setup, state, pass).catch((e: unknown) => {
             // A long-running loop outlives a tracker that is briefly away: said, then the next round.
             if (e instanceof JstError) throw e;
-            ctx.io.stderr.write(ctx.redact(`jst dispatch: round ${pass} stopped: ${(e as Error).message}; the next round in ${o.intervalSeconds} s\n`));
+            ctx.io.stderr.write(
+              shown(ctx, ctx.redact(`jst dispatch: round ${pass} stopped: ${(e as Error).message}; the next round in ${o.intervalSeconds} s\n`)),
+            );
             return null;
           });
       if (single) {
@@ -330,7 +333,10 @@ function launch(
   const started = Date.now();
   const line: StartLine = { key: c.key, role: c.role, handOff: c.handOff, round: c.round, attempt: n, worktree: x.worktree, log: x.log, why: x.why };
   ctx.io.stderr.write(
-    ctx.redact(`→ start ${c.key}: ${c.role}'s agent, round ${c.round}${n > 1 ? `, attempt ${n}` : ''} (${x.why}), pid ${agent.pid ?? '?'}, log ${x.log}\n`),
+    shown(
+      ctx,
+      ctx.redact(`→ start ${c.key}: ${c.role}'s agent, round ${c.round}${n > 1 ? `, attempt ${n}` : ''} (${x.why}), pid ${agent.pid ?? '?'}, log ${x.log}\n`),
+    ),
   );
   const exit = agent.exit.then((code) => {
     attempt.exitCode = code;
@@ -341,7 +347,10 @@ function launch(
     const next = code === 0 ? 'done' : n < MAX_ATTEMPTS ? 'retry' : 'left';
     const tail = next === 'done' ? '' : next === 'retry' ? ': it is started once more on a later round' : ': left for you';
     ctx.io.stderr.write(
-      `${code === 0 ? '✓' : '✗'} ${c.key}: ${c.role}'s agent, round ${c.round}${n > 1 ? `, attempt ${n}` : ''}, exited ${code} after ${seconds} s${tail} (log ${x.log})\n`,
+      shown(
+        ctx,
+        `${code === 0 ? '✓' : '✗'} ${c.key}: ${c.role}'s agent, round ${c.round}${n > 1 ? `, attempt ${n}` : ''}, exited ${code} after ${seconds} s${tail} (log ${x.log})\n`,
+      ),
     );
     onExit({ key: c.key, role: c.role, handOff: c.handOff, round: c.round, attempt: n, exitCode: code, seconds, log: x.log, next });
   });
@@ -411,4 +420,9 @@ function sleep(ms: number, setWake: (w: () => void) => void, stop: () => boolean
       }
     });
   });
+}
+
+/** A line for the terminal: keys, reasons and paths come from the tracker and the checkout, so control characters are removed (ARCHITECTURE §11). */
+function shown(ctx: Context, text: string): string {
+  return terminalText(text, ctx.io.color);
 }

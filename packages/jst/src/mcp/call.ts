@@ -7,6 +7,7 @@ import { createContext, type Context, type Io } from '../context.js';
 import { errorObject, EXIT, messageFor } from '../exit.js';
 import * as git from '../git/index.js';
 import type { Outcome } from '../output.js';
+import { terminalText } from '../text.js';
 import { ElicitPrompt, type Elicitor } from './elicit.js';
 
 /** How long a call that sent progress waits after the last notification before its result (see callTool). */
@@ -96,7 +97,7 @@ export async function callTool(
     await drained();
     const json = redactJson(out.json, redact);
     return {
-      content: [{ type: 'text', text: redact(out.text).replace(/\n$/, '') }],
+      content: [{ type: 'text', text: terminalText(redact(out.text), false).replace(/\n$/, '') }],
       ...(isObject(json) ? { structuredContent: json } : {}),
       ...(out.code === EXIT.ok ? {} : { isError: true }),
     };
@@ -107,7 +108,7 @@ export async function callTool(
     const { error } = errorObject(e, message);
     const { question, command } = e as { question?: unknown; command?: unknown };
     return {
-      content: [{ type: 'text', text: message }],
+      content: [{ type: 'text', text: terminalText(message, false) }],
       structuredContent: {
         error: {
           ...error,

@@ -4,7 +4,7 @@ import { TrackerHttpError, type TrackerClient } from '@jst/client';
 import { JstError, requireProjectKey } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
-import type { Outcome } from '../output.js';
+import { note, type Outcome } from '../output.js';
 import * as git from '../git/index.js';
 import { JOURNAL_FILE, Journal, madeIssue, type JournalData } from './journal.js';
 import type { PlanInput } from './plan-types.js';
@@ -83,7 +83,9 @@ export async function abandonOutcome(ctx: Context, o: AbandonOptions): Promise<O
   }
   const repo = config.repoRoot ?? (await git.worktreeInfo(ctx.cwd, { env: ctx.env })).root;
   const client = ctx.client('assigner');
-  const say = (l: string) => ctx.io.stderr.write(`${l}\n`);
+  const say = (l: string) => {
+    note(ctx.io, l);
+  };
   const inv = await inventory(ctx, data, repo, client, requireProjectKey(config));
   const inside = inv.worktrees.find((w) => {
     const r = relative(w, ctx.cwd);

@@ -5,7 +5,7 @@ import { accountIdByEmail, projectVisible } from '@jst/client';
 import { JstError, requireProjectKey, requireRoleEmail, siteUrl } from '../config/index.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
-import { emit, type Outcome } from '../output.js';
+import { emit, note, type Outcome } from '../output.js';
 import * as git from '../git/index.js';
 import { runHealthcheck, type HealthReport } from '../healthcheck/index.js';
 import { abandonOutcome } from './abandon.js';
@@ -89,7 +89,9 @@ export async function planOutcome(ctx: Context, o: PlanOptions): Promise<Outcome
   }
   // Ctrl-C at a question is a cancel (ARCHITECTURE §7 keeps 3 for a question nobody could answer).
   const prompt = promptFor(ctx, ctx.io.interactive && !o.plan && o.planData === undefined, 'Nothing was created; run jst plan again when ready');
-  const say = (line: string) => ctx.io.stderr.write(`${line}\n`);
+  const say = (line: string) => {
+    note(ctx.io, line);
+  };
   try {
     const r = await plan(ctx, o, prompt, say);
     if (r.alreadyPlanned) {

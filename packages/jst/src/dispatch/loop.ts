@@ -1,13 +1,12 @@
-import { existsSync } from 'node:fs';
 import type { Context } from '../context.js';
 import { terminalText } from '../text.js';
 import { JstError } from '../config/index.js';
 import { EXIT } from '../exit.js';
 import * as git from '../git/index.js';
-import { issueKeyFromBranch } from '../phase/handover.js';
 import { usage } from '../phase/locate.js';
 import { logPath, startAgent } from './agents.js';
 import { findWork, type Accounts, type Candidate, type Found, type Waiting } from './find.js';
+import { keyOrder, worktreeBranches, worktreeOf } from './worktrees.js';
 import { entryId, Journal, journalPath, MAX_ATTEMPTS, stateOf, type Attempt, type Entry } from './journal.js';
 
 /**
@@ -358,33 +357,6 @@ function launch(
   return line;
 }
 
-const keyOrder = (a: string, b: string) => {
-  const [pa = '', na = '0'] = a.split('-');
-  const [pb = '', nb = '0'] = b.split('-');
-  return pa === pb ? Number(na) - Number(nb) : pa < pb ? -1 : 1;
-};
-
-/** Branch → worktree path, for the issues whose `Worktree:` comment is missing or stale. */
-async function worktreeBranches(main: string, env: NodeJS.ProcessEnv): Promise<Map<string, string>> {
-  const map = new Map<string, string>();
-  for (const w of await git.worktreeList(main, { env }).catch(() => [])) {
-    const key = w.branch ? issueKeyFromBranch(w.branch)?.key : undefined;
-    if (key && !map.has(key)) map.set(key, w.path);
-  }
-  return map;
-}
-
-/**
- * Where the agent runs: the assigner's `Worktree:` path when it exists here; for a start, nothing
- * else (a leaf is handed over only with its worktree). Otherwise the worktree whose branch carries
- * the key, else the main checkout (a parent planned without a worktree of its own).
- */
-function worktreeOf(c: Candidate, byKey: Map<string, string>, main: string): string | null {
-  if (c.worktree && existsSync(c.worktree)) return c.worktree;
-  if (c.handOff === 'start') return null;
-  return byKey.get(c.key) ?? main;
-}
-
 function print(ctx: Context, o: DispatchOptions, doc: RoundDoc): void {
   // A command line in the team's file may hold a secret: nothing leaves unredacted.
   if (o.json) {
@@ -406,7 +378,7 @@ function print(ctx: Context, o: DispatchOptions, doc: RoundDoc): void {
       `  failed ${e.key}: ${e.role}'s agent, round ${e.round}, attempt ${e.attempt}, exit ${e.exitCode}${e.next === 'retry' ? ' (started once more on a later round)' : ' (left for you)'}: ${e.log}`,
     );
   for (const w of doc.waiting) lines.push(`  for you ${w.key}: ${w.why}${w.command ? `: ${w.command}` : ''}`);
-  ctx.io.stdout.write(ctx.redact(`${lines.join('\n')}\n`));
+  ctx.io.stdout.write(shown(ctx, ctx.redact(`${lines.join('\n')}\n`)));
 }
 
 /** Waits `ms`, or until woken (an agent exited, Ctrl-C) when `stop` says so. */

@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import type { Context } from '../context.js';
 import type { HealthReport } from '../healthcheck/index.js';
 import type { PlanInput } from './input.js';
 import { refused, type Prompt } from './prompt.js';
@@ -100,5 +102,40 @@ export async function otherBranchGate(
   const question = `You are on ${bc.branch}, neither the default base branch ${defaultBase} nor the production branch ${bc.production ?? '(unset)'}. New branches would be cut from ${from}. Plan from here anyway?`;
   if (!(await prompt.yesNo(question, `Check out ${defaultBase}, or pass ${spell(bc.branch ?? '<branch>')} to plan from it anyway`))) {
     throw refused(`not planning from ${bc.branch}`, `Check out ${defaultBase} and rerun`);
+  }
+}
+
+/** A FAIL row stops the plan before anything is created (spec §7 toolkit-level stops). */
+export function failOnHealth(report: HealthReport, say: (l: string) => void): void {
+  const fails = report.rows.filter((r) => r.status === 'FAIL');
+  if (!fails.length) return;
+  for (const r of fails) say(`  ${r.name}  FAIL  ${r.detail.split('\n').join('\n    ')}`);
+  throw refused(`the healthcheck has FAIL rows (${fails.map((r) => r.name).join(', ')})`, 'Fix them, then rerun: jst healthcheck --role assigner');
+}
+
+/** spec §1 rule 4: a missing worktrees folder is a stop and a question; the folder is never created here. */
+export async function worktreesDirGate(bc: BranchContext, prompt: Prompt): Promise<void> {
+  if (bc.worktreesDir.status === 'PASS') return;
+  const dir = bc.worktreesDir.detail;
+  const path = dir.split(' ')[0]!;
+  let message = `The worktrees folder is not ready: ${dir}. Create it yourself (jst never creates it), then press Enter to continue.`;
+  for (;;) {
+    await prompt.pause(message, 'Create the folder named by WORKTREES_DIR in .jst/local.env, then rerun');
+    if (existsSync(path) && statSync(path).isDirectory()) return;
+    message = `  (${path} is still not a folder) press Enter once it is:`;
+  }
+}
+
+/** The configured status names must exist, literally, in the project's workflow. */
+export async function statusesGate(ctx: Context, project: string): Promise<void> {
+  const config = ctx.config();
+  const types = await ctx.client('assigner').projectStatuses(project);
+  const names = new Set(types.flatMap((t) => t.statuses.map((s) => s.name)));
+  const missing = (Object.entries(config.statuses) as [string, string][]).filter(([, name]) => !names.has(name));
+  if (missing.length) {
+    throw refused(
+      `the project ${project} has no status ${missing.map(([, n]) => `"${n}"`).join(', ')} (STATUS_* in ${config.files.team}; names match literally)`,
+      `Its statuses are: ${[...names].map((n) => `"${n}"`).join(', ')}`,
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { accountIdByEmail, projectVisible } from '@jst/client';
 import { JstError, requireProjectKey, requireRoleEmail, siteUrl } from '../config/index.js';
@@ -7,12 +7,12 @@ import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import { emit, note, type Outcome } from '../output.js';
 import * as git from '../git/index.js';
-import { runHealthcheck, type HealthReport } from '../healthcheck/index.js';
+import { runHealthcheck } from '../healthcheck/index.js';
 import { abandonOutcome } from './abandon.js';
 import { issuesNeverMade, planDifference } from './amend.js';
 import { clarify } from './clarify.js';
 import { dryRunEffects, realEffects, type Effects } from './effects.js';
-import { branchContext, otherBranchGate, pathGate, startBranchGate, type BranchContext } from './gates.js';
+import { branchContext, failOnHealth, otherBranchGate, pathGate, startBranchGate, statusesGate, worktreesDirGate } from './gates.js';
 import { parsePlan, PLAN_ARGUMENT, readPlanFile, type Draft, type PlanInput } from './input.js';
 import { abandonUnderWay, completedPlan, Journal, JOURNAL_FILE, recordCompleted, type JournalData } from './journal.js';
 import { checkPlanText, issueTypesGate } from './precheck.js';
@@ -327,41 +327,6 @@ function checkText(plan: PlanInput, o: Parameters<typeof checkPlanText>[1], from
     throw refused(
       `the unfinished run's recorded plan cannot be finished as it is: ${e.problem}`,
       'Rerun with the plan corrected (jst plan --plan FILE), or jst plan --abandon to delete what it made',
-    );
-  }
-}
-
-/** A FAIL row stops the plan before anything is created (spec §7 toolkit-level stops). */
-function failOnHealth(report: HealthReport, say: (l: string) => void): void {
-  const fails = report.rows.filter((r) => r.status === 'FAIL');
-  if (!fails.length) return;
-  for (const r of fails) say(`  ${r.name}  FAIL  ${r.detail.split('\n').join('\n    ')}`);
-  throw refused(`the healthcheck has FAIL rows (${fails.map((r) => r.name).join(', ')})`, 'Fix them, then rerun: jst healthcheck --role assigner');
-}
-
-/** spec §1 rule 4: a missing worktrees folder is a stop and a question; the folder is never created here. */
-async function worktreesDirGate(bc: BranchContext, prompt: Prompt): Promise<void> {
-  if (bc.worktreesDir.status === 'PASS') return;
-  const dir = bc.worktreesDir.detail;
-  const path = dir.split(' ')[0]!;
-  let message = `The worktrees folder is not ready: ${dir}. Create it yourself (jst never creates it), then press Enter to continue.`;
-  for (;;) {
-    await prompt.pause(message, 'Create the folder named by WORKTREES_DIR in .jst/local.env, then rerun');
-    if (existsSync(path) && statSync(path).isDirectory()) return;
-    message = `  (${path} is still not a folder) press Enter once it is:`;
-  }
-}
-
-/** The configured status names must exist, literally, in the project's workflow. */
-async function statusesGate(ctx: Context, project: string): Promise<void> {
-  const config = ctx.config();
-  const types = await ctx.client('assigner').projectStatuses(project);
-  const names = new Set(types.flatMap((t) => t.statuses.map((s) => s.name)));
-  const missing = (Object.entries(config.statuses) as [string, string][]).filter(([, name]) => !names.has(name));
-  if (missing.length) {
-    throw refused(
-      `the project ${project} has no status ${missing.map(([, n]) => `"${n}"`).join(', ')} (STATUS_* in ${config.files.team}; names match literally)`,
-      `Its statuses are: ${[...names].map((n) => `"${n}"`).join(', ')}`,
     );
   }
 }

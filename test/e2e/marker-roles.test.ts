@@ -7,7 +7,7 @@ import { runJst, type CliResult } from '../support/jst-cli.js';
 import { startMcp, textOf, type McpSession } from '../support/mcp.js';
 import { git } from '../support/repo.js';
 import { testSeed, withCodehost, type Who } from '../support/seed.js';
-import { adf, startTestTracker, type TestTracker } from '../support/tracker.js';
+import { adf, startTestTracker, storeKinds, type TestTracker } from '../support/tracker.js';
 import { planWorld, SINGLE, type PlanWorld } from './plan-fixture.js';
 
 /**
@@ -16,7 +16,7 @@ import { planWorld, SINGLE, type PlanWorld } from './plan-fixture.js';
  * the built CLI and `jst mcp`: one planned top-level issue taken through start → pr → review, with
  * markers forged by the other roles' accounts along the way.
  */
-describe("ARCHITECTURE §11: markers count only from their role's account (CLI and MCP)", () => {
+describe.each(await storeKinds())("ARCHITECTURE §11: markers count only from their role's account (CLI and MCP, %s)", (kind) => {
   let t: TestTracker;
   let ch: EmbeddedCodehost;
   let w: PlanWorld;
@@ -40,7 +40,7 @@ describe("ARCHITECTURE §11: markers count only from their role's account (CLI a
     ((await t.as('assigner').get(`/issue/${k}/comment?maxResults=100`)).body.comments as { body: unknown }[]).map((c) => firstLineText(c.body));
 
   beforeAll(async () => {
-    t = await startTestTracker('sqlite', withCodehost(testSeed()));
+    t = await startTestTracker(kind, withCodehost(testSeed()));
     ch = codehostOf(t);
     w = planWorld(t, { codehost: ch });
     const r = ok(await w.plan(['--plan', w.planFile(SINGLE), '--json']));

@@ -5,7 +5,7 @@ import type { TrackerClient } from '@jst/client';
 import { createContext, type Context, type Io } from '../../packages/jst/src/context.js';
 import { closeApproved, sendBack } from '../../packages/jst/src/phase/race.js';
 import { jstFolder } from '../support/jst-cli.js';
-import { adf, createIssue, startTestTracker, type TestTracker } from '../support/tracker.js';
+import { adf, createIssue, startTestTracker, storeKinds, type TestTracker } from '../support/tracker.js';
 
 const S = { inProgress: 'In Progress', inReview: 'In Review', done: 'Done' };
 const quiet: Io = { stdout: { write: () => true }, stderr: { write: () => true }, stdin: new PassThrough(), color: false, interactive: false };
@@ -36,7 +36,7 @@ function interleaved(client: TrackerClient, at: { method: keyof TrackerClient; n
  * ARCHITECTURE §11 "a verdict and done that race never both succeed" (packages/jst/src/phase/race.ts):
  * each interleaving the concurrent test cannot aim at, played out exactly against a real tracker.
  */
-describe('ARCHITECTURE §11: done and a verdict asking for changes, each interleaving played out', () => {
+describe.each(await storeKinds())('ARCHITECTURE §11: done and a verdict asking for changes, each interleaving played out (%s)', (kind) => {
   let t: TestTracker;
   let dir: string;
   let ctx: () => Context;
@@ -60,7 +60,7 @@ describe('ARCHITECTURE §11: done and a verdict asking for changes, each interle
   };
 
   beforeAll(async () => {
-    t = await startTestTracker('sqlite');
+    t = await startTestTracker(kind);
     dir = jstFolder(t);
     ctx = () => createContext({ cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir }, io: quiet });
   });

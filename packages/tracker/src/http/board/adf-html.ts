@@ -92,41 +92,27 @@ function renderNode(value: unknown, depth: number): Html {
       return new Html(`<h${level}>${inner().text}</h${level}>`);
     }
     case 'bulletList':
-      return html`<ul>
-        ${inner()}
-      </ul>`;
+      return html`<ul>${inner()}</ul>`;
     case 'orderedList': {
       const start = Number.isInteger(attrs.order) && (attrs.order as number) > 1 ? (attrs.order as number) : undefined;
-      return start
-        ? html`<ol start="${start}">
-            ${inner()}
-          </ol>`
-        : html`<ol>
-            ${inner()}
-          </ol>`;
+      return start ? html`<ol start="${start}">${inner()}</ol>` : html`<ol>${inner()}</ol>`;
     }
     case 'listItem':
       return html`<li>${inner()}</li>`;
     case 'codeBlock': {
       const language = str(attrs.language);
-      return html`<pre class="code" ${language ? html` data-language="${language}"` : ''}><code>${plainText(node)}</code></pre>`;
+      return html`<pre class="code"${language ? html` data-language="${language}"` : ''}><code>${plainText(node)}</code></pre>`;
     }
     case 'blockquote':
       return html`<blockquote>${inner()}</blockquote>`;
     case 'panel':
       return html`<div class="panel panel-${str(attrs.panelType) ?? 'info'}">${inner()}</div>`;
     case 'rule':
-      return html`<hr />`;
+      return html`<hr>`;
     case 'table':
-      return html`<div class="table">
-        <table>
-          ${inner()}
-        </table>
-      </div>`;
+      return html`<div class="table"><table>${inner()}</table></div>`;
     case 'tableRow':
-      return html`<tr>
-        ${inner()}
-      </tr>`;
+      return html`<tr>${inner()}</tr>`;
     case 'tableHeader':
       return html`<th>${inner()}</th>`;
     case 'tableCell':
@@ -134,7 +120,7 @@ function renderNode(value: unknown, depth: number): Html {
     case 'text':
       return renderText(node);
     case 'hardBreak':
-      return html`<br />`;
+      return html`<br>`;
     case 'mention':
       return html`<span class="mention">${str(attrs.text) ?? '@someone'}</span>`;
     case 'emoji':

@@ -30,17 +30,11 @@ function developmentPanel(all: IssuePullRequest[]) {
   const pulls = all.slice(0, PANEL_PULLS_MAX);
   const state = (p: IssuePullRequest) => (p.merged ? 'merged' : p.state);
   const href = (p: IssuePullRequest) => `/${p.repo.split('/').map(encodeURIComponent).join('/')}/pull/${p.number}`;
-  return html`<section class="development">
-    <h2>Development</h2>
-    ${
-      pulls.length === 0
-        ? html`<p class="empty">No pull requests: none has a head branch named for this issue (feature/KEY-… or hotfix/KEY-…).</p>`
-        : html`<ul class="pulls">
-              ${pulls.map((p) => html`<li class="pull-link" data-state="${state(p)}"><a href="${href(p)}">${p.repo}#${p.number}</a> <span class="pull-title">${p.title}</span> <span class="state state-${state(p)}">${state(p)}</span> <code class="branch">${p.head}</code> → <code class="branch">${p.base}</code></li>`)}
-            </ul>
-            ${all.length > pulls.length ? html`<p class="cut">Showing the first ${pulls.length} of ${all.length} pull requests.</p>` : ''}`
-    }
-  </section>`;
+  return html`<section class="development"><h2>Development</h2>${
+    pulls.length === 0
+      ? html`<p class="empty">No pull requests: none has a head branch named for this issue (feature/KEY-… or hotfix/KEY-…).</p>`
+      : html`<ul class="pulls">${pulls.map((p) => html`<li class="pull-link" data-state="${state(p)}"><a href="${href(p)}">${p.repo}#${p.number}</a> <span class="pull-title">${p.title}</span> <span class="state state-${state(p)}">${state(p)}</span> <code class="branch">${p.head}</code> → <code class="branch">${p.base}</code></li>`)}</ul>${all.length > pulls.length ? html`<p class="cut">Showing the first ${pulls.length} of ${all.length} pull requests.</p>` : ''}`
+  }</section>`;
 }
 
 /**
@@ -53,60 +47,32 @@ export function issuePage(view: IssuePage, viewer: User, pulls?: IssuePullReques
   const transitions =
     view.transitions.length === 0
       ? ''
-      : html`<div class="transitions" aria-label="Move this issue">
-          ${view.transitions.map((t) => html`<button type="button" class="transition" data-issue="${issue.key}" data-transition="${t.id}" title="Move to ${t.to}">${t.name}</button>`)}
-        </div>`;
+      : html`<div class="transitions" aria-label="Move this issue">${view.transitions.map((t) => html`<button type="button" class="transition" data-issue="${issue.key}" data-transition="${t.id}" title="Move to ${t.to}">${t.name}</button>`)}</div>`;
   const authors = { roles: view.roles, reporterId: issue.reporter_id, assigneeId: issue.assignee_id };
   const comments = view.comments.map((c) => {
     const marker = highlightedMarker(c.body, c.author_id, authors);
     return html`<article class="comment${marker ? html` marker marker-${marker.kind}` : ''}">
-      <p class="comment-head">
-        <span class="author">${name(c.author_id)}</span>
-        <time datetime="${c.created_at}">${when(c.created_at)}</time>${marker ? html` <span class="badge">${marker.label}</span>` : ''}
-      </p>
-      <div class="adf">${adfToHtml(c.body)}</div>
-    </article>`;
+<p class="comment-head"><span class="author">${name(c.author_id)}</span> <time datetime="${c.created_at}">${when(c.created_at)}</time>${marker ? html` <span class="badge">${marker.label}</span>` : ''}</p>
+<div class="adf">${adfToHtml(c.body)}</div>
+</article>`;
   });
   return page(
     { title: `${issue.key} ${issue.summary}`, viewer: viewer.display_name, poll: { projectKey: project.key, version: view.version } },
     html`<main class="issue" data-key="${issue.key}">
-      <nav class="crumbs">
-        <a href="/?project=${project.key}">${project.key} board</a>${view.parent ? html` / <a href="/browse/${view.parent.key}">${view.parent.key}</a>` : ''} /
-        ${issue.key}
-      </nav>
-      <h1><span class="key">${issue.key}</span> <span class="summary">${issue.summary}</span></h1>
-      <dl class="fields">
-        <dt>Status</dt>
-        <dd class="status" data-status="${view.status.name}">${view.status.name}</dd>
-        <dt>Type</dt>
-        <dd>${issue.issue_type}</dd>
-        <dt>Assignee</dt>
-        <dd class="assignee">${name(issue.assignee_id)}</dd>
-        <dt>Reporter</dt>
-        <dd>${name(issue.reporter_id)}</dd>
-        <dt>Updated</dt>
-        <dd><time datetime="${issue.updated_at}">${when(issue.updated_at)}</time></dd>
-      </dl>
-      ${transitions}
-      <section class="description">
-        <h2>Description</h2>
-        ${issue.description ? html`<div class="adf">${adfToHtml(issue.description)}</div>` : html`<p class="empty">No description.</p>`}
-      </section>
-      ${pulls ? developmentPanel(pulls) : ''}
-      ${
-        view.subtasks.length > 0
-          ? html`<section class="subtasks">
-              <h2>Sub-tasks</h2>
-              <ul>
-                ${view.subtasks.map((s) => html`<li><a href="/browse/${s.issue.key}">${s.issue.key}</a> ${s.issue.summary} <span class="status-badge" data-status="${s.status.name}">${s.status.name}</span></li>`)}
-              </ul>
-            </section>`
-          : ''
-      }
-      <section class="comments">
-        <h2>Comments (${view.comments.length})</h2>
-        ${comments.length > 0 ? comments : html`<p class="empty">No comments.</p>`}
-      </section>
-    </main>`,
+<nav class="crumbs"><a href="/?project=${project.key}">${project.key} board</a>${view.parent ? html` / <a href="/browse/${view.parent.key}">${view.parent.key}</a>` : ''} / ${issue.key}</nav>
+<h1><span class="key">${issue.key}</span> <span class="summary">${issue.summary}</span></h1>
+<dl class="fields">
+<dt>Status</dt><dd class="status" data-status="${view.status.name}">${view.status.name}</dd>
+<dt>Type</dt><dd>${issue.issue_type}</dd>
+<dt>Assignee</dt><dd class="assignee">${name(issue.assignee_id)}</dd>
+<dt>Reporter</dt><dd>${name(issue.reporter_id)}</dd>
+<dt>Updated</dt><dd><time datetime="${issue.updated_at}">${when(issue.updated_at)}</time></dd>
+</dl>
+${transitions}
+<section class="description"><h2>Description</h2>${issue.description ? html`<div class="adf">${adfToHtml(issue.description)}</div>` : html`<p class="empty">No description.</p>`}</section>
+${pulls ? developmentPanel(pulls) : ''}
+${view.subtasks.length > 0 ? html`<section class="subtasks"><h2>Sub-tasks</h2><ul>${view.subtasks.map((s) => html`<li><a href="/browse/${s.issue.key}">${s.issue.key}</a> ${s.issue.summary} <span class="status-badge" data-status="${s.status.name}">${s.status.name}</span></li>`)}</ul></section>` : ''}
+<section class="comments"><h2>Comments (${view.comments.length})</h2>${comments.length > 0 ? comments : html`<p class="empty">No comments.</p>`}</section>
+</main>`,
   );
 }

@@ -54,26 +54,13 @@ ${main}
 /** The project picker and JQL filter: a plain GET form, so it works without script. */
 export function filterForm(projects: VisibleProject[], current: string | undefined, jql: string): Html {
   return html`<form class="filter" method="get" action="/">
-    <label
-      >Project
-      <select name="project">
-        ${projects.map((p) => html`<option value="${p.key}" ${p.key === current ? html` selected` : ''}>${p.key} · ${p.name}</option>`)}
-      </select></label
-    >
-    <label class="jql"
-      >JQL <input type="search" name="jql" value="${jql}" placeholder="assignee = currentUser() AND status != Done" autocomplete="off" spellcheck="false"
-    /></label>
-    <button type="submit">Show</button>
-  </form>`;
+<label>Project <select name="project">${projects.map((p) => html`<option value="${p.key}"${p.key === current ? html` selected` : ''}>${p.key} · ${p.name}</option>`)}</select></label>
+<label class="jql">JQL <input type="search" name="jql" value="${jql}" placeholder="assignee = currentUser() AND status != Done" autocomplete="off" spellcheck="false"></label>
+<button type="submit">Show</button>
+</form>`;
 }
 
 /** A page that says what went wrong and shows no data (401, 404, 400 outside a board). */
 export function messagePage(title: string, lines: string[]): string {
-  return page(
-    { title },
-    html`<main class="message">
-      <h1>${title}</h1>
-      ${lines.map((l) => html`<p>${l}</p>`)}
-    </main>`,
-  );
+  return page({ title }, html`<main class="message"><h1>${title}</h1>${lines.map((l) => html`<p>${l}</p>`)}</main>`);
 }

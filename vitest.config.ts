@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -17,6 +18,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker per CPU but one, which on a 2-CPU CI machine is a single
+    // worker; most suites wait on child processes, git and the databases, so two overlap well there.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

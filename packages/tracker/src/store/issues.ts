@@ -93,6 +93,31 @@ export function splitJoined(row: Joined | undefined): IssueWithProject | undefin
   };
 }
 
+/** A new issue's columns but its project, number and key, which each dialect's create allocates its own way. */
+export const newIssueColumns = (
+  issueType: string,
+  summary: string,
+  description: string | null,
+  statusId: number,
+  parentId: number | null,
+  assigneeId: number | null,
+  reporterId: number,
+  creatorId: number,
+  now: string,
+) => ({
+  issue_type: issueType,
+  summary,
+  description,
+  status_id: statusId,
+  parent_id: parentId,
+  assignee_id: assigneeId,
+  reporter_id: reporterId,
+  creator_id: creatorId,
+  created_at: now,
+  updated_at: now,
+  version: 1,
+});
+
 /** Moves an issue's version: a write that takes the row (SQLite: the database's write lock) and shows in the board's version. */
 export const touchIssue = (db: Kysely<Database>, id: number) =>
   db

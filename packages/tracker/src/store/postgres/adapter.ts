@@ -1,7 +1,7 @@
 import { sql, type CreateTableBuilder, type Kysely, type Transaction } from 'kysely';
 import type { StoreAdapter } from '../adapter.js';
 import { addCommentBounded, commentCount, updateOwnComment } from '../comments.js';
-import { issueWithProject, splitJoined, touchIssue, type Joined } from '../issues.js';
+import { issueWithProject, newIssueColumns, splitJoined, touchIssue, type Joined } from '../issues.js';
 import type { Prepare, Prepared } from '../prepared.js';
 import type { CommentRow, IssueRef, IssueRow, IssueView, NewIssue } from '../rows.js';
 import type { Database, Tx } from '../schema.js';
@@ -85,17 +85,7 @@ export class PostgresAdapter implements StoreAdapter {
               project_id: projectId,
               number: sql<number>`(select issue_counter from counter)`,
               key: sql<string>`concat(cast(${keyPrefix} as text), (select issue_counter from counter))`,
-              issue_type: issueType,
-              summary,
-              description,
-              status_id: statusId,
-              parent_id: parentId,
-              assignee_id: assigneeId,
-              reporter_id: reporterId,
-              creator_id: creatorId,
-              created_at: now,
-              updated_at: now,
-              version: 1,
+              ...newIssueColumns(issueType, summary, description, statusId, parentId, assigneeId, reporterId, creatorId, now),
             })
             .returningAll(),
       ),

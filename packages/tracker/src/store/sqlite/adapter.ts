@@ -2,7 +2,7 @@ import type { CreateTableBuilder, Kysely, Transaction } from 'kysely';
 import type { StoreAdapter } from '../adapter.js';
 import { addCommentBounded, updateOwnComment } from '../comments.js';
 import type { Db, RunNow } from '../db.js';
-import { touchIssue } from '../issues.js';
+import { newIssueColumns, touchIssue } from '../issues.js';
 import type { Prepare, Prepared } from '../prepared.js';
 import type { CommentRow, IssueRow, IssueView, IssueWithProject, NewIssue } from '../rows.js';
 import type { Database, Tx } from '../schema.js';
@@ -51,17 +51,7 @@ export class SqliteAdapter implements StoreAdapter {
               project_id: projectId,
               number,
               key,
-              issue_type: issueType,
-              summary,
-              description,
-              status_id: statusId,
-              parent_id: parentId,
-              assignee_id: assigneeId,
-              reporter_id: reporterId,
-              creator_id: creatorId,
-              created_at: now,
-              updated_at: now,
-              version: 1,
+              ...newIssueColumns(issueType, summary, description, statusId, parentId, assigneeId, reporterId, creatorId, now),
             })
             .returningAll(),
       ),

@@ -8,12 +8,13 @@
 // reads as its JSON reports them. Then idle rounds (nothing to start) with the six issues, and again
 // with 60 more To Do issues in the project: an idle round must cost the same few calls.
 // Run: npm run bench:dispatch
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseSeed, startServer } from '../packages/tracker/dist/index.js';
+import { runJst, writeBenchPlan, writeLocalEnv } from './lib/jst-world.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const JST = join(root, 'packages/jst/bin/jst.cjs');
@@ -99,47 +100,13 @@ writeFileSync(
   join(repo, '.jst', 'team.env'),
   `DEFAULT_BASE_BRANCH=development\nPRODUCTION_BRANCH=main\nPROJECT_KEY=BEN\nAGENT_EXECUTOR_CMD=${executor}\nAGENT_REVIEWER_CMD=${reviewer}\n`,
 );
-writeFileSync(
-  join(repo, '.jst', 'local.env'),
-  [
-    `WORKTREES_DIR=${wts}`,
-    `TRACKER_ACCOUNT_URL=${new URL(server.url).host}`,
-    `TRACKER_GATEWAY_URL=${server.url}`,
-    `CODEHOST_API_URL=${server.url}/api/v3`,
-    `CODEHOST_PAT_TOKEN=${CH_TOKEN}`,
-    ...users.flatMap((u) => [`TRACKER_${u.role.toUpperCase()}_EMAIL=${u.email}`, `TRACKER_${u.role.toUpperCase()}_TOKEN=${u.token}`]),
-  ].join('\n') + '\n',
-  { mode: 0o600 },
-);
+writeLocalEnv(repo, { worktrees: wts, serverUrl: server.url, codehostToken: CH_TOKEN, accounts: users });
 writeFileSync(join(repo, '.jst', '.gitignore'), 'local.env\ncloud-id.json\nplan-journal*\ndispatch/\ndispatch-journal.json*\n');
-writeFileSync(
-  join(dir, 'plan.json'),
-  JSON.stringify({
-    request: 'Bench',
-    summary: 'Bench parent',
-    scope: 's',
-    acceptanceCriteria: ['a'],
-    priority: 'High',
-    steps: Array.from({ length: 5 }, (_, i) => ({ summary: `Bench step ${i + 1}`, scope: 's', acceptanceCriteria: ['a'] })),
-  }),
-);
+const planFile = writeBenchPlan(dir);
 
-function jst(cwd, ...args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [JST, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...gitEnv, HOME: dir, NO_COLOR: '1' } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => {
-      out += c;
-    });
-    child.stderr.on('data', (c) => {
-      err += c;
-    });
-    child.on('close', (c) => (c === 0 ? resolve(out) : reject(new Error(`jst ${args.join(' ')} exited ${c}: ${err}`))));
-  });
-}
+const jst = (cwd, ...args) => runJst(JST, cwd, args, { ...gitEnv, HOME: dir, NO_COLOR: '1' });
 
-const planned = JSON.parse(await jst(repo, 'plan', '--plan', join(dir, 'plan.json'), '--json'));
+const planned = JSON.parse(await jst(repo, 'plan', '--plan', planFile, '--json'));
 const subs = planned.keys.slice(1);
 const isTracker = (c) => !/^\S+ \/api\/v3\//.test(c) && !/\.git\/|\/(info\/refs|git-upload-pack|git-receive-pack)/.test(c);
 const rows = [];

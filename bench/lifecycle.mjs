@@ -15,13 +15,14 @@
 // (the client's and the loopback's share, the same for every request, is taken away). The server
 // runs as in production (no request log, so the read front and cache are on).
 // Run: npm run bench:lifecycle   (BENCH_LOOP=N rounds, default 40)
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseSeed, startServer } from '../packages/tracker/dist/index.js';
 import { gitShim } from './lib/git-shim.mjs';
+import { runJst, writeBenchPlan, writeLocalEnv } from './lib/jst-world.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const base = mkdtempSync(join(tmpdir(), 'jst-lifecycle-bench-'));
@@ -78,49 +79,17 @@ git(repo, 'config', 'credential.helper', `store --file=${credentials}`);
 await gitNet(repo, 'push', '-q', '-u', 'origin', 'development', 'main');
 mkdirSync(join(repo, '.jst'));
 writeFileSync(join(repo, '.jst', 'team.env'), 'DEFAULT_BASE_BRANCH=development\nPRODUCTION_BRANCH=main\nPROJECT_KEY=BEN\n');
-writeFileSync(
-  join(repo, '.jst', 'local.env'),
-  [
-    `WORKTREES_DIR=${wts}`,
-    `TRACKER_ACCOUNT_URL=${new URL(server.url).host}`,
-    `TRACKER_GATEWAY_URL=${server.url}`,
-    `CODEHOST_API_URL=${api}`,
-    `CODEHOST_PAT_TOKEN=${CH_TOKEN}`,
-    ...['ASSIGNER', 'EXECUTOR', 'REVIEWER'].flatMap((r) => [`TRACKER_${r}_EMAIL=${email}`, `TRACKER_${r}_TOKEN=${token}`]),
-  ].join('\n') + '\n',
-  { mode: 0o600 },
-);
+writeLocalEnv(repo, {
+  worktrees: wts,
+  serverUrl: server.url,
+  codehostToken: CH_TOKEN,
+  accounts: ['assigner', 'executor', 'reviewer'].map((role) => ({ role, email, token })),
+});
 writeFileSync(join(repo, '.jst', '.gitignore'), 'local.env\ncloud-id.json\nplan-journal*\n');
-writeFileSync(
-  join(dir, 'plan.json'),
-  JSON.stringify({
-    request: 'Bench',
-    summary: 'Bench parent',
-    scope: 's',
-    acceptanceCriteria: ['a'],
-    priority: 'High',
-    steps: Array.from({ length: 5 }, (_, i) => ({ summary: `Bench step ${i + 1}`, scope: 's', acceptanceCriteria: ['a'] })),
-  }),
-);
+const planFile = writeBenchPlan(dir);
 
-function jst(cwd, ...args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'packages/jst/bin/jst.cjs'), ...args], {
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...gitEnv, HOME: dir, NO_COLOR: '1', PATH: `${shimDir}:${process.env.PATH}` },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => {
-      out += c;
-    });
-    child.stderr.on('data', (c) => {
-      err += c;
-    });
-    child.on('close', (c) => (c === 0 ? resolve(out) : reject(new Error(`jst ${args.join(' ')} exited ${c}: ${err}`))));
-  });
-}
+const jst = (cwd, ...args) =>
+  runJst(join(root, 'packages/jst/bin/jst.cjs'), cwd, args, { ...gitEnv, HOME: dir, NO_COLOR: '1', PATH: `${shimDir}:${process.env.PATH}` });
 
 /** A code-host REST call as bench-bot; throws unless the status is `want`. */
 async function rest(method, path, body, want) {
@@ -141,7 +110,7 @@ async function rest(method, path, body, want) {
 const pullOf = async (head) => (await rest('GET', `/repos/bench/repo/pulls?head=bench:${encodeURIComponent(head)}&state=all`, undefined, 200))[0];
 const mergePull = (n) => rest('PUT', `/repos/bench/repo/pulls/${n}/merge`, {}, 200);
 
-const planned = JSON.parse(await jst(repo, 'plan', '--plan', join(dir, 'plan.json'), '--json'));
+const planned = JSON.parse(await jst(repo, 'plan', '--plan', planFile, '--json'));
 const [parent, ...subs] = planned.keys;
 const [pb, ...subBranches] = planned.branches;
 const [, ...subTrees] = planned.worktrees;

@@ -8,7 +8,7 @@ import v8 from 'node:v8';
  * on 64-bit), and what survives the more frequent collections of a smaller one is cheaper than the
  * headroom of a larger one: measured on PostgreSQL, 50 concurrent searches over 100,000 issues
  * peaked at 188–198 MiB RSS with the default and at 151 MiB with 4 MiB semi-spaces, at the same CPU
- * per request (`git show fcb3418:bench/RESULTS.md`, session 4). `--max-semi-space-size` does that but is read only when
+ * per request (`git show fcb3418:bench/RESULTS.md`, the run of 2026-11-23 05:00 UTC). `--max-semi-space-size` does that but is read only when
  * the process starts (V8 ignores it at run time); the growth factor is read each time the young
  * generation grows, so this lets it grow (factor 2) until it reaches the cap and then holds it there
  * (factor 1), watching every collection (from the event loop, so between requests: Node delivers

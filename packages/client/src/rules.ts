@@ -13,6 +13,23 @@ export class RuleStop extends Error {
   }
 }
 
+/**
+ * spec §4 client rule 5: no transition the tracker offers leads to `status`, so nothing was
+ * posted. `email` is the account that asked (whose offer it was: a workflow condition may leave
+ * out a transition for one account and not another, spec §3 rule 5).
+ */
+export class TransitionMissing extends RuleStop {
+  constructor(
+    readonly key: string,
+    readonly status: string,
+    readonly email: string,
+    message: string,
+  ) {
+    super('client rule 5', message);
+    this.name = 'TransitionMissing';
+  }
+}
+
 /** spec §4 client rule 2: visible when some project in `values` has exactly that key; all pages are read. */
 export async function projectVisible(client: TrackerClient, key: string): Promise<boolean> {
   let startAt = 0;
@@ -69,8 +86,10 @@ export async function transitionTo(client: TrackerClient, key: string, status: s
   const chosen = pickTransition(transitions, status);
   if (!chosen) {
     const reachable = [...new Set(transitions.map((t) => t.to?.name).filter(Boolean))];
-    throw new RuleStop(
-      'client rule 5',
+    throw new TransitionMissing(
+      key,
+      status,
+      client.email,
       `No transition of ${key} leads to "${status}" (reachable from here: ${reachable.length ? reachable.map((s) => `"${s}"`).join(', ') : 'none'}). Nothing was changed. Status names match literally: check STATUS_* in .jst/team.env.`,
     );
   }

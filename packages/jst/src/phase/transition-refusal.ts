@@ -73,6 +73,6 @@ async function conditionRefusal(ctx: Context, e: TransitionMissing): Promise<Err
   return refuse(
     'WORKFLOW_CONDITION',
     `${problem}: the transition into "${e.status}" has a condition ${e.email} does not meet, so the tracker does not offer it to the ${who}`,
-    `Nothing was changed.${flow} The condition is part of the project's workflow (on Jira Cloud: the transition into "${e.status}" → Conditions, "User Is In Project Role").`,
+    `Nothing was changed.${flow} The condition is part of the project's workflow (on Jira Cloud: a rule "Restrict who can move a work item", or the condition "User Is In Project Role", on the transition into "${e.status}").`,
   );
 }

@@ -19,13 +19,19 @@ export class RuleStop extends Error {
  * out a transition for one account and not another, spec §3 rule 5).
  */
 export class TransitionMissing extends RuleStop {
+  /** `offered`: what the tracker offered instead; `from`: the status it was read in, when known. */
   constructor(
     readonly key: string,
     readonly status: string,
     readonly email: string,
-    message: string,
+    offered: readonly Transition[],
+    from?: string,
   ) {
-    super('client rule 5', message);
+    const reachable = [...new Set(offered.map((t) => t.to?.name).filter(Boolean))];
+    super(
+      'client rule 5',
+      `No transition of ${key} leads to "${status}" (reachable from ${from === undefined ? 'here' : `"${from}"`}: ${reachable.length ? reachable.map((n) => `"${n}"`).join(', ') : 'none'}). Nothing was changed. Status names match literally: check STATUS_* in .jst/team.env.`,
+    );
     this.name = 'TransitionMissing';
   }
 }
@@ -84,15 +90,7 @@ export function pickTransition(transitions: Transition[], status: string): Trans
 export async function transitionTo(client: TrackerClient, key: string, status: string): Promise<Transition> {
   const { transitions } = await client.transitions(key);
   const chosen = pickTransition(transitions, status);
-  if (!chosen) {
-    const reachable = [...new Set(transitions.map((t) => t.to?.name).filter(Boolean))];
-    throw new TransitionMissing(
-      key,
-      status,
-      client.email,
-      `No transition of ${key} leads to "${status}" (reachable from here: ${reachable.length ? reachable.map((s) => `"${s}"`).join(', ') : 'none'}). Nothing was changed. Status names match literally: check STATUS_* in .jst/team.env.`,
-    );
-  }
+  if (!chosen) throw new TransitionMissing(key, status, client.email, transitions);
   await client.doTransition(key, chosen.id);
   const after = await client.getIssue(key, ['status']);
   if (after.fields.status?.name !== status) {

@@ -50,13 +50,7 @@ async function moveOnce(client: TrackerClient, key: string, status: string): Pro
     const now = (await client.getIssue(key, ['status'])).fields.status?.name ?? '';
     // No transition into the current status is offered: someone moved it there first.
     if (now === status) return { posted: false, now };
-    const reachable = [...new Set(transitions.map((t) => t.to?.name).filter(Boolean))];
-    throw new TransitionMissing(
-      key,
-      status,
-      client.email,
-      `No transition of ${key} leads to "${status}" (reachable from "${now}": ${reachable.length ? reachable.map((n) => `"${n}"`).join(', ') : 'none'}). Status names match literally: check STATUS_* in .jst/team.env.`,
-    );
+    throw new TransitionMissing(key, status, client.email, transitions, now);
   }
   await client.doTransition(key, chosen.id);
   return { posted: true, now: (await client.getIssue(key, ['status'])).fields.status?.name ?? '' };
@@ -70,13 +64,7 @@ async function moveOnce(client: TrackerClient, key: string, status: string): Pro
 export async function requireMoveOffered(client: TrackerClient, key: string, status: string): Promise<void> {
   const { transitions } = await client.transitions(key);
   if (pickTransition(transitions, status)) return;
-  const reachable = [...new Set(transitions.map((t) => t.to?.name).filter(Boolean))];
-  throw new TransitionMissing(
-    key,
-    status,
-    client.email,
-    `No transition of ${key} leads to "${status}" (reachable from here: ${reachable.length ? reachable.map((n) => `"${n}"`).join(', ') : 'none'}). Nothing was moved.`,
-  );
+  throw new TransitionMissing(key, status, client.email, transitions);
 }
 
 /** Moves `key` to `status` unless it is there already (another party's move to the same place is no failure); true when it posted a move. */

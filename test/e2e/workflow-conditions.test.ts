@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstFolder, runJst } from '../support/jst-cli.js';
+import { startMcp, textOf } from '../support/mcp.js';
 import { EMAILS, testSeed } from '../support/seed.js';
 import { adf, startTestTracker, type TestTracker } from '../support/tracker.js';
 
@@ -84,6 +85,21 @@ describe('spec §3 rule 5: jst names the workflow condition that withholds a mov
     expect(r.stderr).toContain(`the tracker's workflow lets only the assigner move ${key} to "Done"`);
     expect(r.stderr).toContain(`the project's admin puts ${EMAILS.reviewer} in that role`);
     expect(r.stderr).not.toMatch(/Move .* to "Done"\?/);
+    expect(await statusOf(key)).toBe('In Review');
+  });
+
+  it("spec §3 rule 5 over MCP: the reviewer's done tool gets the same refusal, before any question is asked", async () => {
+    const key = await issue('ADM', 'In Review');
+    expect((await t.as('reviewer').post(`/issue/${key}/comment`, { body: adf('APPROVED — fine') })).status).toBe(201);
+    const s = await startMcp('reviewer', { cwd: dir, elicit: () => ({ action: 'accept', content: { yes: true } }) });
+    try {
+      const r = await s.call('done', { keys: [key] });
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toContain(`the tracker's workflow lets only the assigner move ${key} to "Done"`);
+      expect(s.elicitations).toEqual([]);
+    } finally {
+      await s.close();
+    }
     expect(await statusOf(key)).toBe('In Review');
   });
 

@@ -66,7 +66,8 @@ export function demoSeed(cred) {
             key: 'DEMO',
             name: 'Demo project',
             lead: cred.email('assigner'),
-            workflow: 'kanban',
+            // ARCHITECTURE §21: only the reviewer moves an issue to Done (a workflow condition, spec §3 rule 5).
+            workflow: { kanban: true, only: { Done: ['reviewer'] } },
             members: [
               { email: cred.email('assigner'), role: 'admin' },
               { email: cred.email('executor'), role: 'member' },

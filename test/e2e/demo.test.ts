@@ -116,6 +116,11 @@ describe('npm start (docs/architecture.md §3, §14 "The demo"): all three phase
       const key = /^(?:feature|hotfix)\/([A-Z][A-Z0-9_]*-\d+)-/.exec(pull.head.ref)?.[1];
       expect(key).toBeDefined();
       expect((await c.tracker(`/issue/${key}?fields=status`)).fields.status.name).toBe('Done');
+      // ARCHITECTURE §21: the demo's workflow lets only the reviewer move an issue to Done; the
+      // assigner (the project's admin) is not offered it.
+      const next = /^To take (DEMO-\d+) through yourself/m.exec(out)![1];
+      const offered = (await c.tracker(`/issue/${next}/transitions?includeUnavailableTransitions=true`)).transitions as any[];
+      expect(offered.map((t) => [t.to.name, t.isAvailable])).toContainEqual(['Done', false]);
       const lines = ((await c.tracker(`/issue/${key}/comment?maxResults=100`)).comments as { body: unknown }[]).map((x) => firstLineText(x.body));
       expect(lines.some((l) => l.startsWith('CHANGES REQUESTED — '))).toBe(true);
       expect(lines.some((l) => l.startsWith('APPROVED — '))).toBe(true);

@@ -253,8 +253,10 @@ export class TrackerClient {
     return this.call('PUT', `/issue/${enc(key)}/assignee`, { accountId });
   }
 
-  async transitions(key: string): Promise<{ transitions: Transition[] }> {
-    const t = await this.call<{ transitions: Transition[] }>('GET', `/issue/${enc(key)}/transitions`);
+  /** `includeUnavailable`: also the transitions whose condition the caller fails, with `isAvailable: false` (the vendor's includeUnavailableTransitions). */
+  async transitions(key: string, options: { includeUnavailable?: boolean } = {}): Promise<{ transitions: Transition[] }> {
+    const query = options.includeUnavailable ? '?includeUnavailableTransitions=true' : '';
+    const t = await this.call<{ transitions: Transition[] }>('GET', `/issue/${enc(key)}/transitions${query}`);
     return fits(
       'GET',
       '/issue/{key}/transitions',

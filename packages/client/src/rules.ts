@@ -13,6 +13,29 @@ export class RuleStop extends Error {
   }
 }
 
+/**
+ * spec §4 client rule 5: no transition the tracker offers leads to `status`, so nothing was
+ * posted. `email` is the account that asked (whose offer it was: a workflow condition may leave
+ * out a transition for one account and not another, spec §3 rule 5).
+ */
+export class TransitionMissing extends RuleStop {
+  /** `offered`: what the tracker offered instead; `from`: the status it was read in, when known. */
+  constructor(
+    readonly key: string,
+    readonly status: string,
+    readonly email: string,
+    offered: readonly Transition[],
+    from?: string,
+  ) {
+    const reachable = [...new Set(offered.map((t) => t.to?.name).filter(Boolean))];
+    super(
+      'client rule 5',
+      `No transition of ${key} leads to "${status}" (reachable from ${from === undefined ? 'here' : `"${from}"`}: ${reachable.length ? reachable.map((n) => `"${n}"`).join(', ') : 'none'}). Nothing was changed. Status names match literally: check STATUS_* in .jst/team.env.`,
+    );
+    this.name = 'TransitionMissing';
+  }
+}
+
 /** spec §4 client rule 2: visible when some project in `values` has exactly that key; all pages are read. */
 export async function projectVisible(client: TrackerClient, key: string): Promise<boolean> {
   let startAt = 0;
@@ -67,13 +90,7 @@ export function pickTransition(transitions: Transition[], status: string): Trans
 export async function transitionTo(client: TrackerClient, key: string, status: string): Promise<Transition> {
   const { transitions } = await client.transitions(key);
   const chosen = pickTransition(transitions, status);
-  if (!chosen) {
-    const reachable = [...new Set(transitions.map((t) => t.to?.name).filter(Boolean))];
-    throw new RuleStop(
-      'client rule 5',
-      `No transition of ${key} leads to "${status}" (reachable from here: ${reachable.length ? reachable.map((s) => `"${s}"`).join(', ') : 'none'}). Nothing was changed. Status names match literally: check STATUS_* in .jst/team.env.`,
-    );
-  }
+  if (!chosen) throw new TransitionMissing(key, status, client.email, transitions);
   await client.doTransition(key, chosen.id);
   const after = await client.getIssue(key, ['status']);
   if (after.fields.status?.name !== status) {

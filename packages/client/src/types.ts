@@ -104,6 +104,8 @@ export interface Transition {
   id: string;
   name: string;
   to?: { id?: string; name: string };
+  /** false: offered only when asked with includeUnavailableTransitions, because a workflow condition refuses the caller. */
+  isAvailable?: boolean;
 }
 
 export interface SearchResults {

@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import { refuse, usage } from '../phase/locate.js';
 import { APPROVED } from '../phase/markers.js';
-import { closeApproved, reviewerVerdictOf } from '../phase/race.js';
+import { closeApproved, requireMoveOffered, reviewerVerdictOf } from '../phase/race.js';
 import { finish, stepper } from '../phase/steps.js';
 import { requireIssueKey } from '../issue-key.js';
 import { nextStep } from '../phase/spell.js';
@@ -69,6 +69,7 @@ export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome
         `Nothing was moved. Approve it first: ${nextStep.verdict(ctx, key, 'approve')}`,
       );
     }
+    await requireMoveOffered(client, key, s.done); // spec §3 rule 5: before the yes
     checked.push({ key, parent, state: 'ready' });
   }
 

@@ -126,7 +126,14 @@ export interface CommandSpec<F extends Fields = Fields> {
 
 /** Declares a spec with its field types flowing into `run`. */
 export function defineCommand<F extends Fields>(spec: CommandSpec<F>): CommandSpec<F> {
-  return spec;
+  return {
+    ...spec,
+    // spec §3 rule 5: a move the tracker's workflow condition withholds is refused naming the condition, on every face.
+    run: (ctx, input, face) =>
+      spec.run(ctx, input, face).catch(async (e: unknown) => {
+        throw await (await import('../phase/transition-refusal.js')).explainRefusal(ctx, e);
+      }),
+  };
 }
 
 /** Declares a field outside a spec (a shared input), with its schema's type kept. */

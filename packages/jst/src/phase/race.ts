@@ -1,5 +1,5 @@
 import { textToAdf } from '@jst/adf';
-import { pickTransition, RuleStop, type TrackerClient } from '@jst/client';
+import { pickTransition, TransitionMissing, type TrackerClient } from '@jst/client';
 import type { Context } from '../context.js';
 import { latestVerdictComment, type Verdict } from './markers.js';
 import { readRoleComments, requireRoleAccount } from './roles.js';
@@ -50,14 +50,21 @@ async function moveOnce(client: TrackerClient, key: string, status: string): Pro
     const now = (await client.getIssue(key, ['status'])).fields.status?.name ?? '';
     // No transition into the current status is offered: someone moved it there first.
     if (now === status) return { posted: false, now };
-    const reachable = [...new Set(transitions.map((t) => t.to?.name).filter(Boolean))];
-    throw new RuleStop(
-      'client rule 5',
-      `No transition of ${key} leads to "${status}" (reachable from "${now}": ${reachable.length ? reachable.map((n) => `"${n}"`).join(', ') : 'none'}). Status names match literally: check STATUS_* in .jst/team.env.`,
-    );
+    throw new TransitionMissing(key, status, client.email, transitions, now);
   }
   await client.doTransition(key, chosen.id);
   return { posted: true, now: (await client.getIssue(key, ['status'])).fields.status?.name ?? '' };
+}
+
+/**
+ * Stops before anything is asked or moved when the tracker offers no transition of `key` into
+ * `status` (a workflow condition, spec §3 rule 5, or the workflow itself): `jst done` checks this
+ * before the person's yes, so a yes is never asked for a move that cannot be made.
+ */
+export async function requireMoveOffered(client: TrackerClient, key: string, status: string): Promise<void> {
+  const { transitions } = await client.transitions(key);
+  if (pickTransition(transitions, status)) return;
+  throw new TransitionMissing(key, status, client.email, transitions);
 }
 
 /** Moves `key` to `status` unless it is there already (another party's move to the same place is no failure); true when it posted a move. */

@@ -4,7 +4,7 @@ import type { Store } from '../store/store.js';
 import { accountIdFor } from './ids.js';
 import { displayNameOf, type Seed, type SeedSite } from './seed.js';
 import { hashToken, newSalt } from './tokens.js';
-import { compileWorkflow, kanbanWorkflow, type Workflow } from './workflow.js';
+import { hasConditions, workflowOf, type Workflow } from './workflow.js';
 
 /**
  * Writes a seed into the store, declaratively: what exists is left as it is, what differs is
@@ -66,7 +66,7 @@ export async function applySeed(store: Store, seed: Seed, now = new Date().toISO
         userIds.set(email, user.id);
       }
       for (const p of s.projects) {
-        const workflow: Workflow = p.workflow === 'kanban' ? kanbanWorkflow() : compileWorkflow(p.workflow);
+        const workflow: Workflow = workflowOf(p.workflow);
         for (const st of workflow.statuses) await store.projects.ensureStatus(tx, site.id, st.name, st.category);
         const lead = p.lead ? (userIds.get(p.lead) ?? null) : null;
         const existing = await store.projects.byKey(site.id, p.key, tx);
@@ -75,9 +75,17 @@ export async function applySeed(store: Store, seed: Seed, now = new Date().toISO
         if (existing && (existing.name !== p.name || existing.lead_user_id !== lead || existing.workflow !== JSON.stringify(workflow))) {
           await store.projects.update(tx, existing.id, { name: p.name, lead_user_id: lead, workflow: JSON.stringify(workflow) });
         }
-        for (const m of p.members) await store.projects.upsertMember(tx, project.id, userIds.get(m.email)!, m.role);
+        // Whether what a workflow condition is decided by changed (spec §3 rule 5): the workflow, a member's role, a role's holder.
+        let standingChanged = existing !== undefined && existing.workflow !== JSON.stringify(workflow);
+        for (const m of p.members) standingChanged = (await store.projects.upsertMember(tx, project.id, userIds.get(m.email)!, m.role)) || standingChanged;
         // ARCHITECTURE §5 "roles": who holds each toolkit role (a role the seed leaves out keeps its holder).
-        for (const [role, email] of Object.entries(p.roles ?? {})) await setProjectRole(tx, project.id, role, userIds.get(email)!);
+        for (const [role, email] of Object.entries(p.roles ?? {}))
+          standingChanged = (await setProjectRole(tx, project.id, role, userIds.get(email)!)) || standingChanged;
+        // spec §3 rule 5: a transition is checked against the condition read with the issue it writes
+        // over; moving every issue's version here makes a transition decided under the condition this
+        // seed replaces lose its compare-and-set and decide again, so the two end as one or the other.
+        const conditioned = hasConditions(workflow) || (existing !== undefined && hasConditions(JSON.parse(existing.workflow) as Workflow));
+        if (existing && standingChanged && conditioned) await store.projects.touchIssues(tx, project.id);
       }
     }
   });

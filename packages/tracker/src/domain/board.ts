@@ -4,6 +4,7 @@ import { projectRoles } from '../store/roles.js';
 import { visibleProjects, type VisibleProject } from '../store/search.js';
 import type { CommentRow, IssueRow, ProjectRow, StatusRow, Store, UserRow } from '../store/store.js';
 import { findIssue } from './access.js';
+import { standingFrom } from './conditions.js';
 import { notFound } from './errors.js';
 import { searchIssues } from './jql/search.js';
 import { can, type ProjectRole } from './permissions.js';
@@ -205,6 +206,7 @@ export async function loadIssuePage(tracker: Tracker, caller: Caller, key: strin
     roles,
     subtasks: await Promise.all(subtasks.map(async (s) => ({ issue: s, status: await tracker.statusById(caller.site.id, s.status_id) }))),
     comments: comments.rows.reverse(),
-    transitions: can(role, 'transition') ? availableTransitions(tracker.workflowOf(project), status.name) : [],
+    // spec §3 rule 5: only the moves the viewer may make (a forged one is refused by the REST interface).
+    transitions: can(role, 'transition') ? availableTransitions(tracker.workflowOf(project), status.name, standingFrom(caller, role, roles)) : [],
   };
 }

@@ -6,6 +6,7 @@ import { fieldsOf, issueTypeOf, refOf, rejectUnknownFields, richTextOf, summaryO
 import { assignable, can, type ProjectRole } from './permissions.js';
 import { storeOf } from './store-access.js';
 import type { Caller, Tracker } from './tracker.js';
+import { standingOf } from './conditions.js';
 import { resolveTransition } from './workflow.js';
 
 const CREATE_FIELDS = ['project', 'issuetype', 'summary', 'description', 'assignee', 'parent', 'reporter'] as const;
@@ -177,10 +178,16 @@ export async function doTransition(
   }
   requirePermission(access, 'transition', 'transition issues');
   const id = body.transition?.id;
-  const workflow = tracker.workflowOf(access.project);
+  let read: { project: ProjectRow; role: string | undefined } | undefined = access;
   await writeWithRetry(tracker, access.issue, async (current) => {
+    // spec §3 rule 5: the workflow and its condition are read with (or after) the row the write is
+    // conditioned on; a seed that changes them moves that row's version (applySeed), so after a
+    // lost race they are read again rather than reused.
+    const { project, role } = read ?? (await storeOf(tracker).projects.withRole({ id: current.project_id }, caller.user.id)) ?? access;
+    read = undefined;
+    const standing = await standingOf(tracker, caller, project, role);
     const status = await tracker.statusById(caller.site.id, current.status_id);
-    const transition = resolveTransition(workflow, status.name, id);
+    const transition = resolveTransition(tracker.workflowOf(project), status.name, id, standing);
     const to = await tracker.statusByName(caller.site.id, transition.to);
     return { status_id: to.id };
   });

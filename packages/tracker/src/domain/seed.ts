@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { compileWorkflow, kanbanWorkflow, type StatusCategoryKey, type WorkflowSpec } from './workflow.js';
+import { CONDITION_NAMES, KANBAN_STATUSES, PROJECT_ROLE_NAMES, workflowOf, type SeedWorkflow, type StatusCategoryKey } from './workflow.js';
 import { findJsonFault, shownKey } from './json-fault.js';
 import { PROJECT_ROLES, type ProjectRole } from './permissions.js';
 
@@ -33,7 +33,7 @@ export interface SeedProject {
   name: string;
   lead?: string;
   members: { email: string; role: ProjectRole }[];
-  workflow: 'kanban' | WorkflowSpec;
+  workflow: SeedWorkflow;
   /** ARCHITECTURE §5 (optional): the account (e-mail) of each of the toolkit's roles, for the board's marker highlighting. */
   roles?: Partial<Record<WorkRole, string>>;
 }
@@ -188,11 +188,12 @@ export function parseSeed(json: unknown, file = '<seed>'): Seed {
           fail(`${pp}.lead`, "is not one of this site's users nor a member of this project");
         }
         const workflow = parseWorkflow(project.workflow ?? 'kanban', `${pp}.workflow`, { fail, obj, arr, str, known });
-        (workflow === 'kanban' ? kanbanWorkflow() : compileWorkflow(workflow)).statuses.forEach((st, i) => {
+        const explicit = workflow !== 'kanban' && !('kanban' in workflow);
+        workflowOf(workflow).statuses.forEach((st, i) => {
           const seen = categories.get(st.name);
           if (seen !== undefined && seen !== st.category) {
             fail(
-              workflow === 'kanban' ? `${pp}.workflow` : `${pp}.workflow.statuses[${i}]`,
+              explicit ? `${pp}.workflow.statuses[${i}]` : `${pp}.workflow`,
               `a status here has category ${st.category} but ${seen} in an earlier project; a site's projects share their statuses`,
             );
           }
@@ -202,6 +203,7 @@ export function parseSeed(json: unknown, file = '<seed>'): Seed {
           project.roles === undefined
             ? undefined
             : parseRoles(project.roles, `${pp}.roles`, (e) => emails.has(e) || memberEmails.has(e), { fail, obj, arr, str, known });
+        requireNamedRoles(workflow, `${pp}.workflow`, roles ?? {}, fail);
         return { key, name: str(project.name ?? key, `${pp}.name`), ...(lead ? { lead } : {}), members, workflow, ...(roles ? { roles } : {}) };
       });
       return { host, ...(cloudId ? { cloudId } : {}), users, projects };
@@ -232,10 +234,52 @@ function parseRoles(value: unknown, path: string, known: (email: string) => bool
   return roles;
 }
 
-function parseWorkflow(value: unknown, path: string, c: Checks): 'kanban' | WorkflowSpec {
+/** spec §3 rule 5: a condition's names, each a project role or a membership role that may transition; at least one. */
+function parseOnly(value: unknown, path: string, c: Checks): string[] {
+  const names = c.arr(value, path).map((n, i) => {
+    const name = c.str(n, `${path}[${i}]`);
+    if (!(CONDITION_NAMES as readonly string[]).includes(name))
+      c.fail(`${path}[${i}]`, `is not a role a condition can name (expected one of: ${CONDITION_NAMES.join(', ')})`);
+    return name;
+  });
+  if (names.length === 0) c.fail(path, 'names no one: list at least one role, or leave "only" out so anyone who may transition can');
+  return [...new Set(names)];
+}
+
+/** spec §3 rule 5: a condition naming a project role needs the project's `"roles"` to name its holder. */
+function requireNamedRoles(workflow: SeedWorkflow, path: string, roles: Partial<Record<WorkRole, string>>, fail: Checks['fail']): void {
+  if (workflow === 'kanban') return;
+  const conditions =
+    'kanban' in workflow
+      ? Object.entries(workflow.only).map(([status, names]) => ({ path: `${path}.only["${status}"]`, names }))
+      : workflow.transitions.map((t, i) => ({ path: `${path}.transitions[${i}].only`, names: t.only ?? [] }));
+  for (const c of conditions) {
+    c.names.forEach((name, i) => {
+      if (PROJECT_ROLE_NAMES.includes(name) && roles[name as WorkRole] === undefined)
+        fail(`${c.path}[${i}]`, `names the ${name}, but this project's "roles" names no ${name} (add "roles": {"${name}": "<e-mail>"})`);
+    });
+  }
+}
+
+/** `"workflow": {"kanban": true, "only": {"<status>": [names]}}`: the Kanban template with conditions by destination status. */
+function parseKanban(wf: Record<string, unknown>, path: string, c: Checks): SeedWorkflow {
+  c.known(wf, path, ['kanban', 'only']);
+  if (wf.kanban !== true) c.fail(`${path}.kanban`, 'must be true (for statuses of your own, give "statuses" and "transitions" instead)');
+  const o = wf.only === undefined ? {} : c.obj(wf.only, `${path}.only`);
+  const only: Record<string, string[]> = {};
+  for (const [status, names] of Object.entries(o)) {
+    if (!KANBAN_STATUSES.includes(status))
+      c.fail(`${path}.only.${shownKey(status)}`, `is not a status of the kanban workflow (expected one of: ${KANBAN_STATUSES.join(', ')})`);
+    only[status] = parseOnly(names, `${path}.only["${status}"]`, c);
+  }
+  return { kanban: true, only };
+}
+
+function parseWorkflow(value: unknown, path: string, c: Checks): SeedWorkflow {
   if (value === 'kanban') return 'kanban';
   if (typeof value === 'string') return c.fail(path, 'is not a workflow (use "kanban" or an object with statuses and transitions)');
   const wf = c.obj(value, path);
+  if ('kanban' in wf) return parseKanban(wf, path, c);
   c.known(wf, path, ['statuses', 'initial', 'transitions']);
   const names = new Set<string>();
   const statuses = c.arr(wf.statuses, `${path}.statuses`).map((s, i) => {
@@ -259,9 +303,10 @@ function parseWorkflow(value: unknown, path: string, c: Checks): 'kanban' | Work
   const transitions = c.arr(wf.transitions ?? [], `${path}.transitions`).map((t, i) => {
     const tp = `${path}.transitions[${i}]`;
     const tr = c.obj(t, tp);
-    c.known(tr, tp, ['name', 'from', 'to']);
+    c.known(tr, tp, ['name', 'from', 'to', 'only']);
     const from = tr.from === undefined ? undefined : c.arr(tr.from, `${tp}.from`).map((f, fi) => status(f, `${tp}.from[${fi}]`));
-    return { name: c.str(tr.name, `${tp}.name`), ...(from ? { from } : {}), to: status(tr.to, `${tp}.to`) };
+    const only = tr.only === undefined ? undefined : parseOnly(tr.only, `${tp}.only`, c);
+    return { name: c.str(tr.name, `${tp}.name`), ...(from ? { from } : {}), to: status(tr.to, `${tp}.to`), ...(only ? { only } : {}) };
   });
   return { statuses, ...(initial ? { initial } : {}), transitions };
 }

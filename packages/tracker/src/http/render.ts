@@ -141,7 +141,7 @@ export function renderComment(caller: Caller, issue: Issue, comment: Comment, au
   return JSON.parse(commentJson(caller, issue, comment, author)) as Static<typeof CommentSchema>;
 }
 
-export function renderTransition(caller: Caller, t: WorkflowTransition, to: Status) {
+export function renderTransition(caller: Caller, t: WorkflowTransition, to: Status, available = true) {
   return {
     id: t.id,
     name: t.name,
@@ -149,7 +149,7 @@ export function renderTransition(caller: Caller, t: WorkflowTransition, to: Stat
     hasScreen: false,
     isGlobal: t.from === null,
     isInitial: false,
-    isAvailable: true,
-    isConditional: false,
+    isAvailable: available,
+    isConditional: t.only !== undefined,
   };
 }

@@ -105,10 +105,21 @@ export function projectsRepository({ kysely, prepare }: StoreContext) {
 
     roleOf,
 
-    async upsertMember(tx: Tx, projectId: number, userId: number, role: string): Promise<void> {
+    /** Adds the member or sets its role; true when that changed anything. */
+    async upsertMember(tx: Tx, projectId: number, userId: number, role: string): Promise<boolean> {
       const current = await roleOf(projectId, userId, tx);
       if (current === undefined) await tx.insertInto('members').values({ project_id: projectId, user_id: userId, role }).execute();
       else if (current !== role) await tx.updateTable('members').set({ role }).where('project_id', '=', projectId).where('user_id', '=', userId).execute();
+      return current !== role;
+    },
+
+    /** Moves the version of every issue of the project (each issue's compare-and-set then fails once for a writer that read it before). */
+    async touchIssues(tx: Tx, projectId: number): Promise<void> {
+      await tx
+        .updateTable('issues')
+        .set((eb) => ({ version: eb('version', '+', 1) }))
+        .where('project_id', '=', projectId)
+        .execute();
     },
 
     // --- statuses (a site's, named by its projects' workflows) ---

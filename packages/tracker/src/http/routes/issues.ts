@@ -5,7 +5,8 @@ import { ApiError } from '../../domain/errors.js';
 import { COMMENT_PAGE_MAX } from '../../domain/limits.js';
 import { assignIssue, createIssue, deleteIssue, doTransition, editIssue } from '../../domain/issues.js';
 import type { Tracker } from '../../domain/tracker.js';
-import { availableTransitions } from '../../domain/workflow.js';
+import { standingOf } from '../../domain/conditions.js';
+import { satisfies, transitionsFrom } from '../../domain/workflow.js';
 import { callerOf } from '../context.js';
 import type { IssueReadCache } from '../issue-read-cache.js';
 import { readIssueView, sendJsonText } from '../issue-view.js';
@@ -157,8 +158,16 @@ function commentsAndWorkflow(app: TypedApp, tracker: Tracker): void {
       const workflow = tracker.workflowOf(access.project);
       const current = await tracker.statusById(caller.site.id, access.issue.status_id);
       const only = request.query.transitionId;
-      const list = availableTransitions(workflow, current.name).filter((t) => only === undefined || t.id === only);
-      const transitions = await Promise.all(list.map(async (t) => renderTransition(caller, t, await tracker.statusByName(caller.site.id, t.to))));
+      // spec §3 rule 5: a transition whose condition the caller fails is left out, or shown with
+      // isAvailable false when asked for (the vendor's includeUnavailableTransitions).
+      const standing = await standingOf(tracker, caller, access.project, access.role);
+      const list = transitionsFrom(workflow, current.name)
+        .filter((t) => only === undefined || t.id === only)
+        .map((t) => ({ t, available: satisfies(t, standing) }))
+        .filter((x) => x.available || isTrue(request.query.includeUnavailableTransitions));
+      const transitions = await Promise.all(
+        list.map(async ({ t, available }) => renderTransition(caller, t, await tracker.statusByName(caller.site.id, t.to), available)),
+      );
       return { expand: 'transitions', transitions };
     },
   );

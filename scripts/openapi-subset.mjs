@@ -35,6 +35,7 @@ export const KEEP = {
   '/issue/{issueIdOrKey}': ['get', 'put', 'delete'],
   '/issue/{issueIdOrKey}/editmeta': ['get'],
   '/issue/{issueIdOrKey}/comment': ['get', 'post'],
+  '/issue/{issueIdOrKey}/comment/{id}': ['get'],
   '/issue/{issueIdOrKey}/assignee': ['put'],
   '/issue/{issueIdOrKey}/transitions': ['get', 'post'],
   '/search/jql': ['get', 'post'],

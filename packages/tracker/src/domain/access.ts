@@ -1,6 +1,4 @@
 import type { IssueRef, IssueRow, IssueWithProject, ProjectRow } from '../store/store.js';
-import { COMMENT_PAGE_MAX } from './limits.js';
-import type { CommentRows } from './model.js';
 import { ApiError, forbidden, issueNotFound } from './errors.js';
 import { parseIssueKey, rowIdOf } from './ids.js';
 import { can, type Action, type ProjectRole } from './permissions.js';
@@ -13,43 +11,35 @@ export interface IssueAccess {
   role: ProjectRole;
   /** Known when the issue was read with its project (findIssue); undefined: not known, ask. */
   hasSubtasks?: boolean;
-  /** Its first COMMENT_PAGE_MAX comments, oldest first, with the total, when they were read with it (findIssue's `withComments`). */
-  firstComments?: CommentRows;
 }
 
 /**
  * Finds an issue by key or id and checks the caller may browse it. Missing and not permitted
  * look the same (404): the tracker masks a refusal on read (spec §7).
  */
-export async function findIssue(tracker: Tracker, caller: Caller, idOrKey: string, withComments = false): Promise<IssueAccess> {
+export async function findIssue(tracker: Tracker, caller: Caller, idOrKey: string): Promise<IssueAccess> {
   const ref = issueRef(caller, idOrKey);
   if (!ref) throw issueNotFound();
-  // The issue, its project and the caller's role there come from one read; for a view that shows
-  // them, its first comments too where that saves a round trip (store.issues.view: PostgreSQL).
-  if (withComments) {
-    const found = await storeOf(tracker).issues.view(ref, caller.user.id, COMMENT_PAGE_MAX);
-    return { ...accessOf(caller, found), firstComments: found?.comments };
-  }
+  // The issue, its project and the caller's role there come from one read.
   return accessOf(caller, await storeOf(tracker).issues.withProject(ref, caller.user.id));
 }
 
-/** findIssue at once, without waiting, where the store can read so (Store.readsNow; ask it first). */
-export function findIssueNow(tracker: Tracker, caller: Caller, idOrKey: string): IssueAccess {
-  const ref = issueRef(caller, idOrKey);
-  return accessOf(caller, ref && storeOf(tracker).issues.withProjectNow(ref, caller.user.id));
-}
-
 /** Where the issue named by a key (on the caller's site) or a row id is; undefined when it is neither. */
-function issueRef(caller: Caller, idOrKey: string): IssueRef | undefined {
+export function issueRef(caller: Caller, idOrKey: string): IssueRef | undefined {
   const key = parseIssueKey(idOrKey);
   if (key) return { siteId: caller.site.id, projectKey: key.projectKey, number: key.number };
   const rowId = rowIdOf(idOrKey);
   return rowId === null ? undefined : { id: rowId };
 }
 
+/** spec §7: the caller may browse an issue of its own site in a project where it has a role; any other is as if missing. */
+export function visibleTo(caller: Caller, found: { project: ProjectRow; role: string | undefined }): boolean {
+  return found.project.site_id === caller.site.id && !!found.role;
+}
+
 /** The issue found, if the caller may browse it: missing and not permitted look the same (404). */
 function accessOf(caller: Caller, found: IssueWithProject | undefined): IssueAccess {
-  if (!found || found.project.site_id !== caller.site.id || !found.role) throw issueNotFound();
+  if (!found || !visibleTo(caller, found)) throw issueNotFound();
   return { issue: found.issue, project: found.project, role: found.role as ProjectRole, hasSubtasks: found.hasSubtasks };
 }
 

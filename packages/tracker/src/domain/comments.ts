@@ -37,6 +37,19 @@ export async function addComment(
 const commentNotFound = (id: string) => notFound(`Can not find a comment for the id: ${/^\d{1,15}$/.test(id) ? id : '(not a comment id)'}.`);
 
 /**
+ * GET /issue/{key}/comment/{id} (Jira's getComment, spec §4 rule 19): one comment of an issue the
+ * caller may see. An issue it cannot see is 404 as everywhere (spec §7); so is a comment id that is
+ * not one of this issue's, whether it names another issue's comment or none.
+ */
+export async function getComment(tracker: Tracker, caller: Caller, idOrKey: string, commentId: string): Promise<{ access: IssueAccess; comment: Comment }> {
+  const access = await findIssue(tracker, caller, idOrKey);
+  const rowId = rowIdOf(commentId);
+  const comment = rowId === null ? undefined : await storeOf(tracker).comments.one(access.issue.id, rowId);
+  if (!comment) throw commentNotFound(commentId);
+  return { access, comment };
+}
+
+/**
  * PUT /issue/{key}/comment/{id} (Jira's updateComment): a new ADF body for a comment, by its
  * author only (who must still be allowed to comment on the issue). An issue the caller cannot
  * see is 404, as everywhere (spec §7); so is a comment id that is not one of this issue's.

@@ -1,3 +1,4 @@
+import { after, type Maybe } from '../maybe.js';
 import type { ProjectRow, SiteRow, StatusRow, Store, UserRow } from '../store/store.js';
 import { ApiError } from './errors.js';
 import { STORE, type HoldsStore } from './store-access.js';
@@ -87,14 +88,6 @@ export class Tracker implements HoldsStore {
 
   private get store(): Store {
     return this[STORE];
-  }
-
-  /**
-   * True when the `…Now` reads can run (Store.readsNow): SQLite with no transaction open on its
-   * connection, until the caller next waits for something. Always false on PostgreSQL.
-   */
-  get readsNow(): boolean {
-    return this[STORE].readsNow;
   }
 
   /** SQLite: a number that changes whenever anyone commits (Store.dataVersion); undefined on PostgreSQL. */
@@ -208,24 +201,17 @@ export class Tracker implements HoldsStore {
     return { user, kind: match.kind, scopes: match.kind === 'scoped' ? (JSON.parse(match.scopes) as string[]) : [] };
   }
 
-  /** Users by row id (unknown ids are left out); rows read in the last few seconds are reused. */
-  async users(ids: readonly number[]): Promise<Map<number, UserRow>> {
-    const { found, missing, now } = this.rememberedUsers(ids);
-    if (missing.length > 0) this.rememberUsers(found, await this.store.users.byIds(missing), now);
-    return found;
-  }
-
   /**
-   * `users` at once, where the store can read so (readsNow; ask it first); undefined when
-   * the rows it would have to read cannot be read at once (a long list: ask `users`).
+   * Users by row id (unknown ids are left out); rows read in the last few seconds are reused. At
+   * once when every one is remembered or the store reads at once (store/prepared.ts, Prepared.rows).
    */
-  usersNow(ids: readonly number[]): Map<number, UserRow> | undefined {
+  users(ids: readonly number[]): Maybe<Map<number, UserRow>> {
     const { found, missing, now } = this.rememberedUsers(ids);
     if (missing.length === 0) return found;
-    const read = this.store.users.byIdsNow(missing);
-    if (!read) return undefined;
-    this.rememberUsers(found, read, now);
-    return found;
+    return after(this.store.users.byIds(missing), (read) => {
+      this.rememberUsers(found, read, now);
+      return found;
+    });
   }
 
   /** The users of `ids` remembered and still fresh, and the ids to read. */

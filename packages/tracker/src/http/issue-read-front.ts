@@ -3,7 +3,7 @@ import type { AddressForm, Tracker } from '../domain/tracker.js';
 import { makeCaller } from './context.js';
 import { hasDuplicateHost } from './host.js';
 import { ISSUE_READ, type IssueReadCache } from './issue-read-cache.js';
-import { readIssueView, readIssueViewNow, type IssueViewParams } from './issue-view.js';
+import { readIssueView, type IssueViewParams } from './issue-view.js';
 import { IssueParams, IssueViewQuery } from './schemas/issues.js';
 import { guardFor, parseQuery } from './validation.js';
 
@@ -19,10 +19,10 @@ const CONTENT_TYPE = 'application/json; charset=utf-8';
  * issue the caller may see. That is nearly every read, and Fastify's routing, hooks and reply
  * machinery cost more CPU than the read itself (bench/ab-read.mjs; the figures are in
  * bench/RESULTS.md). The reply is the route's own: the same schema validators (validation.ts),
- * the same view (issue-view.ts: `readIssueView`, or `readIssueViewNow`, its reads done at once), the
- * same headers. On SQLite with no transaction open on the connection, the reads are done at once
- * and the reply sent within the request's own turn of the event loop, as a bare node:http server
- * does; otherwise (PostgreSQL, a transaction in progress) the view is read waiting as the route does.
+ * the same call for the view (issue-view.ts: `readIssueView`), the same headers. That call answers
+ * at once where the store reads at once (SQLite with no transaction open on the connection): the
+ * reply is then sent within the request's own turn of the event loop, as a bare node:http server
+ * does; otherwise (PostgreSQL, a transaction in progress) it is a promise, and the reply follows it.
  *
  * Everything else goes on to Fastify untouched, which answers it as it always did: another route
  * or method, a body on the GET, a site or credential not known yet (the full sign-in check), a
@@ -82,19 +82,17 @@ export class IssueReadFront {
     // The data version the reply is rendered from, when the cache will keep it (a key read lately).
     const version = cache && key !== undefined ? cache.admit(key) : undefined;
     const caller = makeCaller(site, user, form, (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http', headers.host ?? '');
-    // SQLite with no transaction open: read and answer at once, within this turn, as a bare server would.
-    if (tracker.readsNow) {
-      let body: string | undefined;
-      try {
-        body = readIssueViewNow(tracker, caller, issue, params);
-      } catch {
-        // A refusal (the 404 of a missing or hidden issue) is the route's to answer, in its shape.
-        return next(req, res);
-      }
-      if (body !== undefined) return this.answer(res, body, key, version);
+    let body: string | Promise<string>;
+    try {
+      body = readIssueView(tracker, caller, issue, params);
+    } catch {
+      // A refusal (the 404 of a missing or hidden issue) is the route's to answer, in its shape.
+      return next(req, res);
     }
-    readIssueView(tracker, caller, issue, params).then(
-      (body) => this.answer(res, body, key, version),
+    // Read at once (SQLite with no transaction open): answered within this turn, as a bare server would.
+    if (typeof body === 'string') return this.answer(res, body, key, version);
+    body.then(
+      (text) => this.answer(res, text, key, version),
       () => next(req, res),
     );
   }

@@ -1,11 +1,10 @@
 import type { FastifyReply } from 'fastify';
-import { findIssue, findIssueNow, type IssueAccess } from '../domain/access.js';
 import { ALL_FIELDS, FIELD_META, selectFields, type FieldName, type FieldSchema } from '../domain/fields.js';
 import { jiraDate, publicId } from '../domain/ids.js';
-import type { CommentRows, Issue, Status, User } from '../domain/model.js';
-import { commentsOf, firstCommentsNow, parentOf, parentOfNow, subtasksOf, subtasksOfNow } from '../domain/related.js';
-import { COMMENT_PAGE_MAX } from '../domain/limits.js';
+import { viewIssue, type IssueView } from '../domain/issue-view.js';
+import type { Issue } from '../domain/model.js';
 import type { Caller, Tracker } from '../domain/tracker.js';
+import { after, type Maybe } from '../maybe.js';
 import { commaList } from './params.js';
 import { commentJson, issueSelf, issueTypeJson, renderProject, statusJson, userDetailsJson } from './render.js';
 
@@ -25,125 +24,21 @@ type TextReply = FastifyReply<any, any, any, any, any, any, any, any>;
 
 const EXPAND = 'renderedFields,names,schema,operations,editmeta,changelog,versionedRepresentations';
 
-/** The people an issue's selected fields name (comment authors aside). */
-export function peopleOf(issue: Issue, fields: ReadonlySet<FieldName>): number[] {
-  const ids: number[] = [];
-  if (fields.has('assignee') && issue.assignee_id !== null) ids.push(issue.assignee_id);
-  if (fields.has('reporter')) ids.push(issue.reporter_id);
-  if (fields.has('creator')) ids.push(issue.creator_id);
-  return ids;
-}
-
 /** An issue rendered as JSON text, and the fields it carries (`parent` only when there is one). */
 export interface IssueJson {
   text: string;
   present: FieldName[];
 }
 
-/** What an issue's view shows beside the issue itself, read before it is rendered (`gather`, `gatherNow`). */
-interface Related {
-  subtasks: readonly Issue[];
-  parent: Issue | undefined;
-  comments: CommentRows | undefined;
-  /** The people the view names (`peopleOf` and comment authors). */
-  users: ReadonlyMap<number, User> | undefined;
-  /** The statuses it shows, by id (`statusIdsOf`). */
-  statuses: ReadonlyMap<number, Status>;
-}
-
-const NO_ISSUES: readonly Issue[] = [];
-
-/** The people a view names that `known` does not hold. */
-function peopleToRead(issue: Issue, fields: ReadonlySet<FieldName>, comments: CommentRows | undefined, known: ReadonlyMap<number, User> | undefined): number[] {
-  const ids = peopleOf(issue, fields);
-  for (const c of comments?.rows ?? []) ids.push(c.author_id);
-  return known ? ids.filter((id) => !known.has(id)) : ids;
-}
-
-/** `known` and the users read, in one map. */
-function withKnown(read: Map<number, User>, known: ReadonlyMap<number, User> | undefined): Map<number, User> {
-  if (known) for (const [id, u] of known) read.set(id, u);
-  return read;
-}
-
-/** The statuses a view shows: the issue's, its parent's and its sub-tasks' (links always carry one). */
-function statusIdsOf(issue: Issue, fields: ReadonlySet<FieldName>, parent: Issue | undefined, subtasks: readonly Issue[]): number[] {
-  const ids = fields.has('status') ? [issue.status_id] : [];
-  if (parent) ids.push(parent.status_id);
-  for (const row of subtasks) ids.push(row.status_id);
-  return ids;
-}
-
 /**
- * The rows a view needs, read only when a selected field needs them; `known` holds people already
- * read (a search page reads everyone its issues name in one query).
+ * An issue as GET /issue answers it, with only the selected fields, as JSON text, from its view
+ * (domain/issue-view.ts): no reads, no waiting, the same for the route, the read front and a
+ * search page. Stored ADF is spliced in as it is and the parts that depend only on the site
+ * address (statuses, issue types, people) are serialised once (render.ts), since a read is mostly
+ * rendering.
  */
-async function gather(
-  tracker: Tracker,
-  caller: Caller,
-  access: IssueAccess,
-  fields: ReadonlySet<FieldName>,
-  known?: ReadonlyMap<number, User>,
-): Promise<Related> {
-  const { issue } = access;
-  const subtasks = fields.has('subtasks') ? await subtasksOf(tracker, access) : NO_ISSUES;
-  const parent = fields.has('parent') ? await parentOf(tracker, issue) : undefined;
-  const comments = !fields.has('comment')
-    ? undefined
-    : (access.firstComments ?? (await commentsOf(tracker, issue, { startAt: 0, maxResults: COMMENT_PAGE_MAX, descending: false })));
-  const unknown = peopleToRead(issue, fields, comments, known);
-  const users = unknown.length > 0 ? withKnown(await tracker.users(unknown), known) : known;
-  // Statuses are nearly always known already: no wait for them then.
-  const statuses = new Map<number, Status>();
-  for (const id of statusIdsOf(issue, fields, parent, subtasks)) {
-    if (!statuses.has(id)) statuses.set(id, tracker.knownStatus(caller.site.id, id) ?? (await tracker.statusById(caller.site.id, id)));
-  }
-  return { subtasks, parent, comments, users, statuses };
-}
-
-/**
- * `gather` at once, without waiting, where the store can read so (Tracker.readsNow; ask it
- * first); undefined when something must be read that cannot be read at once (a status not read
- * yet, a long list of people): then `gather`.
- */
-function gatherNow(tracker: Tracker, caller: Caller, access: IssueAccess, fields: ReadonlySet<FieldName>): Related | undefined {
-  const { issue } = access;
-  const subtasks = fields.has('subtasks') ? subtasksOfNow(tracker, access) : NO_ISSUES;
-  const parent = fields.has('parent') ? parentOfNow(tracker, issue) : undefined;
-  const statuses = new Map<number, Status>();
-  for (const id of statusIdsOf(issue, fields, parent, subtasks)) {
-    const status = tracker.knownStatus(caller.site.id, id);
-    if (!status) return undefined;
-    statuses.set(id, status);
-  }
-  const comments = fields.has('comment') ? firstCommentsNow(tracker, issue, COMMENT_PAGE_MAX) : undefined;
-  const unknown = peopleToRead(issue, fields, comments, undefined);
-  const users = unknown.length > 0 ? tracker.usersNow(unknown) : undefined;
-  if (unknown.length > 0 && !users) return undefined;
-  return { subtasks, parent, comments, users, statuses };
-}
-
-/**
- * An issue as GET /issue answers it, with only the selected fields, as JSON text: stored ADF is
- * spliced in as it is and the parts that depend only on the site address (statuses, issue types,
- * people) are serialised once (render.ts), since a read is mostly rendering. Related rows
- * (people, parent, sub-tasks, comments) are read only when a selected field needs them; `known`
- * holds people already read (a search page reads everyone its issues name in one query).
- */
-export async function renderIssue(
-  tracker: Tracker,
-  caller: Caller,
-  access: IssueAccess,
-  fields: ReadonlySet<FieldName>,
-  known?: ReadonlyMap<number, User>,
-): Promise<IssueJson> {
-  return issueText(caller, access, fields, await gather(tracker, caller, access, fields, known));
-}
-
-/** The view's JSON text from the rows read (`Related`): no reads, no waiting. */
-function issueText(caller: Caller, access: IssueAccess, fields: ReadonlySet<FieldName>, related: Related): IssueJson {
-  const { issue, project } = access;
-  const { subtasks, parent, comments, users, statuses } = related;
+export function issueJson(caller: Caller, view: IssueView, fields: ReadonlySet<FieldName>): IssueJson {
+  const { issue, project, subtasks, parent, comments, users, statuses } = view;
   const person = (id: number | null) => {
     const u = id === null ? undefined : users?.get(id);
     return u ? userDetailsJson(caller, u) : 'null';
@@ -229,24 +124,14 @@ export function fieldsMeta(
   };
 }
 
-/** GET /issue/{issueIdOrKey}'s reply as JSON text, for the route and the front (http/issue-read-front.ts) alike. */
-export async function readIssueView(tracker: Tracker, caller: Caller, idOrKey: string, q: IssueViewParams): Promise<string> {
-  const fields = fieldsOf(q.fields);
-  // Its first comments come with the issue when the view shows them (one round trip on PostgreSQL).
-  const access = await findIssue(tracker, caller, idOrKey, fields.has('comment'));
-  return viewText(issueText(caller, access, fields, await gather(tracker, caller, access, fields)), q);
-}
-
 /**
- * `readIssueView` at once, without waiting, where the store can read so (Tracker.readsNow;
- * ask it first): the same reads and the same text. Undefined when something must be read that
- * cannot be read at once (see gatherNow): then `readIssueView`. Throws its errors (a 404) as it does.
+ * GET /issue/{issueIdOrKey}'s reply as JSON text, for the route and the front (http/issue-read-front.ts)
+ * alike: at once where the store reads at once (SQLite outside a transaction), else a promise. A
+ * refusal (the 404 of a missing or hidden issue) is thrown, or rejects, the same way.
  */
-export function readIssueViewNow(tracker: Tracker, caller: Caller, idOrKey: string, q: IssueViewParams): string | undefined {
+export function readIssueView(tracker: Tracker, caller: Caller, idOrKey: string, q: IssueViewParams): Maybe<string> {
   const fields = fieldsOf(q.fields);
-  const access = findIssueNow(tracker, caller, idOrKey);
-  const related = gatherNow(tracker, caller, access, fields);
-  return related && viewText(issueText(caller, access, fields, related), q);
+  return after(viewIssue(tracker, caller, idOrKey, fields), (view) => viewText(issueJson(caller, view, fields), q));
 }
 
 /** The view's query parameters the renderer reads (http/schemas/issues.ts, IssueViewQuery). */

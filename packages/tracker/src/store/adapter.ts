@@ -1,7 +1,8 @@
 import type { CreateTableBuilder, Kysely, Transaction } from 'kysely';
 import type { Dialect } from './db.js';
 import type { Prepare, Prepared } from './prepared.js';
-import type { CommentRow, IssueRef, IssueRow, IssueView, IssueWithProject, NewIssue } from './rows.js';
+import type { Maybe } from '../maybe.js';
+import type { CommentRow, IssueRef, IssueRow, IssueWithComments, IssueWithProject, NewIssue } from './rows.js';
 import type { Database, Tx } from './schema.js';
 
 /**
@@ -10,7 +11,9 @@ import type { Database, Tx } from './schema.js';
  * from its query builder. The aggregates (sites.ts, users.ts, projects.ts, issues.ts,
  * comments.ts) write each query once for both and ask the adapter only what differs: how a write
  * commits (SQLite's group commit, a PostgreSQL transaction), how a row is held against other
- * writers, how processes starting together take turns, and which reads share a round trip.
+ * writers, how processes starting together take turns, and which reads share a round trip. Whether a read runs at once or waits is the dialect's too:
+ * SQLite's connection reads at once outside a transaction (Db.readNow), so a read written over
+ * Prepared.rows (a Maybe, ../maybe.ts) is synchronous there and a promise on PostgreSQL.
  */
 export interface StoreAdapter {
   readonly dialect: Dialect;
@@ -32,10 +35,12 @@ export interface StoreAdapter {
    */
   createIssue(issue: NewIssue, keyPrefix: string): Promise<IssueRow>;
   /**
-   * What the issue view reads: the issue with its project (`plain`, the aggregate's own read) and,
-   * where it saves a round trip, its first `commentPage` comments with their total.
+   * The issue view's first read (Issues.withFirstComments): the issue with its project (`plain`,
+   * the aggregate's own read) and, where it saves a round trip, its first `commentPage` comments
+   * (0: none shown) with their total. SQLite's is the plain read, at once outside a transaction
+   * (Prepared.rows); PostgreSQL's one statement, a promise.
    */
-  issueView(ref: IssueRef, userId: number, commentPage: number, plain: () => Promise<IssueWithProject | undefined>): Promise<IssueView | undefined>;
+  issueView(ref: IssueRef, userId: number, commentPage: number, plain: () => Maybe<IssueWithProject | undefined>): Maybe<IssueWithComments | undefined>;
   /** Runs an issue's compare-and-set update (Issues.update) in `tx`: the id of the row written, if any. */
   updateIssue(tx: Tx, query: Prepared<unknown[], { id: number }>, args: unknown[]): Promise<boolean>;
   /**

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
+import { after, type Maybe } from '../maybe.js';
 import type { StoreContext } from './adapter.js';
 import type { Prepared } from './prepared.js';
 import type { CommentRow, CommentRows } from './rows.js';
@@ -104,27 +105,21 @@ export function commentsRepository({ kysely, prepare, adapter }: StoreContext) {
       return adapter.updateComment(issueId, id, authorId, body, now);
     },
 
-    /** The first `size` comments, oldest first, and the total, at once (Store.readsNow): ofIssue's first page. */
-    firstNow(issueId: number, size: number): CommentRows {
-      const first = firstComments(size);
-      const rows = size === 0 ? [] : first ? first.allNow(issueId) : q.ascending.allNow(issueId, size, 0);
-      if (rows.length < size) return { total: rows.length, rows };
-      return { total: Number(q.count.allNow(issueId)[0]?.n ?? 0), rows };
-    },
-
-    /** One page of an issue's comments, oldest first unless `descending`, with the total. */
-    async ofIssue(issueId: number, opts: { startAt: number; maxResults: number; descending: boolean }, tx: Tx = kysely): Promise<CommentRows> {
+    /** One page of an issue's comments, oldest first unless `descending`, with the total (at once where it can: Prepared.rows). */
+    ofIssue(issueId: number, opts: { startAt: number; maxResults: number; descending: boolean }, tx: Tx = kysely): Maybe<CommentRows> {
       const first = opts.startAt === 0 && !opts.descending ? firstComments(opts.maxResults) : undefined;
-      const rows =
+      const page =
         opts.maxResults === 0
           ? []
           : first
-            ? await first.all(tx, issueId)
-            : await (opts.descending ? q.descending : q.ascending).all(tx, issueId, opts.maxResults, opts.startAt);
-      // A first page that is not full holds every comment: its length is the total, no count needed.
-      if (opts.startAt === 0 && rows.length < opts.maxResults) return { total: rows.length, rows };
-      const count = await q.count.first(tx, issueId);
-      return { total: Number(count?.n ?? 0), rows };
+            ? first.rows(tx, issueId)
+            : (opts.descending ? q.descending : q.ascending).rows(tx, issueId, opts.maxResults, opts.startAt);
+      return after(page, (rows) =>
+        // A first page that is not full holds every comment: its length is the total, no count needed.
+        opts.startAt === 0 && rows.length < opts.maxResults
+          ? { total: rows.length, rows }
+          : after(q.count.row(tx, issueId), (count) => ({ total: Number(count?.n ?? 0), rows })),
+      );
     },
   };
 }

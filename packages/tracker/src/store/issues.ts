@@ -1,7 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
+import { after, type Maybe } from '../maybe.js';
 import type { StoreContext } from './adapter.js';
 import type { Prepare, Prepared } from './prepared.js';
-import type { IssuePatch, IssueRef, IssueRow, IssueView, IssueWithProject, NewIssue } from './rows.js';
+import type { IssuePatch, IssueRef, IssueRow, IssueWithComments, IssueWithProject, NewIssue } from './rows.js';
 import type { Database, Tx } from './schema.js';
 
 /** The issues: created with their project's next key, read with their project, updated by compare-and-set, held and deleted. */
@@ -139,13 +140,13 @@ export function issuesRepository({ kysely, prepare, adapter }: StoreContext) {
   const q = statements(prepare);
   const patches = new Map<string, Prepared<unknown[], { id: number }>>();
 
-  /** One read for the common case of every request on an issue: the issue, its project, the caller's role. */
-  async function withProject(ref: IssueRef, userId: number): Promise<IssueWithProject | undefined> {
+  /** One read for the common case of every request on an issue: the issue, its project, the caller's role (at once where it can: Prepared.rows). */
+  function withProject(ref: IssueRef, userId: number): Maybe<IssueWithProject | undefined> {
     const row =
       'id' in ref
-        ? await q.withProjectById.first(kysely, userId, ref.id)
-        : await q.withProjectByKey.first(kysely, userId, ref.siteId, ref.projectKey.toUpperCase(), ref.number);
-    return splitJoined(row);
+        ? q.withProjectById.row(kysely, userId, ref.id)
+        : q.withProjectByKey.row(kysely, userId, ref.siteId, ref.projectKey.toUpperCase(), ref.number);
+    return after(row, splitJoined);
   }
 
   /** The update of these columns, compiled once per set of columns (a few sets are kept). */
@@ -175,40 +176,23 @@ export function issuesRepository({ kysely, prepare, adapter }: StoreContext) {
       return adapter.createIssue(issue, `${projectKey}-`);
     },
 
-    byId(id: number, tx: Tx = kysely): Promise<IssueRow | undefined> {
-      return q.byId.first(tx, id);
-    },
-
-    /** byId at once (Store.readsNow). */
-    byIdNow(id: number): IssueRow | undefined {
-      return q.byId.allNow(id)[0];
+    byId(id: number, tx: Tx = kysely): Maybe<IssueRow | undefined> {
+      return q.byId.row(tx, id);
     },
 
     withProject,
 
-    /** withProject at once (Store.readsNow). */
-    withProjectNow(ref: IssueRef, userId: number): IssueWithProject | undefined {
-      const rows =
-        'id' in ref ? q.withProjectById.allNow(userId, ref.id) : q.withProjectByKey.allNow(userId, ref.siteId, ref.projectKey.toUpperCase(), ref.number);
-      return splitJoined(rows[0]);
-    },
-
     /**
      * withProject and, where each statement is a round trip (PostgreSQL), the issue's first
-     * `commentPage` comments, oldest first, with their total, in the same statement: what the
-     * issue view reads (StoreAdapter.issueView). Without `comments` the view reads them once it may.
+     * `commentPage` comments (0: none), oldest first, with their total, in the same statement: the
+     * issue view's first read (StoreAdapter.issueView, views.ts).
      */
-    view(ref: IssueRef, userId: number, commentPage: number): Promise<IssueView | undefined> {
+    withFirstComments(ref: IssueRef, userId: number, commentPage: number): Maybe<IssueWithComments | undefined> {
       return adapter.issueView(ref, userId, commentPage, () => withProject(ref, userId));
     },
 
-    subtasksOf(parentId: number, tx: Tx = kysely): Promise<IssueRow[]> {
-      return q.subtasksOf.all(tx, parentId);
-    },
-
-    /** subtasksOf at once (Store.readsNow). */
-    subtasksOfNow(parentId: number): IssueRow[] {
-      return q.subtasksOf.allNow(parentId);
+    subtasksOf(parentId: number, tx: Tx = kysely): Maybe<IssueRow[]> {
+      return q.subtasksOf.rows(tx, parentId);
     },
 
     /**

@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import { after, type Maybe } from '../maybe.js';
 import type { Db, RunNow } from './db.js';
 import type { Database, Tx } from './schema.js';
 
@@ -53,6 +54,11 @@ export class Prepared<A extends unknown[], R> {
         return Promise.reject(e instanceof Error ? e : new Error(String(e)));
       }
     }
+    return this.queued(db, compiled, parameters);
+  }
+
+  /** Runs through Kysely, in its turn on the connection (a transaction's, or a pooled one). */
+  private queued(db: Tx, compiled: CompiledQuery<R>, parameters: readonly unknown[]): Promise<QueryResult<R>> {
     return db.executeQuery<R>({ query: compiled.query, queryId: compiled.queryId, sql: compiled.sql, parameters });
   }
 
@@ -66,17 +72,21 @@ export class Prepared<A extends unknown[], R> {
   }
 
   /**
-   * SQLite, outside a transaction (Store.readsNow): the read's rows, read at once. Throws when it
-   * cannot run so (PostgreSQL, a transaction open, a statement that writes): ask readsNow first.
+   * The read's rows, at once where the store's connection can read at once (SQLite outside a
+   * transaction: Db.readNow), else a promise (PostgreSQL, a transaction open, `db` a transaction):
+   * a read of several statements written over these (maybe.ts) is then synchronous end to end on
+   * SQLite and waits for each statement on PostgreSQL, from one piece of code.
    */
-  allNow(...args: A): R[] {
+  rows(db: Tx, ...args: A): Maybe<R[]> {
     const compiled = this.compiled ?? this.compile();
-    const rows = this.readNow?.(
-      compiled.sql,
-      this.sources.map((s) => ('arg' in s ? args[s.arg] : s.value)),
-    );
-    if (!rows) throw new Error('a read was asked to run at once where it cannot (ask Store.readsNow first)');
-    return rows as R[];
+    const parameters = this.sources.map((s) => ('arg' in s ? args[s.arg] : s.value));
+    const rows = this.readNow && db === this.kysely ? this.readNow(compiled.sql, parameters) : undefined;
+    return rows ? (rows as R[]) : this.queued(db, compiled, parameters).then((result) => result.rows);
+  }
+
+  /** The first of `rows`. */
+  row(db: Tx, ...args: A): Maybe<R | undefined> {
+    return after(this.rows(db, ...args), (rows) => rows[0]);
   }
 
   async all(db: Tx, ...args: A): Promise<R[]> {

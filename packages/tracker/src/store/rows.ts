@@ -48,10 +48,34 @@ export interface IssueWithProject {
   hasSubtasks: boolean;
 }
 
+/** An issue found with its project and the reader's role there, whether it has sub-tasks being known or not. */
+export type IssueFound = Omit<IssueWithProject, 'hasSubtasks'> & { hasSubtasks?: boolean };
+
 /** Where an issue is: its project's key and its number on a site, or its row id. */
 export type IssueRef = { siteId: number; projectKey: string; number: number } | { id: number };
 
-/** What the issue view reads (Issues.view): the issue with its project, and its first comment page where the dialect reads it in the same statement. */
-export interface IssueView extends IssueWithProject {
+/** The issue's first read for its view (Issues.withFirstComments): with its first comment page where the dialect reads it in the same statement. */
+export interface IssueWithComments extends IssueWithProject {
   comments?: CommentRows;
+}
+
+/** What an issue view shows beside the issue, each read only when shown: its sub-tasks, its parent, its first `comments` comments (0: none). */
+export interface ViewWants {
+  subtasks: boolean;
+  parent: boolean;
+  comments: number;
+}
+
+/**
+ * The issue view's read model as the store reads it (Store.issueView, views.ts): the issue with its
+ * project and the reader's role, and what the view shows beside it (ViewWants; what it does not
+ * show is empty).
+ */
+export interface IssueViewRows {
+  issue: IssueRow;
+  project: ProjectRow;
+  role: string | undefined;
+  subtasks: IssueRow[];
+  parent: IssueRow | undefined;
+  comments: CommentRows | undefined;
 }

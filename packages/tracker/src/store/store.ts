@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { StoreAdapter, StoreContext } from './adapter.js';
 import { commentsRepository, type Comments } from './comments.js';
 import type { Db, Dialect } from './db.js';
+import { issueViewReader, type IssueViewReader } from './issue-view.js';
 import { issuesRepository, type Issues } from './issues.js';
 import { migrate } from './migrations.js';
 import { PostgresAdapter } from './postgres/adapter.js';
@@ -17,9 +18,11 @@ export type {
   CommentRow,
   CommentRows,
   IssuePatch,
+  IssueFound,
   IssueRef,
   IssueRow,
-  IssueView,
+  IssueViewRows,
+  IssueWithComments,
   IssueWithProject,
   NewIssue,
   ProjectRow,
@@ -27,6 +30,7 @@ export type {
   StatusRow,
   TokenRow,
   UserRow,
+  ViewWants,
 } from './rows.js';
 
 /** The adapter of a database's dialect: what SQLite and PostgreSQL do differently (adapter.ts). */
@@ -51,6 +55,8 @@ export class Store {
   readonly projects: Projects;
   readonly issues: Issues;
   readonly comments: Comments;
+  /** The issue view's read model, one call at once or waiting (issue-view.ts). */
+  readonly issueView: IssueViewReader;
 
   constructor(private readonly db: Db) {
     this.kysely = db.kysely;
@@ -63,12 +69,13 @@ export class Store {
     this.projects = projectsRepository(context);
     this.issues = issuesRepository(context);
     this.comments = commentsRepository(context);
+    this.issueView = issueViewReader(this.issues, this.comments);
   }
 
   /**
-   * True when the `…Now` reads can run: SQLite with no transaction open on its connection. They
-   * then read at once, synchronously, and stay able to until the caller next waits for something
-   * (only then can a transaction begin). Always false on PostgreSQL.
+   * True when reads run at once (Prepared.rows): SQLite with no transaction open on its
+   * connection, until the caller next waits for something (only then can a transaction begin).
+   * Always false on PostgreSQL.
    */
   get readsNow(): boolean {
     return this.db.readsNow?.() ?? false;

@@ -1,3 +1,4 @@
+import type { Maybe } from '../maybe.js';
 import type { StoreContext } from './adapter.js';
 import { escapeLike, like } from './like.js';
 import type { Prepared } from './prepared.js';
@@ -38,18 +39,12 @@ export function usersRepository({ kysely, prepare }: StoreContext) {
       return q.byAccountId.first(tx, siteId, accountId);
     },
 
-    byIds(ids: number[], tx: Tx = kysely): Promise<UserRow[]> {
-      if (ids.length === 0) return Promise.resolve([]);
-      const unique = [...new Set(ids)];
-      if (unique.length > MAX_PREPARED_IN) return tx.selectFrom('users').selectAll().where('id', 'in', unique).execute();
-      return usersIn(unique.length).all(tx, ...unique);
-    },
-
-    /** byIds at once (Store.readsNow); undefined for a list too long for a kept statement, which only byIds reads. */
-    byIdsNow(ids: number[]): UserRow[] | undefined {
+    /** At once where it can (Prepared.rows), a list longer than the kept statements aside. */
+    byIds(ids: readonly number[], tx: Tx = kysely): Maybe<UserRow[]> {
       if (ids.length === 0) return [];
       const unique = [...new Set(ids)];
-      return unique.length > MAX_PREPARED_IN ? undefined : usersIn(unique.length).allNow(...unique);
+      if (unique.length > MAX_PREPARED_IN) return tx.selectFrom('users').selectAll().where('id', 'in', unique).execute();
+      return usersIn(unique.length).rows(tx, ...unique);
     },
 
     insert(tx: Tx, user: Omit<UserRow, 'id'>): Promise<UserRow> {

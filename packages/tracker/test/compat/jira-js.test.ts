@@ -162,6 +162,18 @@ describe.each(await storeKinds())('jira.js 5.x Version3Client against jst-tracke
     expect(issue.fields.comment.comments.map((c) => c.id)).toEqual([first.id, second.id]);
   });
 
+  it("spec §4 rule 19: getComment reads one comment, with and without expand; another issue's comment id is 404", async () => {
+    const key = await createTask(assigner, 'One comment');
+    const posted = await assigner.issueComments.addComment({ issueIdOrKey: key, comment: adf('Review tally') });
+    const got = await executor.issueComments.getComment({ issueIdOrKey: key, id: posted.id! });
+    expect(got.id).toBe(posted.id);
+    expect(textOf(got.body)).toBe('Review tally');
+    expect(got.author?.accountId).toBe(ids.assigner);
+    expect((await executor.issueComments.getComment({ issueIdOrKey: key, id: posted.id!, expand: 'renderedBody' })).id).toBe(posted.id);
+    const other = await createTask(assigner, 'Another');
+    await expect(executor.issueComments.getComment({ issueIdOrKey: other, id: posted.id! })).rejects.toMatchObject({ status: 404 });
+  });
+
   it('spec §4 endpoint 10 / rule 7: assignIssue to an accountId and to null, confirmed by re-reading', async () => {
     const key = await createTask(assigner, 'Assign me');
     await assigner.issues.assignIssue({ issueIdOrKey: key, accountId: ids.executor });

@@ -21,6 +21,7 @@ const READS = [
   '/user/search',
   '/issue/{k}',
   '/issue/{k}/comment',
+  '/issue/{k}/comment/{p}',
   '/issue/{k}/transitions',
   '/search/jql',
   '/serverInfo',

@@ -135,6 +135,63 @@ describe.each(await storeKinds())('spec §4 comments, users and projects (%s)', 
     });
   });
 
+  describe("spec §4 rule 19: Jira's getComment, GET /issue/{key}/comment/{id}", () => {
+    it('spec §4 rule 19: 200 with the comment as GET …/comment lists it, by key or id, in both address forms; emailAddress only for its author', async () => {
+      const key = await createIssue(t, 'assigner', {});
+      await t.as('assigner').post(`/issue/${key}/comment`, { body: adf('first') });
+      const posted = (await t.as('reviewer').post(`/issue/${key}/comment`, { body: adf('Review tally\nABC-2: APPROVED') })).body;
+      const listed = (await t.as('executor').get(`/issue/${key}/comment`)).body.comments[1];
+      const got = await t.as('executor').get(`/issue/${key}/comment/${posted.id}`);
+      expect(got.status).toBe(200);
+      expect(got.body).toEqual(listed);
+      expect(got.body.body).toEqual(adf('Review tally\nABC-2: APPROVED'));
+      expect('emailAddress' in got.body.author).toBe(false);
+      expect((await t.as('reviewer').get(`/issue/${key}/comment/${posted.id}`)).body.author.emailAddress).toBe(EMAILS.reviewer);
+      const issueId = (await t.as('executor').get(`/issue/${key}?fields=summary`)).body.id;
+      expect((await t.as('executor').get(`/issue/${issueId}/comment/${posted.id}`)).body).toEqual(listed);
+      const site = await t.as('executor', 'site').get(`/issue/${key}/comment/${posted.id}`);
+      expect(site.status).toBe(200);
+      expect(site.body.id).toBe(posted.id);
+      // The vendor's `expand` (renderedBody) is accepted, without effect; a viewer and a read-scoped token may read.
+      expect((await t.as('viewer').get(`/issue/${key}/comment/${posted.id}?expand=renderedBody`)).body).toEqual(listed);
+      expect((await t.as('scopedRead').get(`/issue/${key}/comment/${posted.id}`)).status).toBe(200);
+      // An edit shows in the next read.
+      await t.as('reviewer').put(`/issue/${key}/comment/${posted.id}`, { body: adf('rewritten') });
+      expect((await t.as('executor').get(`/issue/${key}/comment/${posted.id}`)).body.body).toEqual(adf('rewritten'));
+    });
+
+    it("spec §4 rule 19: a comment id that is not one of this issue's is 404 in Jira's words; an issue the caller cannot see is 404 (spec §7), without credentials 401", async () => {
+      const key = await createIssue(t, 'assigner', {});
+      const elsewhere = await createIssue(t, 'assigner', {});
+      const posted = (await t.as('executor').post(`/issue/${key}/comment`, { body: adf('here') })).body;
+      const onOther = await t.as('executor').get(`/issue/${elsewhere}/comment/${posted.id}`);
+      expect(onOther.status).toBe(404);
+      expect(onOther.body.errorMessages).toEqual([`Can not find a comment for the id: ${posted.id}.`]);
+      for (const id of ['99999999', '0', 'abc', '1e3']) {
+        const r = await t.as('executor').get(`/issue/${key}/comment/${id}`);
+        expect(r.status, id).toBe(404);
+        expect(r.body.errorMessages[0]).toMatch(/^Can not find a comment for the id: /);
+      }
+      const hidden = await t.as('outsider').get(`/issue/${key}/comment/${posted.id}`);
+      expect(hidden.status).toBe(404);
+      expect(hidden.body.errorMessages.join(' ')).toMatch(/Issue does not exist or you do not have permission to see it/);
+      const missing = await t.as('executor').get(`/issue/ABC-999999/comment/${posted.id}`);
+      expect(missing.status).toBe(404);
+      expect(missing.body).toEqual(hidden.body);
+      const anonymous = await t.anonymous().get(`/issue/${key}/comment/${posted.id}`);
+      expect(anonymous.status).toBe(401);
+      // A scoped token works through the gateway only (spec §5).
+      expect((await t.as('scopedRead', 'site').get(`/issue/${key}/comment/${posted.id}`)).status).toBe(401);
+    });
+
+    it('spec §4 rule 10: a comment id over 50 characters is 400 naming it; nothing is read', async () => {
+      const key = await createIssue(t, 'assigner', {});
+      const r = await t.as('executor').get(`/issue/${key}/comment/${'1'.repeat(51)}`);
+      expect(r.status).toBe(400);
+      expect(JSON.stringify(r.body)).toMatch(/\bid\b/);
+    });
+  });
+
   describe("Jira's updateComment under races: edits against each other and against a delete end in 200 or 404, never 500", () => {
     it("ten edits at once: each 200, and the comment holds one of them whole; edits racing the issue's delete: 200 or 404", async () => {
       const key = await createIssue(t, 'assigner', {});

@@ -232,18 +232,20 @@ describe.each(await storeKinds())('ARCHITECTURE §17: route schemas (%s)', (kind
       ['/issue/createmeta/:projectIdOrKey/issuetypes/:issueTypeId', ''],
       ['/issue/:issueIdOrKey', '?expand=names,schema'],
       ['/issue/:issueIdOrKey/comment', ''],
+      ['/issue/:issueIdOrKey/comment/:id', '?expand=renderedBody'],
       ['/issue/:issueIdOrKey/transitions', ''],
       ['/issue/:issueIdOrKey/editmeta', ''],
       ['/search/jql', '?jql=project%3DABC&fields=*all&expand=names,schema'],
     ];
-    await t.as('assigner').post(`/issue/${key}/comment`, { body: { type: 'doc', version: 1, content: [] } });
+    const comment = (await t.as('assigner').post(`/issue/${key}/comment`, { body: { type: 'doc', version: 1, content: [] } })).body.id as string;
     const ids: Record<string, string> = { issueIdOrKey: key, projectIdOrKey: 'ABC', idOrName: 'To Do', idOrKey: 'new', id: '10001', issueTypeId: '10001' };
     const covered = new Set<string>();
     for (const [url, query] of reads) {
       const route = routes.find((r) => r.method === 'GET' && r.url === `${PREFIX}${url}`);
       expect(route, url).toBeDefined();
       covered.add(url);
-      const path = url.replace(/:(\w+)/g, (_m, name: string) => (url === '/priority/:id' && name === 'id' ? '3' : ids[name]!));
+      const special: Record<string, string> = { '/priority/:id': '3', '/issue/:issueIdOrKey/comment/:id': comment };
+      const path = url.replace(/:(\w+)/g, (_m, name: string) => (name === 'id' && special[url] !== undefined ? special[url] : ids[name]!));
       const res = await t.as('assigner').get(`${path}${query}`);
       expect(res.status, path).toBe(200);
       const validate = ajv.compile(closed(route!.schema!.response!['200']!));

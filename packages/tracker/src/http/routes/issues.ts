@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { findIssue } from '../../domain/access.js';
-import { addComment, listComments, updateComment } from '../../domain/comments.js';
+import { addComment, getComment, listComments, updateComment } from '../../domain/comments.js';
 import { ApiError } from '../../domain/errors.js';
 import { COMMENT_PAGE_MAX } from '../../domain/limits.js';
 import { assignIssue, createIssue, deleteIssue, doTransition, editIssue } from '../../domain/issues.js';
@@ -13,7 +13,7 @@ import { readIssueView, sendJsonText } from '../issue-view.js';
 import { countOf } from '../params.js';
 import { renderComment, renderCreated, renderTransition } from '../render.js';
 import { isTrue, NoContent, replies } from '../schemas/common.js';
-import { Comment, CommentBody, CommentPage, CommentParams, CommentsQuery } from '../schemas/comments.js';
+import { Comment, CommentBody, CommentPage, CommentParams, CommentQuery, CommentsQuery } from '../schemas/comments.js';
 import {
   AssigneeBody,
   Created,
@@ -103,7 +103,19 @@ function commentsAndWorkflow(app: TypedApp, tracker: Tracker): void {
     },
   );
 
-  // Jira's updateComment: 200 with the comment; only its author may rewrite it
+  // spec §4 rule 19: Jira's getComment, one comment of an issue the caller may see
+  app.get(
+    '/issue/:issueIdOrKey/comment/:id',
+    { config: READ, schema: { params: CommentParams, querystring: CommentQuery, response: replies({ 200: Comment }) } },
+    async (request) => {
+      const caller = callerOf(request);
+      const { access, comment } = await getComment(tracker, caller, request.params.issueIdOrKey, request.params.id);
+      const author = (await tracker.users([comment.author_id])).get(comment.author_id);
+      return renderComment(caller, access.issue, comment, author);
+    },
+  );
+
+  // spec §4 rule 19: Jira's updateComment, 200 with the comment; only its author may rewrite it
   app.put(
     '/issue/:issueIdOrKey/comment/:id',
     { config: WRITE, schema: { params: CommentParams, body: CommentBody, response: replies({ 200: Comment }) } },

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { publicId } from '../../domain/ids.js';
+import { viewIssues } from '../../domain/issue-view.js';
 import { searchIssues, type SearchRequest, type SearchResult } from '../../domain/jql/search.js';
 import type { Caller, Tracker } from '../../domain/tracker.js';
 import { callerOf } from '../context.js';
-import { fieldsMeta, peopleOf, renderIssue, sendJsonText, withMembers, type IssueJson } from '../issue-view.js';
+import { fieldsMeta, issueJson, sendJsonText, withMembers, type IssueJson } from '../issue-view.js';
 import { commaList } from '../params.js';
 import { replies } from '../schemas/common.js';
 import { SearchBody, SearchQuery, SearchResults } from '../schemas/search.js';
@@ -74,7 +75,6 @@ async function respond(tracker: Tracker, caller: Caller, req: SearchRequest, exp
 async function render(tracker: Tracker, caller: Caller, result: SearchResult): Promise<IssueJson[]> {
   const { fields } = result;
   if (fields === null) return result.issues.map((a) => ({ text: JSON.stringify({ id: publicId(a.issue.id) }), present: [] }));
-  // Everyone the page's issues name, in one read rather than one per issue.
-  const known = await tracker.users(result.issues.flatMap((a) => peopleOf(a.issue, fields)));
-  return Promise.all(result.issues.map((a) => renderIssue(tracker, caller, a, fields, known)));
+  // Everyone the page's issues name is read in one go, not per issue (viewIssues).
+  return (await viewIssues(tracker, caller, result.issues, fields)).map((view) => issueJson(caller, view, fields));
 }

@@ -8,6 +8,9 @@ import { User } from './users.js';
 
 export const CommentParams = Type.Object({ issueIdOrKey: Type.String({ maxLength: 200 }), id: Type.String({ maxLength: 50 }) });
 
+/** Get comment's query: `expand` (the vendor's `renderedBody`) is accepted and checked, without effect. */
+export const CommentQuery = Type.Object({ expand: Type.Optional(ListParam) });
+
 export const CommentsQuery = Type.Object({ ...Paging, orderBy: Type.Optional(TextParam), expand: Type.Optional(ListParam) });
 
 /** Rich text (description, comment body): an ADF document, checked node by node in the domain (@jst/adf). */

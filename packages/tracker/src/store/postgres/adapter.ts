@@ -3,7 +3,8 @@ import type { StoreAdapter } from '../adapter.js';
 import { addCommentBounded, commentCount, updateOwnComment } from '../comments.js';
 import { issueWithProject, newIssueColumns, splitJoined, touchIssue, type Joined } from '../issues.js';
 import type { Prepare, Prepared } from '../prepared.js';
-import type { CommentRow, IssueRef, IssueRow, IssueView, NewIssue } from '../rows.js';
+import type { Maybe } from '../../maybe.js';
+import type { CommentRow, IssueRef, IssueRow, IssueWithComments, IssueWithProject, NewIssue } from '../rows.js';
 import type { Database, Tx } from '../schema.js';
 
 /** Advisory lock keys: the migrations and the seed (the code host's store takes 4242019 for its own seed). */
@@ -139,7 +140,11 @@ export class PostgresAdapter implements StoreAdapter {
   }
 
   /** The issue and its first comments in one statement; their total is counted apart only when the page is full. */
-  async issueView(ref: IssueRef, userId: number, commentPage: number): Promise<IssueView | undefined> {
+  issueView(ref: IssueRef, userId: number, commentPage: number, plain: () => Maybe<IssueWithProject | undefined>): Maybe<IssueWithComments | undefined> {
+    return commentPage < 1 ? plain() : this.withFirstComments(ref, userId, commentPage);
+  }
+
+  private async withFirstComments(ref: IssueRef, userId: number, commentPage: number): Promise<IssueWithComments | undefined> {
     const view = this.viewQueries(commentPage);
     const row =
       'id' in ref

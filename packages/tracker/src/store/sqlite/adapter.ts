@@ -4,7 +4,8 @@ import { addCommentBounded, updateOwnComment } from '../comments.js';
 import type { Db, RunNow } from '../db.js';
 import { newIssueColumns, touchIssue } from '../issues.js';
 import type { Prepare, Prepared } from '../prepared.js';
-import type { CommentRow, IssueRow, IssueView, IssueWithProject, NewIssue } from '../rows.js';
+import type { Maybe } from '../../maybe.js';
+import type { CommentRow, IssueRow, IssueWithComments, IssueWithProject, NewIssue } from '../rows.js';
 import type { Database, Tx } from '../schema.js';
 
 /**
@@ -106,9 +107,10 @@ export class SqliteAdapter implements StoreAdapter {
 
   /**
    * The plain read: two statements (the issue now, its comments once the view may read them) cost
-   * less here than one that aggregates the comments as JSON (measured in the server: bench/RESULTS.md).
+   * less here than one that aggregates the comments as JSON (measured in the server: bench/RESULTS.md),
+   * and outside a transaction both run at once, within the caller's turn (Prepared.rows).
    */
-  issueView(_ref: unknown, _userId: number, _commentPage: number, plain: () => Promise<IssueWithProject | undefined>): Promise<IssueView | undefined> {
+  issueView(_ref: unknown, _userId: number, _commentPage: number, plain: () => Maybe<IssueWithProject | undefined>): Maybe<IssueWithComments | undefined> {
     return plain();
   }
 

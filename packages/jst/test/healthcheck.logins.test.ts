@@ -215,7 +215,7 @@ describe('spec §4: codehost_login is a repository read with CODEHOST_PAT_TOKEN'
     const row = rowOf(await check(elsewhere.repo, 'assigner', { codehostFetch }), 'codehost_login');
     expect(row.status).toBe('WARN');
     expect(row.detail).toContain('origin https://gitlab.com/acme/widgets.git');
-    expect(urls).toHaveLength(1);
+    expect(urls).toHaveLength(2); // only the first check's two reads
   });
 
   it('code host not reachable: FAIL naming the URL', async () => {

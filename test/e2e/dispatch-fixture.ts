@@ -53,7 +53,9 @@ export async function dispatchWorld(steps = 3): Promise<DispatchWorld> {
   ]);
   if (plan.code !== 0) throw new Error(`jst plan failed: ${plan.stderr}`);
   const { keys, branches, worktrees } = JSON.parse(plan.stdout) as { keys: string[]; branches: string[]; worktrees: string[] };
-  const dir = join(w.repo.root, 'agents');
+  // Inside the repository's git directory: the one folder outside its worktree a sandboxed agent
+  // sees read-write (docs/dispatch.md "The sandbox"), so the scripts and their shared log work in it.
+  const dir = join(w.repo.repo, '.git', 'test-agents');
   mkdirSync(join(dir, 'state'), { recursive: true });
   const shared = join(dir, 'runs.log');
   const team = join(w.repo.repo, '.jst', 'team.env');

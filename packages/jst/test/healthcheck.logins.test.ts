@@ -159,7 +159,7 @@ describe('spec §4: codehost_login is a repository read with CODEHOST_PAT_TOKEN'
     expect(rowOf(await check(r.repo), 'codehost_login')).toMatchObject({ status: 'WARN', detail: expect.stringMatching(/^no origin remote/) });
   });
 
-  it('ARCHITECTURE §10: one code-host identity per role: each role\'s login, read with its own token', async () => {
+  it("ARCHITECTURE §10: one code-host identity per role: each role's login, read with its own token", async () => {
     const r = project({
       local: (lines) => [...lines, `CODEHOST_EXECUTOR_TOKEN=${CODEHOST_ROLE_TOKENS.executor}`, `CODEHOST_REVIEWER_TOKEN=${CODEHOST_ROLE_TOKENS.reviewer}`],
     });

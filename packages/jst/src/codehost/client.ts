@@ -251,14 +251,7 @@ function reviewOf(label: string, v: unknown): Review {
   };
 }
 
-function failure(
-  label: string,
-  status: number,
-  headers: { get(name: string): string | null },
-  json: unknown,
-  slug: string,
-  setting: string,
-): CodehostError {
+function failure(label: string, status: number, headers: { get(name: string): string | null }, json: unknown, slug: string, setting: string): CodehostError {
   // The code host's own words, each cut to QUOTE_MAX characters and said once (ARCHITECTURE §11).
   const body = typeof json === 'object' && json !== null ? (json as { message?: unknown; errors?: unknown }) : {};
   const message = typeof body.message === 'string' ? quoted(body.message) : '';
@@ -287,12 +280,7 @@ function failure(
     );
   }
   if (status === 403)
-    return new CodehostError(
-      'forbidden',
-      status,
-      what,
-      `${setting} may not do this on ${slug}: grant it Pull requests (read and write) and Contents access`,
-    );
+    return new CodehostError('forbidden', status, what, `${setting} may not do this on ${slug}: grant it Pull requests (read and write) and Contents access`);
   if (status === 404)
     return new CodehostError(
       'not_found',

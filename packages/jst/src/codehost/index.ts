@@ -1,4 +1,14 @@
-import { isLoopbackHost, JstError, codehostTokenSetting, onlyRole, problemToError, checkCodehostToken, unsetWhere, type CodehostRole, type JstConfig } from '../config/index.js';
+import {
+  isLoopbackHost,
+  JstError,
+  codehostTokenSetting,
+  onlyRole,
+  problemToError,
+  checkCodehostToken,
+  unsetWhere,
+  type CodehostRole,
+  type JstConfig,
+} from '../config/index.js';
 import { EXIT } from '../exit.js';
 import { displayRemote, parseRemote, remoteUrl, type RemoteRepo } from '../git/index.js';
 import { CodehostClient, type Repo } from './client.js';

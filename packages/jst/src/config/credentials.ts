@@ -18,7 +18,9 @@ export function onlyRole(config: JstConfig): Role | null {
 export function checkOnlyRole(config: JstConfig): ConfigProblem[] {
   const set = config.settings.JST_ONLY_ROLE;
   if (set === undefined || onlyRole(config) !== null) return [];
-  return [bad(config, 'JST_ONLY_ROLE', 'CONFIG_ROLE', `is "${set.value}", not assigner, executor or reviewer`, 'Remove JST_ONLY_ROLE: only jst dispatch writes it')];
+  return [
+    bad(config, 'JST_ONLY_ROLE', 'CONFIG_ROLE', `is "${set.value}", not assigner, executor or reviewer`, 'Remove JST_ONLY_ROLE: only jst dispatch writes it'),
+  ];
 }
 
 /**

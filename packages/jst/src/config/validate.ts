@@ -196,7 +196,7 @@ function checkAgentSandbox(config: JstConfig): ConfigProblem[] {
       'AGENT_SANDBOX',
       'CONFIG_SANDBOX',
       `is "${set.value}", not bwrap or none`,
-      'Set AGENT_SANDBOX=bwrap (the default: each agent in a bubblewrap sandbox with its role\'s credentials only) or AGENT_SANDBOX=none',
+      "Set AGENT_SANDBOX=bwrap (the default: each agent in a bubblewrap sandbox with its role's credentials only) or AGENT_SANDBOX=none",
     ),
   ];
 }

@@ -135,7 +135,6 @@ async function pushAndOpen(
 ) {
   const { here, base, summary, body } = w;
   const codehost = await ctx.codehost('executor');
-  const g = { env: ctx.env };
   say(`→ pull requests from ${here.branch} into ${base}`);
   const existing = (await codehost.pulls(here.branch, base)).find((p) => p.state === 'open');
   say(`→ git push -u origin ${here.branch}`);

@@ -336,7 +336,7 @@ function launch(
     JST_DISPATCH_ROUND: String(c.round),
     JST_DISPATCH_HANDOFF: c.handOff,
   };
-  const sandbox = sandboxFor(ctx, s, c.role as 'executor' | 'reviewer', x.worktree, env);
+  const sandbox = sandboxFor(ctx, s, c.role, x.worktree, env);
   const agent = startAgent({
     command: x.command,
     cwd: x.worktree,

@@ -77,7 +77,7 @@ export function requireSandbox(config: JstConfig, env: NodeJS.ProcessEnv): Sandb
     timeout: 10_000,
   });
   if (probe.status !== 0) {
-    const said = `${probe.stderr ?? ''}`.trim().split('\n')[0] ?? '';
+    const said = (probe.stderr ?? '').trim().split('\n')[0] ?? '';
     throw new JstError({
       code: 'SANDBOX_BROKEN',
       exitCode: EXIT.usage,

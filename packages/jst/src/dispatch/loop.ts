@@ -1,4 +1,4 @@
-import { isAbsolute } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { terminalText } from '../text.js';
 import { JstError } from '../config/index.js';
@@ -187,7 +187,8 @@ async function prepare(ctx: Context, o: DispatchOptions): Promise<Setup> {
   // ARCHITECTURE §15: never unsandboxed by accident; refused before any tracker call or agent.
   const mode = o.dryRun ? { mode: 'none' as const, bwrap: null } : requireSandbox(cfg, ctx.env);
   const g = { env: ctx.env };
-  const gitCommonDir = (await git.runGit(['rev-parse', '--path-format=absolute', '--git-common-dir'], info.root, g)).stdout;
+  // Relative to the main checkout when git prints it so (no --path-format: git before 2.31 lacks it).
+  const gitCommonDir = resolve(info.root, (await git.runGit(['rev-parse', '--git-common-dir'], info.root, g)).stdout);
   const identity = { name: await git.configGet(info.root, 'user.name', g), email: await git.configGet(info.root, 'user.email', g) };
   // The three accounts, each by its own credential (GET /myself): markers count only from them.
   const [assigner, executor, reviewer] = await Promise.all(

@@ -133,6 +133,9 @@ describe('ARCHITECTURE §10: one code-host identity per role, each falling back 
     const out = fill(withGitToken(base, 'github_pat_role_5678'));
     expect(out).toContain('password=github_pat_role_5678');
     expect(out).not.toContain('github_pat_store_1234');
+    // Configuration already given in the environment is kept; the helpers come after it.
+    const kept = withGitToken({ GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'user.name', GIT_CONFIG_VALUE_0: 'Ada' }, 't');
+    expect(kept).toMatchObject({ GIT_CONFIG_COUNT: '3', GIT_CONFIG_KEY_0: 'user.name', GIT_CONFIG_KEY_1: 'credential.helper', GIT_CONFIG_VALUE_1: '' });
   });
 });
 

@@ -14,7 +14,7 @@ import {
   type SettingName,
 } from '../config/index.js';
 import { EXIT } from '../exit.js';
-import { withGitToken } from '../git/index.js';
+import { withGitConfig, withGitToken } from '../git/index.js';
 
 /**
  * The sandbox `jst dispatch` runs each agent in (ARCHITECTURE §15, docs/dispatch.md "The sandbox"):
@@ -225,26 +225,13 @@ export function prepareSandbox(
   const extra: [string, string][] = [];
   if (identity.name !== null) extra.push(['user.name', identity.name]);
   if (identity.email !== null) extra.push(['user.email', identity.email]);
-  if (extra.length > 0) agentEnv = addGitConfig(agentEnv, extra);
+  if (extra.length > 0) agentEnv = withGitConfig(agentEnv, extra);
   return {
     file: bwrap,
     args: bwrapArgs(full),
     env: agentEnv,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
-}
-
-/** Appends `key=value` pairs to the `GIT_CONFIG_COUNT` configuration of `env`. */
-function addGitConfig(env: NodeJS.ProcessEnv, pairs: readonly [string, string][]): NodeJS.ProcessEnv {
-  const out = { ...env };
-  let n = Number(out.GIT_CONFIG_COUNT ?? 0);
-  for (const [key, value] of pairs) {
-    out[`GIT_CONFIG_KEY_${n}`] = key;
-    out[`GIT_CONFIG_VALUE_${n}`] = value;
-    n++;
-  }
-  out.GIT_CONFIG_COUNT = String(n);
-  return out;
 }
 
 /** The home folder to hide: `$HOME`, unless it is unset, relative or `/` itself. */

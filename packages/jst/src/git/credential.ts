@@ -12,14 +12,22 @@ const HELPER = `!f() { test "$1" = get || exit 0; echo username=x-access-token; 
 
 /** `env` plus the configuration that makes git authenticate to any http(s) remote with `token`. */
 export function withGitToken(env: NodeJS.ProcessEnv, token: string): NodeJS.ProcessEnv {
-  const pairs: [string, string][] = [
+  return withGitConfig({ ...env, [GIT_TOKEN_VARIABLE]: token }, [
     ['credential.helper', ''],
     ['credential.helper', HELPER],
-  ];
-  const out: NodeJS.ProcessEnv = { ...env, [GIT_TOKEN_VARIABLE]: token, GIT_CONFIG_COUNT: String(pairs.length) };
-  pairs.forEach(([key, value], i) => {
-    out[`GIT_CONFIG_KEY_${i}`] = key;
-    out[`GIT_CONFIG_VALUE_${i}`] = value;
-  });
+  ]);
+}
+
+/** `env` with `key=value` pairs appended to its `GIT_CONFIG_COUNT` configuration (pairs already there are kept). */
+export function withGitConfig(env: NodeJS.ProcessEnv, pairs: readonly (readonly [string, string])[]): NodeJS.ProcessEnv {
+  const out = { ...env };
+  const count = Number(out.GIT_CONFIG_COUNT ?? 0);
+  let n = Number.isInteger(count) && count > 0 ? count : 0;
+  for (const [key, value] of pairs) {
+    out[`GIT_CONFIG_KEY_${n}`] = key;
+    out[`GIT_CONFIG_VALUE_${n}`] = value;
+    n++;
+  }
+  out.GIT_CONFIG_COUNT = String(n);
   return out;
 }

@@ -101,6 +101,29 @@ describe.skipIf(!bwrapAvailable())('ARCHITECTURE §15: each agent runs in a sand
     expect(readFileSync(join(d.worktrees[1]!, '.jst', 'local.env'), 'utf8')).toBe(copyInA);
   }, 120_000);
 
+  it('ARCHITECTURE §15: the reviewer’s agent reviews as the reviewer’s code-host identity and is refused the executor’s commands (exit 2)', async () => {
+    const reviewer = [
+      'set +e',
+      'echo "== own .jst/local.env"; cat .jst/local.env',
+      'jst note "not mine to write"; echo "note-exit=$?"',
+      'set -e',
+      'jst review "$JST_ISSUE_KEY" --approve --summary "Looks right" > /dev/null',
+    ].join('\n');
+    d.agents(null, d.script('reviewer-probe.sh', reviewer));
+    const r = await d.dispatch('--once', '--json', '--max-agents', '1');
+    expect(r.code, r.stderr).toBe(0);
+    expect(lastDoc(r).exited).toEqual([expect.objectContaining({ key: A, role: 'reviewer', exitCode: 0 })]);
+    const text = readFileSync(join(main, '.jst', 'dispatch', `${A}-2.log`), 'utf8');
+    for (const secret of [TOKENS.assigner, TOKENS.executor, CODEHOST_TOKEN, CODEHOST_ROLE_TOKENS.executor]) expect(text).not.toContain(secret);
+    expect(text).toContain(`CODEHOST_REVIEWER_TOKEN=${CODEHOST_ROLE_TOKENS.reviewer}`);
+    expect(text).toContain('note-exit=2');
+    expect(text).toMatch(/TRACKER_EXECUTOR_TOKEN is not set: .*holds only the reviewer's credentials \(JST_ONLY_ROLE=reviewer\)/);
+    const pull = (await d.ch.octokit().rest.pulls.list({ owner: 'acme', repo: 'widgets', state: 'all' })).data.find((p) => p.head.ref === d.branches[1])!;
+    const reviews = (await d.ch.octokit().rest.pulls.listReviews({ owner: 'acme', repo: 'widgets', pull_number: pull.number })).data;
+    expect(reviews.map((x) => [x.user?.login, x.body.split('\n')[0]])).toEqual([[CODEHOST_ROLE_LOGINS.reviewer, 'APPROVED — Looks right']]);
+    expect(await status(A)).toBe('In Review');
+  }, 120_000);
+
   it('ARCHITECTURE §15: without bubblewrap dispatch refuses to start agents (exit 2), saying how to install it or opt out', async () => {
     const bin = mkdtempSync(join(tmpdir(), 'jst-nobwrap-'));
     symlinkSync('/usr/bin/git', join(bin, 'git'));

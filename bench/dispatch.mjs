@@ -66,8 +66,9 @@ writeFileSync(credentials, `http://x-access-token:${CH_TOKEN}@${new URL(server.u
 git(repo, 'config', 'credential.helper', `store --file=${credentials}`);
 await gitNet(repo, 'push', '-q', '-u', 'origin', 'development', 'main');
 
-// The scripted agents: jst through a shell function, state (the reviewer's count per issue) in a folder.
-const agents = join(dir, 'agents');
+// The scripted agents: jst through a shell function, state (the reviewer's count per issue) in a
+// folder; in the repository's git directory, which a sandboxed agent sees (docs/dispatch.md).
+const agents = join(repo, '.git', 'bench-agents');
 mkdirSync(join(agents, 'state'), { recursive: true });
 const script = (name, body) => {
   const file = join(agents, name);

@@ -148,7 +148,8 @@ try {
   subtasks = rest;
   if (!parent || subtasks.length === 0) throw new Error(`the plan made no sub-task worktrees in ${worktrees}`);
   if (values.dispatch) {
-    const agents = writeAgents(join(runDir, 'agents'), JST_BIN);
+    // In the repository's git directory: the one folder beside its worktree a sandboxed agent sees (docs/dispatch.md).
+    const agents = writeAgents(join(repo, '.git', 'demo-agents'), JST_BIN);
     say(`\n— Phases 2 and 3 by jst dispatch: scripted agents (${agents.executor}, ${agents.reviewer}) take every sub-task to approval`);
     const doc = await dispatchRounds({ repo, jstBin: JST_BIN, agents, keys: subtasks.map((t) => t.key), say });
     dispatched = doc.waiting.filter((w) => w.command).map((w) => `  cd ${shq(repo)} && ${w.command}`);

@@ -3,7 +3,7 @@
 // reviewer's asks for changes on its first review of an issue and approves on its second. Offline, on
 // the demo's own tracker and code host; stops when every sub-task is approved and waits for the person.
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 const q = (s) => `'${String(s).replace(/'/g, `'\\''`)}'`;
@@ -40,13 +40,23 @@ export function writeAgents(dir, jstBin) {
 /** `jst dispatch --once --json` rounds until every key in `keys` waits for the person; returns the last round's document. */
 export async function dispatchRounds({ repo, jstBin, agents, keys, say, maxRounds = 12 }) {
   let doc = { waiting: [] };
+  // Each agent runs in a bubblewrap sandbox with its role's credentials only (docs/dispatch.md); where
+  // bubblewrap cannot run (macOS, Windows, a Linux without it) the demo says so and runs them without.
+  const sandboxed = spawnSync('bwrap', ['--ro-bind', '/', '/', '--', 'true']).status === 0;
+  if (!sandboxed) say("\n(bubblewrap is not available here: the agents run with AGENT_SANDBOX=none, holding every role's credentials)");
   for (let i = 1; i <= maxRounds; i += 1) {
     say(`\n$ AGENT_EXECUTOR_CMD=${agents.executor} AGENT_REVIEWER_CMD=${agents.reviewer} jst dispatch --once --json   (round ${i})`);
     const { code, stdout } = await new Promise((done) => {
       const child = spawn(process.execPath, [jstBin, 'dispatch', '--once', '--json'], {
         cwd: repo,
         stdio: ['ignore', 'pipe', 'inherit'],
-        env: { ...process.env, FORCE_COLOR: undefined, AGENT_EXECUTOR_CMD: agents.executor, AGENT_REVIEWER_CMD: agents.reviewer },
+        env: {
+          ...process.env,
+          FORCE_COLOR: undefined,
+          AGENT_EXECUTOR_CMD: agents.executor,
+          AGENT_REVIEWER_CMD: agents.reviewer,
+          ...(sandboxed ? {} : { AGENT_SANDBOX: 'none' }),
+        },
       });
       let out = '';
       child.stdout.on('data', (c) => {

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { codehostOf, type EmbeddedCodehost } from '../support/embedded-codehost.js';
 import { JST_BIN, runJst, type CliResult } from '../support/jst-cli.js';
+import { bwrapAvailable } from '../support/bwrap.js';
 import { testSeed, withCodehost } from '../support/seed.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -25,8 +26,12 @@ export interface DispatchWorld {
   runs(): { what: 'start' | 'end'; key: string; role: string; round: number; ms: number; code?: number }[];
   /** Writes a script under the world's folder, returns the command line that runs it. */
   script(name: string, body: string): string;
-  /** Sets AGENT_EXECUTOR_CMD / AGENT_REVIEWER_CMD in the main checkout's `.jst/team.env` (null leaves one out). */
-  agents(executor: string | null, reviewer: string | null): void;
+  /**
+   * Sets AGENT_EXECUTOR_CMD / AGENT_REVIEWER_CMD in the main checkout's `.jst/team.env` (null leaves
+   * one out), and `extra` team lines. Without a usable bubblewrap the agents run with AGENT_SANDBOX=none
+   * (test/support/bwrap.ts), unless `extra` says otherwise.
+   */
+  agents(executor: string | null, reviewer: string | null, extra?: string[]): void;
   dispatch(...args: string[]): Promise<CliResult>;
   /** A dispatch left running (for a kill or a Ctrl-C): the process, and its output so far. */
   spawnDispatch(...args: string[]): { child: ChildProcess; out: { stdout: string; stderr: string }; exited: Promise<number | null> };
@@ -53,7 +58,9 @@ export async function dispatchWorld(steps = 3): Promise<DispatchWorld> {
   ]);
   if (plan.code !== 0) throw new Error(`jst plan failed: ${plan.stderr}`);
   const { keys, branches, worktrees } = JSON.parse(plan.stdout) as { keys: string[]; branches: string[]; worktrees: string[] };
-  const dir = join(w.repo.root, 'agents');
+  // Inside the repository's git directory: the one folder outside its worktree a sandboxed agent
+  // sees read-write (docs/dispatch.md "The sandbox"), so the scripts and their shared log work in it.
+  const dir = join(w.repo.repo, '.git', 'test-agents');
   mkdirSync(join(dir, 'state'), { recursive: true });
   const shared = join(dir, 'runs.log');
   const team = join(w.repo.repo, '.jst', 'team.env');
@@ -100,8 +107,10 @@ export async function dispatchWorld(steps = 3): Promise<DispatchWorld> {
       chmodSync(file, 0o755);
       return sh(file);
     },
-    agents(executor, reviewer) {
-      writeFileSync(team, base + (executor ? `AGENT_EXECUTOR_CMD=${executor}\n` : '') + (reviewer ? `AGENT_REVIEWER_CMD=${reviewer}\n` : ''));
+    agents(executor, reviewer, extra = []) {
+      const sandbox = extra.some((l) => l.startsWith('AGENT_SANDBOX=')) || bwrapAvailable() ? [] : ['AGENT_SANDBOX=none'];
+      const lines = [...(executor ? [`AGENT_EXECUTOR_CMD=${executor}`] : []), ...(reviewer ? [`AGENT_REVIEWER_CMD=${reviewer}`] : []), ...extra, ...sandbox];
+      writeFileSync(team, base + lines.map((l) => `${l}\n`).join(''));
     },
     dispatch: (...args) => runJst(['dispatch', ...args], { cwd: w.repo.repo }),
     spawnDispatch(...args) {

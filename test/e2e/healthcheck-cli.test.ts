@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codehostOf, type EmbeddedCodehost } from '../support/embedded-codehost.js';
 import { runJst } from '../support/jst-cli.js';
 import { makeRepo, setting, writeJstFiles, type TestRepo } from '../support/repo.js';
-import { TOKENS, testSeed, withCodehost } from '../support/seed.js';
+import { CODEHOST_LOGIN, TOKENS, testSeed, withCodehost } from '../support/seed.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
 
 describe('jst healthcheck, the binary (ARCHITECTURE §6)', () => {
@@ -41,7 +41,9 @@ describe('jst healthcheck, the binary (ARCHITECTURE §6)', () => {
         report.rows.filter((x: any) => x.status !== 'PASS'),
         JSON.stringify(report.rows),
       ).toEqual([]);
-      expect(report.rows.find((x: any) => x.name === 'codehost_login').detail).toBe(`read acme/widgets (private) at ${host.api}`);
+      expect(report.rows.find((x: any) => x.name === 'codehost_login').detail).toBe(
+        `read acme/widgets (private) at ${host.api}; executor: ${CODEHOST_LOGIN} (CODEHOST_PAT_TOKEN), reviewer: ${CODEHOST_LOGIN} (CODEHOST_PAT_TOKEN)`,
+      );
       expect(r.code).toBe(0);
     }
   });

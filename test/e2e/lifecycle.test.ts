@@ -98,7 +98,9 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     const health = json(await jst(w.repo.repo, 'healthcheck', '--role', 'reviewer', '--json'));
     expect(health.rows.find((r: { name: string }) => r.name === 'codehost_login')).toMatchObject({
       status: 'PASS',
-      detail: `read ${REPO} (private) at ${ch.api}`,
+      detail: expect.stringMatching(
+        new RegExp(`^read ${REPO} \\(private\\) at ${ch.api}; executor: \\S+ \\(CODEHOST_PAT_TOKEN\\), reviewer: \\S+ \\(CODEHOST_PAT_TOKEN\\)$`),
+      ),
     });
 
     // --- phase 2: start in each sub-task worktree (parent branch merged in: already up to date).

@@ -28,12 +28,17 @@ export const EMAILS = {
 export const CODEHOST_TOKEN = 'github_pat_fixture_3e9d1c';
 export const CODEHOST_READ_TOKEN = 'github_pat_reader_7c41d2';
 export const CODEHOST_LOGIN = 'jst-bot';
+/** One code-host identity per role (ARCHITECTURE §10: CODEHOST_EXECUTOR_TOKEN, CODEHOST_REVIEWER_TOKEN), both with write. */
+export const CODEHOST_ROLE_TOKENS = { executor: 'github_pat_executor_5b20e7', reviewer: 'github_pat_reviewer_91d4c8' } as const;
+export const CODEHOST_ROLE_LOGINS = { executor: 'eve-codes', reviewer: 'rey-reviews' } as const;
 
 export function codehostSection() {
   return {
     users: [
       { login: CODEHOST_LOGIN, name: 'Jst Bot', tokens: [{ token: CODEHOST_TOKEN }] },
       { login: 'vic-reader', name: 'Vic Reader', tokens: [{ token: CODEHOST_READ_TOKEN }] },
+      { login: CODEHOST_ROLE_LOGINS.executor, name: 'Eve Codes', tokens: [{ token: CODEHOST_ROLE_TOKENS.executor }] },
+      { login: CODEHOST_ROLE_LOGINS.reviewer, name: 'Rey Reviews', tokens: [{ token: CODEHOST_ROLE_TOKENS.reviewer }] },
     ],
     repos: [
       {
@@ -43,6 +48,8 @@ export function codehostSection() {
         collaborators: [
           { login: CODEHOST_LOGIN, permission: 'write' },
           { login: 'vic-reader', permission: 'read' },
+          { login: CODEHOST_ROLE_LOGINS.executor, permission: 'write' },
+          { login: CODEHOST_ROLE_LOGINS.reviewer, permission: 'write' },
         ],
       },
       { owner: 'acme', name: 'locked', defaultBranch: 'main', collaborators: [{ login: 'vic-reader', permission: 'read' }] },

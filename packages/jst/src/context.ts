@@ -11,6 +11,7 @@ import {
   requireGatewayUrl,
   requireRoleCredentials,
   requireTrackerHost,
+  type CodehostRole,
   type JstConfig,
   type Role,
 } from './config/index.js';
@@ -38,8 +39,12 @@ export interface Context {
   prompt?: ((interactive: boolean) => Prompt) | undefined;
   /** The MCP tool this run serves (its refusals name the tool's inputs, not the CLI's flags); undefined on the CLI. */
   tool?: string | undefined;
-  /** The code host of ARCHITECTURE §11 (built on first use; a configuration error names what it needs). */
-  codehost(): Promise<CodehostClient>;
+  /**
+   * The code host of ARCHITECTURE §11 as the role's identity (ARCHITECTURE §10: the executor's token
+   * pushes and opens pull requests, the reviewer's reviews); built on first use, a configuration
+   * error names what it needs.
+   */
+  codehost(role: CodehostRole): Promise<CodehostClient>;
   /** Strips every configured secret from text that is about to be shown. */
   redact(text: string): string;
   close(): void;
@@ -112,7 +117,7 @@ export function createContext(options: ContextOptions = {}): Context {
   const cwd = options.cwd ?? process.cwd();
   let config: JstConfig | undefined;
   const clients = new Map<Role, TrackerClient>();
-  let codehost: Promise<CodehostClient> | undefined;
+  const codehosts = new Map<CodehostRole, Promise<CodehostClient>>();
   const ctx: Context = {
     cwd,
     env,
@@ -153,9 +158,10 @@ export function createContext(options: ContextOptions = {}): Context {
       }
       return c;
     },
-    codehost() {
-      codehost ??= codehostFor(ctx.config(), cwd, env);
-      return codehost;
+    codehost(role) {
+      let c = codehosts.get(role);
+      if (!c) codehosts.set(role, (c = codehostFor(ctx.config(), role, cwd, env)));
+      return c;
     },
     redact(text) {
       try {

@@ -74,7 +74,7 @@ describe('ARCHITECTURE §4: tokens are never put into an error message', () => {
       for (const token of [ASSIGNER, EXECUTOR, REVIEWER, CODEHOST]) expect(text).not.toContain(token);
     }
     // And the values are all still there for the code that needs them.
-    expect(requireCodehostToken(config)).toBe(CODEHOST);
+    expect(requireCodehostToken(config, 'executor').token).toBe(CODEHOST);
   });
 });
 

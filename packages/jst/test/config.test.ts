@@ -187,7 +187,7 @@ describe('spec §2: a token setting holds the token value, not a file path', () 
   it('refuses a value that names an existing file', () => {
     const p = project({ local: replacing('CODEHOST_PAT_TOKEN', 'CODEHOST_PAT_TOKEN=pat.txt') });
     fs.writeFileSync(path.join(p.root, 'pat.txt'), 'github_pat_x');
-    const error = thrown(() => requireCodehostToken(p.load()));
+    const error = thrown(() => requireCodehostToken(p.load(), 'executor'));
     expect(error.code).toBe('CONFIG_TOKEN_IS_PATH');
     expect(error.setting).toBe('CODEHOST_PAT_TOKEN');
   });

@@ -69,7 +69,7 @@ describe('ARCHITECTURE §6: the context rows of the original status check (issue
     const json = await runJst(['healthcheck', '--role', 'assigner', '--context', '--json'], { cwd: r.repo });
     const parsed = JSON.parse(json.stdout);
     expect(parsed.rows).toHaveLength(9);
-    expect(parsed.context.map((x: { name: string }) => x.name)).toEqual(['issue_key', 'parent_branch', 'working_tree', 'agents']);
+    expect(parsed.context.map((x: { name: string }) => x.name)).toEqual(['issue_key', 'parent_branch', 'working_tree', 'agents', 'sandbox']);
     expect(json.code).toBe(text.code);
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { check, healthWorld, rowOf } from './healthcheck-fixture.js';
 import { TrackerClient } from '@jst/client';
 import { CODEHOST_TOKEN, setting, without } from '../../../test/support/repo.js';
-import { EMAILS, TOKENS, testSeed } from '../../../test/support/seed.js';
+import { CODEHOST_LOGIN, CODEHOST_ROLE_LOGINS, CODEHOST_ROLE_TOKENS, EMAILS, TOKENS, testSeed } from '../../../test/support/seed.js';
 import { ROLES, type Role } from '../src/config/index.js';
 import { type CodehostFetch } from '../src/healthcheck/index.js';
 
@@ -94,8 +94,15 @@ describe('spec §4: codehost_login is a repository read with CODEHOST_PAT_TOKEN'
     const tap = world.codehost().tap();
     try {
       const row = rowOf(await check(r.repo), 'codehost_login');
-      expect(row).toMatchObject({ status: 'PASS', detail: `read acme/widgets (private) at ${world.codehost().api}` });
-      expect(tap.requests.map((q) => [q.method, q.path, q.authorization])).toEqual([['GET', '/repos/acme/widgets', `Bearer ${CODEHOST_TOKEN}`]]);
+      expect(row).toMatchObject({
+        status: 'PASS',
+        detail: `read acme/widgets (private) at ${world.codehost().api}; executor: ${CODEHOST_LOGIN} (CODEHOST_PAT_TOKEN), reviewer: ${CODEHOST_LOGIN} (CODEHOST_PAT_TOKEN)`,
+      });
+      // One token for both roles: read once.
+      expect(tap.requests.map((q) => [q.method, q.path, q.authorization])).toEqual([
+        ['GET', '/repos/acme/widgets', `Bearer ${CODEHOST_TOKEN}`],
+        ['GET', '/user', `Bearer ${CODEHOST_TOKEN}`],
+      ]);
     } finally {
       tap.stop();
     }
@@ -152,6 +159,35 @@ describe('spec §4: codehost_login is a repository read with CODEHOST_PAT_TOKEN'
     expect(rowOf(await check(r.repo), 'codehost_login')).toMatchObject({ status: 'WARN', detail: expect.stringMatching(/^no origin remote/) });
   });
 
+  it("ARCHITECTURE §10: one code-host identity per role: each role's login, read with its own token", async () => {
+    const r = project({
+      local: (lines) => [...lines, `CODEHOST_EXECUTOR_TOKEN=${CODEHOST_ROLE_TOKENS.executor}`, `CODEHOST_REVIEWER_TOKEN=${CODEHOST_ROLE_TOKENS.reviewer}`],
+    });
+    const report = await check(r.repo);
+    expect(rowOf(report, 'codehost_login')).toMatchObject({
+      status: 'PASS',
+      detail: expect.stringContaining(
+        `executor: ${CODEHOST_ROLE_LOGINS.executor} (CODEHOST_EXECUTOR_TOKEN), reviewer: ${CODEHOST_ROLE_LOGINS.reviewer} (CODEHOST_REVIEWER_TOKEN)`,
+      ),
+    });
+    expect(JSON.stringify(report)).not.toContain(CODEHOST_ROLE_TOKENS.executor);
+  });
+
+  it('ARCHITECTURE §10: a role without its own token falls back to CODEHOST_PAT_TOKEN', async () => {
+    const r = project({ local: (lines) => [...lines, `CODEHOST_REVIEWER_TOKEN=${CODEHOST_ROLE_TOKENS.reviewer}`] });
+    expect(rowOf(await check(r.repo), 'codehost_login').detail).toContain(
+      `executor: ${CODEHOST_LOGIN} (CODEHOST_PAT_TOKEN), reviewer: ${CODEHOST_ROLE_LOGINS.reviewer} (CODEHOST_REVIEWER_TOKEN)`,
+    );
+  });
+
+  it('ARCHITECTURE §10: a wrong role token FAILs naming that setting', async () => {
+    const r = project({ local: (lines) => [...lines, 'CODEHOST_REVIEWER_TOKEN=github_pat_wrong_2222'] });
+    const row = rowOf(await check(r.repo), 'codehost_login');
+    expect(row.status).toBe('FAIL');
+    expect(row.detail).toMatch(/refused CODEHOST_REVIEWER_TOKEN \(401/);
+    expect(row.detail).not.toContain('github_pat_wrong_2222');
+  });
+
   it('no CODEHOST_PAT_TOKEN: WARN, not FAIL', async () => {
     const r = project({ local: without('CODEHOST_PAT_TOKEN') });
     const report = await check(r.repo);
@@ -162,14 +198,15 @@ describe('spec §4: codehost_login is a repository read with CODEHOST_PAT_TOKEN'
     const urls: string[] = [];
     const codehostFetch: CodehostFetch = async (url) => {
       urls.push(url);
-      return { status: 200, headers: new Headers(), json: async () => ({ full_name: 'acme/widgets', private: false }) };
+      const body = url.endsWith('/user') ? { login: 'octo' } : { full_name: 'acme/widgets', private: false };
+      return { status: 200, headers: new Headers(), json: async () => body };
     };
     const onGithub = project({ local: setting('CODEHOST_API_URL', 'https://api.github.com') }, { originUrl: 'https://github.com/acme/widgets.git' });
     expect(rowOf(await check(onGithub.repo, 'assigner', { codehostFetch }), 'codehost_login')).toMatchObject({
       status: 'PASS',
-      detail: 'read acme/widgets (public) at https://api.github.com',
+      detail: 'read acme/widgets (public) at https://api.github.com; executor: octo (CODEHOST_PAT_TOKEN), reviewer: octo (CODEHOST_PAT_TOKEN)',
     });
-    expect(urls).toEqual(['https://api.github.com/repos/acme/widgets']);
+    expect(urls).toEqual(['https://api.github.com/repos/acme/widgets', 'https://api.github.com/user']);
 
     const elsewhere = project(
       { local: setting('CODEHOST_API_URL', 'https://api.github.com') },
@@ -178,7 +215,7 @@ describe('spec §4: codehost_login is a repository read with CODEHOST_PAT_TOKEN'
     const row = rowOf(await check(elsewhere.repo, 'assigner', { codehostFetch }), 'codehost_login');
     expect(row.status).toBe('WARN');
     expect(row.detail).toContain('origin https://gitlab.com/acme/widgets.git');
-    expect(urls).toHaveLength(1);
+    expect(urls).toHaveLength(2); // only the first check's two reads
   });
 
   it('code host not reachable: FAIL naming the URL', async () => {

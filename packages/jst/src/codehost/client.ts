@@ -1,3 +1,4 @@
+import { withGitToken } from '../git/credential.js';
 import { quoted, terminalText } from '../text.js';
 import { CodehostError, DEFAULT_LIMITS, sendBounded, type FetchLike, type HttpLimits } from './http.js';
 
@@ -29,6 +30,8 @@ export interface Review {
 export interface CodehostClientOptions {
   apiUrl: string;
   token: string;
+  /** The setting the token was read from, for the messages (ARCHITECTURE §10); default CODEHOST_PAT_TOKEN. */
+  tokenSetting?: string | undefined;
   repo: Repo;
   fetch?: FetchLike | undefined;
   limits?: Partial<HttpLimits> | undefined;
@@ -50,6 +53,20 @@ export class CodehostClient {
     this.api = o.apiUrl.replace(/\/+$/, '');
     this.doFetch = o.fetch ?? ((u, init) => globalThis.fetch(u, init));
     this.limits = { ...DEFAULT_LIMITS, ...o.limits };
+  }
+
+  /** The setting this client's token came from (ARCHITECTURE §10). */
+  get tokenSetting(): string {
+    return this.o.tokenSetting ?? 'CODEHOST_PAT_TOKEN';
+  }
+
+  /**
+   * The environment for a git push as this identity: with a role's own token
+   * (CODEHOST_EXECUTOR_TOKEN), git authenticates with it, so the push and the pull request are one
+   * identity; with the shared CODEHOST_PAT_TOKEN, git's own credential is used, as always.
+   */
+  pushEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+    return this.tokenSetting === 'CODEHOST_PAT_TOKEN' ? env : withGitToken(env, this.o.token);
   }
 
   get slug(): string {
@@ -86,7 +103,7 @@ export class CodehostClient {
       /* a non-JSON error page: the status says enough */
     }
     if (res.status >= 200 && res.status < 300) return json as T;
-    throw failure(label, res.status, res.headers, json, this.slug);
+    throw failure(label, res.status, res.headers, json, this.slug, this.o.tokenSetting ?? 'CODEHOST_PAT_TOKEN');
   }
 
   async user(): Promise<{ login: string }> {
@@ -234,7 +251,7 @@ function reviewOf(label: string, v: unknown): Review {
   };
 }
 
-function failure(label: string, status: number, headers: { get(name: string): string | null }, json: unknown, slug: string): CodehostError {
+function failure(label: string, status: number, headers: { get(name: string): string | null }, json: unknown, slug: string, setting: string): CodehostError {
   // The code host's own words, each cut to QUOTE_MAX characters and said once (ARCHITECTURE §11).
   const body = typeof json === 'object' && json !== null ? (json as { message?: unknown; errors?: unknown }) : {};
   const message = typeof body.message === 'string' ? quoted(body.message) : '';
@@ -252,7 +269,7 @@ function failure(label: string, status: number, headers: { get(name: string): st
       'unauthorized',
       status,
       what,
-      'The code host refused CODEHOST_PAT_TOKEN: it is wrong, expired or revoked; put a new token in CODEHOST_PAT_TOKEN in .jst/local.env',
+      `The code host refused ${setting}: it is wrong, expired or revoked; put a new token in ${setting} in .jst/local.env`,
     );
   if (status === 429 || (status === 403 && (headers.get('x-ratelimit-remaining') === '0' || headers.get('retry-after') !== null))) {
     return new CodehostError(
@@ -263,18 +280,13 @@ function failure(label: string, status: number, headers: { get(name: string): st
     );
   }
   if (status === 403)
-    return new CodehostError(
-      'forbidden',
-      status,
-      what,
-      `CODEHOST_PAT_TOKEN may not do this on ${slug}: grant it Pull requests (read and write) and Contents access`,
-    );
+    return new CodehostError('forbidden', status, what, `${setting} may not do this on ${slug}: grant it Pull requests (read and write) and Contents access`);
   if (status === 404)
     return new CodehostError(
       'not_found',
       status,
       what,
-      `${slug} or the pull request was not found with CODEHOST_PAT_TOKEN: check CODEHOST_REPO / origin and the token's repository access`,
+      `${slug} or the pull request was not found with ${setting}: check CODEHOST_REPO / origin and the token's repository access`,
     );
   if (status === 409 || status === 422)
     return new CodehostError(

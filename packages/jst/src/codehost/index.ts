@@ -1,4 +1,14 @@
-import { isLoopbackHost, JstError, unsetWhere, type JstConfig } from '../config/index.js';
+import {
+  isLoopbackHost,
+  JstError,
+  codehostTokenSetting,
+  onlyRole,
+  problemToError,
+  checkCodehostToken,
+  unsetWhere,
+  type CodehostRole,
+  type JstConfig,
+} from '../config/index.js';
 import { EXIT } from '../exit.js';
 import { displayRemote, parseRemote, remoteUrl, type RemoteRepo } from '../git/index.js';
 import { CodehostClient, type Repo } from './client.js';
@@ -8,7 +18,7 @@ export { CodehostClient, CodehostError, type PullRequest, type Repo, type Review
 export { retryAfterMs, sendBounded, type CodehostFailure, type FetchLike } from './http.js';
 
 const NEEDS =
-  "jst needs CODEHOST_PAT_TOKEN (a token that may read and write pull requests), CODEHOST_API_URL (default https://api.github.com) and the repository: origin's GitHub URL, or CODEHOST_REPO=owner/name";
+  "jst needs CODEHOST_PAT_TOKEN (a token that may read and write pull requests; or the role's own CODEHOST_EXECUTOR_TOKEN / CODEHOST_REVIEWER_TOKEN), CODEHOST_API_URL (default https://api.github.com) and the repository: origin's GitHub URL, or CODEHOST_REPO=owner/name";
 
 function needs(problem: string, setting: string, file: string): JstError {
   return new JstError({ code: 'CODEHOST_CONFIG', exitCode: EXIT.usage, problem, setting, hint: `${NEEDS}, in ${file}` });
@@ -55,17 +65,26 @@ export async function codehostRepo(config: JstConfig, cwd: string, env: NodeJS.P
   return { owner: parsed.owner, name: parsed.name };
 }
 
-/** The configured code host, or a configuration error (exit 2) that says plainly what it needs. */
-export async function codehostFor(config: JstConfig, cwd: string, env: NodeJS.ProcessEnv, fetch?: FetchLike): Promise<CodehostClient> {
-  const token = config.settings.CODEHOST_PAT_TOKEN?.value;
-  if (token === undefined || token === '')
-    throw needs(`CODEHOST_PAT_TOKEN ${unsetWhere(config, 'CODEHOST_PAT_TOKEN')}, so the code host cannot be reached`, 'CODEHOST_PAT_TOKEN', config.files.local);
+/**
+ * The configured code host as `role`'s identity (ARCHITECTURE §10: the executor pushes and opens
+ * pull requests, the reviewer reviews), or a configuration error (exit 2) that says plainly what it needs.
+ */
+export async function codehostFor(config: JstConfig, role: CodehostRole, cwd: string, env: NodeJS.ProcessEnv, fetch?: FetchLike): Promise<CodehostClient> {
+  const setting = codehostTokenSetting(config, role);
+  const token = config.settings[setting]?.value;
+  if (token === undefined || token === '') {
+    // A file limited to another role (JST_ONLY_ROLE) says so; otherwise the usual advice.
+    const only = onlyRole(config);
+    if (only !== null && only !== role) throw problemToError(checkCodehostToken(config, role)[0]!);
+    throw needs(`${setting} ${unsetWhere(config, setting)}, so the code host cannot be reached`, setting, config.files.local);
+  }
   if (config.codehostApiUrl === null) throw needs('CODEHOST_API_URL is not a usable http(s) URL', 'CODEHOST_API_URL', config.files.local);
   const repo = await codehostRepo(config, cwd, env);
   const timeoutMs = Number(env.JST_TIMEOUT_MS ?? 30_000);
   return new CodehostClient({
     apiUrl: config.codehostApiUrl,
     token,
+    tokenSetting: setting,
     repo,
     fetch,
     limits: { timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 30_000 },

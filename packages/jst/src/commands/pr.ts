@@ -42,7 +42,7 @@ export async function prOutcome(ctx: Context, o: PrOptions): Promise<Outcome> {
   }
   say('✓ work tree is clean (git status --porcelain)');
   // The code host's settings are checked before the tracker is read (the client is kept for pushAndOpen).
-  await ctx.codehost();
+  await ctx.codehost('executor');
   const client = ctx.client('executor');
   say(`→ read ${here.key}`);
   const issue = await client.getIssue(here.key, ['summary', 'status', 'parent', 'issuetype', 'subtasks']);
@@ -134,12 +134,11 @@ async function pushAndOpen(
   say: (l: string) => void,
 ) {
   const { here, base, summary, body } = w;
-  const codehost = await ctx.codehost();
-  const g = { env: ctx.env };
+  const codehost = await ctx.codehost('executor');
   say(`→ pull requests from ${here.branch} into ${base}`);
   const existing = (await codehost.pulls(here.branch, base)).find((p) => p.state === 'open');
   say(`→ git push -u origin ${here.branch}`);
-  await git.push(here.root, here.branch, g);
+  await git.push(here.root, here.branch, { env: codehost.pushEnv(ctx.env) });
   let pull = existing;
   if (pull) {
     say(`✓ pull request #${pull.number} is already open: ${pull.html_url}`);

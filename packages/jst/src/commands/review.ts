@@ -40,7 +40,7 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
   const { say, warn, warnings } = stepper(ctx);
   const { key, cwd } = await reviewKey(ctx, o.key, 'jst review');
   const config = ctx.config();
-  const codehost = await ctx.codehost();
+  const codehost = await ctx.codehost('reviewer');
   const client = ctx.client('reviewer');
   say(`→ read ${key}`);
   const issue = await client.getIssue(key, ISSUE_FIELDS);

@@ -33,7 +33,7 @@ export async function reviewVerdictOutcome(ctx: Context, o: VerdictOptions): Pro
   const body = bodyText({ words: o.body === undefined ? [] : [o.body], bodyFile: o.bodyFile }, 'review body');
   const config = ctx.config();
   const s = config.statuses;
-  const codehost = await ctx.codehost();
+  const codehost = await ctx.codehost('reviewer');
   const client = ctx.client('reviewer');
   say(`→ read ${o.key}`);
   const issue = await client.getIssue(o.key, ISSUE_FIELDS);

@@ -8,10 +8,12 @@ export {
   SECRET_SETTINGS,
   SETTINGS,
   SETTING_NAMES,
+  codehostTokenSettings,
   isRole,
   isSettingName,
   roleSettings,
   settingSpec,
+  type CodehostRole,
   type Role,
   type SettingFile,
   type SettingKind,
@@ -35,10 +37,19 @@ export {
 } from './load.js';
 export { configCache, type ConfigCache } from './cache.js';
 export { problemToError, unsetWhere, type ConfigProblem } from './problems.js';
-export { checkRoleCredentials, requireCodehostToken, requireRoleCredentials, requireRoleEmail } from './credentials.js';
+export {
+  checkCodehostToken,
+  checkRoleCredentials,
+  codehostTokenSetting,
+  onlyRole,
+  requireCodehostToken,
+  requireRoleCredentials,
+  requireRoleEmail,
+} from './credentials.js';
 export {
   isValidBranchName,
   readWorktreesDir,
+  requireAgentSandbox,
   requireBranchPair,
   requireCodehostApiUrl,
   requireGatewayUrl,
@@ -48,6 +59,7 @@ export {
   requireWorktreesDir,
   siteUrl,
   validateConfig,
+  type AgentSandbox,
   type WorktreesDirState,
   type WorktreesDirStatus,
 } from './validate.js';

@@ -3,7 +3,7 @@ export type SettingFile = 'team' | 'local';
 
 export const FILE_NAMES: Readonly<Record<SettingFile, string>> = { team: 'team.env', local: 'local.env' };
 
-export type SettingKind = 'branch' | 'status' | 'project-key' | 'path' | 'host' | 'url' | 'email' | 'token' | 'repo' | 'command';
+export type SettingKind = 'branch' | 'status' | 'project-key' | 'path' | 'host' | 'url' | 'email' | 'token' | 'repo' | 'command' | 'role' | 'sandbox';
 
 export interface SettingSpec {
   readonly name: string;
@@ -57,6 +57,19 @@ export const SETTINGS = [
   { name: 'TRACKER_REVIEWER_EMAIL', file: 'local', kind: 'email', description: 'reviewer account e-mail' },
   { name: 'TRACKER_REVIEWER_TOKEN', file: 'local', kind: 'token', description: 'reviewer API token' },
   { name: 'CODEHOST_PAT_TOKEN', file: 'local', kind: 'token', description: 'code host personal access token (granular)' },
+  // ARCHITECTURE §10: one code-host identity per role; each falls back to CODEHOST_PAT_TOKEN.
+  {
+    name: 'CODEHOST_EXECUTOR_TOKEN',
+    file: 'local',
+    kind: 'token',
+    description: "code host token of the executor's identity: push and pull request (optional; default CODEHOST_PAT_TOKEN)",
+  },
+  {
+    name: 'CODEHOST_REVIEWER_TOKEN',
+    file: 'local',
+    kind: 'token',
+    description: "code host token of the reviewer's identity: reviews (optional; default CODEHOST_PAT_TOKEN)",
+  },
   { name: 'TRACKER_GATEWAY_URL', file: 'local', kind: 'url', runtimeDefault: 'https://api.atlassian.com', description: 'tracker REST gateway' },
   { name: 'CODEHOST_API_URL', file: 'local', kind: 'url', runtimeDefault: 'https://api.github.com', description: 'code host REST API' },
   // ARCHITECTURE §11: owner/name when origin's URL names no repository on the code host (a mirror or proxy).
@@ -64,6 +77,10 @@ export const SETTINGS = [
   // ARCHITECTURE §15: the agents `jst dispatch` starts, a command line each, run through the platform's shell.
   { name: 'AGENT_EXECUTOR_CMD', file: 'team', kind: 'command', description: "command jst dispatch runs as the executor's agent (optional)" },
   { name: 'AGENT_REVIEWER_CMD', file: 'team', kind: 'command', description: "command jst dispatch runs as the reviewer's agent (optional)" },
+  // ARCHITECTURE §15: how dispatch confines each agent to its role (docs/dispatch.md "The sandbox").
+  { name: 'AGENT_SANDBOX', file: 'team', kind: 'sandbox', runtimeDefault: 'bwrap', description: 'how jst dispatch confines its agents: bwrap or none' },
+  // ARCHITECTURE §10: a local file written for one role (the one dispatch gives an agent) says so.
+  { name: 'JST_ONLY_ROLE', file: 'local', kind: 'role', description: 'the one role this local file holds credentials for (written by jst dispatch)' },
 ] as const satisfies readonly SettingSpec[];
 
 export type SettingName = (typeof SETTINGS)[number]['name'];
@@ -89,6 +106,13 @@ export const ROLES: readonly Role[] = ['assigner', 'executor', 'reviewer'];
 
 export function isRole(value: string): value is Role {
   return (ROLES as readonly string[]).includes(value);
+}
+
+export type CodehostRole = 'executor' | 'reviewer';
+
+/** ARCHITECTURE §10: the role's own code-host token setting, and the shared one it falls back to. */
+export function codehostTokenSettings(role: CodehostRole): { own: SettingName; shared: SettingName } {
+  return { own: role === 'executor' ? 'CODEHOST_EXECUTOR_TOKEN' : 'CODEHOST_REVIEWER_TOKEN', shared: 'CODEHOST_PAT_TOKEN' };
 }
 
 /** spec §5 rule 3: `--role` picks `TRACKER_<ROLE>_EMAIL` and `TRACKER_<ROLE>_TOKEN`. */

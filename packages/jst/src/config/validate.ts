@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { checkRoleCredentials, checkToken } from './credentials.js';
+import { checkOnlyRole, checkRoleCredentials, checkToken, onlyRole } from './credentials.js';
 import { describeSource, type JstConfig, type ValueSource } from './load.js';
 import { JST_DIR_NAME } from './locate.js';
 import { bad, missing, orThrow, type ConfigProblem } from './problems.js';
@@ -15,8 +15,13 @@ export function validateConfig(config: JstConfig): ConfigProblem[] {
     ...checkBranches(config),
     ...checkWorktreesDir(config),
     ...checkTrackerHost(config),
-    ...ROLES.flatMap((role) => checkRoleCredentials(config, role)),
+    ...checkOnlyRole(config),
+    // ARCHITECTURE §10: a file limited to one role (JST_ONLY_ROLE) is complete with that role's pair.
+    ...(onlyRole(config) === null ? ROLES : [onlyRole(config)!]).flatMap((role) => checkRoleCredentials(config, role)),
     ...checkToken(config, 'CODEHOST_PAT_TOKEN', false),
+    ...checkToken(config, 'CODEHOST_EXECUTOR_TOKEN', false),
+    ...checkToken(config, 'CODEHOST_REVIEWER_TOKEN', false),
+    ...checkAgentSandbox(config),
     ...checkBaseUrl(config, 'TRACKER_GATEWAY_URL', config.gatewayUrl),
     ...checkBaseUrl(config, 'CODEHOST_API_URL', config.codehostApiUrl),
     ...checkSecretsInTeamFile(config),
@@ -176,6 +181,29 @@ export function requireGatewayUrl(config: JstConfig): string {
 
 export function requireCodehostApiUrl(config: JstConfig): string {
   return orThrow(checkBaseUrl(config, 'CODEHOST_API_URL', config.codehostApiUrl), () => config.codehostApiUrl ?? '');
+}
+
+// ---- dispatch (ARCHITECTURE §15) ----
+
+export type AgentSandbox = 'bwrap' | 'none';
+
+function checkAgentSandbox(config: JstConfig): ConfigProblem[] {
+  const set = config.settings.AGENT_SANDBOX;
+  if (set === undefined || set.value === 'bwrap' || set.value === 'none') return [];
+  return [
+    bad(
+      config,
+      'AGENT_SANDBOX',
+      'CONFIG_SANDBOX',
+      `is "${set.value}", not bwrap or none`,
+      "Set AGENT_SANDBOX=bwrap (the default: each agent in a bubblewrap sandbox with its role's credentials only) or AGENT_SANDBOX=none",
+    ),
+  ];
+}
+
+/** How `jst dispatch` confines its agents: `bwrap` unless AGENT_SANDBOX says `none`. */
+export function requireAgentSandbox(config: JstConfig): AgentSandbox {
+  return orThrow(checkAgentSandbox(config), () => (config.settings.AGENT_SANDBOX?.value === 'none' ? 'none' : 'bwrap'));
 }
 
 // ---- folder and file placement ----

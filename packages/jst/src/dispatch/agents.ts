@@ -14,6 +14,8 @@ export interface AgentSpec {
   log: string;
   /** A header line written to the log before the agent's own output. */
   header: string;
+  /** The sandbox the shell runs in (dispatch/sandbox.ts): its program and arguments, before `--`. */
+  wrap?: { file: string; args: readonly string[] } | undefined;
 }
 
 export interface RunningAgent {
@@ -46,7 +48,8 @@ export function startAgent(a: AgentSpec): RunningAgent {
   const sh = shellFor(a.command, process.platform, a.env);
   let child;
   try {
-    child = spawn(sh.file, sh.args, {
+    const [file, args] = a.wrap === undefined ? [sh.file, sh.args] : [a.wrap.file, [...a.wrap.args, '--', sh.file, ...sh.args]];
+    child = spawn(file, args, {
       cwd: a.cwd,
       env: a.env,
       stdio: ['ignore', fd, fd],

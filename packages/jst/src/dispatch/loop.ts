@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { terminalText } from '../text.js';
 import { JstError } from '../config/index.js';
@@ -5,6 +6,7 @@ import { EXIT } from '../exit.js';
 import * as git from '../git/index.js';
 import { usage } from '../phase/locate.js';
 import { logPath, startAgent } from './agents.js';
+import { homeToHide, prepareSandbox, requireSandbox, type SandboxState } from './sandbox.js';
 import { findWork, type Accounts, type Candidate, type Found, type Waiting } from './find.js';
 import { keyOrder, worktreeBranches, worktreeOf } from './worktrees.js';
 import { entryId, Journal, journalPath, MAX_ATTEMPTS, stateOf, type Attempt, type Entry } from './journal.js';
@@ -31,6 +33,8 @@ interface Setup {
   project: string;
   ids: Accounts;
   commands: Record<'executor' | 'reviewer', string | null>;
+  /** How agents are confined (AGENT_SANDBOX), with what bwrap needs to know of the repository. */
+  sandbox: SandboxState & { gitCommonDir: string; identity: { name: string | null; email: string | null } };
 }
 
 type AgentRef = { key: string; role: string; handOff: string; round: number };
@@ -180,11 +184,24 @@ async function prepare(ctx: Context, o: DispatchOptions): Promise<Setup> {
       'Set them (e.g. AGENT_EXECUTOR_CMD=claude -p "/jst:executor"), or see what would start: jst dispatch --dry-run --once',
     );
   }
+  // ARCHITECTURE §15: never unsandboxed by accident; refused before any tracker call or agent.
+  const mode = o.dryRun ? { mode: 'none' as const, bwrap: null } : requireSandbox(cfg, ctx.env);
+  const g = { env: ctx.env };
+  // Relative to the main checkout when git prints it so (no --path-format: git before 2.31 lacks it).
+  const gitCommonDir = resolve(info.root, (await git.runGit(['rev-parse', '--git-common-dir'], info.root, g)).stdout);
+  const identity = { name: await git.configGet(info.root, 'user.name', g), email: await git.configGet(info.root, 'user.email', g) };
   // The three accounts, each by its own credential (GET /myself): markers count only from them.
   const [assigner, executor, reviewer] = await Promise.all(
     (['assigner', 'executor', 'reviewer'] as const).map(async (r) => (await ctx.client(r).myself()).accountId),
   );
-  return { main: info.root, jstDir: cfg.jstDir, project: cfg.projectKey, ids: { assigner: assigner!, executor: executor!, reviewer: reviewer! }, commands };
+  return {
+    main: info.root,
+    jstDir: cfg.jstDir,
+    project: cfg.projectKey,
+    ids: { assigner: assigner!, executor: executor!, reviewer: reviewer! },
+    commands,
+    sandbox: { ...mode, gitCommonDir, identity },
+  };
 }
 
 const emptyDoc = (pass: number, o: DispatchOptions): RoundDoc => ({
@@ -320,10 +337,12 @@ function launch(
     JST_DISPATCH_ROUND: String(c.round),
     JST_DISPATCH_HANDOFF: c.handOff,
   };
+  const sandbox = sandboxFor(ctx, s, c.role, x.worktree, env);
   const agent = startAgent({
     command: x.command,
     cwd: x.worktree,
-    env,
+    env: sandbox?.env ?? env,
+    wrap: sandbox,
     log: x.log,
     header: `=== jst dispatch: ${c.key} ${c.role} round ${c.round} attempt ${n} (${c.handOff}) at ${attempt.startedAt} in ${x.worktree}`,
   });
@@ -338,6 +357,7 @@ function launch(
     ),
   );
   const exit = agent.exit.then((code) => {
+    sandbox?.cleanup();
     attempt.exitCode = code;
     attempt.endedAt = new Date().toISOString();
     journal.update();
@@ -355,6 +375,27 @@ function launch(
   });
   live.set(id, { entry, attempt, started, exit });
   return line;
+}
+
+/** The agent's sandbox (dispatch/sandbox.ts), or undefined with AGENT_SANDBOX=none. */
+function sandboxFor(ctx: Context, s: Setup, role: 'executor' | 'reviewer', worktree: string, env: NodeJS.ProcessEnv) {
+  if (s.sandbox.mode === 'none' || s.sandbox.bwrap === null) return undefined;
+  const cfg = ctx.config();
+  const dir = cfg.worktreesDir;
+  return prepareSandbox(
+    s.sandbox.bwrap,
+    cfg,
+    role,
+    {
+      worktree,
+      gitCommonDir: s.sandbox.gitCommonDir,
+      mainJstDir: s.jstDir,
+      worktreesDir: dir !== null && isAbsolute(dir) ? dir : null,
+      home: homeToHide(env),
+    },
+    env,
+    s.sandbox.identity,
+  );
 }
 
 function print(ctx: Context, o: DispatchOptions, doc: RoundDoc): void {

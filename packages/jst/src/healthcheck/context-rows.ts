@@ -1,5 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
+import { isJstError } from '../config/index.js';
+import { sandboxState } from '../dispatch/sandbox.js';
 import { configGet, currentBranch, runGit } from '../git/index.js';
 import { issueKeyFromBranch } from '../phase/handover.js';
 import type { ContextRow, HealthcheckContext } from './types.js';
@@ -17,10 +19,10 @@ export async function contextRows(ctx: HealthcheckContext): Promise<ContextRow[]
     branch = await currentBranch(ctx.cwd, o);
   } catch {
     const none = 'not inside a git checkout';
-    return [info('issue_key', none), info('parent_branch', none), info('working_tree', none), agentsRow(ctx)];
+    return [info('issue_key', none), info('parent_branch', none), info('working_tree', none), agentsRow(ctx), sandboxRow(ctx)];
   }
   const [parent, tree] = await Promise.all([parentBranchRow(ctx, branch), workingTreeRow(ctx)]);
-  return [issueKeyRow(branch), parent, tree, agentsRow(ctx)];
+  return [issueKeyRow(branch), parent, tree, agentsRow(ctx), sandboxRow(ctx)];
 }
 
 const info = (name: ContextRow['name'], detail: string): ContextRow => ({ name, status: 'INFO', detail });
@@ -83,6 +85,29 @@ export function agentsRow(ctx: HealthcheckContext): ContextRow {
   }
   if (set === 0) return info('agents', `does not apply: ${parts.join('; ')}; jst dispatch needs at least one`);
   return { name: 'agents', status: missing ? 'WARN' : 'PASS', detail: parts.join('; ') };
+}
+
+/**
+ * ARCHITECTURE §15: the sandbox `jst dispatch` runs agents in (AGENT_SANDBOX): PASS with bubblewrap
+ * found, WARN when it is missing (dispatch would refuse to start agents) or when agents run
+ * unsandboxed (AGENT_SANDBOX=none).
+ */
+export function sandboxRow(ctx: HealthcheckContext): ContextRow {
+  let state;
+  try {
+    state = sandboxState(ctx.config, ctx.env ?? process.env);
+  } catch (error) {
+    return { name: 'sandbox', status: 'WARN', detail: isJstError(error) ? error.problem : String(error) };
+  }
+  if (state.mode === 'none')
+    return { name: 'sandbox', status: 'WARN', detail: "none (AGENT_SANDBOX=none): jst dispatch runs agents unsandboxed, with every role's credentials" };
+  if (state.bwrap === null)
+    return {
+      name: 'sandbox',
+      status: 'WARN',
+      detail: 'bwrap NOT found on PATH: jst dispatch refuses to start agents; install bubblewrap (apt-get install bubblewrap) or set AGENT_SANDBOX=none',
+    };
+  return { name: 'sandbox', status: 'PASS', detail: `bwrap (${state.bwrap}): jst dispatch runs each agent with its role's credentials only` };
 }
 
 /** The program of a shell command line: its first word, quotes removed (`"C:/x y/a.exe" -p` → `C:/x y/a.exe`). */

@@ -30,7 +30,7 @@ export interface HealthRow {
  * verdict; INFO = does not apply here. Shown only when asked (`--context`), never among `rows`
  * and never in the exit code, so the §6 output stays exactly what its parsers read (docs/healthcheck.md).
  */
-export const CONTEXT_ROW_NAMES = ['issue_key', 'parent_branch', 'working_tree', 'agents'] as const;
+export const CONTEXT_ROW_NAMES = ['issue_key', 'parent_branch', 'working_tree', 'agents', 'sandbox'] as const;
 
 export interface ContextRow {
   name: (typeof CONTEXT_ROW_NAMES)[number];

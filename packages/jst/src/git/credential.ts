@@ -1,0 +1,33 @@
+/**
+ * Git's credential for the code host, as one role's identity (ARCHITECTURE §10: the executor's token
+ * pushes). Given as configuration in the environment (`GIT_CONFIG_COUNT`/`KEY_n`/`VALUE_n`, which
+ * outranks every config file): an empty `credential.helper` drops the helpers configured so far (the
+ * user's store among them), then one helper answers with the token from the variable
+ * `JST_GIT_TOKEN`, so the token never appears in a command line or a file git keeps.
+ */
+export const GIT_TOKEN_VARIABLE = 'JST_GIT_TOKEN';
+
+/** The helper: answers `get` with the token (any user name is accepted by the code host, ARCHITECTURE §14). */
+const HELPER = `!f() { test "$1" = get || exit 0; echo username=x-access-token; echo "password=$${GIT_TOKEN_VARIABLE}"; }; f`;
+
+/** `env` plus the configuration that makes git authenticate to any http(s) remote with `token`. */
+export function withGitToken(env: NodeJS.ProcessEnv, token: string): NodeJS.ProcessEnv {
+  return withGitConfig({ ...env, [GIT_TOKEN_VARIABLE]: token }, [
+    ['credential.helper', ''],
+    ['credential.helper', HELPER],
+  ]);
+}
+
+/** `env` with `key=value` pairs appended to its `GIT_CONFIG_COUNT` configuration (pairs already there are kept). */
+export function withGitConfig(env: NodeJS.ProcessEnv, pairs: readonly (readonly [string, string])[]): NodeJS.ProcessEnv {
+  const out = { ...env };
+  const count = Number(out.GIT_CONFIG_COUNT ?? 0);
+  let n = Number.isInteger(count) && count > 0 ? count : 0;
+  for (const [key, value] of pairs) {
+    out[`GIT_CONFIG_KEY_${n}`] = key;
+    out[`GIT_CONFIG_VALUE_${n}`] = value;
+    n++;
+  }
+  out.GIT_CONFIG_COUNT = String(n);
+  return out;
+}

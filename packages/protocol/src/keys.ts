@@ -16,6 +16,8 @@ const NUMBER = '[1-9][0-9]*';
 export const PROJECT_KEY = new RegExp(`^${PROJECT}$`);
 /** An issue key in the tracker's form: the project key, a dash, the number (`ABC-12`). */
 export const ISSUE_KEY = new RegExp(`^(${PROJECT})-(${NUMBER})$`);
+/** The same key as a person may type it, in any letter case (ASCII letters only; a schema's `pattern`). */
+export const ISSUE_KEY_ANY_CASE = new RegExp(ISSUE_KEY.source.replaceAll('A-Z', 'A-Za-z'));
 
 export function isProjectKey(text: string): boolean {
   return PROJECT_KEY.test(text);
@@ -33,8 +35,8 @@ export interface IssueKey {
  * in the tracker's form; null when the text is not key-shaped. Nothing is trimmed.
  */
 export function parseIssueKey(text: string): IssueKey | null {
-  const m = ISSUE_KEY.exec(text.toUpperCase());
-  return m ? { key: m[0], projectKey: m[1]!, number: Number(m[2]) } : null;
+  const m = ISSUE_KEY_ANY_CASE.exec(text);
+  return m ? { key: m[0].toUpperCase(), projectKey: m[1]!.toUpperCase(), number: Number(m[2]) } : null;
 }
 
 /** Whether `text` names an issue by key, in any letter case. */

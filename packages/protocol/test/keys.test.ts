@@ -24,7 +24,7 @@ describe('spec §2 (an issue key is <PROJECT_KEY>-<number>): one issue-key gramm
   it('PROJECT-n with n from 1 and no leading zero; any case names the key in capitals', () => {
     expect(parseIssueKey('ABC-12')).toEqual({ key: 'ABC-12', projectKey: 'ABC', number: 12 });
     expect(parseIssueKey('abc-12')).toEqual({ key: 'ABC-12', projectKey: 'ABC', number: 12 });
-    for (const text of ['ABC-0', 'ABC-007', 'ABC', 'ABC-', '-1', 'A-1', 'ABC-1x', ' ABC-1', 'ABC-1 ', 'ABC-1-2', '10001', 'ABCDEFGHIJK-1'])
+    for (const text of ['ABC-0', 'ABC-007', 'ABC', 'ABC-', '-1', 'A-1', 'ABC-1x', ' ABC-1', 'ABC-1 ', 'ABC-1-2', '10001', 'ABCDEFGHIJK-1', 'abſ-1', 'ıab-1'])
       expect(parseIssueKey(text), text).toBeNull();
   });
 

@@ -2,17 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { issueKeyArg } from '../packages/jst/src/issue-key.js';
 import { issueKeyFromBranch } from '../packages/jst/src/phase/handover.js';
-import {
-  firstLine,
-  markedBody,
-  MARKER_ROLE,
-  REPORT_MARKER,
-  REVIEW_TALLY,
-  RUN_REPORT,
-  TASK_MEMORY,
-  verdictLine,
-  verdictOf,
-} from '../packages/jst/src/phase/markers.js';
+import * as jst from '../packages/jst/src/phase/markers.js';
 import { issueKeyOfBranch } from '../packages/tracker/src/codehost/domain/issue-keys.js';
 import { parseIssueKey } from '../packages/tracker/src/domain/ids.js';
 import { markerOf } from '../packages/tracker/src/http/board/markers.js';
@@ -49,23 +39,23 @@ describe('ARCHITECTURE §16: jst and jst-tracker read keys, branches and markers
   });
 
   it('ARCHITECTURE §11, §12: every marker jst writes is one the board highlights, from the same role', () => {
-    const doc = (text: string) => JSON.stringify(markedBody(text.split('\n')[0]!, text.split('\n').slice(1)).adf);
+    const doc = (text: string) => JSON.stringify(jst.markedBody(text.split('\n')[0]!, text.split('\n').slice(1)).adf);
     const written: [string, string][] = [
-      [`${REPORT_MARKER}\nRequest: x`, MARKER_ROLE[REPORT_MARKER]],
-      [`${RUN_REPORT}\nPull request: x`, MARKER_ROLE[RUN_REPORT]],
-      [`${TASK_MEMORY}\nnote`, MARKER_ROLE[TASK_MEMORY]],
-      [`${REVIEW_TALLY}\nABC-2: APPROVED — ok`, MARKER_ROLE[REVIEW_TALLY]],
-      [verdictLine('approved', 'ok'), MARKER_ROLE.verdict],
-      [verdictLine('changes-requested', 'fix'), MARKER_ROLE.verdict],
+      [`${jst.REPORT_MARKER}\nRequest: x`, jst.MARKER_ROLE[jst.REPORT_MARKER]],
+      [`${jst.RUN_REPORT}\nPull request: x`, jst.MARKER_ROLE[jst.RUN_REPORT]],
+      [`${jst.TASK_MEMORY}\nnote`, jst.MARKER_ROLE[jst.TASK_MEMORY]],
+      [`${jst.REVIEW_TALLY}\nABC-2: APPROVED — ok`, jst.MARKER_ROLE[jst.REVIEW_TALLY]],
+      [jst.verdictLine('approved', 'ok'), jst.MARKER_ROLE.verdict],
+      [jst.verdictLine('changes-requested', 'fix'), jst.MARKER_ROLE.verdict],
     ];
     for (const [text, role] of written) expect(markerOf(doc(text))?.role, text).toBe(role);
   });
 
   it('ARCHITECTURE §11, §12: a first line jst does not count is no marker on the board either', () => {
     for (const text of ['Run report (draft)', 'Task memory: x', 'Review tally so far', 'Withdrawn: APPROVED — x', 'APPROVED —']) {
-      expect([RUN_REPORT, TASK_MEMORY, REVIEW_TALLY, REPORT_MARKER]).not.toContain(firstLine(text));
-      expect(verdictOf(text)).toBeNull();
-      expect(markerOf(JSON.stringify(markedBody(text, []).adf)), text).toBeUndefined();
+      expect([jst.RUN_REPORT, jst.TASK_MEMORY, jst.REVIEW_TALLY, jst.REPORT_MARKER]).not.toContain(jst.firstLine(text));
+      expect(jst.verdictOf(text)).toBeNull();
+      expect(markerOf(JSON.stringify(jst.markedBody(text, []).adf)), text).toBeUndefined();
     }
   });
 });

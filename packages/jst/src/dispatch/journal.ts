@@ -6,8 +6,9 @@ import type { HandOff } from './find.js';
 
 /**
  * `.jst/dispatch-journal.json` (ARCHITECTURE §15): every agent dispatch starts, recorded before it
- * starts, keyed by issue and round. Written whole to a temporary file, fsynced and renamed over the old one (@jst/protocol),
- * so a dispatch killed at any point leaves either the previous journal or the new one, never half.
+ * starts, keyed by issue and round. Written whole to a temporary file, fsynced and renamed over the
+ * old one (@jst/protocol), so a dispatch killed at any point leaves either the previous journal or
+ * the new one, never half.
  */
 export interface Attempt {
   startedAt: string;

@@ -91,6 +91,18 @@ module.exports = {
       { path: '^packages/jst/src/program\\.ts$|(^|/)node_modules/(commander|@modelcontextprotocol)/|^packages/jst/src/mcp/(?!serve\\.ts$)' },
     ),
     forbid(
+      'tracker-not-client',
+      'The server and the client meet only over HTTP: jst-tracker imports neither @jst/client nor jst (what both must know is in @jst/protocol).',
+      { path: TRACKER },
+      { path: '(^|/)packages/(client|jst)/|(^|/)node_modules/(@jst/client|jst)/|^(@jst/client|jst)$' },
+    ),
+    forbid(
+      'protocol-standalone',
+      '@jst/protocol, below both programs, imports no other workspace.',
+      { path: '^packages/protocol/src/' },
+      { path: '(^|/)packages/(?!protocol/)|(^|/)node_modules/@jst/|^@jst/' },
+    ),
+    forbid(
       'adf-standalone',
       '@jst/adf imports no other workspace.',
       { path: '^packages/adf/src/' },

@@ -10,6 +10,7 @@ export default defineConfig({
     alias: {
       '@jst/adf': src('adf'),
       '@jst/client': src('client'),
+      '@jst/protocol': src('protocol'),
       '@jst/url': src('url'),
     },
   },

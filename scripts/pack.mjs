@@ -1,7 +1,7 @@
 // `npm run pack`: builds and packs the two installable packages, jst and jst-tracker, into one folder
 // (default dist-pack/ in the repository; --out DIR for another). Each tarball installs on its own
 // with `npm install -g FILE` (README "Install from a tarball"): jst is bundled whole (it needs no
-// package at run time), jst-tracker bundles the workspace library it uses and lists only registry
+// package at run time), jst-tracker bundles the workspace libraries it uses and lists only registry
 // packages as dependencies. `npm pack` runs each package's `prepack` (its build), so a tarball is
 // never packed from a stale dist/. Prints the tarballs' paths, one a line, on stdout.
 import { execFileSync } from 'node:child_process';

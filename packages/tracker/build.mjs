@@ -3,7 +3,7 @@
 //
 // What is inlined and what is not: every module this package declares in "dependencies" (fastify,
 // kysely, better-sqlite3 with its native binding, pg, …) stays an import, installed by npm beside
-// the package; everything else — the tracker's own code and the workspace libraries (@jst/adf),
+// the package; everything else — the tracker's own code and the workspace libraries (@jst/adf, @jst/protocol),
 // which are private and on no registry — is inlined. An import of anything neither declared nor
 // built into Node fails this build, so a tarball never ships a program that cannot start.
 //

@@ -1,6 +1,7 @@
 import { TrackerHttpError, TrackerResponseError, TrackerShapeError } from './errors.js';
 import { DEFAULT_TIMEOUT_MS } from './bounded.js';
 import { Transport, type HttpRequest, type HttpResponse } from './transport.js';
+import { retryAfterMs } from '@jst/protocol';
 import { apiBase, siteUrl } from '@jst/url';
 import type {
   Comment,
@@ -313,13 +314,8 @@ export function notJsonError(method: string, path: string, res: RawResponse): Tr
   return new TrackerResponseError(method, path.split('?')[0]!, res.status, Array.isArray(type) ? type[0] : type, res.text);
 }
 
-/** Retry-After in seconds or as an HTTP date; otherwise a short exponential back-off. */
+/** Retry-After in seconds or as an HTTP date (@jst/protocol); otherwise a short exponential back-off. */
 function retryDelay(res: HttpResponse, attempt: number): number {
   const value: string | undefined = res.headers['retry-after'];
-  if (value) {
-    if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-    const date = Date.parse(value);
-    if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
-  }
-  return 250 * 2 ** attempt;
+  return retryAfterMs(value) ?? 250 * 2 ** attempt;
 }

@@ -1,8 +1,6 @@
+import { parseIssueKey } from '@jst/protocol';
 import { JstError } from './config/index.js';
 import { EXIT } from './exit.js';
-
-/** An issue key in the tracker's form: the project key in capitals, a dash, a number (PROJECT-123). */
-export const ISSUE_KEY = /^[A-Z][A-Z0-9_]*-[1-9][0-9]*$/;
 
 /**
  * An issue key as a person may type it (`abc-12`, ` ABC-12 `) in the tracker's form (`ABC-12`),
@@ -13,13 +11,12 @@ export const ISSUE_KEY = /^[A-Z][A-Z0-9_]*-[1-9][0-9]*$/;
  */
 export function issueKeyArg(raw: string): string {
   const t = raw.trim();
-  const upper = t.toUpperCase();
-  return ISSUE_KEY.test(upper) ? upper : t;
+  return parseIssueKey(t)?.key ?? t;
 }
 
 /** An issue key argument that must be a key (not an id): normalised, or a usage error (exit 2). */
 export function requireIssueKey(raw: string): string {
-  const key = issueKeyArg(raw);
-  if (!ISSUE_KEY.test(key)) throw new JstError({ code: 'USAGE', exitCode: EXIT.usage, problem: `"${raw}" is not an issue key (PROJECT-123)` });
+  const key = parseIssueKey(raw.trim())?.key;
+  if (key === undefined) throw new JstError({ code: 'USAGE', exitCode: EXIT.usage, problem: `"${raw}" is not an issue key (PROJECT-123)` });
   return key;
 }

@@ -12,6 +12,7 @@ import {
   requireBranchPair,
   requireCodehostToken,
   requireProductionBranch,
+  requireProjectKey,
   requireRoleCredentials,
   requireRoleEmail,
   requireWorktreesDir,
@@ -217,6 +218,23 @@ describe('spec §2: WORKTREES_DIR is an absolute path, never relative', () => {
   it('an existing absolute folder reads ok', () => {
     const p = project();
     expect(readWorktreesDir(p.load()).status).toBe('ok');
+  });
+});
+
+describe('spec §2: PROJECT_KEY is a project key by the rule the tracker holds its projects to (@jst/protocol)', () => {
+  it.each(['A', 'abc', 'ABCDEFGHIJK', '1AB', 'ABC-1'])('PROJECT_KEY=%s is an error naming the setting and the team file (exit 2)', (key) => {
+    const p = project({ team: replacing('PROJECT_KEY', `PROJECT_KEY=${key}`) });
+    const config = p.load();
+    expect(validateConfig(config)).toEqual([expect.objectContaining({ code: 'CONFIG_PROJECT_KEY', setting: 'PROJECT_KEY', file: p.teamFile })]);
+    const error = thrown(() => requireProjectKey(config));
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toContain(`"${key}" is not a project key`);
+    expect(error.message).toContain(p.teamFile);
+  });
+
+  it('two to ten capitals, digits or _ after a capital are accepted', () => {
+    for (const key of ['AB', 'A_1', 'ABCDEFGHIJ'])
+      expect(requireProjectKey(project({ team: replacing('PROJECT_KEY', `PROJECT_KEY=${key}`) }).load())).toBe(key);
   });
 });
 

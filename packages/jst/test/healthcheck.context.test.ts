@@ -52,6 +52,17 @@ describe('ARCHITECTURE §6: the context rows of the original status check (issue
     });
   });
 
+  it('spec §1 rule 7: a branch carrying the key in lower case (feature/abc-7-x) is the worktree of ABC-7, as the code host links it', async () => {
+    const r = world.project();
+    const wt = path.join(r.worktreesDir, 'worktree-abc-7');
+    await worktreeAdd(r.repo, wt, 'feature/abc-7-rename', 'development', { env: FIXTURE_GIT_ENV });
+    copyJstDir(r.repo, wt);
+    expect(contextOf(await check(wt, 'executor', { withContext: true }), 'issue_key')).toMatchObject({
+      status: 'PASS',
+      detail: expect.stringMatching(/^ABC-7 \(from the branch feature\/abc-7-rename\)/),
+    });
+  });
+
   it('without --context the report is exactly the ARCHITECTURE §6 rows (no context key, no INFO)', async () => {
     const r = world.project();
     const report = await check(r.repo, 'assigner');

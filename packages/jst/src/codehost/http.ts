@@ -1,4 +1,5 @@
 import { BodyTooLargeError, readBounded } from '@jst/client';
+import { retryAfterMs } from '@jst/protocol';
 import { JstError } from '../config/index.js';
 import { EXIT } from '../exit.js';
 
@@ -51,14 +52,8 @@ export class CodehostError extends JstError {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** `Retry-After` in seconds or as an HTTP date, in ms; null when absent or unreadable. */
-export function retryAfterMs(value: string | null, now = Date.now()): number | null {
-  if (value === null || value.trim() === '') return null;
-  const s = Number(value);
-  if (Number.isFinite(s)) return Math.max(0, s * 1000);
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
-}
+/** `Retry-After` in seconds or as an HTTP date, in ms; null when absent or unreadable (@jst/protocol, the tracker client's too). */
+export { retryAfterMs };
 
 /**
  * The code host's one HTTP function: a deadline over headers and body together, a byte cap on the

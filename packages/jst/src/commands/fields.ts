@@ -1,12 +1,11 @@
+import { ISSUE_KEY_ANY_CASE } from '@jst/protocol';
 import { JstError } from '../config/index.js';
 import { EXIT } from '../exit.js';
 import { field, type Z } from './spec.js';
 
 /** Inputs several commands share, declared once. */
 
-const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]*-[1-9][0-9]*$/;
-
-export const issueKey = (z: Z) => z.string().check(z.regex(KEY_PATTERN, 'an issue key, e.g. ABC-1'));
+export const issueKey = (z: Z) => z.string().check(z.regex(ISSUE_KEY_ANY_CASE, 'an issue key, e.g. ABC-1'));
 
 /** `--markdown` / `markdown: true`: the text is CommonMark made into ADF nodes; without it the text stays literal (spec §2). */
 export const markdown = (help: string) =>

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
+import { isProjectKey } from '@jst/protocol';
 import { checkOnlyRole, checkRoleCredentials, checkToken, onlyRole } from './credentials.js';
 import { describeSource, type JstConfig, type ValueSource } from './load.js';
 import { JST_DIR_NAME } from './locate.js';
@@ -119,14 +120,14 @@ export function requireProductionBranch(config: JstConfig): string {
 function checkProjectKey(config: JstConfig): ConfigProblem[] {
   const key = config.projectKey;
   if (key === null) return [missing(config, 'PROJECT_KEY', 'the project key, e.g. ABC for issues ABC-1, ABC-2')];
-  if (/^[A-Z][A-Z0-9_]*$/.test(key)) return [];
+  if (isProjectKey(key)) return [];
   return [
     bad(
       config,
       'PROJECT_KEY',
       'CONFIG_PROJECT_KEY',
       `"${key}" is not a project key`,
-      'Use the prefix of the issue keys, e.g. PROJECT_KEY=ABC for ABC-123 (uppercase letters, digits and _, starting with a letter)',
+      'Use the prefix of the issue keys, e.g. PROJECT_KEY=ABC for ABC-123 (2 to 10 uppercase letters, digits and _, starting with a letter)',
     ),
   ];
 }

@@ -1,12 +1,14 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeJsonAtomic } from '@jst/protocol';
 import { usage } from '../phase/locate.js';
 import type { HandOff } from './find.js';
 
 /**
  * `.jst/dispatch-journal.json` (ARCHITECTURE §15): every agent dispatch starts, recorded before it
- * starts, keyed by issue and round. Written whole to a temporary file and renamed over the old one,
- * so a dispatch killed at any point leaves either the previous journal or the new one, never half.
+ * starts, keyed by issue and round. Written whole to a temporary file, fsynced and renamed over the
+ * old one (@jst/protocol), so a dispatch killed at any point leaves either the previous journal or
+ * the new one, never half.
  */
 export interface Attempt {
   startedAt: string;
@@ -72,10 +74,7 @@ export class Journal {
 
   private save(): void {
     if (!this.write) return;
-    mkdirSync(dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(this.data, null, 2)}\n`);
-    renameSync(tmp, this.file);
+    writeJsonAtomic(this.file, this.data);
   }
 }
 

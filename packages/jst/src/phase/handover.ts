@@ -1,5 +1,6 @@
 import { adfToPlainText, adfToText } from '@jst/adf';
 import { commentsWithMarker } from '@jst/client';
+import { parsePrTargetLine } from '@jst/protocol';
 import { PR_TARGET_MARKER, REPORT_MARKER, type RoleComments } from './markers.js';
 
 /**
@@ -8,18 +9,8 @@ import { PR_TARGET_MARKER, REPORT_MARKER, type RoleComments } from './markers.js
  * the description's acceptance criteria. Pure functions over what git and the tracker returned.
  */
 
-/** spec §1 rule 7: `feature/<KEY>-slug` or `hotfix/<KEY>-slug`, KEY = `<PROJECT>-<n>`. */
-const ISSUE_BRANCH = /^(feature|hotfix)\/([A-Z][A-Z0-9_]*-[1-9][0-9]*)(?:-.*)?$/;
-
-export interface IssueBranch {
-  kind: 'feature' | 'hotfix';
-  key: string;
-}
-
-export function issueKeyFromBranch(branch: string): IssueBranch | null {
-  const m = ISSUE_BRANCH.exec(branch);
-  return m ? { kind: m[1] as IssueBranch['kind'], key: m[2]! } : null;
-}
+/** spec §1 rule 7: `feature/<KEY>-slug` or `hotfix/<KEY>-slug`, the key in any letter case (@jst/protocol's grammar, the code host's too). */
+export { issueBranchOf as issueKeyFromBranch, type IssueBranch } from '@jst/protocol';
 
 export { PR_TARGET_MARKER, REPORT_MARKER };
 
@@ -39,8 +30,8 @@ export function prTargetFrom(posted: RoleComments<'assigner'>): PrTarget | null 
   let found: PrTarget | null = null;
   for (const c of commentsWithMarker([...posted.comments], PR_TARGET_MARKER)) {
     for (const text of adfToPlainText(c.body).split('\n')) {
-      const m = /^PR target branch:\s*(\S+)(?:\s+Worktree:\s*(.+?))?\s*$/.exec(text.trim());
-      if (m) found = { branch: m[1]!, worktree: m[2] ?? null, commentId: c.id };
+      const line = parsePrTargetLine(text);
+      if (line) found = { ...line, commentId: c.id };
     }
   }
   return found;

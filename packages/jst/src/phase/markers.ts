@@ -1,35 +1,29 @@
 import { adfToPlainText, textToAdf, type AdfDoc } from '@jst/adf';
 import type { Comment } from '@jst/client';
+import { firstLine, MARKER_ROLE, verdictOf, type Marker, type Verdict } from '@jst/protocol';
 import type { Role } from '../config/index.js';
 import { textDocument } from './document.js';
 
 /**
- * The first lines phases 2 and 3 write (ARCHITECTURE §11), and how they are read back: one place
- * for each literal, so a writer and its reader can never disagree.
+ * The first lines phases 2 and 3 write (ARCHITECTURE §11), and how they are read back: the literals
+ * and the role each counts from are @jst/protocol's, which jst-tracker's board reads too.
  */
-export const TASK_MEMORY = 'Task memory';
-export const RUN_REPORT = 'Run report';
-export const REVIEW_TALLY = 'Review tally';
-export const APPROVED = 'APPROVED — ';
-export const CHANGES_REQUESTED = 'CHANGES REQUESTED — ';
-
-export const PR_TARGET_MARKER = 'PR target branch:';
-export const REPORT_MARKER = 'Assignment report';
-
-/**
- * ARCHITECTURE §11: whose account each marker counts from. The same first line by any other
- * account is an ordinary comment (a verdict is any `APPROVED — ` / `CHANGES REQUESTED — ` line).
- */
-export const MARKER_ROLE = {
-  [PR_TARGET_MARKER]: 'assigner',
-  [REPORT_MARKER]: 'assigner',
-  [TASK_MEMORY]: 'executor',
-  [RUN_REPORT]: 'executor',
-  [REVIEW_TALLY]: 'reviewer',
-  verdict: 'reviewer',
-} as const satisfies Record<string, Role>;
-
-export type Marker = keyof typeof MARKER_ROLE;
+export {
+  APPROVED,
+  CHANGES_REQUESTED,
+  firstLine,
+  MARKER_ROLE,
+  PR_TARGET_MARKER,
+  REPORT_MARKER,
+  REVIEW_TALLY,
+  RUN_REPORT,
+  TASK_MEMORY,
+  verdictLine,
+  verdictOf,
+  type Marker,
+  type Verdict,
+  type VerdictKind,
+} from '@jst/protocol';
 
 /**
  * The comments one role's account wrote on an issue, oldest first: the only input a marker reader
@@ -44,27 +38,7 @@ export interface RoleComments<R extends Role = Role> {
   readonly comments: readonly Comment[];
 }
 
-export type VerdictKind = 'approved' | 'changes-requested';
-
-export interface Verdict {
-  kind: VerdictKind;
-  summary: string;
-  line: string;
-}
-
-export const verdictLine = (kind: VerdictKind, summary: string) => `${kind === 'approved' ? APPROVED : CHANGES_REQUESTED}${summary}`;
-
-/** The verdict a text's first line states, or null (a review body or an issue comment alike). */
-export function verdictOf(text: string): Verdict | null {
-  const line = (text.split(/\r?\n/, 1)[0] ?? '').trim();
-  if (line.startsWith(APPROVED)) return { kind: 'approved', summary: line.slice(APPROVED.length).trim(), line };
-  if (line.startsWith(CHANGES_REQUESTED)) return { kind: 'changes-requested', summary: line.slice(CHANGES_REQUESTED.length).trim(), line };
-  return null;
-}
-
 export const commentPlain = (c: Comment): string => adfToPlainText(c.body);
-
-export const firstLine = (text: string): string => (text.split(/\r?\n/, 1)[0] ?? '').trim();
 
 /** The role's comments whose first line is exactly `marker` (one that role posts), oldest first. */
 export function markedComments<M extends Exclude<Marker, 'verdict'>>(

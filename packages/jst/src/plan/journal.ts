@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync, rmSync, openSync, fsyncSync, closeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeJsonAtomic } from '@jst/protocol';
 import { JstError } from '../config/index.js';
 
 /**
@@ -133,16 +134,7 @@ export class Journal {
   }
 
   private flush(): void {
-    mkdirSync(dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(this.data, null, 2)}\n`);
-    const fd = openSync(tmp, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, this.file);
+    writeJsonAtomic(this.file, this.data);
     this.onWrite?.();
   }
 }
@@ -204,8 +196,5 @@ export function completedPlan(jstDir: string, requestHash: string): CompletedPla
 export function recordCompleted(jstDir: string, plan: CompletedPlan): void {
   const file = join(jstDir, LEDGER_FILE);
   const plans = [...readLedger(jstDir), plan].slice(-200);
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify({ plans }, null, 2)}\n`);
-  renameSync(tmp, file);
+  writeJsonAtomic(file, { plans });
 }

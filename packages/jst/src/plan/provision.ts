@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { textToAdf } from '@jst/adf';
 import { commentText, TrackerHttpError } from '@jst/client';
+import { prTargetLine } from '@jst/protocol';
 import { JstError } from '../config/index.js';
 import * as git from '../git/index.js';
 import { issueDescription } from './description.js';
@@ -39,7 +40,7 @@ export interface ProvisionContext {
 }
 
 /** `PR target branch: <branch> Worktree: <absolute_path>` (spec §1 rule 11). */
-export const targetComment = (leaf: Leaf) => `PR target branch: ${leaf.prTarget} Worktree: ${leaf.worktree}`;
+export const targetComment = (leaf: Leaf) => prTargetLine(leaf.prTarget, leaf.worktree);
 
 /**
  * Runs one named step once: a step the journal records as done is skipped with its recorded

@@ -1,3 +1,4 @@
+import { REPORT_MARKER } from '@jst/protocol';
 import type { PlanInput } from './input.js';
 import type { Leaf } from './provision.js';
 
@@ -17,7 +18,7 @@ export interface ReportContext {
  */
 export function assignmentReport(r: ReportContext): string {
   const [top, ...subs] = r.leaves;
-  const lines = ['Assignment report', `Request: ${oneLine(r.plan.request)}`];
+  const lines = [REPORT_MARKER, `Request: ${oneLine(r.plan.request)}`];
   lines.push(
     subs.length
       ? `Scope decision: multistep, parent ${top!.key} with ${subs.length} sub-task${subs.length === 1 ? '' : 's'}, because the work was split into ${subs.length} separately deliverable steps`

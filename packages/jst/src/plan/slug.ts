@@ -1,3 +1,5 @@
+import { issueBranchName } from '@jst/protocol';
+
 /**
  * Branch slugs (issue 6 "Slugs"): lower-case ASCII words joined by `-`, at most 50 characters,
  * valid inside a git ref. Accents are folded (é → e); anything else that is not a letter or digit
@@ -23,5 +25,5 @@ export function slugify(summary: string): string {
   return slug || 'work';
 }
 
-export const featureBranch = (key: string, summary: string) => `feature/${key}-${slugify(summary)}`;
-export const hotfixBranch = (key: string, summary: string) => `hotfix/${key}-${slugify(summary)}`;
+export const featureBranch = (key: string, summary: string) => issueBranchName('feature', key, slugify(summary));
+export const hotfixBranch = (key: string, summary: string) => issueBranchName('hotfix', key, slugify(summary));

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { parseIssueKey as parseKey } from '@jst/protocol';
 
 /**
  * Public ids are strings of numbers as Jira's are ("10001"); rows are numbered from 1, so the
@@ -21,10 +22,10 @@ export function accountIdFor(cloudId: string, email: string): string {
   return createHash('sha256').update(`${cloudId}\0${email.toLowerCase()}`).digest('hex').slice(0, 24);
 }
 
-/** `ABC-12` → { projectKey: 'ABC', number: 12 }. */
+/** `ABC-12` (in any letter case, @jst/protocol's grammar) → { projectKey: 'ABC', number: 12 }; a number no issue can have is null. */
 export function parseIssueKey(text: string): { projectKey: string; number: number } | null {
-  const m = /^([A-Z][A-Z0-9_]{0,49})-(\d{1,12})$/.exec(text.toUpperCase());
-  return m && Number(m[2]) <= MAX_INT4 ? { projectKey: m[1]!, number: Number(m[2]) } : null;
+  const key = parseKey(text);
+  return key && key.number <= MAX_INT4 ? { projectKey: key.projectKey, number: key.number } : null;
 }
 
 /** Jira's wire format for dates: `2021-01-17T12:34:00.000+0000`. */

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isProjectKey } from '@jst/protocol';
 import { CONDITION_NAMES, KANBAN_STATUSES, PROJECT_ROLE_NAMES, workflowOf, type SeedWorkflow, type StatusCategoryKey } from './workflow.js';
 import { findJsonFault, shownKey } from './json-fault.js';
 import { PROJECT_ROLES, type ProjectRole } from './permissions.js';
@@ -85,7 +86,6 @@ export function seedChecks(file: string) {
 
 const CATEGORIES: readonly StatusCategoryKey[] = ['new', 'indeterminate', 'done'];
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
-const PROJECT_KEY = /^[A-Z][A-Z0-9_]{1,9}$/;
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
 
 export function loadSeedFile(file: string): Seed {
@@ -165,7 +165,7 @@ export function parseSeed(json: unknown, file = '<seed>'): Seed {
         const project = obj(p, pp);
         known(project, pp, ['key', 'name', 'lead', 'members', 'workflow', 'roles']);
         const key = str(project.key, `${pp}.key`);
-        if (!PROJECT_KEY.test(key)) fail(`${pp}.key`, 'is not a project key (2-10 upper-case letters, digits or _, starting with a letter)');
+        if (!isProjectKey(key)) fail(`${pp}.key`, 'is not a project key (2-10 upper-case letters, digits or _, starting with a letter)');
         if (keys.has(key)) fail(`${pp}.key`, 'is the key of an earlier project of this site too');
         keys.add(key);
         const memberEmails = new Set<string>();

@@ -51,6 +51,9 @@ const WITH_ROLES: Case[] = [
   ['executor', 'APPROVED — looks good', 'r10', null],
   ['reviewer', 'CHANGES REQUESTED — fix it', 'r11', 'changes'],
   ['assigner', 'CHANGES REQUESTED — forged', 'r12', null],
+  ['reviewer', 'Review tally', 'r13', 'tally'],
+  ['executor', 'Review tally', 'r14', null],
+  ['executor', 'Run report (draft)', 'r15', null],
 ];
 // RST names no roles: the reporter is the assigner, the assignee the executor.
 const WITHOUT_ROLES: Case[] = [
@@ -60,6 +63,8 @@ const WITHOUT_ROLES: Case[] = [
   ['assigner', 'Task memory', 'n4', null],
   ['executor', 'APPROVED — looks good', 'n5', null],
   ['assigner', 'CHANGES REQUESTED — forged', 'n6', null],
+  ['assigner', 'Review tally', 'n7', null],
+  ['executor', 'Review tally', 'n8', null],
 ];
 
 describe.each(await storeKinds())("ARCHITECTURE §11, §12: the board highlights a marker only from its role's account (%s)", (kind) => {
@@ -91,7 +96,7 @@ describe.each(await storeKinds())("ARCHITECTURE §11, §12: the board highlights
     expect([...page.matchAll(/class="badge"/g)]).toHaveLength(WITH_ROLES.filter((c) => c[3]).length);
   });
 
-  it("with no roles named: the assigner's markers only from the issue's reporter, the executor's only from its assignee, verdicts from no one", async () => {
+  it("with no roles named: the assigner's markers only from the issue's reporter, the executor's only from its assignee, verdicts and the review tally from no one", async () => {
     const page = await issuePage(t, withoutRoles);
     for (const [who, first, tag, kind] of WITHOUT_ROLES)
       expect(classOf(page, tag), `${who}: ${first}`).toBe(kind ? `comment marker marker-${kind}` : 'comment');

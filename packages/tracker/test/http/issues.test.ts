@@ -50,6 +50,17 @@ describe.each(await storeKinds())('spec §4 issues (%s)', (kind) => {
       expect(byId.body.key).toBe(r.body.key);
     });
 
+    it('spec §2: a key is read in any letter case; a number with a leading zero, or 0, names no issue (404)', async () => {
+      const key = await createIssue(t, 'assigner', {});
+      const [project, n] = key.split('-') as [string, string];
+      expect((await t.as('assigner').get(`/issue/${key.toLowerCase()}?fields=summary`)).body.key).toBe(key);
+      for (const other of [`${project}-0${n}`, `${project}-0`]) {
+        const r = await t.as('assigner').get(`/issue/${other}?fields=summary`);
+        expect(r.status, other).toBe(404);
+        expect(r.body.errorMessages).toEqual(['Issue does not exist or you do not have permission to see it.']);
+      }
+    });
+
     it("a Subtask needs parent.key; it is honoured and shows in the parent's subtasks", async () => {
       const parent = await createIssue(t, 'assigner', { summary: 'Parent' });
       const r = await t.as('assigner').post('/issue', task({ issuetype: { name: 'Subtask' }, parent: { key: parent }, summary: 'Child' }));

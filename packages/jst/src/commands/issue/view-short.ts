@@ -1,38 +1,19 @@
 import { adfToText } from '@jst/adf';
 import type { Comment, Issue } from '@jst/client';
+import { firstLine, markerOfLine } from '@jst/protocol';
 import { JstError } from '../../config/index.js';
 import type { Context } from '../../context.js';
 import { EXIT } from '../../exit.js';
 import * as git from '../../git/index.js';
 import type { Outcome } from '../../output.js';
 import { issueKeyFromBranch } from '../../phase/handover.js';
-import {
-  APPROVED,
-  CHANGES_REQUESTED,
-  commentPlain,
-  firstLine,
-  MARKER_ROLE,
-  PR_TARGET_MARKER,
-  REPORT_MARKER,
-  REVIEW_TALLY,
-  RUN_REPORT,
-  TASK_MEMORY,
-} from '../../phase/markers.js';
+import { commentPlain } from '../../phase/markers.js';
 import { changesRequestedLines, reviewerVerdict, type ShownVerdict } from '../../phase/review-shown.js';
 import { roleComments } from '../../phase/roles.js';
 
 /** issue_view's own parts (ARCHITECTURE §13): loaded only when a view runs, never at the CLI's start-up. */
 
-/** The first lines that mark the workflow's comments (ARCHITECTURE §7, §11), each with the role whose account it counts from. */
-const MARKERS = [
-  [PR_TARGET_MARKER, MARKER_ROLE[PR_TARGET_MARKER]],
-  [REPORT_MARKER, MARKER_ROLE[REPORT_MARKER]],
-  [TASK_MEMORY, MARKER_ROLE[TASK_MEMORY]],
-  [RUN_REPORT, MARKER_ROLE[RUN_REPORT]],
-  [REVIEW_TALLY, MARKER_ROLE[REVIEW_TALLY]],
-  [APPROVED, MARKER_ROLE.verdict],
-  [CHANGES_REQUESTED, MARKER_ROLE.verdict],
-] as const;
+/** The markers (ARCHITECTURE §7, §11) are @jst/protocol's: each with the role whose account it counts from. */
 const DEFAULT_FIELDS = ['summary', 'status', 'assignee', 'parent', 'subtasks', 'issuetype', 'description', 'comment'];
 /** How much of the description and of each comment a default view shows (ARCHITECTURE §13: ≤ 4 KB in all). */
 const DESCRIPTION_CHARS = 1200;
@@ -83,9 +64,9 @@ export async function shortView(ctx: Context, role: Parameters<Context['client']
   const comments: Comment[] = f.comment?.comments ?? [];
   // ARCHITECTURE §11: a marker is listed only from its role's account (resolved only when some comment looks like one).
   const marked = comments.flatMap((c) => {
-    const line = firstLine(commentPlain(c));
-    const m = MARKERS.find(([text]) => line === text.trim() || line.startsWith(text));
-    return m ? [{ c, line, role: m[1] }] : [];
+    const text = commentPlain(c);
+    const m = markerOfLine(text);
+    return m ? [{ c, line: firstLine(text), role: m.role }] : [];
   });
   const accounts = new Map<string, string | null>();
   for (const role of new Set(marked.map((m) => m.role))) accounts.set(role, (await roleComments(ctx, role, client, [])).accountId);

@@ -1,36 +1,31 @@
 import { firstLineText } from '@jst/adf';
+import { markerOfLine, type MarkerKind, type Role } from '@jst/protocol';
 
 /**
  * The comments the three roles leave for each other, found by their first line (spec §1 rules
  * 11–12, ARCHITECTURE §11), each with the role whose account posts it. The board highlights them;
- * the toolkit is what writes and reads them.
+ * the toolkit is what writes and reads them. The vocabulary, the roles and how a first line is
+ * matched are @jst/protocol's, the toolkit's own, so the board highlights exactly what jst counts.
  */
-type Role = 'assigner' | 'executor' | 'reviewer';
 export interface BoardMarker {
-  kind: string;
+  kind: MarkerKind;
   label: string;
   role: Role;
 }
 
-const MARKERS: readonly (BoardMarker & { prefix: string })[] = [
-  { prefix: 'PR target branch:', kind: 'target', label: 'PR target', role: 'assigner' },
-  { prefix: 'Assignment report', kind: 'assignment', label: 'Assignment report', role: 'assigner' },
-  { prefix: 'Run report', kind: 'run', label: 'Run report', role: 'executor' },
-  { prefix: 'Task memory', kind: 'memory', label: 'Task memory', role: 'executor' },
-  { prefix: 'APPROVED — ', kind: 'approved', label: 'Approved', role: 'reviewer' },
-  { prefix: 'CHANGES REQUESTED — ', kind: 'changes', label: 'Changes requested', role: 'reviewer' },
-];
+/** The badge a marker wears on the issue page: a line marker's own text, or a shorter name for one that carries a value. */
+const LABELS: Partial<Record<MarkerKind, string>> = { target: 'PR target', approved: 'Approved', changes: 'Changes requested' };
 
 /** The marker a comment body (ADF JSON text) starts with, or undefined; whoever wrote it. */
 export function markerOf(body: string): BoardMarker | undefined {
   let first: string;
   try {
-    first = firstLineText(JSON.parse(body)).trimStart();
+    first = firstLineText(JSON.parse(body));
   } catch {
     return undefined;
   }
-  const found = MARKERS.find((m) => first.startsWith(m.prefix));
-  return found && { kind: found.kind, label: found.label, role: found.role };
+  const found = markerOfLine(first);
+  return found && { kind: found.kind, label: LABELS[found.kind] ?? found.text, role: found.role };
 }
 
 /** Who may write an issue's markers: the project's named roles, and the issue's reporter and assignee. */

@@ -37,6 +37,13 @@ module.exports = {
       { path: `${TRACKER}store/` },
       { path: `${TRACKER}domain/` },
     ),
+    // The kit (src/kit/): what the tracker and the code host both use, below both.
+    forbid(
+      'kit-is-the-floor',
+      "The kit (web pages' HTML and frame, token hashing, seed checks, the refused-body guard) sits below the tracker and the code host: it imports neither, nor the composition.",
+      { path: `${TRACKER}kit/` },
+      { path: `${TRACKER}(http|domain|store|codehost)/|${TRACKER}(server|cli|index)\\.ts$` },
+    ),
     // The code host (src/codehost/, ARCHITECTURE §14) is a module of its own: the tracker's layers
     // never import it; only the composition (server.ts, cli.ts, index.ts) puts the two together.
     forbid(

@@ -1,4 +1,4 @@
-import { SeedError } from '../../domain/seed.js';
+import { SeedError } from '../../kit/seed-checks.js';
 import type { CodehostStore } from '../store/codehost-store.js';
 import type { CodeHost } from './codehost.js';
 import type { GitRepos } from './git-port.js';

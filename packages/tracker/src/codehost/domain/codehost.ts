@@ -1,6 +1,6 @@
 /* eslint-disable max-lines -- The operations of §14 are one class over one store and one git port (431 lines once formatted); what each accepts (pull-input.ts), its views (views.ts) and its branch keys (issue-keys.ts) already live apart. */
 import { randomUUID } from 'node:crypto';
-import { hashToken, sameHash } from '../../domain/tokens.js';
+import { hashToken, sameHash } from '../../kit/tokens.js';
 import type { CodehostStore } from '../store/codehost-store.js';
 import { OpenPullExists } from '../store/codehost-store.js';
 import { GhError, noPush, notFound, unprocessable, validationFailed, type GhErrorEntry } from './errors.js';

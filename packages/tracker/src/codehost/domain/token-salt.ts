@@ -1,4 +1,4 @@
-import { newSalt } from '../../domain/tokens.js';
+import { newSalt } from '../../kit/tokens.js';
 import type { CodehostStore } from '../store/codehost-store.js';
 
 /** The salt of the code host's token hashes, stable across processes (the first one to start writes it). */

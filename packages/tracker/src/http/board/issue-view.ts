@@ -1,8 +1,8 @@
 import type { IssuePage } from '../../domain/board.js';
 import type { User } from '../../domain/model.js';
 import { adfToHtml } from './adf-html.js';
-import { html } from './html.js';
-import { page } from './layout.js';
+import { html } from '../../kit/html.js';
+import { page } from '../../kit/layout.js';
 import { highlightedMarker } from './markers.js';
 
 const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');

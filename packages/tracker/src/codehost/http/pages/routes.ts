@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { securePages, sendHtml } from '../../../http/board/routes.js';
+import { securePages, sendHtml } from '../../../kit/pages.js';
 import type { CodeHost, RepoAccess } from '../../domain/codehost.js';
 import { GhError, notFound, noPush } from '../../domain/errors.js';
 import type { ChUser } from '../../domain/model.js';

@@ -1,6 +1,8 @@
 /**
- * The code host's stored values as the store hands them to the domain (imports nothing, like the
- * tracker's domain/model.ts). Times are ISO-8601 UTC text; booleans are 0/1 as stored.
+ * The code host's values, as its store reads and writes them and its domain and HTTP layers see
+ * them. Like the tracker's src/model.ts this file imports nothing and sits below the three layers:
+ * the store imports it from here, the domain and http name it domain/model.ts. Times are ISO-8601
+ * UTC text; booleans are 0/1 as stored.
  */
 export interface ChUser {
   id: number;

@@ -20,7 +20,7 @@ export interface IssuePullRequest {
 }
 
 /** The one question the board asks the code host (injected by the composition, src/server.ts). */
-export type PullsForIssue = (key: string) => Promise<IssuePullRequest[]>;
+export type PullsForIssue = (key: string, baseUrl: string) => Promise<IssuePullRequest[]>;
 
 /** Pull requests the development panel lists; past it, it says how many more there are. */
 export const PANEL_PULLS_MAX = 50;

@@ -107,7 +107,7 @@ const boardRoutes = (tracker: Tracker, pullsForIssue?: PullsForIssue) => async (
     const caller = await viewerOf(tracker, request);
     const view = await loadIssuePage(tracker, caller, request.params.key);
     // The development panel: asked only once the viewer may see the issue.
-    const pulls = pullsForIssue ? await pullsForIssue(view.issue.key) : undefined;
+    const pulls = pullsForIssue ? await pullsForIssue(view.issue.key, caller.baseUrl) : undefined;
     return sendHtml(reply, 200, issuePage(view, caller.user, pulls));
   });
 

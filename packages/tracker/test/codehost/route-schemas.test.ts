@@ -57,7 +57,7 @@ describe('ARCHITECTURE §20: the code host routes parse with schemas cut from Gi
       expect(r.url.includes(':') ? schema.params : 'none', name).toBeDefined();
       if (['POST', 'PUT', 'PATCH'].includes(String(r.method))) expect(schema.body, name).toBeDefined();
       expect(Object.keys(schema.response ?? {}), name).toContain('4xx');
-      expect((r.config)?.docs, name).toMatch(/^https:\/\/docs\.github\.com\/rest\//);
+      expect(r.config?.docs, name).toMatch(/^https:\/\/docs\.github\.com\/rest\//);
     }
   });
 

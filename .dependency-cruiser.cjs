@@ -37,6 +37,13 @@ module.exports = {
       { path: `${TRACKER}store/` },
       { path: `${TRACKER}domain/` },
     ),
+    // The kit (src/kit/): what the tracker and the code host both use, below both.
+    forbid(
+      'kit-is-the-floor',
+      "The kit (web pages' HTML and frame, token hashing, seed checks, the refused-body guard) sits below the tracker and the code host: it imports neither, nor the composition.",
+      { path: `${TRACKER}kit/` },
+      { path: `${TRACKER}(http|domain|store|codehost)/|${TRACKER}(server|cli|index)\\.ts$` },
+    ),
     // The code host (src/codehost/, ARCHITECTURE §14) is a module of its own: the tracker's layers
     // never import it; only the composition (server.ts, cli.ts, index.ts) puts the two together.
     forbid(
@@ -45,24 +52,43 @@ module.exports = {
       { path: `${TRACKER}(domain|store|http)/` },
       { path: `${TRACKER}codehost/` },
     ),
-    // The code host's layers: http → domain → store, git used by the domain's composition.
+    // The code host's layers: http → domain → store, its values (codehost/model.ts) below all three,
+    // git beside them; of the tracker it uses the kit, and its store the tracker's store context.
+    forbid(
+      'codehost-model-below',
+      "The code host's values (codehost/model.ts) sit below its layers and import nothing.",
+      { path: `${TRACKER}codehost/model\\.ts$` },
+      { path: `${TRACKER}` },
+    ),
     forbid(
       'codehost-domain-not-http',
-      "The code host's domain knows nothing of HTTP.",
+      "The code host's domain knows nothing of HTTP (GitHub's error shape is made at the HTTP edge) nor of the tracker's layers.",
       { path: `${TRACKER}codehost/domain/` },
-      { path: `${TRACKER}(codehost/)?http/` },
+      { path: `${TRACKER}(codehost/)?http/|${TRACKER}(domain|store)/` },
     ),
     forbid(
       'codehost-store-not-up',
-      "The code host's store knows nothing of HTTP, git or the domain's rules (only domain/model.ts).",
+      "The code host's store knows nothing of HTTP, git or the domain's rules: it reads and writes codehost/model.ts values on the tracker's store context.",
       { path: `${TRACKER}codehost/store/` },
-      { path: `${TRACKER}codehost/(http|git)/|${TRACKER}codehost/domain/(?!model\\.ts$)|${TRACKER}http/` },
+      { path: `${TRACKER}codehost/(http|git|domain)/|${TRACKER}(http|domain)/` },
     ),
     forbid(
       'codehost-http-not-store',
-      "The code host's routes read through its domain, never its store.",
+      "The code host's routes and pages call its domain functions, never its store or the tracker's.",
       { path: `${TRACKER}codehost/http/` },
       { path: `${TRACKER}codehost/store/|${TRACKER}store/` },
+    ),
+    forbid(
+      'codehost-http-not-store-access',
+      'The CodeHost keeps its store and git under keys only the domain imports (codehost/domain/store-access.ts): routes and pages call domain functions (test/layers.test.ts reads codehost/http/ for `.store` too).',
+      { path: `${TRACKER}codehost/http/` },
+      { path: `${TRACKER}codehost/domain/store-access\\.ts$` },
+    ),
+    forbid(
+      'codehost-http-not-tracker',
+      "The code host's HTTP edge uses the kit, not the tracker's HTTP or domain (except ApiError, which the tracker's own hooks throw before the code host's scope answers in GitHub's shape).",
+      { path: `${TRACKER}codehost/http/` },
+      { path: `${TRACKER}http/|${TRACKER}domain/(?!errors\\.ts$)` },
     ),
     forbid(
       'codehost-git-standalone',

@@ -1,7 +1,11 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { gitAccess } from './codehost/domain/access.js';
 import { applyCodehostSeed } from './codehost/domain/apply-seed.js';
-import { CodeHost } from './codehost/domain/codehost.js';
+import { CodeHost } from './codehost/domain/host.js';
+import type { GitRepos } from './codehost/domain/git-port.js';
+import { pullsForIssueKey } from './codehost/domain/pulls.js';
+import type { IssuePull } from './codehost/domain/views.js';
 import { parseCodehostSeed, type CodehostSeed } from './codehost/domain/seed.js';
 import { MergeConflictError, RefMovedError } from './codehost/git/errors.js';
 import { createGitHttpHandler, parseGitPath } from './codehost/git/http-backend.js';
@@ -10,7 +14,7 @@ import { reviewPageRoutes } from './codehost/http/pages/routes.js';
 import { mountGitFront } from './codehost/http/git-front.js';
 import { DEFAULT_PUSH_LIMIT_MB } from './codehost/domain/limits.js';
 import { codehostRoutes } from './codehost/http/routes.js';
-import { CodehostStore } from './codehost/store/codehost-store.js';
+import { CodehostStore } from './codehost/store/store.js';
 import { applySeed } from './domain/apply-seed.js';
 import type { Seed } from './domain/seed.js';
 import { Tracker } from './domain/tracker.js';
@@ -54,13 +58,24 @@ export class ReposRequiredError extends Error {
   }
 }
 
+/** The code host as the composition holds it: the domain's handle and the parts it was made of (for tests and tools). */
+export interface RunningCodehost {
+  /** What the routes, pages and git's access check are given. */
+  host: CodeHost;
+  store: CodehostStore;
+  /** Null when it runs without a repository folder (or without a git fit for it). */
+  git: GitRepos | null;
+  /** The board's question, with this server's own address in `htmlUrl`. */
+  pullsForIssueKey(key: string): Promise<IssuePull[]>;
+}
+
 export interface RunningServer {
   url: string;
   app: FastifyInstance;
   tracker: Tracker;
   store: Store;
   /** The embedded code host (src/codehost/); its `git` is null when it runs without a repository folder. */
-  codehost: CodeHost;
+  codehost: RunningCodehost;
   /** Stops accepting, finishes in-flight requests, closes the store. */
   close(): Promise<void>;
 }
@@ -98,21 +113,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         repos = null;
       }
     }
-    const codehostStore = new CodehostStore(db);
-    const codehost = await CodeHost.open(
-      codehostStore,
-      repos,
-      {
-        isConflict: (e) => e instanceof MergeConflictError,
-        isRefMoved: (e) => e instanceof RefMovedError,
-      },
-      off,
-    );
-    if (codehostSeed) await applyCodehostSeed(codehost, codehostStore, repos, codehostSeed, options.seedFile);
+    const codehostStore = new CodehostStore(store.context);
+    const codehost = await CodeHost.open({
+      store: codehostStore,
+      git: repos,
+      gitErrors: { isConflict: (e) => e instanceof MergeConflictError, isRefMoved: (e) => e instanceof RefMovedError },
+      offReason: off,
+    });
+    if (codehostSeed) await applyCodehostSeed(codehost, codehostSeed, options.seedFile);
     const tracker = new Tracker(store);
     await tracker.refreshSites();
-    // The board's development panel asks the code host one question (the board never imports it).
-    const pullsForIssue = repos ? (key: string) => codehost.pullsForIssueKey(key) : undefined;
+    // The board's development panel asks the code host one question (the board never imports it),
+    // with the address the board's page was asked at.
+    const pullsForIssue = repos ? (key: string, baseUrl: string) => pullsForIssueKey(codehost, key, baseUrl) : undefined;
     const app = buildApp(tracker, {
       ...(pullsForIssue ? { pullsForIssue } : {}),
       logLevel: options.logLevel ?? 'silent',
@@ -131,7 +144,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       const handle = createGitHttpHandler({
         repos,
         pushLimitBytes: options.pushLimit ?? DEFAULT_PUSH_LIMIT_MB * 1024 * 1024,
-        access: (owner, repo, credential, need) => codehost.gitAccess(credential === null ? null : credential.password, owner, repo, need),
+        access: (owner, repo, credential, need) => gitAccess(codehost, credential === null ? null : credential.password, owner, repo, need),
       });
       mountGitFront(app.server, { matches: (path) => parseGitPath(path) !== null, handle, onError: (e) => app.log.error({ err: e }, 'git request failed') });
     }
@@ -142,13 +155,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const host = options.host ?? '127.0.0.1';
     const shown = host.includes(':') ? `[${host}]` : host;
     let closing: Promise<void> | undefined;
-    codehost.baseUrl = `http://${shown}:${port}`;
+    const url = `http://${shown}:${port}`;
     return {
-      url: `http://${shown}:${port}`,
+      url,
       app,
       tracker,
       store,
-      codehost,
+      codehost: { host: codehost, store: codehostStore, git: repos, pullsForIssueKey: (key) => pullsForIssueKey(codehost, key, url) },
       close: () => (closing ??= app.close().then(() => store.close())),
     };
   } catch (e) {

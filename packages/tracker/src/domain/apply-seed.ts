@@ -3,7 +3,7 @@ import { setProjectRole } from '../store/roles.js';
 import type { Store } from '../store/store.js';
 import { accountIdFor } from './ids.js';
 import { displayNameOf, type Seed, type SeedSite } from './seed.js';
-import { hashToken, newSalt } from './tokens.js';
+import { hashToken, newSalt } from '../kit/tokens.js';
 import { hasConditions, workflowOf, type Workflow } from './workflow.js';
 
 /**

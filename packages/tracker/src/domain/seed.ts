@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { isProjectKey } from '@jst/protocol';
 import { CONDITION_NAMES, KANBAN_STATUSES, PROJECT_ROLE_NAMES, workflowOf, type SeedWorkflow, type StatusCategoryKey } from './workflow.js';
-import { findJsonFault, shownKey } from './json-fault.js';
+import { findJsonFault, shownKey } from '../kit/json-fault.js';
+import { SeedError, seedChecks } from '../kit/seed-checks.js';
+
+export { SeedError, seedChecks } from '../kit/seed-checks.js';
 import { PROJECT_ROLES, type ProjectRole } from './permissions.js';
 
 /**
@@ -49,39 +52,6 @@ export type WorkRole = (typeof WORK_ROLES)[number];
  */
 export function displayNameOf(email: string): string {
   return email.slice(0, email.lastIndexOf('@'));
-}
-
-/**
- * A problem in a seed file: the file, the setting's JSON path and (for a syntax error) the line
- * and column. Never a value from the file: any of them may be a token (ARCHITECTURE §4).
- */
-export class SeedError extends Error {
-  constructor(
-    readonly file: string,
-    readonly path: string,
-    detail: string,
-    at?: { line: number; column: number },
-  ) {
-    super(`${file}${at ? `:${at.line}:${at.column}` : ''}: ${path}: ${detail}`);
-  }
-}
-
-/**
- * The checks every part of a seed file is read with (the tracker's sites here, the code host's
- * section in codehost/domain/seed.ts): each names the JSON path of a problem, never its value.
- */
-export function seedChecks(file: string) {
-  const fail = (path: string, detail: string): never => {
-    throw new SeedError(file, path, detail);
-  };
-  const obj = (v: unknown, path: string): Record<string, unknown> =>
-    typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : fail(path, 'must be an object');
-  const arr = (v: unknown, path: string): unknown[] => (Array.isArray(v) ? v : fail(path, 'must be an array'));
-  const str = (v: unknown, path: string): string => (typeof v === 'string' && v.trim() !== '' ? v : fail(path, 'must be a non-empty string'));
-  const known = (o: Record<string, unknown>, path: string, keys: string[]) => {
-    for (const k of Object.keys(o)) if (!keys.includes(k)) fail(`${path}.${shownKey(k)}`, `unknown setting (expected one of: ${keys.join(', ')})`);
-  };
-  return { fail, obj, arr, str, known };
 }
 
 const CATEGORIES: readonly StatusCategoryKey[] = ['new', 'indeterminate', 'done'];

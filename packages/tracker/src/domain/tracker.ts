@@ -2,7 +2,7 @@ import { after, type Maybe } from '../maybe.js';
 import type { ProjectRow, SiteRow, StatusRow, Store, UserRow } from '../store/store.js';
 import { ApiError } from './errors.js';
 import { STORE, type HoldsStore } from './store-access.js';
-import { DUMMY_HASH, hashToken, parseBasic, sameHash, type BasicCredential } from './tokens.js';
+import { DUMMY_HASH, hashToken, parseBasic, sameHash, type BasicCredential } from '../kit/tokens.js';
 import type { Workflow } from './workflow.js';
 
 /** How the request reached us: the site domain or the API gateway (spec §5.4). */

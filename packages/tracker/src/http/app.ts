@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 import { DEFAULT_BODY_LIMIT } from '../domain/limits.js';
 import type { AddressForm, Tracker } from '../domain/tracker.js';
-import { hasUnreadBody, lingerOnRefusedBody } from '../net/refused-body.js';
+import { hasUnreadBody, lingerOnRefusedBody } from '../kit/refused-body.js';
 import type { PullsForIssue } from './board/issue-view.js';
 import { registerBoard } from './board/routes.js';
 import { authenticateHook, siteOf } from './context.js';

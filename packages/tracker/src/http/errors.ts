@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 import { lostRace } from '../domain/races.js';
-import { hasUnreadBody, lingerOnRefusedBody } from '../net/refused-body.js';
+import { hasUnreadBody, lingerOnRefusedBody } from '../kit/refused-body.js';
 import { boardChallenge } from './board/routes.js';
 
 /**

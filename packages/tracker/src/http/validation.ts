@@ -1,8 +1,9 @@
 import { parse as parseQueryString } from 'node:querystring';
 import { Ajv, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
-import type { FastifyInstance, FastifySchemaCompiler, FastifyTypeProvider } from 'fastify';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { ApiError } from '../domain/errors.js';
+import type { TypeBoxProvider } from '../kit/typebox.js';
 
 /**
  * Request validation from the route schemas (http/schemas/): compiled once per schema and
@@ -10,11 +11,7 @@ import { ApiError } from '../domain/errors.js';
  * bad request: 400 with an ErrorCollection that names the parameter or field and what it must be.
  */
 
-/** Fastify's type provider for TypeBox: a route's `request.params`, `query` and `body` get their schema's type. */
-export interface TypeBoxProvider extends FastifyTypeProvider {
-  validator: this['schema'] extends TSchema ? Static<this['schema']> : unknown;
-  serializer: this['schema'] extends TSchema ? Static<this['schema']> : unknown;
-}
+export type { TypeBoxProvider } from '../kit/typebox.js';
 
 /** A route plugin's Fastify instance with TypeBox types, for route tables split over several functions. */
 export const typed = (scope: FastifyInstance) => scope.withTypeProvider<TypeBoxProvider>();

@@ -57,6 +57,11 @@ export class Store {
   readonly comments: Comments;
   /** The issue view's read model, one call at once or waiting (issue-view.ts). */
   readonly issueView: IssueViewReader;
+  /**
+   * The connection, kept statements and dialect adapter the aggregates above work with; the
+   * composition (server.ts) hands it to the code host's store, which keeps its own tables on them.
+   */
+  readonly context: StoreContext;
 
   constructor(private readonly db: Db) {
     this.kysely = db.kysely;
@@ -64,6 +69,7 @@ export class Store {
     const prepare = preparer(db);
     this.adapter = adapterFor(db, prepare);
     const context: StoreContext = { kysely: db.kysely, prepare, adapter: this.adapter };
+    this.context = context;
     this.sites = sitesRepository(context);
     this.users = usersRepository(context);
     this.projects = projectsRepository(context);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adfToHtml, safeHref } from '../../src/http/board/adf-html.js';
-import { escapeHtml, html, Html } from '../../src/http/board/html.js';
+import { escapeHtml, html, Html } from '../../src/kit/html.js';
 import { markerOf } from '../../src/http/board/markers.js';
 
 const doc = (...content: unknown[]) => ({ type: 'doc', version: 1, content });

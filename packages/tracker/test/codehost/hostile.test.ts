@@ -11,6 +11,7 @@ import { CH_TOKENS, OWNER, REPO, startCodehostServer, type CodehostServer } from
  */
 const OPERATIONS: [string, string][] = [
   ['GET', '/user'],
+  ['GET', '/rate_limit'],
   ['GET', '/repos/{o}/{r}'],
   ['GET', '/repos/{o}/{r}/pulls'],
   ['POST', '/repos/{o}/{r}/pulls'],

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SECURITY_HEADERS } from '../../src/http/board/layout.js';
+import { SECURITY_HEADERS } from '../../src/kit/layout.js';
 import { buildApp } from '../../src/http/app.js';
 import { parseSeed, startServer } from '../../src/index.js';
 import { createTempDatabase } from '../../../../test/support/postgres.js';

@@ -408,10 +408,10 @@ describe.each(await storeKinds())("ARCHITECTURE §14: the code host's REST inter
       ch.commit('feature/ABC-9-many', { 'many.txt': 'm\n' });
       const pr = await ch.as('ada').rest.pulls.create({ ...o, title: 'many', head: 'feature/ABC-9-many', base: 'main' });
       const store = ch.server.codehost.store;
-      const repo = (await store.repoByName(OWNER, REPO))!;
-      const pull = (await store.pullByNumber(repo.id, pr.data.number))!;
+      const repo = (await store.repos.byName(OWNER, REPO))!;
+      const pull = (await store.pulls.byNumber(repo.id, pr.data.number))!;
       const now = new Date().toISOString();
-      const user = (await store.userByLogin('rey'))!;
+      const user = (await store.users.byLogin('rey'))!;
       for (let i = 0; i < 5; i++) {
         await store.kysely
           .insertInto('ch_comments')

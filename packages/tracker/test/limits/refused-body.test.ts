@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFUSED_BODY_LINGER } from '../../src/net/refused-body.js';
+import { REFUSED_BODY_LINGER } from '../../src/kit/refused-body.js';
 import { createTempDatabase, type TempDatabase } from '../../../../test/support/postgres.js';
 import { CLOUD_ID, CODEHOST_TOKEN, credentialOf, testSeed, withCodehost } from '../../../../test/support/seed.js';
 import { basic, storeKinds } from '../../../../test/support/tracker.js';

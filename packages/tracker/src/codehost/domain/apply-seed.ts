@@ -1,7 +1,6 @@
-import { SeedError } from '../../domain/seed.js';
-import type { CodehostStore } from '../store/codehost-store.js';
-import type { CodeHost } from './codehost.js';
-import type { GitRepos } from './git-port.js';
+import { SeedError } from '../../kit/seed-checks.js';
+import type { CodeHost } from './host.js';
+import { GIT, storeOf } from './store-access.js';
 import type { CodehostSeed } from './seed.js';
 
 /**
@@ -10,24 +9,18 @@ import type { CodehostSeed } from './seed.js';
  * Loading the same seed twice changes nothing. Tokens are stored hashed. A listed repository that
  * does not exist on disk is created empty (ARCHITECTURE §14).
  */
-export async function applyCodehostSeed(
-  host: CodeHost,
-  store: CodehostStore,
-  git: GitRepos | null,
-  seed: CodehostSeed,
-  file = '<seed>',
-  now = new Date().toISOString(),
-): Promise<void> {
+export async function applyCodehostSeed(host: CodeHost, seed: CodehostSeed, file = '<seed>', now = new Date().toISOString()): Promise<void> {
+  const store = storeOf(host);
   await store.transaction(async (tx) => {
     await store.lockForSeed(tx);
     const ids = new Map<string, number>();
     for (const [ui, u] of seed.users.entries()) {
-      let user = await store.userByLogin(u.login, tx);
-      if (!user) user = await store.insertUser(tx, u.login, u.name, now);
-      else if (user.login !== u.login || user.name !== u.name) await store.updateUser(tx, user.id, u.login, u.name);
+      let user = await store.users.byLogin(u.login, tx);
+      if (!user) user = await store.users.insert(tx, u.login, u.name, now);
+      else if (user.login !== u.login || user.name !== u.name) await store.users.update(tx, user.id, u.login, u.name);
       ids.set(u.login.toLowerCase(), user.id);
       for (const [ti, token] of u.tokens.entries()) {
-        if ((await store.insertTokenIfAbsent(tx, user.id, host.hash(token))) === 'taken') {
+        if ((await store.users.addToken(tx, user.id, host.hash(token))) === 'taken') {
           throw new SeedError(
             file,
             `$.codehost.users[${ui}].tokens[${ti}].token`,
@@ -37,14 +30,15 @@ export async function applyCodehostSeed(
       }
     }
     for (const r of seed.repos) {
-      let repo = await store.repoByName(r.owner, r.name, tx);
-      if (!repo) repo = await store.insertRepo(tx, r.owner, r.name, r.defaultBranch, now);
+      let repo = await store.repos.byName(r.owner, r.name, tx);
+      if (!repo) repo = await store.repos.insert(tx, r.owner, r.name, r.defaultBranch, now);
       else if (repo.owner !== r.owner || repo.name !== r.name || repo.default_branch !== r.defaultBranch) {
-        await store.updateRepo(tx, repo.id, { owner: r.owner, name: r.name, default_branch: r.defaultBranch }, now);
+        await store.repos.update(tx, repo.id, { owner: r.owner, name: r.name, default_branch: r.defaultBranch }, now);
       }
-      for (const c of r.collaborators) await store.upsertCollaborator(tx, repo.id, ids.get(c.login.toLowerCase())!, c.permission);
+      for (const c of r.collaborators) await store.repos.upsertCollaborator(tx, repo.id, ids.get(c.login.toLowerCase())!, c.permission);
     }
   });
   // After the rows are in: a repository that is not on disk yet is made empty (idempotent in git).
+  const git = host[GIT];
   if (git) for (const r of seed.repos) await git.ensure(r.owner, r.name, r.defaultBranch);
 }

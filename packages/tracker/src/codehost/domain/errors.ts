@@ -1,36 +1,54 @@
-/** A GitHub-shaped validation error entry (`errors[]` of a 422 Validation Failed). */
-export interface GhErrorEntry {
+/**
+ * The code host's domain errors: what went wrong, in the domain's words. The HTTP edge makes
+ * GitHub's shape of them (http/errors.ts: status, `message`, `documentation_url`, `errors[]`);
+ * the review pages make a page of them. Nothing here knows a status code or a URL.
+ */
+
+/** One field's problem, in GitHub's validation vocabulary (its `errors[]` entries). */
+export interface FieldProblem {
   resource?: string;
   field?: string;
-  code: string;
+  code: 'invalid' | 'missing_field' | 'custom';
   message?: string;
-  value?: string | null;
 }
 
-/**
- * The code host's one error type, rendered as GitHub renders errors:
- * `{message, documentation_url, errors?, status}` (the `status` is a string, as GitHub sends it).
- */
-export class GhError extends Error {
+export type CodehostErrorKind =
+  /** No such repository, pull request or issue, or one the caller may not read (masked, as GitHub). */
+  | 'not_found'
+  /** A write to a repository the caller may only read. */
+  | 'no_push'
+  /** Fields that do not fit (`problems`): GitHub's Validation Failed. */
+  | 'invalid'
+  /** A refusal GitHub states in plain sentences (`notes`), as it does for reviews. */
+  | 'refused'
+  /** The pull request cannot be merged now (closed, a draft, a conflict, a merge in progress). */
+  | 'not_mergeable'
+  /** Something changed since the caller looked (the head, the base): read again and retry. */
+  | 'changed'
+  /** The code host has no repositories to serve (no --repos, or no git fit for it). */
+  | 'off';
+
+export class CodehostError extends Error {
   constructor(
-    readonly status: number,
+    readonly kind: CodehostErrorKind,
     message: string,
-    readonly errors?: (GhErrorEntry | string)[],
-    /** The operation's documentation page; the HTTP layer fills in the route's when absent. */
-    readonly docs?: string,
+    readonly problems: FieldProblem[] = [],
+    readonly notes: string[] = [],
   ) {
     super(message);
   }
-
-  body(routeDocs = 'https://docs.github.com/rest'): { message: string; documentation_url: string; errors?: (GhErrorEntry | string)[]; status: string } {
-    return { message: this.message, documentation_url: this.docs ?? routeDocs, ...(this.errors ? { errors: this.errors } : {}), status: String(this.status) };
-  }
 }
 
-export const badCredentials = () => new GhError(401, 'Bad credentials', undefined, 'https://docs.github.com/rest');
-export const requiresAuthentication = () => new GhError(401, 'Requires authentication');
-export const notFound = (docs?: string) => new GhError(404, 'Not Found', undefined, docs);
-export const noPush = (docs?: string) => new GhError(403, 'Must have push access to repository', undefined, docs);
-export const validationFailed = (errors: (GhErrorEntry | string)[], docs?: string) => new GhError(422, 'Validation Failed', errors, docs);
-/** GitHub's 422 with plain-text entries (e.g. reviews: "Can not approve your own pull request"). */
-export const unprocessable = (errors: string[], docs?: string) => new GhError(422, 'Unprocessable Entity', errors, docs);
+export const notFound = () => new CodehostError('not_found', 'Not Found');
+export const noPush = () => new CodehostError('no_push', 'Must have push access to repository');
+export const invalidFields = (problems: FieldProblem[]) => new CodehostError('invalid', 'Validation Failed', problems);
+export const refused = (notes: string[]) => new CodehostError('refused', 'Unprocessable Entity', [], notes);
+/** A field that names nothing that exists (an unknown branch). */
+export const invalid = (field: string, resource = 'PullRequest'): FieldProblem => ({ resource, field, code: 'invalid' });
+/** A refusal of the whole pull request, in GitHub's words. */
+export const custom = (message: string, resource = 'PullRequest', field?: string): FieldProblem => ({
+  resource,
+  ...(field === undefined ? {} : { field }),
+  code: 'custom',
+  message,
+});

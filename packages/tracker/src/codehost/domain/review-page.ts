@@ -1,11 +1,17 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { CodeHost, CommentView, PullDetail, RepoAccess, ReviewView } from './codehost.js';
+import { listComments } from './comments.js';
+import { gitOf, type CodeHost } from './host.js';
+import { getPull } from './pulls.js';
+import { listReviews } from './reviews.js';
+import { sharedSetting } from './settings.js';
+import { storeOf } from './store-access.js';
+import type { CommentView, PullDetail, RepoAccess, ReviewView } from './views.js';
 import type { CommitInfo, FileChange } from './git-port.js';
 import { PATCH_BYTES_MAX, PULL_COMMITS_MAX } from './limits.js';
 
 /**
  * What a pull request's review page shows (ARCHITECTURE §14 "Pages"), gathered through the same
- * rules as the REST interface (CodeHost), and the merge form's token. Knows nothing of HTML.
+ * rules as the REST interface (the domain's functions), and the merge form's token. Knows nothing of HTML.
  */
 
 /** Files shown on one page; the rest are counted and named as cut (the REST files listing has them all). */
@@ -38,11 +44,11 @@ export interface ReviewPage {
 /** Everything the review page shows; 404 (masked) when the viewer may not read the repository. */
 export async function loadReviewPage(host: CodeHost, access: RepoAccess, number: number): Promise<ReviewPage> {
   const [detail, reviews, comments] = await Promise.all([
-    host.getPull(access, number),
-    host.reviews(access, number, 0, PAGE_THREAD_MAX),
-    host.comments(access, number, 0, PAGE_THREAD_MAX),
+    getPull(host, access, number),
+    listReviews(host, access, number, 0, PAGE_THREAD_MAX),
+    listComments(host, access, number, 0, PAGE_THREAD_MAX),
   ]);
-  const git = host.git!; // getPull has required it
+  const git = gitOf(host);
   const { repo } = access;
   // The diff, the commits and the conflicts of the very commits the page's merge form names.
   const [cmp, merge] = await Promise.all([
@@ -99,20 +105,7 @@ export class FormTokens {
   private constructor(private readonly secret: Buffer) {}
 
   static async open(host: CodeHost): Promise<FormTokens> {
-    const store = host.store;
-    let secret = await store.meta(SECRET_NAME);
-    if (secret === undefined) {
-      try {
-        secret = await store.transaction(async (tx) => {
-          await store.lockForSeed(tx);
-          return store.metaOrSet(tx, SECRET_NAME, randomBytes(32).toString('hex'));
-        });
-      } catch (e) {
-        // Another process wrote it a moment before.
-        secret = await store.meta(SECRET_NAME);
-        if (secret === undefined) throw e;
-      }
-    }
+    const secret = await sharedSetting(storeOf(host), SECRET_NAME, () => randomBytes(32).toString('hex'));
     return new FormTokens(Buffer.from(secret, 'hex'));
   }
 

@@ -1,4 +1,4 @@
-import { seedChecks } from '../../domain/seed.js';
+import { seedChecks } from '../../kit/seed-checks.js';
 import { PERMISSIONS, type Permission } from './model.js';
 
 /** The seed's `"codehost"` section (ARCHITECTURE §14; docs/codehost.md), parsed and checked. */

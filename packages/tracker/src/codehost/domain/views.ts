@@ -1,6 +1,6 @@
 import type { ChComment, ChPull, ChRepo, ChReview, ChUser, Permission } from './model.js';
 
-/** What the code host's operations (codehost.ts) answer: rows with the users and commits every answer about them shows. */
+/** What the code host's domain functions (pulls.ts, reviews.ts, comments.ts, …) answer: rows with the users and commits every answer about them shows. */
 
 /** The caller's standing on a repository it may read. */
 export interface RepoAccess {

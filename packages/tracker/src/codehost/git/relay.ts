@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createGunzip } from 'node:zlib';
-import { hasUnreadBody, lingerOnRefusedBody } from '../../net/refused-body.js';
+import { hasUnreadBody, lingerOnRefusedBody } from '../../kit/refused-body.js';
 import { parseCgiHead } from './cgi.js';
 import { minimalGitEnv } from './run.js';
 

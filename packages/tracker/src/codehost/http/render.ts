@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CommentView, PullDetail, PullView, RepoAccess, ReviewView } from '../domain/codehost.js';
+import type { CommentView, PullDetail, PullView, RepoAccess, ReviewView } from '../domain/views.js';
 import type { CommitInfo, FileChange } from '../domain/git-port.js';
 import type { ChRepo, ChUser, Permission } from '../domain/model.js';
 

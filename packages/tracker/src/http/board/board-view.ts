@@ -1,7 +1,8 @@
 import { BOARD_MAX_ISSUES, type Board, type Card } from '../../domain/board.js';
 import type { User } from '../../domain/model.js';
-import { html, type Html } from './html.js';
-import { filterForm, page } from './layout.js';
+import { html, type Html } from '../../kit/html.js';
+import { page } from '../../kit/layout.js';
+import { filterForm } from './filter-form.js';
 
 function progress(card: Card): Html | string {
   if (!card.progress) return '';

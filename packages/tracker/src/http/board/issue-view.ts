@@ -1,8 +1,8 @@
 import type { IssuePage } from '../../domain/board.js';
 import type { User } from '../../domain/model.js';
 import { adfToHtml } from './adf-html.js';
-import { html } from './html.js';
-import { page } from './layout.js';
+import { html } from '../../kit/html.js';
+import { page } from '../../kit/layout.js';
 import { highlightedMarker } from './markers.js';
 
 const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
@@ -20,7 +20,7 @@ export interface IssuePullRequest {
 }
 
 /** The one question the board asks the code host (injected by the composition, src/server.ts). */
-export type PullsForIssue = (key: string) => Promise<IssuePullRequest[]>;
+export type PullsForIssue = (key: string, baseUrl: string) => Promise<IssuePullRequest[]>;
 
 /** Pull requests the development panel lists; past it, it says how many more there are. */
 export const PANEL_PULLS_MAX = 50;

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { boardFrame, loadBoard, loadIssuePage, visibleBoardVersion } from '../../domain/board.js';
 import { ApiError } from '../../domain/errors.js';
 import type { Caller, Tracker } from '../../domain/tracker.js';
@@ -9,7 +8,8 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxProvider } from '../validation.js';
 import { boardPage } from './board-view.js';
 import { issuePage, type PullsForIssue } from './issue-view.js';
-import { ASSETS, messagePage, SECURITY_HEADERS } from './layout.js';
+import { ASSETS, messagePage } from '../../kit/layout.js';
+import { securePages, sendHtml } from '../../kit/pages.js';
 
 /** The realm of the browser's sign-in prompt. */
 const REALM = 'jst-tracker';
@@ -20,8 +20,6 @@ const ASSET_TYPES: Record<string, string> = { 'board.js': 'text/javascript; char
 
 /** The board's filter: a project key and a JQL query (both optional; an empty one is absent). */
 const BoardQuery = Type.Object({ project: Type.Optional(Type.String({ maxLength: 200 })), jql: Type.Optional(Type.String({ maxLength: 100_000 })) });
-
-const started = new WeakMap<FastifyRequest, number>();
 
 /**
  * The viewer of a page: the same HTTP Basic sign-in as the REST interface on the site form (so a
@@ -34,9 +32,6 @@ async function viewerOf(tracker: Tracker, request: FastifyRequest): Promise<Call
   return { site, user, baseUrl: `${request.protocol}://${request.host}` };
 }
 
-/** An HTML page as the answer (the board's and the review pages'). */
-export const sendHtml = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/html; charset=utf-8').send(body);
-
 /** The header the board's script sends with its REST calls (board-assets/board.js). */
 export const BOARD_HEADER = 'x-jst-board';
 
@@ -48,25 +43,6 @@ export const BOARD_HEADER = 'x-jst-board';
  * its cache, without a prompt. Undefined for every other request.
  */
 export const boardChallenge = (request: FastifyRequest): string | undefined => (request.headers[BOARD_HEADER] === '1' ? CHALLENGE : undefined);
-
-/**
- * The headers of every web page, on every answer of the scope they are added to (the board's, and
- * the code host's review pages): SECURITY_HEADERS, no caching unless a route says otherwise, and
- * the time the server took.
- */
-export function securePages(scope: FastifyInstance): void {
-  scope.addHook('onRequest', (request, _reply, done) => {
-    started.set(request, performance.now());
-    done();
-  });
-  scope.addHook('onSend', (request, reply, payload, done) => {
-    void reply.headers(SECURITY_HEADERS);
-    if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
-    const t0 = started.get(request);
-    if (t0 !== undefined) void reply.header('server-timing', `app;dur=${(performance.now() - t0).toFixed(2)}`);
-    done(null, payload);
-  });
-}
 
 /** Registers the board: its routes in a scope of their own. */
 export function registerBoard(app: FastifyInstance, tracker: Tracker, pullsForIssue?: PullsForIssue): void {
@@ -131,7 +107,7 @@ const boardRoutes = (tracker: Tracker, pullsForIssue?: PullsForIssue) => async (
     const caller = await viewerOf(tracker, request);
     const view = await loadIssuePage(tracker, caller, request.params.key);
     // The development panel: asked only once the viewer may see the issue.
-    const pulls = pullsForIssue ? await pullsForIssue(view.issue.key) : undefined;
+    const pulls = pullsForIssue ? await pullsForIssue(view.issue.key, caller.baseUrl) : undefined;
     return sendHtml(reply, 200, issuePage(view, caller.user, pulls));
   });
 

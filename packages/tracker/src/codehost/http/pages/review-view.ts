@@ -1,5 +1,5 @@
-import { html, type Html } from '../../../http/board/html.js';
-import { page } from '../../../http/board/layout.js';
+import { html, type Html } from '../../../kit/html.js';
+import { page } from '../../../kit/layout.js';
 import type { ChRepo, ChUser } from '../../domain/model.js';
 import type { ReviewPage } from '../../domain/review-page.js';
 import type { FileChange } from '../../domain/git-port.js';

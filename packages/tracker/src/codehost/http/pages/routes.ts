@@ -1,10 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { securePages, sendHtml } from '../../../http/board/routes.js';
-import type { CodeHost, RepoAccess } from '../../domain/codehost.js';
-import { GhError, notFound, noPush } from '../../domain/errors.js';
+import { securePages, sendHtml } from '../../../kit/pages.js';
+import { repoFor, userOfToken } from '../../domain/access.js';
+import { CodehostError, notFound, noPush } from '../../domain/errors.js';
+import type { CodeHost } from '../../domain/host.js';
+import { merge } from '../../domain/merges.js';
 import type { ChUser } from '../../domain/model.js';
 import { FormTokens, loadReviewPage } from '../../domain/review-page.js';
-import { tokenOf } from '../routes.js';
+import type { RepoAccess } from '../../domain/views.js';
+import { GhError, ghErrorOf } from '../errors.js';
+import { tokenOf } from '../rest/common.js';
 import { notePage, pullPath, reviewPage } from './review-view.js';
 
 /** The realm of the browser's sign-in prompt: git's (ARCHITECTURE §14), so one credential serves both. */
@@ -33,7 +37,7 @@ class PageRefusal extends Error {
 /** The viewer: HTTP Basic with any user name and a code-host token as the password. */
 async function viewerOf(host: CodeHost, request: FastifyRequest): Promise<{ user: ChUser; tokenHash: string }> {
   const token = tokenOf(request.headers.authorization);
-  const user = token === null ? null : await host.userOfToken(token);
+  const user = token === null ? null : await userOfToken(host, token);
   if (!user || token === null) throw new GhError(401, 'Bad credentials');
   return { user, tokenHash: host.hash(token) };
 }
@@ -80,7 +84,8 @@ export function reviewPageRoutes(host: CodeHost) {
     });
 
     // Every refusal is a page that shows nothing of the repository; a 401 asks the browser to prompt.
-    app.setErrorHandler((error: FastifyError | GhError | PageRefusal, request, reply) => {
+    app.setErrorHandler((thrown: FastifyError | GhError | CodehostError | PageRefusal, request, reply) => {
+      const error = thrown instanceof CodehostError ? ghErrorOf(thrown) : thrown;
       if (error instanceof PageRefusal) {
         return sendHtml(
           reply,
@@ -117,7 +122,7 @@ export function reviewPageRoutes(host: CodeHost) {
       return sendHtml(reply, status, notePage('Cannot do this', [what]));
     });
 
-    const access = async (user: ChUser, params: PullParams): Promise<RepoAccess> => host.repoFor(user, params.owner, params.repo, 'read');
+    const access = async (user: ChUser, params: PullParams): Promise<RepoAccess> => repoFor(host, user, params.owner, params.repo, 'read');
 
     app.get<{ Params: PullParams }>('/:owner/:repo/pull/:number', async (request, reply) => {
       const { user, tokenHash } = await viewerOf(host, request);
@@ -156,9 +161,9 @@ export function reviewPageRoutes(host: CodeHost) {
         throw new PageRefusal(400, 'Cannot do this', ['The merge method must be merge, squash or rebase.'], back);
       }
       try {
-        await host.merge(a, n, { merge_method: method, sha });
+        await merge(host, a, n, { merge_method: method, sha });
       } catch (e) {
-        if (e instanceof GhError && e.status === 409) {
+        if (e instanceof CodehostError && e.kind === 'changed') {
           throw new PageRefusal(
             409,
             'Changed since you looked',
@@ -166,7 +171,7 @@ export function reviewPageRoutes(host: CodeHost) {
             back,
           );
         }
-        if (e instanceof GhError && e.status === 405) throw new PageRefusal(405, 'Not merged', [`${e.message}.`], back);
+        if (e instanceof CodehostError && e.kind === 'not_mergeable') throw new PageRefusal(405, 'Not merged', [`${e.message}.`], back);
         throw e;
       }
       return reply.code(303).header('location', back).send();

@@ -1,34 +1,43 @@
-import type { FastifyInstance } from 'fastify';
-import type { CodeHost } from '../../domain/codehost.js';
-import { GhError } from '../../domain/errors.js';
+import { Type } from '@sinclair/typebox';
+import { createComment, listComments } from '../../domain/comments.js';
+import type { CodeHost } from '../../domain/host.js';
 import { issueComment } from '../render.js';
-import { bodyOf, DOCS, one, paged, paging, type PullParams, type Query, type RestKit, urlsOf } from './kit.js';
+import { PullParams, replies } from '../schemas/common.js';
+import { CreateCommentBody, IssueComment, ListCommentsQuery } from '../schemas/comments.js';
+import type { CodehostApp } from '../validation.js';
+import { accessOf, DOCS, numberOf, op, paged, paging, urlsOf } from './common.js';
 
 /** A pull request's conversation (GitHub's issue comments): list and create. */
-export function commentRoutes(app: FastifyInstance, host: CodeHost, { access, numberOf, cfg }: RestKit): void {
-  app.get<{ Params: PullParams; Querystring: Query }>('/repos/:owner/:repo/issues/:number/comments', cfg(DOCS.comments), async (request, reply) => {
-    const a = await access(request, 'read');
-    const { perPage, page, offset } = paging(request.query);
-    const n = numberOf(request);
-    const since = one(request.query, 'since');
-    if (since !== undefined && Number.isNaN(Date.parse(since)))
-      throw new GhError(422, 'Validation Failed', [{ resource: 'IssueComment', field: 'since', code: 'invalid' }]);
-    const { comments, total } = await host.comments(a, n, offset, perPage, since === undefined ? undefined : new Date(since).toISOString());
-    const u = urlsOf(request);
-    return paged(
-      request,
-      reply,
-      page,
-      perPage,
-      total,
-      comments.map((c) => issueComment(u, a, n, c)),
-    );
-  });
+export function commentRoutes(app: CodehostApp, host: CodeHost): void {
+  app.get(
+    '/repos/:owner/:repo/issues/:number/comments',
+    { config: op(DOCS.comments, 'read'), schema: { params: PullParams, querystring: ListCommentsQuery, response: replies({ 200: Type.Array(IssueComment) }) } },
+    async (request, reply) => {
+      const a = accessOf(request);
+      const { perPage, page, offset } = paging(request.query);
+      const n = numberOf(request.params);
+      const since = request.query.since === undefined ? undefined : new Date(request.query.since).toISOString();
+      const { comments, total } = await listComments(host, a, n, offset, perPage, since);
+      const u = urlsOf(request);
+      return paged(
+        request,
+        reply,
+        page,
+        perPage,
+        total,
+        comments.map((c) => issueComment(u, a, n, c)),
+      );
+    },
+  );
 
-  app.post<{ Params: PullParams }>('/repos/:owner/:repo/issues/:number/comments', cfg(DOCS.createComment), async (request, reply) => {
-    const a = await access(request, 'write');
-    const n = numberOf(request);
-    const body = issueComment(urlsOf(request), a, n, await host.createComment(a, n, bodyOf(request)));
-    return reply.code(201).header('location', body.url).send(body);
-  });
+  app.post(
+    '/repos/:owner/:repo/issues/:number/comments',
+    { config: op(DOCS.createComment, 'write'), schema: { params: PullParams, body: CreateCommentBody, response: replies({ 201: IssueComment }) } },
+    async (request, reply) => {
+      const a = accessOf(request);
+      const n = numberOf(request.params);
+      const body = issueComment(urlsOf(request), a, n, await createComment(host, a, n, request.body.body));
+      return reply.code(201).header('location', body.url).send(body);
+    },
+  );
 }

@@ -1,13 +1,28 @@
-import type { FastifyInstance } from 'fastify';
+import type { CodehostApp } from '../validation.js';
 import { privateUser, repository } from '../render.js';
-import { DOCS, type RepoParams, type RestKit, urlsOf } from './kit.js';
+import { replies, RepoParams } from '../schemas/common.js';
+import { RateLimitOverview } from '../schemas/rate-limit.js';
+import { FullRepository, PrivateUser } from '../schemas/repos.js';
+import { accessOf, DOCS, op, urlsOf, userOf } from './common.js';
 
-/** The signed-in account (`GET /user`) and a repository (`GET /repos/{owner}/{repo}`). */
-export function repoRoutes(app: FastifyInstance, { user, access, cfg }: RestKit): void {
-  app.get('/user', cfg(DOCS.user), async (request) => privateUser(urlsOf(request), user(request)));
+/** The signed-in account (`GET /user`), its rate limits (`GET /rate_limit`) and a repository (`GET /repos/{owner}/{repo}`). */
+export function repoRoutes(app: CodehostApp): void {
+  app.get('/user', { config: op(DOCS.user), schema: { response: replies({ 200: PrivateUser }) } }, async (request) =>
+    privateUser(urlsOf(request), userOf(request)),
+  );
 
-  app.get<{ Params: RepoParams }>('/repos/:owner/:repo', cfg(DOCS.repo), async (request) => {
-    const a = await access(request, 'read');
-    return repository(urlsOf(request), a.repo, a.owner, a.permission);
+  // GitHub's rate-limit-overview: the windows this answer's own X-RateLimit-* headers state (domain/rate-limit.ts).
+  app.get('/rate_limit', { config: op(DOCS.rateLimit), schema: { response: replies({ 200: RateLimitOverview }) } }, async (request) => {
+    const { core, search, graphql } = request.codehostRate!;
+    return { resources: { core, search, graphql }, rate: core };
   });
+
+  app.get(
+    '/repos/:owner/:repo',
+    { config: op(DOCS.repo, 'read'), schema: { params: RepoParams, response: replies({ 200: FullRepository }) } },
+    async (request) => {
+      const a = accessOf(request);
+      return repository(urlsOf(request), a.repo, a.owner, a.permission);
+    },
+  );
 }

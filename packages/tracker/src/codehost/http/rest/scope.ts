@@ -1,15 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../domain/errors.js';
-import type { CodeHost } from '../../domain/codehost.js';
-import { badCredentials, GhError, notFound } from '../../domain/errors.js';
+import { repoFor, userOfToken } from '../../domain/access.js';
+import { CodehostError } from '../../domain/errors.js';
+import { gitOf, type CodeHost } from '../../domain/host.js';
 import { REST_BODY_MAX } from '../../domain/limits.js';
-import { REST_DOCS, tokenOf } from './kit.js';
+import { rateLimits } from '../../domain/rate-limit.js';
+import { badCredentials, GhError, ghErrorOf, ghErrorOfSchema, problemsParsingJson, REST_DOCS } from '../errors.js';
+import { SchemaRefusal } from '../validation.js';
+import { tokenOf } from './common.js';
 
 /** U+0000 cannot be stored in PostgreSQL text: refused on every store alike, never a 500. */
 const refuseNul = (_key: string, value: unknown): unknown => {
-  if (typeof value === 'string' && value.includes('\0'))
-    throw new GhError(400, 'Problems parsing JSON: the body contains a NUL character (\\u0000), which no field accepts.');
+  if (typeof value === 'string' && value.includes('\0')) throw problemsParsingJson(': the body contains a NUL character (\\u0000), which no field accepts.');
   return value;
 };
 
@@ -20,13 +23,16 @@ const json = (text: string): unknown => {
   } catch (e) {
     if (e instanceof GhError) throw e;
     // GitHub's words; the parser's own message would quote the body.
-    throw new GhError(400, 'Problems parsing JSON');
+    throw problemsParsingJson();
   }
 };
 
 /**
  * The scope of the code host's REST interface, before its routes: its own body parsing, GitHub's
- * response headers, authentication, and errors and not-found in GitHub's shape, never the tracker's.
+ * response headers, authentication, the repository a route needs, and errors and not-found in
+ * GitHub's shape, never the tracker's. The order of the refusals is GitHub's: off (503), then the
+ * body's syntax (400), the credential (401), the repository (404, 403), then what the route's
+ * schema refuses (404 for a path, 400/422 for the body and query), then the domain's refusals.
  */
 export function installRestScope(app: FastifyInstance, host: CodeHost): void {
   app.removeAllContentTypeParsers();
@@ -39,65 +45,85 @@ export function installRestScope(app: FastifyInstance, host: CodeHost): void {
     }
   });
   app.decorateRequest('codehostUser', null);
+  app.decorateRequest('codehostAccess', null);
+  app.decorateRequest('codehostRate', null);
 
   app.addHook('onRequest', (request, reply, done) => {
+    const rate = rateLimits(Date.now());
+    request.codehostRate = rate;
     void reply.headers({
       'x-github-media-type': 'github.v3; format=json',
       'x-github-api-version-selected': '2022-11-28',
       'x-github-request-id': randomBytes(8).toString('hex').toUpperCase(),
-      'x-ratelimit-limit': '5000',
-      'x-ratelimit-remaining': '4999',
-      'x-ratelimit-used': '1',
+      'x-ratelimit-limit': String(rate.core.limit),
+      'x-ratelimit-remaining': String(rate.core.remaining),
+      'x-ratelimit-used': String(rate.core.used),
       'x-ratelimit-resource': 'core',
-      'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600),
+      'x-ratelimit-reset': String(rate.core.reset),
     });
     done();
   });
   // Without a repository folder (--database-url without --repos) every operation says so.
-  if (!host.git)
+  if (!host.on)
     app.addHook('onRequest', (_request, _reply, done) => {
       try {
-        host.requireGit();
+        gitOf(host);
         done();
       } catch (e) {
         done(e as Error);
       }
     });
-  // ARCHITECTURE §14: no or a bad credential is 401 Bad credentials, on every operation.
-  app.addHook('preHandler', (request, _reply, done) => {
+  // ARCHITECTURE §14: no or a bad credential is 401 Bad credentials, on every operation; then the
+  // repository of the path, masked as 404 when the caller may not read it.
+  app.addHook('preValidation', async (request) => {
     const token = tokenOf(request.headers.authorization);
-    if (token === null) return done(badCredentials());
-    host.userOfToken(token).then(
-      (user) => {
-        if (!user) return done(badCredentials());
-        request.codehostUser = user;
-        done();
-      },
-      (e: unknown) => done(e as Error),
-    );
+    const user = token === null ? null : await userOfToken(host, token);
+    if (!user) throw badCredentials();
+    request.codehostUser = user;
+    const need = request.routeOptions.config.need;
+    if (need) {
+      const { owner, repo } = request.params as { owner: string; repo: string };
+      request.codehostAccess = await repoFor(host, user, owner, repo, need);
+    }
+    // An absent body (or JSON null) is an empty object, as GitHub reads it.
+    if (request.body === undefined || request.body === null) request.body = {};
   });
 
-  app.setErrorHandler((error: FastifyError | GhError | ApiError, request, reply) => {
-    const docs = request.routeOptions.config.docs ?? REST_DOCS;
-    if (error instanceof GhError) {
-      if (error.status === 401) void reply.header('www-authenticate', 'Bearer realm="jst-tracker code host"');
-      return reply.code(error.status).send(error.body(docs));
+  /** GitHub's error for what the domain, the schemas, the hooks or the tracker's own hooks refused; undefined for a fault of Fastify's. */
+  const ghErrorFor = (error: FastifyError | GhError | CodehostError | ApiError | SchemaRefusal, request: FastifyRequest): GhError | undefined => {
+    if (error instanceof GhError) return error;
+    if (error instanceof CodehostError) return ghErrorOf(error);
+    if (error instanceof ApiError) return new GhError(error.status, error.message);
+    if (error instanceof SchemaRefusal) {
+      const part = error.part === 'querystring' ? 'querystring' : error.part === 'params' ? 'params' : 'body';
+      const schema = request.routeOptions.schema?.[part] as Parameters<typeof ghErrorOfSchema>[2];
+      return ghErrorOfSchema(part, error.failures, schema);
     }
-    if (error instanceof ApiError) return reply.code(error.status).send(new GhError(error.status, error.message).body(docs));
-    const status = error.statusCode ?? 500;
+    return undefined;
+  };
+
+  app.setErrorHandler((error: FastifyError | GhError | CodehostError | ApiError | SchemaRefusal, request, reply) => {
+    const docs = request.routeOptions.config.docs ?? REST_DOCS;
+    const gh = ghErrorFor(error, request);
+    if (gh) {
+      if (gh.status === 401) void reply.header('www-authenticate', 'Bearer realm="jst-tracker code host"');
+      return reply.code(gh.status).send(gh.body(docs));
+    }
+    const fault = error as FastifyError;
+    const status = fault.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'code host request failed');
       return reply.code(500).send(new GhError(500, 'Server Error: the request was not applied; retry it.').body(docs));
     }
     const message =
-      error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+      fault.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
         ? `Request body too large: the limit is ${REST_BODY_MAX} bytes.`
-        : error.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH'
+        : fault.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH'
           ? 'The Content-Length header does not match the body.'
           : 'Problems parsing JSON';
     return reply.code(status).send(new GhError(status, message).body(docs));
   });
   app.setNotFoundHandler((_request, reply) => {
-    void reply.code(404).send(notFound().body(REST_DOCS));
+    void reply.code(404).send(new GhError(404, 'Not Found').body(REST_DOCS));
   });
 }

@@ -1,23 +1,33 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { CodeHost, RepoAccess } from '../../domain/codehost.js';
-import { GhError, notFound } from '../../domain/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { PER_PAGE_DEFAULT, PER_PAGE_MAX } from '../../domain/limits.js';
 import type { ChUser } from '../../domain/model.js';
+import type { RateLimits } from '../../domain/rate-limit.js';
+import type { RepoAccess } from '../../domain/views.js';
 import type { Urls } from '../render.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The signed-in code-host user (rest/scope.ts), on every route of the REST scope. */
     codehostUser: ChUser | null;
+    /** The caller's standing on the route's repository, for routes whose config names a `need`. */
+    codehostAccess: RepoAccess | null;
+    /** The rate windows this answer's X-RateLimit-* headers state. */
+    codehostRate: RateLimits | null;
   }
   interface FastifyContextConfig {
+    /** The operation's documentation page, as GitHub's errors name it. */
     docs?: string;
+    /** What the route needs on `{owner}/{repo}`: the scope resolves it before the schema checks the rest. */
+    need?: 'read' | 'write';
   }
 }
 
-/** What the code host's REST routes share (./*.ts): GitHub's paging, links, documentation pages and body reading. */
+/** What the code host's REST routes share (./*.ts): GitHub's paging, links, documentation pages and the request's caller. */
 
 /** The documentation page of each operation, as GitHub's errors name it. */
 export const DOCS = {
+  rateLimit: 'https://docs.github.com/rest/rate-limit/rate-limit#get-rate-limit-status-for-the-authenticated-user',
   user: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
   repo: 'https://docs.github.com/rest/repos/repos#get-a-repository',
   listPulls: 'https://docs.github.com/rest/pulls/pulls#list-pull-requests',
@@ -34,27 +44,26 @@ export const DOCS = {
   createComment: 'https://docs.github.com/rest/issues/comments#create-an-issue-comment',
 } as const;
 
-export const REST_DOCS = 'https://docs.github.com/rest';
+/** A route's config: its documentation page and what it needs on the repository of its path. */
+export const op = (docs: string, need?: 'read' | 'write') => ({ docs, ...(need ? { need } : {}) });
 
-export interface RepoParams {
-  owner: string;
-  repo: string;
+/** The signed-in user of a request of the REST scope. */
+export const userOf = (request: FastifyRequest): ChUser => request.codehostUser!;
+/** The repository access of a route whose config names a `need`. */
+export const accessOf = (request: FastifyRequest): RepoAccess => request.codehostAccess!;
+
+/** The pull request number of a path the schema has let through (decimal digits): past PostgreSQL's integer no pull request has it. */
+export function numberOf(params: { number: string }): number {
+  const n = Number(params.number);
+  if (n > 2_147_483_647) throw notFound();
+  return n;
 }
-export interface PullParams extends RepoParams {
-  number: string;
-}
 
-export type Query = Record<string, unknown>;
-export const one = (q: Query, key: string): string | undefined => {
-  const v = q[key];
-  return typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
-};
-
-/** `per_page` (clamped to 100, as GitHub does) and `page` (1 and up). */
-export function paging(q: Query): { perPage: number; page: number; offset: number } {
-  const pp = Number(one(q, 'per_page'));
+/** `per_page` (clamped to 100, as GitHub does) and `page` (1 and up); anything else is the default. */
+export function paging(q: { per_page?: string | undefined; page?: string | undefined }): { perPage: number; page: number; offset: number } {
+  const pp = Number(q.per_page);
   const perPage = Number.isInteger(pp) && pp > 0 ? Math.min(pp, PER_PAGE_MAX) : PER_PAGE_DEFAULT;
-  const pg = Number(one(q, 'page'));
+  const pg = Number(q.page);
   const page = Number.isInteger(pg) && pg > 0 ? Math.min(pg, 1_000_000) : 1;
   return { perPage, page, offset: (page - 1) * perPage };
 }
@@ -98,37 +107,4 @@ export function tokenOf(header: string | undefined): string | null {
   const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   return colon < 0 ? null : decoded.slice(colon + 1);
-}
-
-/** A request's JSON body as an object (an absent body is `{}`). */
-export const bodyOf = (request: FastifyRequest): Record<string, unknown> => {
-  const b = request.body;
-  if (b === undefined || b === null) return {};
-  if (typeof b !== 'object' || Array.isArray(b)) throw new GhError(400, 'Problems parsing JSON');
-  return b as Record<string, unknown>;
-};
-
-/** The signed-in account, the repository access of a route and its pull request number, for the routes of one host. */
-export interface RestKit {
-  // Plain functions, not methods: the routes take them apart (`{ access, numberOf }`).
-  user: (request: FastifyRequest) => ChUser;
-  access: (request: FastifyRequest<{ Params: RepoParams }>, need: 'read' | 'write') => Promise<RepoAccess>;
-  numberOf: (request: FastifyRequest<{ Params: PullParams }>) => number;
-  /** A route's options naming its documentation page. */
-  cfg: (docs: string) => { config: { docs: string } };
-}
-
-export function restKit(host: CodeHost): RestKit {
-  const user = (request: FastifyRequest) => request.codehostUser!;
-  return {
-    user,
-    access: (request, need) => host.repoFor(user(request), request.params.owner, request.params.repo, need, request.routeOptions.config.docs),
-    numberOf: (request) => {
-      const n = request.params.number;
-      // A number no pull request can have (PostgreSQL's integer ends at 2^31 - 1) does not exist.
-      if (!/^[1-9]\d{0,9}$/.test(n) || Number(n) > 2_147_483_647) throw notFound(request.routeOptions.config.docs);
-      return Number(n);
-    },
-    cfg: (docs) => ({ config: { docs } }),
-  };
 }

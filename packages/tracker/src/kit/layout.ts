@@ -1,5 +1,9 @@
-import type { VisibleProject } from '../../domain/model.js';
 import { html, type Html } from './html.js';
+
+/**
+ * The frame of every web page the server shows (the board's and the code host's review pages):
+ * one stylesheet, one deferred script, the security headers, nothing inline.
+ */
 
 /** Where the board's static files are served (no data in them, no authentication needed). */
 export const ASSETS = '/_board/assets';
@@ -49,15 +53,6 @@ ${main}
 </body>
 </html>
 `.text;
-}
-
-/** The project picker and JQL filter: a plain GET form, so it works without script. */
-export function filterForm(projects: VisibleProject[], current: string | undefined, jql: string): Html {
-  return html`<form class="filter" method="get" action="/">
-<label>Project <select name="project">${projects.map((p) => html`<option value="${p.key}"${p.key === current ? html` selected` : ''}>${p.key} · ${p.name}</option>`)}</select></label>
-<label class="jql">JQL <input type="search" name="jql" value="${jql}" placeholder="assignee = currentUser() AND status != Done" autocomplete="off" spellcheck="false"></label>
-<button type="submit">Show</button>
-</form>`;
 }
 
 /** A page that says what went wrong and shows no data (401, 404, 400 outside a board). */

@@ -1,0 +1,69 @@
+import { notFound } from './errors.js';
+import { gitOf, type CodeHost } from './host.js';
+import { PULL_COMMITS_MAX, PULL_FILES_MAX } from './limits.js';
+import type { ChPull } from './model.js';
+import { storeOf } from './store-access.js';
+import type { PullDetail, PullView, RepoAccess } from './views.js';
+
+/** What every answer about a pull request is made of (pulls.ts, merges.ts, reviews.ts, the review page). */
+
+/** The pull request of a number in the repository; not found for a number no pull request has. */
+export async function pullOf(host: CodeHost, access: RepoAccess, number: number): Promise<ChPull> {
+  const pull = Number.isSafeInteger(number) && number > 0 ? await storeOf(host).pulls.byNumber(access.repo.id, number) : undefined;
+  if (!pull) throw notFound();
+  return pull;
+}
+
+/** A pull request with its users, and its branches' commits (now while open; `shas` caches them over a listing). */
+export async function viewOf(host: CodeHost, access: Pick<RepoAccess, 'repo' | 'owner'>, pull: ChPull, shas?: Map<string, string | null>): Promise<PullView> {
+  const ids = [pull.user_id, ...(pull.merged_by_id ? [pull.merged_by_id] : [])];
+  const users = new Map((await storeOf(host).users.byIds(ids)).map((u) => [u.id, u]));
+  let { head_sha: headSha, base_sha: baseSha } = pull;
+  if (pull.state === 'open') {
+    const sha = async (branch: string) => {
+      if (shas?.has(branch)) return shas.get(branch)!;
+      const found = await gitOf(host).branchSha(access.repo.owner, access.repo.name, branch);
+      shas?.set(branch, found);
+      return found;
+    };
+    // A branch deleted under an open pull request: its last known commit stands.
+    headSha = (await sha(pull.head_ref)) ?? headSha;
+    baseSha = (await sha(pull.base_ref)) ?? baseSha;
+  }
+  return {
+    repo: access.repo,
+    owner: access.owner,
+    pull,
+    author: users.get(pull.user_id)!,
+    mergedBy: pull.merged_by_id ? (users.get(pull.merged_by_id) ?? null) : null,
+    headSha,
+    baseSha,
+  };
+}
+
+/** A view with its diff's figures, its mergeability and its comment count (GET /pulls/{n}). */
+export async function detailOf(host: CodeHost, view: PullView): Promise<PullDetail> {
+  const git = gitOf(host);
+  const { repo, pull } = view;
+  const cmp = await git.compare(repo.owner, repo.name, view.baseSha, view.headSha, {
+    maxCommits: PULL_COMMITS_MAX,
+    maxFiles: PULL_FILES_MAX,
+    maxPatchBytes: 0,
+  });
+  let mergeable: boolean | null = null;
+  let mergeableState: PullDetail['mergeableState'] = 'unknown';
+  if (pull.state === 'open') {
+    mergeable = (await git.mergeability(repo.owner, repo.name, view.baseSha, view.headSha)).mergeable;
+    mergeableState = !mergeable ? 'dirty' : pull.draft ? 'draft' : 'clean';
+  }
+  return {
+    ...view,
+    commits: cmp.totalCommits,
+    additions: cmp.additions,
+    deletions: cmp.deletions,
+    changedFiles: cmp.changedFiles,
+    mergeable,
+    mergeableState,
+    comments: await storeOf(host).comments.count(repo.id, pull.number),
+  };
+}

@@ -1,11 +1,11 @@
 import { Command, CommanderError, Option } from 'commander';
-import { CLI_SPECS, GROUPS } from './commands/index.js';
-import { helpOf, type CommandSpec, type Face } from './commands/spec.js';
-import { TOOL_SPECS } from './commands/tools.js';
+import { CLI_SPECS, GROUPS } from './commands/cli-specs.js';
+import { helpOf, type CommandSpec, type Face } from './commands/define.js';
+import { TOOL_SPECS } from './commands/tool-specs.js';
 import { ROLES, type Role } from './config/index.js';
-import { createContext, type Context } from './context.js';
-import { emit, errorLine } from './output.js';
-import { EXIT, exitCodeFor, jsonError, messageFor } from './exit.js';
+import { createContext, type Context } from './core/context.js';
+import { emit, errorLine } from './core/output.js';
+import { EXIT, exitCodeFor, jsonError, messageFor } from './core/errors.js';
 import { VERSION } from './version.js';
 
 /**

@@ -1,4 +1,4 @@
-import { quoted, terminalText } from '../text.js';
+import { quoted, terminalText } from '../core/text.js';
 import { CodehostError, DEFAULT_LIMITS, sendBounded, type FetchLike, type HttpLimits } from './http.js';
 
 export interface Repo {

@@ -1,7 +1,7 @@
 import type * as zm from 'zod/mini';
 import type { Role } from '../config/index.js';
-import type { Context } from '../context.js';
-import type { Outcome } from '../output.js';
+import type { Context } from '../core/context.js';
+import type { Outcome } from '../core/output.js';
 
 /**
  * A command declared once (docs/style.md "One command, three faces"): its inputs, its result, its help

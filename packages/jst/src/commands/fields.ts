@@ -1,6 +1,6 @@
 import { JstError } from '../config/index.js';
-import { EXIT } from '../exit.js';
-import { field, type Z } from './spec.js';
+import { EXIT } from '../core/errors.js';
+import { field, type Z } from './define.js';
 
 /** Inputs several commands share, declared once. */
 

@@ -1,4 +1,4 @@
-import type { Schema, Z } from './spec.js';
+import type { Schema, Z } from './define.js';
 
 /**
  * The results' schemas (each command's `--json` value, each tool's structuredContent). Loose where

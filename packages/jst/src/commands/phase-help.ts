@@ -1,4 +1,4 @@
-import type { Role } from '../../config/index.js';
+import type { Role } from '../config/index.js';
 
 /** The `--help` tail of every phase 2-3 command: its fixed role, its steps on stderr, its exit codes. */
 export const phaseHelp = (role: Role, codes: string) =>

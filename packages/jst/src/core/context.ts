@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TrackerClient, type CloudIdCache } from '@jst/client';
-import { codehostFor, type CodehostClient } from './codehost/index.js';
+import { codehostFor, type CodehostClient } from '../codehost/index.js';
 import {
   JstError,
   configRedactor,
@@ -13,9 +13,9 @@ import {
   requireTrackerHost,
   type JstConfig,
   type Role,
-} from './config/index.js';
+} from '../config/index.js';
 import { clientLimits } from './limits.js';
-import type { Prompt } from './ask.js';
+import type { Prompt } from './prompt.js';
 
 /** Where a command writes, and whether a person is watching (colour, prompts, human output). */
 export interface Io {

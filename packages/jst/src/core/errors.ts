@@ -1,5 +1,5 @@
 import { CallLimitError, RuleStop, TrackerHttpError, TrackerNetworkError, TrackerResponseError, TrackerShapeError } from '@jst/client';
-import { JstError } from './config/index.js';
+import { JstError } from '../config/index.js';
 
 /**
  * Exit codes are part of the contract (ARCHITECTURE §3, §7, §11); this is the one place that maps

@@ -1,5 +1,5 @@
-import { JstError } from './config/index.js';
-import { EXIT } from './exit.js';
+import { JstError } from '../config/index.js';
+import { EXIT } from './errors.js';
 
 /** An issue key in the tracker's form: the project key in capitals, a dash, a number (PROJECT-123). */
 export const ISSUE_KEY = /^[A-Z][A-Z0-9_]*-[1-9][0-9]*$/;

@@ -1,10 +1,10 @@
 import { createInterface, type Interface } from 'node:readline';
 import { JstError } from '../config/index.js';
-import type { Context, Io } from '../context.js';
-import { EXIT, cancelledError } from '../exit.js';
-import type { AskOptions, Prompt } from '../ask.js';
+import type { Context, Io } from './context.js';
+import { EXIT, cancelledError } from './errors.js';
+import type { AskOptions, Prompt } from './prompt.js';
 
-export type { AskOptions, Prompt, YesNoOptions } from '../ask.js';
+export type { AskOptions, Prompt, YesNoOptions } from './prompt.js';
 
 /**
  * The context's prompt (the MCP adapter's), else the terminal's. `onCancel` is what a person who

@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Role } from '../config/index.js';
-import { EXIT } from '../exit.js';
+import { EXIT } from '../core/errors.js';
 import { VERSION } from '../version.js';
 import { callTool, closeSession, openSession, type CallChannel, type ToolResult } from './call.js';
 import { parseArgs, toolsOf } from './tools.js';

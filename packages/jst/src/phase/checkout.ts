@@ -1,6 +1,6 @@
 import { JstError } from '../config/index.js';
-import type { Context } from '../context.js';
-import { EXIT } from '../exit.js';
+import type { Context } from '../core/context.js';
+import { EXIT } from '../core/errors.js';
 import * as git from '../git/index.js';
 import { issueKeyFromBranch } from './handover.js';
 

@@ -1,6 +1,6 @@
 import { adfToText, markdownToAdf, MarkdownLimitError, textToAdf, type AdfDoc } from '@jst/adf';
 import { JstError } from '../config/index.js';
-import type { Io } from '../context.js';
+import type { Io } from '../core/context.js';
 
 /**
  * Text a person wrote → the ADF the tracker stores: literal plain text (spec §2: `##`, `-`, `1.`

@@ -1,8 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
-import type { Context } from '../context.js';
+import type { Context } from '../core/context.js';
 import type { HealthReport } from '../healthcheck/index.js';
-import type { PlanInput } from './input.js';
-import { refused, type Prompt } from './prompt.js';
+import type { PlanInput } from './plan-file.js';
+import { refused, type Prompt } from '../core/terminal-prompt.js';
 
 /** The branch context of spec §1 rule 4, read from the healthcheck rows (git is not asked again). */
 export interface BranchContext {

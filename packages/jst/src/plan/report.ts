@@ -1,4 +1,4 @@
-import type { PlanInput } from './input.js';
+import type { PlanInput } from './plan-file.js';
 import type { Leaf } from './provision.js';
 
 export interface ReportContext {

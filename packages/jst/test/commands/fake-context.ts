@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
-import type { Prompt } from '../../src/ask.js';
-import type { CommandSpec, Face, Fields } from '../../src/commands/spec.js';
+import type { Prompt } from '../../src/core/prompt.js';
+import type { CommandSpec, Face, Fields } from '../../src/commands/define.js';
 import type { Role } from '../../src/config/index.js';
-import { createContext, type Context, type Io } from '../../src/context.js';
-import { emit, type Outcome } from '../../src/output.js';
+import { createContext, type Context, type Io } from '../../src/core/context.js';
+import { emit, type Outcome } from '../../src/core/output.js';
 import { FIXTURE_GIT_ENV } from '../../../../test/support/repo.js';
 
 /** What one in-process run printed and returned. */

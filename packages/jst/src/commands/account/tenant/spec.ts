@@ -1,4 +1,4 @@
-import { READ, defineCommand } from '../spec.js';
+import { READ, defineCommand } from '../../define.js';
 
 export const tenantCommand = defineCommand({
   name: 'tenant',
@@ -8,5 +8,5 @@ export const tenantCommand = defineCommand({
   json: 'piped',
   fields: {},
   effects: READ,
-  run: async (ctx, _i, face) => (await import('../read.js')).tenant(ctx, face.role, { json: face.json }),
+  run: async (ctx, _i, face) => (await import('../../issue/view/run.js')).tenant(ctx, face.role, { json: face.json }),
 });

@@ -1,4 +1,4 @@
-import { READ, defineCommand } from '../spec.js';
+import { READ, defineCommand } from '../../define.js';
 
 export const whoamiCommand = defineCommand({
   name: 'whoami',
@@ -8,5 +8,5 @@ export const whoamiCommand = defineCommand({
   json: 'piped',
   fields: {},
   effects: READ,
-  run: async (ctx, _i, face) => (await import('../read.js')).whoami(ctx, face.role, { json: face.json }),
+  run: async (ctx, _i, face) => (await import('../../issue/view/run.js')).whoami(ctx, face.role, { json: face.json }),
 });

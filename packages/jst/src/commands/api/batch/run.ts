@@ -1,8 +1,8 @@
 import { createInterface } from 'node:readline';
 import { notJsonError } from '@jst/client';
-import type { Role } from '../config/index.js';
-import type { Context } from '../context.js';
-import { EXIT } from '../exit.js';
+import type { Role } from '../../../config/index.js';
+import type { Context } from '../../../core/context.js';
+import { EXIT } from '../../../core/errors.js';
 
 /**
  * `jst --role R batch`: JSON lines on stdin, `{"method","path","body"?}` each, answered in order

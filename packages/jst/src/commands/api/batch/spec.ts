@@ -1,4 +1,4 @@
-import { defineCommand } from '../spec.js';
+import { defineCommand } from '../../define.js';
 
 export const batchCommand = defineCommand({
   name: 'batch',
@@ -8,5 +8,5 @@ export const batchCommand = defineCommand({
   json: 'none',
   fields: {},
   effects: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
-  run: async (ctx, _i, face) => (await import('../batch.js')).batch(ctx, face.role),
+  run: async (ctx, _i, face) => (await import('./run.js')).batch(ctx, face.role),
 });

@@ -1,9 +1,9 @@
 import { notJsonError } from '@jst/client';
-import { JstError, type Role } from '../config/index.js';
-import type { Context } from '../context.js';
-import { EXIT } from '../exit.js';
-import { terminalText } from '../output.js';
-import { readBody } from '../phase/input.js';
+import { JstError, type Role } from '../../../config/index.js';
+import type { Context } from '../../../core/context.js';
+import { EXIT } from '../../../core/errors.js';
+import { terminalText } from '../../../core/output.js';
+import { readBody } from '../../../phase/input.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'];
 

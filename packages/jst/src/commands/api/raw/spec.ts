@@ -1,4 +1,4 @@
-import { defineCommand } from '../spec.js';
+import { defineCommand } from '../../define.js';
 
 /** Also taken by the fast path in cli.ts, which parses these same three positionals by hand. */
 export const rawCommand = defineCommand({
@@ -17,5 +17,5 @@ export const rawCommand = defineCommand({
     body: { schema: (z) => z.optional(z.string()), cli: { arg: '[body]', help: 'JSON string, @file, or - for stdin' } },
   },
   effects: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
-  run: async (ctx, i, face) => (await import('../raw.js')).raw(ctx, face.role, i.method, i.path, i.body),
+  run: async (ctx, i, face) => (await import('./run.js')).raw(ctx, face.role, i.method, i.path, i.body),
 });

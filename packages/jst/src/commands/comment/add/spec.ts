@@ -1,5 +1,5 @@
-import { usageError } from '../fields.js';
-import { ADDS, defineCommand } from '../spec.js';
+import { usageError } from '../../fields.js';
+import { ADDS, defineCommand } from '../../define.js';
 
 export const commentAddCommand = defineCommand({
   name: 'comment add',
@@ -25,6 +25,6 @@ export const commentAddCommand = defineCommand({
   run: async (ctx, i, face) => {
     if (i.dash !== undefined && i.dash !== '-') throw usageError(`unexpected argument "${i.dash}" (use --body-file F, --adf-file F or -)`);
     const { dash, ...o } = i;
-    return (await import('../write.js')).commentAdd(ctx, face.role, i.key, { ...o, json: face.json, stdin: dash === '-' });
+    return (await import('../../issue/create/run.js')).commentAdd(ctx, face.role, i.key, { ...o, json: face.json, stdin: dash === '-' });
   },
 });

@@ -1,4 +1,4 @@
-import { READ, defineCommand } from '../spec.js';
+import { READ, defineCommand } from '../../define.js';
 
 export const commentListCommand = defineCommand({
   name: 'comment list',
@@ -11,5 +11,6 @@ export const commentListCommand = defineCommand({
     marker: { schema: (z) => z.optional(z.string()), cli: { flag: '--marker <text>', help: 'only comments whose text starts with it' } },
   },
   effects: READ,
-  run: async (ctx, i, face) => (await import('../read.js')).commentList(ctx, face.role, i.key, { json: face.json, ...(i.marker ? { marker: i.marker } : {}) }),
+  run: async (ctx, i, face) =>
+    (await import('../../issue/view/run.js')).commentList(ctx, face.role, i.key, { json: face.json, ...(i.marker ? { marker: i.marker } : {}) }),
 });

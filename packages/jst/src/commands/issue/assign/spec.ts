@@ -1,4 +1,4 @@
-import { defineCommand } from '../spec.js';
+import { defineCommand } from '../../define.js';
 
 export const issueAssignCommand = defineCommand({
   name: 'issue assign',
@@ -15,5 +15,5 @@ export const issueAssignCommand = defineCommand({
     who: { schema: (z) => z.string(), cli: { arg: '<who>', help: 'EMAIL, @me, executor or none' } },
   },
   effects: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
-  run: async (ctx, i, face) => (await import('../write.js')).issueAssign(ctx, face.role, i.key, i.who, { json: face.json }),
+  run: async (ctx, i, face) => (await import('../create/run.js')).issueAssign(ctx, face.role, i.key, i.who, { json: face.json }),
 });

@@ -1,14 +1,14 @@
 import { createInterface } from 'node:readline/promises';
 import { validateAdf, type AdfDoc } from '@jst/adf';
 import { TrackerHttpError, accountIdByEmail, assignByEmail, transitionTo, type IssueFields } from '@jst/client';
-import { JstError, requireRoleEmail, type Role } from '../config/index.js';
-import type { Context } from '../context.js';
-import { EXIT } from '../exit.js';
-import { line, printJson } from '../output.js';
-import { textDocument } from '../phase/document.js';
-import { issueKeyArg } from '../issue-key.js';
-import { readFileArg, readStdin } from '../phase/input.js';
-import { wantsJson, type OutputOptions } from './read.js';
+import { JstError, requireRoleEmail, type Role } from '../../../config/index.js';
+import type { Context } from '../../../core/context.js';
+import { EXIT } from '../../../core/errors.js';
+import { line, printJson } from '../../../core/output.js';
+import { textDocument } from '../../../phase/document.js';
+import { issueKeyArg } from '../../../core/issue-key.js';
+import { readFileArg, readStdin } from '../../../phase/input.js';
+import { wantsJson, type OutputOptions } from '../view/run.js';
 
 /**
  * Plain text → one ADF paragraph per non-empty line (nothing interpreted), Markdown → ADF nodes

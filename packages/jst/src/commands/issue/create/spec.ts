@@ -1,4 +1,4 @@
-import { ADDS, defineCommand, field } from '../spec.js';
+import { ADDS, defineCommand, field } from '../../define.js';
 
 const text = (flag: string, help: string) => field({ schema: (z) => z.optional(z.string()), cli: { flag, help } });
 const required = (flag: string, help: string) => field({ schema: (z) => z.string(), cli: { flag, help, required: true } });
@@ -28,5 +28,5 @@ export const issueCreateCommand = defineCommand({
     },
   },
   effects: { ...ADDS, idempotent: false },
-  run: async (ctx, i, face) => (await import('../write.js')).issueCreate(ctx, face.role, { ...i, json: face.json }),
+  run: async (ctx, i, face) => (await import('./run.js')).issueCreate(ctx, face.role, { ...i, json: face.json }),
 });

@@ -1,4 +1,4 @@
-import { defineCommand } from '../spec.js';
+import { defineCommand } from '../../define.js';
 
 export const issueDeleteCommand = defineCommand({
   name: 'issue delete',
@@ -12,5 +12,5 @@ export const issueDeleteCommand = defineCommand({
     yes: { schema: (z) => z.optional(z.string()), cli: { flag: '--yes <key>', help: 'the same key again, to confirm without a prompt' }, tool: false },
   },
   effects: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
-  run: async (ctx, i, face) => (await import('../write.js')).issueDelete(ctx, face.role, i.key, { ...i, json: face.json }),
+  run: async (ctx, i, face) => (await import('../create/run.js')).issueDelete(ctx, face.role, i.key, { ...i, json: face.json }),
 });

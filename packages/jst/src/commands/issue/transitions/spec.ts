@@ -1,4 +1,4 @@
-import { READ, defineCommand } from '../spec.js';
+import { READ, defineCommand } from '../../define.js';
 
 export const issueTransitionsCommand = defineCommand({
   name: 'issue transitions',
@@ -8,5 +8,5 @@ export const issueTransitionsCommand = defineCommand({
   json: 'piped',
   fields: { key: { schema: (z) => z.string(), cli: { arg: '<key>' } } },
   effects: READ,
-  run: async (ctx, i, face) => (await import('../read.js')).issueTransitions(ctx, face.role, i.key, { json: face.json }),
+  run: async (ctx, i, face) => (await import('../view/run.js')).issueTransitions(ctx, face.role, i.key, { json: face.json }),
 });

@@ -1,10 +1,10 @@
 import { allComments, commentsWithMarker, projectVisible, EXECUTOR_FIELDS, REVIEWER_FIELDS, type Comment, type Issue } from '@jst/client';
-import type { Role } from '../config/index.js';
-import type { Context } from '../context.js';
-import { EXIT } from '../exit.js';
-import { bold, dim, emit, line, printJson, table, type Outcome } from '../output.js';
-import { documentText } from '../phase/document.js';
-import { issueKeyArg } from '../issue-key.js';
+import type { Role } from '../../../config/index.js';
+import type { Context } from '../../../core/context.js';
+import { EXIT } from '../../../core/errors.js';
+import { bold, dim, emit, line, printJson, table, type Outcome } from '../../../core/output.js';
+import { documentText } from '../../../phase/document.js';
+import { issueKeyArg } from '../../../core/issue-key.js';
 
 export interface OutputOptions {
   json?: boolean | undefined;

@@ -1,11 +1,11 @@
 import { adfToText } from '@jst/adf';
 import type { Comment, Issue } from '@jst/client';
-import { JstError } from '../../config/index.js';
-import type { Context } from '../../context.js';
-import { EXIT } from '../../exit.js';
-import * as git from '../../git/index.js';
-import type { Outcome } from '../../output.js';
-import { issueKeyFromBranch } from '../../phase/handover.js';
+import { JstError } from '../../../config/index.js';
+import type { Context } from '../../../core/context.js';
+import { EXIT } from '../../../core/errors.js';
+import * as git from '../../../git/index.js';
+import type { Outcome } from '../../../core/output.js';
+import { issueKeyFromBranch } from '../../../phase/handover.js';
 import {
   APPROVED,
   CHANGES_REQUESTED,
@@ -17,9 +17,9 @@ import {
   REVIEW_TALLY,
   RUN_REPORT,
   TASK_MEMORY,
-} from '../../phase/markers.js';
-import { changesRequestedLines, reviewerVerdict, type ShownVerdict } from '../../phase/review-shown.js';
-import { roleComments } from '../../phase/roles.js';
+} from '../../../phase/markers.js';
+import { changesRequestedLines, reviewerVerdict, type ShownVerdict } from '../../../phase/review-shown.js';
+import { roleComments } from '../../../phase/roles.js';
 
 /** issue_view's own parts (ARCHITECTURE §13): loaded only when a view runs, never at the CLI's start-up. */
 

@@ -1,6 +1,6 @@
-import { ISSUE_OUTPUT, ISSUE_SUMMARY_OUTPUT } from '../outputs.js';
-import { commaList, fieldList, issueKey } from '../fields.js';
-import { READ, defineCommand } from '../spec.js';
+import { ISSUE_OUTPUT, ISSUE_SUMMARY_OUTPUT } from '../../outputs.js';
+import { commaList, fieldList, issueKey } from '../../fields.js';
+import { READ, defineCommand } from '../../define.js';
 
 export const issueViewCommand = defineCommand({
   name: 'issue view',
@@ -23,10 +23,10 @@ export const issueViewCommand = defineCommand({
   output: (z) => z.union([ISSUE_SUMMARY_OUTPUT(z), ISSUE_OUTPUT(z)]),
   effects: READ,
   run: async (ctx, i, face) => {
-    const { currentKey, shortView } = await import('./view-short.js');
+    const { currentKey, shortView } = await import('./short-view.js');
     const key = i.key || (await currentKey(ctx));
     const fields = commaList(i.fields);
     if (face.tool && !i.raw) return shortView(ctx, face.role, key, fields);
-    return (await import('../read.js')).issueViewOutcome(ctx, face.role, key, { fields });
+    return (await import('./run.js')).issueViewOutcome(ctx, face.role, key, { fields });
   },
 });

@@ -1,5 +1,5 @@
-import { PLAN_OUTPUT } from '../outputs.js';
-import { defineCommand, field, type Z } from '../spec.js';
+import { PLAN_OUTPUT } from '../../outputs.js';
+import { defineCommand, field, type Z } from '../../define.js';
 
 const item = (z: Z) => ({
   summary: z.optional(z.string()),
@@ -98,7 +98,7 @@ export const planCommand = defineCommand({
       json: face.json,
       ...(face.tool ? { planData: i.plan, tool: face.tool } : {}),
     };
-    return face.tool ? (await import('../../plan/run.js')).planOutcome(ctx, o) : (await import('../../plan/run.js')).runPlan(ctx, o);
+    return face.tool ? (await import('../../../plan/phase1.js')).planOutcome(ctx, o) : (await import('../../../plan/phase1.js')).runPlan(ctx, o);
   },
 });
 
@@ -119,5 +119,5 @@ export const planDryRunCommand = defineCommand({
   output: PLAN_OUTPUT,
   effects: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
   run: async (ctx, i, face) =>
-    (await import('../../plan/run.js')).planOutcome(ctx, { request: [], planData: i.plan, fromBranch: i.fromBranch, dryRun: true, tool: face.tool }),
+    (await import('../../../plan/phase1.js')).planOutcome(ctx, { request: [], planData: i.plan, fromBranch: i.fromBranch, dryRun: true, tool: face.tool }),
 });

@@ -1,4 +1,4 @@
-import { READ, defineCommand } from '../spec.js';
+import { READ, defineCommand } from '../../define.js';
 
 export const projectListCommand = defineCommand({
   name: 'project list',
@@ -8,5 +8,6 @@ export const projectListCommand = defineCommand({
   json: 'piped',
   fields: { query: { schema: (z) => z.optional(z.string()), cli: { flag: '--query <text>', help: 'filter by key or name' } } },
   effects: READ,
-  run: async (ctx, i, face) => (await import('../read.js')).projectList(ctx, face.role, { json: face.json, ...(i.query ? { query: i.query } : {}) }),
+  run: async (ctx, i, face) =>
+    (await import('../../issue/view/run.js')).projectList(ctx, face.role, { json: face.json, ...(i.query ? { query: i.query } : {}) }),
 });

@@ -1,13 +1,13 @@
 import { transitionTo, type Issue, type IssueLink } from '@jst/client';
-import { commentPlain, firstLine, markedBody, RUN_REPORT } from '../phase/markers.js';
-import { readRoleComments } from '../phase/roles.js';
-import type { Context } from '../context.js';
-import type { Outcome } from '../output.js';
-import { issueCheckout, refuse, usage } from '../phase/locate.js';
-import { myVerdict, pullOfIssue, type PrEntry, type PullLookup } from '../phase/pulls.js';
-import { finish, stepper } from '../phase/steps.js';
-import { requireIssueKey } from '../issue-key.js';
-import { nextStep } from '../phase/spell.js';
+import { commentPlain, firstLine, markedBody, RUN_REPORT } from '../../../phase/markers.js';
+import { readRoleComments } from '../../../phase/roles.js';
+import type { Context } from '../../../core/context.js';
+import type { Outcome } from '../../../core/output.js';
+import { issueCheckout, refuse, usage } from '../../../phase/checkout.js';
+import { myVerdict, pullOfIssue, type PrEntry, type PullLookup } from '../../../phase/pulls.js';
+import { finish, stepper } from '../../../phase/steps.js';
+import { requireIssueKey } from '../../../core/issue-key.js';
+import { nextStep } from '../../../phase/spell.js';
 
 export interface ReviewBriefOptions {
   key?: string | undefined;

@@ -1,13 +1,13 @@
-import type { Context } from '../context.js';
-import { EXIT } from '../exit.js';
-import { refuse, usage } from '../phase/locate.js';
-import { APPROVED } from '../phase/markers.js';
-import { closeApproved, reviewerVerdictOf } from '../phase/race.js';
-import { finish, stepper } from '../phase/steps.js';
-import { requireIssueKey } from '../issue-key.js';
-import { nextStep } from '../phase/spell.js';
-import { promptFor } from '../plan/prompt.js';
-import type { Outcome } from '../output.js';
+import type { Context } from '../../../core/context.js';
+import { EXIT } from '../../../core/errors.js';
+import { refuse, usage } from '../../../phase/checkout.js';
+import { APPROVED } from '../../../phase/markers.js';
+import { closeApproved, reviewerVerdictOf } from '../../../phase/race.js';
+import { finish, stepper } from '../../../phase/steps.js';
+import { requireIssueKey } from '../../../core/issue-key.js';
+import { nextStep } from '../../../phase/spell.js';
+import { promptFor } from '../../../core/terminal-prompt.js';
+import type { Outcome } from '../../../core/output.js';
 
 export interface DoneOptions {
   keys: string[];

@@ -1,6 +1,6 @@
-import { DONE_OUTPUT } from '../outputs.js';
-import { defineCommand } from '../spec.js';
-import { phaseHelp } from '../work/help.js';
+import { DONE_OUTPUT } from '../../outputs.js';
+import { defineCommand } from '../../define.js';
+import { phaseHelp } from '../../phase-help.js';
 
 export const doneCommand = defineCommand({
   name: 'done',
@@ -34,5 +34,5 @@ export const doneCommand = defineCommand({
   output: DONE_OUTPUT,
   // Done is the end of the workflow: what a person undoes by hand.
   effects: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
-  run: async (ctx, i) => (await import('../done.js')).doneOutcome(ctx, { keys: i.keys, yes: i.yes }),
+  run: async (ctx, i) => (await import('./run.js')).doneOutcome(ctx, { keys: i.keys, yes: i.yes }),
 });

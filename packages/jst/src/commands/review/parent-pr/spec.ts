@@ -1,6 +1,6 @@
-import { REVIEW_BRIEF_OUTPUT } from '../outputs.js';
-import { issueKey } from '../fields.js';
-import { defineCommand } from '../spec.js';
+import { REVIEW_BRIEF_OUTPUT } from '../../outputs.js';
+import { issueKey } from '../../fields.js';
+import { defineCommand } from '../../define.js';
 
 /** No CLI command of its own: `jst review KEY --open-parent-pr` (review/brief.ts). */
 export const parentPrCommand = defineCommand({
@@ -20,5 +20,5 @@ export const parentPrCommand = defineCommand({
   },
   output: REVIEW_BRIEF_OUTPUT,
   effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
-  run: async (ctx, i) => (await import('../review.js')).reviewBriefOutcome(ctx, { key: i.key, openParentPr: true }),
+  run: async (ctx, i) => (await import('../brief/run.js')).reviewBriefOutcome(ctx, { key: i.key, openParentPr: true }),
 });

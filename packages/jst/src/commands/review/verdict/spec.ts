@@ -1,6 +1,6 @@
-import { VERDICT_OUTPUT } from '../outputs.js';
-import { bodyFile, issueKey, markdown, MARKDOWN_HELP } from '../fields.js';
-import { defineCommand, field } from '../spec.js';
+import { VERDICT_OUTPUT } from '../../outputs.js';
+import { bodyFile, issueKey, markdown, MARKDOWN_HELP } from '../../fields.js';
+import { defineCommand, field } from '../../define.js';
 
 /** The verdict's inputs the CLI's `jst review` shares (its --summary, --body-file, --markdown). */
 export const VERDICT_FIELDS = {
@@ -40,7 +40,7 @@ export const reviewVerdictCommand = defineCommand({
   output: VERDICT_OUTPUT,
   effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
   run: async (ctx, i) =>
-    (await import('../verdict.js')).reviewVerdictOutcome(ctx, {
+    (await import('./run.js')).reviewVerdictOutcome(ctx, {
       key: i.key,
       kind: i.verdict === 'approve' ? 'approved' : 'changes-requested',
       summary: i.summary,

@@ -1,7 +1,7 @@
-import { EXIT } from '../../exit.js';
-import { commaList, fieldList, usageError } from '../fields.js';
-import { SEARCH_OUTPUT } from '../outputs.js';
-import { READ, defineCommand } from '../spec.js';
+import { EXIT } from '../../../core/errors.js';
+import { commaList, fieldList, usageError } from '../../fields.js';
+import { SEARCH_OUTPUT } from '../../outputs.js';
+import { READ, defineCommand } from '../../define.js';
 
 /** The default page of a tool's search: the fields its short rows show. */
 const SHORT_FIELDS = 'summary,status,assignee,parent';
@@ -53,7 +53,9 @@ export const searchCommand = defineCommand({
     // A tool's default is short rows (ARCHITECTURE §13); fields named explicitly get the REST JSON, as the CLI's --json.
     const short = face.tool !== undefined && i.fields === undefined;
     const fields = commaList(i.fields) ?? (short ? SHORT_FIELDS : undefined);
-    const out = await (await import('../read.js')).searchOutcome(ctx, face.role, i.jql, { fields, all: i.all, max: i.max, pageToken: i.pageToken });
+    const out = await (
+      await import('../../issue/view/run.js')
+    ).searchOutcome(ctx, face.role, i.jql, { fields, all: i.all, max: i.max, pageToken: i.pageToken });
     if (!short) return out;
     const issues = out.json.issues.map((x) => {
       const f = x.fields ?? {};

@@ -1,9 +1,9 @@
 import { LIMIT_SETTINGS } from '@jst/client';
-import { type Role } from '../config/index.js';
-import { clientLimits } from '../limits.js';
-import type { Context } from '../context.js';
-import { exitCodeOf, formatReport, reportObject, runHealthcheck, type HealthReport } from '../healthcheck/index.js';
-import type { Outcome } from '../output.js';
+import { type Role } from '../../../config/index.js';
+import { clientLimits } from '../../../core/limits.js';
+import type { Context } from '../../../core/context.js';
+import { exitCodeOf, formatReport, reportObject, runHealthcheck, type HealthReport } from '../../../healthcheck/index.js';
+import type { Outcome } from '../../../core/output.js';
 
 /** `jst healthcheck --role R [--json]` (ARCHITECTURE §6): exit 0 when no row FAILs, 1 otherwise. */
 export async function healthcheckOutcome(ctx: Context, role: Role, o: { context?: boolean | undefined } = {}): Promise<Outcome<HealthReport>> {

@@ -1,5 +1,5 @@
-import { HEALTH_OUTPUT } from '../outputs.js';
-import { READ, defineCommand } from '../spec.js';
+import { HEALTH_OUTPUT } from '../../outputs.js';
+import { READ, defineCommand } from '../../define.js';
 
 export const healthcheckCommand = defineCommand({
   name: 'healthcheck',
@@ -27,5 +27,5 @@ export const healthcheckCommand = defineCommand({
   output: HEALTH_OUTPUT,
   // Reads only; a cloudId it learns is cached in .jst/cloud-id.json, which changes no state a person sees.
   effects: READ,
-  run: async (ctx, i, face) => (await import('../healthcheck.js')).healthcheckOutcome(ctx, face.role, { context: i.context }),
+  run: async (ctx, i, face) => (await import('./run.js')).healthcheckOutcome(ctx, face.role, { context: i.context }),
 });

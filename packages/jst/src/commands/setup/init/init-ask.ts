@@ -1,9 +1,9 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { describeSource, joinSentences, loadConfig, validateConfig, type SettingName } from '../config/index.js';
-import type { Io } from '../context.js';
-import { cancelledError, EXIT } from '../exit.js';
-import { JstError } from '../config/index.js';
+import { describeSource, joinSentences, loadConfig, validateConfig, type SettingName } from '../../../config/index.js';
+import type { Io } from '../../../core/context.js';
+import { cancelledError, EXIT } from '../../../core/errors.js';
+import { JstError } from '../../../config/index.js';
 
 export interface Asker {
   /** One line; a secret is not echoed (a terminal shows nothing as it is typed). */

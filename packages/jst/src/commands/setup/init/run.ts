@@ -1,9 +1,9 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { JstError, findRepoRoot, looksLikeFilePath, serializeEnvFile, type EnvLine, type SettingName } from '../config/index.js';
-import type { Context } from '../context.js';
-import { EXIT } from '../exit.js';
-import { line } from '../output.js';
+import { JstError, findRepoRoot, looksLikeFilePath, serializeEnvFile, type EnvLine, type SettingName } from '../../../config/index.js';
+import type { Context } from '../../../core/context.js';
+import { EXIT } from '../../../core/errors.js';
+import { line } from '../../../core/output.js';
 import { problemWith, terminalAsker } from './init-ask.js';
 
 export interface InitOptions {

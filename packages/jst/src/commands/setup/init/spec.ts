@@ -1,4 +1,4 @@
-import { defineCommand, field } from '../spec.js';
+import { defineCommand, field } from '../../define.js';
 
 const setting = (flag: string, help: string) => field({ schema: (z) => z.optional(z.string()), cli: { flag, help } });
 
@@ -26,5 +26,5 @@ export const initCommand = defineCommand({
     reviewerEmail: setting('--reviewer-email <email>', 'TRACKER_REVIEWER_EMAIL'),
   },
   effects: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
-  run: async (ctx, i) => (await import('../init.js')).init(ctx, i),
+  run: async (ctx, i) => (await import('./run.js')).init(ctx, i),
 });

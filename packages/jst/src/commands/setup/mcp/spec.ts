@@ -1,4 +1,4 @@
-import { defineCommand } from '../spec.js';
+import { defineCommand } from '../../define.js';
 
 export const mcpCommand = defineCommand({
   name: 'mcp',
@@ -19,5 +19,5 @@ export const mcpCommand = defineCommand({
     tools: { schema: (z) => z.optional(z.string()), cli: { flag: '--tools <names>', help: 'list only these tools (comma list)' } },
   },
   effects: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
-  run: async (_ctx, i, face) => (await import('../../mcp/serve.js')).serveMcp(face.role, { readOnly: Boolean(i.readOnly), tools: i.tools }),
+  run: async (_ctx, i, face) => (await import('../../../mcp/serve.js')).serveMcp(face.role, { readOnly: Boolean(i.readOnly), tools: i.tools }),
 });

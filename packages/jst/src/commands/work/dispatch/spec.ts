@@ -1,4 +1,4 @@
-import { defineCommand } from '../spec.js';
+import { defineCommand } from '../../define.js';
 
 const num = (v: unknown) => Number(v);
 
@@ -52,7 +52,7 @@ export const dispatchCommand = defineCommand({
   // Writes only local files (.jst/dispatch*); the agents it starts do the rest.
   effects: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   run: async (ctx, i, face) =>
-    (await import('../../dispatch/loop.js')).dispatchLoop(ctx, {
+    (await import('../../../dispatch/loop.js')).dispatchLoop(ctx, {
       once: Boolean(i.once),
       dryRun: Boolean(i.dryRun),
       json: face.json,

@@ -1,9 +1,9 @@
-import type { Context } from '../context.js';
-import type { Outcome } from '../output.js';
-import { bodyText, writtenBody } from '../phase/body.js';
-import { issueCheckout, usage } from '../phase/locate.js';
-import { markedBody, TASK_MEMORY } from '../phase/markers.js';
-import { finish, stepper } from '../phase/steps.js';
+import type { Context } from '../../../core/context.js';
+import type { Outcome } from '../../../core/output.js';
+import { bodyText, writtenBody } from '../../../phase/body.js';
+import { issueCheckout, usage } from '../../../phase/checkout.js';
+import { markedBody, TASK_MEMORY } from '../../../phase/markers.js';
+import { finish, stepper } from '../../../phase/steps.js';
 
 export interface NoteOptions {
   words: string[];

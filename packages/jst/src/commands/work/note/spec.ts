@@ -1,7 +1,7 @@
-import { NOTE_OUTPUT } from '../outputs.js';
-import { bodyFile, markdown, MARKDOWN_HELP, words } from '../fields.js';
-import { ADDS, defineCommand } from '../spec.js';
-import { phaseHelp } from './help.js';
+import { NOTE_OUTPUT } from '../../outputs.js';
+import { bodyFile, markdown, MARKDOWN_HELP, words } from '../../fields.js';
+import { ADDS, defineCommand } from '../../define.js';
+import { phaseHelp } from '../../phase-help.js';
 
 export const noteCommand = defineCommand({
   name: 'note',
@@ -23,5 +23,5 @@ export const noteCommand = defineCommand({
   },
   output: NOTE_OUTPUT,
   effects: { ...ADDS, idempotent: false },
-  run: async (ctx, i) => (await import('../note.js')).noteOutcome(ctx, { words: i.text ? [i.text] : [], bodyFile: i.bodyFile, markdown: i.markdown }),
+  run: async (ctx, i) => (await import('./run.js')).noteOutcome(ctx, { words: i.text ? [i.text] : [], bodyFile: i.bodyFile, markdown: i.markdown }),
 });

@@ -1,9 +1,9 @@
-import type { Context } from '../context.js';
-import { EXIT } from '../exit.js';
-import type { Outcome } from '../output.js';
-import { issueCheckout } from '../phase/locate.js';
-import { resolvePrBase } from '../phase/pr-base.js';
-import { stepper } from '../phase/steps.js';
+import type { Context } from '../../../core/context.js';
+import { EXIT } from '../../../core/errors.js';
+import type { Outcome } from '../../../core/output.js';
+import { issueCheckout } from '../../../phase/checkout.js';
+import { resolvePrBase } from '../../../phase/pr-base.js';
+import { stepper } from '../../../phase/steps.js';
 
 /** `jst pr-base [--json]` (ARCHITECTURE §11): `<base>\t<source>`; unresolved is exit 1 with what was tried. */
 export async function prBaseOutcome(ctx: Context): Promise<Outcome> {

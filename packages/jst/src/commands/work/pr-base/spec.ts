@@ -1,6 +1,6 @@
-import { PR_BASE_OUTPUT } from '../outputs.js';
-import { READ, defineCommand } from '../spec.js';
-import { phaseHelp } from './help.js';
+import { PR_BASE_OUTPUT } from '../../outputs.js';
+import { READ, defineCommand } from '../../define.js';
+import { phaseHelp } from '../../phase-help.js';
 
 export const prBaseCommand = defineCommand({
   name: 'pr-base',
@@ -21,5 +21,5 @@ export const prBaseCommand = defineCommand({
   },
   output: PR_BASE_OUTPUT,
   effects: READ,
-  run: async (ctx) => (await import('../pr-base.js')).prBaseOutcome(ctx),
+  run: async (ctx) => (await import('./run.js')).prBaseOutcome(ctx),
 });

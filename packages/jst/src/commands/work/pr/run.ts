@@ -1,13 +1,13 @@
 import { transitionTo } from '@jst/client';
-import type { Context } from '../context.js';
-import type { Outcome } from '../output.js';
-import * as git from '../git/index.js';
-import { bodyText, writtenBody, type BodyOptions } from '../phase/body.js';
-import { dirtyFiles, firstRef, issueCheckout, refuse } from '../phase/locate.js';
-import { markedBody, markedComments, RUN_REPORT } from '../phase/markers.js';
-import { resolvePrBase } from '../phase/pr-base.js';
-import { readRoleComments } from '../phase/roles.js';
-import { finish, stepper } from '../phase/steps.js';
+import type { Context } from '../../../core/context.js';
+import type { Outcome } from '../../../core/output.js';
+import * as git from '../../../git/index.js';
+import { bodyText, writtenBody, type BodyOptions } from '../../../phase/body.js';
+import { dirtyFiles, firstRef, issueCheckout, refuse } from '../../../phase/checkout.js';
+import { markedBody, markedComments, RUN_REPORT } from '../../../phase/markers.js';
+import { resolvePrBase } from '../../../phase/pr-base.js';
+import { readRoleComments } from '../../../phase/roles.js';
+import { finish, stepper } from '../../../phase/steps.js';
 
 export interface PrOptions extends BodyOptions {
   title?: string | undefined;

@@ -1,7 +1,7 @@
-import { PR_OUTPUT } from '../outputs.js';
-import { bodyFile, markdown, MARKDOWN_HELP } from '../fields.js';
-import { defineCommand } from '../spec.js';
-import { phaseHelp } from './help.js';
+import { PR_OUTPUT } from '../../outputs.js';
+import { bodyFile, markdown, MARKDOWN_HELP } from '../../fields.js';
+import { defineCommand } from '../../define.js';
+import { phaseHelp } from '../../phase-help.js';
 
 export const prCommand = defineCommand({
   name: 'pr',
@@ -38,5 +38,5 @@ export const prCommand = defineCommand({
   output: PR_OUTPUT,
   effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
   run: async (ctx, i) =>
-    (await import('../pr.js')).prOutcome(ctx, { title: i.title, body: i.body, bodyFile: i.bodyFile, markdown: i.markdown, draft: i.draft }),
+    (await import('./run.js')).prOutcome(ctx, { title: i.title, body: i.body, bodyFile: i.bodyFile, markdown: i.markdown, draft: i.draft }),
 });

@@ -1,14 +1,14 @@
 import { realpathSync } from 'node:fs';
 import { allComments, EXECUTOR_FIELDS, sameAssignee, transitionTo, TrackerHttpError, type Issue, type TrackerClient } from '@jst/client';
-import { JstError, type StatusNames } from '../config/index.js';
-import type { Context } from '../context.js';
-import { EXIT } from '../exit.js';
-import * as git from '../git/index.js';
-import { bold, dim, note, yellow, type Outcome } from '../output.js';
-import { acceptanceCriteria, assignmentReportFrom, issueKeyFromBranch, prTargetFrom, PR_TARGET_MARKER, REPORT_MARKER } from '../phase/handover.js';
-import { changesRequestedLines, reviewerVerdict, type ShownVerdict } from '../phase/review-shown.js';
-import { readRoleComments, roleComments } from '../phase/roles.js';
-import { confirmParent, mergeParent, runBootstrap, taskMemory, type BootstrapResult, type SyncResult } from '../start/phase2.js';
+import { JstError, type StatusNames } from '../../../config/index.js';
+import type { Context } from '../../../core/context.js';
+import { EXIT } from '../../../core/errors.js';
+import * as git from '../../../git/index.js';
+import { bold, dim, note, yellow, type Outcome } from '../../../core/output.js';
+import { acceptanceCriteria, assignmentReportFrom, issueKeyFromBranch, prTargetFrom, PR_TARGET_MARKER, REPORT_MARKER } from '../../../phase/handover.js';
+import { changesRequestedLines, reviewerVerdict, type ShownVerdict } from '../../../phase/review-shown.js';
+import { readRoleComments, roleComments } from '../../../phase/roles.js';
+import { confirmParent, mergeParent, runBootstrap, taskMemory, type BootstrapResult, type SyncResult } from '../../../start/phase2.js';
 
 export interface StartOptions {
   notes: string[];

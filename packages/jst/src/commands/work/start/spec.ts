@@ -1,6 +1,6 @@
-import { START_OUTPUT } from '../outputs.js';
-import { words } from '../fields.js';
-import { defineCommand } from '../spec.js';
+import { START_OUTPUT } from '../../outputs.js';
+import { words } from '../../fields.js';
+import { defineCommand } from '../../define.js';
 
 export const startCommand = defineCommand({
   name: 'start',
@@ -31,5 +31,5 @@ export const startCommand = defineCommand({
   output: START_OUTPUT,
   // Moves the issue to In Progress and pushes the branch once; a rerun changes nothing more.
   effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
-  run: async (ctx, i) => (await import('../start.js')).startOutcome(ctx, { notes: words(i.notes), onParent: i.onParent }),
+  run: async (ctx, i) => (await import('./run.js')).startOutcome(ctx, { notes: words(i.notes), onParent: i.onParent }),
 });

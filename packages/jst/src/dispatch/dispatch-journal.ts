@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { usage } from '../phase/checkout.js';
+import { usage } from '../core/errors.js';
 import type { HandOff } from './find.js';
 
 /**

@@ -3,7 +3,7 @@ import { terminalText } from '../core/text.js';
 import { JstError } from '../config/index.js';
 import { EXIT } from '../core/errors.js';
 import * as git from '../git/index.js';
-import { usage } from '../phase/checkout.js';
+import { usage } from '../core/errors.js';
 import { logPath, startAgent } from './agents.js';
 import { findWork, type Accounts, type Candidate, type Found, type Waiting } from './find.js';
 import { keyOrder, worktreeBranches, worktreeOf } from './worktrees.js';

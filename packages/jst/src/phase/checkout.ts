@@ -1,6 +1,6 @@
 import { JstError } from '../config/index.js';
 import type { Context } from '../core/context.js';
-import { EXIT } from '../core/errors.js';
+import { EXIT, refuse, usage } from '../core/errors.js';
 import * as git from '../git/index.js';
 import { issueKeyFromBranch } from './handover.js';
 
@@ -10,14 +10,6 @@ export interface IssueCheckout {
   branch: string;
   key: string;
   kind: 'feature' | 'hotfix';
-}
-
-export function usage(code: string, problem: string, hint?: string): JstError {
-  return new JstError({ code, exitCode: EXIT.usage, problem, ...(hint ? { hint } : {}) });
-}
-
-export function refuse(code: string, problem: string, hint?: string): JstError {
-  return new JstError({ code, exitCode: EXIT.failed, problem, ...(hint ? { hint } : {}) });
 }
 
 /** The issue worktree `cwd` is in (spec §1 rule 1): the key comes from the branch name. */

@@ -3,7 +3,8 @@ import type { JstConfig } from '../config/index.js';
 import type { Context } from '../core/context.js';
 import * as git from '../git/index.js';
 import { prTargetFrom } from './handover.js';
-import { branchesOfKey, refuse } from './checkout.js';
+import { branchesOfKey } from './checkout.js';
+import { refuse } from '../core/errors.js';
 import { PR_TARGET_MARKER } from './markers.js';
 import { readRoleComments } from './roles.js';
 

@@ -1,7 +1,7 @@
 import { allComments, type Comment, type TrackerClient } from '@jst/client';
 import { roleSettings, type Role } from '../config/index.js';
 import type { Context } from '../core/context.js';
-import { refuse } from './checkout.js';
+import { refuse } from '../core/errors.js';
 import type { RoleComments } from './markers.js';
 
 /**

@@ -5,7 +5,8 @@ import { codehostOf, type EmbeddedCodehost } from '../../../../test/support/embe
 import { git, makeRepo, writeJstFiles, type TestRepo } from '../../../../test/support/repo.js';
 import { testSeed, withCodehost } from '../../../../test/support/seed.js';
 import { startTestTracker, type TestTracker } from '../../../../test/support/tracker.js';
-import { planCommand, planDryRunCommand } from '../../src/commands/plan/plan/spec.js';
+import { planDryRunCommand } from '../../src/commands/plan/dry-run/spec.js';
+import { planCommand } from '../../src/commands/plan/plan/spec.js';
 import { reviewCommand } from '../../src/commands/review/brief/spec.js';
 import { doneCommand } from '../../src/commands/review/done/spec.js';
 import { parentPrCommand } from '../../src/commands/review/parent-pr/spec.js';

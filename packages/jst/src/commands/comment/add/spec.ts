@@ -1,4 +1,4 @@
-import { usageError } from '../../fields.js';
+import { usageError } from '../../../core/errors.js';
 import { ADDS, defineCommand } from '../../define.js';
 
 export const commentAddCommand = defineCommand({

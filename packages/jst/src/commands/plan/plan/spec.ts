@@ -1,32 +1,6 @@
 import { PLAN_OUTPUT } from '../../outputs.js';
-import { defineCommand, field, type Z } from '../../define.js';
-
-const item = (z: Z) => ({
-  summary: z.optional(z.string()),
-  scope: z.optional(z.string()),
-  acceptanceCriteria: z.optional(z.union([z.string(), z.array(z.string())])),
-});
-
-/** The plan-file object of ARCHITECTURE §7; the command itself checks it (unknown keys, open questions). */
-export const PLAN_OBJECT = field({
-  schema: (z) =>
-    z.looseObject({
-      request: z.optional(z.string().check(z.describe('what the person asked for'))),
-      ...item(z),
-      priority: z.optional(z.string().check(z.describe('e.g. Highest, High, Medium, Low'))),
-      path: z.optional(z.enum(['planned', 'hotfix'])),
-      markdown: z.optional(z.boolean()),
-      steps: z.optional(z.array(z.looseObject(item(z))).check(z.describe('present and non-empty = multistep (a parent and one sub-task per step)'))),
-    }),
-  description: 'The plan-file object (jst plan --plan FILE): request, summary, scope, acceptanceCriteria, priority, path, steps',
-});
-
-export const FROM_BRANCH = field({
-  schema: (z) => z.optional(z.string()),
-  description:
-    'plan from this branch, which is neither the default base nor the production branch, without asking (spec §1 rule 2); must name the current branch',
-  cli: { flag: '--from-branch <name>' },
-});
+import { FROM_BRANCH, PLAN_OBJECT } from '../../fields.js';
+import { defineCommand } from '../../define.js';
 
 export const planCommand = defineCommand({
   name: 'plan',
@@ -100,24 +74,4 @@ export const planCommand = defineCommand({
     };
     return face.tool ? (await import('../../../plan/phase1.js')).planOutcome(ctx, o) : (await import('../../../plan/phase1.js')).runPlan(ctx, o);
   },
-});
-
-export const planDryRunCommand = defineCommand({
-  name: 'plan dry-run',
-  summary: 'phase 1 as a dry run: every check, every call and git command printed, nothing created',
-  examples: ['jst plan --plan plan.json --dry-run'],
-  role: 'none',
-  json: 'flag',
-  cli: false,
-  fields: { plan: PLAN_OBJECT, fromBranch: FROM_BRANCH },
-  tool: {
-    name: 'plan_dry_run',
-    roles: ['assigner'],
-    title: 'Phase 1: dry run',
-    description: 'jst plan --plan FILE --dry-run --json: every check runs, every call and git command is printed (as progress), nothing is created.',
-  },
-  output: PLAN_OUTPUT,
-  effects: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
-  run: async (ctx, i, face) =>
-    (await import('../../../plan/phase1.js')).planOutcome(ctx, { request: [], planData: i.plan, fromBranch: i.fromBranch, dryRun: true, tool: face.tool }),
 });

@@ -3,31 +3,16 @@ import { commentPlain, firstLine, markedBody, RUN_REPORT } from '../../../phase/
 import { readRoleComments } from '../../../phase/roles.js';
 import type { Context } from '../../../core/context.js';
 import type { Outcome } from '../../../core/output.js';
-import { issueCheckout, refuse, usage } from '../../../phase/checkout.js';
+import { refuse } from '../../../core/errors.js';
 import { myVerdict, pullOfIssue, type PrEntry, type PullLookup } from '../../../phase/pulls.js';
 import { finish, stepper } from '../../../phase/steps.js';
-import { requireIssueKey } from '../../../core/issue-key.js';
 import { nextStep } from '../../../phase/spell.js';
+import { ISSUE_FIELDS, reviewKey } from '../../../phase/review-issue.js';
 
 export interface ReviewBriefOptions {
   key?: string | undefined;
   openParentPr?: boolean | undefined;
   json?: boolean | undefined;
-}
-
-export const ISSUE_FIELDS = ['summary', 'status', 'parent', 'subtasks', 'issuetype'];
-
-/** The issue a reviewer names, or the one of the worktree the command runs in. */
-export async function reviewKey(ctx: Context, key: string | undefined, command: string): Promise<{ key: string; cwd: string }> {
-  if (key) return { key: requireIssueKey(key), cwd: ctx.cwd };
-  const here = await issueCheckout(ctx, `${command} KEY`).catch(() => null);
-  if (!here)
-    throw usage(
-      'USAGE',
-      ctx.tool ? `${ctx.tool} needs key outside an issue's worktree` : `${command} needs an issue KEY outside an issue's worktree`,
-      ctx.tool ? 'Pass key (e.g. "ABC-1"), or set cwd to the issue\'s worktree' : `Pass the key: ${command} ABC-1`,
-    );
-  return { key: here.key, cwd: here.root };
 }
 
 /**

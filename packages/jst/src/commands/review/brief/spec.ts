@@ -1,8 +1,8 @@
 import { REVIEW_BRIEF_OUTPUT } from '../../outputs.js';
-import { issueKey, usageError } from '../../fields.js';
+import { usageError } from '../../../core/errors.js';
+import { issueKey, VERDICT_FIELDS } from '../../fields.js';
 import { defineCommand, field } from '../../define.js';
 import { phaseHelp } from '../../phase-help.js';
-import { VERDICT_FIELDS } from '../verdict/spec.js';
 
 const flag = (f: string, help: string) => field({ schema: (z) => z.optional(z.boolean()), cli: { flag: f, help }, tool: false });
 

@@ -1,6 +1,6 @@
 import type { Context } from '../../../core/context.js';
 import { EXIT } from '../../../core/errors.js';
-import { refuse, usage } from '../../../phase/checkout.js';
+import { refuse, usage } from '../../../core/errors.js';
 import { APPROVED } from '../../../phase/markers.js';
 import { closeApproved, reviewerVerdictOf } from '../../../phase/race.js';
 import { finish, stepper } from '../../../phase/steps.js';

@@ -1,18 +1,6 @@
 import { VERDICT_OUTPUT } from '../../outputs.js';
-import { bodyFile, issueKey, markdown, MARKDOWN_HELP } from '../../fields.js';
-import { defineCommand, field } from '../../define.js';
-
-/** The verdict's inputs the CLI's `jst review` shares (its --summary, --body-file, --markdown). */
-export const VERDICT_FIELDS = {
-  summary: field({
-    schema: (z) => z.string(),
-    description: "one line: the verdict's first line after the dash",
-    cli: { flag: '--summary <text>', help: "the verdict's one-line summary" },
-  }),
-  bodyFile: bodyFile('the rest of the review'),
-  body: field({ schema: (z) => z.optional(z.string()), description: 'the rest of the review' }),
-  markdown: markdown(MARKDOWN_HELP),
-};
+import { issueKey, VERDICT_FIELDS } from '../../fields.js';
+import { defineCommand } from '../../define.js';
 
 /** No CLI command of its own: `jst review KEY --approve|--request-changes --summary S` (review/brief.ts). */
 export const reviewVerdictCommand = defineCommand({

@@ -1,5 +1,6 @@
 import { EXIT } from '../../../core/errors.js';
-import { commaList, fieldList, usageError } from '../../fields.js';
+import { usageError } from '../../../core/errors.js';
+import { commaList, fieldList } from '../../fields.js';
 import { SEARCH_OUTPUT } from '../../outputs.js';
 import { READ, defineCommand } from '../../define.js';
 

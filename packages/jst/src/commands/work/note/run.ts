@@ -1,7 +1,8 @@
 import type { Context } from '../../../core/context.js';
 import type { Outcome } from '../../../core/output.js';
 import { bodyText, writtenBody } from '../../../phase/body.js';
-import { issueCheckout, usage } from '../../../phase/checkout.js';
+import { issueCheckout } from '../../../phase/checkout.js';
+import { usage } from '../../../core/errors.js';
 import { markedBody, TASK_MEMORY } from '../../../phase/markers.js';
 import { finish, stepper } from '../../../phase/steps.js';
 

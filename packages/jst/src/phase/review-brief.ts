@@ -1,13 +1,13 @@
 import { transitionTo, type Issue, type IssueLink } from '@jst/client';
-import { commentPlain, firstLine, markedBody, RUN_REPORT } from '../../../phase/markers.js';
-import { readRoleComments } from '../../../phase/roles.js';
-import type { Context } from '../../../core/context.js';
-import type { Outcome } from '../../../core/output.js';
-import { refuse } from '../../../core/errors.js';
-import { myVerdict, pullOfIssue, type PrEntry, type PullLookup } from '../../../phase/pulls.js';
-import { finish, stepper } from '../../../phase/steps.js';
-import { nextStep } from '../../../phase/spell.js';
-import { ISSUE_FIELDS, reviewKey } from '../../../phase/review-issue.js';
+import { commentPlain, firstLine, markedBody, RUN_REPORT } from './markers.js';
+import { readRoleComments } from './roles.js';
+import type { Context } from '../core/context.js';
+import type { Outcome } from '../core/output.js';
+import { refuse } from '../core/errors.js';
+import { myVerdict, pullOfIssue, type PrEntry, type PullLookup } from './pulls.js';
+import { finish, stepper } from './steps.js';
+import { nextStep } from './spell.js';
+import { ISSUE_FIELDS, reviewKey } from './review-issue.js';
 
 export interface ReviewBriefOptions {
   key?: string | undefined;

@@ -1,16 +1,16 @@
 import { TrackerHttpError, type TrackerClient } from '@jst/client';
-import type { Context } from '../../../core/context.js';
-import type { Outcome } from '../../../core/output.js';
-import { bodyText, writtenBody, type BodyOptions } from '../../../phase/body.js';
-import { refuse, usage } from '../../../core/errors.js';
-import { latestVerdict, verdictOf, type Verdict, markedBody, markedComments, REVIEW_TALLY, verdictLine, type VerdictKind } from '../../../phase/markers.js';
-import { myVerdict, pullOfIssue } from '../../../phase/pulls.js';
-import { reviewerVerdictOf, sendBack } from '../../../phase/race.js';
-import { readRoleComments, requireRoleAccount } from '../../../phase/roles.js';
-import { finish, stepper } from '../../../phase/steps.js';
-import { nextStep } from '../../../phase/spell.js';
-import { ISSUE_FIELDS } from '../../../phase/review-issue.js';
-import { requireIssueKey } from '../../../core/issue-key.js';
+import type { Context } from '../core/context.js';
+import type { Outcome } from '../core/output.js';
+import { bodyText, writtenBody, type BodyOptions } from './body.js';
+import { refuse, usage } from '../core/errors.js';
+import { latestVerdict, verdictOf, type Verdict, markedBody, markedComments, REVIEW_TALLY, verdictLine, type VerdictKind } from './markers.js';
+import { myVerdict, pullOfIssue } from './pulls.js';
+import { reviewerVerdictOf, sendBack } from './race.js';
+import { readRoleComments, requireRoleAccount } from './roles.js';
+import { finish, stepper } from './steps.js';
+import { nextStep } from './spell.js';
+import { ISSUE_FIELDS } from './review-issue.js';
+import { requireIssueKey } from '../core/issue-key.js';
 
 export interface VerdictOptions extends BodyOptions {
   key: string;

@@ -20,5 +20,5 @@ export const parentPrCommand = defineCommand({
   },
   output: REVIEW_BRIEF_OUTPUT,
   effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
-  run: async (ctx, i) => (await import('../brief/run.js')).reviewBriefOutcome(ctx, { key: i.key, openParentPr: true }),
+  run: async (ctx, i) => (await import('../../../phase/review-brief.js')).reviewBriefOutcome(ctx, { key: i.key, openParentPr: true }),
 });

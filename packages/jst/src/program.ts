@@ -80,8 +80,7 @@ function addCommand(cmd: Command, spec: CommandSpec, run: (work: (ctx: Context) 
     }
     await run(async (ctx) => {
       const face: Face = { role, json: spec.json === 'piped' ? Boolean(opts.json) || !ctx.io.stdout.isTTY : Boolean(opts.json) };
-      const out = await spec.run(ctx, input, face);
-      return typeof out === 'number' ? out : emit(ctx.io, out, face.json);
+      return emit(ctx.io, await spec.run(ctx, input, face), face.json);
     });
   });
 }

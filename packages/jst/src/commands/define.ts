@@ -120,8 +120,12 @@ export interface CommandSpec<F extends Fields = Fields> {
   /** The result's schema (the `--json` value, the tool's structuredContent). */
   output?: ((z: Z) => Schema) | undefined;
   effects: Effects;
-  /** The command: an outcome (printed by the face), or an exit code when it printed itself (raw, batch). */
-  run(ctx: Context, input: Input<F>, face: Face): Promise<Outcome | number>;
+  /**
+   * The command, acting as `face.role` (the role this spec declares: the client it uses is
+   * `ctx.client(face.role)`): an outcome the face prints. A streaming command (dispatch, mcp, batch)
+   * writes through `ctx.io` as it goes and returns `printed(code)`.
+   */
+  run(ctx: Context, input: Input<F>, face: Face): Promise<Outcome>;
 }
 
 /** Declares a spec with its field types flowing into `run`. */

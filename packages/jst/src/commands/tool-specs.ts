@@ -1,6 +1,5 @@
 import { issueViewCommand } from './issue/view/spec.js';
-import { planDryRunCommand } from './plan/dry-run/spec.js';
-import { planCommand } from './plan/plan/spec.js';
+import { planCommand, planDryRunCommand } from './plan/plan/spec.js';
 import { doneCommand } from './review/done/spec.js';
 import { reviewCommand } from './review/brief/spec.js';
 import { parentPrCommand } from './review/parent-pr/spec.js';

@@ -55,6 +55,14 @@ export interface Outcome<T = unknown> {
  * itself) or the text with its control characters removed, then the exit code.
  */
 export function emit(io: Io, out: Outcome, asJson: boolean): number {
-  io.stdout.write(asJson ? `${JSON.stringify(out.json, null, 2)}\n` : terminalText(out.text, io.color));
+  if (asJson ? out.json !== undefined : out.text !== '') io.stdout.write(asJson ? `${JSON.stringify(out.json, null, 2)}\n` : terminalText(out.text, io.color));
   return out.code;
+}
+
+/**
+ * The outcome of a run that wrote as it went, through `ctx.io` (a streaming command: `jst dispatch`,
+ * `jst mcp`, `jst batch`; or a question left on stderr): nothing more to print, only the exit code.
+ */
+export function printed(code: number): Outcome<undefined> {
+  return { json: undefined, text: '', code };
 }

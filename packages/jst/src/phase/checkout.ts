@@ -1,6 +1,5 @@
-import { JstError } from '../config/index.js';
 import type { Context } from '../core/context.js';
-import { EXIT, refuse, usage } from '../core/errors.js';
+import { refuse, usage } from '../core/errors.js';
 import * as git from '../git/index.js';
 import { issueKeyFromBranch } from './handover.js';
 

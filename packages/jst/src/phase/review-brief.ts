@@ -1,4 +1,4 @@
-import { transitionTo, type Issue, type IssueLink } from '@jst/client';
+import { transitionTo, type Issue, type IssueLink, type TrackerClient } from '@jst/client';
 import { commentPlain, firstLine, markedBody, RUN_REPORT } from './markers.js';
 import { readRoleComments } from './roles.js';
 import type { Context } from '../core/context.js';
@@ -21,12 +21,11 @@ export interface ReviewBriefOptions {
  * request; once every sub-task pull request is merged, the parent's), each with its state and this
  * code-host identity's verdict. The diff is left to git or the code host.
  */
-export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): Promise<Outcome> {
+export async function reviewBriefOutcome(ctx: Context, client: TrackerClient, o: ReviewBriefOptions): Promise<Outcome> {
   const { say, warn, warnings } = stepper(ctx);
   const { key, cwd } = await reviewKey(ctx, o.key, 'jst review');
   const config = ctx.config();
   const codehost = await ctx.codehost();
-  const client = ctx.client('reviewer');
   say(`→ read ${key}`);
   const issue = await client.getIssue(key, ISSUE_FIELDS);
   const l: PullLookup = { ctx, cwd, env: ctx.env, config, client, codehost, say };
@@ -72,7 +71,7 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
         own.entry = { ...own.entry, number: p.number, url: p.html_url, state: 'open' };
         opened = true;
       }
-      if (o.openParentPr && own.entry.state === 'open') status = await parentInReview(ctx, issue, own.entry, say);
+      if (o.openParentPr && own.entry.state === 'open') status = await parentInReview(ctx, client, issue, own.entry, say);
       set = [own.entry];
       parentPr = { allMerged, opened };
     } else {
@@ -117,8 +116,7 @@ export async function reviewBriefOutcome(ctx: Context, o: ReviewBriefOptions): P
  * The parent's pull request is its `jst pr`: the parent moves to STATUS_IN_REVIEW and gets a
  * `Run report` naming the URL (each only once), so its verdict and `jst done` follow the same rules.
  */
-async function parentInReview(ctx: Context, issue: Issue, e: PrEntry, say: (l: string) => void): Promise<string> {
-  const client = ctx.client('reviewer');
+async function parentInReview(ctx: Context, client: TrackerClient, issue: Issue, e: PrEntry, say: (l: string) => void): Promise<string> {
   const s = ctx.config().statuses;
   const status = issue.fields.status?.name ?? '';
   if (status !== s.inReview) {

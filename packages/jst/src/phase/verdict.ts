@@ -24,7 +24,7 @@ export interface VerdictOptions extends BodyOptions {
  * tally on the parent; changes requested moves the issue back to STATUS_IN_PROGRESS. Each of the
  * posts is skipped when it is already there, so a rerun with the same verdict posts nothing.
  */
-export async function reviewVerdictOutcome(ctx: Context, o: VerdictOptions): Promise<Outcome> {
+export async function reviewVerdictOutcome(ctx: Context, client: TrackerClient, o: VerdictOptions): Promise<Outcome> {
   const { say, warnings } = stepper(ctx);
   o = { ...o, key: requireIssueKey(o.key) };
   const summary = o.summary.trim();
@@ -34,7 +34,6 @@ export async function reviewVerdictOutcome(ctx: Context, o: VerdictOptions): Pro
   const config = ctx.config();
   const s = config.statuses;
   const codehost = await ctx.codehost();
-  const client = ctx.client('reviewer');
   say(`→ read ${o.key}`);
   const issue = await client.getIssue(o.key, ISSUE_FIELDS);
   const { entry, pull } = await pullOfIssue({ ctx, cwd: ctx.cwd, env: ctx.env, config, client, codehost, say }, issue);

@@ -12,6 +12,8 @@ import { promptFor, refused } from '../core/terminal-prompt.js';
 import { featureBranch, hotfixBranch } from './slug.js';
 
 export interface AbandonOptions {
+  /** The tracker as the assigner, whose run it was. */
+  client: TrackerClient;
   yes?: boolean | undefined;
   tool?: string | undefined;
   /** The run meant (the plan tool's plan object): another recorded run is not touched. */
@@ -82,7 +84,7 @@ export async function abandonOutcome(ctx: Context, o: AbandonOptions): Promise<O
     );
   }
   const repo = config.repoRoot ?? (await git.worktreeInfo(ctx.cwd, { env: ctx.env })).root;
-  const client = ctx.client('assigner');
+  const client = o.client;
   const say = (l: string) => {
     note(ctx.io, l);
   };

@@ -1,18 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { accountIdByEmail, projectVisible } from '@jst/client';
+import { accountIdByEmail, projectVisible, type TrackerClient } from '@jst/client';
 import { JstError, requireProjectKey, requireRoleEmail, siteUrl } from '../config/index.js';
 import type { Context } from '../core/context.js';
 import { EXIT } from '../core/errors.js';
-import { emit, note, type Outcome } from '../core/output.js';
+import { note, type Outcome } from '../core/output.js';
 import * as git from '../git/index.js';
-import { runHealthcheck } from '../healthcheck/index.js';
 import { abandonOutcome } from './abandon.js';
 import { issuesNeverMade, planDifference } from './amend.js';
 import { clarify } from './clarify.js';
 import { dryRunEffects, realEffects, type Effects } from './effects.js';
-import { branchContext, failOnHealth, otherBranchGate, pathGate, startBranchGate, statusesGate, worktreesDirGate } from './gates.js';
+import { branchContext, failOnHealth, otherBranchGate, pathGate, startBranchGate, statusesGate, worktreesDirGate, type HealthRows } from './gates.js';
 import { parsePlan, PLAN_ARGUMENT, readPlanFile, type Draft, type PlanInput } from './plan-file.js';
 import { abandonUnderWay, completedPlan, Journal, JOURNAL_FILE, recordCompleted, type JournalData } from './plan-journal.js';
 import { checkPlanText, issueTypesGate } from './precheck.js';
@@ -23,6 +22,10 @@ import { assignmentReport, handOffLines, type ReportContext } from './report.js'
 import { slugify } from './slug.js';
 
 export interface PlanOptions {
+  /** The tracker as the role the command declares (the assigner's). */
+  client: TrackerClient;
+  /** spec §1 rule 4: the status check as that role, injected by the command (phase 1 knows its rows, not how they are made). */
+  healthcheck: () => Promise<HealthRows>;
   request: string[];
   plan?: string | undefined;
   yes?: boolean | undefined;
@@ -48,13 +51,6 @@ export interface PlanResult {
   report: string;
   handOff: string[];
   leaves: Leaf[];
-}
-
-/** `jst plan` (ARCHITECTURE §7): spec §1 phase 1, rule by rule, in the order the spec gives them. */
-export async function runPlan(ctx: Context, o: PlanOptions): Promise<number> {
-  const out = await planOutcome(ctx, o);
-  if (o.dryRun && !o.json) ctx.io.stderr.write('Dry run: nothing was created; the hand-off lines below show what a real run would print.\n');
-  return emit(ctx.io, out, Boolean(o.json));
 }
 
 /** The `--json` form of a plan run. */
@@ -85,7 +81,7 @@ export async function planOutcome(ctx: Context, o: PlanOptions): Promise<Outcome
       throw refused(`--abandon deletes what the unfinished run made and takes no plan: drop ${extra.join(', ')}`, 'Run jst plan --abandon [--yes] on its own');
     // The tool's plan object (an input it always takes) names the run: its request must be the recorded one.
     const request = o.planData !== undefined ? parsePlan(o.planData, PLAN_ARGUMENT).request : undefined;
-    return abandonOutcome(ctx, { yes: o.yes, tool: o.tool, request });
+    return abandonOutcome(ctx, { client: o.client, yes: o.yes, tool: o.tool, request });
   }
   // Ctrl-C at a question is a cancel (ARCHITECTURE §7 keeps 3 for a question nobody could answer).
   const prompt = promptFor(ctx, ctx.io.interactive && !o.plan && o.planData === undefined, 'Nothing was created; run jst plan again when ready');
@@ -170,7 +166,7 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
 
   // --- spec §1 rule 4: discovery and healthcheck as the assigner; the branch context comes from its rows.
   say('→ healthcheck --role assigner');
-  const health = await runHealthcheck({ cwd: ctx.cwd, role: 'assigner', config, env: ctx.env, makeClient: (role) => ctx.client(role) });
+  const health = await o.healthcheck();
   const bc = branchContext(health);
   const defaultBase = config.defaultBaseBranch;
   const start = startBranchGate(bc, defaultBase);
@@ -183,7 +179,7 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
   if (resumePlan) settled = resumePlan;
   else {
     say('→ priorities of the tracker');
-    const priorities = await trackerPriorities(ctx.client('assigner'));
+    const priorities = await trackerPriorities(o.client);
     if (draft.priority !== undefined) draft.priority = requirePriority(draft.priority, priorities);
     settled = await clarify(draft, prompt, priorities);
   }
@@ -204,7 +200,7 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
 
   // --- Every check that can fail, before the first issue (issue 6 "Safety").
   const project = requireProjectKey(config);
-  const client = ctx.client('assigner');
+  const client = o.client;
   // What the tracker would refuse in the plan's own text (summaries, sizes), before any call.
   checkText(settled, { project, worktreesDir: bc.worktreesDir.detail.split(' ')[0]!, siteUrl: siteUrl(config) }, resumePlan !== null);
   say(`→ project ${project} visible to the assigner`);
@@ -219,7 +215,7 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
     throw refused(e instanceof Error ? e.message : String(e));
   });
   say('→ configured statuses exist in the workflow');
-  await statusesGate(ctx, project);
+  await statusesGate(ctx, client, project);
   say('→ issue types the assigner may create');
   await issueTypesGate(client, project, settled.steps.length > 0);
   const base = hotfix ? bc.production! : defaultBase;

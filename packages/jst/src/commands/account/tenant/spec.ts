@@ -8,5 +8,5 @@ export const tenantCommand = defineCommand({
   json: 'piped',
   fields: {},
   effects: READ,
-  run: async (ctx, _i, face) => (await import('../../issue/view/run.js')).tenant(ctx, face.role, { json: face.json }),
+  run: async (ctx, _i, face) => (await import('./run.js')).tenant(ctx, face.role),
 });

@@ -8,5 +8,5 @@ export const whoamiCommand = defineCommand({
   json: 'piped',
   fields: {},
   effects: READ,
-  run: async (ctx, _i, face) => (await import('../../issue/view/run.js')).whoami(ctx, face.role, { json: face.json }),
+  run: async (ctx, _i, face) => (await import('./run.js')).whoami(ctx, face.role),
 });

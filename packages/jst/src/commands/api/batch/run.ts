@@ -3,13 +3,15 @@ import { notJsonError } from '@jst/client';
 import type { Role } from '../../../config/index.js';
 import type { Context } from '../../../core/context.js';
 import { EXIT } from '../../../core/errors.js';
+import { printed, type Outcome } from '../../../core/output.js';
 
 /**
  * `jst --role R batch`: JSON lines on stdin, `{"method","path","body"?}` each, answered in order
  * with `{"status","body"}` lines on stdout over one keep-alive connection, so a script or an agent
  * pays for one process instead of one per call. A bad line is answered with status 0 and an error.
+ * A streaming command: each answer is written through `ctx.io` as it comes.
  */
-export async function batch(ctx: Context, role: Role): Promise<number> {
+export async function batch(ctx: Context, role: Role): Promise<Outcome<undefined>> {
   const client = ctx.client(role);
   let failures = 0;
   const rl = createInterface({ input: ctx.io.stdin, crlfDelay: Infinity });
@@ -40,5 +42,5 @@ export async function batch(ctx: Context, role: Role): Promise<number> {
       `${JSON.stringify({ ...(req.id !== undefined ? { id: req.id } : {}), status: res.status, ...(res.body !== undefined ? { body: res.body } : {}), ...error })}\n`,
     );
   }
-  return failures === 0 ? EXIT.ok : EXIT.failed;
+  return printed(failures === 0 ? EXIT.ok : EXIT.failed);
 }

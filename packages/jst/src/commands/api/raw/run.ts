@@ -2,7 +2,7 @@ import { notJsonError } from '@jst/client';
 import { JstError, type Role } from '../../../config/index.js';
 import type { Context } from '../../../core/context.js';
 import { EXIT } from '../../../core/errors.js';
-import { terminalText } from '../../../core/output.js';
+import { printed, terminalText, type Outcome } from '../../../core/output.js';
 import { readBody } from '../../../phase/input.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'];
@@ -12,7 +12,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'];
  * `{api_base}<path>`. Body to stdout (JSON pretty-printed); 0 on 2xx, 1 on an HTTP error with the
  * status line and body on stderr, 2 on a usage or configuration error.
  */
-export async function raw(ctx: Context, role: Role, method: string, path: string, bodyArg?: string): Promise<number> {
+export async function raw(ctx: Context, role: Role, method: string, path: string, bodyArg?: string): Promise<Outcome> {
   const m = method.toUpperCase();
   if (!METHODS.includes(m)) throw new JstError({ code: 'USAGE', problem: `unknown HTTP method "${method}"`, hint: `Use one of ${METHODS.join(', ')}` });
   if (!path.startsWith('/'))
@@ -27,11 +27,10 @@ export async function raw(ctx: Context, role: Role, method: string, path: string
   if (res.status >= 200 && res.status < 300) {
     // A 2xx that is not JSON came from something other than the tracker: a failure, not a body to pass on.
     if (res.notJson) throw notJsonError(m, path, res);
-    if (out) ctx.io.stdout.write(`${out}\n`);
-    return EXIT.ok;
+    return { json: res.body, text: out ? `${out}\n` : '', code: EXIT.ok };
   }
   ctx.io.stderr.write(terminalText(ctx.redact(`HTTP ${res.status} ${reason(res.status)}\n${out ? `${out}\n` : ''}`)));
-  return EXIT.failed;
+  return printed(EXIT.failed);
 }
 
 function reason(status: number): string {

@@ -25,6 +25,6 @@ export const commentAddCommand = defineCommand({
   run: async (ctx, i, face) => {
     if (i.dash !== undefined && i.dash !== '-') throw usageError(`unexpected argument "${i.dash}" (use --body-file F, --adf-file F or -)`);
     const { dash, ...o } = i;
-    return (await import('../../issue/create/run.js')).commentAdd(ctx, face.role, i.key, { ...o, json: face.json, stdin: dash === '-' });
+    return (await import('./run.js')).commentAdd(ctx, face.role, i.key, { ...o, stdin: dash === '-' });
   },
 });

@@ -11,6 +11,5 @@ export const commentListCommand = defineCommand({
     marker: { schema: (z) => z.optional(z.string()), cli: { flag: '--marker <text>', help: 'only comments whose text starts with it' } },
   },
   effects: READ,
-  run: async (ctx, i, face) =>
-    (await import('../../issue/view/run.js')).commentList(ctx, face.role, i.key, { json: face.json, ...(i.marker ? { marker: i.marker } : {}) }),
+  run: async (ctx, i, face) => (await import('./run.js')).commentList(ctx, face.role, i.key, { marker: i.marker }),
 });

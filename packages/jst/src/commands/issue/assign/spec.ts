@@ -15,5 +15,5 @@ export const issueAssignCommand = defineCommand({
     who: { schema: (z) => z.string(), cli: { arg: '<who>', help: 'EMAIL, @me, executor or none' } },
   },
   effects: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
-  run: async (ctx, i, face) => (await import('../create/run.js')).issueAssign(ctx, face.role, i.key, i.who, { json: face.json }),
+  run: async (ctx, i, face) => (await import('./run.js')).issueAssign(ctx, face.role, i.key, i.who),
 });

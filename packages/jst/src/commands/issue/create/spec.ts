@@ -28,5 +28,5 @@ export const issueCreateCommand = defineCommand({
     },
   },
   effects: { ...ADDS, idempotent: false },
-  run: async (ctx, i, face) => (await import('./run.js')).issueCreate(ctx, face.role, { ...i, json: face.json }),
+  run: async (ctx, i, face) => (await import('./run.js')).issueCreate(ctx, face.role, i),
 });

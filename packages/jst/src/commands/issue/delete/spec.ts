@@ -12,5 +12,5 @@ export const issueDeleteCommand = defineCommand({
     yes: { schema: (z) => z.optional(z.string()), cli: { flag: '--yes <key>', help: 'the same key again, to confirm without a prompt' }, tool: false },
   },
   effects: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
-  run: async (ctx, i, face) => (await import('../create/run.js')).issueDelete(ctx, face.role, i.key, { ...i, json: face.json }),
+  run: async (ctx, i, face) => (await import('./run.js')).issueDelete(ctx, face.role, i.key, i),
 });

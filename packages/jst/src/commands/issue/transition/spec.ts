@@ -11,5 +11,5 @@ export const issueTransitionCommand = defineCommand({
     to: { schema: (z) => z.string(), cli: { flag: '--to <status>', help: 'destination status name, matched literally', required: true } },
   },
   effects: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
-  run: async (ctx, i, face) => (await import('../create/run.js')).issueTransition(ctx, face.role, i.key, i.to, { json: face.json }),
+  run: async (ctx, i, face) => (await import('./run.js')).issueTransition(ctx, face.role, i.key, i.to),
 });

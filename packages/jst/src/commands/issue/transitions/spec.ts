@@ -8,5 +8,5 @@ export const issueTransitionsCommand = defineCommand({
   json: 'piped',
   fields: { key: { schema: (z) => z.string(), cli: { arg: '<key>' } } },
   effects: READ,
-  run: async (ctx, i, face) => (await import('../view/run.js')).issueTransitions(ctx, face.role, i.key, { json: face.json }),
+  run: async (ctx, i, face) => (await import('./run.js')).issueTransitions(ctx, face.role, i.key),
 });

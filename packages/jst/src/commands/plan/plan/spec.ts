@@ -16,7 +16,7 @@ export const planCommand = defineCommand({
     'jst plan --abandon',
     'jst plan --abandon --yes --json',
   ],
-  role: 'none',
+  role: 'assigner',
   json: 'flag',
   fields: {
     request: { schema: (z) => z.optional(z.array(z.string())), cli: { arg: '[request...]', help: 'what to build (asked for when empty)' }, tool: false },
@@ -72,6 +72,27 @@ export const planCommand = defineCommand({
       json: face.json,
       ...(face.tool ? { planData: i.plan, tool: face.tool } : {}),
     };
-    return face.tool ? (await import('../../../plan/phase1.js')).planOutcome(ctx, o) : (await import('../../../plan/phase1.js')).runPlan(ctx, o);
+    return (await import('./run.js')).plan(ctx, face.role, o);
   },
+});
+
+/** No CLI command of its own: `jst plan --plan FILE --dry-run`, the same command's dry run as a tool. */
+export const planDryRunCommand = defineCommand({
+  name: 'plan dry-run',
+  summary: 'phase 1 as a dry run: every check, every call and git command printed, nothing created',
+  examples: ['jst plan --plan plan.json --dry-run'],
+  role: 'assigner',
+  json: 'flag',
+  cli: false,
+  fields: { plan: PLAN_OBJECT, fromBranch: FROM_BRANCH },
+  tool: {
+    name: 'plan_dry_run',
+    roles: ['assigner'],
+    title: 'Phase 1: dry run',
+    description: 'jst plan --plan FILE --dry-run --json: every check runs, every call and git command is printed (as progress), nothing is created.',
+  },
+  output: PLAN_OUTPUT,
+  effects: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
+  run: async (ctx, i, face) =>
+    (await import('./run.js')).plan(ctx, face.role, { request: [], planData: i.plan, fromBranch: i.fromBranch, dryRun: true, tool: face.tool }),
 });

@@ -8,5 +8,5 @@ export const projectExistsCommand = defineCommand({
   json: 'piped',
   fields: { key: { schema: (z) => z.string(), cli: { arg: '<key>' } } },
   effects: READ,
-  run: async (ctx, i, face) => (await import('../../issue/view/run.js')).projectExists(ctx, face.role, i.key, { json: face.json }),
+  run: async (ctx, i, face) => (await import('./run.js')).projectExists(ctx, face.role, i.key),
 });

@@ -8,6 +8,5 @@ export const projectListCommand = defineCommand({
   json: 'piped',
   fields: { query: { schema: (z) => z.optional(z.string()), cli: { flag: '--query <text>', help: 'filter by key or name' } } },
   effects: READ,
-  run: async (ctx, i, face) =>
-    (await import('../../issue/view/run.js')).projectList(ctx, face.role, { json: face.json, ...(i.query ? { query: i.query } : {}) }),
+  run: async (ctx, i, face) => (await import('./run.js')).projectList(ctx, face.role, { query: i.query }),
 });

@@ -47,15 +47,15 @@ export const reviewCommand = defineCommand({
   },
   output: REVIEW_BRIEF_OUTPUT,
   effects: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
-  run: async (ctx, i) => {
+  run: async (ctx, i, face) => {
     const { key, summary } = i;
     const verdict = i.approve || i.requestChanges || summary !== undefined || i.bodyFile !== undefined || i.markdown;
-    if (!verdict) return (await import('../../../phase/review-brief.js')).reviewBriefOutcome(ctx, { key, openParentPr: i.openParentPr });
+    if (!verdict) return (await import('../../../phase/review-brief.js')).reviewBriefOutcome(ctx, ctx.client(face.role), { key, openParentPr: i.openParentPr });
     if (i.approve && i.requestChanges) throw usageError('give one verdict: --approve or --request-changes');
     if (!i.approve && !i.requestChanges) throw usageError('--summary, --body-file and --markdown go with a verdict: add --approve or --request-changes');
     if (!key || summary === undefined) throw usageError('a verdict needs the KEY and --summary S: jst review ABC-2 --approve --summary "…"');
     if (i.openParentPr) throw usageError('--open-parent-pr goes with the brief, not with a verdict');
-    return (await import('../../../phase/verdict.js')).reviewVerdictOutcome(ctx, {
+    return (await import('../../../phase/verdict.js')).reviewVerdictOutcome(ctx, ctx.client(face.role), {
       key,
       kind: i.approve ? 'approved' : 'changes-requested',
       summary,

@@ -1,3 +1,4 @@
+import type { TrackerClient } from '@jst/client';
 import type { Context } from '../../../core/context.js';
 import { EXIT } from '../../../core/errors.js';
 import { refuse, usage } from '../../../core/errors.js';
@@ -29,7 +30,7 @@ interface Checked {
  * key is read again and moved under the protocol of phase/race.ts, so a verdict asking for changes
  * given meanwhile and this command never both succeed (a key lost that way: exit 1, `lost`).
  */
-export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome> {
+export async function doneOutcome(ctx: Context, client: TrackerClient, o: DoneOptions): Promise<Outcome> {
   const { say, warn, warnings } = stepper(ctx);
   if (!o.keys.length) throw usage('USAGE', 'jst done needs at least one issue KEY');
   // Keys in any case (abc-1 = ABC-1), for the keys and their yes alike.
@@ -42,7 +43,6 @@ export async function doneOutcome(ctx: Context, o: DoneOptions): Promise<Outcome
     : '';
   if (strayNote) warn(strayNote);
   const s = ctx.config().statuses;
-  const client = ctx.client('reviewer');
 
   const checked: Checked[] = [];
   for (const key of keys) {

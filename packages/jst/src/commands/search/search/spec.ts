@@ -54,9 +54,7 @@ export const searchCommand = defineCommand({
     // A tool's default is short rows (ARCHITECTURE §13); fields named explicitly get the REST JSON, as the CLI's --json.
     const short = face.tool !== undefined && i.fields === undefined;
     const fields = commaList(i.fields) ?? (short ? SHORT_FIELDS : undefined);
-    const out = await (
-      await import('../../issue/view/run.js')
-    ).searchOutcome(ctx, face.role, i.jql, { fields, all: i.all, max: i.max, pageToken: i.pageToken });
+    const out = await (await import('./run.js')).searchOutcome(ctx, face.role, i.jql, { fields, all: i.all, max: i.max, pageToken: i.pageToken });
     if (!short) return out;
     const issues = out.json.issues.map((x) => {
       const f = x.fields ?? {};

@@ -3,7 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { JstError, findRepoRoot, looksLikeFilePath, serializeEnvFile, type EnvLine, type SettingName } from '../../../config/index.js';
 import type { Context } from '../../../core/context.js';
 import { EXIT } from '../../../core/errors.js';
-import { line } from '../../../core/output.js';
+import type { Outcome } from '../../../core/output.js';
 import { problemWith, terminalAsker } from './init-ask.js';
 
 export interface InitOptions {
@@ -27,7 +27,7 @@ const TOKEN_ENV = ['TRACKER_ASSIGNER_TOKEN', 'TRACKER_EXECUTOR_TOKEN', 'TRACKER_
  * `.jst/.gitignore`. Asks on a terminal; otherwise takes flags, and tokens from the environment
  * (never from flags, which other users can read in the process list). Never overwrites without --force.
  */
-export async function init(ctx: Context, o: InitOptions): Promise<number> {
+export async function init(ctx: Context, o: InitOptions): Promise<Outcome<{ files: string[]; empty: string[] }>> {
   const root = findRepoRoot(ctx.cwd) ?? ctx.cwd;
   const dir = join(root, '.jst');
   const files = { team: join(dir, 'team.env'), local: join(dir, 'local.env'), ignore: join(dir, '.gitignore') };
@@ -102,10 +102,12 @@ export async function init(ctx: Context, o: InitOptions): Promise<number> {
     writeFileSync(files.local, serializeEnvFile(local), { mode: 0o600 });
     chmodSync(files.local, 0o600);
     writeFileSync(files.ignore, 'local.env\ncloud-id.json\nplan-journal*\ndispatch/\ndispatch-journal.json*\n');
-    line(ctx.io, `Wrote ${files.team}, ${files.local} (mode 0600) and ${files.ignore}.`);
     const empty = local.filter((l) => 'name' in l && l.value === '').map((l) => ('name' in l ? l.name : ''));
-    if (empty.length) line(ctx.io, `Still empty in local.env: ${empty.join(', ')}. Fill them in, then run: jst healthcheck --role assigner`);
-    return EXIT.ok;
+    const text = [
+      `Wrote ${files.team}, ${files.local} (mode 0600) and ${files.ignore}.`,
+      ...(empty.length ? [`Still empty in local.env: ${empty.join(', ')}. Fill them in, then run: jst healthcheck --role assigner`] : []),
+    ];
+    return { json: { files: Object.values(files), empty }, text: `${text.join('\n')}\n`, code: EXIT.ok };
   } finally {
     rl?.close();
   }

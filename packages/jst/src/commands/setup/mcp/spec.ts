@@ -19,5 +19,9 @@ export const mcpCommand = defineCommand({
     tools: { schema: (z) => z.optional(z.string()), cli: { flag: '--tools <names>', help: 'list only these tools (comma list)' } },
   },
   effects: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
-  run: async (_ctx, i, face) => (await import('../../../mcp/serve.js')).serveMcp(face.role, { readOnly: Boolean(i.readOnly), tools: i.tools }),
+  run: async (ctx, i, face) => {
+    const { serveMcp } = await import('../../../mcp/serve.js');
+    const { printed } = await import('../../../core/output.js');
+    return printed(await serveMcp(face.role, { cwd: ctx.cwd, env: ctx.env, io: ctx.io, readOnly: Boolean(i.readOnly), tools: i.tools }));
+  },
 });

@@ -1,3 +1,4 @@
+import { printed } from '../../../core/output.js';
 import { defineCommand } from '../../define.js';
 
 const num = (v: unknown) => Number(v);
@@ -51,12 +52,17 @@ export const dispatchCommand = defineCommand({
   },
   // Writes only local files (.jst/dispatch*); the agents it starts do the rest.
   effects: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  // A streaming command: each round and each agent's start and exit are written through ctx.io as they happen.
   run: async (ctx, i, face) =>
-    (await import('../../../dispatch/loop.js')).dispatchLoop(ctx, {
-      once: Boolean(i.once),
-      dryRun: Boolean(i.dryRun),
-      json: face.json,
-      intervalSeconds: i.interval ?? 60,
-      maxAgents: i.maxAgents ?? 2,
-    }),
+    printed(
+      await (
+        await import('../../../dispatch/loop.js')
+      ).dispatchLoop(ctx, {
+        once: Boolean(i.once),
+        dryRun: Boolean(i.dryRun),
+        json: face.json,
+        intervalSeconds: i.interval ?? 60,
+        maxAgents: i.maxAgents ?? 2,
+      }),
+    ),
 });

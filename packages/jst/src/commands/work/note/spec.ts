@@ -23,5 +23,6 @@ export const noteCommand = defineCommand({
   },
   output: NOTE_OUTPUT,
   effects: { ...ADDS, idempotent: false },
-  run: async (ctx, i) => (await import('./run.js')).noteOutcome(ctx, { words: i.text ? [i.text] : [], bodyFile: i.bodyFile, markdown: i.markdown }),
+  run: async (ctx, i, face) =>
+    (await import('./run.js')).noteOutcome(ctx, ctx.client(face.role), { words: i.text ? [i.text] : [], bodyFile: i.bodyFile, markdown: i.markdown }),
 });

@@ -37,6 +37,12 @@ export const prCommand = defineCommand({
   },
   output: PR_OUTPUT,
   effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
-  run: async (ctx, i) =>
-    (await import('./run.js')).prOutcome(ctx, { title: i.title, body: i.body, bodyFile: i.bodyFile, markdown: i.markdown, draft: i.draft }),
+  run: async (ctx, i, face) =>
+    (await import('./run.js')).prOutcome(ctx, ctx.client(face.role), {
+      title: i.title,
+      body: i.body,
+      bodyFile: i.bodyFile,
+      markdown: i.markdown,
+      draft: i.draft,
+    }),
 });

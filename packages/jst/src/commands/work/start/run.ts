@@ -51,8 +51,8 @@ export interface StartResult {
  * always as the executor. Everything that can refuse (the checkout, the branch, the assignee, the
  * origin lookup) runs before the one tracker write (the transition) and the one push.
  */
-export async function startOutcome(ctx: Context, o: StartOptions): Promise<Outcome<StartResult>> {
-  const r = await run(ctx, o);
+export async function startOutcome(ctx: Context, client: TrackerClient, o: StartOptions): Promise<Outcome<StartResult>> {
+  const r = await run(ctx, client, o);
   return { json: r, text: `${render(ctx, r)}\n`, code: EXIT.ok };
 }
 
@@ -63,7 +63,7 @@ interface Io {
 }
 
 /** Each step below reads or refuses before the next; the two writes (the transition, the push) come last. */
-async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
+async function run(ctx: Context, client: TrackerClient, o: StartOptions): Promise<StartResult> {
   const say = (l: string) => {
     note(ctx.io, l);
   };
@@ -77,7 +77,6 @@ async function run(ctx: Context, o: StartOptions): Promise<StartResult> {
   const { info, branch, parsed } = await locate(ctx, io);
   const { key } = parsed;
   if (config.projectKey && !key.startsWith(`${config.projectKey}-`)) warn(`${key} is not in PROJECT_KEY ${config.projectKey} (${config.files.team})`);
-  const client = ctx.client('executor');
   const issue = await assignedIssue(client, key, branch, say);
   const marks = await readHandover(ctx, client, issue, { key, branch, root: info.root, hotfix: parsed.kind === 'hotfix' }, io);
   const { base, parentbranch, parent } = marks;

@@ -77,12 +77,21 @@ module.exports = {
       { path: '^packages/jst/src/config/' },
       { path: '(^|/)packages/client/|(^|/)node_modules/@jst/client/|^@jst/client$' },
     ),
-    // jst: the shared helpers sit below the commands (docs/style.md "Helpers several commands share live below the commands").
+    // jst: a folder per command (commands/<noun>/<verb>/); what two commands share lives below them.
     forbid(
-      'jst-phase-below-commands',
-      'phase/ holds what several commands share: it imports no command (commands/), no start/ module and no face (mcp/, program).',
-      { path: '^packages/jst/src/phase/' },
-      { path: '^packages/jst/src/(commands|start|mcp)/|^packages/jst/src/program\\.ts$' },
+      'jst-command-folders-apart',
+      'A command folder (commands/<noun>/<verb>/) imports no other command folder: what two commands share goes to phase/ (or commands/fields.ts, outputs.ts for their declarations).',
+      { path: '^packages/jst/src/commands/([^/]+)/([^/]+)/' },
+      { path: '^packages/jst/src/commands/[^/]+/[^/]+/', pathNot: '^packages/jst/src/commands/$1/$2/' },
+    ),
+    forbid(
+      'jst-rules-below-commands',
+      'plan/, start/, dispatch/, healthcheck/ and phase/ import only core/, config/, git/, codehost/, phase/, their own folder, the workspaces @jst/client, @jst/adf, @jst/url and node built-ins: never a command, a face or one another.',
+      { path: '^packages/jst/src/(plan|start|dispatch|healthcheck|phase)/' },
+      {
+        pathNot: '^packages/jst/src/($1|core|config|git|codehost|phase)/|(^|/)packages/(client|adf|url)/|(^|/)node_modules/@jst/(client|adf|url)/|^@jst/(client|adf|url)$',
+        dependencyTypesNot: ['core'],
+      },
     ),
     forbid(
       'jst-specs-not-faces',

@@ -89,7 +89,8 @@ module.exports = {
       'plan/, start/, dispatch/, healthcheck/ and phase/ import only core/, config/, git/, codehost/, phase/, their own folder, the workspaces @jst/client, @jst/adf, @jst/url and node built-ins: never a command, a face or one another.',
       { path: '^packages/jst/src/(plan|start|dispatch|healthcheck|phase)/' },
       {
-        pathNot: '^packages/jst/src/($1|core|config|git|codehost|phase)/|(^|/)packages/(client|adf|url)/|(^|/)node_modules/@jst/(client|adf|url)/|^@jst/(client|adf|url)$',
+        pathNot:
+          '^packages/jst/src/($1|core|config|git|codehost|phase)/|(^|/)packages/(client|adf|url)/|(^|/)node_modules/@jst/(client|adf|url)/|^@jst/(client|adf|url)$',
         dependencyTypesNot: ['core'],
       },
     ),

@@ -112,7 +112,7 @@ module.exports = {
     // A workspace package reached through its link is checked as a target, not followed: each
     // package is judged on its own sources.
     doNotFollow: { path: ['node_modules', '/dist/'] },
-    exclude: { path: '/test/' },
+    exclude: { path: '/test/|\\.test\\.ts$' },
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default'],

@@ -21,6 +21,7 @@ import { healthcheckCommand } from './setup/healthcheck/spec.js';
 import { initCommand } from './setup/init/spec.js';
 import { mcpCommand } from './setup/mcp/spec.js';
 import type { CommandSpec } from './define.js';
+import { userSearchCommand } from './user/search/spec.js';
 import { dispatchCommand } from './work/dispatch/spec.js';
 import { noteCommand } from './work/note/spec.js';
 import { prBaseCommand } from './work/pr-base/spec.js';
@@ -43,6 +44,7 @@ export const CLI_SPECS: readonly CommandSpec[] = [
   issueDeleteCommand,
   commentAddCommand,
   commentListCommand,
+  userSearchCommand,
   searchCommand,
   batchCommand,
   healthcheckCommand,
@@ -63,4 +65,5 @@ export const GROUPS: Readonly<Record<string, string>> = {
   project: 'projects visible to the role',
   issue: 'read, create, assign, transition and delete issues',
   comment: 'add and list comments',
+  user: 'find accounts',
 };

@@ -1,3 +1,4 @@
+import { commentListCommand } from './comment/list/spec.js';
 import { issueViewCommand } from './issue/view/spec.js';
 import { planCommand, planDryRunCommand } from './plan/plan/spec.js';
 import { doneCommand } from './review/done/spec.js';
@@ -17,6 +18,7 @@ export const TOOL_SPECS: readonly CommandSpec[] = [
   healthcheckCommand,
   issueViewCommand,
   searchCommand,
+  commentListCommand,
   planCommand,
   planDryRunCommand,
   startCommand,

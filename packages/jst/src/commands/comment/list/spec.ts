@@ -1,3 +1,5 @@
+import { issueKey } from '../../fields.js';
+import { COMMENT_LIST_OUTPUT } from '../../outputs.js';
 import { READ, defineCommand } from '../../define.js';
 
 export const commentListCommand = defineCommand({
@@ -7,9 +9,25 @@ export const commentListCommand = defineCommand({
   role: 'chosen',
   json: 'piped',
   fields: {
-    key: { schema: (z) => z.string(), cli: { arg: '<key>' } },
-    marker: { schema: (z) => z.optional(z.string()), cli: { flag: '--marker <text>', help: 'only comments whose text starts with it' } },
+    key: { schema: (z) => issueKey(z), description: 'the issue, e.g. ABC-1', cli: { arg: '<key>' } },
+    marker: {
+      schema: (z) => z.optional(z.string()),
+      description: 'only the comments whose text starts with this, e.g. "Task memory" or "CHANGES REQUESTED"',
+      cli: { flag: '--marker <text>', help: 'only comments whose text starts with it' },
+    },
   },
+  tool: {
+    name: 'comment_list',
+    roles: ['assigner', 'executor', 'reviewer'],
+    title: 'List comments',
+    description:
+      'jst comment list KEY as this role: every comment of the issue, each with its whole text (issue_view shows only the latest few, cut short), oldest first; marker keeps those starting with it (e.g. every "Task memory" note, or the reviewer\'s verdicts).',
+  },
+  output: COMMENT_LIST_OUTPUT,
   effects: READ,
-  run: async (ctx, i, face) => (await import('./run.js')).commentList(ctx, face.role, i.key, { marker: i.marker }),
+  run: async (ctx, i, face) => {
+    const { commentList, commentRows } = await import('./run.js');
+    const out = await commentList(ctx, face.role, i.key, { marker: i.marker });
+    return face.tool ? commentRows(i.key, out) : out;
+  },
 });

@@ -9,7 +9,7 @@ import { EXIT, exitCodeFor, jsonError, messageFor } from './core/errors.js';
 import { VERSION } from './version.js';
 
 /**
- * The CLI face: one commander command per spec (commands/index.ts), made by one loop. Flag parsing
+ * The CLI face: one commander command per spec (commands/cli-specs.ts), made by one loop. Flag parsing
  * only; each action builds the context and runs the spec's function of its inputs (docs/style.md), so
  * tests can run the same functions in-process.
  */

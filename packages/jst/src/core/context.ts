@@ -34,7 +34,7 @@ export interface Context {
   io: Io;
   config(): JstConfig;
   client(role: Role): TrackerClient;
-  /** How commands ask the person; absent = on the terminal (plan/prompt.ts promptFor). `jst mcp` maps it to elicitation. */
+  /** How commands ask the person; absent = on the terminal (core/terminal-prompt.ts promptFor). `jst mcp` maps it to elicitation. */
   prompt?: ((interactive: boolean) => Prompt) | undefined;
   /** The MCP tool this run serves (its refusals name the tool's inputs, not the CLI's flags); undefined on the CLI. */
   tool?: string | undefined;

@@ -39,7 +39,7 @@ export interface Tool {
 
 type JsonObject = { type: 'object'; [k: string]: unknown };
 
-/** What the specs' schema functions are given (spec.ts `Z`). */
+/** What the specs' schema functions are given (commands/define.ts `Z`). */
 const LIB: Z = { array, boolean, describe, enum: oneOf, int, looseObject, minLength, nullable, number, object, optional, positive, regex, string, union };
 
 /** Every tool takes `cwd` (ARCHITECTURE §13): a folder of the server's repository or one of its worktrees. */

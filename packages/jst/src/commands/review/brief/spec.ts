@@ -7,8 +7,8 @@ import { phaseHelp } from '../../phase-help.js';
 const flag = (f: string, help: string) => field({ schema: (z) => z.optional(z.boolean()), cli: { flag: f, help }, tool: false });
 
 /**
- * `jst review`: the brief, or with --approve / --request-changes the verdict (review/verdict.ts),
- * or with --open-parent-pr the parent's pull request (review/parent-pr.ts). Three tools, one CLI verb.
+ * `jst review`: the brief, or with --approve / --request-changes the verdict (review/verdict/spec.ts),
+ * or with --open-parent-pr the parent's pull request (review/parent-pr/spec.ts). Three tools, one CLI verb.
  */
 export const reviewCommand = defineCommand({
   name: 'review',

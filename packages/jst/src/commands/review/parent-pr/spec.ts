@@ -2,7 +2,7 @@ import { REVIEW_BRIEF_OUTPUT } from '../../outputs.js';
 import { issueKey } from '../../fields.js';
 import { defineCommand } from '../../define.js';
 
-/** No CLI command of its own: `jst review KEY --open-parent-pr` (review/brief.ts). */
+/** No CLI command of its own: `jst review KEY --open-parent-pr` (commands/review/brief/spec.ts). */
 export const parentPrCommand = defineCommand({
   name: 'review parent-pr',
   summary: "open the parent's pull request once every sub-task pull request is merged",

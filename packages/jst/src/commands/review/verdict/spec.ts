@@ -2,7 +2,7 @@ import { VERDICT_OUTPUT } from '../../outputs.js';
 import { issueKey, VERDICT_FIELDS } from '../../fields.js';
 import { defineCommand } from '../../define.js';
 
-/** No CLI command of its own: `jst review KEY --approve|--request-changes --summary S` (review/brief.ts). */
+/** No CLI command of its own: `jst review KEY --approve|--request-changes --summary S` (commands/review/brief/spec.ts). */
 export const reviewVerdictCommand = defineCommand({
   name: 'review verdict',
   summary: "the verdict on an issue's pull request: APPROVED — S or CHANGES REQUESTED — S",

@@ -59,7 +59,6 @@ export async function runSpec<F extends Fields>(
   const f: Face = { role: face.role ?? (spec.role === 'chosen' || spec.role === 'none' ? 'assigner' : spec.role), json: face.json ?? true, tool: face.tool };
   try {
     const r = await spec.run(ctx, input as never, f);
-    if (typeof r === 'number') return { code: r, out: out(), err: err(), outcome: null };
     const code = emit(ctx.io, r, f.json);
     return { code, out: out(), err: err(), outcome: r };
   } finally {

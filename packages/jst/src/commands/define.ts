@@ -122,7 +122,7 @@ export interface CommandSpec<F extends Fields = Fields> {
   effects: Effects;
   /**
    * The command, acting as `face.role` (the role this spec declares: the client it uses is
-   * `ctx.client(face.role)`): an outcome the face prints. A streaming command (dispatch, mcp, batch)
+   * `ctx.client(face.role)`, never a role named in the run): an outcome the face prints. A streaming command (dispatch, mcp, batch)
    * writes through `ctx.io` as it goes and returns `printed(code)`.
    */
   run(ctx: Context, input: Input<F>, face: Face): Promise<Outcome>;

@@ -1,3 +1,4 @@
+import type { Role } from '../config/index.js';
 import { transitionTo, type Issue, type IssueLink, type TrackerClient } from '@jst/client';
 import { commentPlain, firstLine, markedBody, RUN_REPORT } from './markers.js';
 import { readRoleComments } from './roles.js';
@@ -21,11 +22,12 @@ export interface ReviewBriefOptions {
  * request; once every sub-task pull request is merged, the parent's), each with its state and this
  * code-host identity's verdict. The diff is left to git or the code host.
  */
-export async function reviewBriefOutcome(ctx: Context, client: TrackerClient, o: ReviewBriefOptions): Promise<Outcome> {
+export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBriefOptions): Promise<Outcome> {
   const { say, warn, warnings } = stepper(ctx);
   const { key, cwd } = await reviewKey(ctx, o.key, 'jst review');
   const config = ctx.config();
   const codehost = await ctx.codehost();
+  const client = ctx.client(role);
   say(`→ read ${key}`);
   const issue = await client.getIssue(key, ISSUE_FIELDS);
   const l: PullLookup = { ctx, cwd, env: ctx.env, config, client, codehost, say };

@@ -1,3 +1,4 @@
+import type { Role } from '../config/index.js';
 import { TrackerHttpError, type TrackerClient } from '@jst/client';
 import type { Context } from '../core/context.js';
 import type { Outcome } from '../core/output.js';
@@ -24,7 +25,7 @@ export interface VerdictOptions extends BodyOptions {
  * tally on the parent; changes requested moves the issue back to STATUS_IN_PROGRESS. Each of the
  * posts is skipped when it is already there, so a rerun with the same verdict posts nothing.
  */
-export async function reviewVerdictOutcome(ctx: Context, client: TrackerClient, o: VerdictOptions): Promise<Outcome> {
+export async function reviewVerdictOutcome(ctx: Context, role: Role, o: VerdictOptions): Promise<Outcome> {
   const { say, warnings } = stepper(ctx);
   o = { ...o, key: requireIssueKey(o.key) };
   const summary = o.summary.trim();
@@ -34,6 +35,7 @@ export async function reviewVerdictOutcome(ctx: Context, client: TrackerClient, 
   const config = ctx.config();
   const s = config.statuses;
   const codehost = await ctx.codehost();
+  const client = ctx.client(role);
   say(`→ read ${o.key}`);
   const issue = await client.getIssue(o.key, ISSUE_FIELDS);
   const { entry, pull } = await pullOfIssue({ ctx, cwd: ctx.cwd, env: ctx.env, config, client, codehost, say }, issue);

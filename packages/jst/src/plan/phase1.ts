@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { accountIdByEmail, projectVisible, type TrackerClient } from '@jst/client';
-import { JstError, requireProjectKey, requireRoleEmail, siteUrl } from '../config/index.js';
+import { accountIdByEmail, projectVisible } from '@jst/client';
+import { JstError, requireProjectKey, requireRoleEmail, siteUrl, type Role } from '../config/index.js';
 import type { Context } from '../core/context.js';
 import { EXIT } from '../core/errors.js';
 import { note, type Outcome } from '../core/output.js';
@@ -22,8 +22,8 @@ import { assignmentReport, handOffLines, type ReportContext } from './report.js'
 import { slugify } from './slug.js';
 
 export interface PlanOptions {
-  /** The tracker as the role the command declares (the assigner's). */
-  client: TrackerClient;
+  /** The role the command declares (the assigner): phase 1 reads and writes the tracker as it. */
+  role: Role;
   /** spec §1 rule 4: the status check as that role, injected by the command (phase 1 knows its rows, not how they are made). */
   healthcheck: () => Promise<HealthRows>;
   request: string[];
@@ -81,7 +81,7 @@ export async function planOutcome(ctx: Context, o: PlanOptions): Promise<Outcome
       throw refused(`--abandon deletes what the unfinished run made and takes no plan: drop ${extra.join(', ')}`, 'Run jst plan --abandon [--yes] on its own');
     // The tool's plan object (an input it always takes) names the run: its request must be the recorded one.
     const request = o.planData !== undefined ? parsePlan(o.planData, PLAN_ARGUMENT).request : undefined;
-    return abandonOutcome(ctx, { client: o.client, yes: o.yes, tool: o.tool, request });
+    return abandonOutcome(ctx, { role: o.role, yes: o.yes, tool: o.tool, request });
   }
   // Ctrl-C at a question is a cancel (ARCHITECTURE §7 keeps 3 for a question nobody could answer).
   const prompt = promptFor(ctx, ctx.io.interactive && !o.plan && o.planData === undefined, 'Nothing was created; run jst plan again when ready');
@@ -179,7 +179,7 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
   if (resumePlan) settled = resumePlan;
   else {
     say('→ priorities of the tracker');
-    const priorities = await trackerPriorities(o.client);
+    const priorities = await trackerPriorities(ctx.client(o.role));
     if (draft.priority !== undefined) draft.priority = requirePriority(draft.priority, priorities);
     settled = await clarify(draft, prompt, priorities);
   }
@@ -200,7 +200,7 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
 
   // --- Every check that can fail, before the first issue (issue 6 "Safety").
   const project = requireProjectKey(config);
-  const client = o.client;
+  const client = ctx.client(o.role);
   // What the tracker would refuse in the plan's own text (summaries, sizes), before any call.
   checkText(settled, { project, worktreesDir: bc.worktreesDir.detail.split(' ')[0]!, siteUrl: siteUrl(config) }, resumePlan !== null);
   say(`→ project ${project} visible to the assigner`);

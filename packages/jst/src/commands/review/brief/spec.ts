@@ -50,12 +50,12 @@ export const reviewCommand = defineCommand({
   run: async (ctx, i, face) => {
     const { key, summary } = i;
     const verdict = i.approve || i.requestChanges || summary !== undefined || i.bodyFile !== undefined || i.markdown;
-    if (!verdict) return (await import('../../../phase/review-brief.js')).reviewBriefOutcome(ctx, ctx.client(face.role), { key, openParentPr: i.openParentPr });
+    if (!verdict) return (await import('../../../phase/review-brief.js')).reviewBriefOutcome(ctx, face.role, { key, openParentPr: i.openParentPr });
     if (i.approve && i.requestChanges) throw usageError('give one verdict: --approve or --request-changes');
     if (!i.approve && !i.requestChanges) throw usageError('--summary, --body-file and --markdown go with a verdict: add --approve or --request-changes');
     if (!key || summary === undefined) throw usageError('a verdict needs the KEY and --summary S: jst review ABC-2 --approve --summary "…"');
     if (i.openParentPr) throw usageError('--open-parent-pr goes with the brief, not with a verdict');
-    return (await import('../../../phase/verdict.js')).reviewVerdictOutcome(ctx, ctx.client(face.role), {
+    return (await import('../../../phase/verdict.js')).reviewVerdictOutcome(ctx, face.role, {
       key,
       kind: i.approve ? 'approved' : 'changes-requested',
       summary,

@@ -1,4 +1,4 @@
-import type { TrackerClient } from '@jst/client';
+import type { Role } from '../../../config/index.js';
 import type { Context } from '../../../core/context.js';
 import { EXIT } from '../../../core/errors.js';
 import { refuse, usage } from '../../../core/errors.js';
@@ -30,7 +30,7 @@ interface Checked {
  * key is read again and moved under the protocol of phase/race.ts, so a verdict asking for changes
  * given meanwhile and this command never both succeed (a key lost that way: exit 1, `lost`).
  */
-export async function doneOutcome(ctx: Context, client: TrackerClient, o: DoneOptions): Promise<Outcome> {
+export async function doneOutcome(ctx: Context, role: Role, o: DoneOptions): Promise<Outcome> {
   const { say, warn, warnings } = stepper(ctx);
   if (!o.keys.length) throw usage('USAGE', 'jst done needs at least one issue KEY');
   // Keys in any case (abc-1 = ABC-1), for the keys and their yes alike.
@@ -43,6 +43,7 @@ export async function doneOutcome(ctx: Context, client: TrackerClient, o: DoneOp
     : '';
   if (strayNote) warn(strayNote);
   const s = ctx.config().statuses;
+  const client = ctx.client(role);
 
   const checked: Checked[] = [];
   for (const key of keys) {

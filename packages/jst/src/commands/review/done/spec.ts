@@ -34,5 +34,5 @@ export const doneCommand = defineCommand({
   output: DONE_OUTPUT,
   // Done is the end of the workflow: what a person undoes by hand.
   effects: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
-  run: async (ctx, i, face) => (await import('./run.js')).doneOutcome(ctx, ctx.client(face.role), { keys: i.keys, yes: i.yes }),
+  run: async (ctx, i, face) => (await import('./run.js')).doneOutcome(ctx, face.role, { keys: i.keys, yes: i.yes }),
 });

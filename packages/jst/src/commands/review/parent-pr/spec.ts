@@ -20,6 +20,5 @@ export const parentPrCommand = defineCommand({
   },
   output: REVIEW_BRIEF_OUTPUT,
   effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
-  run: async (ctx, i, face) =>
-    (await import('../../../phase/review-brief.js')).reviewBriefOutcome(ctx, ctx.client(face.role), { key: i.key, openParentPr: true }),
+  run: async (ctx, i, face) => (await import('../../../phase/review-brief.js')).reviewBriefOutcome(ctx, face.role, { key: i.key, openParentPr: true }),
 });

@@ -28,7 +28,7 @@ export const reviewVerdictCommand = defineCommand({
   output: VERDICT_OUTPUT,
   effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
   run: async (ctx, i, face) =>
-    (await import('../../../phase/verdict.js')).reviewVerdictOutcome(ctx, ctx.client(face.role), {
+    (await import('../../../phase/verdict.js')).reviewVerdictOutcome(ctx, face.role, {
       key: i.key,
       kind: i.verdict === 'approve' ? 'approved' : 'changes-requested',
       summary: i.summary,

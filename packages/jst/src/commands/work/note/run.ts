@@ -1,4 +1,4 @@
-import type { TrackerClient } from '@jst/client';
+import type { Role } from '../../../config/index.js';
 import type { Context } from '../../../core/context.js';
 import type { Outcome } from '../../../core/output.js';
 import { bodyText, writtenBody } from '../../../phase/body.js';
@@ -15,7 +15,7 @@ export interface NoteOptions {
 }
 
 /** `jst note [TEXT…] [--body-file F]` (ARCHITECTURE §11): the executor's task memory on the current issue. */
-export async function noteOutcome(ctx: Context, client: TrackerClient, o: NoteOptions): Promise<Outcome> {
+export async function noteOutcome(ctx: Context, role: Role, o: NoteOptions): Promise<Outcome> {
   const { say } = stepper(ctx);
   const text = bodyText(o, 'note');
   if (text === null)
@@ -27,7 +27,7 @@ export async function noteOutcome(ctx: Context, client: TrackerClient, o: NoteOp
   const here = await issueCheckout(ctx, 'jst note');
   const body = markedBody(TASK_MEMORY, [], writtenBody(text, o.markdown, o.bodyFile ?? 'the note'));
   say(`→ comment on ${here.key}: ${TASK_MEMORY}`);
-  const posted = await client.addComment(here.key, body.adf);
+  const posted = await ctx.client(role).addComment(here.key, body.adf);
   return finish(
     { key: here.key, commentId: posted.id, text: body.text },
     [`${here.key}: task memory saved (comment ${posted.id}); jst start prints it next time.`],

@@ -24,5 +24,5 @@ export const noteCommand = defineCommand({
   output: NOTE_OUTPUT,
   effects: { ...ADDS, idempotent: false },
   run: async (ctx, i, face) =>
-    (await import('./run.js')).noteOutcome(ctx, ctx.client(face.role), { words: i.text ? [i.text] : [], bodyFile: i.bodyFile, markdown: i.markdown }),
+    (await import('./run.js')).noteOutcome(ctx, face.role, { words: i.text ? [i.text] : [], bodyFile: i.bodyFile, markdown: i.markdown }),
 });

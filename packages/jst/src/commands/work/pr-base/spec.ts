@@ -21,5 +21,5 @@ export const prBaseCommand = defineCommand({
   },
   output: PR_BASE_OUTPUT,
   effects: READ,
-  run: async (ctx, _i, face) => (await import('./run.js')).prBaseOutcome(ctx, ctx.client(face.role)),
+  run: async (ctx, _i, face) => (await import('./run.js')).prBaseOutcome(ctx, face.role),
 });

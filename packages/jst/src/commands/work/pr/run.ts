@@ -1,4 +1,5 @@
-import { transitionTo, type TrackerClient } from '@jst/client';
+import type { Role } from '../../../config/index.js';
+import { transitionTo } from '@jst/client';
 import type { Context } from '../../../core/context.js';
 import type { Outcome } from '../../../core/output.js';
 import * as git from '../../../git/index.js';
@@ -21,7 +22,7 @@ export interface PrOptions extends BodyOptions {
  * first change; then push → find or open the pull request → STATUS_IN_REVIEW → `Run report`.
  * A rerun finds the open pull request and posts no second report.
  */
-export async function prOutcome(ctx: Context, client: TrackerClient, o: PrOptions): Promise<Outcome> {
+export async function prOutcome(ctx: Context, role: Role, o: PrOptions): Promise<Outcome> {
   const { say, warnings } = stepper(ctx);
   const here = await issueCheckout(ctx, 'jst pr');
   const g = { env: ctx.env };
@@ -44,6 +45,7 @@ export async function prOutcome(ctx: Context, client: TrackerClient, o: PrOption
   say('✓ work tree is clean (git status --porcelain)');
   // The code host's settings are checked before the tracker is read (the client is kept for pushAndOpen).
   await ctx.codehost();
+  const client = ctx.client(role);
   say(`→ read ${here.key}`);
   const issue = await client.getIssue(here.key, ['summary', 'status', 'parent', 'issuetype', 'subtasks']);
   const status = issue.fields.status?.name ?? '';

@@ -38,7 +38,7 @@ export const prCommand = defineCommand({
   output: PR_OUTPUT,
   effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
   run: async (ctx, i, face) =>
-    (await import('./run.js')).prOutcome(ctx, ctx.client(face.role), {
+    (await import('./run.js')).prOutcome(ctx, face.role, {
       title: i.title,
       body: i.body,
       bodyFile: i.bodyFile,

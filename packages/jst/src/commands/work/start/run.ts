@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { allComments, EXECUTOR_FIELDS, sameAssignee, transitionTo, TrackerHttpError, type Issue, type TrackerClient } from '@jst/client';
-import { JstError, type StatusNames } from '../../../config/index.js';
+import { JstError, type StatusNames, type Role } from '../../../config/index.js';
 import type { Context } from '../../../core/context.js';
 import { EXIT } from '../../../core/errors.js';
 import * as git from '../../../git/index.js';
@@ -51,8 +51,8 @@ export interface StartResult {
  * always as the executor. Everything that can refuse (the checkout, the branch, the assignee, the
  * origin lookup) runs before the one tracker write (the transition) and the one push.
  */
-export async function startOutcome(ctx: Context, client: TrackerClient, o: StartOptions): Promise<Outcome<StartResult>> {
-  const r = await run(ctx, client, o);
+export async function startOutcome(ctx: Context, role: Role, o: StartOptions): Promise<Outcome<StartResult>> {
+  const r = await run(ctx, role, o);
   return { json: r, text: `${render(ctx, r)}\n`, code: EXIT.ok };
 }
 
@@ -63,7 +63,7 @@ interface Io {
 }
 
 /** Each step below reads or refuses before the next; the two writes (the transition, the push) come last. */
-async function run(ctx: Context, client: TrackerClient, o: StartOptions): Promise<StartResult> {
+async function run(ctx: Context, role: Role, o: StartOptions): Promise<StartResult> {
   const say = (l: string) => {
     note(ctx.io, l);
   };
@@ -77,6 +77,7 @@ async function run(ctx: Context, client: TrackerClient, o: StartOptions): Promis
   const { info, branch, parsed } = await locate(ctx, io);
   const { key } = parsed;
   if (config.projectKey && !key.startsWith(`${config.projectKey}-`)) warn(`${key} is not in PROJECT_KEY ${config.projectKey} (${config.files.team})`);
+  const client = ctx.client(role);
   const issue = await assignedIssue(client, key, branch, say);
   const marks = await readHandover(ctx, client, issue, { key, branch, root: info.root, hotfix: parsed.kind === 'hotfix' }, io);
   const { base, parentbranch, parent } = marks;

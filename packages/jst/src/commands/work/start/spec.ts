@@ -31,5 +31,5 @@ export const startCommand = defineCommand({
   output: START_OUTPUT,
   // Moves the issue to In Progress and pushes the branch once; a rerun changes nothing more.
   effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
-  run: async (ctx, i, face) => (await import('./run.js')).startOutcome(ctx, ctx.client(face.role), { notes: words(i.notes), onParent: i.onParent }),
+  run: async (ctx, i, face) => (await import('./run.js')).startOutcome(ctx, face.role, { notes: words(i.notes), onParent: i.onParent }),
 });

@@ -90,38 +90,18 @@ export async function planOutcome(ctx: Context, o: PlanOptions): Promise<Outcome
   };
   try {
     const r = await plan(ctx, o, prompt, say);
+    const made = { keys: r.keys, branches: r.branches, worktrees: r.worktrees, report: r.report, handOff: r.handOff, dryRun: Boolean(o.dryRun) };
+    const handOff = r.handOff.map((l) => `${l}\n`).join('');
     if (r.alreadyPlanned) {
-      const json = {
-        keys: r.keys,
-        branches: r.branches,
-        worktrees: r.worktrees,
-        report: r.report,
-        handOff: r.handOff,
-        dryRun: Boolean(o.dryRun),
-        alreadyPlanned: true,
-        plannedAt: r.alreadyPlanned,
-      };
       const again = o.tool ? 'again: true' : '--again';
       return {
-        json,
-        text: `Already planned (${r.alreadyPlanned}): this request was planned before and nothing was created now; to plan it anew, rerun with ${again}.\n${r.report}\n${r.handOff.map((l) => `${l}\n`).join('')}`,
+        json: { ...made, alreadyPlanned: true, plannedAt: r.alreadyPlanned },
+        text: `Already planned (${r.alreadyPlanned}): this request was planned before and nothing was created now; to plan it anew, rerun with ${again}.\n${r.report}\n${handOff}`,
         code: EXIT.ok,
       };
     }
-    return {
-      json: {
-        keys: r.keys,
-        branches: r.branches,
-        worktrees: r.worktrees,
-        report: r.report,
-        handOff: r.handOff,
-        dryRun: Boolean(o.dryRun),
-        alreadyPlanned: false,
-      },
-      // ARCHITECTURE §7: the Assignment report, then one executor hand-off line per worktree.
-      text: `${r.report}\n${r.handOff.map((l) => `${l}\n`).join('')}`,
-      code: EXIT.ok,
-    };
+    // ARCHITECTURE §7: the Assignment report, then one executor hand-off line per worktree.
+    return { json: { ...made, alreadyPlanned: false }, text: `${r.report}\n${handOff}`, code: EXIT.ok };
   } finally {
     prompt.close();
   }

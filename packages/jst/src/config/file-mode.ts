@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import type { SettingName } from './schema.js';
+import type { SettingName } from '../core/settings.js';
 
 export interface ConfigWarning {
   readonly code: 'UNKNOWN_SETTING' | 'WRONG_FILE' | 'DUPLICATE_SETTING' | 'FILE_MODE';

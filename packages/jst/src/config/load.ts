@@ -5,7 +5,7 @@ import { exposedFileWarning, type ConfigWarning } from './file-mode.js';
 
 export type { ConfigWarning } from './file-mode.js';
 import { JST_DIR_NAME, locateJstDir, type JstLocation } from './locate.js';
-import { FILE_NAMES, SETTING_NAMES, isSettingName, settingSpec, type SettingFile, type SettingName } from './schema.js';
+import { FILE_NAMES, SETTING_NAMES, isSettingName, settingSpec, type SettingFile, type SettingName } from '../core/settings.js';
 import { closestName } from './suggest.js';
 import { normalizeBaseUrl, normalizeTrackerHost } from './values.js';
 

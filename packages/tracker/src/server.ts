@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { gitAccess } from './codehost/domain/access.js';
@@ -10,6 +11,8 @@ import { parseCodehostSeed, type CodehostSeed } from './codehost/domain/seed.js'
 import { MergeConflictError, RefMovedError } from './codehost/git/errors.js';
 import { createGitHttpHandler, parseGitPath } from './codehost/git/http-backend.js';
 import { BareRepos } from './codehost/git/repos.js';
+import { GitSlots } from './codehost/git/slots.js';
+import { REST_DOCS } from './codehost/http/errors.js';
 import { reviewPageRoutes } from './codehost/http/pages/routes.js';
 import { mountGitFront } from './codehost/http/git-front.js';
 import { DEFAULT_PUSH_LIMIT_MB } from './codehost/domain/limits.js';
@@ -19,6 +22,7 @@ import { applySeed } from './domain/apply-seed.js';
 import type { Seed } from './domain/seed.js';
 import { Tracker } from './domain/tracker.js';
 import { buildApp } from './http/app.js';
+import { bodyIdleMessage, DEFAULT_BODY_IDLE_MS, watchBodyIdle } from './kit/body-idle.js';
 import { openDb } from './store/open-db.js';
 import { Store } from './store/store.js';
 
@@ -45,6 +49,12 @@ export interface ServerOptions {
   repos?: string;
   /** Largest push in bytes (default 100 MiB; `serve --push-limit MB`). */
   pushLimit?: number;
+  /** Git processes at once, all users (default 32; `serve --git-processes`). */
+  gitProcesses?: number;
+  /** Git processes at once for one user (default a quarter of the total; `serve --git-processes-per-user`). */
+  gitProcessesPerUser?: number;
+  /** A request body that sends nothing this long is cut, 408 (default 30 s; `serve --body-idle-timeout`). */
+  bodyIdleMs?: number;
   /** The seed's file name, for the errors of its code-host section. */
   seedFile?: string;
 }
@@ -78,6 +88,17 @@ export interface RunningServer {
   codehost: RunningCodehost;
   /** Stops accepting, finishes in-flight requests, closes the store. */
   close(): Promise<void>;
+}
+
+/** The 408 of an idle body in the shape of what was asked: git's plain text, GitHub's JSON, the tracker's ErrorCollection. */
+function idleAnswer(req: IncomingMessage, idleMs: number): { type: string; body: string } {
+  const message = bodyIdleMessage(idleMs);
+  const url = req.url ?? '/';
+  const path = url.split('?')[0]!;
+  if (parseGitPath(path) !== null) return { type: 'text/plain; charset=utf-8', body: `${message}\n` };
+  if (path === '/api/v3' || path.startsWith('/api/v3/'))
+    return { type: 'application/json; charset=utf-8', body: JSON.stringify({ message, documentation_url: REST_DOCS }) };
+  return { type: 'application/json;charset=UTF-8', body: JSON.stringify({ errorMessages: [message], errors: {} }) };
 }
 
 /** Opens the store, migrates, loads the seed and listens. Used by the CLI, the demo and tests. */
@@ -141,13 +162,21 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // (without a repository folder they answer the code host's 503 page, as its REST interface does).
     await app.register(reviewPageRoutes(codehost));
     if (repos) {
+      const slots = new GitSlots({
+        ...(options.gitProcesses !== undefined ? { total: options.gitProcesses } : {}),
+        ...(options.gitProcessesPerUser !== undefined ? { perUser: options.gitProcessesPerUser } : {}),
+      });
       const handle = createGitHttpHandler({
         repos,
+        slots,
         pushLimitBytes: options.pushLimit ?? DEFAULT_PUSH_LIMIT_MB * 1024 * 1024,
         access: (owner, repo, credential, need) => gitAccess(codehost, credential === null ? null : credential.password, owner, repo, need),
       });
       mountGitFront(app.server, { matches: (path) => parseGitPath(path) !== null, handle, onError: (e) => app.log.error({ err: e }, 'git request failed') });
     }
+    // After every other listener: it watches each request's body whoever answers it.
+    const bodyIdleMs = options.bodyIdleMs ?? DEFAULT_BODY_IDLE_MS;
+    watchBodyIdle(app.server, { idleMs: bodyIdleMs, answer: (req) => idleAnswer(req, bodyIdleMs) });
     checkpointFailed = (e) => app.log.error({ err: e }, 'the WAL checkpoint thread failed; checkpoints now run on the request thread');
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     const address = app.server.address();

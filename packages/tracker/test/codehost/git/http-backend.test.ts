@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitHttpHandler, GIT_REALM, type GitNeed } from '../../../src/codehost/git/http-backend.js';
 import { BareRepos } from '../../../src/codehost/git/repos.js';
+import { GitSlots } from '../../../src/codehost/git/slots.js';
 import { bareGit, FIXTURE_GIT_ENV, tempDir, Work } from './support.js';
 
 /** Tokens of the test access rule: what each may do on demo/app (demo/secret is readable by `tok-write` only). */
@@ -415,8 +416,8 @@ describe('ARCHITECTURE §14: git paths stay inside <owner>/<repo>.git', () => {
     }
   });
 
-  it('git processes are bounded: a request beyond maxConcurrent is a 503 with Retry-After', async () => {
-    const one = createGitHttpHandler({ repos, pushLimitBytes: PUSH_LIMIT, maxConcurrent: 1, access: async () => 'ok' });
+  it('git processes are bounded: a request beyond --git-processes is a 503 with Retry-After', async () => {
+    const one = createGitHttpHandler({ repos, pushLimitBytes: PUSH_LIMIT, slots: new GitSlots({ total: 1 }), access: async () => 'ok' });
     const s = createServer((req, res) => {
       void one(req, res);
     });

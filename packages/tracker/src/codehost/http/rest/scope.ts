@@ -75,11 +75,16 @@ export function installRestScope(app: FastifyInstance, host: CodeHost): void {
     });
   // ARCHITECTURE §14: no or a bad credential is 401 Bad credentials, on every operation; then the
   // repository of the path, masked as 404 when the caller may not read it.
-  app.addHook('preValidation', async (request) => {
+  // The credential is checked before the body is read (onRequest, as the tracker's scopes do): a
+  // caller without one is answered at once and holds no buffer for a body it trickles in.
+  app.addHook('onRequest', async (request) => {
     const token = tokenOf(request.headers.authorization);
     const user = token === null ? null : await userOfToken(host, token);
     if (!user) throw badCredentials();
     request.codehostUser = user;
+  });
+  app.addHook('preValidation', async (request) => {
+    const user = request.codehostUser!;
     const need = request.routeOptions.config.need;
     if (need) {
       const { owner, repo } = request.params as { owner: string; repo: string };

@@ -53,6 +53,8 @@ export interface ServerOptions {
   gitProcesses?: number;
   /** Git processes at once for one user (default a quarter of the total; `serve --git-processes-per-user`). */
   gitProcessesPerUser?: number;
+  /** How long the REST interface's and the pages' git work waits for a git slot before 503/429 (default 10 s; tests). */
+  gitSlotWaitMs?: number;
   /** A request body that sends nothing this long is cut, 408 (default 30 s; `serve --body-idle-timeout`). */
   bodyIdleMs?: number;
   /** The seed's file name, for the errors of its code-host section. */
@@ -146,7 +148,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await tracker.refreshSites();
     // The board's development panel asks the code host one question (the board never imports it),
     // with the address the board's page was asked at.
-    const pullsForIssue = repos ? (key: string, baseUrl: string) => pullsForIssueKey(codehost, key, baseUrl) : undefined;
+    // Only what a viewer the code host does not know may see: no title, no branch (docs/codehost.md).
+    const pullsForIssue = repos
+      ? async (key: string, baseUrl: string) =>
+          (await pullsForIssueKey(codehost, key, baseUrl)).map(({ repo, number, state, merged }) => ({ repo, number, state, merged }))
+      : undefined;
     const app = buildApp(tracker, {
       ...(pullsForIssue ? { pullsForIssue } : {}),
       logLevel: options.logLevel ?? 'silent',
@@ -157,15 +163,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     // The code host on the same port: its REST interface under /api/v3 (GitHub Enterprise Server's
     // layout) and git over smart HTTP at /<owner>/<repo>.git, in front of Fastify's body parsing.
-    await app.register(codehostRoutes(codehost), { prefix: '/api/v3' });
+    // One cap over every git process of the server, each user's share of it (docs/limits.md "Git processes").
+    const slots = new GitSlots({
+      ...(options.gitProcesses !== undefined ? { total: options.gitProcesses } : {}),
+      ...(options.gitProcessesPerUser !== undefined ? { perUser: options.gitProcessesPerUser } : {}),
+      ...(options.gitSlotWaitMs !== undefined ? { waitMs: options.gitSlotWaitMs } : {}),
+    });
+    await app.register(codehostRoutes(codehost, slots), { prefix: '/api/v3' });
     // A pull request's review page (its html_url) and merge button, under the board's headers
     // (without a repository folder they answer the code host's 503 page, as its REST interface does).
-    await app.register(reviewPageRoutes(codehost));
+    await app.register(reviewPageRoutes(codehost, slots));
     if (repos) {
-      const slots = new GitSlots({
-        ...(options.gitProcesses !== undefined ? { total: options.gitProcesses } : {}),
-        ...(options.gitProcessesPerUser !== undefined ? { perUser: options.gitProcessesPerUser } : {}),
-      });
       const handle = createGitHttpHandler({
         repos,
         slots,

@@ -56,7 +56,9 @@ function lsRemote(url: string, token: string): Promise<{ status: number; stdout:
 describe.each(await storeKinds())('ARCHITECTURE §20: slow and stalled request bodies (%s)', (kind) => {
   let ch: CodehostServer;
   beforeAll(async () => {
-    ch = await startCodehostServer(kind, { server: { bodyIdleMs: IDLE_MS } });
+    ch = await startCodehostServer(kind, { server: { bodyIdleMs: IDLE_MS, gitSlotWaitMs: 500 } });
+    ch.commit('feature/S-1-x', { 's.txt': 's\n' });
+    await ch.as('ada').rest.pulls.create({ owner: OWNER, repo: REPO, title: 's', head: 'feature/S-1-x', base: 'main' });
   });
   afterAll(async () => {
     await ch?.close();
@@ -78,24 +80,54 @@ describe.each(await storeKinds())('ARCHITECTURE §20: slow and stalled request b
             '0032want ',
           ),
         );
-      // The ones beyond the reader's share are answered at once.
-      const settled = await Promise.all(readers.map((r) => Promise.race([r.answer, new Promise<null>((res) => setTimeout(() => res(null), 1000))])));
-      const refused = settled.filter((a) => a !== null && 'status' in a && a.status === 429);
+      // The ones beyond the reader's share are answered without waiting for their bodies.
+      const answered: Array<Awaited<Open['answer']>> = [];
+      for (const r of readers) void r.answer.then((a) => answered.push(a));
+      for (let i = 0; i < 300 && answered.length < 32 - 8; i++) await new Promise((res) => setTimeout(res, 100));
+      await new Promise((res) => setTimeout(res, 300));
+      const refused = answered.filter((a) => 'status' in a && a.status === 429);
       expect(refused).toHaveLength(32 - 8);
       const first = refused[0] as { body: string; headers: IncomingMessage['headers'] };
       expect(first.body).toContain('--git-processes-per-user');
       expect(first.headers['retry-after']).toBe('5');
-      expect(settled.filter((a) => a === null)).toHaveLength(8);
+      // The other 8 hold their slots, their bodies still trickling.
+      expect(answered).toHaveLength(32 - 8);
 
       const writer = await lsRemote(ch.url, CH_TOKENS.ada);
       expect(writer.stderr).toBe('');
       expect(writer.status).toBe(0);
       expect(writer.stdout).toMatch(/refs\/heads\/main/);
+
+      // One cap over every git process: the reader's REST and page git work waits for its share too, the writer's does not.
+      const files = (who: 'vic' | 'ada') => fetch(`${ch.api}/repos/${OWNER}/${REPO}/pulls/1/files`, { headers: { authorization: `Bearer ${CH_TOKENS[who]}` } });
+      const readerRest = await files('vic');
+      expect(readerRest.status).toBe(429);
+      expect(readerRest.headers.get('retry-after')).toBe('5');
+      expect(((await readerRest.json()) as { message: string }).message).toContain('--git-processes-per-user');
+      const readerPage = await fetch(`${ch.url}/${OWNER}/${REPO}/pull/1`, { headers: { authorization: gitBasic(CH_TOKENS.vic) } });
+      expect(readerPage.status).toBe(429);
+      expect(await readerPage.text()).toContain('--git-processes-per-user');
+      expect((await files('ada')).status).toBe(200);
     } finally {
       clearInterval(trickle);
       for (const r of readers) r.req.destroy();
     }
   });
+
+  it("ARCHITECTURE §20: 60 concurrent page views by a reader hold only its share of git; the tracker's /myself answers meanwhile", async () => {
+    const views = Array.from({ length: 60 }, () =>
+      fetch(`${ch.url}/${OWNER}/${REPO}/pull/1`, { headers: { authorization: gitBasic(CH_TOKENS.vic) } }).then(async (r) => {
+        await r.arrayBuffer();
+        return r.status;
+      }),
+    );
+    const myself = await fetch(`${ch.url}/ex/jira/${CLOUD_ID}/rest/api/3/myself`, { headers: { authorization: basic(EMAILS.viewer, TOKENS.viewer) } });
+    expect(myself.status).toBe(200);
+    const statuses = await Promise.all(views);
+    // Each view is served or told to retry (429), never a failure.
+    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    expect(statuses).toContain(200);
+  }, 120_000);
 
   it('ARCHITECTURE §20: a git body that sends nothing for --body-idle-timeout is cut with 408, and its slot is free again', async () => {
     const stalled = openBody(

@@ -17,6 +17,13 @@ export async function userOfToken(host: CodeHost, token: string): Promise<ChUser
   return user;
 }
 
+/**
+ * A repository no row has (id 0), asked about in place of a missing one: a missing repository and
+ * one the caller may not see then cost the same lookups, so the time of the 404 does not tell them
+ * apart (docs/codehost.md "Authentication").
+ */
+const NO_REPO: ChRepo = { id: 0, owner: '', name: '', default_branch: '', pull_counter: 0, created_at: '', updated_at: '' };
+
 /** The caller's permission on a repository, or undefined when it may not even read it. */
 export async function permissionOn(host: CodeHost, user: ChUser | null, repo: ChRepo): Promise<Permission | undefined> {
   if (!user) return undefined;
@@ -32,7 +39,7 @@ export async function permissionOn(host: CodeHost, user: ChUser | null, repo: Ch
 export async function repoFor(host: CodeHost, user: ChUser, owner: string, name: string, need: 'read' | 'write'): Promise<RepoAccess> {
   const store = storeOf(host);
   const repo = await store.repos.byName(owner, name);
-  const permission = repo ? await permissionOn(host, user, repo) : undefined;
+  const permission = await permissionOn(host, user, repo ?? NO_REPO);
   if (!repo || !permission) throw notFound();
   if (need === 'write' && permission === 'read') throw noPush();
   return { repo, owner: (await store.users.byLogin(repo.owner)) ?? null, permission, user };
@@ -48,7 +55,7 @@ export async function gitAccess(host: CodeHost, token: string | null, owner: str
   const user = token === null ? null : await userOfToken(host, token);
   if (!user) return 'unauthenticated';
   const repo = await storeOf(host).repos.byName(owner, name);
-  const permission = repo ? await permissionOn(host, user, repo) : undefined;
+  const permission = await permissionOn(host, user, repo ?? NO_REPO);
   if (!repo || !permission) return 'not_found';
   if (need === 'write' && permission === 'read') return 'forbidden';
   return { decision: 'ok', owner: repo.owner, repo: repo.name, login: user.login };

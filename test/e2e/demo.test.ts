@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstLineText } from '@jst/adf';
-import { linesOf, startPrinted } from '../support/printed.js';
+import { linesOf, runBash, startPrinted } from '../support/printed.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 
@@ -67,12 +67,8 @@ describe('npm start (docs/architecture.md §3, §14 "The demo"): all three phase
   });
 
   it('--once: plans, takes the first sub-task to Done with its pull request merged and both verdicts posted, prints the addresses', async () => {
-    const r = spawnSync('npm', ['start', '--silent', '--', '--once', '--dir', dir], {
-      cwd: join(clone, 'jst'),
-      encoding: 'utf8',
-      timeout: 240_000,
-      env: { ...process.env, NO_COLOR: '1' },
-    });
+    // Not spawnSync: a run of minutes that blocks the event loop starves the test runner's own calls.
+    const r = await runBash(`npm start --silent -- --once --dir '${dir}'`, { ...process.env, NO_COLOR: '1' }, 240_000, join(clone, 'jst'));
     expect(r.status, r.stderr.slice(-4000)).toBe(0);
     once = { out: r.stdout, err: r.stderr };
     const out = r.stdout;
@@ -152,7 +148,7 @@ describe('npm start (docs/architecture.md §3, §14 "The demo"): all three phase
         .filter((l) => l.startsWith('$ set -a; . ') || l.startsWith('$ curl '))
         .map((l) => l.slice(2));
       expect(merge).toHaveLength(2);
-      const curl = spawnSync('bash', ['-c', merge.join('\n')], { encoding: 'utf8', timeout: 30_000, env: fresh() });
+      const curl = await runBash(merge.join('\n'), fresh(), 30_000);
       expect(curl.status, curl.stderr).toBe(0);
       expect(curl.stdout).not.toContain('Bad credentials');
       expect(JSON.parse(curl.stdout)).toMatchObject({ message: 'Pull Request is not mergeable' });
@@ -160,7 +156,7 @@ describe('npm start (docs/architecture.md §3, §14 "The demo"): all three phase
       expect(block, out).toBeDefined();
       const commands = linesOf(block!);
       const script = commands.map((c, i) => `${c} || { echo "line ${i + 1} failed" >&2; exit 1; }`).join('\n');
-      const r = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 180_000, env: fresh() });
+      const r = await runBash(script, fresh());
       expect(r.status, r.stderr.slice(-3000)).toBe(0);
       const c = clients({ tracker: server.url, codehost: addressOf(out, 'code host'), cred: credentialsIn(dir) });
       expect((await c.tracker(`/issue/${next!}?fields=status`)).fields.status.name).toBe('Done');

@@ -1,10 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { linesOf, startPrinted } from '../support/printed.js';
+import { linesOf, runBash, startPrinted } from '../support/printed.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 
@@ -50,7 +50,7 @@ describe('README "The agent loop": the demo\'s offline variant with scripted age
     try {
       const commands = linesOf(block!);
       const script = commands.map((c, i) => `${c} || { echo "line ${i + 1} failed" >&2; exit 1; }`).join('\n');
-      const r = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 180_000, env: fresh() });
+      const r = await runBash(script, fresh());
       expect(r.status, r.stderr.slice(-3000)).toBe(0);
       const cred = Object.fromEntries(
         readFileSync(join(dir, 'demo.env'), 'utf8')

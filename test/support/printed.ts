@@ -31,3 +31,29 @@ export async function startPrinted(lines: string[], env: Record<string, string>)
   });
   return { url, stop };
 }
+
+/** A printed block run by bash to its end, without blocking the test's event loop (a spawnSync of minutes starves the test runner). */
+export function runBash(
+  script: string,
+  env: Record<string, string | undefined>,
+  timeoutMs = 180_000,
+  cwd?: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', script], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => {
+      stdout += c;
+    });
+    child.stderr.setEncoding('utf8').on('data', (c: string) => {
+      stderr += c;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}

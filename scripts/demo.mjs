@@ -4,7 +4,8 @@
 // sub-task through phases 2 and 3 — start, a commit, note, pr, changes requested, a fix, pr again,
 // approval, the merge on the code host and done — printing each command before it runs it. It leaves
 // the other sub-tasks to the person with next commands that run as pasted, and keeps the server
-// running until Ctrl-C (`npm start -- --once` exits after the demo). `npm start -- --dispatch` runs
+// running until Ctrl-C (`npm start -- --once` exits after the demo, printing first the command that
+// starts the server again). `npm start -- --dispatch` runs
 // `jst dispatch` rounds with scripted agents after the plan instead (scripts/demo/dispatch.mjs).
 // Demo tokens are generated once into a 0600 file and never printed; a rerun keeps the same port
 // when it is free, so the worktrees of an earlier run keep working.
@@ -15,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { parseSeed, startServer } from '../packages/tracker/dist/index.js';
 import { demoCredentials, demoSeed, rememberPort, ROLES, CODEHOST_LOGIN, DEMO_REPO } from './demo/setup.mjs';
-import { shq, planFileFor, nextSteps } from './demo/text.mjs';
+import { shq, planFileFor, nextSteps, serverAgain } from './demo/text.mjs';
 import { dispatchRounds, writeAgents } from './demo/dispatch.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
@@ -211,13 +212,19 @@ process.stdout.write(
       ? []
       : dispatched
         ? [
-            'Every sub-task is approved and waits for you (dispatch never runs done); as the reviewer:',
+            ...(values.once
+              ? [
+                  'Every sub-task is approved and waits for you (dispatch never runs done).',
+                  ...serverAgain({ jstHere, port, dataDir }),
+                  'Then, as the reviewer, paste these lines into another terminal, in order, once it is running:',
+                ]
+              : ['Every sub-task is approved and waits for you (dispatch never runs done); as the reviewer:']),
             `  ${jstHere}`,
             ...dispatched,
             `The agents' output: ${join(repo, '.jst', 'dispatch')}`,
             '',
           ]
-        : nextSteps({ once: values.once, root, jstHere, repo, next: subtasks[1], done: first?.key })),
+        : nextSteps({ once: values.once, jstHere, repo, next: subtasks[1], done: first?.key, port, dataDir })),
   ].join('\n') + '\n',
 );
 
@@ -228,7 +235,12 @@ async function mergePullOf(worktree) {
   const list = await (await fetch(`${base}/pulls?head=${encodeURIComponent(`${DEMO_REPO.owner}:${branch}`)}&state=open`, { headers })).json();
   const pull = Array.isArray(list) ? list[0] : undefined;
   if (!pull || typeof pull.number !== 'number') throw new Error(`no open pull request for ${branch} on the code host`);
-  say(`\n$ curl -X PUT -H "Authorization: Bearer $DEMO_CODEHOST_TOKEN" ${base}/pulls/${pull.number}/merge   (the Merge button of ${pull.html_url})`);
+  // Two lines that work as pasted into a fresh shell: the first loads the token from the 0600 file
+  // (never printed), the second is the Merge button of the pull request's page.
+  say(`\n$ set -a; . ${shq(envFile)}; set +a   # the demo's tokens, DEMO_CODEHOST_TOKEN among them, into this shell`);
+  say(
+    `$ curl -sS -X PUT -H "Authorization: Bearer $DEMO_CODEHOST_TOKEN" -H 'Content-Type: application/json' -d '{"merge_method":"merge"}' ${base}/pulls/${pull.number}/merge   # the Merge button of ${pull.html_url}`,
+  );
   const res = await fetch(`${base}/pulls/${pull.number}/merge`, {
     method: 'PUT',
     headers: { ...headers, 'Content-Type': 'application/json' },

@@ -17,7 +17,7 @@ const { values } = parseArgs({ options: { out: { type: 'string' } } });
 const out = resolve(values.out ?? join(root, 'dist-pack'));
 mkdirSync(out, { recursive: true });
 
-// Tarballs of earlier versions go first, so `npm install -g dist-pack/*.tgz` installs one of each.
+// Tarballs of earlier versions go first, so `npm install -g ./dist-pack/*.tgz` installs one of each.
 for (const f of readdirSync(out)) if (/^(jst|jst-tracker)-\d[^/]*\.tgz$/.test(f)) rmSync(join(out, f));
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';

@@ -1,8 +1,9 @@
 // `npm run test:install` (CI runs it from a clean clone, .ci/run): the package tarballs install and
-// run outside the workspace. Packs jst and jst-tracker (scripts/pack.mjs), installs both with
-// `npm install -g --prefix <scratch>` into a temporary folder outside the repository (so no
-// workspace node_modules can be found), and drives the installed commands with nothing of the
-// repository on PATH:
+// run outside the workspace. Packs jst and jst-tracker (scripts/pack.mjs, into the clone's
+// dist-pack/), installs both by running README.md's own install line (`npm install -g ./dist-pack/*.tgz`)
+// through a shell from the clone's root with npm_config_prefix set to a temporary folder outside
+// the repository (so no workspace node_modules can be found), and drives the installed commands
+// with nothing of the repository on PATH:
 //   jst --version / jst-tracker --version   print their package.json version
 //   jst --help / jst-tracker --help          exit 0
 //   jst-tracker serve --port 0 --data DIR    prints its ready line, serves the board's files, and
@@ -86,33 +87,46 @@ function run(cmd, args, opts = {}) {
 const show = (r) => `exit ${r.code}\nstdout: ${r.stdout.slice(0, 2000)}\nstderr: ${r.stderr.slice(0, 2000)}`;
 
 try {
-  // --- pack and install
-  process.stdout.write(`# packing into ${join(scratch, 'pack')}\n`);
-  const tarballs = execFileSync(process.execPath, [join(root, 'scripts/pack.mjs'), '--out', join(scratch, 'pack')], {
+  // --- pack and install, as README.md says: `npm run pack` into the clone's dist-pack/, then the
+  // README's own install line, read out of README.md and run through a shell from the clone's root,
+  // so the line a newcomer pastes is the line this proves. The scratch prefix and the quiet flags come
+  // from npm's environment settings (npm_config_*), which leave the line itself untouched.
+  process.stdout.write(`# packing into ${join(root, 'dist-pack')} (npm run pack)\n`);
+  const tarballs = execFileSync(process.execPath, [join(root, 'scripts/pack.mjs')], {
     cwd: root,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   })
     .trim()
     .split('\n');
-  check(tarballs.length === 2, `npm run pack wrote two tarballs (${tarballs.map((t) => relative(scratch, t)).join(', ')})`);
-  process.stdout.write(`# npm install -g --prefix ${prefix} (registry, npm cache first)\n`);
+  check(tarballs.length === 2, `npm run pack wrote two tarballs (${tarballs.map((t) => relative(root, t)).join(', ')})`);
+  const readmeLines = readFileSync(join(root, 'README.md'), 'utf8')
+    .split('\n')
+    .filter((l) => /^npm install -g .*\.tgz/.test(l));
+  if (readmeLines.length !== 1) throw new Error(`README.md has ${readmeLines.length} lines starting "npm install -g … .tgz"; this test runs exactly one`);
+  const readmeLine = readmeLines[0];
+  process.stdout.write(`# from ${root}, with npm_config_prefix=${prefix}: ${readmeLine}\n`);
   const started = Date.now();
-  // --allow-scripts: npm 11 asks before running an install script (better-sqlite3 builds or fetches
-  // its binding); older npm ignores the setting and runs it.
-  const install = spawnSync(
-    'npm',
-    ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--no-update-notifier', '--allow-scripts=better-sqlite3', ...tarballs],
-    {
-      cwd: scratch,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, npm_config_loglevel: 'warn' },
+  // allow_scripts: npm 11 asks before running an install script (better-sqlite3 builds or fetches
+  // its binding), as README.md says; older npm ignores the setting and runs it.
+  const install = spawnSync('sh', ['-c', readmeLine], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      npm_config_prefix: prefix,
+      npm_config_prefer_offline: 'true',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+      npm_config_allow_scripts: 'better-sqlite3',
+      npm_config_loglevel: 'warn',
     },
-  );
+  });
   process.stderr.write(install.stdout + install.stderr);
-  if (install.status !== 0) throw new Error(`npm install -g exited ${install.status ?? install.signal} (its output is above, on stderr)`);
-  ok(`npm install -g of both tarballs (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  if (install.status !== 0) throw new Error(`README.md's "${readmeLine}" exited ${install.status ?? install.signal} (its output is above, on stderr)`);
+  ok(`README.md's install line installs both tarballs (${((Date.now() - started) / 1000).toFixed(0)} s)`);
   // The root package.json's "overrides" do not reach an installed package: what it resolves must suit Node 20 by itself.
   const badEngine = install.stderr
     .split('\n')

@@ -32,10 +32,25 @@ export function planFileFor() {
 }
 
 /**
- * The person's next commands for the next sub-task, each a line that runs as pasted in a new
- * terminal while the server runs (the first puts this checkout's jst on PATH).
+ * After `--once` the server has stopped: the lines that start it again (the same data folder and
+ * port, so the worktrees' settings keep working), to run in a terminal of their own before any
+ * next command.
  */
-export function nextSteps({ once, root, jstHere, repo, next, done }) {
+export function serverAgain({ jstHere, port, dataDir }) {
+  return [
+    'The server has stopped (--once); its data, the repository and the worktrees stay where listed above.',
+    'Start it again first, in a terminal of its own (the same data and port, so these worktrees keep working; Ctrl-C stops it):',
+    `  ${jstHere}`,
+    `  jst-tracker serve --port ${port} --data ${shq(dataDir)}`,
+  ];
+}
+
+/**
+ * The person's next commands for the next sub-task, each a line that runs as pasted in a new
+ * terminal while the server runs (the first puts this checkout's jst on PATH). After `--once`,
+ * the lines that start the server again come first.
+ */
+export function nextSteps({ once, jstHere, repo, next, done, port, dataDir }) {
   if (!next) return [];
   const cd = `cd ${shq(next.dir)} &&`;
   const lines = [
@@ -49,9 +64,8 @@ export function nextSteps({ once, root, jstHere, repo, next, done }) {
   ];
   if (once) {
     return [
-      'The server has stopped (--once); its data, the repository and the worktrees stay where listed above.',
-      `To take ${next.key} through yourself: run  cd ${shq(root)} && npm start  in one terminal (it keeps the same port,`,
-      'so these worktrees keep working; it also plans a new request of its own), then paste these lines into another, in order:',
+      ...serverAgain({ jstHere, port, dataDir }),
+      `To take ${next.key} through yourself, paste these lines into another terminal, in order, once it is running:`,
       ...lines,
       '',
     ];

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, openBrowser, type Browser } from '../support/browser.js';
 import { credentialOf, type Who } from '../support/seed.js';
-import { basic, createIssue, startTestTracker, type TestTracker } from '../support/tracker.js';
+import { adf, basic, createIssue, startTestTracker, type TestTracker } from '../support/tracker.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const run = browserAvailable();
@@ -124,6 +124,7 @@ describe.skipIf(!run)('ARCHITECTURE §12 board in Chromium: rights, outsiders, e
   let t: TestTracker;
   let key: string;
   let hostile: string;
+  let spoof: string;
   const browsers: Browser[] = [];
   const as = async (who: Who) => {
     const { email, token } = credentialOf(who);
@@ -135,6 +136,7 @@ describe.skipIf(!run)('ARCHITECTURE §12 board in Chromium: rights, outsiders, e
     t = await startTestTracker('sqlite');
     key = await createIssue(t, 'assigner', { summary: 'Visible to members' });
     hostile = await createIssue(t, 'assigner', { summary: '<img src=x onerror=alert(1)>' });
+    spoof = await createIssue(t, 'assigner', { summary: 'Pay invoice\u202etxt.exe', description: adf('bell\u0007 csi\u009b31m \u2066iso\u2069') });
   });
   afterAll(async () => {
     for (const b of browsers) await b.close();
@@ -228,5 +230,20 @@ describe.skipIf(!run)('ARCHITECTURE §12 board in Chromium: rights, outsiders, e
     await page.waitForTimeout(300);
     expect(dialogs).toEqual([]);
     expect(violations).toEqual([]);
+  });
+
+  it('ARCHITECTURE §12: a right-to-left override and other control characters show as visible markers with a title, not as reordered text', async () => {
+    const page = await as('executor');
+    await page.goto(`${t.url}/browse/${spoof}`);
+    expect(await page.locator('h1 .summary').textContent()).toBe('Pay invoice\\u202etxt.exe');
+    expect(await page.locator('h1 .summary .ctl').getAttribute('title')).toBe('control character U+202E');
+    expect(await page.title()).toContain('Pay invoice\\u202etxt.exe');
+    const description = await page.locator('.description').textContent();
+    expect(description).toContain('bell\\u0007 csi\\u009b31m \\u2066iso\\u2069');
+    expect(
+      await page.locator('body').evaluate((b) => /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(b.textContent ?? '')),
+    ).toBe(false);
+    await page.goto(`${t.url}/?project=ABC`);
+    expect(await page.locator(`.card[data-key="${spoof}"] .summary`).textContent()).toBe('Pay invoice\\u202etxt.exe');
   });
 });

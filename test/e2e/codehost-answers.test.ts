@@ -242,5 +242,33 @@ describe.each(await storeKinds())('ARCHITECTURE §11: every code-host answer is 
       expect(j.stdout).not.toMatch(CONTROL);
       expect(JSON.stringify(JSON.parse(j.stdout))).toContain('\\u001b]0;pwned');
     });
+
+    it("on a colour terminal a server's colour codes, C1 CSI and bidi controls are removed, jst's own colours stay; --json escapes C1 and bidi", async () => {
+      const hostile = '\u001b[31mred\u001b[0m \u009b32mgreen \u202eevil\u2066x\u2069';
+      const summary = `Colour ${hostile}`;
+      expect((await t.as('assigner').put(`/issue/${key}`, { fields: { summary } })).status).toBe(204);
+      await t.as('assigner').post(`/issue/${key}/comment`, { body: adf(`note ${hostile}`) });
+      const colour = { TERM: 'xterm-256color', NO_COLOR: undefined };
+      for (const args of [
+        ['--role', 'reviewer', 'issue', 'view', key],
+        ['--role', 'reviewer', 'comment', 'list', key],
+        ['review', key],
+      ]) {
+        const shown = await onTerminal(w.repo.repo, args, [], colour);
+        const screen = shown.screen.replace(/\r\n/g, '\n');
+        expect(shown.code, screen).toBe(0);
+        expect(screen, args.join(' ')).toContain('[31mred[0m 32mgreen evilx');
+        expect(screen, args.join(' ')).not.toContain('\u001b[31mred');
+        expect(screen, args.join(' ')).not.toMatch(/[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+        // Every escape left is one of jst's own colours.
+        expect(screen.replace(/\u001b\[[0-9;]*m/g, ''), args.join(' ')).not.toContain('\u001b');
+      }
+      const view = await onTerminal(w.repo.repo, ['--role', 'reviewer', 'issue', 'view', key], [], colour);
+      expect(view.screen).toContain(`\u001b[1m${key}\u001b[0m`);
+      const j = await runJst(['--role', 'reviewer', 'issue', 'view', key, '--json'], { cwd: w.repo.repo });
+      expect(j.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+      expect(j.stdout).toContain('\\u001b[31mred\\u001b[0m \\u009b32mgreen \\u202eevil\\u2066x\\u2069');
+      expect((JSON.parse(j.stdout) as { fields: { summary: string } }).fields.summary).toBe(summary);
+    });
   });
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstLineText } from '@jst/adf';
+import { linesOf, runBash, startPrinted } from '../support/printed.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 
@@ -51,6 +52,8 @@ function clients(w: World) {
 describe('npm start (docs/architecture.md §3, §14 "The demo"): all three phases on the embedded tracker and code host', () => {
   let clone: string;
   let dir: string;
+  /** What `npm start -- --once` printed (the first test), for the test of its ending. */
+  let once: { out: string; err: string } | undefined;
   beforeAll(() => {
     // A fresh clone of the committed project in a scratch folder, with this checkout's installed
     // dependencies (npm ci is the one step it skips): `npm start` builds it there.
@@ -64,13 +67,10 @@ describe('npm start (docs/architecture.md §3, §14 "The demo"): all three phase
   });
 
   it('--once: plans, takes the first sub-task to Done with its pull request merged and both verdicts posted, prints the addresses', async () => {
-    const r = spawnSync('npm', ['start', '--silent', '--', '--once', '--dir', dir], {
-      cwd: join(clone, 'jst'),
-      encoding: 'utf8',
-      timeout: 240_000,
-      env: { ...process.env, NO_COLOR: '1' },
-    });
+    // Not spawnSync: a run of minutes that blocks the event loop starves the test runner's own calls.
+    const r = await runBash(`npm start --silent -- --once --dir '${dir}'`, { ...process.env, NO_COLOR: '1' }, 240_000, join(clone, 'jst'));
     expect(r.status, r.stderr.slice(-4000)).toBe(0);
+    once = { out: r.stdout, err: r.stderr };
     const out = r.stdout;
     // Each jst command is shown before it runs, in the form the person types.
     for (const shown of [
@@ -129,6 +129,39 @@ describe('npm start (docs/architecture.md §3, §14 "The demo"): all three phase
     } finally {
       again.kill('SIGTERM');
       await new Promise((resolve) => again.once('close', resolve));
+    }
+  }, 300_000);
+
+  it("--once ends with the lines that start the server again; they, the merge's curl lines and the next commands work as pasted into fresh shells", async () => {
+    expect(once, 'the --once test ran first').toBeDefined();
+    const { out, err } = once!;
+    const fresh = () => ({ PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'jst-home-')), NO_COLOR: '1' });
+    const restart = /^Start it again first[^\n]*\n((?: {2}[^\n]+\n)+)/m.exec(out)?.[1];
+    expect(restart, out).toBeDefined();
+    const server = await startPrinted(linesOf(restart!), fresh());
+    try {
+      expect(server.url).toBe(addressOf(out, 'tracker'));
+      // The merge as the demo printed it (two lines on stderr): the token comes from demo.env, so the
+      // code host answers about the pull request (merged already: not mergeable), never 401.
+      const merge = err
+        .split('\n')
+        .filter((l) => l.startsWith('$ set -a; . ') || l.startsWith('$ curl '))
+        .map((l) => l.slice(2));
+      expect(merge).toHaveLength(2);
+      const curl = await runBash(merge.join('\n'), fresh(), 30_000);
+      expect(curl.status, curl.stderr).toBe(0);
+      expect(curl.stdout).not.toContain('Bad credentials');
+      expect(JSON.parse(curl.stdout)).toMatchObject({ message: 'Pull Request is not mergeable' });
+      const [, next, block] = /^To take (\S+) through yourself[^\n]*\n((?: {2}[^\n]+\n)+)/m.exec(out) ?? [];
+      expect(block, out).toBeDefined();
+      const commands = linesOf(block!);
+      const script = commands.map((c, i) => `${c} || { echo "line ${i + 1} failed" >&2; exit 1; }`).join('\n');
+      const r = await runBash(script, fresh());
+      expect(r.status, r.stderr.slice(-3000)).toBe(0);
+      const c = clients({ tracker: server.url, codehost: addressOf(out, 'code host'), cred: credentialsIn(dir) });
+      expect((await c.tracker(`/issue/${next!}?fields=status`)).fields.status.name).toBe('Done');
+    } finally {
+      await server.stop();
     }
   }, 300_000);
 

@@ -10,11 +10,13 @@ export function onTerminal(
   cwd: string,
   args: string[],
   dialogue: [RegExp, string][],
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
 ): Promise<{ code: number; screen: string }> {
   return new Promise((resolve, reject) => {
     const cmd = [process.execPath, JST_BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
-    const child = spawn('script', ['-qec', cmd, '/dev/null'], { cwd, env: { ...process.env, NO_COLOR: '1', TERM: 'dumb', ...env } });
+    // An env value of undefined removes the variable (NO_COLOR: undefined for a colour terminal).
+    const childEnv = Object.fromEntries(Object.entries({ ...process.env, NO_COLOR: '1', TERM: 'dumb', ...env }).filter(([, v]) => v !== undefined));
+    const child = spawn('script', ['-qec', cmd, '/dev/null'], { cwd, env: childEnv });
     let screen = '';
     let next = 0;
     let answeredAt = 0;

@@ -5,6 +5,7 @@ import { TOKENS } from '../../../test/support/seed.js';
 import { ROLES } from '../src/config/index.js';
 import { gitProcessCount } from '../src/git/index.js';
 import { ROW_NAMES, exitCodeOf, formatReport, reportJson, type HealthReport } from '../src/healthcheck/index.js';
+import { terminalText } from '../src/core/text.js';
 
 const world = healthWorld();
 const project = world.project;
@@ -76,8 +77,8 @@ describe('spec §4 "Local client commands": text form and the rerun hint', () =>
 
   it('colour marks only the status word, so the plain text stays aligned', () => {
     const colored = formatReport(fixed, { color: true });
-    expect(colored).toContain('\x1b[31mFAIL\x1b[0m');
-    expect(colored.replace(/\x1b\[\d+m/g, '')).toBe(formatReport(fixed, { color: false }));
+    expect(terminalText(colored, true)).toContain('\x1b[31mFAIL\x1b[0m');
+    expect(terminalText(colored, false)).toBe(formatReport(fixed, { color: false }));
   });
 });
 

@@ -1,3 +1,4 @@
+import { jsonText } from './text.js';
 import { CallLimitError, RuleStop, TrackerHttpError, TrackerNetworkError, TrackerResponseError, TrackerShapeError } from '@jst/client';
 
 /**
@@ -182,7 +183,7 @@ export function errorCodeFor(error: unknown): ErrorCode {
 
 /** `{"error": {code, exitCode, message}}`: what a `--json` run prints on stdout when it fails. */
 export function jsonError(error: unknown, message: string): string {
-  return `${JSON.stringify(errorObject(error, message), null, 2)}\n`;
+  return `${jsonText(errorObject(error, message))}\n`;
 }
 
 /** The value of that `--json` error (also the structured content of a `jst mcp` refusal). */

@@ -1,10 +1,10 @@
 import type { Io } from './context.js';
-import { cutText, ERROR_MAX, terminalText } from './text.js';
+import { colourMark, cutText, ERROR_MAX, jsonText, terminalText } from './text.js';
 
-export { cutText, quoted, terminalText } from './text.js';
+export { cutText, jsonText, quoted, terminalText } from './text.js';
 
 export function printJson(io: Io, value: unknown): void {
-  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  io.stdout.write(`${jsonText(value)}\n`);
 }
 
 /** One line of text mode: its control characters removed (ARCHITECTURE §11), jst's colours kept. */
@@ -22,7 +22,8 @@ export function errorLine(message: string): string {
   return `jst: ${cutText(terminalText(message), ERROR_MAX)}\n`;
 }
 
-const paint = (code: string) => (io: Io, text: string) => (io.color ? `\u001b[${code}m${text}\u001b[0m` : text);
+/** jst's colours, as marks that `terminalText` turns into escape sequences on a colour terminal (text.ts MARK). */
+const paint = (code: string) => (io: Io, text: string) => (io.color ? `${colourMark(code)}${text}${colourMark('0')}` : text);
 export const bold = paint('1');
 export const dim = paint('2');
 export const green = paint('32');
@@ -51,11 +52,11 @@ export interface Outcome<T = unknown> {
 }
 
 /**
- * The CLI face of an outcome: the JSON (two-space indent; JSON escapes every control character
- * itself) or the text with its control characters removed, then the exit code.
+ * The CLI face of an outcome: the JSON (two-space indent, every control character escaped: `jsonText`)
+ * or the text with its control characters removed, then the exit code.
  */
 export function emit(io: Io, out: Outcome, asJson: boolean): number {
-  if (asJson ? out.json !== undefined : out.text !== '') io.stdout.write(asJson ? `${JSON.stringify(out.json, null, 2)}\n` : terminalText(out.text, io.color));
+  if (asJson ? out.json !== undefined : out.text !== '') io.stdout.write(asJson ? `${jsonText(out.json)}\n` : terminalText(out.text, io.color));
   return out.code;
 }
 

@@ -1,9 +1,11 @@
 import type { Role } from '../config/index.js';
+import { colourMark, jsonText } from '../core/text.js';
 import type { ContextRow, HealthReport, HealthRow } from './types.js';
 
 type AnyStatus = HealthRow['status'] | ContextRow['status'];
-const COLORS: Record<AnyStatus, string> = { PASS: '\x1b[32m', WARN: '\x1b[33m', FAIL: '\x1b[31m', INFO: '\x1b[2m' };
-const RESET = '\x1b[0m';
+/** jst's colour marks (core/text.ts), which the printer turns into escape sequences on a colour terminal. */
+const COLORS: Record<AnyStatus, string> = { PASS: colourMark('32'), WARN: colourMark('33'), FAIL: colourMark('31'), INFO: colourMark('2') };
+const RESET = colourMark('0');
 const GAP = '  ';
 
 /**
@@ -61,7 +63,7 @@ const HINTED_ROLES: readonly Role[] = ['assigner', 'reviewer'];
  * §6; every problem kept, `\n`-separated), plus `"context": […]` in the same shape with --context.
  */
 export function reportJson(report: HealthReport): string {
-  return `${JSON.stringify(reportObject(report), null, 2)}\n`;
+  return `${jsonText(reportObject(report))}\n`;
 }
 
 /** The JSON form of a report: `{role, rows}` (ARCHITECTURE §6), and `context` when --context asked for it. */

@@ -4,6 +4,7 @@ import type { Comment } from '@jst/client';
 import { validateAdf } from '@jst/adf';
 import type { Context, Io } from '../core/context.js';
 import { bold, dim } from '../core/output.js';
+import { ownColours, withoutControls } from '../core/text.js';
 import { readFileArg, readStdin } from './input.js';
 
 /**
@@ -21,10 +22,15 @@ export function textDocument(text: string, markdown: boolean, what: string): Adf
   }
 }
 
-/** An ADF document (description, comment) as terminal text that keeps its shape; `--json` prints the ADF instead. */
+/**
+ * An ADF document (description, comment) as terminal text that keeps its shape; `--json` prints the
+ * ADF instead. On a colour terminal the document's own strings lose their control characters first,
+ * so the colour sequences in the rendering are the renderer's and can be marked as jst's.
+ */
 export function documentText(io: Io, doc: unknown): string {
   const columns = (io.stdout as { columns?: number }).columns;
-  return adfToText(doc, { width: columns && columns > 0 ? columns : 80, color: io.color });
+  const options = { width: columns && columns > 0 ? columns : 80, color: io.color };
+  return io.color ? ownColours(adfToText(withoutControls(doc), options)) : adfToText(doc, options);
 }
 
 /** One comment as terminal text: `#id author created`, then its body. */

@@ -269,6 +269,16 @@ describe.each(await storeKinds())('ARCHITECTURE §11: every code-host answer is 
       expect(j.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
       expect(j.stdout).toContain('\\u001b[31mred\\u001b[0m \\u009b32mgreen \\u202eevil\\u2066x\\u2069');
       expect((JSON.parse(j.stdout) as { fields: { summary: string } }).fields.summary).toBe(summary);
+      // jst raw and jst batch print the server's JSON too: escaped the same way, parsed back the same.
+      const raw = await runJst(['--role', 'reviewer', 'raw', 'GET', `/issue/${key}?fields=summary`], { cwd: w.repo.repo });
+      expect(raw.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+      expect((JSON.parse(raw.stdout) as { fields: { summary: string } }).fields.summary).toBe(summary);
+      const batch = await runJst(['--role', 'reviewer', 'batch'], {
+        cwd: w.repo.repo,
+        input: `${JSON.stringify({ method: 'GET', path: `/issue/${key}?fields=summary` })}\n`,
+      });
+      expect(batch.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+      expect((JSON.parse(batch.stdout) as { body: { fields: { summary: string } } }).body.fields.summary).toBe(summary);
     });
   });
 });

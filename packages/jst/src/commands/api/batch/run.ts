@@ -4,6 +4,7 @@ import type { Role } from '../../../config/index.js';
 import type { Context } from '../../../core/context.js';
 import { EXIT } from '../../../core/errors.js';
 import { printed, type Outcome } from '../../../core/output.js';
+import { jsonText } from '../../../core/text.js';
 
 /**
  * `jst --role R batch`: JSON lines on stdin, `{"method","path","body"?}` each, answered in order
@@ -24,13 +25,13 @@ export async function batch(ctx: Context, role: Role): Promise<Outcome<undefined
       req = JSON.parse(text) as typeof req;
     } catch (e) {
       failures++;
-      ctx.io.stdout.write(`${JSON.stringify({ line: n, status: 0, error: `not JSON: ${(e as Error).message}` })}\n`);
+      ctx.io.stdout.write(`${jsonText({ line: n, status: 0, error: `not JSON: ${(e as Error).message}` }, 0)}\n`);
       continue;
     }
     if (typeof req.method !== 'string' || typeof req.path !== 'string' || !req.path.startsWith('/')) {
       failures++;
       ctx.io.stdout.write(
-        `${JSON.stringify({ line: n, ...(req.id !== undefined ? { id: req.id } : {}), status: 0, error: 'each line needs "method" and a "path" starting with /' })}\n`,
+        `${jsonText({ line: n, ...(req.id !== undefined ? { id: req.id } : {}), status: 0, error: 'each line needs "method" and a "path" starting with /' }, 0)}\n`,
       );
       continue;
     }
@@ -39,7 +40,7 @@ export async function batch(ctx: Context, role: Role): Promise<Outcome<undefined
     if (!ok) failures++;
     const error = ok || !res.notJson ? {} : { error: notJsonError(req.method.toUpperCase(), req.path, res).message };
     ctx.io.stdout.write(
-      `${JSON.stringify({ ...(req.id !== undefined ? { id: req.id } : {}), status: res.status, ...(res.body !== undefined ? { body: res.body } : {}), ...error })}\n`,
+      `${jsonText({ ...(req.id !== undefined ? { id: req.id } : {}), status: res.status, ...(res.body !== undefined ? { body: res.body } : {}), ...error }, 0)}\n`,
     );
   }
   return printed(failures === 0 ? EXIT.ok : EXIT.failed);

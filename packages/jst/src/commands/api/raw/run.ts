@@ -3,6 +3,7 @@ import { JstError, type Role } from '../../../config/index.js';
 import type { Context } from '../../../core/context.js';
 import { EXIT } from '../../../core/errors.js';
 import { printed, terminalText, type Outcome } from '../../../core/output.js';
+import { jsonText } from '../../../core/text.js';
 import { readBody } from '../../../phase/input.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'];
@@ -23,7 +24,7 @@ export async function raw(ctx: Context, role: Role, method: string, path: string
     });
   const body = bodyArg === undefined ? undefined : await readBody(ctx.io, bodyArg);
   const res = await ctx.client(role).raw(m, path, body);
-  const out = res.body === undefined ? '' : typeof res.body === 'string' ? res.body : JSON.stringify(res.body, null, 2);
+  const out = res.body === undefined ? '' : typeof res.body === 'string' ? res.body : jsonText(res.body, 2);
   if (res.status >= 200 && res.status < 300) {
     // A 2xx that is not JSON came from something other than the tracker: a failure, not a body to pass on.
     if (res.notJson) throw notJsonError(m, path, res);

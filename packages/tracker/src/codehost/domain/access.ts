@@ -2,6 +2,7 @@ import { sameHash } from '../../kit/tokens.js';
 import { notFound, noPush } from './errors.js';
 import type { CodeHost } from './host.js';
 import type { ChRepo, ChUser, Permission } from './model.js';
+import { refRulesFor, type RefRule } from './protection.js';
 import { storeOf } from './store-access.js';
 import type { RepoAccess } from './views.js';
 
@@ -38,7 +39,7 @@ export async function repoFor(host: CodeHost, user: ChUser, owner: string, name:
   return { repo, owner: (await store.users.byLogin(repo.owner)) ?? null, permission, user };
 }
 
-export type GitDecision = 'unauthenticated' | 'not_found' | 'forbidden' | { decision: 'ok'; owner: string; repo: string; login: string };
+export type GitDecision = 'unauthenticated' | 'not_found' | 'forbidden' | { decision: 'ok'; owner: string; repo: string; login: string; protect?: RefRule[] };
 
 /**
  * Git over HTTP's question (http-backend's access callback): may this token read or write the
@@ -51,5 +52,7 @@ export async function gitAccess(host: CodeHost, token: string | null, owner: str
   const permission = repo ? await permissionOn(host, user, repo) : undefined;
   if (!repo || !permission) return 'not_found';
   if (need === 'write' && permission === 'read') return 'forbidden';
-  return { decision: 'ok', owner: repo.owner, repo: repo.name, login: user.login };
+  // ARCHITECTURE §21: a push meets the protected branches' rules in git's pre-receive hook.
+  const protect = need === 'write' ? await refRulesFor(host, repo, permission) : [];
+  return { decision: 'ok', owner: repo.owner, repo: repo.name, login: user.login, ...(protect.length > 0 ? { protect } : {}) };
 }

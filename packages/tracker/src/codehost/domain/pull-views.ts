@@ -2,6 +2,7 @@ import { notFound } from './errors.js';
 import { gitOf, type CodeHost } from './host.js';
 import { PULL_COMMITS_MAX, PULL_FILES_MAX } from './limits.js';
 import type { ChPull } from './model.js';
+import { mergeBlock } from './protection.js';
 import { storeOf } from './store-access.js';
 import type { PullDetail, PullView, RepoAccess } from './views.js';
 
@@ -54,7 +55,8 @@ export async function detailOf(host: CodeHost, view: PullView): Promise<PullDeta
   let mergeableState: PullDetail['mergeableState'] = 'unknown';
   if (pull.state === 'open') {
     mergeable = (await git.mergeability(repo.owner, repo.name, view.baseSha, view.headSha)).mergeable;
-    mergeableState = !mergeable ? 'dirty' : pull.draft ? 'draft' : 'clean';
+    // ARCHITECTURE §21: a protected base still missing its approvals is GitHub's "blocked".
+    mergeableState = !mergeable ? 'dirty' : pull.draft ? 'draft' : (await mergeBlock(host, view)) !== null ? 'blocked' : 'clean';
   }
   return {
     ...view,

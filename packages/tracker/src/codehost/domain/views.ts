@@ -29,7 +29,7 @@ export interface PullDetail extends PullView {
   deletions: number;
   changedFiles: number;
   mergeable: boolean | null;
-  mergeableState: 'clean' | 'dirty' | 'draft' | 'unknown';
+  mergeableState: 'clean' | 'dirty' | 'draft' | 'blocked' | 'unknown';
   comments: number;
 }
 

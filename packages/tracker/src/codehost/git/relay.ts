@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createGunzip } from 'node:zlib';
 import { hasUnreadBody, lingerOnRefusedBody } from '../../kit/refused-body.js';
 import { parseCgiHead } from './cgi.js';
+import { protectEnv, protectHooksPath, type HookRule } from './protect-hook.js';
 import { minimalGitEnv } from './run.js';
 
 export type Service = 'git-upload-pack' | 'git-receive-pack';
@@ -63,6 +64,8 @@ export interface RelayOptions {
   timeoutMs: number;
   pushLimitBytes: number;
   onPushed: (() => void) | undefined;
+  /** The protected branches as they bind this pusher (ARCHITECTURE §21), for the pre-receive hook. */
+  protect?: HookRule[] | undefined;
 }
 
 /** git http-backend's CGI environment for one request. */
@@ -86,7 +89,15 @@ function cgiEnv(req: IncomingMessage, r: RelayOptions): NodeJS.ProcessEnv {
     GIT_CONFIG_COUNT: '1',
     GIT_CONFIG_KEY_0: 'receive.maxInputSize',
     GIT_CONFIG_VALUE_0: String(r.pushLimitBytes),
+    ...protectedPush(r),
   });
+}
+
+/** A push to a repository with protected branches runs the protection hook (./protect-hook.ts). */
+function protectedPush(r: RelayOptions): Record<string, string> {
+  const env = r.service === 'git-receive-pack' ? protectEnv(r.protect ?? []) : {};
+  if (env.JST_PROTECTED === undefined) return {};
+  return { ...env, GIT_CONFIG_COUNT: '2', GIT_CONFIG_KEY_1: 'core.hooksPath', GIT_CONFIG_VALUE_1: protectHooksPath() };
 }
 
 /** Runs git http-backend for one request: the body in (counted, decoded), the CGI answer out. */

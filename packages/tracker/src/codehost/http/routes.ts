@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { CodeHost } from '../domain/host.js';
 import { commentRoutes } from './rest/comments.js';
 import { mergeRoutes } from './rest/merges.js';
+import { protectionRoutes } from './rest/protection.js';
 import { pullRoutes } from './rest/pulls.js';
 import { repoRoutes } from './rest/repos.js';
 import { reviewRoutes } from './rest/reviews.js';
@@ -26,5 +27,6 @@ export function codehostRoutes(host: CodeHost) {
     mergeRoutes(app, host);
     reviewRoutes(app, host);
     commentRoutes(app, host);
+    protectionRoutes(app, host);
   };
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_GIT_ENV, git } from '../../../../test/support/repo.js';
 import { storeKinds } from '../../../../test/support/tracker.js';
-import { CH_TOKENS, OWNER, REPO, refusal, startCodehostServer, type ChWho, type CodehostServer } from './support.js';
+import { CH_TOKENS, codehostSection, codehostTestSeed, OWNER, REPO, refusal, startCodehostServer, type ChWho, type CodehostServer } from './support.js';
 
 /**
  * ARCHITECTURE §21 "The code host: one identity per role, real reviews, branch protection":
@@ -251,5 +251,23 @@ describe.each(await storeKinds())('ARCHITECTURE §21: branch protection on the c
       const off = await protectedPull({ enforce_admins: false });
       expect((await ch.as('rey').rest.pulls.merge({ ...o, pull_number: off.number })).data.merged).toBe(true);
     });
+  });
+});
+
+describe.each(await storeKinds())("ARCHITECTURE §21: the seed's repos[].protect (%s)", (kind) => {
+  it('protects the listed branch as GitHub would show it (loading twice: seed.test.ts)', async () => {
+    const section = codehostSection();
+    (section.repos[0] as Record<string, unknown>).protect = [{ branch: 'main', requiredApprovals: 1, dismissStaleReviews: true, enforceAdmins: true }];
+    const seed = { ...codehostTestSeed(), codehost: section };
+    const ch = await startCodehostServer(kind, { seed });
+    try {
+      const first = await ch.as('rey').rest.repos.getBranchProtection({ ...o, branch: 'main' });
+      expect(first.data.required_pull_request_reviews).toMatchObject({ required_approving_review_count: 1, dismiss_stale_reviews: true });
+      expect(first.data.enforce_admins?.enabled).toBe(true);
+      expect(first.data.allow_force_pushes?.enabled).toBe(false);
+      expect(first.data.allow_deletions?.enabled).toBe(false);
+    } finally {
+      await ch.close();
+    }
   });
 });

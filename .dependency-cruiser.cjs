@@ -103,12 +103,22 @@ module.exports = {
       { path: '^packages/jst/src/config/' },
       { path: '(^|/)packages/client/|(^|/)node_modules/@jst/client/|^@jst/client$' },
     ),
-    // jst: the shared helpers sit below the commands (docs/style.md "Helpers several commands share live below the commands").
+    // jst: a folder per command (commands/<noun>/<verb>/); what two commands share lives below them.
     forbid(
-      'jst-phase-below-commands',
-      'phase/ holds what several commands share: it imports no command (commands/), no start/ module and no face (mcp/, program).',
-      { path: '^packages/jst/src/phase/' },
-      { path: '^packages/jst/src/(commands|start|mcp)/|^packages/jst/src/program\\.ts$' },
+      'jst-command-folders-apart',
+      'A command folder (commands/<noun>/<verb>/) imports no other command folder: what two commands share goes to phase/ (or commands/fields.ts, outputs.ts for their declarations).',
+      { path: '^packages/jst/src/commands/([^/]+)/([^/]+)/' },
+      { path: '^packages/jst/src/commands/[^/]+/[^/]+/', pathNot: '^packages/jst/src/commands/$1/$2/' },
+    ),
+    forbid(
+      'jst-rules-below-commands',
+      'plan/, start/, dispatch/, healthcheck/ and phase/ import only core/, config/, git/, codehost/, phase/, their own folder, the workspaces @jst/client, @jst/adf, @jst/url, @jst/protocol and node built-ins: never a command, a face or one another.',
+      { path: '^packages/jst/src/(plan|start|dispatch|healthcheck|phase)/' },
+      {
+        pathNot:
+          '^packages/jst/src/($1|core|config|git|codehost|phase)/|(^|/)packages/(client|adf|url|protocol)/|(^|/)node_modules/@jst/(client|adf|url|protocol)/|^@jst/(client|adf|url|protocol)$',
+        dependencyTypesNot: ['core'],
+      },
     ),
     forbid(
       'jst-specs-not-faces',
@@ -140,7 +150,7 @@ module.exports = {
     // A workspace package reached through its link is checked as a target, not followed: each
     // package is judged on its own sources.
     doNotFollow: { path: ['node_modules', '/dist/'] },
-    exclude: { path: '/test/' },
+    exclude: { path: '/test/|\\.test\\.ts$' },
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default'],

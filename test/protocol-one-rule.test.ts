@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { issueKeyArg } from '../packages/jst/src/issue-key.js';
+import { issueKeyArg } from '../packages/jst/src/core/issue-key.js';
 import { issueKeyFromBranch } from '../packages/jst/src/phase/handover.js';
 import * as jst from '../packages/jst/src/phase/markers.js';
 import { issueKeyOfBranch } from '../packages/tracker/src/codehost/domain/issue-keys.js';

@@ -106,6 +106,21 @@ describe('jst client commands against a real jst-tracker (spec §1 operations 1-
     expect((await jst(['--role', 'assigner', 'project', 'statuses', 'NOPE'])).code).toBe(1);
   });
 
+  it('user search: the account IDs for a name or an e-mail; text on a terminal, JSON when piped; an empty query is exit 2 (spec §4)', async () => {
+    const me = await json(['--role', 'executor', 'whoami']);
+    expect((await json(['--role', 'assigner', 'user', 'search', EMAILS.executor])).map((u: any) => u.accountId)).toEqual([me.accountId]);
+    const piped = await jst(['--role', 'assigner', 'user', 'search', EMAILS.executor]);
+    expect(JSON.parse(piped.stdout)).toEqual([expect.objectContaining({ accountId: me.accountId })]);
+    expect(await json(['--role', 'reviewer', 'user', 'search', 'nobody-by-this-name'])).toEqual([]);
+    const empty = await jst(['--role', 'assigner', 'user', 'search', ' ']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('the query is empty');
+    expect(empty.stdout).toBe('');
+    const noRole = await jst(['user', 'search', EMAILS.executor]);
+    expect(noRole.code).toBe(2);
+    expect(noRole.stderr).toContain('needs --role');
+  });
+
   it('issue create prints the key; text becomes one paragraph per line with nothing interpreted (spec §2 ADF)', async () => {
     writeFileSync(join(dir, 'desc.txt'), '## Scope\n\n- literal dash\n1. literal one\n');
     const r = await jst([
@@ -224,6 +239,7 @@ describe('jst client commands against a real jst-tracker (spec §1 operations 1-
       ['issue', 'create'],
       ['issue', 'delete'],
       ['comment', 'add'],
+      ['user', 'search'],
       ['search'],
       ['batch'],
       ['healthcheck'],

@@ -3,12 +3,18 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textToAdf, validateAdf } from '../../packages/adf/src/index.js';
-import { issueView, commentList } from '../../packages/jst/src/commands/read.js';
-import { createContext, type Io } from '../../packages/jst/src/context.js';
+import { commentList as commentListOutcome } from '../../packages/jst/src/commands/comment/list/run.js';
+import { issueViewOutcome } from '../../packages/jst/src/commands/issue/view/run.js';
+import { emit } from '../../packages/jst/src/core/output.js';
+import { createContext, type Context, type Io } from '../../packages/jst/src/core/context.js';
 import { jstFolder, runJst } from '../support/jst-cli.js';
 import { startMcp, textOf } from '../support/mcp.js';
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
 import { SINGLE, planWorld } from './plan-fixture.js';
+
+/** The text form of the two read verbs, printed as the CLI prints an outcome (their runs return it). */
+const issueView = async (c: Context, role: 'executor', key: string, o: { fields: string }) => emit(c.io, await issueViewOutcome(c, role, key, o), false);
+const commentList = async (c: Context, role: 'executor', key: string, o: { marker?: string }) => emit(c.io, await commentListOutcome(c, role, key, o), false);
 
 const MARKDOWN = '## Scope\n\n- one `x()`\n  - nested\n\n```sh\nnpm test\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n';
 

@@ -16,9 +16,9 @@ import { HOTFIX, MULTISTEP, SINGLE, planWorld, type PlanWorld } from './plan-fix
 
 const REPO = 'acme/widgets';
 const READ_TOOLS = {
-  assigner: ['healthcheck', 'issue_view', 'search', 'plan_dry_run'],
-  executor: ['healthcheck', 'issue_view', 'search', 'pr_base'],
-  reviewer: ['healthcheck', 'issue_view', 'search', 'review_brief'],
+  assigner: ['healthcheck', 'issue_view', 'search', 'comment_list', 'plan_dry_run'],
+  executor: ['healthcheck', 'issue_view', 'search', 'comment_list', 'pr_base'],
+  reviewer: ['healthcheck', 'issue_view', 'search', 'comment_list', 'review_brief'],
 } as const;
 
 /**

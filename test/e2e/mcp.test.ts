@@ -4,7 +4,7 @@ import { startMcp, TEST_SECRETS, textOf, type McpSession } from '../support/mcp.
 import { startTestTracker, type TestTracker } from '../support/tracker.js';
 import { MULTISTEP, SINGLE, planWorld, type PlanWorld } from './plan-fixture.js';
 
-const EVERY_ROLE = ['healthcheck', 'issue_view', 'search'];
+const EVERY_ROLE = ['healthcheck', 'issue_view', 'search', 'comment_list'];
 const TOOLS_OF = {
   assigner: [...EVERY_ROLE, 'plan', 'plan_dry_run'],
   executor: [...EVERY_ROLE, 'start', 'note', 'pr_base', 'pr'],
@@ -52,6 +52,8 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
         expect(props.search).toEqual(['all', 'cwd', 'fields', 'jql', 'max', 'pageToken']);
         const required = Object.fromEntries(tools.map((x) => [x.name, x.inputSchema.required ?? []]));
         expect(required.search).toEqual(['jql']);
+        expect(props.comment_list).toEqual(['cwd', 'key', 'marker']);
+        expect(required.comment_list).toEqual(['key']);
         if (role === 'assigner') {
           expect(props.plan).toEqual(['abandon', 'again', 'cwd', 'fromBranch', 'plan']);
           expect(props.plan_dry_run).toEqual(['cwd', 'fromBranch', 'plan']);
@@ -183,6 +185,27 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
       const hc = await runJst(['healthcheck', '--role', 'reviewer', '--json'], { cwd: w.repo.repo });
       expect(h.structuredContent).toEqual(JSON.parse(hc.stdout));
       expect(textOf(h)).toContain('tracker_login');
+    });
+
+    it('comment_list: the comments of jst comment list --json, oldest first, each with its whole text; marker keeps those starting with it; a bad key is isError', async () => {
+      const s = await mcp('executor', w.repo.repo);
+      const note = await s.call('note', { cwd: worktrees[1], text: 'the parser handles quoted fields' });
+      expect(note.isError, textOf(note)).toBeFalsy();
+      const r = await s.call('comment_list', { key: keys[1] });
+      expect(r.isError, textOf(r)).toBeFalsy();
+      const cli = JSON.parse((await runJst(['--role', 'executor', 'comment', 'list', keys[1]!, '--json'], { cwd: w.repo.repo })).stdout) as { id: string }[];
+      const out = r.structuredContent as { key: string; comments: { id: string; author: string; text: string }[] };
+      expect(out.key).toBe(keys[1]);
+      expect(out.comments.map((c) => c.id)).toEqual(cli.map((c) => c.id));
+      const memory = await s.call('comment_list', { key: keys[1], marker: 'Task memory' });
+      const texts = (memory.structuredContent as typeof out).comments.map((c) => c.text);
+      expect(texts.some((x) => x.includes('the parser handles quoted fields'))).toBe(true);
+      expect(texts.every((x) => x.startsWith('Task memory'))).toBe(true);
+      const before = cli.length;
+      const bad = await s.call('comment_list', { key: 'not a key' });
+      expect(bad.isError).toBe(true);
+      expect(textOf(bad)).toContain('key');
+      expect((await t.as('executor').get(`/issue/${keys[1]}/comment`)).body.total).toBe(before);
     });
 
     it("a cwd outside the server's repository is refused as a tool result", async () => {

@@ -36,6 +36,18 @@ describe('jst plan gates and paths (spec §1 rules 1-8)', () => {
     expect(r.stderr).not.toContain('healthcheck');
   });
 
+  it('spec §1 rule 9: jst plan acts as the assigner; --role assigner is accepted, any other role is exit 2 with nothing created', async () => {
+    const w = world();
+    const before = await issueCount();
+    for (const role of ['executor', 'reviewer']) {
+      const r = await w.plan(['--role', role, '--plan', w.planFile(SINGLE)]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('jst plan always runs as the assigner');
+    }
+    await expectNothingCreated(w, before);
+    expect((await w.plan(['--role', 'assigner', '--plan', w.planFile(SINGLE), '--dry-run'])).code).toBe(0);
+  });
+
   it('spec §1 rule 1: it refuses inside a linked worktree (exit 2)', async () => {
     const w = world();
     const wt = join(w.repo.worktreesDir, 'side');

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstLineText } from '@jst/adf';
 import type { TrackerClient } from '@jst/client';
-import { createContext, type Context, type Io } from '../../packages/jst/src/context.js';
+import { createContext, type Context, type Io } from '../../packages/jst/src/core/context.js';
 import { closeApproved, sendBack } from '../../packages/jst/src/phase/race.js';
 import { jstFolder } from '../support/jst-cli.js';
 import { adf, createIssue, startTestTracker, storeKinds, type TestTracker } from '../support/tracker.js';

@@ -29,16 +29,16 @@ export function fastPath(argv: string[]): { role: Role; verb: 'raw' | 'batch'; a
 async function run(argv: string[]): Promise<number> {
   const fast = fastPath(argv);
   if (!fast) return (await import('./program.js')).main(argv);
-  const [{ createContext }, { exitCodeFor, messageFor }, { errorLine }] = await Promise.all([
-    import('./context.js'),
-    import('./exit.js'),
-    import('./output.js'),
+  const [{ createContext }, { exitCodeFor, messageFor }, { emit, errorLine }] = await Promise.all([
+    import('./core/context.js'),
+    import('./core/errors.js'),
+    import('./core/output.js'),
   ]);
   const ctx = createContext();
   try {
-    if (fast.verb === 'batch') return await (await import('./commands/batch.js')).batch(ctx, fast.role);
+    if (fast.verb === 'batch') return emit(ctx.io, await (await import('./commands/api/batch/run.js')).batch(ctx, fast.role), false);
     const [method, path, body] = fast.args as [string, string, string | undefined];
-    return await (await import('./commands/raw.js')).raw(ctx, fast.role, method, path, body);
+    return emit(ctx.io, await (await import('./commands/api/raw/run.js')).raw(ctx, fast.role, method, path, body), false);
   } catch (e) {
     process.stderr.write(errorLine(ctx.redact(messageFor(e))));
     return exitCodeFor(e);

@@ -1,15 +1,15 @@
 import { Command, CommanderError, Option } from 'commander';
-import { CLI_SPECS, GROUPS } from './commands/index.js';
-import { helpOf, type CommandSpec, type Face } from './commands/spec.js';
-import { TOOL_SPECS } from './commands/tools.js';
+import { CLI_SPECS, GROUPS } from './commands/cli-specs.js';
+import { helpOf, type CommandSpec, type Face } from './commands/define.js';
+import { TOOL_SPECS } from './commands/tool-specs.js';
 import { ROLES, type Role } from './config/index.js';
-import { createContext, type Context } from './context.js';
-import { emit, errorLine } from './output.js';
-import { EXIT, exitCodeFor, jsonError, messageFor } from './exit.js';
+import { createContext, type Context } from './core/context.js';
+import { emit, errorLine } from './core/output.js';
+import { EXIT, exitCodeFor, jsonError, messageFor } from './core/errors.js';
 import { VERSION } from './version.js';
 
 /**
- * The CLI face: one commander command per spec (commands/index.ts), made by one loop. Flag parsing
+ * The CLI face: one commander command per spec (commands/cli-specs.ts), made by one loop. Flag parsing
  * only; each action builds the context and runs the spec's function of its inputs (docs/style.md), so
  * tests can run the same functions in-process.
  */
@@ -80,8 +80,7 @@ function addCommand(cmd: Command, spec: CommandSpec, run: (work: (ctx: Context) 
     }
     await run(async (ctx) => {
       const face: Face = { role, json: spec.json === 'piped' ? Boolean(opts.json) || !ctx.io.stdout.isTTY : Boolean(opts.json) };
-      const out = await spec.run(ctx, input, face);
-      return typeof out === 'number' ? out : emit(ctx.io, out, face.json);
+      return emit(ctx.io, await spec.run(ctx, input, face), face.json);
     });
   });
 }

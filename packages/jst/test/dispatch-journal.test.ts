@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { alive, Journal, readJournal, stateOf } from '../src/dispatch/journal.js';
+import { alive, Journal, readJournal, stateOf } from '../src/dispatch/dispatch-journal.js';
 
 describe('ARCHITECTURE §15: the dispatch journal', () => {
   it('ARCHITECTURE §15: an attempt is on disk before its process exists, written whole (temporary file, then rename)', () => {

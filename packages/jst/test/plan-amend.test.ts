@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { issuesNeverMade, planDifference } from '../src/plan/amend.js';
-import type { JournalData, StepRecord } from '../src/plan/journal.js';
+import type { JournalData, StepRecord } from '../src/plan/plan-journal.js';
 import type { PlanInput } from '../src/plan/plan-types.js';
 import { summaryProblem } from '../src/plan/precheck.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { completedPlan, LEDGER_FILE, recordCompleted } from '../src/plan/journal.js';
+import { completedPlan, LEDGER_FILE, recordCompleted } from '../src/plan/plan-journal.js';
 
 /** ARCHITECTURE §13 "Plans are not repeated by accident": what the journal keeps of completed runs. */
 describe('the record of completed plans (.jst/plan-journal.done.json)', () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { adfToText } from '@jst/adf';
 import { expectValidAdf } from '../../adf/test/support/vendor-schema.js';
 import { issueDescription } from '../src/plan/description.js';
-import { readPlanFile, settle } from '../src/plan/input.js';
+import { readPlanFile, settle } from '../src/plan/plan-file.js';
 import { acceptanceCriteria } from '../src/phase/handover.js';
 
 const planFile = (o: unknown) => {

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { firstLineText, validateAdf } from '@jst/adf';
 import { issueDescription } from '../src/plan/description.js';
-import { openQuestions, readPlanFile, settle } from '../src/plan/input.js';
+import { openQuestions, readPlanFile, settle } from '../src/plan/plan-file.js';
 import { assignmentReport, handOffLines } from '../src/plan/report.js';
 import { SLUG_MAX, featureBranch, slugify } from '../src/plan/slug.js';
 

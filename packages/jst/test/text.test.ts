@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emit, errorLine, line } from '../src/output.js';
-import { cutText, ERROR_MAX, QUOTE_MAX, quoted, terminalText } from '../src/text.js';
+import { emit, errorLine, line } from '../src/core/output.js';
+import { cutText, ERROR_MAX, QUOTE_MAX, quoted, terminalText } from '../src/core/text.js';
 
 const captured = (color: boolean) => {
   let out = '';

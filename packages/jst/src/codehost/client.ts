@@ -1,5 +1,5 @@
 import { withGitToken } from '../git/credential.js';
-import { quoted, terminalText } from '../text.js';
+import { quoted, terminalText } from '../core/text.js';
 import { CodehostError, DEFAULT_LIMITS, sendBounded, type FetchLike, type HttpLimits } from './http.js';
 
 export interface Repo {

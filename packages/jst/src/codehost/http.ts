@@ -1,7 +1,7 @@
 import { BodyTooLargeError, readBounded } from '@jst/client';
 import { retryAfterMs } from '@jst/protocol';
 import { JstError } from '../config/index.js';
-import { EXIT } from '../exit.js';
+import { EXIT } from '../core/errors.js';
 
 /** The slice of `fetch` the code-host client uses; the healthcheck's tests inject their own. */
 export type FetchLike = (

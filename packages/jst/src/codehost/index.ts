@@ -9,7 +9,7 @@ import {
   type CodehostRole,
   type JstConfig,
 } from '../config/index.js';
-import { EXIT } from '../exit.js';
+import { EXIT } from '../core/errors.js';
 import { displayRemote, parseRemote, remoteUrl, type RemoteRepo } from '../git/index.js';
 import { CodehostClient, type Repo } from './client.js';
 import type { FetchLike } from './http.js';

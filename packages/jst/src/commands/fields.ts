@@ -1,7 +1,5 @@
 import { ISSUE_KEY_ANY_CASE } from '@jst/protocol';
-import { JstError } from '../config/index.js';
-import { EXIT } from '../exit.js';
-import { field, type Z } from './spec.js';
+import { field, type Z } from './define.js';
 
 /** Inputs several commands share, declared once. */
 
@@ -33,5 +31,41 @@ export const commaList = (v: string | string[] | undefined): string | undefined 
 /** A positional words list (`[notes...]`), or one string from a tool. */
 export const words = (v: string | string[] | undefined): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' && v !== '' ? [v] : []);
 
-/** A usage error (exit 2) from a spec's own input checks; the same shape as phase/locate.ts's. */
-export const usageError = (problem: string, hint?: string) => new JstError({ code: 'USAGE', exitCode: EXIT.usage, problem, ...(hint ? { hint } : {}) });
+/** The verdict's inputs the CLI's `jst review` shares (its --summary, --body-file, --markdown). */
+export const VERDICT_FIELDS = {
+  summary: field({
+    schema: (z) => z.string(),
+    description: "one line: the verdict's first line after the dash",
+    cli: { flag: '--summary <text>', help: "the verdict's one-line summary" },
+  }),
+  bodyFile: bodyFile('the rest of the review'),
+  body: field({ schema: (z) => z.optional(z.string()), description: 'the rest of the review' }),
+  markdown: markdown(MARKDOWN_HELP),
+};
+
+const item = (z: Z) => ({
+  summary: z.optional(z.string()),
+  scope: z.optional(z.string()),
+  acceptanceCriteria: z.optional(z.union([z.string(), z.array(z.string())])),
+});
+
+/** The plan-file object of ARCHITECTURE §7; the command itself checks it (unknown keys, open questions). */
+export const PLAN_OBJECT = field({
+  schema: (z) =>
+    z.looseObject({
+      request: z.optional(z.string().check(z.describe('what the person asked for'))),
+      ...item(z),
+      priority: z.optional(z.string().check(z.describe('e.g. Highest, High, Medium, Low'))),
+      path: z.optional(z.enum(['planned', 'hotfix'])),
+      markdown: z.optional(z.boolean()),
+      steps: z.optional(z.array(z.looseObject(item(z))).check(z.describe('present and non-empty = multistep (a parent and one sub-task per step)'))),
+    }),
+  description: 'The plan-file object (jst plan --plan FILE): request, summary, scope, acceptanceCriteria, priority, path, steps',
+});
+
+export const FROM_BRANCH = field({
+  schema: (z) => z.optional(z.string()),
+  description:
+    'plan from this branch, which is neither the default base nor the production branch, without asking (spec §1 rule 2); must name the current branch',
+  cli: { flag: '--from-branch <name>' },
+});

@@ -1,4 +1,4 @@
-import type { Schema, Z } from './spec.js';
+import type { Schema, Z } from './define.js';
 
 /**
  * The results' schemas (each command's `--json` value, each tool's structuredContent). Loose where
@@ -32,6 +32,12 @@ function build(z: Z) {
 
   const SEARCH_ISSUE_SHORT = z.object({ key: str, summary: str, status: str, assignee: nullable(str), parent: nullable(str) });
   const SEARCH_OUTPUT = z.object({ issues: z.array(z.union([SEARCH_ISSUE_SHORT, z.looseObject({ key: str })])), nextPageToken: z.optional(str) });
+
+  /** comment_list: each comment's full text, without its ADF (the CLI's --json is the REST JSON). */
+  const COMMENT_LIST_OUTPUT = z.object({
+    key: str,
+    comments: z.array(z.object({ id: str, author: str, created: nullable(str), text: str })),
+  });
 
   const HEALTH_OUTPUT = z.looseObject({ role: str, rows: z.array(z.looseObject({ name: str, status: str, detail: str })) });
 
@@ -113,6 +119,7 @@ function build(z: Z) {
     ISSUE_OUTPUT,
     ISSUE_SUMMARY_OUTPUT,
     SEARCH_OUTPUT,
+    COMMENT_LIST_OUTPUT,
     HEALTH_OUTPUT,
     PLAN_OUTPUT,
     START_OUTPUT,
@@ -132,6 +139,7 @@ const schemas = (z: Z) => (built ??= build(z));
 export const ISSUE_OUTPUT = (z: Z): Schema => schemas(z).ISSUE_OUTPUT;
 export const ISSUE_SUMMARY_OUTPUT = (z: Z): Schema => schemas(z).ISSUE_SUMMARY_OUTPUT;
 export const SEARCH_OUTPUT = (z: Z): Schema => schemas(z).SEARCH_OUTPUT;
+export const COMMENT_LIST_OUTPUT = (z: Z): Schema => schemas(z).COMMENT_LIST_OUTPUT;
 export const HEALTH_OUTPUT = (z: Z): Schema => schemas(z).HEALTH_OUTPUT;
 export const PLAN_OUTPUT = (z: Z): Schema => schemas(z).PLAN_OUTPUT;
 export const START_OUTPUT = (z: Z): Schema => schemas(z).START_OUTPUT;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { JstError } from './errors.js';
+import { JstError } from '../core/errors.js';
 import { isSettingName } from './schema.js';
 
 /** One `NAME=value` setting read from an environment-style file. */

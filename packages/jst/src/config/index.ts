@@ -1,5 +1,5 @@
 // Configuration layer of jst: `.jst/team.env` + `.jst/local.env` + environment (ARCHITECTURE §4, §10; spec §2).
-export { EXIT_USAGE, JstError, fileLocation, isJstError, joinSentences, type JstErrorOptions } from './errors.js';
+export { EXIT_USAGE, JstError, fileLocation, isJstError, joinSentences, type JstErrorOptions } from '../core/errors.js';
 export { formatEnvValue, parseEnvFile, readEnvFile, serializeEnvFile, type EnvEntry, type EnvLine } from './env-file.js';
 export { JST_DIR_NAME, findRepoRoot, locateJstDir, type JstLocation } from './locate.js';
 export {
@@ -9,6 +9,7 @@ export {
   SETTINGS,
   SETTING_NAMES,
   codehostTokenSettings,
+  codehostRoleOf,
   isRole,
   isSettingName,
   roleSettings,
@@ -64,3 +65,4 @@ export {
   type WorktreesDirStatus,
 } from './validate.js';
 export { MIN_ANYWHERE, REDACTED, basicAuthSecrets, configRedactor, configSecrets, redact, redactorOf } from './redact.js';
+export { findBwrap, sandboxState, type SandboxState } from './sandbox.js';

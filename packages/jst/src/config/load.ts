@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { readEnvFile, type EnvEntry } from './env-file.js';
-import { fileLocation } from './errors.js';
+import { fileLocation } from '../core/errors.js';
 import { exposedFileWarning, type ConfigWarning } from './file-mode.js';
 
 export type { ConfigWarning } from './file-mode.js';

@@ -1,4 +1,4 @@
-import { JstError } from './errors.js';
+import { JstError } from '../core/errors.js';
 import { describeSource, settingFilePath, type JstConfig } from './load.js';
 import type { SettingName } from './schema.js';
 

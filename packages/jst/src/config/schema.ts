@@ -110,6 +110,15 @@ export function isRole(value: string): value is Role {
 
 export type CodehostRole = 'executor' | 'reviewer';
 
+/**
+ * The code-host identity of a command's declared role (ARCHITECTURE §21): the executor pushes and
+ * opens pull requests, the reviewer reviews. The assigner's commands never reach the code host.
+ */
+export function codehostRoleOf(role: Role): CodehostRole {
+  if (role === 'assigner') throw new Error('the assigner has no code-host identity (ARCHITECTURE §21)');
+  return role;
+}
+
 /** ARCHITECTURE §10: the role's own code-host token setting, and the shared one it falls back to. */
 export function codehostTokenSettings(role: CodehostRole): { own: SettingName; shared: SettingName } {
   return { own: role === 'executor' ? 'CODEHOST_EXECUTOR_TOKEN' : 'CODEHOST_REVIEWER_TOKEN', shared: 'CODEHOST_PAT_TOKEN' };

@@ -1,15 +1,16 @@
 import { isAbsolute, resolve } from 'node:path';
-import type { Context } from '../context.js';
-import { terminalText } from '../text.js';
+import type { Context } from '../core/context.js';
+import { terminalText } from '../core/text.js';
 import { JstError } from '../config/index.js';
-import { EXIT } from '../exit.js';
+import { EXIT } from '../core/errors.js';
 import * as git from '../git/index.js';
-import { usage } from '../phase/locate.js';
+import { usage } from '../core/errors.js';
 import { logPath, startAgent } from './agents.js';
-import { homeToHide, prepareSandbox, requireSandbox, type SandboxState } from './sandbox.js';
+import type { SandboxState } from '../config/index.js';
+import { homeToHide, prepareSandbox, requireSandbox } from './sandbox.js';
 import { findWork, type Accounts, type Candidate, type Found, type Waiting } from './find.js';
 import { keyOrder, worktreeBranches, worktreeOf } from './worktrees.js';
-import { entryId, Journal, journalPath, MAX_ATTEMPTS, stateOf, type Attempt, type Entry } from './journal.js';
+import { entryId, Journal, journalPath, MAX_ATTEMPTS, stateOf, type Attempt, type Entry } from './dispatch-journal.js';
 
 /**
  * `jst dispatch` (ARCHITECTURE §15): rounds of searches, each starting the team's agent for every

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
@@ -7,13 +7,13 @@ import {
   SETTINGS,
   codehostTokenSetting,
   formatEnvValue,
-  requireAgentSandbox,
+  sandboxState,
   roleSettings,
-  type AgentSandbox,
+  type SandboxState,
   type JstConfig,
   type SettingName,
 } from '../config/index.js';
-import { EXIT } from '../exit.js';
+import { EXIT } from '../core/errors.js';
 import { withGitConfig, withGitToken } from '../git/index.js';
 
 /**
@@ -25,32 +25,6 @@ import { withGitConfig, withGitToken } from '../git/index.js';
  * kept: the agent talks to the tracker, the code host and its model provider.
  */
 export type SandboxRole = 'executor' | 'reviewer';
-
-/** Where bubblewrap is, or null: on PATH as `bwrap` (Debian's package `bubblewrap`). */
-export function findBwrap(env: NodeJS.ProcessEnv): string | null {
-  if (process.platform !== 'linux') return null;
-  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    const file = join(dir, 'bwrap');
-    try {
-      if (statSync(file).isFile()) return file;
-    } catch {
-      /* not here */
-    }
-  }
-  return null;
-}
-
-/** What `jst healthcheck --context` shows and `jst dispatch` checks before it starts anything. */
-export interface SandboxState {
-  mode: AgentSandbox;
-  /** bwrap's path when the mode is bwrap and it was found. */
-  bwrap: string | null;
-}
-
-export function sandboxState(config: JstConfig, env: NodeJS.ProcessEnv): SandboxState {
-  const mode = requireAgentSandbox(config);
-  return { mode, bwrap: mode === 'bwrap' ? findBwrap(env) : null };
-}
 
 const INSTALL = 'install bubblewrap (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)';
 

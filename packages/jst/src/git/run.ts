@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { JstError } from '../config/errors.js';
+import { JstError } from '../core/errors.js';
 
 /** Options every git call accepts: the environment the process starts from (default `process.env`). */
 export interface GitOptions {

@@ -1,7 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { isJstError } from '../config/index.js';
-import { sandboxState } from '../dispatch/sandbox.js';
+import { isJstError, sandboxState } from '../config/index.js';
 import { configGet, currentBranch, runGit } from '../git/index.js';
 import { issueKeyFromBranch } from '../phase/handover.js';
 import type { ContextRow, HealthcheckContext } from './types.js';

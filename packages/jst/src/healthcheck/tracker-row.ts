@@ -1,6 +1,6 @@
 import { TrackerClient, TrackerHttpError, TrackerNetworkError, TrackerResponseError } from '@jst/client';
 import { ROLES, unsetWhere, checkRoleCredentials, roleSettings, siteUrlForHost, type JstConfig, type Role } from '../config/index.js';
-import { cloudIdFileCache } from '../context.js';
+import { cloudIdFileCache } from '../core/context.js';
 import { row, type HealthRow, type HealthcheckContext } from './types.js';
 
 /**

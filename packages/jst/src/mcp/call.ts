@@ -3,11 +3,11 @@ import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import type { TrackerClient } from '@jst/client';
 import { configCache, JstError, type ConfigCache } from '../config/index.js';
-import { createContext, type Context, type Io } from '../context.js';
-import { errorObject, EXIT, messageFor } from '../exit.js';
+import { createContext, type Context, type Io } from '../core/context.js';
+import { errorObject, EXIT, messageFor } from '../core/errors.js';
 import * as git from '../git/index.js';
-import type { Outcome } from '../output.js';
-import { terminalText } from '../text.js';
+import type { Outcome } from '../core/output.js';
+import { terminalText } from '../core/text.js';
 import { ElicitPrompt, type Elicitor } from './elicit.js';
 
 /** How long a call that sent progress waits after the last notification before its result (see callTool). */

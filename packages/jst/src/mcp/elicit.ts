@@ -1,6 +1,6 @@
 import { JstError } from '../config/index.js';
-import { EXIT } from '../exit.js';
-import type { AskOptions, Prompt, YesNoOptions } from '../plan/prompt.js';
+import { EXIT } from '../core/errors.js';
+import type { AskOptions, Prompt, YesNoOptions } from '../core/terminal-prompt.js';
 
 /** The slice of the SDK's server that asks the client's person (MCP elicitation, form mode). */
 export interface Elicitor {

@@ -1,7 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Role } from '../config/index.js';
-import { EXIT } from '../exit.js';
+import type { Io } from '../core/context.js';
+import { EXIT } from '../core/errors.js';
 import { VERSION } from '../version.js';
 import { callTool, closeSession, openSession, type CallChannel, type ToolResult } from './call.js';
 import { parseArgs, toolsOf } from './tools.js';
@@ -11,8 +12,10 @@ import { LineTransport } from './transport.js';
 const QUESTION_TIMEOUT_MS = 30 * 60_000;
 
 export interface ServeOptions {
-  cwd?: string;
-  env?: NodeJS.ProcessEnv;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** The one port the server talks through: JSON-RPC on stdin and stdout, its log on stderr. */
+  io: Io;
   /** `--read-only`: only the tools whose readOnlyHint is true. */
   readOnly?: boolean;
   /** `--tools a,b`: only those named. */
@@ -27,11 +30,11 @@ export interface ServeOptions {
  * bundle, dist/mcp.cjs). Runs until the client closes stdin; a malformed or oversized message gets
  * a JSON-RPC error reply and the server goes on (transport.ts).
  */
-export async function serveMcp(role: Role, o: ServeOptions = {}): Promise<number> {
+export async function serveMcp(role: Role, o: ServeOptions): Promise<number> {
   const tools = toolsOf(role, o);
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const session = openSession(o.cwd ?? process.cwd(), o.env ?? process.env, (line) => {
-    process.stderr.write(`${line}\n`);
+  const session = openSession(o.cwd, o.env, (line) => {
+    o.io.stderr.write(`${line}\n`);
   });
   // The low-level Server on purpose: our tools come with JSON Schemas made from each command's one
   // declaration (and an outputSchema), which McpServer would want as its own zod shapes.
@@ -76,15 +79,14 @@ export async function serveMcp(role: Role, o: ServeOptions = {}): Promise<number
       typeof args.cwd === 'string' ? args.cwd : undefined,
       async (ctx) => {
         const { cwd: _cwd, ...input } = parseArgs(tool, args);
-        const out = await tool.spec.run(ctx, input, { role: fixedRole(tool.spec.role) ?? role, json: true, tool: tool.name });
-        if (typeof out === 'number') throw new Error(`${tool.name} printed instead of returning its result`);
-        return out;
+        return tool.spec.run(ctx, input, { role: fixedRole(tool.spec.role) ?? role, json: true, tool: tool.name });
       },
       tool.name,
     );
   });
   // Our own stdio framing: every malformed line is answered and the server keeps serving (transport.ts).
-  const transport = new LineTransport();
+  // The CLI's io is the process's own streams (core/context.ts processIo), which the transport reads and drains.
+  const transport = new LineTransport(o.io.stdin, o.io.stdout as NodeJS.WritableStream);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
   });

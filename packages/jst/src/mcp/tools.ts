@@ -17,10 +17,10 @@ import {
   union,
 } from 'zod/mini';
 import { ERROR_OUTPUT } from '../commands/outputs.js';
-import type { CommandSpec, Z } from '../commands/spec.js';
-import { TOOL_SPECS } from '../commands/tools.js';
+import type { CommandSpec, Z } from '../commands/define.js';
+import { TOOL_SPECS } from '../commands/tool-specs.js';
 import { JstError, type Role } from '../config/index.js';
-import { EXIT } from '../exit.js';
+import { EXIT } from '../core/errors.js';
 
 /**
  * The tools of `jst mcp` (ARCHITECTURE §13), made from the command specs by one loop: the inputs a
@@ -39,7 +39,7 @@ export interface Tool {
 
 type JsonObject = { type: 'object'; [k: string]: unknown };
 
-/** What the specs' schema functions are given (spec.ts `Z`). */
+/** What the specs' schema functions are given (commands/define.ts `Z`). */
 const LIB: Z = { array, boolean, describe, enum: oneOf, int, looseObject, minLength, nullable, number, object, optional, positive, regex, string, union };
 
 /** Every tool takes `cwd` (ARCHITECTURE §13): a folder of the server's repository or one of its worktrees. */

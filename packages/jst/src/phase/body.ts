@@ -1,5 +1,5 @@
 import { readFileArg } from './input.js';
-import { usage } from './locate.js';
+import { usage } from '../core/errors.js';
 import type { WrittenBody } from './markers.js';
 
 /** How a PR or review body is given: a file, or the text itself (`jst mcp`), read as Markdown on request. */

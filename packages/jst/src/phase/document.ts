@@ -1,6 +1,10 @@
 import { adfToText, markdownToAdf, MarkdownLimitError, textToAdf, type AdfDoc } from '@jst/adf';
 import { JstError } from '../config/index.js';
-import type { Io } from '../context.js';
+import type { Comment } from '@jst/client';
+import { validateAdf } from '@jst/adf';
+import type { Context, Io } from '../core/context.js';
+import { bold, dim } from '../core/output.js';
+import { readFileArg, readStdin } from './input.js';
 
 /**
  * Text a person wrote → the ADF the tracker stores: literal plain text (spec §2: `##`, `-`, `1.`
@@ -21,4 +25,50 @@ export function textDocument(text: string, markdown: boolean, what: string): Adf
 export function documentText(io: Io, doc: unknown): string {
   const columns = (io.stdout as { columns?: number }).columns;
   return adfToText(doc, { width: columns && columns > 0 ? columns : 80, color: io.color });
+}
+
+/** One comment as terminal text: `#id author created`, then its body. */
+export function commentText(io: Io, c: Comment): string {
+  return `${bold(io, `#${c.id}`)} ${c.author?.displayName ?? ''} ${dim(io, c.created ?? '')}\n${documentText(io, c.body)}`;
+}
+
+/**
+ * Plain text → one ADF paragraph per non-empty line (nothing interpreted), Markdown → ADF nodes
+ * with `markdown`, or an ADF file checked locally.
+ */
+export async function documentFrom(
+  ctx: Context,
+  o: { textFile?: string | undefined; adfFile?: string | undefined; stdin?: boolean; markdown?: boolean | undefined },
+  what: string,
+): Promise<AdfDoc | undefined> {
+  const given = [o.textFile, o.adfFile, o.stdin ? '-' : undefined].filter((x) => x !== undefined);
+  if (given.length > 1)
+    throw new JstError({ code: 'USAGE', problem: `give the ${what} one way only`, hint: 'Use one of a text file, an ADF file or - (stdin)' });
+  if (o.adfFile) {
+    if (o.markdown)
+      throw new JstError({
+        code: 'USAGE',
+        problem: '--markdown applies to text, not to --adf-file',
+        hint: 'Drop --markdown, or pass the Markdown as a text file',
+      });
+    const text = readFileArg(o.adfFile, 'ADF');
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      throw new JstError({ code: 'USAGE', problem: `${o.adfFile} is not JSON: ${(e as Error).message}` });
+    }
+    const v = validateAdf(json);
+    if (!v.ok)
+      throw new JstError({
+        code: 'USAGE',
+        problem: `${o.adfFile} is not valid ADF: ${v.message} at ${v.path}`,
+        hint: 'Fix the document, or pass plain text with a text file instead',
+      });
+    return v.doc;
+  }
+  const fromStdin = o.stdin || o.textFile === '-';
+  if (!fromStdin && !o.textFile) return undefined;
+  const text = fromStdin ? await readStdin(ctx.io) : readFileArg(o.textFile!, what);
+  return textDocument(text, o.markdown ?? false, fromStdin ? `the ${what} on standard input` : o.textFile!);
 }

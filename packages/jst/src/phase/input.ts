@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { JstError } from '../config/index.js';
-import type { Io } from '../context.js';
+import type { Io } from '../core/context.js';
 
 export async function readStdin(io: Io): Promise<string> {
   const chunks: Buffer[] = [];

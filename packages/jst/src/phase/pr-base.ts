@@ -1,9 +1,10 @@
 import type { Issue, TrackerClient } from '@jst/client';
 import type { JstConfig } from '../config/index.js';
-import type { Context } from '../context.js';
+import type { Context } from '../core/context.js';
 import * as git from '../git/index.js';
 import { prTargetFrom } from './handover.js';
-import { branchesOfKey, refuse } from './locate.js';
+import { branchesOfKey } from './checkout.js';
+import { refuse } from '../core/errors.js';
 import { PR_TARGET_MARKER } from './markers.js';
 import { readRoleComments } from './roles.js';
 

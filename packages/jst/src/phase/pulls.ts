@@ -1,8 +1,8 @@
 import type { Issue, TrackerClient } from '@jst/client';
 import type { CodehostClient, PullRequest } from '../codehost/index.js';
 import type { JstConfig } from '../config/index.js';
-import type { Context } from '../context.js';
-import { branchOfKey } from './locate.js';
+import type { Context } from '../core/context.js';
+import { branchOfKey } from './checkout.js';
 import { verdictOf, type Verdict } from './markers.js';
 import { resolvePrBase } from './pr-base.js';
 

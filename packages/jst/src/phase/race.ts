@@ -1,6 +1,6 @@
 import { textToAdf } from '@jst/adf';
 import { pickTransition, TransitionMissing, type TrackerClient } from '@jst/client';
-import type { Context } from '../context.js';
+import type { Context } from '../core/context.js';
 import { latestVerdictComment, type Verdict } from './markers.js';
 import { readRoleComments, requireRoleAccount } from './roles.js';
 

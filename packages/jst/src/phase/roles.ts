@@ -1,7 +1,7 @@
 import { allComments, type Comment, type TrackerClient } from '@jst/client';
-import { roleSettings, type Role } from '../config/index.js';
-import type { Context } from '../context.js';
-import { refuse } from './locate.js';
+import { requireRoleEmail, roleSettings, type Role } from '../config/index.js';
+import type { Context } from '../core/context.js';
+import { refuse } from '../core/errors.js';
 import type { RoleComments } from './markers.js';
 
 /**
@@ -91,4 +91,9 @@ export function requireRoleAccount(posted: RoleComments, what: string): string {
     `${posted.problem ?? `the ${posted.role}'s account is unknown`}: ${what} counts only from the ${posted.role}'s account (ARCHITECTURE §11)`,
     `Nothing was changed. Set ${setting} in .jst/local.env to the e-mail of the ${posted.role}'s tracker account, then rerun`,
   );
+}
+
+/** EMAIL | @me | executor (the executor's e-mail from local configuration only, spec §1 rule 9). */
+export function resolveWho(ctx: Context, who: string): string {
+  return who === 'executor' ? requireRoleEmail(ctx.config(), 'executor') : who;
 }

@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../core/context.js';
 
 /**
  * A next step or a refusal's hint as the one reading it can act on (ARCHITECTURE §13): a tool's

@@ -1,6 +1,6 @@
-import type { Context } from '../context.js';
-import { EXIT } from '../exit.js';
-import { note, yellow, type Outcome } from '../output.js';
+import type { Context } from '../core/context.js';
+import { EXIT } from '../core/errors.js';
+import { note, yellow, type Outcome } from '../core/output.js';
 
 /** Each step on stderr as it runs (ARCHITECTURE §11), cleaned as all text mode is; warnings are collected for the result too. */
 export function stepper(ctx: Context): { say: (l: string) => void; warn: (l: string) => void; warnings: string[] } {

@@ -1,7 +1,7 @@
 import { pickTransition, TransitionMissing } from '@jst/client';
 import { checkRoleCredentials, ROLES, roleSettings, type Role } from '../config/index.js';
-import type { Context } from '../context.js';
-import { refuse } from './locate.js';
+import type { Context } from '../core/context.js';
+import { refuse } from '../core/errors.js';
 
 /**
  * spec §3 rule 5 (ARCHITECTURE §21): a move jst needs that the tracker does not offer because of a

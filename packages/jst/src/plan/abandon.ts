@@ -1,17 +1,19 @@
 import { existsSync, rmSync } from 'node:fs';
 import { basename, isAbsolute, join, relative } from 'node:path';
 import { TrackerHttpError, type TrackerClient } from '@jst/client';
-import { JstError, requireProjectKey } from '../config/index.js';
-import type { Context } from '../context.js';
-import { EXIT } from '../exit.js';
-import { note, type Outcome } from '../output.js';
+import { JstError, requireProjectKey, type Role } from '../config/index.js';
+import type { Context } from '../core/context.js';
+import { EXIT } from '../core/errors.js';
+import { note, type Outcome } from '../core/output.js';
 import * as git from '../git/index.js';
-import { JOURNAL_FILE, Journal, madeIssue, type JournalData } from './journal.js';
+import { JOURNAL_FILE, Journal, madeIssue, type JournalData } from './plan-journal.js';
 import type { PlanInput } from './plan-types.js';
-import { promptFor, refused } from './prompt.js';
+import { promptFor, refused } from '../core/terminal-prompt.js';
 import { featureBranch, hotfixBranch } from './slug.js';
 
 export interface AbandonOptions {
+  /** The role the plan command declares (the assigner, whose run it was). */
+  role: Role;
   yes?: boolean | undefined;
   tool?: string | undefined;
   /** The run meant (the plan tool's plan object): another recorded run is not touched. */
@@ -82,7 +84,7 @@ export async function abandonOutcome(ctx: Context, o: AbandonOptions): Promise<O
     );
   }
   const repo = config.repoRoot ?? (await git.worktreeInfo(ctx.cwd, { env: ctx.env })).root;
-  const client = ctx.client('assigner');
+  const client = ctx.client(o.role);
   const say = (l: string) => {
     note(ctx.io, l);
   };

@@ -1,4 +1,4 @@
-import { madeIssue, type JournalData } from './journal.js';
+import { madeIssue, type JournalData } from './plan-journal.js';
 import type { PlanInput, WorkItem } from './plan-types.js';
 
 /**

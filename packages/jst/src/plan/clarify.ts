@@ -1,8 +1,8 @@
-import type { Draft, PlanInput, WorkItem } from './input.js';
-import { openQuestions, settle } from './input.js';
+import type { Draft, PlanInput, WorkItem } from './plan-file.js';
+import { openQuestions, settle } from './plan-file.js';
 import { matchPriority, type Priorities } from './priority.js';
 import { summaryProblem } from './precheck.js';
-import { needsAnswer, type Prompt } from './prompt.js';
+import { needsAnswer, type Prompt } from '../core/terminal-prompt.js';
 
 /** Sub-tasks of one plan at most (a longer list is a plan file's job). */
 const MAX_STEPS = 20;

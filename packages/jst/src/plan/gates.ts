@@ -1,8 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
-import type { Context } from '../context.js';
-import type { HealthReport } from '../healthcheck/index.js';
-import type { PlanInput } from './input.js';
-import { refused, type Prompt } from './prompt.js';
+import type { Context } from '../core/context.js';
+import type { TrackerClient } from '@jst/client';
+import type { PlanInput } from './plan-file.js';
+import { refused, type Prompt } from '../core/terminal-prompt.js';
+
+/** The status check's rows phase 1 reads (healthcheck/'s report, injected by the command). */
+export interface HealthRows {
+  rows: readonly { name: string; status: 'PASS' | 'WARN' | 'FAIL'; detail: string }[];
+}
 
 /** The branch context of spec §1 rule 4, read from the healthcheck rows (git is not asked again). */
 export interface BranchContext {
@@ -16,7 +21,7 @@ export interface BranchContext {
   worktreesDir: { status: 'PASS' | 'WARN' | 'FAIL'; detail: string };
 }
 
-export function branchContext(report: HealthReport): BranchContext {
+export function branchContext(report: HealthRows): BranchContext {
   const row = (name: string) => report.rows.find((r) => r.name === name)!;
   const branch = row('branch');
   const prod = row('production_branch');
@@ -106,7 +111,7 @@ export async function otherBranchGate(
 }
 
 /** A FAIL row stops the plan before anything is created (spec §7 toolkit-level stops). */
-export function failOnHealth(report: HealthReport, say: (l: string) => void): void {
+export function failOnHealth(report: HealthRows, say: (l: string) => void): void {
   const fails = report.rows.filter((r) => r.status === 'FAIL');
   if (!fails.length) return;
   for (const r of fails) say(`  ${r.name}  FAIL  ${r.detail.split('\n').join('\n    ')}`);
@@ -127,9 +132,9 @@ export async function worktreesDirGate(bc: BranchContext, prompt: Prompt): Promi
 }
 
 /** The configured status names must exist, literally, in the project's workflow. */
-export async function statusesGate(ctx: Context, project: string): Promise<void> {
+export async function statusesGate(ctx: Context, client: TrackerClient, project: string): Promise<void> {
   const config = ctx.config();
-  const types = await ctx.client('assigner').projectStatuses(project);
+  const types = await client.projectStatuses(project);
   const names = new Set(types.flatMap((t) => t.statuses.map((s) => s.name)));
   const missing = (Object.entries(config.statuses) as [string, string][]).filter(([, name]) => !names.has(name));
   if (missing.length) {

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { textToAdf } from '@jst/adf';
 import { TrackerHttpError, type TrackerClient } from '@jst/client';
-import { TRACKER_SUMMARY_MAX, TRACKER_TEXT_FIELD_MAX } from '../limits.js';
+import { TRACKER_SUMMARY_MAX, TRACKER_TEXT_FIELD_MAX } from '../core/limits.js';
 import { issueDescription } from './description.js';
 import { SUBTASK_TYPE, TASK_TYPE, type PlanInput, type WorkItem } from './plan-types.js';
-import { refused } from './prompt.js';
+import { refused } from '../core/terminal-prompt.js';
 import { assignmentReport } from './report.js';
 import { featureBranch, hotfixBranch } from './slug.js';
 

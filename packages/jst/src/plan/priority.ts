@@ -1,5 +1,5 @@
 import { TrackerHttpError, type TrackerClient } from '@jst/client';
-import { refused } from './prompt.js';
+import { refused } from '../core/terminal-prompt.js';
 
 /** The vendor's default priority scheme: what a tracker that does not serve GET /priority is taken to have. */
 export const VENDOR_DEFAULT_PRIORITIES = ['Highest', 'High', 'Medium', 'Low', 'Lowest'] as const;

@@ -7,8 +7,8 @@ import * as git from '../git/index.js';
 import { issueDescription } from './description.js';
 import type { Effects } from './effects.js';
 import { pathExists } from './effects.js';
-import type { PlanInput, WorkItem } from './input.js';
-import type { Journal } from './journal.js';
+import type { PlanInput, WorkItem } from './plan-file.js';
+import type { Journal } from './plan-journal.js';
 import { SUBTASK_TYPE, TASK_TYPE } from './plan-types.js';
 import { featureBranch, hotfixBranch } from './slug.js';
 

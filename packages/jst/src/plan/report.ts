@@ -1,5 +1,5 @@
 import { REPORT_MARKER } from '@jst/protocol';
-import type { PlanInput } from './input.js';
+import type { PlanInput } from './plan-file.js';
 import type { Leaf } from './provision.js';
 
 export interface ReportContext {

@@ -2,12 +2,13 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Issue } from '@jst/client';
-import type { Context } from '../context.js';
-import { EXIT } from '../exit.js';
+import type { Context } from '../core/context.js';
+import { EXIT } from '../core/errors.js';
 import * as git from '../git/index.js';
-import { firstRef, refuse } from '../phase/locate.js';
+import { firstRef } from '../phase/checkout.js';
+import { refuse } from '../core/errors.js';
 import { markedComments, TASK_MEMORY, type RoleComments } from '../phase/markers.js';
-import { promptFor } from '../plan/prompt.js';
+import { promptFor } from '../core/terminal-prompt.js';
 import { JstError } from '../config/index.js';
 
 /**

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
-import type { Prompt } from '../../src/ask.js';
-import type { CommandSpec, Face, Fields } from '../../src/commands/spec.js';
+import type { Prompt } from '../../src/core/prompt.js';
+import type { CommandSpec, Face, Fields } from '../../src/commands/define.js';
 import type { Role } from '../../src/config/index.js';
-import { createContext, type Context, type Io } from '../../src/context.js';
-import { emit, type Outcome } from '../../src/output.js';
+import { createContext, type Context, type Io } from '../../src/core/context.js';
+import { emit, type Outcome } from '../../src/core/output.js';
 import { FIXTURE_GIT_ENV } from '../../../../test/support/repo.js';
 
 /** What one in-process run printed and returned. */
@@ -59,7 +59,6 @@ export async function runSpec<F extends Fields>(
   const f: Face = { role: face.role ?? (spec.role === 'chosen' || spec.role === 'none' ? 'assigner' : spec.role), json: face.json ?? true, tool: face.tool };
   try {
     const r = await spec.run(ctx, input as never, f);
-    if (typeof r === 'number') return { code: r, out: out(), err: err(), outcome: null };
     const code = emit(ctx.io, r, f.json);
     return { code, out: out(), err: err(), outcome: r };
   } finally {

@@ -5,17 +5,17 @@ import { codehostOf, type EmbeddedCodehost } from '../../../../test/support/embe
 import { git, makeRepo, writeJstFiles, type TestRepo } from '../../../../test/support/repo.js';
 import { testSeed, withCodehost } from '../../../../test/support/seed.js';
 import { startTestTracker, type TestTracker } from '../../../../test/support/tracker.js';
-import { planCommand, planDryRunCommand } from '../../src/commands/plan/plan.js';
-import { reviewCommand } from '../../src/commands/review/brief.js';
-import { doneCommand } from '../../src/commands/review/done.js';
-import { parentPrCommand } from '../../src/commands/review/parent-pr.js';
-import { reviewVerdictCommand } from '../../src/commands/review/verdict.js';
-import type { CommandSpec } from '../../src/commands/spec.js';
-import { noteCommand } from '../../src/commands/work/note.js';
-import { prBaseCommand } from '../../src/commands/work/pr-base.js';
-import { prCommand } from '../../src/commands/work/pr.js';
-import { startCommand } from '../../src/commands/work/start.js';
-import type { Outcome } from '../../src/output.js';
+import { planCommand, planDryRunCommand } from '../../src/commands/plan/plan/spec.js';
+import { reviewCommand } from '../../src/commands/review/brief/spec.js';
+import { doneCommand } from '../../src/commands/review/done/spec.js';
+import { parentPrCommand } from '../../src/commands/review/parent-pr/spec.js';
+import { reviewVerdictCommand } from '../../src/commands/review/verdict/spec.js';
+import type { CommandSpec } from '../../src/commands/define.js';
+import { noteCommand } from '../../src/commands/work/note/spec.js';
+import { prBaseCommand } from '../../src/commands/work/pr-base/spec.js';
+import { prCommand } from '../../src/commands/work/pr/spec.js';
+import { startCommand } from '../../src/commands/work/start/spec.js';
+import type { Outcome } from '../../src/core/output.js';
 import { answering, fakeContext, runSpec } from './fake-context.js';
 
 const REPO = 'acme/widgets';
@@ -85,7 +85,7 @@ describe('command specs in-process: plan, start, note, pr-base, pr, review, verd
     const { ctx } = fakeContext(repo.repo, { prompt: answering(true) });
     const moved = await (doneCommand as unknown as CommandSpec).run(ctx, { keys: [A] }, { role: 'reviewer', json: true });
     ctx.close();
-    expect((moved as Outcome).json).toMatchObject({ moved: [A] });
+    expect(moved.json).toMatchObject({ moved: [A] });
     const pull = (await ch.pulls(REPO)).find((p) => p.head.includes(A))!;
     expect((await ch.octokit().pulls.merge({ owner: 'acme', repo: 'widgets', pull_number: pull.number })).data.merged).toBe(true);
     expect(json((await runSpec(parentPrCommand, repo.repo, { key: P })).outcome)).toMatchObject({ parentPr: { allMerged: true, opened: true } });

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
 import { Option } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { CLI_SPECS } from '../../src/commands/index.js';
-import { helpOf } from '../../src/commands/spec.js';
-import { TOOL_SPECS } from '../../src/commands/tools.js';
+import { CLI_SPECS } from '../../src/commands/cli-specs.js';
+import { helpOf } from '../../src/commands/define.js';
+import { TOOL_SPECS } from '../../src/commands/tool-specs.js';
 import { buildProgram } from '../../src/program.js';
 import { allTools, toolsOf } from '../../src/mcp/tools.js';
 
@@ -53,9 +53,9 @@ describe('command specs: one declaration per command', () => {
 
   it('ARCHITECTURE §13: each role lists exactly its tools; --read-only only those whose readOnlyHint is true', () => {
     const names = (role: 'assigner' | 'executor' | 'reviewer', o = {}) => toolsOf(role, o).map((t) => t.name);
-    expect(names('assigner')).toEqual(['healthcheck', 'issue_view', 'search', 'plan', 'plan_dry_run']);
-    expect(names('executor')).toEqual(['healthcheck', 'issue_view', 'search', 'start', 'note', 'pr_base', 'pr']);
-    expect(names('reviewer')).toEqual(['healthcheck', 'issue_view', 'search', 'review_brief', 'review_verdict', 'parent_pr', 'done']);
+    expect(names('assigner')).toEqual(['healthcheck', 'issue_view', 'search', 'comment_list', 'plan', 'plan_dry_run']);
+    expect(names('executor')).toEqual(['healthcheck', 'issue_view', 'search', 'comment_list', 'start', 'note', 'pr_base', 'pr']);
+    expect(names('reviewer')).toEqual(['healthcheck', 'issue_view', 'search', 'comment_list', 'review_brief', 'review_verdict', 'parent_pr', 'done']);
     for (const role of ['assigner', 'executor', 'reviewer'] as const)
       for (const t of toolsOf(role, { readOnly: true })) expect(t.annotations.readOnlyHint).toBe(true);
     expect(names('reviewer', { tools: 'done,search' })).toEqual(['search', 'done']);
@@ -68,6 +68,7 @@ describe('command specs: one declaration per command', () => {
       healthcheck: ['cwd'],
       issue_view: ['cwd', 'fields', 'key', 'raw'],
       search: ['all', 'cwd', 'fields', 'jql', 'max', 'pageToken'],
+      comment_list: ['cwd', 'key', 'marker'],
       plan: ['abandon', 'again', 'cwd', 'fromBranch', 'plan'],
       plan_dry_run: ['cwd', 'fromBranch', 'plan'],
       start: ['cwd', 'notes', 'onParent'],

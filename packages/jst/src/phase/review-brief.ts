@@ -1,0 +1,161 @@
+import { codehostRoleOf, type Role } from '../config/index.js';
+import { transitionTo, type Issue, type IssueLink, type TrackerClient } from '@jst/client';
+import { commentPlain, firstLine, markedBody, RUN_REPORT } from './markers.js';
+import { readRoleComments } from './roles.js';
+import type { Context } from '../core/context.js';
+import type { Outcome } from '../core/output.js';
+import { refuse } from '../core/errors.js';
+import { myVerdict, pullOfIssue, type PrEntry, type PullLookup } from './pulls.js';
+import { finish, stepper } from './steps.js';
+import { nextStep } from './spell.js';
+import { ISSUE_FIELDS, reviewKey } from './review-issue.js';
+
+export interface ReviewBriefOptions {
+  key?: string | undefined;
+  openParentPr?: boolean | undefined;
+  json?: boolean | undefined;
+}
+
+/**
+ * `jst review [KEY] [--open-parent-pr]` (ARCHITECTURE §11): the review brief. The track, the PR set
+ * (each in-review sub-task's pull request into the parent branch, or the one top-level pull
+ * request; once every sub-task pull request is merged, the parent's), each with its state and this
+ * code-host identity's verdict. The diff is left to git or the code host.
+ */
+export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBriefOptions): Promise<Outcome> {
+  const { say, warn, warnings } = stepper(ctx);
+  const { key, cwd } = await reviewKey(ctx, o.key, 'jst review');
+  const config = ctx.config();
+  const codehost = await ctx.codehost(codehostRoleOf(role));
+  const client = ctx.client(role);
+  say(`→ read ${key}`);
+  const issue = await client.getIssue(key, ISSUE_FIELDS);
+  const l: PullLookup = { ctx, cwd, env: ctx.env, config, client, codehost, say };
+  const subtasks = issue.fields.subtasks ?? [];
+  const track = subtasks.length || issue.fields.parent ? 'multistep' : 'single-step';
+  let set: PrEntry[];
+  let parentPr: { allMerged: boolean; opened: boolean } | null = null;
+  // The status printed is the one the issue has when the command ends, not the one read first.
+  let status = issue.fields.status?.name ?? '';
+
+  if (subtasks.length) {
+    const subs: PrEntry[] = [];
+    for (const t of subtasks) {
+      const found = await pullOfIssue(l, subtaskAsIssue(t, issue)).catch((e: unknown) => {
+        warn(`${t.key}: ${(e as Error).message}`);
+        return null;
+      });
+      subs.push(found?.entry ?? { key: t.key, branch: '', base: '', number: null, url: null, state: 'none', verdict: null });
+    }
+    const allMerged = subs.length > 0 && subs.every((e) => e.state === 'merged');
+    if (o.openParentPr && !allMerged) {
+      throw refuse(
+        'REVIEW_NOT_MERGED',
+        `the parent's pull request waits for every sub-task pull request to be merged, and these are not: ${subs
+          .filter((e) => e.state !== 'merged')
+          .map((e) => `${e.key} (${e.state === 'none' ? 'no pull request' : e.state})`)
+          .join(', ')}`,
+        'Nothing was opened. Merge them on the code host first, then rerun',
+      );
+    }
+    if (allMerged) {
+      const own = await pullOfIssue(l, issue);
+      let opened = false;
+      if (own.entry.state !== 'open' && own.entry.state !== 'merged' && o.openParentPr) {
+        say(`→ open the parent's pull request from ${own.entry.branch} into ${own.entry.base}`);
+        const p = await codehost.createPull({
+          title: `${key}: ${issue.fields.summary ?? ''}`.trim(),
+          head: own.entry.branch,
+          base: own.entry.base,
+          body: `${key}: ${issue.fields.summary ?? ''}\n\nEvery sub-task pull request (${subs.map((e) => e.key).join(', ')}) is merged into ${own.entry.branch}.\nOpened by jst review --open-parent-pr.`,
+          draft: false,
+        });
+        own.entry = { ...own.entry, number: p.number, url: p.html_url, state: 'open' };
+        opened = true;
+      }
+      if (o.openParentPr && own.entry.state === 'open') status = await parentInReview(ctx, client, issue, own.entry, say);
+      set = [own.entry];
+      parentPr = { allMerged, opened };
+    } else {
+      const inReview = new Set(subtasks.filter((t) => t.fields?.status?.name === config.statuses.inReview).map((t) => t.key));
+      set = subs.filter((e) => inReview.has(e.key));
+      parentPr = { allMerged, opened: false };
+    }
+  } else {
+    if (o.openParentPr)
+      throw refuse(
+        'REVIEW_NOT_PARENT',
+        `${key} has no sub-tasks, so there is no parent's pull request to open`,
+        `Run jst review ${key} for its own pull request`,
+      );
+    set = [(await pullOfIssue(l, issue)).entry];
+  }
+
+  const withPr = set.filter((e) => e.number !== null);
+  if (withPr.length) {
+    say('→ this code-host identity (GET /user)');
+    const me = await codehost.user();
+    for (const e of withPr) e.verdict = await myVerdict(codehost, e.number!, me.login);
+  }
+  const next = nextFor(ctx, key, set, parentPr);
+  return finish(
+    { key, summary: issue.fields.summary ?? '', status, track, prs: set, parentPr, warnings, next },
+    [
+      `${key}  ${issue.fields.summary ?? ''}  [${status}]`,
+      `Track: ${track}`,
+      set.length ? 'Pull requests:' : 'Pull requests: none to review yet',
+      ...set.map(
+        (e) =>
+          `  ${e.key}  ${e.branch} → ${e.base}  ${e.url ?? '(no pull request)'}  ${e.state}  ${e.verdict ? `your verdict: ${e.verdict.line}` : 'no verdict from you yet'}`,
+      ),
+      'The diff: git diff <base>...<branch>, or the pull request on the code host.',
+    ],
+    next,
+  );
+}
+
+/**
+ * The parent's pull request is its `jst pr`: the parent moves to STATUS_IN_REVIEW and gets a
+ * `Run report` naming the URL (each only once), so its verdict and `jst done` follow the same rules.
+ */
+async function parentInReview(ctx: Context, client: TrackerClient, issue: Issue, e: PrEntry, say: (l: string) => void): Promise<string> {
+  const s = ctx.config().statuses;
+  const status = issue.fields.status?.name ?? '';
+  if (status !== s.inReview) {
+    say(`→ move ${issue.key} from "${status}" to "${s.inReview}"`);
+    await transitionTo(client, issue.key, s.inReview);
+  }
+  say(`→ comments of ${issue.key} (${RUN_REPORT}, this account's)`);
+  // Whether this command posted it already (a rerun): the reviewer's own comments. A Run report
+  // counts as a marker only from the executor (ARCHITECTURE §11); this one is the reviewer's record.
+  const own = await readRoleComments(ctx, 'reviewer', client, issue.key);
+  if (
+    own.comments.some((c) => {
+      const text = commentPlain(c);
+      return firstLine(text) === RUN_REPORT && text.includes(e.url ?? '\u0000');
+    })
+  )
+    return s.inReview;
+  say(`→ comment on ${issue.key}: ${RUN_REPORT}`);
+  await client.addComment(
+    issue.key,
+    markedBody(RUN_REPORT, [
+      `Pull request: ${e.url}`,
+      `Branch: ${e.branch} → ${e.base}`,
+      `Every sub-task pull request of ${issue.key} is merged into ${e.branch}.`,
+    ]).adf,
+  );
+  return s.inReview;
+}
+
+function nextFor(ctx: Context, key: string, set: PrEntry[], parentPr: { allMerged: boolean; opened: boolean } | null): string[] {
+  if (parentPr?.allMerged && set[0]?.state === 'none') return [`Every sub-task pull request is merged: ${nextStep.openParentPr(ctx, key)}`];
+  const open = set.filter((e) => e.state === 'open');
+  if (!open.length) return [];
+  return open.flatMap((e) => [`${nextStep.verdict(ctx, e.key, 'approve')}   or   ${nextStep.verdict(ctx, e.key, 'request-changes')}`]);
+}
+
+/** A sub-task as the parent lists it, with the parent link the PR-base resolver reads. */
+function subtaskAsIssue(t: IssueLink, parent: Issue): Issue {
+  return { id: t.id, key: t.key, fields: { ...(t.fields ?? {}), parent: { id: parent.id, key: parent.key } } };
+}

@@ -17,7 +17,11 @@ export interface PullRequest {
   title: string;
   head: { ref: string };
   base: { ref: string };
+  /** The author's login, when the answer names one (GitHub's pull requests do). */
+  user?: { login: string };
 }
+
+export type ReviewEvent = 'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT';
 
 export interface Review {
   id: number;
@@ -142,10 +146,13 @@ export class CodehostClient {
     return listOf(label, await this.call('GET', `${this.base}/pulls/${n}/reviews`)).map((r) => reviewOf(label, r));
   }
 
-  /** Always `event: "COMMENT"`: the same account may own both sides (ARCHITECTURE §11). */
-  async createReview(n: number, body: string): Promise<Review> {
+  /**
+   * A review: `APPROVE` / `REQUEST_CHANGES` when the reviewer is not the author, else `COMMENT`
+   * (GitHub refuses one's own approval; ARCHITECTURE §11, §21). The body carries the marker either way.
+   */
+  async createReview(n: number, body: string, event: ReviewEvent = 'COMMENT'): Promise<Review> {
     const label = `POST ${this.base}/pulls/${n}/reviews`;
-    return reviewOf(label, await this.call('POST', `${this.base}/pulls/${n}/reviews`, { event: 'COMMENT', body }));
+    return reviewOf(label, await this.call('POST', `${this.base}/pulls/${n}/reviews`, { event, body }));
   }
 
   async commentOnIssue(n: number, body: string): Promise<{ id: number; html_url?: string }> {
@@ -180,6 +187,11 @@ export function printable(s: string): string {
 }
 
 /** A number as GitHub gives ids and pull request numbers: a positive integer. */
+/** A user object's login, printable, or null. */
+const loginOf = (v: unknown): string | null => {
+  const login = typeof v === 'object' && v !== null ? (v as Json).login : undefined;
+  return typeof login === 'string' && login !== '' ? printable(login) : null;
+};
 const positive = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
 
 /** The states of a pull request review in GitHub's REST description. */
@@ -231,6 +243,7 @@ function pullOf(label: string, v: unknown): PullRequest {
     title: typeof p.title === 'string' ? printable(p.title) : '',
     head,
     base,
+    ...(loginOf(p.user) === null ? {} : { user: { login: loginOf(p.user)! } }),
   };
 }
 

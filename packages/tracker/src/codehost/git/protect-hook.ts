@@ -7,7 +7,8 @@ import { join } from 'node:path';
  * pusher's rules in JST_PROTECTED (one line per protected branch: ref, force pushes allowed,
  * deletions allowed, why a direct update is refused — empty when it is not), and it refuses in
  * GitHub's words (GH006). git prints its lines as `remote: …` and rejects every ref of the push
- * (receive-pack's pre-receive is all or nothing). Merges made by the code host itself are atomic
+ * (receive-pack's pre-receive is all or nothing). Creating a branch a rule names is allowed, as on
+ * GitHub without "Restrict pushes that create matching branches". Merges made by the code host itself are atomic
  * ref updates, not pushes, and never meet it.
  */
 
@@ -41,14 +42,15 @@ while read -r old new ref; do
       continue
       ;;
   esac
+  # Creating a branch a rule names is allowed, as on GitHub (unless it restricts creations).
   case "$old" in
-    *[!0]*)
-      if [ "$force" != 1 ] && ! git merge-base --is-ancestor "$old" "$new" 2>/dev/null; then
-        refuse "$ref" "Cannot force-push to this branch"
-        continue
-      fi
-      ;;
+    *[!0]*) ;;
+    *) continue ;;
   esac
+  if [ "$force" != 1 ] && ! git merge-base --is-ancestor "$old" "$new" 2>/dev/null; then
+    refuse "$ref" "Cannot force-push to this branch"
+    continue
+  fi
   [ -z "$why" ] || refuse "$ref" "$why"
 done
 exit $status

@@ -215,6 +215,18 @@ describe.each(await storeKinds())('ARCHITECTURE §21: branch protection on the c
       expect(git(ch.bare, 'rev-parse', p.base)).toBe(merged.data.sha);
     });
 
+    it("the review page says merging is blocked, in GitHub's words, and offers no Merge button", async () => {
+      const p = await protectedPull();
+      const page = await fetch(`${ch.url}/${OWNER}/${REPO}/pull/${p.number}`, {
+        headers: { authorization: `Basic ${Buffer.from(`x:${CH_TOKENS.ada}`).toString('base64')}` },
+      });
+      expect(page.status).toBe(200);
+      const text = await page.text();
+      expect(text).toContain('Merging is blocked');
+      expect(text).toContain('At least 1 approving review is required by reviewers with write access.');
+      expect(text).not.toContain('merge-button');
+    });
+
     it('a request-changes after an approval by the same reviewer blocks again; a COMMENT does not change it', async () => {
       const p = await protectedPull();
       await ch.as('rey').rest.pulls.createReview({ ...o, pull_number: p.number, event: 'APPROVE', body: 'ok' });

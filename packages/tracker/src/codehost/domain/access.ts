@@ -1,8 +1,9 @@
 import { sameHash } from '../../kit/tokens.js';
 import { notFound, noPush } from './errors.js';
 import type { CodeHost } from './host.js';
-import type { ChRepo, ChUser, Permission } from './model.js';
+import type { ChUser } from './model.js';
 import { refRulesFor, type RefRule } from './protection.js';
+import { permissionOn } from './permission.js';
 import { storeOf } from './store-access.js';
 import type { RepoAccess } from './views.js';
 
@@ -18,13 +19,7 @@ export async function userOfToken(host: CodeHost, token: string): Promise<ChUser
   return user;
 }
 
-/** The caller's permission on a repository, or undefined when it may not even read it. */
-export async function permissionOn(host: CodeHost, user: ChUser | null, repo: ChRepo): Promise<Permission | undefined> {
-  if (!user) return undefined;
-  // The owner of a repository administers it, as on GitHub.
-  if (user.login.toLowerCase() === repo.owner.toLowerCase()) return 'admin';
-  return storeOf(host).repos.permissionOf(repo.id, user.id);
-}
+export { permissionOn };
 
 /**
  * The repository for a caller who needs `need` on it: not found when it does not exist or the

@@ -1,7 +1,7 @@
 import { CodehostError, notFound } from './errors.js';
 import { gitOf, type CodeHost } from './host.js';
 import type { ChRepo, ChUser } from './model.js';
-import { permissionOn } from './access.js';
+import { permissionOn } from './permission.js';
 import type { ChTx } from '../store/schema.js';
 import type { CodehostStore } from '../store/store.js';
 import { storeOf } from './store-access.js';

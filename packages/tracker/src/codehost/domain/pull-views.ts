@@ -53,10 +53,12 @@ export async function detailOf(host: CodeHost, view: PullView): Promise<PullDeta
   });
   let mergeable: boolean | null = null;
   let mergeableState: PullDetail['mergeableState'] = 'unknown';
+  let blocked: string | null = null;
   if (pull.state === 'open') {
     mergeable = (await git.mergeability(repo.owner, repo.name, view.baseSha, view.headSha)).mergeable;
     // ARCHITECTURE §21: a protected base still missing its approvals is GitHub's "blocked".
-    mergeableState = !mergeable ? 'dirty' : pull.draft ? 'draft' : (await mergeBlock(host, view)) !== null ? 'blocked' : 'clean';
+    blocked = mergeable && !pull.draft ? await mergeBlock(host, view) : null;
+    mergeableState = !mergeable ? 'dirty' : pull.draft ? 'draft' : blocked !== null ? 'blocked' : 'clean';
   }
   return {
     ...view,
@@ -66,6 +68,7 @@ export async function detailOf(host: CodeHost, view: PullView): Promise<PullDeta
     changedFiles: cmp.changedFiles,
     mergeable,
     mergeableState,
+    blocked,
     comments: await storeOf(host).comments.count(repo.id, pull.number),
   };
 }

@@ -30,6 +30,8 @@ export interface PullDetail extends PullView {
   changedFiles: number;
   mergeable: boolean | null;
   mergeableState: 'clean' | 'dirty' | 'draft' | 'blocked' | 'unknown';
+  /** Why a protected base refuses the merge yet (GitHub's sentence), or null. */
+  blocked: string | null;
   comments: number;
 }
 

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -62,7 +62,6 @@ let hooksDir: string | null = null;
 export function protectHooksPath(): string {
   if (hooksDir === null) {
     const dir = mkdtempSync(join(tmpdir(), 'jst-tracker-hooks-'));
-    mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'pre-receive'), HOOK);
     chmodSync(join(dir, 'pre-receive'), 0o755);
     hooksDir = dir;

@@ -103,6 +103,18 @@ module.exports = {
       { path: '^packages/jst/src/config/' },
       { path: '(^|/)packages/client/|(^|/)node_modules/@jst/client/|^@jst/client$' },
     ),
+    // jst: core/ is the floor (the context, errors, output, prompts, text, the settings' words); what the
+    // context needs of config/ and codehost/ is injected by the composition (src/compose.ts).
+    forbid(
+      'jst-core-is-the-floor',
+      'core/ imports nothing else of jst: only its own files, the workspaces @jst/client, @jst/adf, @jst/url, @jst/protocol and node built-ins (the configuration, tracker clients and code host reach the context from src/compose.ts).',
+      { path: '^packages/jst/src/core/' },
+      {
+        pathNot:
+          '^packages/jst/src/core/|(^|/)packages/(client|adf|url|protocol)/|(^|/)node_modules/@jst/(client|adf|url|protocol)/|^@jst/(client|adf|url|protocol)$',
+        dependencyTypesNot: ['core'],
+      },
+    ),
     // jst: a folder per command (commands/<noun>/<verb>/); what two commands share lives below them.
     forbid(
       'jst-command-folders-apart',
@@ -122,9 +134,9 @@ module.exports = {
     ),
     forbid(
       'jst-specs-not-faces',
-      'A command spec knows nothing of its faces: commander and the MCP SDK are loaded by program.ts and mcp/ alone (jst mcp loads mcp/serve.ts on demand).',
+      "A command spec knows nothing of its faces: commander and the MCP SDK are loaded by program.ts and mcp/ alone (jst mcp's own spec is the face's, mcp/command.ts).",
       { path: '^packages/jst/src/commands/' },
-      { path: '^packages/jst/src/program\\.ts$|(^|/)node_modules/(commander|@modelcontextprotocol)/|^packages/jst/src/mcp/(?!serve\\.ts$)' },
+      { path: '^packages/jst/src/(program|cli-specs|compose)\\.ts$|(^|/)node_modules/(commander|@modelcontextprotocol)/|^packages/jst/src/mcp/' },
     ),
     forbid(
       'tracker-not-client',

@@ -42,8 +42,13 @@ const cached = (file) => `require('../bin/cached-require.cjs').cachedRequire(req
 /** The entry's `import('./program.js')` becomes a load of the second bundle through the cached loader. */
 const programAsSibling = sibling('program-as-sibling', /^\.\/program\.js$/, () => true, `module.exports = ${cached('program.cjs')};`);
 
-/** The `jst mcp` spec's `import('../../mcp/serve.js')`: the MCP SDK is loaded by `jst mcp` alone. */
-const mcpAsSibling = sibling('mcp-as-sibling', /(^|\/)mcp\/serve\.js$/, () => true, `module.exports = ${cached('mcp.cjs')};`);
+/** The `jst mcp` spec's `import('./serve.js')` (mcp/command.ts): the MCP SDK is loaded by `jst mcp` alone. */
+const mcpAsSibling = sibling(
+  'mcp-as-sibling',
+  /^\.\/serve\.js$/,
+  (a) => /[\\/]mcp[\\/]command\.js$/.test(a.importer),
+  `module.exports = ${cached('mcp.cjs')};`,
+);
 
 /**
  * dist/markdown.cjs: the Markdown parser (micromark), loaded only when a command converts Markdown.

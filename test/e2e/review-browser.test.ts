@@ -143,13 +143,13 @@ describe.skipIf(!run)('ARCHITECTURE §14 pages in Chromium: the review page and 
     expect(check.status).toBe(404);
   });
 
-  it("the board's /browse/<KEY> lists the pull request, escaped, linked to its review page", async () => {
+  it("the board's /browse/<KEY> lists the pull request linked to its review page, without its title or branch", async () => {
     const { email, token } = credentialOf('executor');
     const { page, dialogs } = await as(email, token);
     await page.goto(`${ch.url}/browse/${issueKey}`);
     const item = page.locator('.development .pull-link').first();
-    expect(await item.locator('.pull-title').textContent()).toBe(X.title);
-    expect(await item.locator('code.branch').first().textContent()).toBe(branch);
+    expect(await item.locator('.pull-title').count()).toBe(0);
+    expect(await item.textContent()).not.toContain(branch);
     expect(await item.locator('a').getAttribute('href')).toBe(`/${OWNER}/${REPO}/pull/${hostile}`);
     expect(await page.locator('img, svg').count()).toBe(0);
     expect(await pwned(page)).toBeUndefined();

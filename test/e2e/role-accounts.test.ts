@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContext, type Context, type Io } from '../../packages/jst/src/core/context.js';
+import { createContext } from '../../packages/jst/src/compose.js';
+import type { Context, Io } from '../../packages/jst/src/core/context.js';
 import { roleAccount, roleComments } from '../../packages/jst/src/phase/roles.js';
 import { jstFolder } from '../support/jst-cli.js';
 import { EMAILS, testSeed } from '../support/seed.js';

@@ -53,15 +53,14 @@ describe('validateAdf limits', () => {
     });
   });
 
-  it('accepts 1,000,000 sibling paragraphs within a second', () => {
+  // How long it takes is measured by bench/adf-validate.mjs, never asserted here (a loaded machine is slower).
+  it('accepts 1,000,000 sibling paragraphs', () => {
     const content = Array.from({ length: 1_000_000 }, (_, i) => ({
       type: 'paragraph',
       content: [{ type: 'text', text: `line ${i}` }],
     }));
     const d = { type: 'doc', version: 1, content };
-    const start = performance.now();
     const result = validateAdf(d);
-    expect(performance.now() - start).toBeLessThan(1000);
     expect(result.ok).toBe(true);
   });
 

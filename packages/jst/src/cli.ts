@@ -30,7 +30,7 @@ async function run(argv: string[]): Promise<number> {
   const fast = fastPath(argv);
   if (!fast) return (await import('./program.js')).main(argv);
   const [{ createContext }, { exitCodeFor, messageFor }, { emit, errorLine }] = await Promise.all([
-    import('./core/context.js'),
+    import('./compose.js'),
     import('./core/errors.js'),
     import('./core/output.js'),
   ]);

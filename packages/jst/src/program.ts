@@ -1,15 +1,16 @@
 import { Command, CommanderError, Option } from 'commander';
-import { CLI_SPECS, GROUPS } from './commands/cli-specs.js';
+import { CLI_SPECS, GROUPS } from './cli-specs.js';
 import { helpOf, type CommandSpec, type Face } from './commands/define.js';
 import { TOOL_SPECS } from './commands/tool-specs.js';
 import { ROLES, type Role } from './config/index.js';
-import { createContext, type Context } from './core/context.js';
+import { createContext } from './compose.js';
+import type { Context } from './core/context.js';
 import { emit, errorLine } from './core/output.js';
 import { EXIT, exitCodeFor, jsonError, messageFor } from './core/errors.js';
 import { VERSION } from './version.js';
 
 /**
- * The CLI face: one commander command per spec (commands/cli-specs.ts), made by one loop. Flag parsing
+ * The CLI face: one commander command per spec (cli-specs.ts), made by one loop. Flag parsing
  * only; each action builds the context and runs the spec's function of its inputs (docs/style.md), so
  * tests can run the same functions in-process.
  */

@@ -4,6 +4,8 @@ import { closestOption } from './cli-suggest.js';
 import { DEFAULT_BODY_LIMIT } from './domain/limits.js';
 import { loadSeedFile, SeedError, type Seed } from './domain/seed.js';
 import { DEFAULT_PUSH_LIMIT_MB } from './codehost/domain/limits.js';
+import { DEFAULT_GIT_PROCESSES } from './codehost/git/slots.js';
+import { DEFAULT_BODY_IDLE_MS } from './kit/body-idle.js';
 import { ReposRequiredError, startServer } from './server.js';
 import { capYoungGeneration } from './young-generation.js';
 
@@ -15,7 +17,8 @@ and a code host in GitHub's REST shape with git over HTTP, on the same port
 
 Usage:
   jst-tracker serve [--host 127.0.0.1] [--port 8080] [--data DIR] [--database-url URL] [--seed FILE]
-                    [--repos DIR] [--push-limit MB]
+                    [--repos DIR] [--push-limit MB] [--git-processes N] [--git-processes-per-user N]
+                    [--body-idle-timeout SECONDS]
   jst-tracker --help | --version
 
 Options (serve):
@@ -29,6 +32,13 @@ Options (serve):
                        (default <data>/repos; with --database-url there is no default: give
                        every process the same DIR, or the code host is off)
   --push-limit MB      largest git push the code host accepts (default ${DEFAULT_PUSH_LIMIT_MB})
+  --git-processes N    git processes the code host runs at once, git over HTTP and the pages'
+                       and REST's git work together (default ${DEFAULT_GIT_PROCESSES}; more wait: 503)
+  --git-processes-per-user N
+                       of those, the most one user holds at once (default a quarter of
+                       --git-processes; more: 429)
+  --body-idle-timeout SECONDS
+                       a request body that sends nothing this long is cut with 408 (default ${DEFAULT_BODY_IDLE_MS / 1000})
   --log-level LEVEL    fatal|error|warn|info|debug|trace|silent (default warn; logs go to stderr)
   --trust-proxy        trust X-Forwarded-* headers from a load balancer
   --read-cache MB      memory for repeated GET /issue replies, SQLite only (default 8; 0 = off;
@@ -68,6 +78,9 @@ const OPTIONS = {
   'body-limit': { type: 'string' },
   repos: { type: 'string' },
   'push-limit': { type: 'string' },
+  'git-processes': { type: 'string' },
+  'git-processes-per-user': { type: 'string' },
+  'body-idle-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -105,6 +118,15 @@ function megabytes(value: string | undefined, option: string, min: number, max: 
   return n;
 }
 
+/** A whole number from `min` to `max`, or undefined when the option is absent. */
+function wholeNumber(value: string | undefined, option: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < min || n > max)
+    throw new UsageError(`${option} must be a whole number from ${min} to ${max} (got ${describeValue(value)}).`);
+  return n;
+}
+
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv);
   if (values.version) {
@@ -127,6 +149,11 @@ async function main(argv: string[]): Promise<number> {
   const readCache = megabytes(values['read-cache'], '--read-cache', 0, 4096);
   const bodyLimit = megabytes(values['body-limit'], '--body-limit', 0.001, 1024) ?? DEFAULT_BODY_LIMIT / 1024 / 1024;
   const pushLimit = megabytes(values['push-limit'], '--push-limit', 0.001, 1024 * 1024);
+  const gitProcesses = wholeNumber(values['git-processes'], '--git-processes', 1, 4096);
+  const gitProcessesPerUser = wholeNumber(values['git-processes-per-user'], '--git-processes-per-user', 1, 4096);
+  if (gitProcessesPerUser !== undefined && gitProcessesPerUser > (gitProcesses ?? DEFAULT_GIT_PROCESSES))
+    throw new UsageError(`--git-processes-per-user (${gitProcessesPerUser}) must not be more than --git-processes (${gitProcesses ?? DEFAULT_GIT_PROCESSES}).`);
+  const bodyIdle = wholeNumber(values['body-idle-timeout'], '--body-idle-timeout', 1, 3600);
   if (values.repos !== undefined && values.repos.trim() === '') throw new UsageError("--repos needs a folder (the code host's bare repositories).");
   let seed: Seed | undefined;
   if (values.seed) seed = loadSeedFile(values.seed);
@@ -144,6 +171,9 @@ async function main(argv: string[]): Promise<number> {
     ...(values.seed ? { seedFile: values.seed } : {}),
     ...(values.repos !== undefined ? { repos: values.repos } : {}),
     ...(pushLimit === undefined ? {} : { pushLimit: Math.round(pushLimit * 1024 * 1024) }),
+    ...(gitProcesses === undefined ? {} : { gitProcesses }),
+    ...(gitProcessesPerUser === undefined ? {} : { gitProcessesPerUser }),
+    ...(bodyIdle === undefined ? {} : { bodyIdleMs: bodyIdle * 1000 }),
     logLevel,
     trustProxy: values['trust-proxy'] ?? false,
     ...(readCache === undefined ? {} : { readCacheBytes: Math.round(readCache * 1024 * 1024) }),

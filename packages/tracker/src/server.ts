@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { gitAccess } from './codehost/domain/access.js';
@@ -10,6 +11,8 @@ import { parseCodehostSeed, type CodehostSeed } from './codehost/domain/seed.js'
 import { MergeConflictError, RefMovedError } from './codehost/git/errors.js';
 import { createGitHttpHandler, parseGitPath } from './codehost/git/http-backend.js';
 import { BareRepos } from './codehost/git/repos.js';
+import { GitSlots } from './codehost/git/slots.js';
+import { REST_DOCS } from './codehost/http/errors.js';
 import { reviewPageRoutes } from './codehost/http/pages/routes.js';
 import { mountGitFront } from './codehost/http/git-front.js';
 import { DEFAULT_PUSH_LIMIT_MB } from './codehost/domain/limits.js';
@@ -19,6 +22,7 @@ import { applySeed } from './domain/apply-seed.js';
 import type { Seed } from './domain/seed.js';
 import { Tracker } from './domain/tracker.js';
 import { buildApp } from './http/app.js';
+import { bodyIdleMessage, DEFAULT_BODY_IDLE_MS, watchBodyIdle } from './kit/body-idle.js';
 import { openDb } from './store/open-db.js';
 import { Store } from './store/store.js';
 
@@ -45,6 +49,14 @@ export interface ServerOptions {
   repos?: string;
   /** Largest push in bytes (default 100 MiB; `serve --push-limit MB`). */
   pushLimit?: number;
+  /** Git processes at once, all users (default 32; `serve --git-processes`). */
+  gitProcesses?: number;
+  /** Git processes at once for one user (default a quarter of the total; `serve --git-processes-per-user`). */
+  gitProcessesPerUser?: number;
+  /** How long the REST interface's and the pages' git work waits for a git slot before 503/429 (default 10 s; tests). */
+  gitSlotWaitMs?: number;
+  /** A request body that sends nothing this long is cut, 408 (default 30 s; `serve --body-idle-timeout`). */
+  bodyIdleMs?: number;
   /** The seed's file name, for the errors of its code-host section. */
   seedFile?: string;
 }
@@ -78,6 +90,17 @@ export interface RunningServer {
   codehost: RunningCodehost;
   /** Stops accepting, finishes in-flight requests, closes the store. */
   close(): Promise<void>;
+}
+
+/** The 408 of an idle body in the shape of what was asked: git's plain text, GitHub's JSON, the tracker's ErrorCollection. */
+function idleAnswer(req: IncomingMessage, idleMs: number): { type: string; body: string } {
+  const message = bodyIdleMessage(idleMs);
+  const url = req.url ?? '/';
+  const path = url.split('?')[0]!;
+  if (parseGitPath(path) !== null) return { type: 'text/plain; charset=utf-8', body: `${message}\n` };
+  if (path === '/api/v3' || path.startsWith('/api/v3/'))
+    return { type: 'application/json; charset=utf-8', body: JSON.stringify({ message, documentation_url: REST_DOCS }) };
+  return { type: 'application/json;charset=UTF-8', body: JSON.stringify({ errorMessages: [message], errors: {} }) };
 }
 
 /** Opens the store, migrates, loads the seed and listens. Used by the CLI, the demo and tests. */
@@ -125,7 +148,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await tracker.refreshSites();
     // The board's development panel asks the code host one question (the board never imports it),
     // with the address the board's page was asked at.
-    const pullsForIssue = repos ? (key: string, baseUrl: string) => pullsForIssueKey(codehost, key, baseUrl) : undefined;
+    // Only what a viewer the code host does not know may see: no title, no branch (docs/codehost.md).
+    const pullsForIssue = repos
+      ? async (key: string, baseUrl: string) =>
+          (await pullsForIssueKey(codehost, key, baseUrl)).map(({ repo, number, state, merged }) => ({ repo, number, state, merged }))
+      : undefined;
     const app = buildApp(tracker, {
       ...(pullsForIssue ? { pullsForIssue } : {}),
       logLevel: options.logLevel ?? 'silent',
@@ -136,18 +163,28 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     // The code host on the same port: its REST interface under /api/v3 (GitHub Enterprise Server's
     // layout) and git over smart HTTP at /<owner>/<repo>.git, in front of Fastify's body parsing.
-    await app.register(codehostRoutes(codehost), { prefix: '/api/v3' });
+    // One cap over every git process of the server, each user's share of it (docs/limits.md "Git processes").
+    const slots = new GitSlots({
+      ...(options.gitProcesses !== undefined ? { total: options.gitProcesses } : {}),
+      ...(options.gitProcessesPerUser !== undefined ? { perUser: options.gitProcessesPerUser } : {}),
+      ...(options.gitSlotWaitMs !== undefined ? { waitMs: options.gitSlotWaitMs } : {}),
+    });
+    await app.register(codehostRoutes(codehost, slots), { prefix: '/api/v3' });
     // A pull request's review page (its html_url) and merge button, under the board's headers
     // (without a repository folder they answer the code host's 503 page, as its REST interface does).
-    await app.register(reviewPageRoutes(codehost));
+    await app.register(reviewPageRoutes(codehost, slots));
     if (repos) {
       const handle = createGitHttpHandler({
         repos,
+        slots,
         pushLimitBytes: options.pushLimit ?? DEFAULT_PUSH_LIMIT_MB * 1024 * 1024,
         access: (owner, repo, credential, need) => gitAccess(codehost, credential === null ? null : credential.password, owner, repo, need),
       });
       mountGitFront(app.server, { matches: (path) => parseGitPath(path) !== null, handle, onError: (e) => app.log.error({ err: e }, 'git request failed') });
     }
+    // After every other listener: it watches each request's body whoever answers it.
+    const bodyIdleMs = options.bodyIdleMs ?? DEFAULT_BODY_IDLE_MS;
+    watchBodyIdle(app.server, { idleMs: bodyIdleMs, answer: (req) => idleAnswer(req, bodyIdleMs) });
     checkpointFailed = (e) => app.log.error({ err: e }, 'the WAL checkpoint thread failed; checkpoints now run on the request thread');
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     const address = app.server.address();

@@ -186,6 +186,22 @@ describe('jst-tracker serve: logs, the Host header, a port in use and a mistyped
     });
   });
 
+  it('docs/limits.md: --git-processes, --git-processes-per-user and --body-idle-timeout must be whole numbers in range (exit 2, naming the flag)', async () => {
+    for (const [args, said] of [
+      [['--git-processes', '0'], '--git-processes must be a whole number from 1 to 4096 (got "0").'],
+      [['--git-processes', '1.5'], '--git-processes must be a whole number from 1 to 4096 (got "1.5").'],
+      [['--git-processes-per-user', 'lots'], '--git-processes-per-user must be a whole number from 1 to 4096 (got "lots").'],
+      [['--git-processes', '4', '--git-processes-per-user', '5'], '--git-processes-per-user (5) must not be more than --git-processes (4).'],
+      [['--body-idle-timeout', '0'], '--body-idle-timeout must be a whole number from 1 to 3600 (got "0").'],
+      [['--body-idle-timeout', '3601'], '--body-idle-timeout must be a whole number from 1 to 3600 (got "3601").'],
+    ] as const) {
+      const { code, out, err } = await exitOf(['serve', ...args]);
+      expect(code, args.join(' ')).toBe(2);
+      expect(out).toBe('');
+      expect(err).toBe(`jst-tracker: ${said}\n`);
+    }
+  });
+
   it('--body-limit must be a positive number of megabytes (exit 2)', async () => {
     for (const value of ['lots', '0', '2048']) {
       const { code, err } = await exitOf(['serve', '--body-limit', value]);

@@ -1,35 +1,9 @@
 import { withGitToken } from '../git/credential.js';
+import type { Codehost, PullRequest, Repo, Review, ReviewEvent } from '../core/codehost.js';
 import { quoted, terminalText } from '../core/text.js';
 import { CodehostError, DEFAULT_LIMITS, sendBounded, type FetchLike, type HttpLimits } from './http.js';
 
-export interface Repo {
-  owner: string;
-  name: string;
-}
-
-export interface PullRequest {
-  number: number;
-  html_url: string;
-  state: 'open' | 'closed';
-  /** Only in the single read (`GET …/pulls/{n}`); GitHub's list form has none. */
-  merged?: boolean;
-  draft?: boolean;
-  title: string;
-  head: { ref: string };
-  base: { ref: string };
-  /** The author's login, when the answer names one (GitHub's pull requests do). */
-  user?: { login: string };
-}
-
-export type ReviewEvent = 'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT';
-
-export interface Review {
-  id: number;
-  user: { login: string } | null;
-  body: string;
-  state: string;
-  submitted_at?: string;
-}
+export type { PullRequest, Repo, Review, ReviewEvent } from '../core/codehost.js';
 
 export interface CodehostClientOptions {
   apiUrl: string;
@@ -45,7 +19,7 @@ export interface CodehostClientOptions {
  * GitHub's REST shape, exactly the calls of ARCHITECTURE §11 (plus the repository read the status
  * check makes). Every call goes through `sendBounded`; `calls` counts them for the benchmark.
  */
-export class CodehostClient {
+export class CodehostClient implements Codehost {
   calls = 0;
   readonly repo: Repo;
   private readonly api: string;

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type JstConfig } from './load.js';
 import { locateJstDir } from './locate.js';
-import { FILE_NAMES, SETTING_NAMES } from './schema.js';
+import { FILE_NAMES, SETTING_NAMES } from '../core/settings.js';
 
 /**
  * File times are written from a coarse clock (a timer tick, at most 10 ms on Linux; a whole second or

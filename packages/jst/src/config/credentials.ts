@@ -1,6 +1,6 @@
 import type { JstConfig } from './load.js';
 import { bad, missing, orThrow, type ConfigProblem } from './problems.js';
-import { codehostTokenSettings, isRole, roleSettings, settingSpec, type CodehostRole, type Role, type SettingName } from './schema.js';
+import { codehostTokenSettings, isRole, roleSettings, settingSpec, type CodehostRole, type Role, type SettingName } from '../core/settings.js';
 import { looksLikeFilePath } from './values.js';
 
 const NO_DEFAULT = 'there is no default account (all three roles may use the same one)';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { JstError } from '../core/errors.js';
-import { isSettingName } from './schema.js';
+import { isSettingName } from '../core/settings.js';
 
 /** One `NAME=value` setting read from an environment-style file. */
 export interface EnvEntry {

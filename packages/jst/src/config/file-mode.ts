@@ -1,17 +1,5 @@
 import { statSync } from 'node:fs';
-import type { SettingName } from './schema.js';
-
-export interface ConfigWarning {
-  readonly code: 'UNKNOWN_SETTING' | 'WRONG_FILE' | 'DUPLICATE_SETTING' | 'FILE_MODE';
-  /** The name as written in the file (for FILE_MODE, the file's name). */
-  readonly setting: string;
-  readonly file: string;
-  /** Absent for a warning about the whole file. */
-  readonly line?: number | undefined;
-  readonly message: string;
-  /** For an unknown name: the closest known one. */
-  readonly suggestion?: SettingName | undefined;
-}
+import type { ConfigWarning } from '../core/settings.js';
 
 /**
  * ARCHITECTURE §10: `local.env` holds the tokens and is kept at mode 0600. A file others may read

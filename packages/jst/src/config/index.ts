@@ -20,7 +20,7 @@ export {
   type SettingKind,
   type SettingName,
   type SettingSpec,
-} from './schema.js';
+} from '../core/settings.js';
 export { closestName, editDistance } from './suggest.js';
 export { hostPart, isInsecureUrl, isLoopbackHost, looksLikeFilePath, normalizeBaseUrl, normalizeTrackerHost, siteUrlForHost } from './values.js';
 export {

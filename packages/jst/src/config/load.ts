@@ -1,59 +1,24 @@
 import path from 'node:path';
 import { readEnvFile, type EnvEntry } from './env-file.js';
 import { fileLocation } from '../core/errors.js';
-import { exposedFileWarning, type ConfigWarning } from './file-mode.js';
+import { exposedFileWarning } from './file-mode.js';
 
-export type { ConfigWarning } from './file-mode.js';
+export type { ConfigWarning, JstConfig, SettingValue, StatusNames, ValueSource } from '../core/settings.js';
 import { JST_DIR_NAME, locateJstDir, type JstLocation } from './locate.js';
-import { FILE_NAMES, SETTING_NAMES, isSettingName, settingSpec, type SettingFile, type SettingName } from './schema.js';
+import {
+  FILE_NAMES,
+  SETTING_NAMES,
+  isSettingName,
+  settingSpec,
+  type ConfigWarning,
+  type JstConfig,
+  type SettingFile,
+  type SettingName,
+  type SettingValue,
+  type ValueSource,
+} from '../core/settings.js';
 import { closestName } from './suggest.js';
 import { normalizeBaseUrl, normalizeTrackerHost } from './values.js';
-
-/** Where a value came from, so every message can name its source. */
-export type ValueSource = { kind: 'file'; file: string; line: number } | { kind: 'environment' } | { kind: 'default' };
-
-export interface SettingValue {
-  readonly value: string;
-  readonly source: ValueSource;
-}
-
-export interface StatusNames {
-  readonly todo: string;
-  readonly inProgress: string;
-  readonly inReview: string;
-  readonly done: string;
-}
-
-export interface JstConfig {
-  readonly cwd: string;
-  /** The `.jst/` folder in use, or null when none was found. */
-  readonly jstDir: string | null;
-  readonly repoRoot: string | null;
-  /** Paths of the two files: where they were read from, or where they belong when absent. */
-  readonly files: Readonly<Record<SettingFile, string>>;
-  readonly filesFound: Readonly<Record<SettingFile, boolean>>;
-  /** Every setting that has a value, after the environment override (empty values count as unset). */
-  readonly settings: Readonly<Partial<Record<SettingName, SettingValue>>>;
-  /**
-   * Settings left unset by an empty value that won (an empty environment variable overrides the
-   * files too, ARCHITECTURE §10), with where that empty value came from, so a message can say so.
-   */
-  readonly emptied: Readonly<Partial<Record<SettingName, ValueSource>>>;
-  readonly defaultBaseBranch: string;
-  /** null = the literal state `unset` (never a guessed name); see `displayProductionBranch`. */
-  readonly productionBranch: string | null;
-  readonly projectKey: string | null;
-  /** Kept exactly as written: spec §2 says status names are matched literally. */
-  readonly statuses: StatusNames;
-  /** TRACKER_ACCOUNT_URL reduced to host[:port]; null when absent or empty. */
-  readonly trackerHost: string | null;
-  /** WORKTREES_DIR as written (lenient: may be relative); use `requireWorktreesDir` for the strict form. */
-  readonly worktreesDir: string | null;
-  /** Normalized TRACKER_GATEWAY_URL / CODEHOST_API_URL; null only when a set value is unusable. */
-  readonly gatewayUrl: string | null;
-  readonly codehostApiUrl: string | null;
-  readonly warnings: readonly ConfigWarning[];
-}
 
 export interface LoadConfigOptions {
   cwd?: string | undefined;

@@ -1,6 +1,6 @@
 import { JstError } from '../core/errors.js';
 import { describeSource, settingFilePath, type JstConfig } from './load.js';
-import type { SettingName } from './schema.js';
+import type { SettingName } from '../core/settings.js';
 
 /** One rule a configuration breaks; the healthcheck's `env_config` row lists these. */
 export interface ConfigProblem {

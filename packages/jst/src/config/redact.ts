@@ -1,5 +1,5 @@
 import type { JstConfig } from './load.js';
-import { ROLES, SECRET_SETTINGS, roleSettings } from './schema.js';
+import { ROLES, SECRET_SETTINGS, roleSettings } from '../core/settings.js';
 
 export const REDACTED = '***';
 

@@ -5,7 +5,7 @@ import { checkOnlyRole, checkRoleCredentials, checkToken, onlyRole } from './cre
 import { describeSource, type JstConfig, type ValueSource } from './load.js';
 import { JST_DIR_NAME } from './locate.js';
 import { bad, missing, orThrow, type ConfigProblem } from './problems.js';
-import { FILE_NAMES, ROLES, SECRET_SETTINGS, settingSpec, type SettingName } from './schema.js';
+import { FILE_NAMES, ROLES, SECRET_SETTINGS, settingSpec, type SettingName } from '../core/settings.js';
 import { isInsecureUrl, siteUrlForHost } from './values.js';
 
 /** Every problem of the configuration, in file order; empty means the strict check passes. */

@@ -1,22 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TrackerClient, type CloudIdCache } from '@jst/client';
-import { codehostFor, type CodehostClient } from '../codehost/index.js';
-import {
-  JstError,
-  configRedactor,
-  isRole,
-  type ConfigCache,
-  loadConfig,
-  requireGatewayUrl,
-  requireRoleCredentials,
-  requireTrackerHost,
-  type CodehostRole,
-  type JstConfig,
-  type Role,
-} from '../config/index.js';
-import { clientLimits } from './limits.js';
+import type { CloudIdCache, TrackerClient } from '@jst/client';
+import type { Codehost } from './codehost.js';
+import { JstError } from './errors.js';
 import type { Prompt } from './prompt.js';
+import { isRole, type CodehostRole, type JstConfig, type Role } from './settings.js';
 
 /** Where a command writes, and whether a person is watching (colour, prompts, human output). */
 export interface Io {
@@ -44,7 +32,7 @@ export interface Context {
    * pushes and opens pull requests, the reviewer's reviews); built on first use, a configuration
    * error names what it needs.
    */
-  codehost(role: CodehostRole): Promise<CodehostClient>;
+  codehost(role: CodehostRole): Promise<Codehost>;
   /** Strips every configured secret from text that is about to be shown. */
   redact(text: string): string;
   close(): void;
@@ -97,36 +85,33 @@ export function cloudIdFileCache(jstDir: string | null): CloudIdCache | undefine
   };
 }
 
-export interface ContextOptions {
-  cwd?: string;
-  env?: NodeJS.ProcessEnv;
-  io?: Io;
-  prompt?: (interactive: boolean) => Prompt;
-  /**
-   * Tracker clients kept across contexts (a long-lived `jst mcp` session builds one context per
-   * tool call and should not open a new connection for each); keyed by everything that built them.
-   */
-  clientPool?: Map<string, TrackerClient>;
-  /** The configuration kept across contexts, loaded again when its files change (`jst mcp`; config/cache.ts). */
-  configCache?: ConfigCache;
-  tool?: string | undefined;
+/**
+ * What a context is made of that core does not make: the loaded configuration, a role's tracker
+ * client and code host, and the redactor of a configuration's secrets. The composition (src/compose.ts,
+ * above config/ and codehost/) gives them; the context asks for each on first use and keeps it for the run.
+ */
+export interface ContextParts {
+  loadConfig(): JstConfig;
+  client(config: JstConfig, role: Role): TrackerClient;
+  codehost(config: JstConfig, role: CodehostRole): Promise<Codehost>;
+  redactor(config: JstConfig): (text: string) => string;
+  /** Whether `close()` leaves the tracker clients open: a session's pool keeps them (`jst mcp`). */
+  keepsClients: boolean;
 }
 
-export function createContext(options: ContextOptions = {}): Context {
-  const env = options.env ?? process.env;
-  const cwd = options.cwd ?? process.cwd();
+export function makeContext(base: Pick<Context, 'cwd' | 'env' | 'io' | 'prompt' | 'tool'>, parts: ContextParts): Context {
   let config: JstConfig | undefined;
   const clients = new Map<Role, TrackerClient>();
-  const codehosts = new Map<CodehostRole, Promise<CodehostClient>>();
+  const codehosts = new Map<CodehostRole, Promise<Codehost>>();
   const ctx: Context = {
-    cwd,
-    env,
-    io: options.io ?? processIo(env),
-    prompt: options.prompt,
-    tool: options.tool,
+    cwd: base.cwd,
+    env: base.env,
+    io: base.io,
+    prompt: base.prompt,
+    tool: base.tool,
     config() {
       if (!config) {
-        config = options.configCache?.load({ cwd, env }) ?? loadConfig({ cwd, env });
+        config = parts.loadConfig();
         // A setting the program does not know is reported, never silently ignored (a typo is the usual cause).
         for (const w of config.warnings) ctx.io.stderr.write(`jst: warning: ${w.message}\n`);
       }
@@ -141,37 +126,23 @@ export function createContext(options: ContextOptions = {}): Context {
         });
       }
       let c = clients.get(role);
-      if (!c) {
-        const cfg = ctx.config();
-        const { email, token } = requireRoleCredentials(cfg, role);
-        const made = {
-          siteHost: requireTrackerHost(cfg),
-          gatewayUrl: requireGatewayUrl(cfg),
-          email,
-          token,
-          ...clientLimits(env),
-        };
-        const key = JSON.stringify(made);
-        c = options.clientPool?.get(key) ?? new TrackerClient({ ...made, cloudIdCache: cloudIdFileCache(cfg.jstDir) });
-        options.clientPool?.set(key, c);
-        clients.set(role, c);
-      }
+      if (!c) clients.set(role, (c = parts.client(ctx.config(), role)));
       return c;
     },
     codehost(role) {
       let c = codehosts.get(role);
-      if (!c) codehosts.set(role, (c = codehostFor(ctx.config(), role, cwd, env)));
+      if (!c) codehosts.set(role, (c = parts.codehost(ctx.config(), role)));
       return c;
     },
     redact(text) {
       try {
-        return configRedactor(ctx.config())(text);
+        return parts.redactor(ctx.config())(text);
       } catch {
         return text;
       }
     },
     close() {
-      if (!options.clientPool) for (const c of clients.values()) c.close();
+      if (!parts.keepsClients) for (const c of clients.values()) c.close();
     },
   };
   return ctx;

@@ -1,6 +1,5 @@
 import { parseIssueKey } from '@jst/protocol';
-import { JstError } from '../config/index.js';
-import { EXIT } from './errors.js';
+import { EXIT, JstError } from './errors.js';
 
 /**
  * An issue key as a person may type it (`abc-12`, ` ABC-12 `) in the tracker's form (`ABC-12`),

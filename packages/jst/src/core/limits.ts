@@ -1,5 +1,5 @@
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, LIMIT_SETTINGS } from '@jst/client';
-import { JstError } from '../config/index.js';
+import { JstError } from './errors.js';
 
 /** The bounds of every tracker call (docs/limits.md "## jst"), from the process environment. */
 export interface ClientLimits {

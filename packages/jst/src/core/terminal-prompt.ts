@@ -1,7 +1,6 @@
 import { createInterface, type Interface } from 'node:readline';
-import { JstError } from '../config/index.js';
 import type { Context, Io } from './context.js';
-import { EXIT, cancelledError } from './errors.js';
+import { EXIT, JstError, cancelledError } from './errors.js';
 import type { AskOptions, Prompt } from './prompt.js';
 
 export type { AskOptions, Prompt, YesNoOptions } from './prompt.js';

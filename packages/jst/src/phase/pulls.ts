@@ -1,5 +1,5 @@
 import type { Issue, TrackerClient } from '@jst/client';
-import type { CodehostClient, PullRequest } from '../codehost/index.js';
+import type { Codehost, PullRequest } from '../core/codehost.js';
 import type { JstConfig } from '../config/index.js';
 import type { Context } from '../core/context.js';
 import { branchOfKey } from './checkout.js';
@@ -26,7 +26,7 @@ export interface PullLookup {
   env: NodeJS.ProcessEnv;
   config: JstConfig;
   client: TrackerClient;
-  codehost: CodehostClient;
+  codehost: Codehost;
   say: (l: string) => void;
 }
 
@@ -44,7 +44,7 @@ export async function pullOfIssue(l: PullLookup, issue: Issue): Promise<{ entry:
 }
 
 /** The newest review by `login` whose body's first line is a verdict. */
-export async function myVerdict(codehost: CodehostClient, n: number, login: string): Promise<Verdict | null> {
+export async function myVerdict(codehost: Codehost, n: number, login: string): Promise<Verdict | null> {
   let found: Verdict | null = null;
   for (const r of await codehost.reviews(n)) {
     if (r.user?.login !== login) continue;

@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import type { Prompt } from '../../src/core/prompt.js';
 import type { CommandSpec, Face, Fields } from '../../src/commands/define.js';
 import type { Role } from '../../src/config/index.js';
-import { createContext, type Context, type Io } from '../../src/core/context.js';
+import { createContext } from '../../src/compose.js';
+import type { Context, Io } from '../../src/core/context.js';
 import { emit, type Outcome } from '../../src/core/output.js';
 import { FIXTURE_GIT_ENV } from '../../../../test/support/repo.js';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { Option } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { CLI_SPECS } from '../../src/commands/cli-specs.js';
+import { CLI_SPECS } from '../../src/cli-specs.js';
 import { helpOf } from '../../src/commands/define.js';
 import { TOOL_SPECS } from '../../src/commands/tool-specs.js';
 import { buildProgram } from '../../src/program.js';

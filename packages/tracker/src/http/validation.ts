@@ -220,7 +220,10 @@ function describeType(schema: SchemaObject | undefined): string {
  */
 export function schemaViolation(errors: ErrorObject[], part: string): Error {
   // A value that may take several forms (a union): the union's own error says what it must be.
-  const e = errors.findLast((x) => x.keyword === 'anyOf') ?? errors[0];
+  // Unless the value had the right type and passed a bound (a JQL over 100,000 characters): then the bound says what is wrong.
+  const union = errors.findLast((x) => x.keyword === 'anyOf');
+  const bound = union && errors.find((x) => (x.keyword === 'maxLength' || x.keyword === 'maxItems') && x.instancePath === union.instancePath);
+  const e = bound ?? union ?? errors[0];
   if (!e) return new ApiError(400, ['The request is not valid.']);
   const message = part === 'body' ? bodyMessage(e) : parameterMessage(e, part === 'params' ? 'params' : 'querystring');
   return new ApiError(400, [message]);

@@ -10,7 +10,8 @@ export const sendHtml = (reply: FastifyReply, status: number, body: string) => r
 /**
  * The headers of every web page, on every answer of the scope they are added to (the board's, and
  * the code host's review pages): SECURITY_HEADERS, no caching unless a route says otherwise, and
- * the time the server took.
+ * on a page that was found, the time the server took (a refusal does not say it: the time of a 404
+ * would tell a hidden repository or issue from a missing one).
  */
 export function securePages(scope: FastifyInstance): void {
   scope.addHook('onRequest', (request, _reply, done) => {
@@ -21,7 +22,7 @@ export function securePages(scope: FastifyInstance): void {
     void reply.headers(SECURITY_HEADERS);
     if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
     const t0 = started.get(request);
-    if (t0 !== undefined) void reply.header('server-timing', `app;dur=${(performance.now() - t0).toFixed(2)}`);
+    if (t0 !== undefined && reply.statusCode < 400) void reply.header('server-timing', `app;dur=${(performance.now() - t0).toFixed(2)}`);
     done(null, payload);
   });
 }

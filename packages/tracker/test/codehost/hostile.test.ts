@@ -108,4 +108,25 @@ describe.each(await storeKinds())('ARCHITECTURE §14: hostile input to the code 
     );
     process.stderr.write(`[fast-check codehost ${kind}] statuses ${[...statuses].map(([s, c]) => `${s}×${c}`).join(' ')}\n`);
   }, 120_000);
+  it('ARCHITECTURE §20: a stranger cannot tell a hidden repository from a missing one: same status, body and headers, on REST, git and the pages', async () => {
+    /** The parts of an answer that could tell them apart (the request id, the date and the rate window's counters vary by design). */
+    const seen = async (url: string, authorization: string) => {
+      const res = await fetch(url, { headers: { authorization } });
+      const headers = Object.fromEntries([...res.headers].filter(([name]) => !/^(date|x-github-request-id|x-ratelimit-(remaining|used|reset))$/.test(name)));
+      return { status: res.status, body: await res.text(), headers };
+    };
+    const bearer = `Bearer ${CH_TOKENS.olga}`;
+    const gitBasic = `Basic ${Buffer.from(`x:${CH_TOKENS.olga}`).toString('base64')}`;
+    for (const [hidden, missing, auth] of [
+      [`${ch.api}/repos/${OWNER}/${REPO}`, `${ch.api}/repos/${OWNER}/no-such-repo`, bearer],
+      [`${ch.api}/repos/${OWNER}/${REPO}/pulls/1`, `${ch.api}/repos/${OWNER}/no-such-repo/pulls/1`, bearer],
+      [`${ch.url}/${OWNER}/${REPO}.git/info/refs?service=git-upload-pack`, `${ch.url}/${OWNER}/no-such-repo.git/info/refs?service=git-upload-pack`, gitBasic],
+      [`${ch.url}/${OWNER}/${REPO}/pull/1`, `${ch.url}/${OWNER}/no-such-repo/pull/1`, gitBasic],
+    ] as const) {
+      const a = await seen(hidden, auth);
+      const b = await seen(missing, auth);
+      expect(a.status, hidden).toBe(404);
+      expect(b, missing).toEqual(a);
+    }
+  });
 });

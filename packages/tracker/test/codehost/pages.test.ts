@@ -91,14 +91,14 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
       const r = await page(`/${OWNER}/${REPO}/pull/${hostile}`);
       expect(r.status).toBe(401);
       expect(r.headers.get('www-authenticate')).toBe('Basic realm="jst-tracker code host", charset="UTF-8"');
-      expect(r.text).not.toContain('Title');
+      expect(r.text).not.toContain('window.pwned=1');
     });
 
     it('a wrong token, or a tracker credential, is 401 too', async () => {
       for (const headers of [auth('not-a-token'), { authorization: basic(credentialOf('assigner').email, credentialOf('assigner').token) }]) {
         const r = await page(`/${OWNER}/${REPO}/pull/${hostile}`, headers);
         expect(r.status).toBe(401);
-        expect(r.text).not.toContain('Title');
+        expect(r.text).not.toContain('window.pwned=1');
       }
     });
 
@@ -324,13 +324,18 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
       return app ? app.inject({ method: 'GET', url: path, headers }).then((r) => ({ status: r.statusCode, text: r.body })) : page(path, headers);
     };
 
-    it('lists the pull requests whose head branch carries the key: number, title, state, branch and a link to the review page, escaped', async () => {
+    it("ARCHITECTURE §20: lists the pull requests whose head branch carries the key: number, state and a link to the review page, never a title or branch the tracker's viewer may not read on the code host", async () => {
       const r = await board(`/browse/${issueKey}`);
       expect(r.status).toBe(200);
       expect(r.text).toContain('<section class="development"><h2>Development</h2>');
       expect(r.text).toContain(
-        `<li class="pull-link" data-state="open"><a href="/${OWNER}/${REPO}/pull/${hostile}">${OWNER}/${REPO}#${hostile}</a> <span class="pull-title">&lt;script&gt;window.pwned=1&lt;/script&gt; Title</span> <span class="state state-open">open</span> <code class="branch">feature/${issueKey}-&quot;&gt;&lt;svg_onload=window.pwned=8&gt;</code> → <code class="branch">main</code></li>`,
+        `<li class="pull-link" data-state="open"><a href="/${OWNER}/${REPO}/pull/${hostile}">${OWNER}/${REPO}#${hostile}</a> <span class="state state-open">open</span></li>`,
       );
+      // The executor signs in to the tracker; nothing says it may read acme/app on the code host.
+      expect(r.text).not.toContain('window.pwned=1');
+      expect(r.text).not.toContain('svg_onload');
+      expect(r.text).not.toContain('class="pull-title"');
+      expect(r.text).toContain('Titles and branches are on each pull request');
     });
 
     it('an issue without pull requests says so', async () => {

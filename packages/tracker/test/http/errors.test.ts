@@ -289,6 +289,17 @@ describe.each(await storeKinds())('spec §7 / NOTES ErrorCollection: hostile and
     expect(long.body.errorMessages[0]).toMatch(/longer than 200/);
   });
 
+  it('ARCHITECTURE §17: a JQL over 100,000 characters is 400 saying the limit (docs/limits.md), not that it must be a string', async () => {
+    const long = `summary ~ "${'a'.repeat(100_000)}"`;
+    const inBody = await t.as('assigner').post('/search/jql', { jql: long });
+    expect(inBody.status).toBe(400);
+    assertErrorCollection(inBody.body);
+    expect(inBody.body.errorMessages).toEqual(["'jql' is longer than 100000 characters."]);
+    // In the query string such a JQL is over the URL's own limit first (431, docs/limits.md).
+    // A value of the wrong type still says what it must be.
+    expect((await t.as('assigner').post('/search/jql', { jql: 5 })).body.errorMessages).toEqual(["'jql' must be a string."]);
+  });
+
   it('ARCHITECTURE §8 (per-project counter): after every rejected write the project counter continues with the next key', async () => {
     const expected = `ABC-${last + 1}`;
     expect(created(await t.as('assigner').post('/issue', task('after the abuse')))).toBe(expected);

@@ -1,7 +1,7 @@
 import { sameHash } from '../../kit/tokens.js';
 import { notFound, noPush } from './errors.js';
 import type { CodeHost } from './host.js';
-import type { ChUser } from './model.js';
+import type { ChRepo, ChUser } from './model.js';
 import { refRulesFor, type RefRule } from './protection.js';
 import { permissionOn } from './permission.js';
 import { storeOf } from './store-access.js';
@@ -19,6 +19,13 @@ export async function userOfToken(host: CodeHost, token: string): Promise<ChUser
   return user;
 }
 
+/**
+ * A repository no row has (id 0), asked about in place of a missing one: a missing repository and
+ * one the caller may not see then cost the same lookups, so the time of the 404 does not tell them
+ * apart (docs/codehost.md "Authentication").
+ */
+const NO_REPO: ChRepo = { id: 0, owner: '', name: '', default_branch: '', pull_counter: 0, created_at: '', updated_at: '' };
+
 export { permissionOn };
 
 /**
@@ -28,7 +35,7 @@ export { permissionOn };
 export async function repoFor(host: CodeHost, user: ChUser, owner: string, name: string, need: 'read' | 'write'): Promise<RepoAccess> {
   const store = storeOf(host);
   const repo = await store.repos.byName(owner, name);
-  const permission = repo ? await permissionOn(host, user, repo) : undefined;
+  const permission = await permissionOn(host, user, repo ?? NO_REPO);
   if (!repo || !permission) throw notFound();
   if (need === 'write' && permission === 'read') throw noPush();
   return { repo, owner: (await store.users.byLogin(repo.owner)) ?? null, permission, user };
@@ -44,7 +51,7 @@ export async function gitAccess(host: CodeHost, token: string | null, owner: str
   const user = token === null ? null : await userOfToken(host, token);
   if (!user) return 'unauthenticated';
   const repo = await storeOf(host).repos.byName(owner, name);
-  const permission = repo ? await permissionOn(host, user, repo) : undefined;
+  const permission = await permissionOn(host, user, repo ?? NO_REPO);
   if (!repo || !permission) return 'not_found';
   if (need === 'write' && permission === 'read') return 'forbidden';
   // ARCHITECTURE §21: a push meets the protected branches' rules in git's pre-receive hook.

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readCommits, type CommitInfo } from './commits.js';
 import { minimalGitEnv, runGit } from './run.js';
+import { inGitSlot } from './slots.js';
 
 /**
  * A pull request's commits and files as GitHub lists them: the commits in base..head and the diff
@@ -266,6 +267,10 @@ function readPatches(gitDir: string, from: string, to: string, entries: RawEntry
   const sections = new PatchSections(entries, wanted, limits);
   // No patch asked for (a count of changes only): the diff's text is not produced at all.
   if (wanted === 0 || limits.maxPatchBytes <= 0 || limits.maxTotalPatchBytes <= 0) return Promise.resolve(sections.result());
+  return inGitSlot(() => streamPatches(gitDir, from, to, sections, limits, timeoutMs));
+}
+
+function streamPatches(gitDir: string, from: string, to: string, sections: PatchSections, limits: CompareLimits, timeoutMs: number): Promise<PatchPass> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', [`--git-dir=${gitDir}`, 'diff', '-p', ...DIFF_OPTS, from, to, '--'], {
       env: minimalGitEnv(),

@@ -3,6 +3,7 @@ import { checkRepoName } from './names.js';
 import type { HookRule } from './protect-hook.js';
 import { answer, relay, type Service } from './relay.js';
 import type { BareRepos } from './repos.js';
+import { GitSlots, slotRefusalMessage } from './slots.js';
 
 /**
  * Git over smart HTTP at `/<owner>/<repo>.git` (ARCHITECTURE §14 "Git is git's"): every request
@@ -32,8 +33,12 @@ export interface GitHttpOptions {
   fetchLimitBytes?: number;
   /** A git http-backend running longer is killed. Default 10 minutes. */
   timeoutMs?: number;
-  /** Git processes run at once; a request beyond is a 503 to retry. Default 32. */
-  maxConcurrent?: number;
+  /**
+   * The git processes of the whole server (http-backend, the pages' and REST's git work) and each
+   * user's share: a request beyond the total is a 503, beyond the user's share a 429, both to retry.
+   * Default 32, 8 per user (./slots.ts).
+   */
+  slots?: GitSlots;
   /** Called after a successful receive-pack (so the REST side can refresh anything cached). */
   onPush?(owner: string, repo: string): void;
 }
@@ -86,8 +91,7 @@ function parseBasic(header: string | undefined): { user: string; password: strin
 export function createGitHttpHandler(o: GitHttpOptions): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const fetchLimit = o.fetchLimitBytes ?? 32 * 1024 * 1024;
   const timeoutMs = o.timeoutMs ?? 10 * 60_000;
-  const maxConcurrent = o.maxConcurrent ?? 32;
-  let running = 0;
+  const slots = o.slots ?? new GitSlots();
 
   return async (req, res) => {
     const url = req.url ?? '/';
@@ -167,12 +171,13 @@ export function createGitHttpHandler(o: GitHttpOptions): (req: IncomingMessage, 
       return true;
     }
 
-    // Each request is a git process: a bounded number at once, so many clones cannot exhaust the machine.
-    if (running >= maxConcurrent) {
-      answer(res, 503, 'The code host is busy with other git requests: retry in a moment.', { 'Retry-After': '5' });
+    // Each request is a git process: a bounded number at once, so many clones cannot exhaust the
+    // machine, and a bounded share of them per user, so one account cannot take them all.
+    const release = slots.take(granted.login ?? `anonymous ${req.socket.remoteAddress ?? ''}`);
+    if (typeof release === 'string') {
+      answer(res, release === 'busy' ? 503 : 429, slotRefusalMessage(release, slots.limits), { 'Retry-After': '5' });
       return true;
     }
-    running += 1;
     try {
       await relay(req, res, {
         owner,
@@ -189,7 +194,7 @@ export function createGitHttpHandler(o: GitHttpOptions): (req: IncomingMessage, 
         onPushed: service === 'git-receive-pack' && req.method === 'POST' && o.onPush ? () => o.onPush!(owner, repo) : undefined,
       });
     } finally {
-      running -= 1;
+      release();
     }
     return true;
   };

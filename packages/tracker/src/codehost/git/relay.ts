@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, rmdirSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { hasUnreadBody, lingerOnRefusedBody } from '../../kit/refused-body.js';
 import { parseCgiHead } from './cgi.js';
@@ -85,19 +87,39 @@ function cgiEnv(req: IncomingMessage, r: RelayOptions): NodeJS.ProcessEnv {
     REMOTE_USER: r.login !== undefined && /^[A-Za-z0-9._-]{1,64}$/.test(r.login) ? r.login : 'git',
     REMOTE_ADDR: req.socket.remoteAddress ?? '127.0.0.1',
     ...(typeof protocol === 'string' && /^[A-Za-z0-9=:._,-]{1,200}$/.test(protocol) ? { GIT_PROTOCOL: protocol } : {}),
-    // receive-pack's own cap, in case a body arrives by a way this relay does not count.
-    GIT_CONFIG_COUNT: '1',
-    GIT_CONFIG_KEY_0: 'receive.maxInputSize',
-    GIT_CONFIG_VALUE_0: String(r.pushLimitBytes),
-    ...protectedPush(r),
+    ...gitConfigEnv([
+      // receive-pack's own cap, in case a body arrives by a way this relay does not count.
+      ['receive.maxInputSize', String(r.pushLimitBytes)],
+      ...hiddenRefsConfig(),
+      ...protectHookConfig(r),
+    ]),
+    ...(r.service === 'git-receive-pack' ? protectEnv(r.protect ?? []) : {}),
   });
 }
 
 /** A push to a repository with protected branches runs the protection hook (./protect-hook.ts). */
-function protectedPush(r: RelayOptions): Record<string, string> {
-  const env = r.service === 'git-receive-pack' ? protectEnv(r.protect ?? []) : {};
-  if (env.JST_PROTECTED === undefined) return {};
-  return { ...env, GIT_CONFIG_COUNT: '2', GIT_CONFIG_KEY_1: 'core.hooksPath', GIT_CONFIG_VALUE_1: protectHooksPath() };
+function protectHookConfig(r: RelayOptions): Array<[string, string]> {
+  return r.service === 'git-receive-pack' && (r.protect ?? []).length > 0 ? [['core.hooksPath', protectHooksPath()]] : [];
+}
+
+/** Configuration for git's children through the environment (GIT_CONFIG_COUNT, git 2.31). */
+function gitConfigEnv(pairs: Array<[string, string]>): Record<string, string> {
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(pairs.length) };
+  pairs.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  return env;
+}
+
+/**
+ * Refs nobody pushes (docs/codehost.md "Git over HTTP"): `refs/pull/*` is the code host's, as on
+ * GitHub, where it is read-only. receive-pack refuses an update of a hidden ref in GitHub's own
+ * words, `! [remote rejected] … (deny updating a hidden ref)`, and leaves every other ref of the
+ * push to its own verdict; fetches still see them.
+ */
+function hiddenRefsConfig(): Array<[string, string]> {
+  return [['receive.hideRefs', 'refs/pull']];
 }
 
 /** Runs git http-backend for one request: the body in (counted, decoded), the CGI answer out. */
@@ -116,6 +138,7 @@ class Relay {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private readonly timer: NodeJS.Timeout;
+  private readonly quarantine: QuarantineSweep | null = null;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -127,6 +150,7 @@ class Relay {
     this.bodyDone = !this.isPost;
     // stderr is dropped: git's messages to the client travel in the protocol itself, and its
     // stderr may name paths of the server.
+    if (r.service === 'git-receive-pack' && this.isPost) this.quarantine = new QuarantineSweep(join(r.root, r.owner, `${r.repo}.git`, 'objects'));
     this.child = spawn('git', ['http-backend'], { env: cgiEnv(req, r), stdio: ['pipe', 'pipe', 'ignore'], detached: true });
     this.timer = setTimeout(() => this.fail(504, `git took longer than ${r.timeoutMs} ms and was stopped.`), r.timeoutMs);
   }
@@ -141,7 +165,10 @@ class Relay {
     });
     child.stdout.on('data', (chunk: Buffer) => this.onOutput(chunk));
     child.on('error', () => this.fail(500, 'git http-backend could not be started: is git installed on the server?'));
-    child.on('close', (code) => this.onExit(code));
+    child.on('close', (code) => {
+      this.quarantine?.afterExit();
+      this.onExit(code);
+    });
     child.stdin.on('error', () => {
       /* the backend stopped reading; its exit tells what happened */
     });
@@ -277,5 +304,63 @@ class Relay {
       killGroup(child);
       this.done();
     });
+  }
+}
+
+/** Receive-packs of this process running per objects folder (a sweep waits for the last). */
+const pushing = new Map<string, number>();
+
+/**
+ * receive-pack unpacks a push into a quarantine (`objects/tmp_objdir-incoming-*`) and removes it
+ * when it ends; a push cut off in the middle (the client gone, the pack killed) can leave it
+ * behind, empty. After each receive-pack, the quarantines made while it ran that are still there
+ * and hold no file are removed, once no other push of this process runs on the repository (a
+ * live one is never empty for more than a moment; one holding objects is left to git).
+ */
+class QuarantineSweep {
+  private readonly before: Set<string>;
+  private ended = false;
+
+  constructor(private readonly objects: string) {
+    this.before = new Set(quarantines(objects));
+    pushing.set(objects, (pushing.get(objects) ?? 0) + 1);
+  }
+
+  afterExit(): void {
+    if (this.ended) return;
+    this.ended = true;
+    const left = (pushing.get(this.objects) ?? 1) - 1;
+    if (left > 0) {
+      pushing.set(this.objects, left);
+      return;
+    }
+    pushing.delete(this.objects);
+    // Now, and once more after the process group's last member had time to stop (killGroup).
+    this.sweep();
+    setTimeout(() => {
+      if (!pushing.has(this.objects)) this.sweep();
+    }, 3000).unref();
+  }
+
+  private sweep(): void {
+    for (const name of quarantines(this.objects)) if (!this.before.has(name)) removeEmptyTree(join(this.objects, name));
+  }
+}
+
+function quarantines(objects: string): string[] {
+  try {
+    return readdirSync(objects).filter((name) => name.startsWith('tmp_objdir-incoming-'));
+  } catch {
+    return [];
+  }
+}
+
+/** Removes a folder made only of empty folders; anything holding a file is left as it is. */
+function removeEmptyTree(dir: string): void {
+  try {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) removeEmptyTree(join(dir, entry.name));
+    rmdirSync(dir);
+  } catch {
+    /* not empty, or already gone */
   }
 }

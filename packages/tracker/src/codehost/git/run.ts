@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { GitCommandError } from './errors.js';
+import { inGitSlot } from './slots.js';
 
 /**
  * The environment every git child gets, built from nothing: the server's own environment may hold
@@ -42,6 +43,11 @@ const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
 
 /** Runs `git --git-dir=<gitDir> ARGS`, bounded in time and bytes. */
 export function runGit(gitDir: string | null, args: string[], o: RunOptions): Promise<RunResult> {
+  // One process, one slot of the request's (./slots.ts): the pages' and REST's git work shares the cap with git over HTTP.
+  return inGitSlot(() => spawnGit(gitDir, args, o));
+}
+
+function spawnGit(gitDir: string | null, args: string[], o: RunOptions): Promise<RunResult> {
   const fullArgs = gitDir === null ? args : [`--git-dir=${gitDir}`, ...args];
   const max = o.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
   return new Promise((resolve, reject) => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { CodeHost } from '../domain/host.js';
+import { GitSlots } from '../git/slots.js';
 import { commentRoutes } from './rest/comments.js';
 import { mergeRoutes } from './rest/merges.js';
 import { protectionRoutes } from './rest/protection.js';
@@ -18,9 +19,9 @@ export { tokenOf } from './rest/common.js';
  * shape, never the tracker's; then each resource's routes (./rest/*.ts) with their schemas
  * (./schemas/*.ts), each calling one domain function.
  */
-export function codehostRoutes(host: CodeHost) {
+export function codehostRoutes(host: CodeHost, slots: GitSlots = new GitSlots()) {
   return async (scope: FastifyInstance) => {
-    installRestScope(scope, host);
+    installRestScope(scope, host, slots);
     const app = codehostValidation(scope);
     repoRoutes(app);
     pullRoutes(app, host);

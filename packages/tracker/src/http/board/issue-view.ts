@@ -7,16 +7,18 @@ import { highlightedMarker } from './markers.js';
 
 const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
-/** A pull request whose head branch carries the issue's key (the code host's answer, ARCHITECTURE §14). */
+/**
+ * A pull request whose head branch carries the issue's key (the code host's answer, ARCHITECTURE
+ * §14), as far as the board shows it: the board's viewer signed in to the tracker, which says
+ * nothing of what they may read on the code host, so no title or branch is shown (docs/codehost.md
+ * "The board's development panel"); the review page shows them to whoever may read the repository.
+ */
 export interface IssuePullRequest {
   /** `owner/name`. */
   repo: string;
   number: number;
-  title: string;
   state: 'open' | 'closed';
   merged: boolean;
-  head: string;
-  base: string;
 }
 
 /** The one question the board asks the code host (injected by the composition, src/server.ts). */
@@ -33,7 +35,7 @@ function developmentPanel(all: IssuePullRequest[]) {
   return html`<section class="development"><h2>Development</h2>${
     pulls.length === 0
       ? html`<p class="empty">No pull requests: none has a head branch named for this issue (feature/KEY-… or hotfix/KEY-…).</p>`
-      : html`<ul class="pulls">${pulls.map((p) => html`<li class="pull-link" data-state="${state(p)}"><a href="${href(p)}">${p.repo}#${p.number}</a> <span class="pull-title">${p.title}</span> <span class="state state-${state(p)}">${state(p)}</span> <code class="branch">${p.head}</code> → <code class="branch">${p.base}</code></li>`)}</ul>${all.length > pulls.length ? html`<p class="cut">Showing the first ${pulls.length} of ${all.length} pull requests.</p>` : ''}`
+      : html`<ul class="pulls">${pulls.map((p) => html`<li class="pull-link" data-state="${state(p)}"><a href="${href(p)}">${p.repo}#${p.number}</a> <span class="state state-${state(p)}">${state(p)}</span></li>`)}</ul><p class="note">Titles and branches are on each pull request's page, for those who may read its repository on the code host.</p>${all.length > pulls.length ? html`<p class="cut">Showing the first ${pulls.length} of ${all.length} pull requests.</p>` : ''}`
   }</section>`;
 }
 

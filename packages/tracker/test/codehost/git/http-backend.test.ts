@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitHttpHandler, GIT_REALM, type GitNeed } from '../../../src/codehost/git/http-backend.js';
 import { BareRepos } from '../../../src/codehost/git/repos.js';
+import { GitSlots } from '../../../src/codehost/git/slots.js';
 import { bareGit, FIXTURE_GIT_ENV, tempDir, Work } from './support.js';
 
 /** Tokens of the test access rule: what each may do on demo/app (demo/secret is readable by `tok-write` only). */
@@ -247,6 +248,53 @@ describe('ARCHITECTURE §14 Authentication: Basic with the token as password; 40
   });
 });
 
+describe("ARCHITECTURE §20: refs/pull/* are the code host's; an aborted push leaves no quarantine", () => {
+  it("a push to refs/pull/N/head is refused in GitHub's words (deny updating a hidden ref); the branch beside it is taken", async () => {
+    expect((await clone('app', 'tok-write-7f3a', 'pr-spoof')).status).toBe(0);
+    const dir = join(tmp.path, 'pr-spoof');
+    await gitClient(dir, 'commit', '--quiet', '--allow-empty', '-m', 'spoofed head');
+    const bare = repos.dir('demo', 'app');
+    const push = await gitClient(dir, 'push', 'origin', 'HEAD:refs/pull/1/head', 'HEAD:refs/heads/beside-spoof');
+    expect(push.status).not.toBe(0);
+    expect(push.stderr).toContain('! [remote rejected] HEAD -> refs/pull/1/head (deny updating a hidden ref)');
+    expect(bareGit(bare, 'for-each-ref', 'refs/pull')).toBe('');
+    expect(bareGit(bare, 'for-each-ref', '--format=%(refname)', 'refs/heads/beside-spoof').trim()).toBe('refs/heads/beside-spoof');
+  });
+
+  it('a push cut off in the middle of its pack leaves no objects/tmp_objdir-incoming-* behind', async () => {
+    expect((await clone('app', 'tok-write-7f3a', 'cut-push')).status).toBe(0);
+    const dir = join(tmp.path, 'cut-push');
+    const old = (await gitClient(dir, 'rev-parse', 'HEAD')).stdout.trim();
+    writeFileSync(join(dir, 'noise.bin'), randomBytes(256 * 1024));
+    await gitClient(dir, 'add', 'noise.bin');
+    await gitClient(dir, 'commit', '--quiet', '-m', 'noise');
+    const sha = (await gitClient(dir, 'rev-parse', 'HEAD')).stdout.trim();
+    const pack = spawnSync('git', ['pack-objects', '--stdout', '--revs', '-q'], { cwd: dir, env: FIXTURE_GIT_ENV, input: `${sha}\n^${old}\n` }).stdout;
+    const command = `${old} ${sha} refs/heads/cut\0report-status\n`;
+    const pkt = `${(command.length + 4).toString(16).padStart(4, '0')}${command}0000`;
+    const bare = repos.dir('demo', 'app');
+    const { hostname, port } = new URL(base);
+    const req = request({
+      hostname,
+      port,
+      path: '/demo/app.git/git-receive-pack',
+      method: 'POST',
+      headers: { Authorization: basic('tok-write-7f3a'), 'Content-Type': 'application/x-git-receive-pack-request', 'Transfer-Encoding': 'chunked' },
+    });
+    req.on('error', () => {
+      /* cut below */
+    });
+    req.write(Buffer.concat([Buffer.from(pkt, 'latin1'), pack.subarray(0, pack.length >> 1)]));
+    // receive-pack has made its quarantine and is unpacking into it.
+    for (let i = 0; i < 100 && incomingDirs(bare).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(incomingDirs(bare).length).toBeGreaterThan(0);
+    req.destroy();
+    for (let i = 0; i < 60 && incomingDirs(bare).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(incomingDirs(bare)).toEqual([]);
+    expect(bareGit(bare, 'for-each-ref', 'refs/heads/cut')).toBe('');
+  });
+});
+
 describe('ARCHITECTURE §14: push bodies are capped (--push-limit), nothing half-written', () => {
   async function bigCommit(dir: string): Promise<string> {
     writeFileSync(join(dir, 'big.bin'), randomBytes(PUSH_LIMIT * 3));
@@ -415,8 +463,8 @@ describe('ARCHITECTURE §14: git paths stay inside <owner>/<repo>.git', () => {
     }
   });
 
-  it('git processes are bounded: a request beyond maxConcurrent is a 503 with Retry-After', async () => {
-    const one = createGitHttpHandler({ repos, pushLimitBytes: PUSH_LIMIT, maxConcurrent: 1, access: async () => 'ok' });
+  it('git processes are bounded: a request beyond --git-processes is a 503 with Retry-After', async () => {
+    const one = createGitHttpHandler({ repos, pushLimitBytes: PUSH_LIMIT, slots: new GitSlots({ total: 1 }), access: async () => 'ok' });
     const s = createServer((req, res) => {
       void one(req, res);
     });

@@ -3,6 +3,7 @@ import { securePages, sendHtml } from '../../../kit/pages.js';
 import { repoFor, userOfToken } from '../../domain/access.js';
 import { CodehostError, notFound, noPush } from '../../domain/errors.js';
 import type { CodeHost } from '../../domain/host.js';
+import { GitSlots, GitSlotsFull, runAsGitCaller, setGitCallerLogin } from '../../git/slots.js';
 import { merge } from '../../domain/merges.js';
 import type { ChUser } from '../../domain/model.js';
 import { FormTokens, loadReviewPage } from '../../domain/review-page.js';
@@ -39,6 +40,7 @@ async function viewerOf(host: CodeHost, request: FastifyRequest): Promise<{ user
   const token = tokenOf(request.headers.authorization);
   const user = token === null ? null : await userOfToken(host, token);
   if (!user || token === null) throw new GhError(401, 'Bad credentials');
+  setGitCallerLogin(user.login);
   return { user, tokenHash: host.hash(token) };
 }
 
@@ -72,19 +74,39 @@ function formFields(body: unknown): Record<string, string> {
  * board's headers (http/board/routes.ts securePages), signed in with the code host's own
  * credential. Mounted by the composition (src/server.ts) when the code host has its repositories.
  */
-export function reviewPageRoutes(host: CodeHost) {
+/** Every git process a page starts takes a slot of its viewer's (docs/limits.md "Git processes"), signed in by viewerOf. */
+function pagesAsGitCallers(app: FastifyInstance, slots: GitSlots): void {
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function (this: FastifyInstance, request, reply) {
+      return runAsGitCaller(slots, `anonymous ${request.ip}`, () => handler.call(this, request, reply));
+    };
+  });
+}
+
+/** The pages take one kind of body: the merge form, urlencoded (the first value of each field). */
+function formsOnly(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_MAX }, (_req, body, done) => {
+    const fields: Record<string, string> = {};
+    for (const [k, v] of new URLSearchParams(body as string)) if (!(k in fields)) fields[k] = v;
+    done(null, fields);
+  });
+}
+
+export function reviewPageRoutes(host: CodeHost, slots: GitSlots = new GitSlots()) {
   return async (app: FastifyInstance) => {
+    pagesAsGitCallers(app, slots);
     const forms = await FormTokens.open(host);
     securePages(app);
-    app.removeAllContentTypeParsers();
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_MAX }, (_req, body, done) => {
-      const fields: Record<string, string> = {};
-      for (const [k, v] of new URLSearchParams(body as string)) if (!(k in fields)) fields[k] = v;
-      done(null, fields);
-    });
+    formsOnly(app);
 
     // Every refusal is a page that shows nothing of the repository; a 401 asks the browser to prompt.
-    app.setErrorHandler((thrown: FastifyError | GhError | CodehostError | PageRefusal, request, reply) => {
+    app.setErrorHandler((thrown: FastifyError | GhError | GitSlotsFull | CodehostError | PageRefusal, request, reply) => {
+      if (thrown instanceof GitSlotsFull) {
+        void reply.header('retry-after', '5');
+        return sendHtml(reply, thrown.reason === 'busy' ? 503 : 429, notePage('Too many git requests', [thrown.message]));
+      }
       const error = thrown instanceof CodehostError ? ghErrorOf(thrown) : thrown;
       if (error instanceof PageRefusal) {
         return sendHtml(

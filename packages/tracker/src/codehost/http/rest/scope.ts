@@ -4,6 +4,7 @@ import { ApiError } from '../../../domain/errors.js';
 import { repoFor, userOfToken } from '../../domain/access.js';
 import { CodehostError } from '../../domain/errors.js';
 import { gitOf, type CodeHost } from '../../domain/host.js';
+import { GitSlotsFull, runAsGitCaller, type GitSlots } from '../../git/slots.js';
 import { REST_BODY_MAX } from '../../domain/limits.js';
 import { rateLimits } from '../../domain/rate-limit.js';
 import { badCredentials, GhError, ghErrorOf, ghErrorOfSchema, problemsParsingJson, REST_DOCS } from '../errors.js';
@@ -34,7 +35,14 @@ const json = (text: string): unknown => {
  * body's syntax (400), the credential (401), the repository (404, 403), then what the route's
  * schema refuses (404 for a path, 400/422 for the body and query), then the domain's refusals.
  */
-export function installRestScope(app: FastifyInstance, host: CodeHost): void {
+export function installRestScope(app: FastifyInstance, host: CodeHost, slots: GitSlots): void {
+  // Every git process a handler starts takes a slot of the caller's (docs/limits.md "Git processes").
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function (this: FastifyInstance, request, reply) {
+      return runAsGitCaller(slots, request.codehostUser?.login ?? 'anonymous', () => handler.call(this, request, reply));
+    };
+  });
   app.removeAllContentTypeParsers();
   // GitHub reads every request body as JSON, whatever its Content-Type says.
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: REST_BODY_MAX }, (_req, body, done) => {
@@ -75,11 +83,16 @@ export function installRestScope(app: FastifyInstance, host: CodeHost): void {
     });
   // ARCHITECTURE §14: no or a bad credential is 401 Bad credentials, on every operation; then the
   // repository of the path, masked as 404 when the caller may not read it.
-  app.addHook('preValidation', async (request) => {
+  // The credential is checked before the body is read (onRequest, as the tracker's scopes do): a
+  // caller without one is answered at once and holds no buffer for a body it trickles in.
+  app.addHook('onRequest', async (request) => {
     const token = tokenOf(request.headers.authorization);
     const user = token === null ? null : await userOfToken(host, token);
     if (!user) throw badCredentials();
     request.codehostUser = user;
+  });
+  app.addHook('preValidation', async (request) => {
+    const user = request.codehostUser!;
     const need = request.routeOptions.config.need;
     if (need) {
       const { owner, repo } = request.params as { owner: string; repo: string };
@@ -90,8 +103,12 @@ export function installRestScope(app: FastifyInstance, host: CodeHost): void {
   });
 
   /** GitHub's error for what the domain, the schemas, the hooks or the tracker's own hooks refused; undefined for a fault of Fastify's. */
-  const ghErrorFor = (error: FastifyError | GhError | CodehostError | ApiError | SchemaRefusal, request: FastifyRequest): GhError | undefined => {
+  const ghErrorFor = (
+    error: FastifyError | GhError | GitSlotsFull | CodehostError | ApiError | SchemaRefusal,
+    request: FastifyRequest,
+  ): GhError | undefined => {
     if (error instanceof GhError) return error;
+    if (error instanceof GitSlotsFull) return new GhError(error.reason === 'busy' ? 503 : 429, error.message);
     if (error instanceof CodehostError) return ghErrorOf(error);
     if (error instanceof ApiError) return new GhError(error.status, error.message);
     if (error instanceof SchemaRefusal) {
@@ -102,10 +119,11 @@ export function installRestScope(app: FastifyInstance, host: CodeHost): void {
     return undefined;
   };
 
-  app.setErrorHandler((error: FastifyError | GhError | CodehostError | ApiError | SchemaRefusal, request, reply) => {
+  app.setErrorHandler((error: FastifyError | GhError | GitSlotsFull | CodehostError | ApiError | SchemaRefusal, request, reply) => {
     const docs = request.routeOptions.config.docs ?? REST_DOCS;
     const gh = ghErrorFor(error, request);
     if (gh) {
+      if (error instanceof GitSlotsFull) void reply.header('retry-after', '5');
       if (gh.status === 401) void reply.header('www-authenticate', 'Bearer realm="jst-tracker code host"');
       return reply.code(gh.status).send(gh.body(docs));
     }

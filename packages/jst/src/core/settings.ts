@@ -1,3 +1,7 @@
+// The words of jst's configuration (ARCHITECTURE §10, spec §2): the settings and their files, the roles,
+// and the shape of a loaded configuration. config/ reads, checks and redacts them; the context (core/context.ts)
+// hands the loaded one to every command. Nothing here reads a file.
+
 /** The two configuration files under `.jst/` (ARCHITECTURE §10). */
 export type SettingFile = 'team' | 'local';
 
@@ -128,4 +132,63 @@ export function codehostTokenSettings(role: CodehostRole): { own: SettingName; s
 export function roleSettings(role: Role): { email: SettingName; token: SettingName } {
   const upper = role.toUpperCase() as Uppercase<Role>;
   return { email: `TRACKER_${upper}_EMAIL`, token: `TRACKER_${upper}_TOKEN` };
+}
+
+export interface ConfigWarning {
+  readonly code: 'UNKNOWN_SETTING' | 'WRONG_FILE' | 'DUPLICATE_SETTING' | 'FILE_MODE';
+  /** The name as written in the file (for FILE_MODE, the file's name). */
+  readonly setting: string;
+  readonly file: string;
+  /** Absent for a warning about the whole file. */
+  readonly line?: number | undefined;
+  readonly message: string;
+  /** For an unknown name: the closest known one. */
+  readonly suggestion?: SettingName | undefined;
+}
+
+/** Where a value came from, so every message can name its source. */
+export type ValueSource = { kind: 'file'; file: string; line: number } | { kind: 'environment' } | { kind: 'default' };
+
+export interface SettingValue {
+  readonly value: string;
+  readonly source: ValueSource;
+}
+
+export interface StatusNames {
+  readonly todo: string;
+  readonly inProgress: string;
+  readonly inReview: string;
+  readonly done: string;
+}
+
+/** A loaded configuration (config/load.ts `loadConfig`): the two files and the environment, read once per run. */
+export interface JstConfig {
+  readonly cwd: string;
+  /** The `.jst/` folder in use, or null when none was found. */
+  readonly jstDir: string | null;
+  readonly repoRoot: string | null;
+  /** Paths of the two files: where they were read from, or where they belong when absent. */
+  readonly files: Readonly<Record<SettingFile, string>>;
+  readonly filesFound: Readonly<Record<SettingFile, boolean>>;
+  /** Every setting that has a value, after the environment override (empty values count as unset). */
+  readonly settings: Readonly<Partial<Record<SettingName, SettingValue>>>;
+  /**
+   * Settings left unset by an empty value that won (an empty environment variable overrides the
+   * files too, ARCHITECTURE §10), with where that empty value came from, so a message can say so.
+   */
+  readonly emptied: Readonly<Partial<Record<SettingName, ValueSource>>>;
+  readonly defaultBaseBranch: string;
+  /** null = the literal state `unset` (never a guessed name); see `displayProductionBranch`. */
+  readonly productionBranch: string | null;
+  readonly projectKey: string | null;
+  /** Kept exactly as written: spec §2 says status names are matched literally. */
+  readonly statuses: StatusNames;
+  /** TRACKER_ACCOUNT_URL reduced to host[:port]; null when absent or empty. */
+  readonly trackerHost: string | null;
+  /** WORKTREES_DIR as written (lenient: may be relative); use `requireWorktreesDir` for the strict form. */
+  readonly worktreesDir: string | null;
+  /** Normalized TRACKER_GATEWAY_URL / CODEHOST_API_URL; null only when a set value is unusable. */
+  readonly gatewayUrl: string | null;
+  readonly codehostApiUrl: string | null;
+  readonly warnings: readonly ConfigWarning[];
 }

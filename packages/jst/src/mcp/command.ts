@@ -1,5 +1,7 @@
-import { defineCommand } from '../../define.js';
+import { defineCommand } from '../commands/define.js';
+import { printed } from '../core/output.js';
 
+/** `jst mcp`: the MCP face as a command of the CLI (ARCHITECTURE §13); it loads the server (serve.ts, its own bundle) when run. */
 export const mcpCommand = defineCommand({
   name: 'mcp',
   summary: "serve the role's tools to a coding agent: a Model Context Protocol server on stdio (agents/README.md)",
@@ -20,8 +22,7 @@ export const mcpCommand = defineCommand({
   },
   effects: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   run: async (ctx, i, face) => {
-    const { serveMcp } = await import('../../../mcp/serve.js');
-    const { printed } = await import('../../../core/output.js');
+    const { serveMcp } = await import('./serve.js');
     return printed(await serveMcp(face.role, { cwd: ctx.cwd, env: ctx.env, io: ctx.io, readOnly: Boolean(i.readOnly), tools: i.tools }));
   },
 });

@@ -127,6 +127,8 @@ writeFileSync(
     ...ROLES.flatMap((r) => [`TRACKER_${r.toUpperCase()}_EMAIL=${cred.email(r)}`, `TRACKER_${r.toUpperCase()}_TOKEN=${cred.token(r)}`]),
     `CODEHOST_API_URL=${codehostApi}`,
     `CODEHOST_PAT_TOKEN=${cred.codehostToken}`,
+    `CODEHOST_EXECUTOR_TOKEN=${cred.codehostRoleToken('executor')}`,
+    `CODEHOST_REVIEWER_TOKEN=${cred.codehostRoleToken('reviewer')}`,
   ].join('\n') + '\n',
   { mode: 0o600 },
 );
@@ -230,16 +232,17 @@ process.stdout.write(
 
 async function mergePullOf(worktree) {
   const branch = git(worktree, 'rev-parse', '--abbrev-ref', 'HEAD');
-  const headers = { Authorization: `Bearer ${cred.codehostToken}`, Accept: 'application/vnd.github+json', 'User-Agent': 'jst-demo' };
+  // The reviewer merges what it approved (its own code-host account).
+  const headers = { Authorization: `Bearer ${cred.codehostRoleToken('reviewer')}`, Accept: 'application/vnd.github+json', 'User-Agent': 'jst-demo' };
   const base = `${codehostApi}/repos/${DEMO_REPO.owner}/${DEMO_REPO.name}`;
   const list = await (await fetch(`${base}/pulls?head=${encodeURIComponent(`${DEMO_REPO.owner}:${branch}`)}&state=open`, { headers })).json();
   const pull = Array.isArray(list) ? list[0] : undefined;
   if (!pull || typeof pull.number !== 'number') throw new Error(`no open pull request for ${branch} on the code host`);
   // Two lines that work as pasted into a fresh shell: the first loads the token from the 0600 file
   // (never printed), the second is the Merge button of the pull request's page.
-  say(`\n$ set -a; . ${shq(envFile)}; set +a   # the demo's tokens, DEMO_CODEHOST_TOKEN among them, into this shell`);
+  say(`\n$ set -a; . ${shq(envFile)}; set +a   # the demo's tokens, DEMO_CODEHOST_REVIEWER_TOKEN among them, into this shell`);
   say(
-    `$ curl -sS -X PUT -H "Authorization: Bearer $DEMO_CODEHOST_TOKEN" -H 'Content-Type: application/json' -d '{"merge_method":"merge"}' ${base}/pulls/${pull.number}/merge   # the Merge button of ${pull.html_url}`,
+    `$ curl -sS -X PUT -H "Authorization: Bearer $DEMO_CODEHOST_REVIEWER_TOKEN" -H 'Content-Type: application/json' -d '{"merge_method":"merge"}' ${base}/pulls/${pull.number}/merge   # the Merge button of ${pull.html_url}`,
   );
   const res = await fetch(`${base}/pulls/${pull.number}/merge`, {
     method: 'PUT',

@@ -20,6 +20,7 @@ export const KEEP = {
   '/rate_limit': ['get'],
   '/user': ['get'],
   '/repos/{owner}/{repo}': ['get'],
+  '/repos/{owner}/{repo}/branches/{branch}/protection': ['get', 'put', 'delete'],
   '/repos/{owner}/{repo}/pulls': ['get', 'post'],
   '/repos/{owner}/{repo}/pulls/{pull_number}': ['get', 'patch'],
   '/repos/{owner}/{repo}/pulls/{pull_number}/commits': ['get'],

@@ -4,6 +4,8 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 export const ROLES = ['assigner', 'executor', 'reviewer'];
 export const CODEHOST_LOGIN = 'demo-bot';
+/** The executor's and the reviewer's code-host accounts (the assigner's is CODEHOST_LOGIN). */
+export const CODEHOST_ROLE_LOGINS = { executor: 'demo-executor', reviewer: 'demo-reviewer' };
 export const DEMO_REPO = { owner: 'demo', name: 'app' };
 
 const read = (file) =>
@@ -39,12 +41,16 @@ export function demoCredentials(file) {
     ensure(`DEMO_${r.toUpperCase()}_TOKEN`, () => `demo-${r}-${randomBytes(12).toString('hex')}`);
   }
   ensure('DEMO_CODEHOST_TOKEN', () => `demo-codehost-${randomBytes(12).toString('hex')}`);
+  // ARCHITECTURE §21: one code-host identity per role (the assigner keeps demo-bot's token).
+  ensure('DEMO_CODEHOST_EXECUTOR_TOKEN', () => `demo-codehost-${randomBytes(12).toString('hex')}`);
+  ensure('DEMO_CODEHOST_REVIEWER_TOKEN', () => `demo-codehost-${randomBytes(12).toString('hex')}`);
   if (changed) write(file, c);
   const port = Number(c.DEMO_PORT ?? 0);
   return {
     email: (r) => c[`DEMO_${r.toUpperCase()}_EMAIL`],
     token: (r) => c[`DEMO_${r.toUpperCase()}_TOKEN`],
     codehostToken: c.DEMO_CODEHOST_TOKEN,
+    codehostRoleToken: (r) => c[`DEMO_CODEHOST_${r.toUpperCase()}_TOKEN`],
     port: Number.isInteger(port) && port > 0 && port < 65536 ? port : 0,
   };
 }
@@ -54,7 +60,11 @@ export function rememberPort(file, port) {
   write(file, { ...read(file), DEMO_PORT: String(port) });
 }
 
-/** The demo site (three role accounts, one project) and the code host (one account, one repository). */
+/**
+ * The demo site (three role accounts, one project) and the code host (one account per role, one
+ * repository whose base and production branches are protected: a merge needs the reviewer's
+ * approval, a direct push is refused; ARCHITECTURE §21).
+ */
 export function demoSeed(cred) {
   return {
     sites: [
@@ -80,8 +90,23 @@ export function demoSeed(cred) {
       },
     ],
     codehost: {
-      users: [{ login: CODEHOST_LOGIN, name: 'Demo Bot', tokens: [{ token: cred.codehostToken }] }],
-      repos: [{ ...DEMO_REPO, defaultBranch: 'development', collaborators: [{ login: CODEHOST_LOGIN, permission: 'write' }] }],
+      users: [
+        { login: CODEHOST_LOGIN, name: 'Demo Bot', tokens: [{ token: cred.codehostToken }] },
+        { login: CODEHOST_ROLE_LOGINS.executor, name: 'Demo Executor', tokens: [{ token: cred.codehostRoleToken('executor') }] },
+        { login: CODEHOST_ROLE_LOGINS.reviewer, name: 'Demo Reviewer', tokens: [{ token: cred.codehostRoleToken('reviewer') }] },
+      ],
+      repos: [
+        {
+          ...DEMO_REPO,
+          defaultBranch: 'development',
+          collaborators: [
+            { login: CODEHOST_LOGIN, permission: 'admin' },
+            { login: CODEHOST_ROLE_LOGINS.executor, permission: 'write' },
+            { login: CODEHOST_ROLE_LOGINS.reviewer, permission: 'write' },
+          ],
+          protect: ['development', 'main'].map((branch) => ({ branch, requiredApprovals: 1, dismissStaleReviews: true, enforceAdmins: true })),
+        },
+      ],
     },
   };
 }

@@ -126,6 +126,16 @@ describe('npm start (docs/architecture.md §3, §14 "The demo"): all three phase
       expect(lines.some((l) => l.startsWith('APPROVED — '))).toBe(true);
       const reviews = (await c.codehost(`/repos/demo/app/pulls/${n}/reviews`)) as { body: string }[];
       expect(reviews.map((x) => x.body.split('\n')[0]!.replace(/ — .*/, ''))).toEqual(expect.arrayContaining(['CHANGES REQUESTED', 'APPROVED']));
+      // ARCHITECTURE §21: the approval is a real APPROVE by the reviewer's own code-host account,
+      // and the base and production branches are protected.
+      const approvals = (reviews as { body: string; state: string; user: { login: string } }[]).filter((x) => x.body.startsWith('APPROVED — '));
+      expect(approvals.map((x) => [x.user.login, x.state])).toContainEqual(['demo-reviewer', 'APPROVED']);
+      expect(pull.user.login).toBe('demo-executor');
+      for (const branch of ['development', 'main']) {
+        const rules = await c.codehost(`/repos/demo/app/branches/${branch}/protection`);
+        expect(rules.required_pull_request_reviews).toMatchObject({ required_approving_review_count: 1, dismiss_stale_reviews: true });
+        expect(rules.enforce_admins.enabled).toBe(true);
+      }
     } finally {
       again.kill('SIGTERM');
       await new Promise((resolve) => again.once('close', resolve));

@@ -1,9 +1,9 @@
 import { withGitToken } from '../git/credential.js';
-import type { Codehost, PullRequest, Repo, Review } from '../core/codehost.js';
+import type { Codehost, PullRequest, Repo, Review, ReviewEvent } from '../core/codehost.js';
 import { quoted, terminalText } from '../core/text.js';
 import { CodehostError, DEFAULT_LIMITS, sendBounded, type FetchLike, type HttpLimits } from './http.js';
 
-export type { PullRequest, Repo, Review } from '../core/codehost.js';
+export type { PullRequest, Repo, Review, ReviewEvent } from '../core/codehost.js';
 
 export interface CodehostClientOptions {
   apiUrl: string;
@@ -120,10 +120,13 @@ export class CodehostClient implements Codehost {
     return listOf(label, await this.call('GET', `${this.base}/pulls/${n}/reviews`)).map((r) => reviewOf(label, r));
   }
 
-  /** Always `event: "COMMENT"`: the same account may own both sides (ARCHITECTURE §11). */
-  async createReview(n: number, body: string): Promise<Review> {
+  /**
+   * A review: `APPROVE` / `REQUEST_CHANGES` when the reviewer is not the author, else `COMMENT`
+   * (GitHub refuses one's own approval; ARCHITECTURE §11, §21). The body carries the marker either way.
+   */
+  async createReview(n: number, body: string, event: ReviewEvent = 'COMMENT'): Promise<Review> {
     const label = `POST ${this.base}/pulls/${n}/reviews`;
-    return reviewOf(label, await this.call('POST', `${this.base}/pulls/${n}/reviews`, { event: 'COMMENT', body }));
+    return reviewOf(label, await this.call('POST', `${this.base}/pulls/${n}/reviews`, { event, body }));
   }
 
   async commentOnIssue(n: number, body: string): Promise<{ id: number; html_url?: string }> {
@@ -158,6 +161,11 @@ export function printable(s: string): string {
 }
 
 /** A number as GitHub gives ids and pull request numbers: a positive integer. */
+/** A user object's login, printable, or null. */
+const loginOf = (v: unknown): string | null => {
+  const login = typeof v === 'object' && v !== null ? (v as Json).login : undefined;
+  return typeof login === 'string' && login !== '' ? printable(login) : null;
+};
 const positive = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
 
 /** The states of a pull request review in GitHub's REST description. */
@@ -209,6 +217,7 @@ function pullOf(label: string, v: unknown): PullRequest {
     title: typeof p.title === 'string' ? printable(p.title) : '',
     head,
     base,
+    ...(loginOf(p.user) === null ? {} : { user: { login: loginOf(p.user)! } }),
   };
 }
 

@@ -19,8 +19,8 @@ export interface Codehost {
   createPull(p: { title: string; head: string; base: string; body: string; draft: boolean }): Promise<PullRequest>;
   pull(n: number): Promise<PullRequest>;
   reviews(n: number): Promise<Review[]>;
-  /** Always a comment review: the same account may own both sides (ARCHITECTURE §11). */
-  createReview(n: number, body: string): Promise<Review>;
+  /** COMMENT by default; APPROVE / REQUEST_CHANGES when the reviewer is not the author (ARCHITECTURE §11, §21). */
+  createReview(n: number, body: string, event?: ReviewEvent): Promise<Review>;
   commentOnIssue(n: number, body: string): Promise<{ id: number; html_url?: string }>;
 }
 
@@ -39,7 +39,12 @@ export interface PullRequest {
   title: string;
   head: { ref: string };
   base: { ref: string };
+  /** The author's login, when the answer names one (GitHub's pull requests do). */
+  user?: { login: string };
 }
+
+/** A review's event: APPROVE / REQUEST_CHANGES only when the reviewer is not the author (ARCHITECTURE §21). */
+export type ReviewEvent = 'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT';
 
 export interface Review {
   id: number;

@@ -93,7 +93,11 @@ export async function reviewVerdictOutcome(ctx: Context, role: Role, o: VerdictO
   }
   if (mine?.line !== line) {
     say(`→ review on pull request #${pull.number}: ${line}`);
-    await codehost.createReview(pull.number, report.text);
+    // ARCHITECTURE §21: a real APPROVE / REQUEST_CHANGES when the reviewer is not the author (what a
+    // protected branch counts); COMMENT when one account holds both sides, as GitHub refuses one's own.
+    const author = pull.user?.login.toLowerCase();
+    const event = author !== undefined && author !== me.login.toLowerCase() ? (o.kind === 'approved' ? 'APPROVE' : 'REQUEST_CHANGES') : 'COMMENT';
+    await codehost.createReview(pull.number, report.text, event);
     posted.review = true;
   } else say(`✓ pull request #${pull.number} already carries your "${line}"`);
   const parent = issue.fields.parent?.key;

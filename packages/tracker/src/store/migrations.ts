@@ -4,6 +4,7 @@ import { searchMigration } from './migration-0002-search.js';
 import { boardIndexesMigration } from './migration-0003-board-indexes.js';
 import { codehostMigration } from './migration-0004-codehost.js';
 import { projectRolesMigration } from './migration-0005-project-roles.js';
+import { branchProtectionMigration } from './migration-0006-branch-protection.js';
 
 /**
  * One set of migrations for both dialects. The only difference is how an auto-numbered key is
@@ -94,6 +95,7 @@ function migrations(adapter: StoreAdapter): Record<string, Migration> {
     '0003_board_indexes': boardIndexesMigration,
     '0004_codehost': codehostMigration(idColumn),
     '0005_project_roles': projectRolesMigration,
+    '0006_branch_protection': branchProtectionMigration,
   };
 }
 

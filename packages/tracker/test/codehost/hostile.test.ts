@@ -25,6 +25,9 @@ const OPERATIONS: [string, string][] = [
   ['POST', '/repos/{o}/{r}/pulls/{n}/reviews'],
   ['GET', '/repos/{o}/{r}/issues/{n}/comments'],
   ['POST', '/repos/{o}/{r}/issues/{n}/comments'],
+  ['GET', '/repos/{o}/{r}/branches/{n}/protection'],
+  ['PUT', '/repos/{o}/{r}/branches/{n}/protection'],
+  ['DELETE', '/repos/{o}/{r}/branches/{n}/protection'],
 ];
 
 const segment = fc.oneof(
@@ -50,6 +53,7 @@ const body = fc.oneof(
     '{"event":"APPROVE"}',
     '{"body":123}',
     '{"merge_method":"octopus"}',
+    '{"required_status_checks":null,"enforce_admins":true,"required_pull_request_reviews":{"required_approving_review_count":9},"restrictions":null}',
     '{"state":"merged"}',
     '{"sha":[]}',
   ),

@@ -96,6 +96,41 @@ describe('ARCHITECTURE §14 seed: the "codehost" section is checked, each error 
       '$.codehost.repos[0].private',
     ],
     [
+      'ARCHITECTURE §21: a protected branch git would not take',
+      (s: any) => {
+        s.repos[0].protect = [{ branch: 'a..b' }];
+      },
+      '$.codehost.repos[0].protect[0].branch',
+    ],
+    [
+      "ARCHITECTURE §21: requiredApprovals past GitHub's 6",
+      (s: any) => {
+        s.repos[0].protect = [{ branch: 'main', requiredApprovals: 7 }];
+      },
+      '$.codehost.repos[0].protect[0].requiredApprovals',
+    ],
+    [
+      'ARCHITECTURE §21: a protection flag that is not true or false',
+      (s: any) => {
+        s.repos[0].protect = [{ branch: 'main', dismissStaleReviews: 'yes' }];
+      },
+      '$.codehost.repos[0].protect[0].dismissStaleReviews',
+    ],
+    [
+      'ARCHITECTURE §21: an unknown protection key',
+      (s: any) => {
+        s.repos[0].protect = [{ branch: 'main', requireSignatures: true }];
+      },
+      '$.codehost.repos[0].protect[0].requireSignatures',
+    ],
+    [
+      'ARCHITECTURE §21: one branch protected twice',
+      (s: any) => {
+        s.repos[0].protect = [{ branch: 'main' }, { branch: 'main' }];
+      },
+      '$.codehost.repos[0].protect[1].branch',
+    ],
+    [
       'a token with a space',
       (s: any) => {
         s.users[0].tokens[0].token = 'a b';
@@ -141,12 +176,15 @@ describe('ARCHITECTURE §14 seed: loading', () => {
 
   it('loading twice changes nothing; tokens are stored hashed; a listed repository is created empty on disk', async () => {
     const data = join(root, 'twice');
-    const seed = parseSeed(codehostTestSeed());
+    const section = codehostSection();
+    // ARCHITECTURE §21: a protected branch is seeded idempotently too.
+    (section.repos[0] as Record<string, unknown>).protect = [{ branch: 'main', requiredApprovals: 1 }];
+    const seed = parseSeed({ ...codehostTestSeed(), codehost: section });
     const snapshot = async () => {
       const db = openDb({ dataDir: data });
       try {
         const rows: Record<string, unknown[]> = {};
-        for (const table of ['ch_users', 'ch_tokens', 'ch_repos', 'ch_collaborators', 'ch_meta']) {
+        for (const table of ['ch_users', 'ch_tokens', 'ch_repos', 'ch_collaborators', 'ch_meta', 'ch_protections']) {
           rows[table] = (await sql`select * from ${sql.table(table)} order by 1`.execute(db.kysely)).rows;
         }
         return rows;
@@ -159,6 +197,7 @@ describe('ARCHITECTURE §14 seed: loading', () => {
     await (await startServer({ dataDir: data, seed })).close();
     expect(await snapshot()).toEqual(first);
     expect(first.ch_tokens).toHaveLength(4);
+    expect(first.ch_protections).toHaveLength(1);
     const stored = JSON.stringify(first.ch_tokens);
     for (const token of Object.values(CH_TOKENS)) expect(stored).not.toContain(token);
     expect(readFileSync(join(data, 'tracker.sqlite')).includes(Buffer.from(CH_TOKENS.ada))).toBe(false);

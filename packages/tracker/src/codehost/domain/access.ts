@@ -1,7 +1,9 @@
 import { sameHash } from '../../kit/tokens.js';
 import { notFound, noPush } from './errors.js';
 import type { CodeHost } from './host.js';
-import type { ChRepo, ChUser, Permission } from './model.js';
+import type { ChRepo, ChUser } from './model.js';
+import { refRulesFor, type RefRule } from './protection.js';
+import { permissionOn } from './permission.js';
 import { storeOf } from './store-access.js';
 import type { RepoAccess } from './views.js';
 
@@ -24,13 +26,7 @@ export async function userOfToken(host: CodeHost, token: string): Promise<ChUser
  */
 const NO_REPO: ChRepo = { id: 0, owner: '', name: '', default_branch: '', pull_counter: 0, created_at: '', updated_at: '' };
 
-/** The caller's permission on a repository, or undefined when it may not even read it. */
-export async function permissionOn(host: CodeHost, user: ChUser | null, repo: ChRepo): Promise<Permission | undefined> {
-  if (!user) return undefined;
-  // The owner of a repository administers it, as on GitHub.
-  if (user.login.toLowerCase() === repo.owner.toLowerCase()) return 'admin';
-  return storeOf(host).repos.permissionOf(repo.id, user.id);
-}
+export { permissionOn };
 
 /**
  * The repository for a caller who needs `need` on it: not found when it does not exist or the
@@ -45,7 +41,7 @@ export async function repoFor(host: CodeHost, user: ChUser, owner: string, name:
   return { repo, owner: (await store.users.byLogin(repo.owner)) ?? null, permission, user };
 }
 
-export type GitDecision = 'unauthenticated' | 'not_found' | 'forbidden' | { decision: 'ok'; owner: string; repo: string; login: string };
+export type GitDecision = 'unauthenticated' | 'not_found' | 'forbidden' | { decision: 'ok'; owner: string; repo: string; login: string; protect?: RefRule[] };
 
 /**
  * Git over HTTP's question (http-backend's access callback): may this token read or write the
@@ -58,5 +54,7 @@ export async function gitAccess(host: CodeHost, token: string | null, owner: str
   const permission = await permissionOn(host, user, repo ?? NO_REPO);
   if (!repo || !permission) return 'not_found';
   if (need === 'write' && permission === 'read') return 'forbidden';
-  return { decision: 'ok', owner: repo.owner, repo: repo.name, login: user.login };
+  // ARCHITECTURE §21: a push meets the protected branches' rules in git's pre-receive hook.
+  const protect = need === 'write' ? await refRulesFor(host, repo, permission) : [];
+  return { decision: 'ok', owner: repo.owner, repo: repo.name, login: user.login, ...(protect.length > 0 ? { protect } : {}) };
 }

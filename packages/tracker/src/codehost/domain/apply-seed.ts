@@ -1,6 +1,7 @@
 import { SeedError } from '../../kit/seed-checks.js';
 import type { CodeHost } from './host.js';
 import { GIT, storeOf } from './store-access.js';
+import { seedProtections } from './protection.js';
 import type { CodehostSeed } from './seed.js';
 
 /**
@@ -36,6 +37,7 @@ export async function applyCodehostSeed(host: CodeHost, seed: CodehostSeed, file
         await store.repos.update(tx, repo.id, { owner: r.owner, name: r.name, default_branch: r.defaultBranch }, now);
       }
       for (const c of r.collaborators) await store.repos.upsertCollaborator(tx, repo.id, ids.get(c.login.toLowerCase())!, c.permission);
+      await seedProtections(store, tx, repo.id, r.protect, now);
     }
   });
   // After the rows are in: a repository that is not on disk yet is made empty (idempotent in git).

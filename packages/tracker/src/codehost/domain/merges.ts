@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { CodehostError } from './errors.js';
 import { gitOf, type CodeHost } from './host.js';
 import { MERGE_CLAIM_STALE_MS } from './limits.js';
-import { pullOf } from './pull-views.js';
+import { mergeBlock } from './protection.js';
+import { pullOf, viewOf } from './pull-views.js';
 import { storeOf } from './store-access.js';
 import type { RepoAccess } from './views.js';
 
@@ -40,6 +41,9 @@ export async function merge(host: CodeHost, access: RepoAccess, number: number, 
   const baseSha = await git.branchSha(repo.owner, repo.name, pull.base_ref);
   if (headSha === null || baseSha === null) throw notMergeable();
   if (typeof input.sha === 'string' && input.sha !== headSha) throw new CodehostError('changed', 'Head branch was modified. Review and try the merge again.');
+  // ARCHITECTURE §21: a protected base takes the merge only with its approvals (GitHub's 405 and words).
+  const blocked = await mergeBlock(host, await viewOf(host, access, pull), access);
+  if (blocked !== null) throw notMergeable(blocked);
   const claim = randomUUID();
   const now = host.now();
   if (!(await store.pulls.claimMerge(pull.id, claim, now, new Date(Date.parse(now) - MERGE_CLAIM_STALE_MS).toISOString()))) {

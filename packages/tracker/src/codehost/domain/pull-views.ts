@@ -2,6 +2,7 @@ import { notFound } from './errors.js';
 import { gitOf, type CodeHost } from './host.js';
 import { PULL_COMMITS_MAX, PULL_FILES_MAX } from './limits.js';
 import type { ChPull } from './model.js';
+import { mergeBlock } from './protection.js';
 import { storeOf } from './store-access.js';
 import type { PullDetail, PullView, RepoAccess } from './views.js';
 
@@ -52,9 +53,12 @@ export async function detailOf(host: CodeHost, view: PullView): Promise<PullDeta
   });
   let mergeable: boolean | null = null;
   let mergeableState: PullDetail['mergeableState'] = 'unknown';
+  let blocked: string | null = null;
   if (pull.state === 'open') {
     mergeable = (await git.mergeability(repo.owner, repo.name, view.baseSha, view.headSha)).mergeable;
-    mergeableState = !mergeable ? 'dirty' : pull.draft ? 'draft' : 'clean';
+    // ARCHITECTURE §21: a protected base still missing its approvals is GitHub's "blocked".
+    blocked = mergeable && !pull.draft ? await mergeBlock(host, view) : null;
+    mergeableState = !mergeable ? 'dirty' : pull.draft ? 'draft' : blocked !== null ? 'blocked' : 'clean';
   }
   return {
     ...view,
@@ -64,6 +68,7 @@ export async function detailOf(host: CodeHost, view: PullView): Promise<PullDeta
     changedFiles: cmp.changedFiles,
     mergeable,
     mergeableState,
+    blocked,
     comments: await storeOf(host).comments.count(repo.id, pull.number),
   };
 }

@@ -1,5 +1,6 @@
 import { seedChecks } from '../../kit/seed-checks.js';
 import { PERMISSIONS, type Permission } from './model.js';
+import type { SeedProtection } from './protection.js';
 
 /** The seed's `"codehost"` section (ARCHITECTURE §14; docs/codehost.md), parsed and checked. */
 export interface CodehostSeed {
@@ -16,6 +17,8 @@ export interface CodehostSeedRepo {
   name: string;
   defaultBranch: string;
   collaborators: { login: string; permission: Permission }[];
+  /** ARCHITECTURE §21: the repository's protected branches. */
+  protect: SeedProtection[];
 }
 
 /**
@@ -100,7 +103,7 @@ export function parseCodehostSeed(json: unknown, file = '<seed>'): CodehostSeed 
   const repos = arr(root.repos ?? [], '$.codehost.repos').map((r, ri) => {
     const rp = `$.codehost.repos[${ri}]`;
     const repo = obj(r, rp);
-    known(repo, rp, ['owner', 'name', 'defaultBranch', 'collaborators']);
+    known(repo, rp, ['owner', 'name', 'defaultBranch', 'collaborators', 'protect']);
     const owner = str(repo.owner, `${rp}.owner`);
     if (RESERVED_OWNERS.includes(owner.toLowerCase())) {
       fail(`${rp}.owner`, `"${owner}" is one of the server's own first path segments (${RESERVED_OWNERS.join(', ')}); pick another owner name`);
@@ -126,7 +129,34 @@ export function parseCodehostSeed(json: unknown, file = '<seed>'): CodehostSeed 
       if (!PERMISSIONS.includes(permission as Permission)) fail(`${cp}.permission`, `must be one of ${PERMISSIONS.join(', ')}`);
       return { login, permission: permission as Permission };
     });
-    return { owner, name, defaultBranch, collaborators };
+    const protectedBranches = new Set<string>();
+    const protect = arr(repo.protect ?? [], `${rp}.protect`).map((p, pi) => {
+      const pp = `${rp}.protect[${pi}]`;
+      const entry = obj(p, pp);
+      known(entry, pp, ['branch', 'requiredApprovals', 'dismissStaleReviews', 'allowForcePushes', 'allowDeletions', 'enforceAdmins']);
+      const branch = str(entry.branch, `${pp}.branch`);
+      if (!isBranchName(branch)) fail(`${pp}.branch`, 'is not a branch name git accepts');
+      if (protectedBranches.has(branch)) fail(`${pp}.branch`, 'names a branch protected earlier in this list');
+      protectedBranches.add(branch);
+      const requiredApprovals = entry.requiredApprovals ?? 1;
+      // GitHub's range for required_approving_review_count.
+      if (typeof requiredApprovals !== 'number' || !Number.isInteger(requiredApprovals) || requiredApprovals < 0 || requiredApprovals > 6) {
+        fail(`${pp}.requiredApprovals`, 'must be a whole number from 0 to 6 (as on GitHub)');
+      }
+      const flag = (key: string): boolean => {
+        const v = entry[key] ?? false;
+        return typeof v === 'boolean' ? v : fail(`${pp}.${key}`, 'must be true or false');
+      };
+      return {
+        branch,
+        requiredApprovals: requiredApprovals as number,
+        dismissStaleReviews: flag('dismissStaleReviews'),
+        allowForcePushes: flag('allowForcePushes'),
+        allowDeletions: flag('allowDeletions'),
+        enforceAdmins: flag('enforceAdmins'),
+      };
+    });
+    return { owner, name, defaultBranch, collaborators, protect };
   });
   return { users, repos };
 }

@@ -29,7 +29,9 @@ export interface PullDetail extends PullView {
   deletions: number;
   changedFiles: number;
   mergeable: boolean | null;
-  mergeableState: 'clean' | 'dirty' | 'draft' | 'unknown';
+  mergeableState: 'clean' | 'dirty' | 'draft' | 'blocked' | 'unknown';
+  /** Why a protected base refuses the merge yet (GitHub's sentence), or null. */
+  blocked: string | null;
   comments: number;
 }
 

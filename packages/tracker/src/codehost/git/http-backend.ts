@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkRepoName } from './names.js';
+import type { HookRule } from './protect-hook.js';
 import { answer, relay, type Service } from './relay.js';
 import type { BareRepos } from './repos.js';
 import { GitSlots, slotRefusalMessage } from './slots.js';
@@ -19,6 +20,8 @@ export interface GitAccessGranted {
   owner?: string;
   repo?: string;
   login?: string;
+  /** On a write: the protected branches as they bind this pusher (ARCHITECTURE §21). */
+  protect?: HookRule[];
 }
 
 export interface GitHttpOptions {
@@ -181,6 +184,7 @@ export function createGitHttpHandler(o: GitHttpOptions): (req: IncomingMessage, 
         repo,
         service,
         login: granted.login,
+        protect: granted.protect,
         limit,
         tooLarge,
         gzip: encoding === 'gzip' || encoding === 'x-gzip',

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { hasUnreadBody, lingerOnRefusedBody } from '../../kit/refused-body.js';
 import { parseCgiHead } from './cgi.js';
+import { protectEnv, protectHooksPath, type HookRule } from './protect-hook.js';
 import { minimalGitEnv } from './run.js';
 
 export type Service = 'git-upload-pack' | 'git-receive-pack';
@@ -65,6 +66,8 @@ export interface RelayOptions {
   timeoutMs: number;
   pushLimitBytes: number;
   onPushed: (() => void) | undefined;
+  /** The protected branches as they bind this pusher (ARCHITECTURE §21), for the pre-receive hook. */
+  protect?: HookRule[] | undefined;
 }
 
 /** git http-backend's CGI environment for one request. */
@@ -88,8 +91,15 @@ function cgiEnv(req: IncomingMessage, r: RelayOptions): NodeJS.ProcessEnv {
       // receive-pack's own cap, in case a body arrives by a way this relay does not count.
       ['receive.maxInputSize', String(r.pushLimitBytes)],
       ...hiddenRefsConfig(),
+      ...protectHookConfig(r),
     ]),
+    ...(r.service === 'git-receive-pack' ? protectEnv(r.protect ?? []) : {}),
   });
+}
+
+/** A push to a repository with protected branches runs the protection hook (./protect-hook.ts). */
+function protectHookConfig(r: RelayOptions): Array<[string, string]> {
+  return r.service === 'git-receive-pack' && (r.protect ?? []).length > 0 ? [['core.hooksPath', protectHooksPath()]] : [];
 }
 
 /** Configuration for git's children through the environment (GIT_CONFIG_COUNT, git 2.31). */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CommentView, PullDetail, PullView, RepoAccess, ReviewView } from '../domain/views.js';
 import type { CommitInfo, FileChange } from '../domain/git-port.js';
 import type { ChRepo, ChUser, Permission } from '../domain/model.js';
+import type { BranchRules } from '../domain/protection.js';
 
 /**
  * GitHub's JSON objects (simple-user, repository, pull-request, commit, diff-entry, review,
@@ -339,5 +340,44 @@ export function issueComment(u: Urls, access: RepoAccess, number: number, c: Com
     issue_url: `${api}/issues/${number}`,
     author_association: associationOf(c.user, access.repo),
     performed_via_github_app: null,
+  };
+}
+
+/** branch-protection / protected-branch: GitHub's shape of a branch's rules (domain/protection.ts). */
+export function branchProtection(u: Urls, repo: ChRepo, branch: string, r: BranchRules) {
+  const url = `${u.api}/repos/${seg(repo.owner)}/${seg(repo.name)}/branches/${seg(branch)}/protection`;
+  return {
+    url,
+    ...(r.statusChecks === null
+      ? {}
+      : {
+          required_status_checks: {
+            url: `${url}/required_status_checks`,
+            strict: r.statusChecks.strict,
+            contexts: r.statusChecks.contexts,
+            contexts_url: `${url}/required_status_checks/contexts`,
+            checks: r.statusChecks.checks,
+          },
+        }),
+    ...(r.reviews === null
+      ? {}
+      : {
+          required_pull_request_reviews: {
+            url: `${url}/required_pull_request_reviews`,
+            dismiss_stale_reviews: r.reviews.dismissStale,
+            require_code_owner_reviews: r.reviews.codeOwners,
+            required_approving_review_count: r.reviews.requiredApprovals,
+            require_last_push_approval: r.reviews.lastPush,
+          },
+        }),
+    required_signatures: { url: `${url}/required_signatures`, enabled: false },
+    enforce_admins: { url: `${url}/enforce_admins`, enabled: r.enforceAdmins },
+    required_linear_history: { enabled: r.linearHistory },
+    allow_force_pushes: { enabled: r.allowForcePushes },
+    allow_deletions: { enabled: r.allowDeletions },
+    block_creations: { enabled: r.blockCreations },
+    required_conversation_resolution: { enabled: r.conversationResolution },
+    lock_branch: { enabled: r.lockBranch },
+    allow_fork_syncing: { enabled: r.allowForkSyncing },
   };
 }

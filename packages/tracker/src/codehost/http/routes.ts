@@ -3,6 +3,7 @@ import type { CodeHost } from '../domain/host.js';
 import { GitSlots } from '../git/slots.js';
 import { commentRoutes } from './rest/comments.js';
 import { mergeRoutes } from './rest/merges.js';
+import { protectionRoutes } from './rest/protection.js';
 import { pullRoutes } from './rest/pulls.js';
 import { repoRoutes } from './rest/repos.js';
 import { reviewRoutes } from './rest/reviews.js';
@@ -27,5 +28,6 @@ export function codehostRoutes(host: CodeHost, slots: GitSlots = new GitSlots())
     mergeRoutes(app, host);
     reviewRoutes(app, host);
     commentRoutes(app, host);
+    protectionRoutes(app, host);
   };
 }

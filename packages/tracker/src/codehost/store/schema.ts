@@ -10,6 +10,8 @@ export interface CodehostDatabase {
   ch_pulls: ChPullsTable;
   ch_reviews: ChReviewsTable;
   ch_comments: ChCommentsTable;
+  /** Migration 0006 (store/migration-0006-branch-protection.ts). */
+  ch_protections: { repo_id: number; branch: string; rules: string; updated_at: string };
 }
 
 export type ChTx = Kysely<CodehostDatabase> | Transaction<CodehostDatabase>;

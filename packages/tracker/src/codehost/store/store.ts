@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { StoreContext } from '../../store/adapter.js';
 import { commentsRepository, type Comments } from './comments.js';
 import { codehostContext } from './context.js';
+import { protectionsRepository, type Protections } from './protections.js';
 import { pullsRepository, type Pulls } from './pulls.js';
 import { reposRepository, type Repos } from './repos.js';
 import { reviewsRepository, type Reviews } from './reviews.js';
@@ -14,7 +15,7 @@ export type { PullOfRepo } from './pulls.js';
 /**
  * The code host's rows (schema.ts) on the tracker's store context (store/adapter.ts): the same
  * connection, kept statements and dialect adapter, one small module per aggregate (settings,
- * users, repos, pulls, reviews, comments), one code path for SQLite and PostgreSQL; what the
+ * users, repos, pulls, reviews, comments, protections), one code path for SQLite and PostgreSQL; what the
  * dialects do differently is the tracker's adapter's. Decides no rule: the domain does.
  */
 export class CodehostStore {
@@ -26,6 +27,7 @@ export class CodehostStore {
   readonly pulls: Pulls;
   readonly reviews: Reviews;
   readonly comments: Comments;
+  readonly protections: Protections;
   private readonly lock: (tx: Transaction<CodehostDatabase>) => Promise<void>;
 
   constructor(store: StoreContext) {
@@ -38,6 +40,7 @@ export class CodehostStore {
     this.pulls = pullsRepository(context);
     this.reviews = reviewsRepository(context);
     this.comments = commentsRepository(context);
+    this.protections = protectionsRepository(context);
   }
 
   transaction<T>(work: (tx: Transaction<CodehostDatabase>) => Promise<T>): Promise<T> {

@@ -54,6 +54,9 @@ function mergeBox(view: ReviewPage, formToken: string): Html {
   if (detail.mergeable === false) {
     return html`<section class="merge-box conflict"><h2>Not mergeable</h2><p>This branch has conflicts with <code>${pull.base_ref}</code> that must be resolved (merge or rebase <code>${pull.base_ref}</code> into <code>${pull.head_ref}</code>, then push).</p>${view.conflicts.length > 0 ? html`<p>Conflicting files:</p><ul class="conflicts">${view.conflicts.map((f) => html`<li><code>${f}</code></li>`)}</ul>` : ''}</section>`;
   }
+  if (detail.blocked !== null) {
+    return html`<section class="merge-box conflict"><h2>Merging is blocked</h2><p><code>${pull.base_ref}</code> is a protected branch. ${detail.blocked}</p></section>`;
+  }
   if (!view.canWrite) {
     return html`<section class="merge-box mergeable"><h2>Ready to merge</h2><p>No conflicts with <code>${pull.base_ref}</code>. Only someone with write access to this repository can merge it; you can read it.</p></section>`;
   }

@@ -42,6 +42,9 @@ export const DOCS = {
   createReview: 'https://docs.github.com/rest/pulls/reviews#create-a-review-for-a-pull-request',
   comments: 'https://docs.github.com/rest/issues/comments#list-issue-comments',
   createComment: 'https://docs.github.com/rest/issues/comments#create-an-issue-comment',
+  getProtection: 'https://docs.github.com/rest/branches/branch-protection#get-branch-protection',
+  putProtection: 'https://docs.github.com/rest/branches/branch-protection#update-branch-protection',
+  deleteProtection: 'https://docs.github.com/rest/branches/branch-protection#delete-branch-protection',
 } as const;
 
 /** A route's config: its documentation page and what it needs on the repository of its path. */

@@ -252,10 +252,31 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     expect(JSON.stringify(tallies[0]!.body)).toContain('2 of 2 sub-tasks approved');
     expect(onParent.find((c) => c.id === fake.id)!.body).toEqual(fake.body);
 
+    // ARCHITECTURE §11: with both approved, the parent's brief offers only what remains (the person's
+    // done), and names each diff as the command that shows it.
+    const approvedBrief = ok(await jst(w.repo.repo, 'review', P));
+    expect(approvedBrief.stdout).not.toContain('--approve');
+    expect(approvedBrief.stdout).not.toContain('--request-changes');
+    for (const [k, b] of [
+      [A, ab],
+      [B, bb],
+    ] as const) {
+      expect(approvedBrief.stdout).toContain(`${k} is approved: the person merges it with jst done ${k} --yes ${k}`);
+      expect(approvedBrief.stdout).toContain(`${k}  git diff origin/${pb}...origin/${b}`);
+    }
+    expect(approvedBrief.stdout).not.toContain('<base>');
+
     // --- done with an explicit yes for each key; a rerun is a no-op success.
     ok(await jst(w.repo.repo, 'done', A, B, '--yes', A, B));
     expect([await statusOf(A), await statusOf(B)]).toEqual(['Done', 'Done']);
     expect(json(await jst(w.repo.repo, 'done', A, '--json'))).toMatchObject({ moved: [], alreadyDone: [A] });
+
+    // ARCHITECTURE §11: a Done sub-task's pull request that is still open is listed, not hidden.
+    const doneBrief = json(await jst(w.repo.repo, 'review', P, '--json'));
+    expect(doneBrief.prs.map((e: { key: string; state: string }) => [e.key, e.state])).toEqual([
+      [A, 'open'],
+      [B, 'open'],
+    ]);
 
     // --- the sub-task pull requests are merged on the code host (GitHub's PUT …/merge), into the parent branch.
     for (const head of [ab, bb]) {
@@ -309,5 +330,8 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     expect(tap.requests.filter((r) => r.authorization !== `Bearer ${CODEHOST_TOKEN}`)).toEqual([]);
     expect(printed.length).toBeGreaterThan(40);
     expect(printed.filter((text) => text.includes(CODEHOST_TOKEN))).toEqual([]);
-  });
+    // About 45 jst processes one after the other, each a step of the lifecycle that depends on the one
+    // before: 10-16 s alone, and twice that on a loaded two-CPU machine. The whole story is legitimately
+    // long, so it gets its own timeout rather than the 30 s every other test keeps.
+  }, 120_000);
 });

@@ -77,8 +77,10 @@ export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBrie
       set = [own.entry];
       parentPr = { allMerged, opened };
     } else {
+      // An open pull request is listed whatever its sub-task's status (a sub-task marked Done before
+      // its pull request was merged still has one to review or merge).
       const inReview = new Set(subtasks.filter((t) => t.fields?.status?.name === config.statuses.inReview).map((t) => t.key));
-      set = subs.filter((e) => inReview.has(e.key));
+      set = subs.filter((e) => inReview.has(e.key) || e.state === 'open');
       parentPr = { allMerged, opened: false };
     }
   } else {
@@ -108,7 +110,7 @@ export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBrie
         (e) =>
           `  ${e.key}  ${e.branch} → ${e.base}  ${e.url ?? '(no pull request)'}  ${e.state}  ${e.verdict ? `your verdict: ${e.verdict.line}` : 'no verdict from you yet'}`,
       ),
-      'The diff: git diff <base>...<branch>, or the pull request on the code host.',
+      ...diffLines(set),
     ],
     next,
   );
@@ -148,11 +150,26 @@ async function parentInReview(ctx: Context, client: TrackerClient, issue: Issue,
   return s.inReview;
 }
 
+/** The diff of each pull request as the command that shows it (the branches are on origin after git fetch). */
+function diffLines(set: PrEntry[]): string[] {
+  const known = set.filter((e) => e.branch && e.base);
+  if (!known.length) return ['The diff: the pull request on the code host.'];
+  return [
+    'The diff (after git fetch origin), or the pull request on the code host:',
+    ...known.map((e) => `  ${e.key}  git diff origin/${e.base}...origin/${e.branch}`),
+  ];
+}
+
+/** What is left to do: a verdict on each open pull request this identity has not approved; an approved one waits for the person's done. */
 function nextFor(ctx: Context, key: string, set: PrEntry[], parentPr: { allMerged: boolean; opened: boolean } | null): string[] {
   if (parentPr?.allMerged && set[0]?.state === 'none') return [`Every sub-task pull request is merged: ${nextStep.openParentPr(ctx, key)}`];
-  const open = set.filter((e) => e.state === 'open');
-  if (!open.length) return [];
-  return open.flatMap((e) => [`${nextStep.verdict(ctx, e.key, 'approve')}   or   ${nextStep.verdict(ctx, e.key, 'request-changes')}`]);
+  return set
+    .filter((e) => e.state === 'open')
+    .map((e) =>
+      e.verdict?.kind === 'approved'
+        ? `${e.key} is approved: the person merges it with jst done ${e.key} --yes ${e.key}`
+        : `${nextStep.verdict(ctx, e.key, 'approve')}   or   ${nextStep.verdict(ctx, e.key, 'request-changes')}`,
+    );
 }
 
 /** A sub-task as the parent lists it, with the parent link the PR-base resolver reads. */

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstLineText } from '@jst/adf';
@@ -117,13 +117,19 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     expect(ok(await jst(aw, 'pr-base')).stdout).toBe(`${pb}\tparentbranch\n`);
 
     // --- task memory, then printed by the next start.
-    ok(await jst(aw, 'note', 'serialiser done; quoting next'));
+    // Its next step is true: a commit first only while changes are uncommitted.
+    writeFileSync(join(aw, 'draft.txt'), 'not yet committed\n');
+    const dirtyNote = ok(await jst(aw, 'note', 'serialiser done; quoting next'));
+    expect(dirtyNote.stdout).toContain('There are uncommitted changes: commit them (git commit), then jst pr when the work is done');
+    rmSync(join(aw, 'draft.txt'));
     expect((await firstLines(A)).at(-1)).toBe('Task memory');
     expect(ok(await jst(aw, 'start')).stdout).toContain('Task memory (1 earlier note):\n  - serialiser done; quoting next');
     // --markdown: CommonMark made into ADF nodes after the literal marker line; without it, literal text.
     const md = join(w.repo.root, 'note.md');
     writeFileSync(md, '## Next\n\n- quoting\n  - commas\n\n```ts\nconst q = 1;\n```\n');
-    ok(await jst(aw, 'note', '--body-file', md, '--markdown'));
+    const cleanNote = ok(await jst(aw, 'note', '--body-file', md, '--markdown'));
+    expect(cleanNote.stdout).toContain('When the work is done: jst pr');
+    expect(cleanNote.stdout).not.toContain('uncommitted');
     ok(await jst(aw, 'note', '--body-file', md));
     const [withMd, literal] = (await lastComments(A, 2)).map((c) => c.body as { content: { type: string }[] });
     expect(withMd!.content.map((n) => n.type)).toEqual(['paragraph', 'heading', 'bulletList', 'codeBlock']);

@@ -115,6 +115,24 @@ describe('jst start, end to end (phase 2 entry: spec §1 rules 9-13, §3, §4)',
       expect(r.stdout).toContain('Acceptance criteria:\n  - A button downloads the rows as CSV\n  - Columns match the table\n');
     });
 
+    it("ARCHITECTURE §11: start merges the branch's own origin (a parent's merged sub-task pull requests), then its parent", async () => {
+      const pb = m.branches[0]!;
+      // Someone else's work reaches origin/<parent branch> (as a merged sub-task pull request does).
+      const tmp = join(m.w.repo.root, 'elsewhere');
+      m.w.git('fetch', '--quiet', 'origin');
+      m.w.git('worktree', 'add', '--quiet', '--detach', tmp, `origin/${pb}`);
+      writeFileSync(join(tmp, 'merged-subtask.txt'), 'from a sub-task\n');
+      m.w.git('-C', tmp, 'add', 'merged-subtask.txt');
+      m.w.git('-C', tmp, '-c', 'user.name=Other', '-c', 'user.email=other@example.test', 'commit', '--quiet', '-m', 'a merged sub-task');
+      const pushed = m.w.git('-C', tmp, 'rev-parse', 'HEAD');
+      m.w.git('-C', tmp, 'push', '--quiet', 'origin', `HEAD:refs/heads/${pb}`);
+      const r = await start(m.worktrees[0]!, ['--on-parent']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`→ git merge --no-edit origin/${pb}`);
+      expect(m.w.git('-C', m.worktrees[0]!, 'merge-base', '--is-ancestor', pushed, 'HEAD')).toBe('');
+      expect(m.w.git('-C', m.worktrees[0]!, 'rev-list', '--count', `HEAD..origin/${pb}`)).toBe('0');
+    });
+
     it('--json prints one object with the issue, criteria, PR base, worktree, notes, report and next steps', async () => {
       const [parent, , sub2] = m.keys as [string, string, string];
       const [parentBranch, , branch2] = m.branches as [string, string, string];

@@ -312,8 +312,35 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     expect(opened.status).toBe('In Review');
     expect((await firstLines(P)).at(-1)).toBe('Run report');
 
+    // --- the parent's second round (ARCHITECTURE §11): changes requested on the parent's pull request.
+    ok(await jst(w.repo.repo, 'review', P, '--request-changes', '--summary', 'Add a changelog'));
+    expect(await statusOf(P)).toBe('In Progress');
+    const runReports = (await firstLines(P)).filter((l) => l === 'Run report').length;
+    // Nothing pushed since: --open-parent-pr refuses, moves nothing, posts nothing.
+    const early = await jst(w.repo.repo, 'review', P, '--open-parent-pr');
+    expect(early.code).toBe(1);
+    expect(early.stderr).toContain(`nothing was pushed to ${pb} since you requested changes on its pull request`);
+    expect(await statusOf(P)).toBe('In Progress');
+    expect((await firstLines(P)).filter((l) => l === 'Run report')).toHaveLength(runReports);
+    // The executor in the parent's worktree: start merges origin/<parent branch> (the merged sub-tasks), then a fix and a plain push.
+    const restart = ok(await jst(pw, 'start', '--on-parent'));
+    expect(restart.stderr).toContain(`→ git merge --no-edit origin/${pb}`);
+    expect(git(pw, 'rev-list', '--count', `HEAD..origin/${pb}`)).toBe('0');
+    commit(pw, 'CHANGELOG.md', '# Export as CSV\n');
+    await gitAsync(pw, 'push', '--quiet', 'origin', `HEAD:${pb}`);
+    const fixed = originSha(pb);
+    // Now the parent goes back to review, with the new round's Run report naming the new head.
+    const reopened = json(await jst(w.repo.repo, 'review', P, '--open-parent-pr', '--json'));
+    expect(reopened.status).toBe('In Review');
+    expect(await statusOf(P)).toBe('In Review');
+    expect((await firstLines(P)).filter((l) => l === 'Run report')).toHaveLength(runReports + 1);
+    expect(JSON.stringify((await lastComments(P, 1))[0]!.body)).toContain(`Head: ${fixed}`);
+    // A rerun posts no third Run report.
+    ok(await jst(w.repo.repo, 'review', P, '--open-parent-pr'));
+    expect((await firstLines(P)).filter((l) => l === 'Run report')).toHaveLength(runReports + 1);
+
     ok(await jst(w.repo.repo, 'review', P, '--approve', '--summary', 'Ships'));
-    expect((await pullOf(pb)).reviews).toEqual([{ user: CODEHOST_LOGIN, state: 'COMMENTED', firstLine: 'APPROVED — Ships' }]);
+    expect((await pullOf(pb)).reviews.map((r) => r.firstLine)).toEqual(['CHANGES REQUESTED — Add a changelog', 'APPROVED — Ships']);
 
     // --- the parent's pull request is merged on the code host: every sub-task's work is on development.
     const parentTip = originSha(pb);

@@ -213,7 +213,8 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
 
     const review = join(w.repo.root, 'review.md');
     writeFileSync(review, 'Please set the **Content-Type**:\n\n| header | value |\n| --- | --- |\n| Content-Type | text/csv |\n');
-    ok(await jst(w.repo.repo, 'review', B, '--request-changes', '--summary', 'Set Content-Type', '--body-file', review, '--markdown'));
+    const bChanges = ok(await jst(w.repo.repo, 'review', B, '--request-changes', '--summary', 'Set Content-Type', '--body-file', review, '--markdown'));
+    expect(bChanges.stdout).toContain(`The executor, in ${bw} (${bb}): fix, commit, then jst pr`);
     const [changes] = (await lastComments(B, 1)).map((c) => c.body as { content: { type: string }[] });
     expect(changes!.content.map((n) => n.type)).toContain('table');
     expect(await statusOf(B)).toBe('In Progress');
@@ -313,7 +314,10 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     expect((await firstLines(P)).at(-1)).toBe('Run report');
 
     // --- the parent's second round (ARCHITECTURE §11): changes requested on the parent's pull request.
-    ok(await jst(w.repo.repo, 'review', P, '--request-changes', '--summary', 'Add a changelog'));
+    const parentChanges = ok(await jst(w.repo.repo, 'review', P, '--request-changes', '--summary', 'Add a changelog'));
+    // Its Next names the parent's worktree by path and the steps that work for a parent.
+    expect(parentChanges.stdout).toContain(`The executor, in ${pw} (${pb}): jst start --on-parent, fix, commit, then git push origin HEAD:${pb}`);
+    expect(parentChanges.stdout).toContain(`Then the reviewer: jst review ${P} --open-parent-pr`);
     expect(await statusOf(P)).toBe('In Progress');
     const runReports = (await firstLines(P)).filter((l) => l === 'Run report').length;
     // Nothing pushed since: --open-parent-pr refuses, moves nothing, posts nothing.

@@ -161,6 +161,16 @@ describe('jst start, end to end (phase 2 entry: spec §1 rules 9-13, §3, §4)',
       expect(out.nextSteps).toContain(`Commit, then open a pull request from ${branch2} into ${parentBranch}, moving ${sub2} to "In Review": jst pr`);
       // Progress stays on stderr so stdout is the JSON alone.
       expect(r.stderr).toContain(`→ read ${sub2} with the executor's fields`);
+      // ARCHITECTURE §11: the notes are saved as task memory, once: a rerun with the same words posts nothing.
+      const memory = async () =>
+        ((await t.as('assigner').get(`/issue/${sub2}/comment?maxResults=100`)).body.comments as { body: unknown }[])
+          .map((c) => JSON.stringify(c.body))
+          .filter((b) => b.includes('Task memory'));
+      expect(await memory()).toHaveLength(1);
+      expect((await memory())[0]).toContain('start with the happy path then errors');
+      const again = JSON.parse((await start(m.worktrees[2]!, ['--json', 'start with the happy path', 'then errors'])).stdout);
+      expect(again.taskMemory.map((x: { text: string }) => x.text)).toEqual(['start with the happy path then errors']);
+      expect(await memory()).toHaveLength(1);
     });
 
     it('spec §1 rule 9 (and §4 client rule 8): refuses an issue not assigned to the executor, with exit 1 and no transition or push', async () => {

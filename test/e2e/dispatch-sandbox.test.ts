@@ -67,7 +67,11 @@ describe.skipIf(!bwrapAvailable())('ARCHITECTURE §15: each agent runs in a sand
     const mainLocal = readFileSync(join(main, '.jst', 'local.env'), 'utf8');
     const copyInA = readFileSync(join(d.worktrees[1]!, '.jst', 'local.env'), 'utf8');
 
+    // B waits unassigned until the last tests (--once would start it after A: one agent's log is read here).
+    const executorId = (await d.t.as('executor').get('/myself')).body.accountId as string;
+    await d.t.as('assigner').put(`/issue/${B}/assignee`, { accountId: null });
     const r = await d.dispatch('--once', '--json', '--max-agents', '1');
+    await d.t.as('assigner').put(`/issue/${B}/assignee`, { accountId: executorId });
     expect(r.code, r.stderr + log(A)).toBe(0);
     const doc = lastDoc(r);
     expect(doc.exited).toEqual([expect.objectContaining({ key: A, role: 'executor', exitCode: 0 })]);

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstLineText } from '@jst/adf';
@@ -117,13 +117,19 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     expect(ok(await jst(aw, 'pr-base')).stdout).toBe(`${pb}\tparentbranch\n`);
 
     // --- task memory, then printed by the next start.
-    ok(await jst(aw, 'note', 'serialiser done; quoting next'));
+    // Its next step is true: a commit first only while changes are uncommitted.
+    writeFileSync(join(aw, 'draft.txt'), 'not yet committed\n');
+    const dirtyNote = ok(await jst(aw, 'note', 'serialiser done; quoting next'));
+    expect(dirtyNote.stdout).toContain('There are uncommitted changes: commit them (git commit), then jst pr when the work is done');
+    rmSync(join(aw, 'draft.txt'));
     expect((await firstLines(A)).at(-1)).toBe('Task memory');
     expect(ok(await jst(aw, 'start')).stdout).toContain('Task memory (1 earlier note):\n  - serialiser done; quoting next');
     // --markdown: CommonMark made into ADF nodes after the literal marker line; without it, literal text.
     const md = join(w.repo.root, 'note.md');
     writeFileSync(md, '## Next\n\n- quoting\n  - commas\n\n```ts\nconst q = 1;\n```\n');
-    ok(await jst(aw, 'note', '--body-file', md, '--markdown'));
+    const cleanNote = ok(await jst(aw, 'note', '--body-file', md, '--markdown'));
+    expect(cleanNote.stdout).toContain('When the work is done: jst pr');
+    expect(cleanNote.stdout).not.toContain('uncommitted');
     ok(await jst(aw, 'note', '--body-file', md));
     const [withMd, literal] = (await lastComments(A, 2)).map((c) => c.body as { content: { type: string }[] });
     expect(withMd!.content.map((n) => n.type)).toEqual(['paragraph', 'heading', 'bulletList', 'codeBlock']);
@@ -207,7 +213,8 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
 
     const review = join(w.repo.root, 'review.md');
     writeFileSync(review, 'Please set the **Content-Type**:\n\n| header | value |\n| --- | --- |\n| Content-Type | text/csv |\n');
-    ok(await jst(w.repo.repo, 'review', B, '--request-changes', '--summary', 'Set Content-Type', '--body-file', review, '--markdown'));
+    const bChanges = ok(await jst(w.repo.repo, 'review', B, '--request-changes', '--summary', 'Set Content-Type', '--body-file', review, '--markdown'));
+    expect(bChanges.stdout).toContain(`The executor, in ${bw} (${bb}): fix, commit, then jst pr`);
     const [changes] = (await lastComments(B, 1)).map((c) => c.body as { content: { type: string }[] });
     expect(changes!.content.map((n) => n.type)).toContain('table');
     expect(await statusOf(B)).toBe('In Progress');
@@ -252,10 +259,31 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     expect(JSON.stringify(tallies[0]!.body)).toContain('2 of 2 sub-tasks approved');
     expect(onParent.find((c) => c.id === fake.id)!.body).toEqual(fake.body);
 
+    // ARCHITECTURE §11: with both approved, the parent's brief offers only what remains (the person's
+    // done), and names each diff as the command that shows it.
+    const approvedBrief = ok(await jst(w.repo.repo, 'review', P));
+    expect(approvedBrief.stdout).not.toContain('--approve');
+    expect(approvedBrief.stdout).not.toContain('--request-changes');
+    for (const [k, b] of [
+      [A, ab],
+      [B, bb],
+    ] as const) {
+      expect(approvedBrief.stdout).toContain(`${k} is approved: the person merges it with jst done ${k} --yes ${k}`);
+      expect(approvedBrief.stdout).toContain(`${k}  git diff origin/${pb}...origin/${b}`);
+    }
+    expect(approvedBrief.stdout).not.toContain('<base>');
+
     // --- done with an explicit yes for each key; a rerun is a no-op success.
     ok(await jst(w.repo.repo, 'done', A, B, '--yes', A, B));
     expect([await statusOf(A), await statusOf(B)]).toEqual(['Done', 'Done']);
     expect(json(await jst(w.repo.repo, 'done', A, '--json'))).toMatchObject({ moved: [], alreadyDone: [A] });
+
+    // ARCHITECTURE §11: a Done sub-task's pull request that is still open is listed, not hidden.
+    const doneBrief = json(await jst(w.repo.repo, 'review', P, '--json'));
+    expect(doneBrief.prs.map((e: { key: string; state: string }) => [e.key, e.state])).toEqual([
+      [A, 'open'],
+      [B, 'open'],
+    ]);
 
     // --- the sub-task pull requests are merged on the code host (GitHub's PUT …/merge), into the parent branch.
     for (const head of [ab, bb]) {
@@ -285,8 +313,38 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     expect(opened.status).toBe('In Review');
     expect((await firstLines(P)).at(-1)).toBe('Run report');
 
+    // --- the parent's second round (ARCHITECTURE §11): changes requested on the parent's pull request.
+    const parentChanges = ok(await jst(w.repo.repo, 'review', P, '--request-changes', '--summary', 'Add a changelog'));
+    // Its Next names the parent's worktree by path and the steps that work for a parent.
+    expect(parentChanges.stdout).toContain(`The executor, in ${pw} (${pb}): jst start --on-parent, fix, commit, then git push origin HEAD:${pb}`);
+    expect(parentChanges.stdout).toContain(`Then the reviewer: jst review ${P} --open-parent-pr`);
+    expect(await statusOf(P)).toBe('In Progress');
+    const runReports = (await firstLines(P)).filter((l) => l === 'Run report').length;
+    // Nothing pushed since: --open-parent-pr refuses, moves nothing, posts nothing.
+    const early = await jst(w.repo.repo, 'review', P, '--open-parent-pr');
+    expect(early.code).toBe(1);
+    expect(early.stderr).toContain(`nothing was pushed to ${pb} since you requested changes on its pull request`);
+    expect(await statusOf(P)).toBe('In Progress');
+    expect((await firstLines(P)).filter((l) => l === 'Run report')).toHaveLength(runReports);
+    // The executor in the parent's worktree: start merges origin/<parent branch> (the merged sub-tasks), then a fix and a plain push.
+    const restart = ok(await jst(pw, 'start', '--on-parent'));
+    expect(restart.stderr).toContain(`→ git merge --no-edit origin/${pb}`);
+    expect(git(pw, 'rev-list', '--count', `HEAD..origin/${pb}`)).toBe('0');
+    commit(pw, 'CHANGELOG.md', '# Export as CSV\n');
+    await gitAsync(pw, 'push', '--quiet', 'origin', `HEAD:${pb}`);
+    const fixed = originSha(pb);
+    // Now the parent goes back to review, with the new round's Run report naming the new head.
+    const reopened = json(await jst(w.repo.repo, 'review', P, '--open-parent-pr', '--json'));
+    expect(reopened.status).toBe('In Review');
+    expect(await statusOf(P)).toBe('In Review');
+    expect((await firstLines(P)).filter((l) => l === 'Run report')).toHaveLength(runReports + 1);
+    expect(JSON.stringify((await lastComments(P, 1))[0]!.body)).toContain(`Head: ${fixed}`);
+    // A rerun posts no third Run report.
+    ok(await jst(w.repo.repo, 'review', P, '--open-parent-pr'));
+    expect((await firstLines(P)).filter((l) => l === 'Run report')).toHaveLength(runReports + 1);
+
     ok(await jst(w.repo.repo, 'review', P, '--approve', '--summary', 'Ships'));
-    expect((await pullOf(pb)).reviews).toEqual([{ user: CODEHOST_LOGIN, state: 'COMMENTED', firstLine: 'APPROVED — Ships' }]);
+    expect((await pullOf(pb)).reviews.map((r) => r.firstLine)).toEqual(['CHANGES REQUESTED — Add a changelog', 'APPROVED — Ships']);
 
     // --- the parent's pull request is merged on the code host: every sub-task's work is on development.
     const parentTip = originSha(pb);
@@ -309,5 +367,8 @@ describe('spec §1 phases 1-3, end to end: plan → start → pr → review → 
     expect(tap.requests.filter((r) => r.authorization !== `Bearer ${CODEHOST_TOKEN}`)).toEqual([]);
     expect(printed.length).toBeGreaterThan(40);
     expect(printed.filter((text) => text.includes(CODEHOST_TOKEN))).toEqual([]);
-  });
+    // About 45 jst processes one after the other, each a step of the lifecycle that depends on the one
+    // before: 10-16 s alone, and twice that on a loaded two-CPU machine. The whole story is legitimately
+    // long, so it gets its own timeout rather than the 30 s every other test keeps.
+  }, 120_000);
 });

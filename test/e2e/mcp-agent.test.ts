@@ -314,7 +314,9 @@ describe('jst mcp (ARCHITECTURE §13): one declaration per command, the whole li
       ok(await rv.call('review_verdict', { key: P, verdict: 'approve', summary: 'The export works end to end' }));
       expect(ok(await rv.call('done', { keys: [P] }))).toMatchObject({ moved: [P] });
       for (const key of [P, A, B]) expect(await statusOf(key)).toBe('Done');
-    });
+      // The whole lifecycle through three MCP servers, each step depending on the one before: 8-16 s
+      // alone, twice that on a loaded two-CPU machine. Legitimately long, so it has its own timeout.
+    }, 120_000);
 
     it("without elicitation: the hotfix yes and the Done yes come from the person's terminal, as the exact commands the tools print", async () => {
       const w = world();

@@ -143,7 +143,9 @@ describe('jst mcp (ARCHITECTURE §13): the agent interface over the same command
       expect(textOf(r).split('\n')[0]).toBe(`${keys[1]}  ${MULTISTEP.steps[0]!.summary}`);
       // The CLI's --json, run now (already In Progress), differs only where the second run must.
       const cli = JSON.parse((await runJst(['start', 'parser first', '--json'], { cwd: worktrees[1]! })).stdout);
-      expect({ ...out, previousStatus: 'In Progress', transitioned: false, push: cli.push }).toEqual(cli);
+      // The notes were saved as task memory by the tool's start: the CLI's start lists them, and posts no second.
+      expect(cli.taskMemory.map((x: { text: string }) => x.text)).toEqual(['parser first']);
+      expect({ ...out, previousStatus: 'In Progress', transitioned: false, push: cli.push, taskMemory: cli.taskMemory }).toEqual(cli);
     });
 
     it("issue_view without a key reads the worktree's issue; with raw its result equals jst issue view --json", async () => {

@@ -115,6 +115,24 @@ describe('jst start, end to end (phase 2 entry: spec §1 rules 9-13, §3, §4)',
       expect(r.stdout).toContain('Acceptance criteria:\n  - A button downloads the rows as CSV\n  - Columns match the table\n');
     });
 
+    it("ARCHITECTURE §11: start merges the branch's own origin (a parent's merged sub-task pull requests), then its parent", async () => {
+      const pb = m.branches[0]!;
+      // Someone else's work reaches origin/<parent branch> (as a merged sub-task pull request does).
+      const tmp = join(m.w.repo.root, 'elsewhere');
+      m.w.git('fetch', '--quiet', 'origin');
+      m.w.git('worktree', 'add', '--quiet', '--detach', tmp, `origin/${pb}`);
+      writeFileSync(join(tmp, 'merged-subtask.txt'), 'from a sub-task\n');
+      m.w.git('-C', tmp, 'add', 'merged-subtask.txt');
+      m.w.git('-C', tmp, '-c', 'user.name=Other', '-c', 'user.email=other@example.test', 'commit', '--quiet', '-m', 'a merged sub-task');
+      const pushed = m.w.git('-C', tmp, 'rev-parse', 'HEAD');
+      m.w.git('-C', tmp, 'push', '--quiet', 'origin', `HEAD:refs/heads/${pb}`);
+      const r = await start(m.worktrees[0]!, ['--on-parent']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`→ git merge --no-edit origin/${pb}`);
+      expect(m.w.git('-C', m.worktrees[0]!, 'merge-base', '--is-ancestor', pushed, 'HEAD')).toBe('');
+      expect(m.w.git('-C', m.worktrees[0]!, 'rev-list', '--count', `HEAD..origin/${pb}`)).toBe('0');
+    });
+
     it('--json prints one object with the issue, criteria, PR base, worktree, notes, report and next steps', async () => {
       const [parent, , sub2] = m.keys as [string, string, string];
       const [parentBranch, , branch2] = m.branches as [string, string, string];
@@ -143,6 +161,16 @@ describe('jst start, end to end (phase 2 entry: spec §1 rules 9-13, §3, §4)',
       expect(out.nextSteps).toContain(`Commit, then open a pull request from ${branch2} into ${parentBranch}, moving ${sub2} to "In Review": jst pr`);
       // Progress stays on stderr so stdout is the JSON alone.
       expect(r.stderr).toContain(`→ read ${sub2} with the executor's fields`);
+      // ARCHITECTURE §11: the notes are saved as task memory, once: a rerun with the same words posts nothing.
+      const memory = async () =>
+        ((await t.as('assigner').get(`/issue/${sub2}/comment?maxResults=100`)).body.comments as { body: unknown }[])
+          .map((c) => JSON.stringify(c.body))
+          .filter((b) => b.includes('Task memory'));
+      expect(await memory()).toHaveLength(1);
+      expect((await memory())[0]).toContain('start with the happy path then errors');
+      const again = JSON.parse((await start(m.worktrees[2]!, ['--json', 'start with the happy path', 'then errors'])).stdout);
+      expect(again.taskMemory.map((x: { text: string }) => x.text)).toEqual(['start with the happy path then errors']);
+      expect(await memory()).toHaveLength(1);
     });
 
     it('spec §1 rule 9 (and §4 client rule 8): refuses an issue not assigned to the executor, with exit 1 and no transition or push', async () => {

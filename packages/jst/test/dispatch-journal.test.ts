@@ -10,16 +10,23 @@ describe('ARCHITECTURE §15: the dispatch journal', () => {
     const dir = mkdtempSync(join(tmpdir(), 'jst-journal-'));
     const file = join(dir, 'dispatch-journal.json');
     const j = new Journal(file, true);
-    const a = j.begin({ key: 'ABC-2', round: 1, role: 'executor', handOff: 'start', worktree: '/w', log: '/l' });
+    const a = j.begin({ key: 'ABC-2', round: 1, role: 'executor', handOff: 'start', worktree: '/w', log: join(dir, 'dispatch', 'ABC-2-1.log') });
     expect(readJournal(file).agents['ABC-2#1']!.attempts).toEqual([{ startedAt: a.startedAt, pid: null, endedAt: null, exitCode: null }]);
     a.pid = 4242;
     a.exitCode = 1;
     j.update();
-    j.begin({ key: 'ABC-2', round: 1, role: 'executor', handOff: 'start', worktree: '/w', log: '/l' });
+    j.begin({ key: 'ABC-2', round: 1, role: 'executor', handOff: 'start', worktree: '/w', log: join(dir, 'dispatch', 'ABC-2-1.log') });
     expect(readJournal(file).agents['ABC-2#1']!.attempts.map((x) => x.exitCode)).toEqual([1, null]);
     expect(readdirSync(dir)).toEqual(['dispatch-journal.json']);
     // --dry-run: read, never written.
-    new Journal(join(dir, 'other.json'), false).begin({ key: 'ABC-3', round: 1, role: 'executor', handOff: 'start', worktree: '/w', log: '/l' });
+    new Journal(join(dir, 'other.json'), false).begin({
+      key: 'ABC-3',
+      round: 1,
+      role: 'executor',
+      handOff: 'start',
+      worktree: '/w',
+      log: join(dir, 'dispatch', 'ABC-2-1.log'),
+    });
     expect(readdirSync(dir)).toEqual(['dispatch-journal.json']);
   });
 

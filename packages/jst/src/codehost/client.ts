@@ -204,7 +204,9 @@ function pullOf(label: string, v: unknown): PullRequest {
   if (url === null) throw malformed(label, `pull request #${String(p.number)} without an http(s) URL`);
   if (p.state !== 'open' && p.state !== 'closed') throw malformed(label, `pull request #${String(p.number)} with a state that is neither open nor closed`);
   if (p.merged !== undefined && typeof p.merged !== 'boolean') throw malformed(label, `pull request #${String(p.number)} whose "merged" is not true or false`);
-  const head = refOf(p.head);
+  const headRef = refOf(p.head);
+  const sha = typeof p.head === 'object' && p.head !== null ? (p.head as Json).sha : undefined;
+  const head = headRef && typeof sha === 'string' && /^[0-9a-f]{40,64}$/.test(sha) ? { ...headRef, sha } : headRef;
   const base = refOf(p.base);
   if (!head || !base) throw malformed(label, `pull request #${String(p.number)} without its head and base branches`);
   return {
@@ -235,6 +237,7 @@ function reviewOf(label: string, v: unknown): Review {
     body: typeof r.body === 'string' ? r.body : '',
     state: r.state,
     ...(typeof r.submitted_at === 'string' ? { submitted_at: r.submitted_at } : {}),
+    ...(typeof r.commit_id === 'string' && /^[0-9a-f]{40,64}$/.test(r.commit_id) ? { commit_id: r.commit_id } : {}),
   };
 }
 

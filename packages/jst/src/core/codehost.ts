@@ -37,7 +37,7 @@ export interface PullRequest {
   merged?: boolean;
   draft?: boolean;
   title: string;
-  head: { ref: string };
+  head: { ref: string; sha?: string };
   base: { ref: string };
   /** The author's login, when the answer names one (GitHub's pull requests do). */
   user?: { login: string };
@@ -52,4 +52,6 @@ export interface Review {
   body: string;
   state: string;
   submitted_at?: string;
+  /** The head commit the review was left on. */
+  commit_id?: string;
 }

@@ -7,7 +7,8 @@ export type SettingFile = 'team' | 'local';
 
 export const FILE_NAMES: Readonly<Record<SettingFile, string>> = { team: 'team.env', local: 'local.env' };
 
-export type SettingKind = 'branch' | 'status' | 'project-key' | 'path' | 'host' | 'url' | 'email' | 'token' | 'repo' | 'command' | 'role' | 'sandbox';
+export type SettingKind =
+  'branch' | 'status' | 'project-key' | 'path' | 'host' | 'url' | 'email' | 'token' | 'repo' | 'command' | 'role' | 'sandbox' | 'minutes';
 
 export interface SettingSpec {
   readonly name: string;
@@ -83,6 +84,14 @@ export const SETTINGS = [
   { name: 'AGENT_REVIEWER_CMD', file: 'team', kind: 'command', description: "command jst dispatch runs as the reviewer's agent (optional)" },
   // ARCHITECTURE §15: how dispatch confines each agent to its role (docs/dispatch.md "The sandbox").
   { name: 'AGENT_SANDBOX', file: 'team', kind: 'sandbox', runtimeDefault: 'bwrap', description: 'how jst dispatch confines its agents: bwrap or none' },
+  // ARCHITECTURE §15: an agent still running after this many minutes is stopped and counted as failed.
+  {
+    name: 'AGENT_TIMEOUT_MINUTES',
+    file: 'team',
+    kind: 'minutes',
+    runtimeDefault: '60',
+    description: 'minutes jst dispatch lets one agent run before stopping it (default 60)',
+  },
   // ARCHITECTURE §10: a local file written for one role (the one dispatch gives an agent) says so.
   { name: 'JST_ONLY_ROLE', file: 'local', kind: 'role', description: 'the one role this local file holds credentials for (written by jst dispatch)' },
 ] as const satisfies readonly SettingSpec[];

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { usage } from '../core/errors.js';
 
 /**
  * One agent process (ARCHITECTURE §15): the team's command for the role, through the platform's
@@ -16,12 +17,36 @@ export interface AgentSpec {
   header: string;
   /** The sandbox the shell runs in (dispatch/sandbox.ts): its program and arguments, before `--`. */
   wrap?: { file: string; args: readonly string[] } | undefined;
+  /** Milliseconds it may run (AGENT_TIMEOUT_MINUTES); then its process group is stopped. */
+  timeoutMs?: number | undefined;
 }
 
 export interface RunningAgent {
   pid: number | null;
   exit: Promise<number>;
+  /** Whether it was stopped for running past its time limit. */
+  timedOut(): boolean;
 }
+
+/** The most AGENT_TIMEOUT_MINUTES may say: a day. */
+export const MAX_TIMEOUT_MINUTES = 1440;
+
+/** AGENT_TIMEOUT_MINUTES: minutes, more than 0 and at most a day; fractions allowed (0.5 is 30 s). Default 60. */
+export function timeoutOf(value: string | undefined): number {
+  if (value === undefined || value === '') return 60 * 60_000;
+  const minutes = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
+  if (!(minutes > 0 && minutes <= MAX_TIMEOUT_MINUTES)) {
+    throw usage(
+      'CONFIG',
+      `AGENT_TIMEOUT_MINUTES must be a number of minutes above 0 and at most ${MAX_TIMEOUT_MINUTES} (got ${JSON.stringify(value)})`,
+      'e.g. AGENT_TIMEOUT_MINUTES=60 in .jst/team.env (the default)',
+    );
+  }
+  return Math.round(minutes * 60_000);
+}
+
+/** After SIGTERM, how long an agent's processes get to end before SIGKILL. */
+export const KILL_GRACE_MS = 5_000;
 
 /** The log of an issue's round: `.jst/dispatch/<KEY>-<round>.log` under the main checkout. */
 export const logPath = (jstDir: string, key: string, round: number) => join(jstDir, 'dispatch', `${key}-${round}.log`);
@@ -60,23 +85,69 @@ export function startAgent(a: AgentSpec): RunningAgent {
   } catch (e) {
     writeSync(fd, `jst dispatch: the agent could not be started: ${(e as Error).message}\n`);
     closeSync(fd);
-    return { pid: null, exit: Promise.resolve(127) };
+    return { pid: null, exit: Promise.resolve(127), timedOut: () => false };
   }
   closeSync(fd);
+  let timedOut = false;
+  let graceTimer: NodeJS.Timeout | undefined;
+  const limitTimer =
+    a.timeoutMs === undefined || child.pid === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          note(
+            a.log,
+            `jst dispatch: the agent ran past its time limit (AGENT_TIMEOUT_MINUTES): SIGTERM to its processes, SIGKILL in ${KILL_GRACE_MS / 1000} s`,
+          );
+          killGroup(child.pid!, 'SIGTERM');
+          graceTimer = setTimeout(() => killGroup(child.pid!, 'SIGKILL'), KILL_GRACE_MS);
+        }, a.timeoutMs);
   const exit = new Promise<number>((resolve) => {
     child.once('error', (e) => {
-      try {
-        const f = openSync(a.log, 'a');
-        writeSync(f, `jst dispatch: the agent could not be started: ${e.message}\n`);
-        closeSync(f);
-      } catch {
-        /* the exit code says it */
-      }
+      note(a.log, `jst dispatch: the agent could not be started: ${e.message}`);
       resolve(127);
     });
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 + (signalNumber(signal) ?? 0) : 1)));
+  }).then(async (code) => {
+    clearTimeout(limitTimer);
+    // The shell is gone; what it started may not be (an agent that ignores SIGTERM): SIGKILL on time.
+    if (timedOut && graceTimer !== undefined) {
+      await new Promise((r) => setTimeout(r, 200));
+      if (groupAlive(child.pid!)) killGroup(child.pid!, 'SIGKILL');
+      clearTimeout(graceTimer);
+    }
+    return code;
   });
-  return { pid: child.pid ?? null, exit };
+  return { pid: child.pid ?? null, exit, timedOut: () => timedOut };
+}
+
+/** A line in the agent's log; a log that cannot be written loses it (the exit code says what happened). */
+function note(log: string, line: string): void {
+  try {
+    const f = openSync(log, 'a');
+    writeSync(f, `${line}\n`);
+    closeSync(f);
+  } catch {
+    /* the exit code says it */
+  }
+}
+
+/** Signals the agent's whole process group (it was started detached: its pid is the group's id). */
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(process.platform === 'win32' ? pid : -pid, signal);
+  } catch {
+    /* already gone */
+  }
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(process.platform === 'win32' ? pid : -pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 };

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { writeJsonAtomic } from '@jst/protocol';
 import { usage } from '../core/errors.js';
 import type { HandOff } from './find.js';
@@ -78,6 +78,8 @@ export class Journal {
   }
 }
 
+const MOVE_AWAY = 'Nothing was started. Move it away to start over: dispatch may then start an agent a second time for an issue and round it listed';
+
 /** The journal on disk; a missing file is an empty journal, an unreadable one a stop (never silently reset). */
 export function readJournal(file: string): JournalFile {
   if (!existsSync(file)) return { version: 1, agents: {} };
@@ -85,21 +87,41 @@ export function readJournal(file: string): JournalFile {
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw usage(
-      'DISPATCH_JOURNAL',
-      `${file} is not valid JSON (${(e as Error).message})`,
-      'Nothing was started. Move it away to start over: dispatch may then start an agent a second time for an issue and round it listed',
-    );
+    throw usage('DISPATCH_JOURNAL', `${file} is not valid JSON (${(e as Error).message})`, MOVE_AWAY);
   }
   const agents = (parsed as { agents?: unknown }).agents;
-  if (typeof parsed !== 'object' || parsed === null || typeof agents !== 'object' || agents === null) {
-    throw usage(
-      'DISPATCH_JOURNAL',
-      `${file} has no "agents" object`,
-      'Nothing was started. Move it away to start over: dispatch may then start an agent a second time for an issue and round it listed',
-    );
+  if (typeof parsed !== 'object' || parsed === null || typeof agents !== 'object' || agents === null || Array.isArray(agents)) {
+    throw usage('DISPATCH_JOURNAL', `${file} has no "agents" object`, MOVE_AWAY);
+  }
+  const logs = resolve(dirname(file), 'dispatch');
+  for (const [id, entry] of Object.entries(agents as Record<string, unknown>)) {
+    const bad = entryProblem(id, entry, logs);
+    if (bad) throw usage('DISPATCH_JOURNAL', `${file}: the entry "${id}" ${bad}`, MOVE_AWAY);
   }
   return { version: 1, agents: agents as Record<string, Entry> };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const nullOr = (v: unknown, t: 'string' | 'number') => v === null || typeof v === t;
+
+/**
+ * What is wrong with one journal entry, or null (ARCHITECTURE §15): the shape dispatch writes, its id
+ * `KEY#round`, and a log under `.jst/dispatch/` (dispatch appends to it: a log path elsewhere would
+ * let whoever edits the journal have dispatch write to any file).
+ */
+function entryProblem(id: string, e: unknown, logs: string): string | null {
+  if (!isObject(e)) return `is ${e === null ? 'null' : typeof e}, not an object`;
+  if (typeof e.key !== 'string' || !Number.isInteger(e.round) || entryId(e.key, e.round as number) !== id)
+    return 'has no "key" and whole "round" matching its name (KEY#round)';
+  if (e.role !== 'executor' && e.role !== 'reviewer') return 'has a "role" that is neither executor nor reviewer';
+  if (typeof e.handOff !== 'string' || typeof e.worktree !== 'string') return 'has no "handOff" or "worktree" string';
+  if (typeof e.log !== 'string' || !isAbsolute(e.log) || dirname(resolve(e.log)) !== logs) return `has a "log" outside ${logs}`;
+  if (!Array.isArray(e.attempts)) return 'has no "attempts" list';
+  for (const [i, a] of e.attempts.entries()) {
+    if (!isObject(a) || typeof a.startedAt !== 'string' || !nullOr(a.pid, 'number') || !nullOr(a.endedAt, 'string') || !nullOr(a.exitCode, 'number'))
+      return `has an attempt (${i + 1}) that is not { startedAt, pid, endedAt, exitCode }`;
+  }
+  return null;
 }
 
 export const journalPath = (jstDir: string) => join(jstDir, JOURNAL_FILE);

@@ -1,14 +1,15 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { Context } from '../core/context.js';
-import { terminalText } from '../core/text.js';
 import { JstError } from '../config/index.js';
 import { EXIT } from '../core/errors.js';
 import * as git from '../git/index.js';
 import { usage } from '../core/errors.js';
-import { logPath, startAgent } from './agents.js';
+import { logPath, startAgent, timeoutOf } from './agents.js';
+import { takeLock } from './lock.js';
+import { print, shown, sleep, type AgentRef, type DispatchOptions, type ExitLine, type RoundDoc, type StartLine } from './report.js';
 import type { SandboxState } from '../config/index.js';
 import { homeToHide, prepareSandbox, requireSandbox } from './sandbox.js';
-import { findWork, type Accounts, type Candidate, type Found, type Waiting } from './find.js';
+import { findWork, type Accounts, type Candidate, type Found } from './find.js';
 import { keyOrder, worktreeBranches, worktreeOf } from './worktrees.js';
 import { entryId, Journal, journalPath, MAX_ATTEMPTS, stateOf, type Attempt, type Entry } from './dispatch-journal.js';
 
@@ -18,14 +19,6 @@ import { entryId, Journal, journalPath, MAX_ATTEMPTS, stateOf, type Attempt, typ
  * number, find.ts), journalled before it starts. Dispatch writes nothing to the tracker or the
  * code host; the agents act through jst's own commands.
  */
-export interface DispatchOptions {
-  once: boolean;
-  intervalSeconds: number;
-  maxAgents: number;
-  dryRun: boolean;
-  json: boolean;
-}
-
 export const DISPATCH_LIMITS = { maxAgents: 16, intervalSeconds: { min: 1, max: 86_400 } } as const;
 
 interface Setup {
@@ -34,38 +27,10 @@ interface Setup {
   project: string;
   ids: Accounts;
   commands: Record<'executor' | 'reviewer', string | null>;
+  /** How long one agent may run (AGENT_TIMEOUT_MINUTES), in milliseconds. */
+  timeoutMs: number;
   /** How agents are confined (AGENT_SANDBOX), with what bwrap needs to know of the repository. */
   sandbox: SandboxState & { gitCommonDir: string; identity: { name: string | null; email: string | null } };
-}
-
-type AgentRef = { key: string; role: string; handOff: string; round: number };
-export interface StartLine extends AgentRef {
-  attempt: number;
-  worktree: string;
-  log: string;
-  why: string;
-}
-export interface ExitLine extends AgentRef {
-  attempt: number;
-  exitCode: number;
-  seconds: number;
-  log: string;
-  next: 'done' | 'retry' | 'left';
-}
-
-/** The `--json` document of one round (one line of JSON each, docs/dispatch.md). */
-export interface RoundDoc {
-  pass: number;
-  at: string;
-  dryRun: boolean;
-  searches: number;
-  commentReads: number;
-  started: StartLine[];
-  wouldStart: (AgentRef & { worktree: string; why: string; command: string | null })[];
-  running: (AgentRef & { pid: number | null })[];
-  deferred: (AgentRef & { why: string })[];
-  exited: ExitLine[];
-  waiting: Waiting[];
 }
 
 interface Live {
@@ -75,9 +40,25 @@ interface Live {
   exit: Promise<void>;
 }
 
+/** A hand-off `--once` found no free slot for: started when one frees (ARCHITECTURE §15). */
+interface Queued {
+  ref: AgentRef;
+  start: () => StartLine;
+}
+
 export async function dispatchLoop(ctx: Context, o: DispatchOptions): Promise<number> {
   checkOptions(o);
   const setup = await prepare(ctx, o);
+  // One dispatch per checkout: a second would read the same journal and start the same agents.
+  const lock = o.dryRun ? null : takeLock(setup.jstDir);
+  try {
+    return await run(ctx, o, setup);
+  } finally {
+    lock?.release();
+  }
+}
+
+async function run(ctx: Context, o: DispatchOptions, setup: Setup): Promise<number> {
   const journal = new Journal(journalPath(setup.jstDir), !o.dryRun);
   const live = new Map<string, Live>();
   let exited: ExitLine[] = [];
@@ -101,7 +82,8 @@ export async function dispatchLoop(ctx: Context, o: DispatchOptions): Promise<nu
         wake?.();
       };
       const single = o.once || o.dryRun;
-      const state: RoundState = { journal, live, onExit, stopping: () => stopping };
+      const queue: Queued[] = [];
+      const state: RoundState = { journal, live, onExit, stopping: () => stopping, queue: o.once && !o.dryRun ? queue : null };
       const doc = single
         ? await round(ctx, o, setup, state, pass)
         : await round(ctx, o, setup, state, pass).catch((e: unknown) => {
@@ -113,6 +95,15 @@ export async function dispatchLoop(ctx: Context, o: DispatchOptions): Promise<nu
             return null;
           });
       if (single) {
+        // --once finishes the round's work, at most --max-agents at a time: a freed slot takes the next.
+        while (queue.length) {
+          if (stopping) {
+            doc!.deferred.push(...queue.splice(0).map((q) => ({ ...q.ref, why: 'stopping (Ctrl-C): no new agents' })));
+            break;
+          }
+          if (live.size < o.maxAgents) doc!.started.push(queue.shift()!.start());
+          else await Promise.race([...live.values()].map((l) => l.exit));
+        }
         await Promise.all([...live.values()].map((l) => l.exit));
         doc!.exited = exited;
         doc!.running = doc!.running.filter((r) => !doc!.started.some((x) => x.key === r.key && x.round === r.round));
@@ -178,6 +169,7 @@ async function prepare(ctx: Context, o: DispatchOptions): Promise<Setup> {
   if (!cfg.jstDir) throw usage('CONFIG', `no .jst/ folder in ${info.root}`, 'Run jst init first');
   if (!cfg.projectKey) throw usage('CONFIG', 'PROJECT_KEY is unset in .jst/team.env', 'Set PROJECT_KEY, then rerun jst dispatch');
   const commands = { executor: cfg.settings.AGENT_EXECUTOR_CMD?.value ?? null, reviewer: cfg.settings.AGENT_REVIEWER_CMD?.value ?? null };
+  const timeoutMs = timeoutOf(cfg.settings.AGENT_TIMEOUT_MINUTES?.value);
   if (!o.dryRun && !commands.executor && !commands.reviewer) {
     throw usage(
       'CONFIG',
@@ -201,6 +193,7 @@ async function prepare(ctx: Context, o: DispatchOptions): Promise<Setup> {
     project: cfg.projectKey,
     ids: { assigner: assigner!, executor: executor!, reviewer: reviewer! },
     commands,
+    timeoutMs,
     sandbox: { ...mode, gitCommonDir, identity },
   };
 }
@@ -226,10 +219,12 @@ interface RoundState {
   live: Map<string, Live>;
   onExit: (l: ExitLine) => void;
   stopping: () => boolean;
+  /** With --once, where a hand-off with no free slot waits for one; null: it is deferred to the next round. */
+  queue: Queued[] | null;
 }
 
 async function round(ctx: Context, o: DispatchOptions, s: Setup, st: RoundState, pass: number): Promise<RoundDoc> {
-  const { journal, live, onExit, stopping } = st;
+  const { journal, live, onExit, stopping, queue } = st;
   const doc = emptyDoc(pass, o);
   // What each journalled agent is doing, read BEFORE the searches: an agent that ended after this
   // point shows its work in them, so "gone, and its round not over" always means it did not finish it.
@@ -284,11 +279,16 @@ async function round(ctx: Context, o: DispatchOptions, s: Setup, st: RoundState,
       doc.deferred.push({ ...ref, why: 'stopping (Ctrl-C): no new agents' });
       continue;
     }
+    const start = () => launch(ctx, s, journal, live, { c, worktree, log, command, why }, onExit);
+    if (queue && (live.size >= o.maxAgents || queue.length)) {
+      queue.push({ ref, start });
+      continue;
+    }
     if (live.size >= o.maxAgents) {
       doc.deferred.push({ ...ref, why: `--max-agents ${o.maxAgents} are running` });
       continue;
     }
-    doc.started.push(launch(ctx, s, journal, live, { c, worktree, log, command, why }, onExit));
+    doc.started.push(start());
   }
   for (const [, l] of live)
     if (!doc.started.some((x) => entryId(x.key, x.round) === entryId(l.entry.key, l.entry.round)))
@@ -345,6 +345,7 @@ function launch(
     env: sandbox?.env ?? env,
     wrap: sandbox,
     log: x.log,
+    timeoutMs: s.timeoutMs,
     header: `=== jst dispatch: ${c.key} ${c.role} round ${c.round} attempt ${n} (${c.handOff}) at ${attempt.startedAt} in ${x.worktree}`,
   });
   attempt.pid = agent.pid;
@@ -357,22 +358,27 @@ function launch(
       ctx.redact(`→ start ${c.key}: ${c.role}'s agent, round ${c.round}${n > 1 ? `, attempt ${n}` : ''} (${x.why}), pid ${agent.pid ?? '?'}, log ${x.log}\n`),
     ),
   );
-  const exit = agent.exit.then((code) => {
+  const exit = agent.exit.then((status) => {
     sandbox?.cleanup();
+    const timedOut = agent.timedOut();
+    // An agent stopped at its time limit failed, whatever its shell's exit code said (124, as timeout(1)).
+    const code = timedOut && status === 0 ? 124 : status;
     attempt.exitCode = code;
     attempt.endedAt = new Date().toISOString();
     journal.update();
     live.delete(id);
     const seconds = Math.round((Date.now() - started) / 100) / 10;
     const next = code === 0 ? 'done' : n < MAX_ATTEMPTS ? 'retry' : 'left';
-    const tail = next === 'done' ? '' : next === 'retry' ? ': it is started once more on a later round' : ': left for you';
+    const tail =
+      (timedOut ? `: stopped after ${Math.round(s.timeoutMs / 600) / 100} min (AGENT_TIMEOUT_MINUTES)` : '') +
+      (next === 'done' ? '' : next === 'retry' ? ': it is started once more on a later round' : ': left for you');
     ctx.io.stderr.write(
       shown(
         ctx,
         `${code === 0 ? '✓' : '✗'} ${c.key}: ${c.role}'s agent, round ${c.round}${n > 1 ? `, attempt ${n}` : ''}, exited ${code} after ${seconds} s${tail} (log ${x.log})\n`,
       ),
     );
-    onExit({ key: c.key, role: c.role, handOff: c.handOff, round: c.round, attempt: n, exitCode: code, seconds, log: x.log, next });
+    onExit({ key: c.key, role: c.role, handOff: c.handOff, round: c.round, attempt: n, exitCode: code, seconds, log: x.log, next, timedOut });
   });
   live.set(id, { entry, attempt, started, exit });
   return line;
@@ -397,46 +403,4 @@ function sandboxFor(ctx: Context, s: Setup, role: 'executor' | 'reviewer', workt
     env,
     s.sandbox.identity,
   );
-}
-
-function print(ctx: Context, o: DispatchOptions, doc: RoundDoc): void {
-  // A command line in the team's file may hold a secret: nothing leaves unredacted.
-  if (o.json) {
-    ctx.io.stdout.write(ctx.redact(`${JSON.stringify(doc)}\n`));
-    return;
-  }
-  const lines: string[] = [];
-  if (doc.pass)
-    lines.push(
-      `Round ${doc.pass}: ${o.dryRun ? `${doc.wouldStart.length} to start (dry run: nothing started)` : `${doc.started.length} started`}, ${doc.running.length} running, ${doc.deferred.length} waiting for a free slot, ${doc.waiting.length} for you (${doc.searches} searches)`,
-    );
-  for (const w of doc.wouldStart)
-    lines.push(
-      `  would start ${w.key}: ${w.role}'s agent, round ${w.round}, in ${w.worktree}: ${w.why}${w.command ? '' : ` (AGENT_${w.role.toUpperCase()}_CMD is unset)`}`,
-    );
-  for (const d of doc.deferred) lines.push(`  later ${d.key}: ${d.role}'s agent, round ${d.round} (${d.why})`);
-  for (const e of doc.exited.filter((x) => x.exitCode !== 0))
-    lines.push(
-      `  failed ${e.key}: ${e.role}'s agent, round ${e.round}, attempt ${e.attempt}, exit ${e.exitCode}${e.next === 'retry' ? ' (started once more on a later round)' : ' (left for you)'}: ${e.log}`,
-    );
-  for (const w of doc.waiting) lines.push(`  for you ${w.key}: ${w.why}${w.command ? `: ${w.command}` : ''}`);
-  ctx.io.stdout.write(shown(ctx, ctx.redact(`${lines.join('\n')}\n`)));
-}
-
-/** Waits `ms`, or until woken (an agent exited, Ctrl-C) when `stop` says so. */
-function sleep(ms: number, setWake: (w: () => void) => void, stop: () => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    setWake(() => {
-      if (stop()) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
-}
-
-/** A line for the terminal: keys, reasons and paths come from the tracker and the checkout, so control characters are removed (ARCHITECTURE §11). */
-function shown(ctx: Context, text: string): string {
-  return terminalText(text, ctx.io.color);
 }

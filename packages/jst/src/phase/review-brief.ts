@@ -1,11 +1,12 @@
 import { codehostRoleOf, type Role } from '../config/index.js';
 import { transitionTo, type Issue, type IssueLink, type TrackerClient } from '@jst/client';
-import { commentPlain, firstLine, markedBody, RUN_REPORT } from './markers.js';
+import { commentPlain, firstLine, markedBody, RUN_REPORT, verdictOf } from './markers.js';
 import { readRoleComments } from './roles.js';
 import type { Context } from '../core/context.js';
 import type { Outcome } from '../core/output.js';
 import { refuse } from '../core/errors.js';
 import { myVerdict, pullOfIssue, type PrEntry, type PullLookup } from './pulls.js';
+import type { Codehost } from '../core/codehost.js';
 import { finish, stepper } from './steps.js';
 import { nextStep } from './spell.js';
 import { ISSUE_FIELDS, reviewKey } from './review-issue.js';
@@ -73,12 +74,17 @@ export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBrie
         own.entry = { ...own.entry, number: p.number, url: p.html_url, state: 'open' };
         opened = true;
       }
-      if (o.openParentPr && own.entry.state === 'open') status = await parentInReview(ctx, client, issue, own.entry, say);
+      if (o.openParentPr && own.entry.state === 'open') {
+        const head = await newRound(codehost, own.entry, status === config.statuses.inReview, say);
+        status = await parentInReview(ctx, client, issue, own.entry, head, say);
+      }
       set = [own.entry];
       parentPr = { allMerged, opened };
     } else {
+      // An open pull request is listed whatever its sub-task's status (a sub-task marked Done before
+      // its pull request was merged still has one to review or merge).
       const inReview = new Set(subtasks.filter((t) => t.fields?.status?.name === config.statuses.inReview).map((t) => t.key));
-      set = subs.filter((e) => inReview.has(e.key));
+      set = subs.filter((e) => inReview.has(e.key) || e.state === 'open');
       parentPr = { allMerged, opened: false };
     }
   } else {
@@ -108,7 +114,7 @@ export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBrie
         (e) =>
           `  ${e.key}  ${e.branch} → ${e.base}  ${e.url ?? '(no pull request)'}  ${e.state}  ${e.verdict ? `your verdict: ${e.verdict.line}` : 'no verdict from you yet'}`,
       ),
-      'The diff: git diff <base>...<branch>, or the pull request on the code host.',
+      ...diffLines(set),
     ],
     next,
   );
@@ -118,7 +124,7 @@ export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBrie
  * The parent's pull request is its `jst pr`: the parent moves to STATUS_IN_REVIEW and gets a
  * `Run report` naming the URL (each only once), so its verdict and `jst done` follow the same rules.
  */
-async function parentInReview(ctx: Context, client: TrackerClient, issue: Issue, e: PrEntry, say: (l: string) => void): Promise<string> {
+async function parentInReview(ctx: Context, client: TrackerClient, issue: Issue, e: PrEntry, head: string | null, say: (l: string) => void): Promise<string> {
   const s = ctx.config().statuses;
   const status = issue.fields.status?.name ?? '';
   if (status !== s.inReview) {
@@ -132,7 +138,7 @@ async function parentInReview(ctx: Context, client: TrackerClient, issue: Issue,
   if (
     own.comments.some((c) => {
       const text = commentPlain(c);
-      return firstLine(text) === RUN_REPORT && text.includes(e.url ?? '\u0000');
+      return firstLine(text) === RUN_REPORT && text.includes(e.url ?? '\u0000') && (head === null || text.includes(head));
     })
   )
     return s.inReview;
@@ -142,17 +148,56 @@ async function parentInReview(ctx: Context, client: TrackerClient, issue: Issue,
     markedBody(RUN_REPORT, [
       `Pull request: ${e.url}`,
       `Branch: ${e.branch} → ${e.base}`,
+      ...(head ? [`Head: ${head}`] : []),
       `Every sub-task pull request of ${issue.key} is merged into ${e.branch}.`,
     ]).adf,
   );
   return s.inReview;
 }
 
+/**
+ * The parent's pull request is open and the parent is back from review: it goes to review again only
+ * with something new on it. Its head commit is compared with the one this identity's latest verdict
+ * asking for changes was left on; the same commit is a refusal (nothing new to review). Returns the
+ * head commit (the new round's Run report names it), or null when the code host does not say.
+ */
+async function newRound(codehost: Codehost, e: PrEntry, inReview: boolean, say: (l: string) => void): Promise<string | null> {
+  say(`→ the parent's pull request #${e.number!} and its reviews`);
+  const head = (await codehost.pull(e.number!)).head.sha ?? null;
+  if (inReview || head === null) return head;
+  const me = await codehost.user();
+  const mine = (await codehost.reviews(e.number!)).filter((r) => r.user?.login === me.login && verdictOf(r.body) !== null);
+  const last = mine.at(-1);
+  if (last && verdictOf(last.body)?.kind === 'changes-requested' && last.commit_id === head) {
+    throw refuse(
+      'REVIEW_NOTHING_NEW',
+      `nothing was pushed to ${e.branch} since you requested changes on its pull request (${e.url ?? ''}, head ${head.slice(0, 12)}): there is no new round to review`,
+      `Nothing was moved or posted. The executor fixes it in the parent's worktree (jst start --on-parent, commit, git push), then rerun`,
+    );
+  }
+  return head;
+}
+
+/** The diff of each pull request as the command that shows it (the branches are on origin after git fetch). */
+function diffLines(set: PrEntry[]): string[] {
+  const known = set.filter((e) => e.branch && e.base);
+  if (!known.length) return ['The diff: the pull request on the code host.'];
+  return [
+    'The diff (after git fetch origin), or the pull request on the code host:',
+    ...known.map((e) => `  ${e.key}  git diff origin/${e.base}...origin/${e.branch}`),
+  ];
+}
+
+/** What is left to do: a verdict on each open pull request this identity has not approved; an approved one waits for the person's done. */
 function nextFor(ctx: Context, key: string, set: PrEntry[], parentPr: { allMerged: boolean; opened: boolean } | null): string[] {
   if (parentPr?.allMerged && set[0]?.state === 'none') return [`Every sub-task pull request is merged: ${nextStep.openParentPr(ctx, key)}`];
-  const open = set.filter((e) => e.state === 'open');
-  if (!open.length) return [];
-  return open.flatMap((e) => [`${nextStep.verdict(ctx, e.key, 'approve')}   or   ${nextStep.verdict(ctx, e.key, 'request-changes')}`]);
+  return set
+    .filter((e) => e.state === 'open')
+    .map((e) =>
+      e.verdict?.kind === 'approved'
+        ? `${e.key} is approved: the person merges it with jst done ${e.key} --yes ${e.key}`
+        : `${nextStep.verdict(ctx, e.key, 'approve')}   or   ${nextStep.verdict(ctx, e.key, 'request-changes')}`,
+    );
 }
 
 /** A sub-task as the parent lists it, with the parent link the PR-base resolver reads. */

@@ -10,6 +10,7 @@ import { reviewerVerdictOf, sendBack } from './race.js';
 import { readRoleComments, requireRoleAccount } from './roles.js';
 import { finish, stepper } from './steps.js';
 import { nextStep } from './spell.js';
+import { changesRequestedNext } from './verdict-next.js';
 import { ISSUE_FIELDS } from './review-issue.js';
 import { requireIssueKey } from '../core/issue-key.js';
 
@@ -104,7 +105,7 @@ export async function reviewVerdictOutcome(ctx: Context, role: Role, o: VerdictO
   if (parent && (posted.review || posted.comment)) posted.tally = await postTally(ctx, client, parent, { key: o.key, verdict: verdictOf(line)! }, say);
 
   const approved = o.kind === 'approved';
-  const next = approved ? [`jst done ${o.key} --yes ${o.key}`] : [`The executor, in ${entry.branch}'s worktree: fix, commit, then jst pr`];
+  const next = approved ? [`jst done ${o.key} --yes ${o.key}`] : await changesRequestedNext(ctx, o.key, entry.branch, Boolean(issue.fields.subtasks?.length));
   return finish(
     {
       key: o.key,

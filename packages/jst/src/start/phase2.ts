@@ -39,8 +39,10 @@ export interface SyncResult {
 }
 
 /**
- * A stale branch: `git fetch origin`, then merge `origin/<parent>` (the local ref when the parent
- * was never pushed). A conflict aborts the merge, changes nothing else and stops naming the files.
+ * A stale branch: `git fetch origin`, then merge the branch's own `origin/<branch>` (what others
+ * pushed to it: on a parent's branch, the merged sub-task pull requests), then `origin/<parent>`
+ * (the local ref when the parent was never pushed). A conflict aborts that merge, changes nothing
+ * else and stops naming the files.
  */
 export async function mergeParent(root: string, branch: string, parent: string, env: NodeJS.ProcessEnv, say: (l: string) => void): Promise<SyncResult> {
   const g = { env };
@@ -53,28 +55,34 @@ export async function mergeParent(root: string, branch: string, parent: string, 
       `git config branch.${branch}.parentbranch names ${parent}, which exists neither on origin nor here`,
       `Nothing was moved or pushed. Fix the setting (git config branch.${branch}.parentbranch <branch>), then rerun jst start`,
     );
-  const short = ref.replace(/^refs\/remotes\//, '').replace(/^refs\/heads\//, '');
-  say(`→ git merge --no-edit ${short}`);
   const before = (await git.runGit(['rev-parse', 'HEAD'], root, g)).stdout;
-  const r = await git.runGit(['merge', '--no-edit', short], root, { ...g, okCodes: [0, 1, 2, 128] });
-  if (r.code !== 0) {
-    const files = (await git.runGit(['diff', '--name-only', '--diff-filter=U'], root, g)).stdout.split('\n').filter(Boolean);
-    const inMerge = (await git.runGit(['rev-parse', '-q', '--verify', 'MERGE_HEAD'], root, { ...g, okCodes: [0, 1] })).code === 0;
-    if (inMerge) {
-      say('→ git merge --abort');
-      await git.runGit(['merge', '--abort'], root, g);
-    }
-    throw new JstError({
-      code: 'START_MERGE_CONFLICT',
-      exitCode: EXIT.failed,
-      problem: files.length
-        ? `merging ${short} into ${branch} conflicts in ${files.join(', ')}; the merge was aborted and nothing else was changed`
-        : `git merge ${short} into ${branch} failed (${(r.stderr || r.stdout).split('\n').slice(0, 3).join(' | ')}); nothing else was changed`,
-      hint: `Merge it yourself: git merge ${short}, resolve ${files.length ? 'those files' : 'what git reports'}, git add them, git commit; then rerun jst start`,
-    });
-  }
+  const own = await firstRef(root, [`refs/remotes/origin/${branch}`], env);
+  if (own !== null) await mergeRef(root, branch, `origin/${branch}`, env, say);
+  const short = ref.replace(/^refs\/remotes\//, '').replace(/^refs\/heads\//, '');
+  await mergeRef(root, branch, short, env, say);
   const after = (await git.runGit(['rev-parse', 'HEAD'], root, g)).stdout;
   return { parent, ref: short, outcome: before === after ? 'up-to-date' : 'merged' };
+}
+
+async function mergeRef(root: string, branch: string, short: string, env: NodeJS.ProcessEnv, say: (l: string) => void): Promise<void> {
+  const g = { env };
+  say(`→ git merge --no-edit ${short}`);
+  const r = await git.runGit(['merge', '--no-edit', short], root, { ...g, okCodes: [0, 1, 2, 128] });
+  if (r.code === 0) return;
+  const files = (await git.runGit(['diff', '--name-only', '--diff-filter=U'], root, g)).stdout.split('\n').filter(Boolean);
+  const inMerge = (await git.runGit(['rev-parse', '-q', '--verify', 'MERGE_HEAD'], root, { ...g, okCodes: [0, 1] })).code === 0;
+  if (inMerge) {
+    say('→ git merge --abort');
+    await git.runGit(['merge', '--abort'], root, g);
+  }
+  throw new JstError({
+    code: 'START_MERGE_CONFLICT',
+    exitCode: EXIT.failed,
+    problem: files.length
+      ? `merging ${short} into ${branch} conflicts in ${files.join(', ')}; the merge was aborted and nothing else was changed`
+      : `git merge ${short} into ${branch} failed (${(r.stderr || r.stdout).split('\n').slice(0, 3).join(' | ')}); nothing else was changed`,
+    hint: `Merge it yourself: git merge ${short}, resolve ${files.length ? 'those files' : 'what git reports'}, git add them, git commit; then rerun jst start`,
+  });
 }
 
 export interface BootstrapResult {

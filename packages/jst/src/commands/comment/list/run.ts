@@ -5,14 +5,16 @@ import type { Context } from '../../../core/context.js';
 import { EXIT } from '../../../core/errors.js';
 import { issueKeyArg } from '../../../core/issue-key.js';
 import type { Outcome } from '../../../core/output.js';
-import { commentText } from '../../../phase/document.js';
+import { commentData, commentText } from '../../../phase/document.js';
 
 /** Every comment of an issue (all pages), or those whose first line is a marker. */
 export async function commentList(ctx: Context, role: Role, key: string, o: { marker?: string | undefined }): Promise<Outcome<Comment[]>> {
   key = issueKeyArg(key); // abc-1 = ABC-1
   let comments = await allComments(ctx.client(role), key);
   if (o.marker) comments = commentsWithMarker(comments, o.marker);
-  return { json: comments, text: comments.map((c) => `${commentText(ctx.io, c)}\n\n`).join(''), code: EXIT.ok };
+  // ARCHITECTURE §13: a tool's text marks each comment as data written on the tracker, not instructions.
+  const shown = (c: Comment) => (ctx.tool ? commentData(c, adfToText(c.body)) : commentText(ctx.io, c));
+  return { json: comments, text: comments.map((c) => `${shown(c)}\n\n`).join(''), code: EXIT.ok };
 }
 
 /** One comment as the comment_list tool gives it: its text, not its ADF. */

@@ -4,7 +4,7 @@ import type { Context } from '../../../core/context.js';
 import { EXIT } from '../../../core/errors.js';
 import { issueKeyArg } from '../../../core/issue-key.js';
 import { bold, table, type Outcome } from '../../../core/output.js';
-import { commentText, documentText } from '../../../phase/document.js';
+import { commentData, commentText, documentText, trackerData } from '../../../phase/document.js';
 
 const PRESETS: Record<string, readonly string[]> = { executor: EXECUTOR_FIELDS, reviewer: REVIEWER_FIELDS };
 
@@ -31,7 +31,9 @@ function describeIssue(ctx: Context, issue: Issue): string {
   if (f.parent) rows.push(['parent', `${f.parent.key} ${f.parent.fields?.summary ?? ''}`]);
   if (f.subtasks?.length) rows.push(['subtasks', f.subtasks.map((s) => s.key).join(', ')]);
   if (f.comment) rows.push(['comments', String(f.comment.total ?? f.comment.comments.length)]);
-  const text = f.description ? `\n\n${documentText(ctx.io, f.description)}` : '';
-  const comments = (f.comment?.comments ?? []).map((c) => `\n\n${commentText(ctx.io, c)}`).join('');
+  // ARCHITECTURE §13: a tool's text marks what the tracker holds as data, not instructions.
+  const description = (d: unknown) => (ctx.tool ? trackerData(`the description of ${issue.key}`, undefined, documentText(ctx.io, d)) : documentText(ctx.io, d));
+  const text = f.description ? `\n\n${description(f.description)}` : '';
+  const comments = (f.comment?.comments ?? []).map((c) => `\n\n${ctx.tool ? commentData(c, documentText(ctx.io, c.body)) : commentText(ctx.io, c)}`).join('');
   return `${bold(ctx.io, issue.key)} ${f.summary ?? ''}\n${table(rows)}${text}${comments}`;
 }

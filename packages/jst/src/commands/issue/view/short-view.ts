@@ -8,6 +8,7 @@ import * as git from '../../../git/index.js';
 import type { Outcome } from '../../../core/output.js';
 import { issueKeyFromBranch } from '../../../phase/handover.js';
 import { commentPlain } from '../../../phase/markers.js';
+import { commentData, trackerData } from '../../../phase/document.js';
 import { changesRequestedLines, reviewerVerdict, type ShownVerdict } from '../../../phase/review-shown.js';
 import { roleComments } from '../../../phase/roles.js';
 
@@ -95,9 +96,10 @@ export async function shortView(ctx: Context, role: Parameters<Context['client']
   if (short.subtasks.length) row('subtasks', short.subtasks.map((t) => `${t.key} [${t.status}]`).join(', '));
   // ARCHITECTURE §11: the executor sees what the reviewer asked for first.
   if (short.verdict) out.push('', ...changesRequestedLines(short.verdict));
-  if (f.description) out.push('', cut(adfToText(f.description), DESCRIPTION_CHARS));
+  // ARCHITECTURE §13: what anyone with access wrote on the tracker reaches the agent marked as data.
+  if (f.description) out.push('', trackerData(`the description of ${short.key}`, undefined, cut(adfToText(f.description), DESCRIPTION_CHARS)));
   const latest = comments.slice(-LATEST_COMMENTS);
   if (comments.length) out.push('', `Comments (${short.comments}${latest.length < short.comments ? `, the latest ${latest.length}` : ''}):`);
-  for (const c of latest) out.push(`#${c.id} ${c.author?.displayName ?? ''} ${c.created ?? ''}`, cut(adfToText(c.body), COMMENT_CHARS));
+  for (const c of latest) out.push(commentData(c, cut(adfToText(c.body), COMMENT_CHARS)));
   return { json: short, text: `${out.join('\n')}\n`, code: EXIT.ok };
 }

@@ -19,11 +19,14 @@ export const dispatchCommand = defineCommand({
     "(.jst/team.env) through the shell in the issue's worktree, with JST_ISSUE_KEY, JST_ROLE and JST_WORKTREE_DIR set,",
     "output in .jst/dispatch/<KEY>-<round>.log. An issue's round is its hand-off number: 1 + its Run reports + its",
     'verdicts. One agent per issue and round, journalled in .jst/dispatch-journal.json before it starts; a failing',
-    'agent is started once more on a later round, then left for you. Dispatch changes nothing on the tracker or the',
+    'agent, or one running past AGENT_TIMEOUT_MINUTES (default 60; its processes are then stopped), is started once',
+    'more on a later round, then left for you. One dispatch per checkout (.jst/dispatch/dispatch.lock; a second is exit 2',
+    'naming the pid holding it). Dispatch changes nothing on the tracker or the',
     'code host and never runs jst done: approved issues are listed with the jst done command for you to run.',
     'Progress (one line per start and per exit) on stderr; --json prints one JSON document per round on stdout.',
     'Ctrl-C: no new agents; waits for the running ones. Exit codes: 0 every started agent exited 0, 1 an agent failed',
-    'or the tracker said no, 2 usage or configuration (no agent command, not the main checkout, a bad --interval).',
+    'or the tracker said no, 2 usage or configuration (no agent command, not the main checkout, a bad --interval,',
+    'another dispatch holding the lock, a misshapen journal).',
   ].join('\n'),
   examples: ['jst dispatch', 'jst dispatch --once --json', 'jst dispatch --dry-run --once', 'jst dispatch --interval 30 --max-agents 1'],
   role: 'none',
@@ -31,7 +34,7 @@ export const dispatchCommand = defineCommand({
   fields: {
     once: {
       schema: (z) => z.optional(z.boolean()),
-      cli: { flag: '--once', help: 'run one round, wait for the agents it started, exit (0 when all exited 0)' },
+      cli: { flag: '--once', help: 'run one round: start every hand-off found (--max-agents at a time), wait for them, exit (0 when all exited 0)' },
       tool: false,
     },
     interval: {

@@ -8,7 +8,7 @@ export const prCommand = defineCommand({
   summary: 'push this issue branch, open (or find) its pull request into jst pr-base, move the issue to review, post the Run report',
   help: phaseHelp(
     'executor',
-    '1 refused (dirty work tree, no commits beyond the base, wrong status) or the tracker / code host said no, 2 usage, configuration (CODEHOST_PAT_TOKEN, CODEHOST_API_URL, CODEHOST_REPO) or not in an issue worktree.\nRerunning finds the open pull request: no second pull request, no second Run report.',
+    '1 refused (dirty work tree, no commits beyond the base, wrong status) or the tracker / code host said no, 2 usage, configuration (CODEHOST_PAT_TOKEN, CODEHOST_API_URL, CODEHOST_REPO) or not in an issue worktree.\nRerunning finds the open pull request: no second pull request, and no second Run report for the same round; after the reviewer asked for changes, jst pr pushes the fix and posts the new round’s Run report.',
   ),
   examples: ['jst pr', 'jst pr --title "ABC-2: CSV serialiser" --body-file pr.md --markdown', 'jst pr --draft --json'],
   role: 'executor',

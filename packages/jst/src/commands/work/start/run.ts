@@ -4,6 +4,8 @@ import { JstError, type StatusNames, type Role } from '../../../config/index.js'
 import type { Context } from '../../../core/context.js';
 import { EXIT } from '../../../core/errors.js';
 import * as git from '../../../git/index.js';
+import { writtenBody } from '../../../phase/body.js';
+import { markedBody, TASK_MEMORY } from '../../../phase/markers.js';
 import { bold, dim, note, yellow, type Outcome } from '../../../core/output.js';
 import { acceptanceCriteria, assignmentReportFrom, issueKeyFromBranch, prTargetFrom, PR_TARGET_MARKER, REPORT_MARKER } from '../../../phase/handover.js';
 import { changesRequestedLines, reviewerVerdict, type ShownVerdict } from '../../../phase/review-shown.js';
@@ -97,6 +99,13 @@ async function run(ctx: Context, role: Role, o: StartOptions): Promise<StartResu
   const s = config.statuses;
   const moved = await toInProgress(client, issue, key, s, io);
   const push = await pushOnce(info.root, branch, heads.has(branch), parent !== null, io);
+  // ARCHITECTURE §11: notes given to start are saved as task memory (as jst note would), once: a
+  // rerun with the same words posts nothing more.
+  const notes = o.notes.join(' ').trim() || null;
+  if (notes !== null && taskMemory(marks.executor).at(-1)?.text !== notes) {
+    say(`→ comment on ${key}: ${TASK_MEMORY}`);
+    await client.addComment(key, markedBody(TASK_MEMORY, [], writtenBody(notes, false, 'the notes')).adf);
+  }
 
   const bootstrap = await runBootstrap(
     info.root,
@@ -124,7 +133,7 @@ async function run(ctx: Context, role: Role, o: StartOptions): Promise<StartResu
     worktree: info.root,
     base,
     acceptanceCriteria: acceptanceCriteria(issue.fields.description),
-    notes: o.notes.join(' ').trim() || null,
+    notes,
     assignmentReport: marks.report,
     push,
     sync,
@@ -322,7 +331,7 @@ function render(ctx: Context, r: StartResult): string {
       ? r.acceptanceCriteria.map((c) => `  - ${c}`)
       : [dim(io, '  (none found under an "Acceptance criteria" heading in the description)')]),
   );
-  if (r.notes) out.push('', 'Notes:', `  ${r.notes}`);
+  if (r.notes) out.push('', 'Notes (saved as task memory):', `  ${r.notes}`);
   if (r.taskMemory.length)
     out.push(
       '',

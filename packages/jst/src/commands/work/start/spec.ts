@@ -12,8 +12,8 @@ export const startCommand = defineCommand({
   fields: {
     notes: {
       schema: (z) => z.optional(z.union([z.string(), z.array(z.string())])),
-      description: 'free-form notes for this piece of work',
-      cli: { arg: '[notes...]', help: 'free-form notes for this piece of work' },
+      description: 'notes for this piece of work, saved as a task memory comment (as note does; not again when the latest note says the same)',
+      cli: { arg: '[notes...]', help: 'notes saved as a task memory comment (as jst note; not again when the latest note says the same)' },
     },
     onParent: {
       schema: (z) => z.optional(z.boolean()),

@@ -62,6 +62,8 @@ interface Io {
   say: (l: string) => void;
   warn: (l: string) => void;
   g: { env: NodeJS.ProcessEnv };
+  /** git's environment for the one push: the executor's own code-host token when it is set (ARCHITECTURE §21). */
+  pushG: { env: NodeJS.ProcessEnv };
 }
 
 /** Each step below reads or refuses before the next; the two writes (the transition, the push) come last. */
@@ -74,8 +76,10 @@ async function run(ctx: Context, role: Role, o: StartOptions): Promise<StartResu
     warnings.push(l);
     say(yellow(ctx.io, `! ${l}`));
   };
-  const io: Io = { say, warn, g: { env: ctx.env } };
   const config = ctx.config();
+  // ARCHITECTURE §21: pushes are the executor's identity; with only CODEHOST_PAT_TOKEN, git's own credential, as always.
+  const own = config.settings.CODEHOST_EXECUTOR_TOKEN?.value;
+  const io: Io = { say, warn, g: { env: ctx.env }, pushG: { env: own ? git.withGitToken(ctx.env, own) : ctx.env } };
   const { info, branch, parsed } = await locate(ctx, io);
   const { key } = parsed;
   if (config.projectKey && !key.startsWith(`${config.projectKey}-`)) warn(`${key} is not in PROJECT_KEY ${config.projectKey} (${config.files.team})`);
@@ -283,12 +287,12 @@ async function toInProgress(client: TrackerClient, issue: Issue, key: string, s:
 }
 
 /** spec §1 rule 10: sub-task branches first reach origin in phase 2, with -u. */
-async function pushOnce(root: string, branch: string, onOrigin: boolean, isSubtask: boolean, { say, warn, g }: Io): Promise<StartResult['push']> {
+async function pushOnce(root: string, branch: string, onOrigin: boolean, isSubtask: boolean, { say, warn, g, pushG }: Io): Promise<StartResult['push']> {
   let pushed = false;
   if (!onOrigin) {
     if (!isSubtask) warn(`${branch} is not on origin although phase 1 pushes every top-level branch: pushing it now`);
     say(`→ git push -u origin ${branch}`);
-    await git.push(root, branch, g);
+    await git.push(root, branch, pushG);
     pushed = true;
   } else {
     say(`✓ ${branch} is already on origin`);

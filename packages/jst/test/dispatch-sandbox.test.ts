@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JstError, loadConfig, type JstConfig } from '../src/config/index.js';
-import { bwrapArgs, prepareSandbox, requireSandbox, roleLocalFile, visibleJstEntries } from '../src/dispatch/sandbox.js';
+import { bwrapArgs, prepareSandbox, programDirsUnder, requireSandbox, roleLocalFile, visibleJstEntries } from '../src/dispatch/sandbox.js';
 import { sandboxRow } from '../src/healthcheck/context-rows.js';
 import type { HealthcheckContext } from '../src/healthcheck/types.js';
 import { bwrapAvailable } from '../../../test/support/bwrap.js';
@@ -66,6 +66,18 @@ describe('ARCHITECTURE §15: the bubblewrap sandbox of an agent', () => {
       ...['--ro-bind', '/srv/wt/worktree-ABC-2/.jst/bootstrap.sh', '/srv/wt/worktree-ABC-2/.jst/bootstrap.sh'],
       ...['--ro-bind', '/tmp/jst-agent-x/local.env', '/srv/wt/worktree-ABC-2/.jst/local.env', '--chdir', '/srv/wt/worktree-ABC-2'],
     ]);
+  });
+
+  it('a program under /tmp (jst run from a checkout there) is shown again read-only after the private /tmp, and the hidden folders still cover it', () => {
+    const args = bwrapArgs({ ...LAYOUT, programDirs: ['/tmp/clone/packages/jst', '/home/me/.local/bin'] });
+    expect(args.slice(0, 12)).toEqual([
+      ...['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'],
+      ...['--ro-bind', '/tmp/clone/packages/jst', '/tmp/clone/packages/jst'],
+    ]);
+    expect(args.indexOf('--tmpfs', 9)).toBeGreaterThan(args.indexOf('/tmp/clone/packages/jst'));
+    const bin = fs.mkdtempSync('/tmp/jst-prog-');
+    expect(programDirsUnder('/tmp', { PATH: `${bin}${path.delimiter}/usr/bin` })).toContain(bin);
+    fs.rmSync(bin, { recursive: true });
   });
 
   it('keeps the network and outlives a killed dispatch: no --unshare-net, no --unshare-all, no --die-with-parent', () => {

@@ -95,7 +95,7 @@ export interface SandboxLayout {
   worktreesDir: string | null;
   /** `$HOME` (hidden); null when unset or `/`. */
   home: string | null;
-  /** Folders under `home` shown again read-only: the programs the agent runs (PATH entries, node, jst). */
+  /** Folders under `/tmp` or `home` shown again read-only: the programs the agent runs (PATH entries, node, jst). */
   programDirs: readonly string[];
   /** The entries of the worktree's `.jst/` shown read-only (all but local.env and dispatch's own files). */
   jstEntries: readonly string[];
@@ -112,6 +112,8 @@ export interface SandboxLayout {
  */
 export function bwrapArgs(l: SandboxLayout): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  // A program under /tmp (a jst run from a checkout or an npx cache there) is shown again, read-only.
+  for (const dir of l.programDirs) if (inside(dir, '/tmp')) args.push('--ro-bind', dir, dir);
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts');
   if (l.home !== null) {
     args.push('--tmpfs', l.home);
@@ -142,7 +144,7 @@ export function visibleJstEntries(jstDir: string): string[] {
   }
 }
 
-/** The folders under `home` holding the programs an agent runs: PATH entries, node's prefix, jst's package. */
+/** The folders under `home` (a folder the sandbox hides: `$HOME`, `/tmp`) holding the programs an agent runs: PATH entries, node's prefix, jst's package. */
 export function programDirsUnder(home: string, env: NodeJS.ProcessEnv): string[] {
   const candidates = [
     ...(env.PATH ?? '').split(delimiter).filter((d) => isAbsolute(d)),
@@ -189,7 +191,7 @@ export function prepareSandbox(
     ...layout,
     roleFile,
     jstEntries: visibleJstEntries(join(layout.worktree, '.jst')),
-    programDirs: layout.home === null ? [] : programDirsUnder(layout.home, env),
+    programDirs: [...programDirsUnder('/tmp', env), ...(layout.home === null ? [] : programDirsUnder(layout.home, env))],
   };
   const clean: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) if (!LOCAL_NAMES.includes(name) && !name.startsWith('GIT_CONFIG_')) clean[name] = value;

@@ -1,4 +1,3 @@
-import { withGitToken } from '../git/credential.js';
 import type { Codehost, PullRequest, Repo, Review, ReviewEvent } from '../core/codehost.js';
 import { quoted, terminalText } from '../core/text.js';
 import { CodehostError, DEFAULT_LIMITS, sendBounded, type FetchLike, type HttpLimits } from './http.js';
@@ -36,15 +35,6 @@ export class CodehostClient implements Codehost {
   /** The setting this client's token came from (ARCHITECTURE §10). */
   get tokenSetting(): string {
     return this.o.tokenSetting ?? 'CODEHOST_PAT_TOKEN';
-  }
-
-  /**
-   * The environment for a git push as this identity: with a role's own token
-   * (CODEHOST_EXECUTOR_TOKEN), git authenticates with it, so the push and the pull request are one
-   * identity; with the shared CODEHOST_PAT_TOKEN, git's own credential is used, as always.
-   */
-  pushEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-    return this.tokenSetting === 'CODEHOST_PAT_TOKEN' ? env : withGitToken(env, this.o.token);
   }
 
   get slug(): string {

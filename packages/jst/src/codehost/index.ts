@@ -10,7 +10,7 @@ import {
   type JstConfig,
 } from '../config/index.js';
 import { EXIT } from '../core/errors.js';
-import { displayRemote, parseRemote, remoteUrl, type RemoteRepo } from '../git/index.js';
+import { displayRemote, parseRemote, remoteUrl, withGitToken, type RemoteRepo } from '../git/index.js';
 import { CodehostClient, type Repo } from './client.js';
 import type { FetchLike } from './http.js';
 
@@ -69,6 +69,17 @@ export async function codehostRepo(config: JstConfig, cwd: string, env: NodeJS.P
  * The configured code host as `role`'s identity (ARCHITECTURE §10: the executor pushes and opens
  * pull requests, the reviewer reviews), or a configuration error (exit 2) that says plainly what it needs.
  */
+/**
+ * ARCHITECTURE §21: the environment for a git push as a role: with the role's own token
+ * (CODEHOST_EXECUTOR_TOKEN), git authenticates with it, so the push and the pull request are one
+ * identity; with the shared CODEHOST_PAT_TOKEN, git's own credential is used, as always.
+ */
+export function pushEnvFor(config: JstConfig, role: CodehostRole, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const setting = codehostTokenSetting(config, role);
+  const token = config.settings[setting]?.value;
+  return setting === 'CODEHOST_PAT_TOKEN' || token === undefined || token === '' ? env : withGitToken(env, token);
+}
+
 export async function codehostFor(config: JstConfig, role: CodehostRole, cwd: string, env: NodeJS.ProcessEnv, fetch?: FetchLike): Promise<CodehostClient> {
   const setting = codehostTokenSetting(config, role);
   const token = config.settings[setting]?.value;

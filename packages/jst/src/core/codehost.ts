@@ -8,8 +8,6 @@ export interface Codehost {
   readonly slug: string;
   /** The setting this identity's token came from (ARCHITECTURE §10). */
   readonly tokenSetting: string;
-  /** The environment for a git push as this identity (its own token, or git's own credential). */
-  pushEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
   /** One call; a non-2xx answer is an error whose message names the call and what to do. */
   call<T>(method: string, path: string, body?: unknown): Promise<T>;
   user(): Promise<{ login: string }>;

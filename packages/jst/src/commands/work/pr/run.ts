@@ -1,4 +1,5 @@
-import { codehostRoleOf, type Role } from '../../../config/index.js';
+import { codehostRoleOf, type CodehostRole, type Role } from '../../../config/index.js';
+import { pushEnvFor } from '../../../codehost/index.js';
 import { transitionTo } from '@jst/client';
 import type { Context } from '../../../core/context.js';
 import type { Outcome } from '../../../core/output.js';
@@ -77,7 +78,7 @@ export async function prOutcome(ctx: Context, role: Role, o: PrOptions): Promise
       'Nothing was pushed or posted. Commit the work, then rerun jst pr',
     );
 
-  const { pull, existing } = await pushAndOpen(ctx, o, { here, base: base.base, summary: issue.fields.summary ?? '', body }, say);
+  const { pull, existing } = await pushAndOpen(ctx, codehostRoleOf(role), o, { here, base: base.base, summary: issue.fields.summary ?? '', body }, say);
 
   // spec §3 / §4 client rule 5: STATUS_IN_REVIEW by destination name.
   let transitioned = false;
@@ -131,16 +132,17 @@ export async function prOutcome(ctx: Context, role: Role, o: PrOptions): Promise
 /** Push the branch, then find its open pull request into `base` or open one (a rerun opens no second). */
 async function pushAndOpen(
   ctx: Context,
+  who: CodehostRole,
   o: PrOptions,
   w: { here: { root: string; branch: string; key: string }; base: string; summary: string; body: string | null | undefined },
   say: (l: string) => void,
 ) {
   const { here, base, summary, body } = w;
-  const codehost = await ctx.codehost('executor');
+  const codehost = await ctx.codehost(who);
   say(`→ pull requests from ${here.branch} into ${base}`);
   const existing = (await codehost.pulls(here.branch, base)).find((p) => p.state === 'open');
   say(`→ git push -u origin ${here.branch}`);
-  await git.push(here.root, here.branch, { env: codehost.pushEnv(ctx.env) });
+  await git.push(here.root, here.branch, { env: pushEnvFor(ctx.config(), who, ctx.env) });
   let pull = existing;
   if (pull) {
     say(`✓ pull request #${pull.number} is already open: ${pull.html_url}`);

@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { allComments, EXECUTOR_FIELDS, sameAssignee, transitionTo, TrackerHttpError, type Issue, type TrackerClient } from '@jst/client';
-import { JstError, type StatusNames, type Role } from '../../../config/index.js';
+import { codehostRoleOf, JstError, type StatusNames, type Role } from '../../../config/index.js';
+import { pushEnvFor } from '../../../codehost/index.js';
 import type { Context } from '../../../core/context.js';
 import { EXIT } from '../../../core/errors.js';
 import * as git from '../../../git/index.js';
@@ -77,9 +78,7 @@ async function run(ctx: Context, role: Role, o: StartOptions): Promise<StartResu
     say(yellow(ctx.io, `! ${l}`));
   };
   const config = ctx.config();
-  // ARCHITECTURE §21: pushes are the executor's identity; with only CODEHOST_PAT_TOKEN, git's own credential, as always.
-  const own = config.settings.CODEHOST_EXECUTOR_TOKEN?.value;
-  const io: Io = { say, warn, g: { env: ctx.env }, pushG: { env: own ? git.withGitToken(ctx.env, own) : ctx.env } };
+  const io: Io = { say, warn, g: { env: ctx.env }, pushG: { env: pushEnvFor(config, codehostRoleOf(role), ctx.env) } };
   const { info, branch, parsed } = await locate(ctx, io);
   const { key } = parsed;
   if (config.projectKey && !key.startsWith(`${config.projectKey}-`)) warn(`${key} is not in PROJECT_KEY ${config.projectKey} (${config.files.team})`);

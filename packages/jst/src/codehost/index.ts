@@ -72,12 +72,17 @@ export async function codehostRepo(config: JstConfig, cwd: string, env: NodeJS.P
 /**
  * ARCHITECTURE §21: the environment for a git push as a role: with the role's own token
  * (CODEHOST_EXECUTOR_TOKEN), git authenticates with it, so the push and the pull request are one
- * identity; with the shared CODEHOST_PAT_TOKEN, git's own credential is used, as always.
+ * identity; with the shared CODEHOST_PAT_TOKEN, git's own credential is used, as always. With
+ * CODEHOST_CA_FILE, git trusts that certificate authority (and no other) for the push.
  */
 export function pushEnvFor(config: JstConfig, role: CodehostRole, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const setting = codehostTokenSetting(config, role);
   const token = config.settings[setting]?.value;
-  return setting === 'CODEHOST_PAT_TOKEN' || token === undefined || token === '' ? env : withGitToken(env, token);
+  const withToken = setting === 'CODEHOST_PAT_TOKEN' || token === undefined || token === '' ? env : withGitToken(env, token);
+  // ARCHITECTURE §23: CODEHOST_CA_FILE is the authority of a code host under TLS; git's
+  // GIT_SSL_CAINFO (which outranks any http.sslCAInfo) makes this one push trust it, and only it.
+  const ca = config.settings.CODEHOST_CA_FILE?.value;
+  return ca === undefined || ca === '' ? withToken : { ...withToken, GIT_SSL_CAINFO: ca };
 }
 
 export async function codehostFor(config: JstConfig, role: CodehostRole, cwd: string, env: NodeJS.ProcessEnv, fetch?: FetchLike): Promise<CodehostClient> {

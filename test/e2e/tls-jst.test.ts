@@ -7,6 +7,7 @@ import { loadConfig } from '../../packages/jst/src/config/load.js';
 import { pushEnvFor } from '../../packages/jst/src/codehost/index.js';
 import { localCertificates, parseSeed, startServer, type RunningServer } from '../../packages/tracker/src/index.js';
 import { runJst, type CliResult } from '../support/jst-cli.js';
+import { MULTISTEP } from './plan-fixture.js';
 import { FIXTURE_GIT_ENV, git, makeRepo, setting, writeJstFiles, type TestRepo } from '../support/repo.js';
 import { CODEHOST_TOKEN, EMAILS, testSeed, TOKENS, withCodehost } from '../support/seed.js';
 
@@ -77,8 +78,24 @@ describe('ARCHITECTURE §23: jst and its git pushes against jst-tracker --tls', 
     expect(rows.find((x) => x.name === 'codehost_login')).toMatchObject({ status: 'PASS', detail: expect.stringContaining(`read ${SLUG}`) });
   });
 
+  it('jst plan and jst start (git fetch, ls-remote, pull, push with origin) trust CODEHOST_CA_FILE over the GIT_SSL_CAINFO a machine exports', async () => {
+    const machine = { NODE_EXTRA_CA_CERTS: ca, GIT_SSL_CAINFO: '/etc/ssl/certs/ca-certificates.crt' };
+    const planFile = join(root, 'plan.json');
+    writeFileSync(planFile, JSON.stringify({ ...MULTISTEP, steps: MULTISTEP.steps.slice(0, 2) }));
+    const plan = await jst(['plan', '--plan', planFile, '--json'], machine);
+    expect(plan.code, plan.stderr).toBe(0);
+    const { branches, worktrees } = JSON.parse(plan.stdout) as { branches: string[]; worktrees: string[] };
+    // The top branch reached origin over TLS.
+    expect(git(bare, 'branch', '--list', branches[0]!)).not.toBe('');
+    const start = await runJst(['start'], { cwd: worktrees[1]!, env: machine });
+    printed.push(start.stdout, start.stderr);
+    expect(start.code, start.stderr).toBe(0);
+    expect(start.stderr).toContain('→ git fetch origin');
+    expect(git(bare, 'branch', '--list', branches[1]!)).not.toBe('');
+  });
+
   it('a push as jst makes it (pushEnvFor) trusts CODEHOST_CA_FILE, even over a GIT_SSL_CAINFO the machine exports; without the setting git refuses the certificate', async () => {
-    git(repo.repo, 'checkout', '--quiet', '-b', 'feature/ABC-1-tls');
+    git(repo.repo, 'checkout', '--quiet', '-B', 'feature/ABC-1-tls', 'development');
     writeFileSync(join(repo.repo, 'tls.txt'), 'over TLS\n');
     git(repo.repo, 'add', 'tls.txt');
     git(repo.repo, 'commit', '--quiet', '-m', 'over TLS');

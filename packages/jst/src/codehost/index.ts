@@ -10,7 +10,7 @@ import {
   type JstConfig,
 } from '../config/index.js';
 import { EXIT } from '../core/errors.js';
-import { displayRemote, parseRemote, remoteUrl, withGitToken, type RemoteRepo } from '../git/index.js';
+import { displayRemote, parseRemote, remoteUrl, withGitCaFile, withGitToken, type RemoteRepo } from '../git/index.js';
 import { CodehostClient, type Repo } from './client.js';
 import type { FetchLike } from './http.js';
 
@@ -79,10 +79,8 @@ export function pushEnvFor(config: JstConfig, role: CodehostRole, env: NodeJS.Pr
   const setting = codehostTokenSetting(config, role);
   const token = config.settings[setting]?.value;
   const withToken = setting === 'CODEHOST_PAT_TOKEN' || token === undefined || token === '' ? env : withGitToken(env, token);
-  // ARCHITECTURE §23: CODEHOST_CA_FILE is the authority of a code host under TLS; git's
-  // GIT_SSL_CAINFO (which outranks any http.sslCAInfo) makes this one push trust it, and only it.
-  const ca = config.settings.CODEHOST_CA_FILE?.value;
-  return ca === undefined || ca === '' ? withToken : { ...withToken, GIT_SSL_CAINFO: ca };
+  // ARCHITECTURE §23: CODEHOST_CA_FILE is the authority of a code host under TLS.
+  return withGitCaFile(withToken, config.settings.CODEHOST_CA_FILE?.value);
 }
 
 export async function codehostFor(config: JstConfig, role: CodehostRole, cwd: string, env: NodeJS.ProcessEnv, fetch?: FetchLike): Promise<CodehostClient> {

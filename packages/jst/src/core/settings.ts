@@ -84,7 +84,7 @@ export const SETTINGS = [
     name: 'CODEHOST_CA_FILE',
     file: 'local',
     kind: 'path',
-    description: "certificate authority (PEM) git trusts for jst's pushes to the code host, e.g. jst-tracker --tls's <data>/tls/ca.pem (optional)",
+    description: "certificate authority (PEM) git trusts for jst's fetches and pushes with origin, e.g. jst-tracker --tls's <data>/tls/ca.pem (optional)",
   },
   // ARCHITECTURE §15: the agents `jst dispatch` starts, a command line each, run through the platform's shell.
   { name: 'AGENT_EXECUTOR_CMD', file: 'team', kind: 'command', description: "command jst dispatch runs as the executor's agent (optional)" },

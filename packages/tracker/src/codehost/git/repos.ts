@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { compareCommits, DEFAULT_COMPARE_LIMITS, type CompareLimits, type Comparison } from './compare.js';
+import { DEFAULT_DIFF_TEXT_LIMITS, diffText, type DiffKind, type DiffText, type DiffTextLimits } from './diff-text.js';
 import { GitCommandError, GitNameError, RefMovedError } from './errors.js';
 import { buildMerge, mergeTree, type GitIdentity, type MergeMethod } from './merge.js';
 import { checkBranchName, checkRepoName, checkSha } from './names.js';
@@ -12,6 +13,7 @@ export type { GitIdentity, MergeMethod } from './merge.js';
 export type { CommitInfo, GitPerson } from './commits.js';
 export type { Comparison, CompareLimits, FileChange } from './compare.js';
 export { DEFAULT_COMPARE_LIMITS } from './compare.js';
+export type { DiffKind, DiffText, DiffTextLimits } from './diff-text.js';
 
 export interface MergeOptions {
   baseBranch: string;
@@ -166,6 +168,30 @@ export class BareRepos {
     const dir = await this.existing(owner, name);
     const [b, h] = await Promise.all([this.requireCommit(dir, owner, name, base), this.requireCommit(dir, owner, name, head)]);
     return compareCommits(dir, b, h, { ...DEFAULT_COMPARE_LIMITS, ...limits }, this.timeoutMs);
+  }
+
+  /** `git diff base...head` or `git format-patch --stdout base..head`, whole or refused for size (./diff-text.ts). */
+  async diffText(owner: string, name: string, base: string, head: string, kind: DiffKind, limits: Partial<DiffTextLimits> = {}): Promise<DiffText> {
+    const dir = await this.existing(owner, name);
+    const [b, h] = await Promise.all([this.requireCommit(dir, owner, name, base), this.requireCommit(dir, owner, name, head)]);
+    return diffText(dir, b, h, kind, { ...DEFAULT_DIFF_TEXT_LIMITS, ...limits }, this.timeoutMs);
+  }
+
+  /** A commit id of this repository from a full or abbreviated (4 to 40 hex digits) one, or null when it names no single commit. */
+  async resolveCommit(owner: string, name: string, sha: string): Promise<string | null> {
+    if (!/^[0-9a-f]{4,40}$/.test(sha)) return null;
+    const dir = await this.existing(owner, name);
+    const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}^{commit}`], { timeoutMs: this.timeoutMs, okCodes: [1, 128] });
+    const full = r.stdout.toString('utf8').trim();
+    return r.code === 0 && /^[0-9a-f]{40}$/.test(full) ? full : null;
+  }
+
+  /** The first parent of a commit, or null for a root commit. */
+  async parentOf(owner: string, name: string, sha: string): Promise<string | null> {
+    checkSha(sha);
+    const dir = await this.existing(owner, name);
+    const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}^1`], { timeoutMs: this.timeoutMs, okCodes: [1, 128] });
+    return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
   }
 
   /** Whether head merges into base without conflict (`git merge-tree --write-tree`), and the conflicted paths. */

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { gitAccess } from './codehost/domain/access.js';
+import { recordPush } from './codehost/domain/pushes.js';
 import { applyCodehostSeed } from './codehost/domain/apply-seed.js';
 import { CodeHost } from './codehost/domain/host.js';
 import type { GitRepos } from './codehost/domain/git-port.js';
@@ -186,6 +187,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         slots,
         pushLimitBytes: options.pushLimit ?? DEFAULT_PUSH_LIMIT_MB * 1024 * 1024,
         access: (owner, repo, credential, need) => gitAccess(codehost, credential === null ? null : credential.password, owner, repo, need),
+        onPush: (owner, repo, login, updates) => recordPush(codehost, owner, repo, login, updates),
       });
       mountGitFront(app.server, { matches: (path) => parseGitPath(path) !== null, handle, onError: (e) => app.log.error({ err: e }, 'git request failed') });
     }

@@ -5,6 +5,8 @@
 // The values git answers with are git's own types (../git); only the calls are the domain's port.
 export type { CommitInfo, GitPerson } from '../git/commits.js';
 export type { Comparison, FileChange } from '../git/compare.js';
+export type { BranchTip } from '../git/repos.js';
+import type { BranchTip } from '../git/repos.js';
 import type { Comparison } from '../git/compare.js';
 import type { GitPerson } from '../git/commits.js';
 
@@ -34,6 +36,8 @@ export interface GitRepos {
   /** Publishes the merge on the base branch; throws MergeConflictError or RefMovedError (../git/errors). */
   merge(owner: string, name: string, request: MergeRequest): Promise<{ sha: string }>;
   isAncestor(owner: string, name: string, ancestor: string, descendant: string): Promise<boolean>;
+  /** The branches, the most recently committed first (at most `max`), with their latest commits; and how many there are. */
+  branchTips(owner: string, name: string, max: number): Promise<{ branches: BranchTip[]; total: number }>;
 }
 
 /** How the domain tells a merge refusal from a fault, whatever error classes the implementation throws. */

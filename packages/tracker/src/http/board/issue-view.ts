@@ -1,6 +1,6 @@
 import type { IssuePage } from '../../domain/board.js';
 import type { User } from '../../domain/model.js';
-import { adfToHtml } from './adf-html.js';
+import { adfToHtml } from '../../kit/adf-html.js';
 import { html } from '../../kit/html.js';
 import { page } from '../../kit/layout.js';
 import { highlightedMarker } from './markers.js';

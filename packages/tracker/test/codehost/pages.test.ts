@@ -340,6 +340,32 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
       expect(r.text).toContain('Titles and branches are on each pull request');
     });
 
+    it("ARCHITECTURE §22: a parent's panel lists its sub-tasks' pull requests too, each named by its sub-task", async () => {
+      const tracker = { authorization: basic(credentialOf('assigner').email, credentialOf('assigner').token), 'content-type': 'application/json' };
+      const create = async (fields: object) =>
+        (
+          (await (
+            await fetch(`${ch.url}/rest/api/3/issue`, {
+              method: 'POST',
+              headers: tracker,
+              body: JSON.stringify({ fields: { project: { key: 'ABC' }, ...fields } }),
+            })
+          ).json()) as { key: string }
+        ).key;
+      const parent = await create({ issuetype: { name: 'Task' }, summary: 'Parent with sub-task pulls' });
+      const sub = await create({ issuetype: { name: 'Subtask' }, summary: 'Sub-task with a pull', parent: { key: parent } });
+      const branch = `feature/${sub}-work`;
+      ch.commit(branch, { 'sub.txt': 'sub\n' });
+      const n = (await ch.as('ada').rest.pulls.create({ ...o, title: 'Sub-task work', head: branch, base: 'main' })).data.number;
+      const r = await board(`/browse/${parent}`);
+      expect(r.status).toBe(200);
+      expect(r.text).toContain(
+        `<li class="pull-link" data-state="open"><a class="subtask-key" href="/browse/${sub}">${sub}</a> <a href="/${OWNER}/${REPO}/pull/${n}">${OWNER}/${REPO}#${n}</a>`,
+      );
+      // The sub-task's own page lists it without the sub-task's name.
+      expect((await board(`/browse/${sub}`)).text).toContain(`<li class="pull-link" data-state="open"><a href="/${OWNER}/${REPO}/pull/${n}">`);
+    });
+
     it('an issue without pull requests says so', async () => {
       const tracker = { authorization: basic(credentialOf('assigner').email, credentialOf('assigner').token), 'content-type': 'application/json' };
       const created = await fetch(`${ch.url}/rest/api/3/issue`, {

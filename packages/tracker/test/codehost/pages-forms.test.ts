@@ -137,6 +137,14 @@ describe.each(await storeKinds())('ARCHITECTURE §22: the code host pages and fo
         expect((await page(path)).status, path).toBe(401);
       }
     });
+
+    it("the tracker's own paths stay the tracker's: /rest/api, /api/x and /_edge/x are its 404, never a code-host sign-in", async () => {
+      for (const path of ['/rest/api', '/api/nope', '/_edge/x', '/browse/x/pulls']) {
+        const r = await page(path, { accept: 'application/json' });
+        expect(r.status, path).toBe(404);
+        expect(r.headers.get('www-authenticate'), path).toBeNull();
+      }
+    });
   });
 
   describe('the conversation', () => {

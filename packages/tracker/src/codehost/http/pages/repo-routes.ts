@@ -8,6 +8,13 @@ import { viewerOf, PageRefusal, type RepoParams } from './common.js';
 import { pullsPath, repoPath } from './frame.js';
 import { pullListPage, repoPage } from './repo-view.js';
 
+/**
+ * First path segments that are the tracker's or the REST interface's, never a code-host owner: a
+ * request there is the server's own 404 (JSON for an API client), not a code-host sign-in prompt.
+ */
+const NOT_OWNERS = new Set(['api', 'rest', 'browse', 'secure', 'plugins', 'favicon.ico']);
+const notAnOwner = (owner: string) => owner.startsWith('_') || NOT_OWNERS.has(owner.toLowerCase());
+
 /** The highest page number of the list (25 a page): past it the list is read over REST. */
 const PAGE_MAX = 1000;
 
@@ -17,6 +24,7 @@ const PAGE_MAX = 1000;
  */
 export function repoPageRoutes(app: FastifyInstance, host: CodeHost): void {
   app.get<{ Params: RepoParams }>('/:owner/:repo', async (request, reply) => {
+    if (notAnOwner(request.params.owner)) return reply.callNotFound();
     const { user } = await viewerOf(host, request);
     const a = await repoFor(host, user, request.params.owner, request.params.repo, 'read');
     const view = await loadRepoPage(host, a);
@@ -25,6 +33,7 @@ export function repoPageRoutes(app: FastifyInstance, host: CodeHost): void {
   });
 
   app.get<{ Params: RepoParams; Querystring: Record<string, string | string[] | undefined> }>('/:owner/:repo/pulls', async (request, reply) => {
+    if (notAnOwner(request.params.owner)) return reply.callNotFound();
     const { user } = await viewerOf(host, request);
     const a = await repoFor(host, user, request.params.owner, request.params.repo, 'read');
     const q = request.query;

@@ -172,6 +172,18 @@ describe.each(await storeKinds())('ARCHITECTURE §22: the code host pages and fo
       expect(t).not.toMatch(/href="javascript:/i);
     });
 
+    it('docs/limits.md: a page converts at most 32,768 characters of Markdown, in the order it shows them; the rest is text, saying so', async () => {
+      const { n } = await openPull('Budget', 'main', `**desc** ${'a '.repeat(14_000)}`);
+      await ch.as('ada').rest.issues.createComment({ ...o, issue_number: n, body: `**first** ${'b '.repeat(1_000)}` });
+      await ch.as('ada').rest.issues.createComment({ ...o, issue_number: n, body: `**second** ${'c '.repeat(2_500)}` });
+      const t = (await page(pullUrl(n), auth('vic'))).text;
+      expect(t).toContain('<strong>desc</strong>');
+      expect(t).toContain('<strong>first</strong>');
+      expect(t).not.toContain('<strong>second</strong>');
+      expect(t).toContain('<div class="text">**second** c c');
+      expect(t).toContain('Shown as written, not as Markdown: this page renders at most 32768 characters of Markdown.');
+    });
+
     it('verdict badges: APPROVE, REQUEST_CHANGES, and COMMENT reviews with a marker; the merge box names the latest request for changes, never "Ready to merge" under it', async () => {
       const { n } = await openPull('Verdicts');
       await ch.as('rey').rest.pulls.createReview({ ...o, pull_number: n, event: 'COMMENT', body: 'CHANGES REQUESTED — the tests fail' });

@@ -1,6 +1,6 @@
 import { html, type Html } from '../../../kit/html.js';
 import { page } from '../../../kit/layout.js';
-import { markdownHtml } from '../../../kit/markdown-html.js';
+import { markdownBudget, markdownHtml, type MarkdownBudget } from '../../../kit/markdown-html.js';
 import type { ChUser } from '../../domain/model.js';
 import type { ReviewPage } from '../../domain/review-page.js';
 import type { FileChange } from '../../domain/git-port.js';
@@ -49,29 +49,29 @@ ${body}
 </article>`;
 }
 
-/** Reviews and comments in one timeline, oldest first (each list is the first PAGE_THREAD_MAX). */
-function timeline(view: ReviewPage): Html[] {
-  const items: { at: string; html: Html }[] = [];
+/** Reviews and comments in one timeline, oldest first (each list is the first PAGE_THREAD_MAX), rendered in that order. */
+function timeline(view: ReviewPage, budget: MarkdownBudget): Html[] {
+  const items: { at: string; html: () => Html }[] = [];
   for (const r of view.reviews) {
     const v = verdictOfReview(r.review);
     items.push({
       at: r.review.submitted_at,
-      html: html`<article class="review review-${v}" id="pullrequestreview-${r.review.id}" data-verdict="${v}">
+      html: () => html`<article class="review review-${v}" id="pullrequestreview-${r.review.id}" data-verdict="${v}">
 <p class="comment-head"><span class="author">${r.user.login}</span> <span class="review-state">${REVIEW_VERBS[v]}</span> <span class="verdict verdict-${v}">${BADGES[v]}</span> ${when(r.review.submitted_at)} <code class="sha" title="the head this review was made on">${r.review.commit_id.slice(0, 7)}</code></p>
-${r.review.body ? markdownHtml(r.review.body) : ''}
+${r.review.body ? markdownHtml(r.review.body, budget) : ''}
 </article>`,
     });
   }
   for (const c of view.comments) {
     items.push({
       at: c.comment.created_at,
-      html: html`<article class="comment" id="issuecomment-${c.comment.id}">
+      html: () => html`<article class="comment" id="issuecomment-${c.comment.id}">
 <p class="comment-head"><span class="author">${c.user.login}</span> commented ${when(c.comment.created_at)}</p>
-${markdownHtml(c.comment.body)}
+${markdownHtml(c.comment.body, budget)}
 </article>`,
     });
   }
-  return items.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)).map((i) => i.html);
+  return items.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)).map((i) => i.html());
 }
 
 export interface ConversationOptions {
@@ -101,7 +101,9 @@ export function reviewPage(view: ReviewPage, viewer: ChUser, options: Conversati
     reviewed !== null && reviewed !== detail.headSha && /^[0-9a-f]{40}$/.test(reviewed)
       ? html`<p class="since-review"><a href="${base}/files/${reviewed}..${detail.headSha}">Changes since your last review</a> (you reviewed <code class="sha">${reviewed.slice(0, 7)}</code>; the head is now <code class="sha">${detail.headSha.slice(0, 7)}</code>)</p>`
       : '';
-  const items = timeline(view);
+  const budget = markdownBudget();
+  const description = pull.body ? markdownHtml(pull.body, budget) : html`<p class="empty">No description provided.</p>`;
+  const items = timeline(view, budget);
   const refusal = options.refusal
     ? html`<section class="refusal" role="alert"><h2>Not done</h2>${options.refusal.lines.map((l) => html`<p>${l}</p>`)}</section>`
     : '';
@@ -111,7 +113,7 @@ export function reviewPage(view: ReviewPage, viewer: ChUser, options: Conversati
     'conversation',
     html`<p class="pull-stats"><span class="files-count"><a href="${base}/files">${plural(detail.changedFiles, 'file')} changed</a></span> <span class="adds">+${detail.additions}</span> <span class="dels">−${detail.deletions}</span> · head <code class="sha">${detail.headSha.slice(0, 7)}</code> · opened ${when(pull.created_at)}</p>
 ${since}
-<section class="pull-body timeline-item"><p class="comment-head"><span class="author">${who(detail.author)}</span> opened this pull request ${when(pull.created_at)}</p>${pull.body ? markdownHtml(pull.body) : html`<p class="empty">No description provided.</p>`}</section>
+<section class="pull-body timeline-item"><p class="comment-head"><span class="author">${who(detail.author)}</span> opened this pull request ${when(pull.created_at)}</p>${description}</section>
 <section class="timeline"><h2>Conversation (${view.totalReviews + view.totalComments})</h2>${items.length > 0 ? items : html`<p class="empty">No reviews or comments yet.</p>`}${threadNote(view.reviews.length, view.totalReviews, 'reviews')}${threadNote(view.comments.length, view.totalComments, 'comments')}</section>
 ${mergeBox(view, options.mergeToken)}
 ${refusal}

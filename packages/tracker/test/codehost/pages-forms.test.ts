@@ -382,6 +382,28 @@ describe.each(await storeKinds())('ARCHITECTURE §22: the code host pages and fo
       expect(await reviews(n)).toEqual([]);
     });
 
+    it('races: closes, reopens, comments and reviews sent at once end in 303 or 422, never 500, and the pull request is in one state', async () => {
+      const { n } = await openPull('Racing forms');
+      const [close, comment, review] = await Promise.all([tokenOf(n, 'rey', 'close'), tokenOf(n, 'rey', 'comment'), tokenOf(n, 'rey', 'review')]);
+      // The reopen form is shown on a closed pull request only.
+      await ch.as('rey').rest.pulls.update({ ...o, pull_number: n, state: 'closed' });
+      const reopen = await tokenOf(n, 'rey', 'reopen');
+      await ch.as('rey').rest.pulls.update({ ...o, pull_number: n, state: 'open' });
+      const h = { ...auth('rey'), ...sameSite };
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => [
+          post(`${pullUrl(n)}/close`, { token: close }, h),
+          post(`${pullUrl(n)}/reopen`, { token: reopen }, h),
+          post(`${pullUrl(n)}/comments`, { token: comment, body: `race ${i}` }, h),
+          post(`${pullUrl(n)}/reviews`, { token: review, event: 'COMMENT', body: `race ${i}` }, h),
+        ]).flat(),
+      );
+      for (const a of answers) expect([303, 422]).toContain(a.status);
+      expect(await comments(n)).toHaveLength(6);
+      expect(await reviews(n)).toHaveLength(6);
+      expect(['open', 'closed']).toContain((await ch.as('vic').rest.pulls.get({ ...o, pull_number: n })).data.state);
+    });
+
     it('a form body larger than any form is 413; a body that is no form is 415; nothing written', async () => {
       const { n } = await openPull('Big forms');
       const token = await tokenOf(n, 'rey', 'comment');

@@ -230,6 +230,7 @@ process.stdout.write(
     `  tracker        ${server.url}   (Jira REST v3 under /rest/api/3)`,
     `  board          ${server.url}/   (web page: sign in with an e-mail and its token from the credentials file)`,
     `  code host      ${codehostApi}   (GitHub REST shape; git: ${originUrl})`,
+    `  repository     ${server.url}/${DEMO_REPO.owner}/${DEMO_REPO.name}   (its pages: branches, pull requests at …/pulls; the code-host sign-in below)`,
     ...(first?.pullUrl
       ? [`  pull request   ${first.pullUrl}   (sign in as ${CODEHOST_LOGIN} with DEMO_CODEHOST_TOKEN from the credentials file as the password)`]
       : []),
@@ -237,7 +238,7 @@ process.stdout.write(
     `  credentials    ${envFile}   (mode 0600, never printed)`,
     ...(tls ? [`  trust          ${tls.caFile}   (the local certificate authority: NODE_EXTRA_CA_CERTS for jst, http.sslCAInfo for git)`] : []),
     ...ghLines,
-    `  repository     ${repo}`,
+    `  checkout       ${repo}`,
     `  worktrees      ${worktrees}`,
     '',
     ...(failed

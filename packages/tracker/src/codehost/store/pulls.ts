@@ -126,6 +126,11 @@ function pullReads({ kysely, keep }: ChContext) {
       return (await byNumber.first(repoId, number)) as ChPull | undefined;
     },
 
+    /** A pull request by its id (GraphQL's node ids name pull requests by it). */
+    async byId(id: number): Promise<ChPull | undefined> {
+      return (await kysely.selectFrom('ch_pulls').selectAll().where('id', '=', id).executeTakeFirst()) as ChPull | undefined;
+    },
+
     async openFor(repoId: number, head: string, base: string): Promise<ChPull | undefined> {
       return (await kysely.selectFrom('ch_pulls').selectAll().where('repo_id', '=', repoId).where('open_key', '=', `${head}\n${base}`).executeTakeFirst()) as
         ChPull | undefined;

@@ -5,7 +5,9 @@
 // The values git answers with are git's own types (../git); only the calls are the domain's port.
 export type { CommitInfo, GitPerson } from '../git/commits.js';
 export type { Comparison, FileChange } from '../git/compare.js';
+export type { DiffKind, DiffText } from '../git/diff-text.js';
 import type { Comparison } from '../git/compare.js';
+import type { DiffKind, DiffText } from '../git/diff-text.js';
 import type { GitPerson } from '../git/commits.js';
 
 export interface CompareLimits {
@@ -30,9 +32,19 @@ export interface GitRepos {
   /** The branch's commit, or null when there is no such branch. */
   branchSha(owner: string, name: string, branch: string): Promise<string | null>;
   compare(owner: string, name: string, base: string, head: string, limits: CompareLimits): Promise<Comparison>;
+  /** The diff (`git diff base...head`) or patch (`git format-patch --stdout base..head`) as text, or which budget it passes. */
+  diffText(owner: string, name: string, base: string, head: string, kind: DiffKind): Promise<DiffText>;
+  /** A full commit id from a full or abbreviated one, or null when it names no single commit. */
+  resolveCommit(owner: string, name: string, sha: string): Promise<string | null>;
+  /** A commit's first parent, or null for a root commit. */
+  parentOf(owner: string, name: string, sha: string): Promise<string | null>;
   mergeability(owner: string, name: string, baseSha: string, headSha: string): Promise<{ mergeable: boolean; conflicts: string[] }>;
-  /** Publishes the merge on the base branch; throws MergeConflictError or RefMovedError (../git/errors). */
-  merge(owner: string, name: string, request: MergeRequest): Promise<{ sha: string }>;
+  /** Publishes the merge on the base branch (`old`: the base it was made on); throws MergeConflictError or RefMovedError (../git/errors). */
+  merge(owner: string, name: string, request: MergeRequest): Promise<{ sha: string; old: string }>;
+  /** The repository's refs (all, or those named) and their objects, from git itself. */
+  refs(owner: string, name: string, only?: string[]): Promise<Array<{ ref: string; sha: string }>>;
+  /** The refs pushes made straight into the repository's folder updated since last asked. */
+  takeOutsidePushes(owner: string, name: string): Promise<Array<{ ref: string; old: string; new: string }>>;
   isAncestor(owner: string, name: string, ancestor: string, descendant: string): Promise<boolean>;
 }
 

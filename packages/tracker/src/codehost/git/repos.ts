@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { compareCommits, DEFAULT_COMPARE_LIMITS, type CompareLimits, type Comparison } from './compare.js';
+import { DEFAULT_DIFF_TEXT_LIMITS, diffText, type DiffKind, type DiffText, type DiffTextLimits } from './diff-text.js';
 import { GitCommandError, GitNameError, RefMovedError } from './errors.js';
 import { buildMerge, mergeTree, type GitIdentity, type MergeMethod } from './merge.js';
 import { checkBranchName, checkRepoName, checkSha } from './names.js';
+import { installRepoHook, takeSpool, type PushedRef } from './push-hook.js';
 import { requireGitVersion, runGit } from './run.js';
 
 export { MergeConflictError, RefMovedError, GitNameError, GitCommandError } from './errors.js';
@@ -12,6 +14,7 @@ export type { GitIdentity, MergeMethod } from './merge.js';
 export type { CommitInfo, GitPerson } from './commits.js';
 export type { Comparison, CompareLimits, FileChange } from './compare.js';
 export { DEFAULT_COMPARE_LIMITS } from './compare.js';
+export type { DiffKind, DiffText, DiffTextLimits } from './diff-text.js';
 
 export interface MergeOptions {
   baseBranch: string;
@@ -89,13 +92,14 @@ export class BareRepos {
   async ensure(owner: string, name: string, defaultBranch: string): Promise<void> {
     checkBranchName(defaultBranch);
     const dir = this.dir(owner, name);
-    if (await this.exists(owner, name)) return;
+    if (await this.exists(owner, name)) return installRepoHook(dir);
     const parent = join(this.root, owner);
     await mkdir(parent, { recursive: true });
     const tmp = join(parent, `.tmp-${randomBytes(8).toString('hex')}.git`);
     try {
       await runGit(null, ['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, tmp], { timeoutMs: this.timeoutMs });
       for (const [key, value] of REPO_CONFIG) await runGit(tmp, ['config', key, value], { timeoutMs: this.timeoutMs });
+      await installRepoHook(tmp);
       try {
         await rename(tmp, dir);
       } catch (e) {
@@ -140,6 +144,27 @@ export class BareRepos {
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
+  /** The repository's refs (all of them, or those named in `only`) and their objects, from git itself. */
+  async refs(owner: string, name: string, only?: string[]): Promise<Array<{ ref: string; sha: string }>> {
+    const dir = await this.existing(owner, name);
+    if (only !== undefined && only.length === 0) return [];
+    const wanted = only === undefined ? null : new Set(only);
+    const patterns = only === undefined ? [] : ['--', ...only.filter((r) => /^refs\/[^\0]*$/.test(r) && !r.includes('..'))];
+    if (patterns.length === 1) return [];
+    const r = await runGit(dir, ['for-each-ref', '--format=%(objectname) %(refname)', ...patterns], { timeoutMs: this.timeoutMs });
+    return r.stdout
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => ({ sha: l.slice(0, l.indexOf(' ')), ref: l.slice(l.indexOf(' ') + 1) }))
+      .filter((x) => wanted === null || wanted.has(x.ref));
+  }
+
+  /** The refs pushes made straight into the repository's folder updated since last asked (its hook's spool, ./push-hook.ts). */
+  async takeOutsidePushes(owner: string, name: string): Promise<PushedRef[]> {
+    return takeSpool(this.dir(owner, name));
+  }
+
   /** A full SHA or a branch name as a commit id, or null when it names no commit here. */
   private async commit(dir: string, rev: string): Promise<string | null> {
     let spec: string;
@@ -166,6 +191,30 @@ export class BareRepos {
     const dir = await this.existing(owner, name);
     const [b, h] = await Promise.all([this.requireCommit(dir, owner, name, base), this.requireCommit(dir, owner, name, head)]);
     return compareCommits(dir, b, h, { ...DEFAULT_COMPARE_LIMITS, ...limits }, this.timeoutMs);
+  }
+
+  /** `git diff base...head` or `git format-patch --stdout base..head`, whole or refused for size (./diff-text.ts). */
+  async diffText(owner: string, name: string, base: string, head: string, kind: DiffKind, limits: Partial<DiffTextLimits> = {}): Promise<DiffText> {
+    const dir = await this.existing(owner, name);
+    const [b, h] = await Promise.all([this.requireCommit(dir, owner, name, base), this.requireCommit(dir, owner, name, head)]);
+    return diffText(dir, b, h, kind, { ...DEFAULT_DIFF_TEXT_LIMITS, ...limits }, this.timeoutMs);
+  }
+
+  /** A commit id of this repository from a full or abbreviated (4 to 40 hex digits) one, or null when it names no single commit. */
+  async resolveCommit(owner: string, name: string, sha: string): Promise<string | null> {
+    if (!/^[0-9a-f]{4,40}$/.test(sha)) return null;
+    const dir = await this.existing(owner, name);
+    const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}^{commit}`], { timeoutMs: this.timeoutMs, okCodes: [1, 128] });
+    const full = r.stdout.toString('utf8').trim();
+    return r.code === 0 && /^[0-9a-f]{40}$/.test(full) ? full : null;
+  }
+
+  /** The first parent of a commit, or null for a root commit. */
+  async parentOf(owner: string, name: string, sha: string): Promise<string | null> {
+    checkSha(sha);
+    const dir = await this.existing(owner, name);
+    const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}^1`], { timeoutMs: this.timeoutMs, okCodes: [1, 128] });
+    return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
   }
 
   /** Whether head merges into base without conflict (`git merge-tree --write-tree`), and the conflicted paths. */
@@ -198,7 +247,7 @@ export class BareRepos {
    * a push never lose a commit). When the base moved meanwhile the merge is recomputed on the new
    * base, up to MERGE_ATTEMPTS times, then RefMovedError; a conflict is MergeConflictError.
    */
-  async merge(owner: string, name: string, o: MergeOptions): Promise<{ sha: string }> {
+  async merge(owner: string, name: string, o: MergeOptions): Promise<{ sha: string; old: string }> {
     await requireGitVersion();
     checkBranchName(o.baseBranch);
     checkSha(o.headSha);
@@ -209,12 +258,12 @@ export class BareRepos {
       const old = await this.branchSha(owner, name, o.baseBranch);
       if (old === null) throw new GitNameError(`There is no branch ${o.baseBranch} in ${owner}/${name} to merge into.`);
       const next = await buildMerge(dir, old, head, o, this.timeoutMs);
-      if (next === old) return { sha: old };
+      if (next === old) return { sha: old, old };
       const r = await runGit(dir, ['update-ref', '-m', `merge ${head.slice(0, 12)} (${o.method})`, ref, next, old], {
         timeoutMs: this.timeoutMs,
         okCodes: [1, 128],
       });
-      if (r.code === 0) return { sha: next };
+      if (r.code === 0) return { sha: next, old };
       if (!/cannot lock ref|but expected|unable to create .*\.lock|File exists/i.test(r.stderr)) throw new GitCommandError('update-ref', r.code, r.stderr);
       // Lost a race with another merge or a push: back off a little (randomly, so racers spread) and redo it on the new base.
       await sleep(Math.floor(Math.random() * 20 * attempt) + 5);

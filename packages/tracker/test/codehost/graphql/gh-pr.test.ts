@@ -23,9 +23,8 @@ describe.skipIf(!ghAvailable())(`ARCHITECTURE §23: ${ghVersion()} pr and repo c
 
   beforeAll(async () => {
     s = await startCodehostServer('sqlite', { tls: true });
-    [ada, rey, vic, olga] = await Promise.all(
-      (['ada', 'rey', 'vic', 'olga'] as const).map((who) => ghHarness({ url: s.url, caFile: s.caFile!, token: CH_TOKENS[who] })),
-    );
+    const harness = (who: keyof typeof CH_TOKENS) => ghHarness({ url: s.url, caFile: s.caFile!, token: CH_TOKENS[who] });
+    [ada, rey, vic, olga] = await Promise.all([harness('ada'), harness('rey'), harness('vic'), harness('olga')]);
     R = ada.repo(`${OWNER}/${REPO}`);
     s.commit('feature/gh', { 'gh.txt': 'from gh\n' });
     s.commit('develop', { 'dev.txt': 'dev\n' });

@@ -68,7 +68,15 @@ export function checkCost(schema: GraphQLSchema, doc: DocumentNode, op: Operatio
     const def = parent.getFields()[name];
     if (!def) return;
     const type = getNamedType(def.type);
-    let m = multiplier;
+    // nodes(ids:) answers one object per id: what is asked below it is asked that many times.
+    const ids = node.arguments?.find((a) => a.name.value === 'ids')?.value;
+    const count =
+      ids?.kind === Kind.LIST
+        ? ids.values.length
+        : ids?.kind === Kind.VARIABLE && Array.isArray(variables[ids.name.value])
+          ? (variables[ids.name.value] as unknown[]).length
+          : 1;
+    let m = multiplier * Math.max(count, 1);
     if (isConnection(type.name) && asksForItems(node.selectionSet, fragments)) {
       const arg = (n: string) => node.arguments?.find((a) => a.name.value === n)?.value;
       const first = intOf(arg('first'), variables);
@@ -95,7 +103,7 @@ export function checkCost(schema: GraphQLSchema, doc: DocumentNode, op: Operatio
           return;
         }
       }
-      m = multiplier * (page as number);
+      m = m * (page as number);
       nodes += m;
       if (nodes > QUERY_NODES_MAX) {
         refusal = new GhGraphqlError(

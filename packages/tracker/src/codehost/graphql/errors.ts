@@ -1,5 +1,6 @@
 import { GraphQLError, type ASTNode } from 'graphql';
 import { CodehostError } from '../domain/errors.js';
+import { GitSlotsFull } from '../git/slots.js';
 
 /**
  * GitHub's GraphQL errors (docs/codehost.md "GraphQL"): each entry of `errors[]` is
@@ -11,7 +12,14 @@ import { CodehostError } from '../domain/errors.js';
  */
 
 export type GhGraphqlType =
-  'NOT_FOUND' | 'FORBIDDEN' | 'UNPROCESSABLE' | 'MISSING_PAGINATION_BOUNDARIES' | 'EXCESSIVE_PAGINATION' | 'MAX_NODE_LIMIT_EXCEEDED' | 'SERVICE_UNAVAILABLE';
+  | 'RATE_LIMITED'
+  | 'NOT_FOUND'
+  | 'FORBIDDEN'
+  | 'UNPROCESSABLE'
+  | 'MISSING_PAGINATION_BOUNDARIES'
+  | 'EXCESSIVE_PAGINATION'
+  | 'MAX_NODE_LIMIT_EXCEEDED'
+  | 'SERVICE_UNAVAILABLE';
 
 /** An error GitHub answers with a `type`. */
 export class GhGraphqlError extends GraphQLError {
@@ -24,10 +32,12 @@ export class GhGraphqlError extends GraphQLError {
   }
 }
 
+/** What a refusal quotes of the caller's own input: at most 100 characters of it. */
+const quoted = (s: string) => (s.length > 100 ? `${s.slice(0, 100)}…` : s);
 export const notFoundRepo = (owner: string, name: string) =>
-  new GhGraphqlError('NOT_FOUND', `Could not resolve to a Repository with the name '${owner}/${name}'.`);
+  new GhGraphqlError('NOT_FOUND', `Could not resolve to a Repository with the name '${quoted(`${owner}/${name}`)}'.`);
 export const notFoundPull = (number: number) => new GhGraphqlError('NOT_FOUND', `Could not resolve to a PullRequest with the number of ${number}.`);
-export const notFoundNode = (id: string) => new GhGraphqlError('NOT_FOUND', `Could not resolve to a node with the global id of '${id}'`);
+export const notFoundNode = (id: string) => new GhGraphqlError('NOT_FOUND', `Could not resolve to a node with the global id of '${quoted(id)}'`);
 
 /** GitHub's FORBIDDEN sentence for a mutation the viewer lacks the permission for. */
 export const forbidden = (login: string, mutation: string) =>
@@ -66,14 +76,16 @@ export interface GhErrorEntry {
 /** An error of graphql-js (parse, validation, execution) in GitHub's layout; an unexpected fault is a plain sentence, never its stack or text. */
 export function entryOf(error: GraphQLError): GhErrorEntry {
   const original = error.originalError;
-  const typed = error instanceof GhGraphqlError ? error : original instanceof GhGraphqlError ? original : null;
+  const slots =
+    original instanceof GitSlotsFull ? new GhGraphqlError(original.reason === 'busy' ? 'SERVICE_UNAVAILABLE' : 'RATE_LIMITED', original.message) : null;
+  const typed = error instanceof GhGraphqlError ? error : original instanceof GhGraphqlError ? original : slots;
   const locations = error.locations && error.locations.length > 0 ? error.locations.map(({ line, column }) => ({ line, column })) : undefined;
-  const isFault = original !== undefined && !(original instanceof GraphQLError);
+  const isFault = original !== undefined && !(original instanceof GraphQLError) && slots === null;
   return {
     ...(typed ? { type: typed.type } : {}),
     ...(error.path ? { path: error.path } : {}),
     ...(error.extensions && Object.keys(error.extensions).length > 0 ? { extensions: { ...error.extensions } } : {}),
     ...(locations ? { locations } : {}),
-    message: isFault ? 'Something went wrong while executing your query. The request was not applied; retry it.' : error.message,
+    message: isFault ? 'Something went wrong while executing your query. The request was not applied; retry it.' : (slots?.message ?? error.message),
   };
 }

@@ -1,4 +1,5 @@
 import { execute, getOperationAST, getVariableValues, GraphQLError, OperationTypeNode, parse, type DocumentNode } from 'graphql';
+import { GitSlotsFull } from '../git/slots.js';
 import type { GqlContext } from './context.js';
 import { checkCost } from './cost.js';
 import { entryOf, type GhErrorEntry } from './errors.js';
@@ -30,6 +31,9 @@ export async function runGraphql(body: unknown, ctx: GqlContext, onFault: (e: un
     return refuse('Variables are invalid: `variables` must be a JSON object.');
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return refuse('`operationName` must be a string.');
   if (query.length > QUERY_CHARS_MAX) return refuse(`Query is too long: ${query.length} characters, the limit is ${QUERY_CHARS_MAX}.`);
+  // U+0000 cannot be stored or looked up in PostgreSQL text: refused on every store alike, as REST refuses it.
+  if (/\0|\\u0000/i.test(query) || (variables !== undefined && JSON.stringify(variables).includes('\\u0000')))
+    return refuse('The query or its variables contain a NUL character (\\u0000), which no field accepts.');
   let doc: DocumentNode;
   try {
     doc = parse(query, { maxTokens: QUERY_TOKENS_MAX, noLocation: false });
@@ -63,7 +67,7 @@ export async function runGraphql(body: unknown, ctx: GqlContext, onFault: (e: un
     fieldResolver,
   });
   const errors = result.errors?.map((e) => {
-    if (e.originalError && !(e.originalError instanceof GraphQLError)) onFault(e.originalError);
+    if (e.originalError && !(e.originalError instanceof GraphQLError) && !(e.originalError instanceof GitSlotsFull)) onFault(e.originalError);
     return entryOf(e);
   });
   return { ...(result.data !== undefined ? { data: result.data } : {}), ...(errors && errors.length > 0 ? { errors } : {}) };

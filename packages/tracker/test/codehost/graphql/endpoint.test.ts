@@ -282,6 +282,36 @@ describe.each(await storeKinds())('ARCHITECTURE §23: the code host answers Grap
     expect(get.status).toBe(404);
   });
 
+  it("hostile input: NUL characters, long names and ids, too many ids; answered in GitHub's shape, never a fault", async () => {
+    const nul = await post('ada', { query: 'query($o: String!) { repository(owner: $o, name: "app") { id } }', variables: { o: 'acme\u0000' } });
+    expect(nul).toEqual({
+      status: 200,
+      json: { errors: [{ message: 'The query or its variables contain a NUL character (\\u0000), which no field accepts.' }] },
+    });
+    const literal = await post('ada', { query: 'query { repository(owner: "acme\\u0000", name: "app") { id } }' });
+    expect(literal.json.errors[0].message).toContain('NUL character');
+    const long = await gql('ada', 'query($o: String!) { repository(owner: $o, name: "app") { id } }', { o: 'x'.repeat(5000) });
+    expect(long.errors?.[0]).toMatchObject({ type: 'NOT_FOUND' });
+    expect(long.errors![0].message.length).toBeLessThan(200);
+    const badId = await gql('ada', 'query($id: ID!) { node(id: $id) { id } }', { id: 'y'.repeat(5000) });
+    expect(badId.errors?.[0]).toMatchObject({ type: 'NOT_FOUND' });
+    expect(badId.errors![0].message.length).toBeLessThan(200);
+    const ids = Array.from({ length: 101 }, () => repoId);
+    const many = await gql('ada', 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids });
+    expect(many.errors?.[0].message).toBe('You may not ask for more than 100 ids at a time; you asked for 101.');
+    const fanout = await gql(
+      'ada',
+      'query($ids: [ID!]!) { nodes(ids: $ids) { ... on Repository { pullRequests(first: 100) { nodes { commits(first: 100) { nodes { commit { oid } } } } } } } }',
+      {
+        ids: ids.slice(0, 100),
+      },
+    );
+    expect(fanout.errors?.[0]).toMatchObject({ type: 'MAX_NODE_LIMIT_EXCEEDED' });
+    const xss = '<script>alert(1)</script>';
+    const echoed = await gql('ada', 'query($o: String!) { repository(owner: $o, name: "app") { id } }', { o: xss });
+    expect(echoed.errors?.[0].message).toBe(`Could not resolve to a Repository with the name '${xss}/app'.`);
+  });
+
   it("introspection: gh pr merge reads PullRequest's fields", async () => {
     const r = await gql('ada', 'query { PullRequest: __type(name: "PullRequest") { fields(includeDeprecated: true) { name } } }');
     const names = r.data.PullRequest.fields.map((f: { name: string }) => f.name);

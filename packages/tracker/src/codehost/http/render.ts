@@ -16,7 +16,8 @@ export interface Urls {
   api: string;
 }
 
-const nodeId = (kind: string, id: number) => Buffer.from(`${kind}_${id}`).toString('base64').replace(/=+$/, '');
+/** GitHub's `node_id` of an object: base64 of `<kind>_<id>` (the GraphQL ID of the same object, graphql/ids.ts). */
+export const nodeId = (kind: string, id: number) => Buffer.from(`${kind}_${id}`).toString('base64').replace(/=+$/, '');
 const seg = (s: string) => encodeURIComponent(s);
 const path = (p: string) => p.split('/').map(seg).join('/');
 

@@ -29,7 +29,7 @@ async function repeatedFile(path: string, bytes: number): Promise<void> {
   const chunk = Buffer.from('0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\n'.repeat(16 * 1024));
   const out = createWriteStream(path);
   for (let written = 0; written < bytes; written += chunk.length) {
-    if (!out.write(chunk)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
   await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
 }

@@ -10,6 +10,7 @@ import { FormTokens, loadReviewPage } from '../../domain/review-page.js';
 import type { RepoAccess } from '../../domain/views.js';
 import { GhError, ghErrorOf } from '../errors.js';
 import { tokenOf } from '../rest/common.js';
+import { diffPageRoutes } from './diff-routes.js';
 import { notePage, pullPath, reviewPage } from './review-view.js';
 
 /** The realm of the browser's sign-in prompt: git's (ARCHITECTURE §14), so one credential serves both. */
@@ -154,6 +155,9 @@ export function reviewPageRoutes(host: CodeHost, slots: GitSlots = new GitSlots(
       const token = view.canWrite ? forms.make(tokenHash, a.repo.id, n, view.detail.headSha) : '';
       return sendHtml(reply, 200, reviewPage(view, user, token));
     });
+
+    // ARCHITECTURE §22: the files, commits, commit, range, compare pages and the .diff/.patch (./diff-routes.ts).
+    diffPageRoutes(app, host, { viewer: async (request) => (await viewerOf(host, request)).user });
 
     // The merge button: the same merge as PUT /repos/{o}/{r}/pulls/{n}/merge, for the head the page showed.
     app.post<{ Params: PullParams }>('/:owner/:repo/pull/:number/merge', async (request, reply) => {

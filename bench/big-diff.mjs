@@ -14,6 +14,8 @@ import { performance } from 'node:perf_hooks';
 import { cpuSeconds } from './lib/procstat.mjs';
 
 const MB = Number(process.env.MB ?? 150);
+/** The line the file repeats (default one character: a ~150 KB push for 150 MB, ~79 million lines). */
+const LINE = `${process.env.LINE ?? 'x'}\n`;
 const BASE_DIST = process.env.BASE_DIST ?? '/work/wt/base/packages/tracker/dist/index.js';
 const OURS_DIST = new URL('../packages/tracker/dist/index.js', import.meta.url).pathname;
 const TOKEN = 'bench-diff-token-0123456789';
@@ -39,7 +41,7 @@ function cpu(pid) {
 }
 
 async function bigFile(path) {
-  const chunk = Buffer.from('0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\n'.repeat(16 * 1024));
+  const chunk = Buffer.from(LINE.repeat(Math.ceil((1024 * 1024) / LINE.length)));
   const out = createWriteStream(path);
   for (let n = 0; n < MB * 1024 * 1024; n += chunk.length) if (!out.write(chunk)) await new Promise((r) => out.once('drain', r));
   await new Promise((r) => out.end(r));
@@ -121,7 +123,9 @@ try {
       await new Promise((r) => s.child.once('exit', r));
     }
   }
-  console.log(`big-diff: one ${MB} MB compressible file (pack ${pushBytes} KiB), node ${process.version}, ${new Date().toISOString()}`);
+  console.log(
+    `big-diff: one ${MB} MB compressible file of the line ${JSON.stringify(LINE)} repeated (objects ${pushBytes} KiB), node ${process.version}, ${new Date().toISOString()}`,
+  );
   console.log(
     'request                     view    | before: status  wall s  tracker CPU s  git CPU s | after: status  wall s  tracker CPU s  git CPU s | wall ratio',
   );

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { gitAccess } from './codehost/domain/access.js';
+import { recordPush } from './codehost/domain/pushes.js';
 import { applyCodehostSeed } from './codehost/domain/apply-seed.js';
 import { CodeHost } from './codehost/domain/host.js';
 import type { GitRepos } from './codehost/domain/git-port.js';
@@ -25,6 +26,7 @@ import { buildApp } from './http/app.js';
 import { bodyIdleMessage, DEFAULT_BODY_IDLE_MS, watchBodyIdle } from './kit/body-idle.js';
 import { openDb } from './store/open-db.js';
 import { Store } from './store/store.js';
+import type { TlsMaterial } from './tls/files.js';
 
 export interface ServerOptions {
   host?: string;
@@ -59,6 +61,11 @@ export interface ServerOptions {
   bodyIdleMs?: number;
   /** The seed's file name, for the errors of its code-host section. */
   seedFile?: string;
+  /**
+   * HTTPS on the same port for every interface (ARCHITECTURE §23): the server's certificate and key
+   * in PEM (`loadTlsFiles` for `--tls-cert/--tls-key`, `localCertificates` for the local authority).
+   */
+  tls?: TlsMaterial;
 }
 
 /** The code host needs a repository folder that every process shares (`--repos`). */
@@ -160,6 +167,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...(options.readCacheBytes !== undefined ? { readCacheBytes: options.readCacheBytes } : {}),
       ...(options.logStream ? { logStream: options.logStream } : {}),
       ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
+      ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}),
     });
     // The code host on the same port: its REST interface under /api/v3 (GitHub Enterprise Server's
     // layout) and git over smart HTTP at /<owner>/<repo>.git, in front of Fastify's body parsing.
@@ -179,6 +187,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         slots,
         pushLimitBytes: options.pushLimit ?? DEFAULT_PUSH_LIMIT_MB * 1024 * 1024,
         access: (owner, repo, credential, need) => gitAccess(codehost, credential === null ? null : credential.password, owner, repo, need),
+        onPush: (owner, repo, login, updates) => recordPush(codehost, owner, repo, login, updates),
       });
       mountGitFront(app.server, { matches: (path) => parseGitPath(path) !== null, handle, onError: (e) => app.log.error({ err: e }, 'git request failed') });
     }
@@ -192,7 +201,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const host = options.host ?? '127.0.0.1';
     const shown = host.includes(':') ? `[${host}]` : host;
     let closing: Promise<void> | undefined;
-    const url = `http://${shown}:${port}`;
+    const url = `${options.tls ? 'https' : 'http'}://${shown}:${port}`;
     return {
       url,
       app,

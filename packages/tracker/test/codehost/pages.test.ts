@@ -166,7 +166,7 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
       const { data } = await ch.as('ada').rest.pulls.create({ ...o, title: 'Not yet', head: branch, base: 'main', draft: true });
       const draft = await page(`/${OWNER}/${REPO}/pull/${data.number}`, auth('rey'));
       expect(draft.text).toContain('<span class="state state-draft">Draft</span>');
-      expect(draft.text).toContain('<main class="pull" data-state="draft">');
+      expect(draft.text).toContain('<main class="codehost pull" data-state="draft"');
       expect(draft.text).not.toContain('<form class="merge-form"');
       const { n } = await openPull();
       await ch.as('ada').rest.pulls.update({ ...o, pull_number: n, state: 'closed' });

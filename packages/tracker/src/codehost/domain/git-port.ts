@@ -46,8 +46,12 @@ export interface GitRepos {
   /** A commit's first parent, or null for a root commit. */
   parentOf(owner: string, name: string, sha: string): Promise<string | null>;
   mergeability(owner: string, name: string, baseSha: string, headSha: string): Promise<{ mergeable: boolean; conflicts: string[] }>;
-  /** Publishes the merge on the base branch; throws MergeConflictError or RefMovedError (../git/errors). */
-  merge(owner: string, name: string, request: MergeRequest): Promise<{ sha: string }>;
+  /** Publishes the merge on the base branch (`old`: the base it was made on); throws MergeConflictError or RefMovedError (../git/errors). */
+  merge(owner: string, name: string, request: MergeRequest): Promise<{ sha: string; old: string }>;
+  /** The repository's refs (all, or those named) and their objects, from git itself. */
+  refs(owner: string, name: string, only?: string[]): Promise<Array<{ ref: string; sha: string }>>;
+  /** The refs pushes made straight into the repository's folder updated since last asked. */
+  takeOutsidePushes(owner: string, name: string): Promise<Array<{ ref: string; old: string; new: string }>>;
   isAncestor(owner: string, name: string, ancestor: string, descendant: string): Promise<boolean>;
 }
 

@@ -4,6 +4,7 @@ import { gitOf, type CodeHost } from './host.js';
 import { MERGE_CLAIM_STALE_MS } from './limits.js';
 import { mergeBlock } from './protection.js';
 import { pullOf, viewOf } from './pull-views.js';
+import { refsUpdated } from './pushes.js';
 import { storeOf } from './store-access.js';
 import type { RepoAccess } from './views.js';
 
@@ -51,11 +52,12 @@ export async function merge(host: CodeHost, access: RepoAccess, number: number, 
     throw notMergeable(current?.state === 'open' ? 'Merge already in progress' : 'Pull Request is not mergeable');
   }
   let sha: string;
+  let old: string;
   try {
     const person = { name: user.name ?? user.login, email: `${user.login}@users.noreply.jst-tracker`, date: now };
     const defaultTitle = method === 'squash' ? `${pull.title} (#${pull.number})` : `Merge pull request #${pull.number} from ${repo.owner}/${pull.head_ref}`;
     const defaultMessage = method === 'squash' ? '' : pull.title;
-    ({ sha } = await git.merge(repo.owner, repo.name, {
+    ({ sha, old } = await git.merge(repo.owner, repo.name, {
       baseBranch: pull.base_ref,
       headSha,
       method,
@@ -77,5 +79,7 @@ export async function merge(host: CodeHost, access: RepoAccess, number: number, 
     await store.pulls.claimMerge(pull.id, claim, host.now(), host.now());
     await store.pulls.markMerged(pull.id, claim, merged, host.now());
   }
+  // The base branch moved (ARCHITECTURE §14 "Refs from the database"): recorded and told, as a push is.
+  if (sha !== old) await refsUpdated(host, repo, user, [{ ref: `refs/heads/${pull.base_ref}`, old, new: sha }], 'merge');
   return { sha };
 }

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { listComments } from './comments.js';
 import { gitOf, type CodeHost } from './host.js';
-import { getPull } from './pulls.js';
+import { loadPullHeader, type PullHeader } from './pull-frame.js';
 import { listReviews } from './reviews.js';
 import { sharedSetting } from './settings.js';
 import { storeOf } from './store-access.js';
@@ -23,6 +23,8 @@ export const PAGE_THREAD_MAX = 100;
 
 export interface ReviewPage {
   access: RepoAccess;
+  /** The frame's header (http/pages/frame.ts pullFrame): the pull request, the open count, the notices. */
+  header: PullHeader;
   detail: PullDetail;
   commits: CommitInfo[];
   totalCommits: number;
@@ -43,11 +45,12 @@ export interface ReviewPage {
 
 /** Everything the review page shows; 404 (masked) when the viewer may not read the repository. */
 export async function loadReviewPage(host: CodeHost, access: RepoAccess, number: number): Promise<ReviewPage> {
-  const [detail, reviews, comments] = await Promise.all([
-    getPull(host, access, number),
+  const [header, reviews, comments] = await Promise.all([
+    loadPullHeader(host, access, number),
     listReviews(host, access, number, 0, PAGE_THREAD_MAX),
     listComments(host, access, number, 0, PAGE_THREAD_MAX),
   ]);
+  const { detail } = header;
   const git = gitOf(host);
   const { repo } = access;
   // The diff, the commits and the conflicts of the very commits the page's merge form names.
@@ -77,6 +80,7 @@ export async function loadReviewPage(host: CodeHost, access: RepoAccess, number:
   });
   return {
     access,
+    header,
     detail,
     commits: cmp.commits,
     totalCommits: cmp.totalCommits,

@@ -6,6 +6,7 @@ import { DEFAULT_DIFF_TEXT_LIMITS, diffText, type DiffKind, type DiffText, type 
 import { GitCommandError, GitNameError, RefMovedError } from './errors.js';
 import { buildMerge, mergeTree, type GitIdentity, type MergeMethod } from './merge.js';
 import { checkBranchName, checkRepoName, checkSha } from './names.js';
+import { installRepoHook, takeSpool, type PushedRef } from './push-hook.js';
 import { requireGitVersion, runGit } from './run.js';
 
 export { MergeConflictError, RefMovedError, GitNameError, GitCommandError } from './errors.js';
@@ -91,13 +92,14 @@ export class BareRepos {
   async ensure(owner: string, name: string, defaultBranch: string): Promise<void> {
     checkBranchName(defaultBranch);
     const dir = this.dir(owner, name);
-    if (await this.exists(owner, name)) return;
+    if (await this.exists(owner, name)) return installRepoHook(dir);
     const parent = join(this.root, owner);
     await mkdir(parent, { recursive: true });
     const tmp = join(parent, `.tmp-${randomBytes(8).toString('hex')}.git`);
     try {
       await runGit(null, ['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, tmp], { timeoutMs: this.timeoutMs });
       for (const [key, value] of REPO_CONFIG) await runGit(tmp, ['config', key, value], { timeoutMs: this.timeoutMs });
+      await installRepoHook(tmp);
       try {
         await rename(tmp, dir);
       } catch (e) {
@@ -140,6 +142,27 @@ export class BareRepos {
         return { sha: l.slice(0, i), name: l.slice(i + 1) };
       })
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** The repository's refs (all of them, or those named in `only`) and their objects, from git itself. */
+  async refs(owner: string, name: string, only?: string[]): Promise<Array<{ ref: string; sha: string }>> {
+    const dir = await this.existing(owner, name);
+    if (only !== undefined && only.length === 0) return [];
+    const wanted = only === undefined ? null : new Set(only);
+    const patterns = only === undefined ? [] : ['--', ...only.filter((r) => /^refs\/[^\0]*$/.test(r) && !r.includes('..'))];
+    if (patterns.length === 1) return [];
+    const r = await runGit(dir, ['for-each-ref', '--format=%(objectname) %(refname)', ...patterns], { timeoutMs: this.timeoutMs });
+    return r.stdout
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => ({ sha: l.slice(0, l.indexOf(' ')), ref: l.slice(l.indexOf(' ') + 1) }))
+      .filter((x) => wanted === null || wanted.has(x.ref));
+  }
+
+  /** The refs pushes made straight into the repository's folder updated since last asked (its hook's spool, ./push-hook.ts). */
+  async takeOutsidePushes(owner: string, name: string): Promise<PushedRef[]> {
+    return takeSpool(this.dir(owner, name));
   }
 
   /** A full SHA or a branch name as a commit id, or null when it names no commit here. */
@@ -239,7 +262,7 @@ export class BareRepos {
    * a push never lose a commit). When the base moved meanwhile the merge is recomputed on the new
    * base, up to MERGE_ATTEMPTS times, then RefMovedError; a conflict is MergeConflictError.
    */
-  async merge(owner: string, name: string, o: MergeOptions): Promise<{ sha: string }> {
+  async merge(owner: string, name: string, o: MergeOptions): Promise<{ sha: string; old: string }> {
     await requireGitVersion();
     checkBranchName(o.baseBranch);
     checkSha(o.headSha);
@@ -250,12 +273,12 @@ export class BareRepos {
       const old = await this.branchSha(owner, name, o.baseBranch);
       if (old === null) throw new GitNameError(`There is no branch ${o.baseBranch} in ${owner}/${name} to merge into.`);
       const next = await buildMerge(dir, old, head, o, this.timeoutMs);
-      if (next === old) return { sha: old };
+      if (next === old) return { sha: old, old };
       const r = await runGit(dir, ['update-ref', '-m', `merge ${head.slice(0, 12)} (${o.method})`, ref, next, old], {
         timeoutMs: this.timeoutMs,
         okCodes: [1, 128],
       });
-      if (r.code === 0) return { sha: next };
+      if (r.code === 0) return { sha: next, old };
       if (!/cannot lock ref|but expected|unable to create .*\.lock|File exists/i.test(r.stderr)) throw new GitCommandError('update-ref', r.code, r.stderr);
       // Lost a race with another merge or a push: back off a little (randomly, so racers spread) and redo it on the new base.
       await sleep(Math.floor(Math.random() * 20 * attempt) + 5);

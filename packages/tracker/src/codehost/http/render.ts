@@ -167,7 +167,8 @@ export function repository(u: Urls, repo: ChRepo, owner: ChUser | null, permissi
     archived: false,
     disabled: false,
     visibility: 'private',
-    pushed_at: repo.updated_at,
+    // GitHub's: the last accepted push (or a merge), the creation time before the first.
+    pushed_at: repo.pushed_at ?? repo.created_at,
     created_at: repo.created_at,
     updated_at: repo.updated_at,
     ...(permission ? { permissions: permissions(permission) } : {}),

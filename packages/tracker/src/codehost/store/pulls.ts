@@ -126,6 +126,18 @@ function pullReads({ kysely, keep }: ChContext) {
       return (await byNumber.first(repoId, number)) as ChPull | undefined;
     },
 
+    /** The open pull requests whose head is one of these branches (a push to them makes their approvals stale). */
+    async openWithHeads(repoId: number, heads: string[]): Promise<Pick<ChPull, 'id' | 'head_ref' | 'base_ref'>[]> {
+      if (heads.length === 0) return [];
+      return kysely
+        .selectFrom('ch_pulls')
+        .select(['id', 'head_ref', 'base_ref'])
+        .where('repo_id', '=', repoId)
+        .where('state', '=', 'open')
+        .where('head_ref', 'in', heads.slice(0, 1000))
+        .execute();
+    },
+
     async openFor(repoId: number, head: string, base: string): Promise<ChPull | undefined> {
       return (await kysely.selectFrom('ch_pulls').selectAll().where('repo_id', '=', repoId).where('open_key', '=', `${head}\n${base}`).executeTakeFirst()) as
         ChPull | undefined;

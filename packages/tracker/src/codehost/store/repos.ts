@@ -2,7 +2,7 @@ import type { ChRepo, Permission } from '../model.js';
 import type { ChContext } from './context.js';
 import type { ChTx } from './schema.js';
 
-const REPO = ['id', 'owner', 'name', 'default_branch', 'pull_counter', 'created_at', 'updated_at'] as const;
+const REPO = ['id', 'owner', 'name', 'default_branch', 'pull_counter', 'created_at', 'updated_at', 'pushed_at'] as const;
 
 /** Repositories and their collaborators' permissions. */
 export function reposRepository({ kysely, keep }: ChContext) {

@@ -1,22 +1,18 @@
 import { html, type Html } from '../../../kit/html.js';
 import { page } from '../../../kit/layout.js';
-import type { ChRepo, ChUser } from '../../domain/model.js';
+import type { ChUser } from '../../domain/model.js';
 import type { ReviewPage } from '../../domain/review-page.js';
 import type { FileChange } from '../../domain/git-port.js';
 import { diffRows } from './diff.js';
+import { plural, pullFrame, pullPath, pullStateOf, when, who, type PullState } from './frame.js';
+
+export { pullPath, type PullState };
 
 /**
  * A pull request's review page (ARCHITECTURE §14 "Pages"), written with the board's one `html`
  * template (every value escaped) inside the board's layout (its stylesheet and headers; no inline
  * script or style). Bodies are shown as text, as written.
  */
-
-const when = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
-const who = (u: ChUser | null) => (u ? u.login : 'ghost');
-const seg = (s: string) => encodeURIComponent(s);
-
-/** The page's own path (the pull request's `html_url` without the origin). */
-export const pullPath = (repo: Pick<ChRepo, 'owner' | 'name'>, n: number) => `/${seg(repo.owner)}/${seg(repo.name)}/pull/${n}`;
 
 const REVIEW_STATES: Record<string, string> = {
   APPROVED: 'approved',
@@ -32,14 +28,7 @@ const METHODS = [
   ['rebase', 'Rebase and merge'],
 ] as const;
 
-export type PullState = 'open' | 'draft' | 'closed' | 'merged';
-export function stateOf(view: ReviewPage): PullState {
-  const { pull } = view.detail;
-  return pull.merged === 1 ? 'merged' : pull.state === 'closed' ? 'closed' : pull.draft === 1 ? 'draft' : 'open';
-}
-const STATE_LABEL: Record<PullState, string> = { open: 'Open', draft: 'Draft', closed: 'Closed', merged: 'Merged' };
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+export const stateOf = (view: ReviewPage): PullState => pullStateOf(view.detail.pull);
 
 function mergeBox(view: ReviewPage, formToken: string): Html {
   const { detail } = view;
@@ -84,8 +73,7 @@ ${body}
 /** The review page of a pull request; `formToken` goes into the merge form (review-page.ts FormTokens). */
 export function reviewPage(view: ReviewPage, viewer: ChUser, formToken: string): string {
   const { detail } = view;
-  const { pull, repo } = detail;
-  const state = stateOf(view);
+  const { pull } = detail;
   const fileNote =
     view.totalFiles > view.files.length
       ? html`<p class="cut">Showing ${view.files.length} of ${view.totalFiles} changed files; the rest are not shown on this page (git diff, or the REST files listing, has them all).</p>`
@@ -94,13 +82,11 @@ export function reviewPage(view: ReviewPage, viewer: ChUser, formToken: string):
     view.patchesCut > 0 ? html`<p class="cut">${plural(view.patchesCut, 'file')} shown without lines: the page holds at most 1 MiB of diff.</p>` : '';
   const threadNote = (shown: number, total: number, what: string) =>
     total > shown ? html`<p class="cut">Showing the first ${shown} of ${total} ${what}.</p>` : '';
-  return page(
-    { title: `${pull.title} · #${pull.number} · ${repo.owner}/${repo.name}`, viewer: viewer.name ?? viewer.login },
-    html`<main class="pull" data-state="${state}">
-<nav class="crumbs">${repo.owner}/${repo.name} / pull requests / #${pull.number}</nav>
-<h1><span class="title">${pull.title}</span> <span class="number">#${pull.number}</span></h1>
-<p class="pull-meta"><span class="state state-${state}">${STATE_LABEL[state]}</span> <span class="author">${who(detail.author)}</span> ${state === 'merged' ? 'merged' : 'wants to merge'} ${plural(detail.commits, 'commit')} into <code class="base">${pull.base_ref}</code> from <code class="head">${pull.head_ref}</code> · opened ${when(pull.created_at)}</p>
-<p class="pull-stats"><span class="files-count">${plural(detail.changedFiles, 'file')} changed</span> <span class="adds">+${detail.additions}</span> <span class="dels">−${detail.deletions}</span> · head <code class="sha">${detail.headSha.slice(0, 7)}</code></p>
+  return pullFrame(
+    view.header,
+    viewer,
+    'conversation',
+    html`<p class="pull-stats"><span class="files-count">${plural(detail.changedFiles, 'file')} changed</span> <span class="adds">+${detail.additions}</span> <span class="dels">−${detail.deletions}</span> · head <code class="sha">${detail.headSha.slice(0, 7)}</code></p>
 <section class="pull-body"><h2>Description</h2>${pull.body ? html`<div class="text">${pull.body}</div>` : html`<p class="empty">No description.</p>`}</section>
 ${mergeBox(view, formToken)}
 <section class="reviews"><h2>Reviews (${view.totalReviews})</h2>${
@@ -124,8 +110,7 @@ ${r.review.body ? html`<div class="text">${r.review.body}</div>` : ''}
         : html`<p class="empty">No comments.</p>`
     }${threadNote(view.comments.length, view.totalComments, 'comments')}</section>
 <section class="commits"><h2>Commits (${view.totalCommits})</h2><table class="commit-list"><tbody>${view.commits.map((c) => html`<tr><td><code class="sha">${c.sha.slice(0, 7)}</code></td><td class="message">${c.message.split('\n', 1)[0]}</td><td class="author">${c.author.name}</td><td>${when(c.author.date)}</td></tr>`)}</tbody></table>${threadNote(view.commits.length, view.totalCommits, 'commits')}</section>
-<section class="files"><h2>Files changed (${view.totalFiles})</h2>${fileNote}${patchNote}${view.files.map(fileHtml)}</section>
-</main>`,
+<section class="files"><h2>Files changed (${view.totalFiles})</h2>${fileNote}${patchNote}${view.files.map(fileHtml)}</section>`,
   );
 }
 

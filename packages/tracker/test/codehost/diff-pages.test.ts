@@ -47,6 +47,19 @@ describe.each(await storeKinds())('ARCHITECTURE §22 the diff pages over HTTP (%
     expect(patch.text).toBe(raw(ch.work, 'format-patch', '--stdout', 'origin/main..origin/feature/pages'));
   });
 
+  it("the pull request's advertised diff_url and patch_url answer (with the page's sign-in)", async () => {
+    const { data } = await ch.as('vic').rest.pulls.get({ ...o, pull_number: n });
+    for (const [url, ext] of [
+      [data.diff_url, 'diff'],
+      [data.patch_url, 'patch'],
+    ] as const) {
+      expect(url).toBe(`${ch.url}${pull(`.${ext}`)}`);
+      const res = await fetch(url, { headers: auth('vic') });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe((await get(pull(`.${ext}`))).text);
+    }
+  });
+
   it('the .patch applies in a clone as git am takes it (the same commits result)', async () => {
     const patch = await get(pull('.patch'));
     raw(ch.work, 'checkout', '--quiet', '-B', 'apply-here', 'origin/main');

@@ -116,6 +116,8 @@ describe.each(await storeKinds())('ARCHITECTURE §22 the diff pages over HTTP (%
       `/${OWNER}/${REPO}/compare/main...nope`,
       `/${OWNER}/${REPO}/compare/main`,
       `/${OWNER}/${REPO}/compare/..main`,
+      `/${OWNER}/${REPO}/compare/main...--output=x`,
+      `/${OWNER}/${REPO}/compare/main...feature%2F..%2F..%2Fetc`,
       `/${OWNER}/${REPO}/pull/999.diff`,
       `/${OWNER}/${REPO}/pull/01/files`,
     ];
@@ -123,6 +125,15 @@ describe.each(await storeKinds())('ARCHITECTURE §22 the diff pages over HTTP (%
       const r = await get(path);
       expect(r.status, path).toBe(404);
       expect(r.text, path).toBe(missing.text);
+    }
+  });
+
+  it('a NUL in the address is a 400 page that says so, on the diff pages as on the review page (never a 500)', async () => {
+    for (const path of [`/${OWNER}/${REPO}/compare/main...%00`, `/${OWNER}/${REPO}/commit/%00`, pull('/commits/%00'), `/${OWNER}/${REPO}/pull/%00`]) {
+      const r = await get(path);
+      expect(r.status, path).toBe(400);
+      expect(r.text, path).toContain('NUL character');
+      expect(r.text, path).not.toContain('export const');
     }
   });
 

@@ -131,17 +131,21 @@ export function reviewPageRoutes(host: CodeHost, slots: GitSlots = new GitSlots(
         if (error.status === 503) return sendHtml(reply, 503, notePage('The code host is off', [error.message]));
         return sendHtml(reply, error.status, notePage('Cannot do this', [error.message]));
       }
-      const status = error.statusCode ?? 500;
+      // The server's own refusals before routing (a NUL in the URL: the tracker's ApiError, a `status`) are 4xx, not faults.
+      const own = (error as { status?: unknown }).status;
+      const status = error.statusCode ?? (typeof own === 'number' && own >= 400 && own < 500 ? own : 500);
       if (status >= 500) {
         request.log.error({ err: error }, 'review page failed');
         return sendHtml(reply, 500, notePage('Something went wrong', ['The page could not be built; reload it in a moment.']));
       }
       const what =
-        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-          ? 'The form is larger than any form of this page.'
-          : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-            ? 'Send the form as the page sends it (application/x-www-form-urlencoded).'
-            : 'The request could not be read.';
+        error.statusCode === undefined
+          ? error.message
+          : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+            ? 'The form is larger than any form of this page.'
+            : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+              ? 'Send the form as the page sends it (application/x-www-form-urlencoded).'
+              : 'The request could not be read.';
       return sendHtml(reply, status, notePage('Cannot do this', [what]));
     });
 

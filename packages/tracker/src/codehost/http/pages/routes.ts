@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { securePages, sendHtml } from '../../../kit/pages.js';
 import { repoFor, userOfToken } from '../../domain/access.js';
 import { CodehostError, notFound, noPush } from '../../domain/errors.js';
@@ -95,6 +95,26 @@ function formsOnly(app: FastifyInstance): void {
   });
 }
 
+/** A refusal that is neither GitHub's nor the page's: Fastify's (a body), the server's own before routing, or a fault (500). */
+function requestError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // The server's own refusals before routing (a NUL in the URL: the tracker's ApiError, a `status`) are 4xx, not faults.
+  const own = (error as { status?: unknown }).status;
+  const status = error.statusCode ?? (typeof own === 'number' && own >= 400 && own < 500 ? own : 500);
+  if (status >= 500) {
+    request.log.error({ err: error }, 'review page failed');
+    return sendHtml(reply, 500, notePage('Something went wrong', ['The page could not be built; reload it in a moment.']));
+  }
+  const what =
+    error.statusCode === undefined
+      ? error.message
+      : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+        ? 'The form is larger than any form of this page.'
+        : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+          ? 'Send the form as the page sends it (application/x-www-form-urlencoded).'
+          : 'The request could not be read.';
+  return sendHtml(reply, status, notePage('Cannot do this', [what]));
+}
+
 export function reviewPageRoutes(host: CodeHost, slots: GitSlots = new GitSlots()) {
   return async (app: FastifyInstance) => {
     pagesAsGitCallers(app, slots);
@@ -131,22 +151,7 @@ export function reviewPageRoutes(host: CodeHost, slots: GitSlots = new GitSlots(
         if (error.status === 503) return sendHtml(reply, 503, notePage('The code host is off', [error.message]));
         return sendHtml(reply, error.status, notePage('Cannot do this', [error.message]));
       }
-      // The server's own refusals before routing (a NUL in the URL: the tracker's ApiError, a `status`) are 4xx, not faults.
-      const own = (error as { status?: unknown }).status;
-      const status = error.statusCode ?? (typeof own === 'number' && own >= 400 && own < 500 ? own : 500);
-      if (status >= 500) {
-        request.log.error({ err: error }, 'review page failed');
-        return sendHtml(reply, 500, notePage('Something went wrong', ['The page could not be built; reload it in a moment.']));
-      }
-      const what =
-        error.statusCode === undefined
-          ? error.message
-          : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-            ? 'The form is larger than any form of this page.'
-            : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-              ? 'Send the form as the page sends it (application/x-www-form-urlencoded).'
-              : 'The request could not be read.';
-      return sendHtml(reply, status, notePage('Cannot do this', [what]));
+      return requestError(error, request, reply);
     });
 
     const access = async (user: ChUser, params: PullParams): Promise<RepoAccess> => repoFor(host, user, params.owner, params.repo, 'read');

@@ -91,5 +91,9 @@ describe.each(await storeKinds())('ARCHITECTURE §22: the diff and patch media t
       expect(body.message).toContain('larger than 8 MiB');
       expect(body.errors[0]).toMatchObject({ resource: 'PullRequest', field: 'diff', code: 'too_large' });
     }
+    // GET …/files still lists it, without a patch (never diffed), beside the others.
+    const files = await plain('vic').pulls.listFiles({ ...o, pull_number: data.number });
+    expect(files.data.find((f) => f.filename === 'huge.txt')).toMatchObject({ status: 'added', additions: 0 });
+    expect(files.data.find((f) => f.filename === 'huge.txt')!.patch).toBeUndefined();
   });
 });

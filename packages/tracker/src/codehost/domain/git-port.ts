@@ -16,6 +16,10 @@ export interface CompareLimits {
   maxCommits: number;
   maxFiles: number;
   maxPatchBytes: number;
+  /** The rest default to docs/limits.md "Diffs". */
+  maxPatchLines?: number;
+  maxTotalPatchBytes?: number;
+  maxTotalPatchLines?: number;
 }
 
 export interface MergeRequest {
@@ -33,7 +37,10 @@ export interface GitRepos {
   exists(owner: string, name: string): Promise<boolean>;
   /** The branch's commit, or null when there is no such branch. */
   branchSha(owner: string, name: string, branch: string): Promise<string | null>;
-  compare(owner: string, name: string, base: string, head: string, limits: CompareLimits): Promise<Comparison>;
+  /** base...head (the diff from their merge base), or base..head's trees directly (mode 'direct': two heads of a pull request). */
+  compare(owner: string, name: string, base: string, head: string, limits: CompareLimits, mode?: 'merge-base' | 'direct'): Promise<Comparison>;
+  /** One commit's change, from its first parent. */
+  compareCommit(owner: string, name: string, sha: string, limits: CompareLimits): Promise<Comparison>;
   /** The diff (`git diff base...head`) or patch (`git format-patch --stdout base..head`) as text, or which budget it passes. */
   diffText(owner: string, name: string, base: string, head: string, kind: DiffKind): Promise<DiffText>;
   /** A full commit id from a full or abbreviated one, or null when it names no single commit. */

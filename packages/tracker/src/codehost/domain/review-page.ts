@@ -70,7 +70,7 @@ export async function loadReviewPage(host: CodeHost, access: RepoAccess, number:
   let patchesCut = 0;
   const files = cmp.files.slice(0, PAGE_FILES_MAX).map((f) => {
     if (f.patch === undefined) {
-      if (f.additions + f.deletions > 0) patchesCut++;
+      if (f.additions + f.deletions > 0 || f.cut !== undefined) patchesCut++;
       return f;
     }
     const bytes = Buffer.byteLength(f.patch);

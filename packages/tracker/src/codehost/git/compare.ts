@@ -174,23 +174,55 @@ async function emptyTree(gitDir: string, timeoutMs: number): Promise<string> {
  * (no counts, no patch: `cut: 'too_large'`); the others' counts come from `--numstat` and their
  * patches from one streamed `git diff -p` within the patch budgets.
  */
-export function compareCommits(gitDir: string, base: string, head: string, limits: CompareLimits, timeoutMs: number): Promise<Comparison> {
-  return cached(keyOf(gitDir, base, head, limits), () => compareUncached(gitDir, base, head, limits, timeoutMs), sizeOf);
+export function compareCommits(
+  gitDir: string,
+  base: string | null,
+  head: string,
+  limits: CompareLimits,
+  timeoutMs: number,
+  mode: CompareMode = 'merge-base',
+): Promise<Comparison> {
+  return cached(keyOf(gitDir, `${mode}:${base ?? 'root'}`, head, limits), () => compareUncached(gitDir, base, head, limits, timeoutMs, mode), sizeOf);
 }
 
-async function compareUncached(gitDir: string, base: string, head: string, limits: CompareLimits, timeoutMs: number): Promise<Comparison> {
+/** The diff's origin: the merge base of base and head (a pull request's three dots), or base itself (two heads, or a commit and its parent). */
+export type CompareMode = 'merge-base' | 'direct';
+
+async function origin(
+  gitDir: string,
+  base: string | null,
+  head: string,
+  mode: CompareMode,
+  timeoutMs: number,
+): Promise<{ mergeBase: string | null; from: string }> {
+  if (base === null) return { mergeBase: null, from: await emptyTree(gitDir, timeoutMs) };
+  if (mode === 'direct') return { mergeBase: base, from: base };
   const mb = await runGit(gitDir, ['merge-base', base, head], { timeoutMs, okCodes: [1] });
   const mergeBase = mb.code === 0 ? mb.stdout.toString('utf8').trim().split('\n')[0]! : null;
-  const from = mergeBase ?? (await emptyTree(gitDir, timeoutMs));
+  return { mergeBase, from: mergeBase ?? (await emptyTree(gitDir, timeoutMs)) };
+}
 
+async function compareUncached(
+  gitDir: string,
+  base: string | null,
+  head: string,
+  limits: CompareLimits,
+  timeoutMs: number,
+  mode: CompareMode,
+): Promise<Comparison> {
+  const { mergeBase, from } = await origin(gitDir, base, head, mode, timeoutMs);
   const [revs, raw] = await Promise.all([
-    runGit(gitDir, ['rev-list', '--reverse', '--topo-order', head, `^${base}`], { timeoutMs }),
+    // A root commit (no base) is its own one commit.
+    base === null ? null : runGit(gitDir, ['rev-list', '--reverse', '--topo-order', head, `^${base}`], { timeoutMs }),
     runGit(gitDir, ['diff', '--raw', '-z', '--no-abbrev', ...DIFF_OPTS, from, head, '--'], { timeoutMs }),
   ]);
-  const shas = revs.stdout
-    .toString('utf8')
-    .split('\n')
-    .filter((s) => s !== '');
+  const shas =
+    revs === null
+      ? [head]
+      : revs.stdout
+          .toString('utf8')
+          .split('\n')
+          .filter((s) => s !== '');
   const commits = await readCommits(gitDir, shas.slice(0, limits.maxCommits), timeoutMs);
 
   const entries = parseRaw(raw.stdout.toString('utf8'));

@@ -55,11 +55,27 @@ export const DIFF_CACHE_BYTES = 64 * 1024 * 1024;
 /** One cache for every repository of the process (keys start with the repository's folder). */
 export const diffCache = new ByteLru<unknown>(DIFF_CACHE_BYTES);
 
-/** The cached value of `key`, or `make()`'s, kept with the size `sizeOf` estimates. */
-export async function cached<V>(key: string, make: () => Promise<V>, sizeOf: (v: V) => number): Promise<V> {
+/** Computations under way: views of one pull request at once share one (never a failure: see `cached`). */
+const inFlight = new Map<string, Promise<unknown>>();
+
+/** The cached value of `key`, or `make()`'s (one at a time per key), kept with the size `sizeOf` estimates. */
+export function cached<V>(key: string, make: () => Promise<V>, sizeOf: (v: V) => number): Promise<V> {
   const hit = diffCache.get(key);
-  if (hit !== undefined) return hit as V;
-  const value = await make();
-  diffCache.set(key, value, sizeOf(value));
-  return value;
+  if (hit !== undefined) return Promise.resolve(hit as V);
+  const running = inFlight.get(key);
+  // Another caller's failure (its share of git slots taken, its timeout) is not this one's: it computes on its own then.
+  if (running !== undefined) return (running as Promise<V>).catch(() => cached(key, make, sizeOf));
+  const work = make().then(
+    (value) => {
+      inFlight.delete(key);
+      diffCache.set(key, value, sizeOf(value));
+      return value;
+    },
+    (e: unknown) => {
+      inFlight.delete(key);
+      throw e;
+    },
+  );
+  inFlight.set(key, work);
+  return work;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { compareCommits, DEFAULT_COMPARE_LIMITS, type CompareLimits, type Comparison } from './compare.js';
+import { compareCommits, DEFAULT_COMPARE_LIMITS, type CompareLimits, type CompareMode, type Comparison } from './compare.js';
 import { DEFAULT_DIFF_TEXT_LIMITS, diffText, type DiffKind, type DiffText, type DiffTextLimits } from './diff-text.js';
 import { GitCommandError, GitNameError, RefMovedError } from './errors.js';
 import { buildMerge, mergeTree, type GitIdentity, type MergeMethod } from './merge.js';
@@ -226,10 +226,25 @@ export class BareRepos {
    * base...head as a pull request shows it: the commits in base..head (oldest first, at most
    * maxCommits), the files changed from the merge base to head (at most maxFiles), totals over all.
    */
-  async compare(owner: string, name: string, base: string, head: string, limits: Partial<CompareLimits> = {}): Promise<Comparison> {
+  async compare(
+    owner: string,
+    name: string,
+    base: string,
+    head: string,
+    limits: Partial<CompareLimits> = {},
+    mode: CompareMode = 'merge-base',
+  ): Promise<Comparison> {
     const dir = await this.existing(owner, name);
     const [b, h] = await Promise.all([this.requireCommit(dir, owner, name, base), this.requireCommit(dir, owner, name, head)]);
-    return compareCommits(dir, b, h, { ...DEFAULT_COMPARE_LIMITS, ...limits }, this.timeoutMs);
+    return compareCommits(dir, b, h, { ...DEFAULT_COMPARE_LIMITS, ...limits }, this.timeoutMs, mode);
+  }
+
+  /** One commit's change: from its first parent (from the empty tree for a root commit) to it. */
+  async compareCommit(owner: string, name: string, sha: string, limits: Partial<CompareLimits> = {}): Promise<Comparison> {
+    const dir = await this.existing(owner, name);
+    const h = await this.requireCommit(dir, owner, name, sha);
+    const parent = await this.parentOf(owner, name, h);
+    return compareCommits(dir, parent, h, { ...DEFAULT_COMPARE_LIMITS, ...limits }, this.timeoutMs, 'direct');
   }
 
   /** `git diff base...head` or `git format-patch --stdout base..head`, whole or refused for size (./diff-text.ts). */

@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { diffCache } from '../../../src/codehost/git/diff-cache.js';
+import { ByteLru, diffCache } from '../../../src/codehost/git/diff-cache.js';
 import { BareRepos } from '../../../src/codehost/git/repos.js';
 import { tempDir, Work } from './support.js';
 
@@ -117,5 +117,26 @@ describe('ARCHITECTURE §22 Bounded work: the diff engine', () => {
     expect(await repos.diffText('demo', name, base, head, 'diff')).toBe(whole);
     expect(await repos.diffText('demo', name, base, head, 'diff', { maxFiles: 0 })).toEqual({ tooLarge: 'files', limit: 0 });
     expect(await repos.diffText('demo', name, base, head, 'patch', { maxCommits: 0 })).toEqual({ tooLarge: 'commits', limit: 0 });
+  });
+
+  it('views of one comparison at once share one computation; the cache drops the least recently used past its cap and never keeps an entry over a quarter of it', async () => {
+    const { name, work, base } = await fresh();
+    const head = work.commit({ 'x.txt': 'x\n' }, 'x');
+    work.push('main:feature');
+    diffCache.clear();
+    const [a, b] = await Promise.all([repos.compare('demo', name, base, head), repos.compare('demo', name, base, head)]);
+    expect(a).toBe(b);
+
+    const lru = new ByteLru<string>(100);
+    lru.set('a', 'A', 20);
+    lru.set('b', 'B', 20);
+    lru.set('huge', 'H', 26);
+    expect(lru.get('huge')).toBeUndefined();
+    expect(lru.get('a')).toBe('A');
+    for (const k of ['c', 'd', 'e']) lru.set(k, k, 25);
+    // 'b' was the least recently used: it went first.
+    expect(lru.get('b')).toBeUndefined();
+    expect(lru.get('a')).toBe('A');
+    expect(lru.bytes).toBeLessThanOrEqual(100);
   });
 });

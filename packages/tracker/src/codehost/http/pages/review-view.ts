@@ -42,7 +42,7 @@ function fileHtml(f: FileChange, index: number): Html {
   const body =
     f.patch !== undefined
       ? html`<table class="diff"><tbody>${rows.map((r) => html`<tr class="${r.kind}"><td class="ln">${r.old ?? ''}</td><td class="ln">${r.new ?? ''}</td><td class="code">${r.kind === 'add' ? '+' : r.kind === 'del' ? '-' : r.kind === 'ctx' ? ' ' : ''}${r.text}</td></tr>`)}</tbody></table>`
-      : html`<p class="empty">${f.additions + f.deletions === 0 ? 'No lines to show (binary, renamed or mode change).' : 'The diff of this file is not shown: it is too large for this page. Read it with git (git diff) or the REST files listing.'}</p>`;
+      : html`<p class="empty">${f.additions + f.deletions === 0 && f.cut === undefined ? 'No lines to show (binary, renamed or mode change).' : 'The diff of this file is not shown: it is too large for this page. Read it with git (git diff) or the REST files listing.'}</p>`;
   return html`<article class="file" id="file-${index}" data-status="${f.status}">
 <h3 class="file-head"><span class="file-name">${f.previous_filename !== undefined ? html`${f.previous_filename} → ` : ''}${f.filename}</span> <span class="file-status">${f.status}</span> <span class="adds">+${f.additions}</span> <span class="dels">−${f.deletions}</span></h3>
 ${body}

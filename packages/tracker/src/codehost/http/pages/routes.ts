@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { securePages, sendHtml } from '../../../kit/pages.js';
 import { repoFor } from '../../domain/access.js';
 import { CodehostError, noPush } from '../../domain/errors.js';
@@ -10,6 +10,7 @@ import { FormTokens } from '../../domain/review-page.js';
 import type { RepoAccess } from '../../domain/views.js';
 import { GhError, ghErrorOf } from '../errors.js';
 import { CHALLENGE, formFields, formsOnly, numberOf, PageRefusal, requireSameOrigin, viewerOf, type PullParams } from './common.js';
+import { diffPageRoutes } from './diff-routes.js';
 import { pullFormRoutes, sendConversation } from './forms.js';
 import { repoPageRoutes } from './repo-routes.js';
 import { notePage, pullPath } from './review-view.js';
@@ -28,6 +29,26 @@ function pagesAsGitCallers(app: FastifyInstance, slots: GitSlots): void {
       return runAsGitCaller(slots, `anonymous ${request.ip}`, () => handler.call(this, request, reply));
     };
   });
+}
+
+/** A refusal that is neither GitHub's nor the page's: Fastify's (a body), the server's own before routing, or a fault (500). */
+function requestError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // The server's own refusals before routing (a NUL in the URL: the tracker's ApiError, a `status`) are 4xx, not faults.
+  const own = (error as { status?: unknown }).status;
+  const status = error.statusCode ?? (typeof own === 'number' && own >= 400 && own < 500 ? own : 500);
+  if (status >= 500) {
+    request.log.error({ err: error }, 'review page failed');
+    return sendHtml(reply, 500, notePage('Something went wrong', ['The page could not be built; reload it in a moment.']));
+  }
+  const what =
+    error.statusCode === undefined
+      ? error.message
+      : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+        ? 'The form is larger than any form of this page.'
+        : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+          ? 'Send the form as the page sends it (application/x-www-form-urlencoded).'
+          : 'The request could not be read.';
+  return sendHtml(reply, status, notePage('Cannot do this', [what]));
 }
 
 export function reviewPageRoutes(host: CodeHost, slots: GitSlots = new GitSlots()) {
@@ -70,18 +91,7 @@ export function reviewPageRoutes(host: CodeHost, slots: GitSlots = new GitSlots(
         if (error.status === 503) return sendHtml(reply, 503, notePage('The code host is off', [error.message]));
         return sendHtml(reply, error.status, notePage('Cannot do this', [error.message]));
       }
-      const status = error.statusCode ?? 500;
-      if (status >= 500) {
-        request.log.error({ err: error }, 'review page failed');
-        return sendHtml(reply, 500, notePage('Something went wrong', ['The page could not be built; reload it in a moment.']));
-      }
-      const what =
-        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-          ? 'The form is larger than any form of this page.'
-          : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-            ? 'Send the form as the page sends it (application/x-www-form-urlencoded).'
-            : 'The request could not be read.';
-      return sendHtml(reply, status, notePage('Cannot do this', [what]));
+      return requestError(error, request, reply);
     });
 
     const access = async (user: ChUser, params: PullParams): Promise<RepoAccess> => repoFor(host, user, params.owner, params.repo, 'read');
@@ -93,6 +103,9 @@ export function reviewPageRoutes(host: CodeHost, slots: GitSlots = new GitSlots(
     });
     pullFormRoutes(app, host, forms);
     repoPageRoutes(app, host);
+
+    // ARCHITECTURE §22: the files, commits, commit, range, compare pages and the .diff/.patch (./diff-routes.ts).
+    diffPageRoutes(app, host, { viewer: async (request) => (await viewerOf(host, request)).user });
 
     // The merge button: the same merge as PUT /repos/{o}/{r}/pulls/{n}/merge, for the head the page showed.
     app.post<{ Params: PullParams }>('/:owner/:repo/pull/:number/merge', async (request, reply) => {

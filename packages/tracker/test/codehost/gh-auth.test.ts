@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localCertificates } from '../../src/index.js';
+import { git } from '../../../../test/support/repo.js';
 import { ghAvailable, ghHarness, ghVersion, type Gh } from '../../../../test/support/gh.js';
 import { CH_TOKENS, OWNER, REPO, startCodehostServer, type CodehostServer } from './support.js';
 
@@ -84,6 +85,20 @@ describe.skipIf(!ghAvailable())(`ARCHITECTURE §23: ${ghVersion()} against the c
     expect(made.user.login).toBe('ada');
     const { data } = await s.as('rey').rest.pulls.get({ owner: OWNER, repo: REPO, pull_number: made.number });
     expect(data).toMatchObject({ title: 'Made by gh api', body: 'through TLS', state: 'open', head: { ref: 'feature/gh-api' }, base: { ref: 'main' } });
+  });
+
+  it('gh pr diff N -R 127.0.0.1:PORT/o/r: REST with application/vnd.github.v3.diff, what git diff base...head gives; --name-only lists the files', async () => {
+    s.commit('feature/gh-diff', { 'diffed.txt': 'one\ntwo\n', 'README.md': 'hello, diff\n' });
+    const { data: pr } = await s.as('ada').rest.pulls.create({ owner: OWNER, repo: REPO, title: 'diff me', head: 'feature/gh-diff', base: 'main' });
+    const r = await gh(['pr', 'diff', String(pr.number), '-R', gh.repo(`${OWNER}/${REPO}`), '--color', 'never']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(git(s.work, 'diff', 'origin/main...origin/feature/gh-diff') + '\n');
+    const names = await gh(['pr', 'diff', String(pr.number), '-R', gh.repo(`${OWNER}/${REPO}`), '--name-only']);
+    expect(names.code, names.stderr).toBe(0);
+    expect(names.stdout.trim().split('\n').sort()).toEqual(['README.md', 'diffed.txt']);
+    const missing = await gh(['pr', 'diff', '99999', '-R', gh.repo(`${OWNER}/${REPO}`)]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/404|Not Found|could not find/i);
   });
 
   it('gh api with a refused write: exit 1, GitHub’s message, nothing made', async () => {

@@ -53,9 +53,10 @@ describe.skipIf(!found)(`ARCHITECTURE §22: PyGithub ${found?.version ?? ''} rea
     closed = (await ada.rest.pulls.create({ ...o, title: 'Closed two', head: 'feature/py-two', base: 'main' })).data.number;
     await ada.rest.pulls.update({ ...o, pull_number: closed, state: 'closed' });
     const cfg = { api: `${ch.url}/api/v3`, token: CH_TOKENS.ada, ca: ch.caFile, repo: `${OWNER}/${REPO}` };
-    const { stdout } = await promisify(execFile)(found!.python, [SCRIPT, JSON.stringify(cfg)], {
+    const { stdout } = await promisify(execFile)(found!.python, [SCRIPT], {
       timeout: 90_000,
-      env: { ...process.env, REQUESTS_CA_BUNDLE: '', CURL_CA_BUNDLE: '' },
+      // The configuration (a token among it) in the environment, not on the command line a failure prints.
+      env: { ...process.env, JST_PYGITHUB_CONFIG: JSON.stringify(cfg), REQUESTS_CA_BUNDLE: '', CURL_CA_BUNDLE: '' },
     });
     out = JSON.parse(stdout);
   }, 120_000);

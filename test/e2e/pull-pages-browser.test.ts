@@ -2,7 +2,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CH_TOKENS, OWNER, REPO, startCodehostServer, type ChWho, type CodehostServer } from '../../packages/tracker/test/codehost/support.js';
+import {
+  CH_TOKENS,
+  codehostSection,
+  codehostTestSeed,
+  OWNER,
+  REPO,
+  startCodehostServer,
+  type ChWho,
+  type CodehostServer,
+} from '../../packages/tracker/test/codehost/support.js';
 import { browserAvailable, openBrowser, type Browser } from '../support/browser.js';
 
 const run = browserAvailable();
@@ -16,6 +25,7 @@ const X = {
   subject: '<img src=x onerror="window.pwned=\'subject\'">',
   review: '<script>alert(5)</script>"><svg onload=alert(6)>',
   comment: '**bold** <iframe src="javascript:alert(7)"></iframe>',
+  name: '<img src=x onerror="window.pwned=\'name\'"> Rey',
 };
 
 /**
@@ -56,7 +66,10 @@ describe.skipIf(!run)('ARCHITECTURE §22 pages in Chromium: repository, list, co
   const pullUrl = (n: number) => `${ch.url}/${OWNER}/${REPO}/pull/${n}`;
 
   beforeAll(async () => {
-    ch = await startCodehostServer('sqlite');
+    // The reviewer's display name is hostile too (the pages' header shows it).
+    const section = codehostSection();
+    const users = section.users.map((u) => (u.login === 'rey' ? { ...u, name: X.name } : u));
+    ch = await startCodehostServer('sqlite', { seed: { ...codehostTestSeed(), codehost: { ...section, users } } });
     branch = `feature/ABC-5-${X.branchTail}`;
     ch.commit(branch, { 'a.txt': 'a\n' }, X.subject);
     hostile = (await ch.as('ada').rest.pulls.create({ ...o, title: X.title, body: X.body, head: branch, base: 'main' })).data.number;
@@ -109,6 +122,7 @@ describe.skipIf(!run)('ARCHITECTURE §22 pages in Chromium: repository, list, co
     const { page, dialogs, violations } = await as('rey');
     await page.goto(pullUrl(n));
     expect(await page.locator('.merge-box h2').textContent()).toBe('Ready to merge');
+    expect(await page.locator('header.top .viewer').textContent()).toBe(X.name);
 
     await page.locator('.comment-form textarea').fill(X.comment);
     await Promise.all([page.waitForURL(/#issuecomment-\d+$/), page.getByRole('button', { name: 'Comment', exact: true }).click()]);

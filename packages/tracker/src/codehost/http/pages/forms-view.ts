@@ -1,8 +1,7 @@
 import { html, type Html } from '../../../kit/html.js';
 import { BODY_MAX } from '../../domain/limits.js';
-import type { PageForm } from '../../domain/review-page.js';
+import type { PageForm, ReviewPage } from '../../domain/review-page.js';
 import { pullPath, pullStateOf } from './frame.js';
-import type { ReviewPage } from '../../domain/review-page.js';
 
 /**
  * The conversation's forms (ARCHITECTURE §22 "Forms"): a review (comment, approve, request

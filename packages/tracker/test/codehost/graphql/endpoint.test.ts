@@ -167,6 +167,12 @@ describe.each(await storeKinds())('ARCHITECTURE §23: the code host answers Grap
     });
     expect(merged.data.mergePullRequest.pullRequest).toEqual({ state: 'MERGED', mergedBy: { login: 'ada' } });
     expect((await ch.as('ada').rest.pulls.checkIfMerged({ ...o, pull_number: number })).status).toBe(204);
+    const byState = async (states: string) =>
+      (await gql('ada', `query { repository(owner: "acme", name: "app") { pullRequests(first: 50, states: ${states}) { totalCount nodes { number } } } }`)).data
+        .repository.pullRequests;
+    expect((await byState('[MERGED]')).nodes).toEqual([{ number }]);
+    expect((await byState('[CLOSED]')).nodes).not.toContainEqual({ number });
+    expect((await byState('[OPEN]')).nodes).not.toContainEqual({ number });
     const again = await gql('ada', 'mutation($i: MergePullRequestInput!) { mergePullRequest(input: $i) { clientMutationId } }', { i: { pullRequestId: id } });
     expect(again.errors?.[0]).toMatchObject({ type: 'UNPROCESSABLE', message: 'Pull Request is not mergeable', path: ['mergePullRequest'] });
   });

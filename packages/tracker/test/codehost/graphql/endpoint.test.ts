@@ -288,6 +288,40 @@ describe.each(await storeKinds())('ARCHITECTURE §23: the code host answers Grap
     expect(get.status).toBe(404);
   });
 
+  it("mutations' bad input: REST's bounds and words (title, body, a missing branch, a blank comment); nothing written", async () => {
+    const create = 'mutation($input: CreatePullRequestInput!) { createPullRequest(input: $input) { pullRequest { id } } }';
+    const before = (await ch.as('ada').rest.pulls.list({ ...o, state: 'all' })).data.length;
+    const long = await gql('ada', create, { input: { repositoryId: repoId, baseRefName: 'main', headRefName: 'feature/other', title: 't'.repeat(257) } });
+    expect(long.errors?.[0]).toMatchObject({ type: 'UNPROCESSABLE', message: 'title is too long (maximum is 256 characters)' });
+    const blank = await gql('ada', create, { input: { repositoryId: repoId, baseRefName: 'main', headRefName: 'feature/other', title: '  ' } });
+    expect(blank.errors?.[0]).toMatchObject({ type: 'UNPROCESSABLE', message: "title can't be blank" });
+    const body = await gql('ada', create, {
+      input: { repositoryId: repoId, baseRefName: 'main', headRefName: 'feature/other', title: 'x', body: 'b'.repeat(65_537) },
+    });
+    expect(body.errors?.[0]).toMatchObject({ type: 'UNPROCESSABLE', message: 'body is too long (maximum is 65536 characters)' });
+    const branch = await gql('ada', create, { input: { repositoryId: repoId, baseRefName: 'main', headRefName: 'no/such', title: 'x' } });
+    expect(branch.errors?.[0]).toMatchObject({ type: 'UNPROCESSABLE', message: 'head is invalid' });
+    expect((await ch.as('ada').rest.pulls.list({ ...o, state: 'all' })).data.length).toBe(before);
+    const { data: pulls } = await ch.as('ada').rest.pulls.list({ ...o, state: 'all' });
+    const comment = await gql('ada', 'mutation($i: AddCommentInput!) { addComment(input: $i) { commentEdge { node { body } } } }', {
+      i: { subjectId: pulls[0]!.node_id, body: '' },
+    });
+    expect(comment.errors?.[0]).toMatchObject({ type: 'UNPROCESSABLE', message: "body can't be blank" });
+  });
+
+  it('two merges of one pull request at once: one merges, the other is refused in words, never a fault', async () => {
+    ch.commit('feature/race', { 'race.txt': 'r\n' });
+    const { data: pr } = await ch.as('ada').rest.pulls.create({ ...o, head: 'feature/race', base: 'main', title: 'race' });
+    const merge = 'mutation($i: MergePullRequestInput!) { mergePullRequest(input: $i) { pullRequest { state } } }';
+    const both = await Promise.all([gql('ada', merge, { i: { pullRequestId: pr.node_id } }), gql('rey', merge, { i: { pullRequestId: pr.node_id } })]);
+    const won = both.filter((a) => a.data?.mergePullRequest?.pullRequest?.state === 'MERGED');
+    const lost = both.filter((a) => a.errors);
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]!.errors![0].type).toBe('UNPROCESSABLE');
+    expect((await ch.as('ada').rest.pulls.get({ ...o, pull_number: pr.number })).data.merged).toBe(true);
+  });
+
   it("hostile input: NUL characters, long names and ids, too many ids; answered in GitHub's shape, never a fault", async () => {
     const nul = await post('ada', { query: 'query($o: String!) { repository(owner: $o, name: "app") { id } }', variables: { o: 'acme\u0000' } });
     expect(nul).toEqual({

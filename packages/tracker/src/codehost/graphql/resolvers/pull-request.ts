@@ -30,7 +30,10 @@ export class PullNode {
     private readonly ctx: GqlContext,
     private readonly access: RepoAccess,
     private readonly view: PullView,
-  ) {}
+  ) {
+    // A view that is already a detail (getPull, createPull, updatePull) is not computed again.
+    if ('mergeableState' in view) this.detailP = Promise.resolve(view as PullDetail);
+  }
 
   private detail(): Promise<PullDetail> {
     return (this.detailP ??= detailOf(this.ctx.host, this.view));

@@ -57,7 +57,11 @@ export const DEFAULT_READ_CACHE_BYTES = 8 * 1024 * 1024;
  * * the caller is still authenticated on every request (the remembered sign-ins `authenticate`
  *   keeps; anything it would have to look up goes the usual way), and an entry lives no longer
  *   than a remembered user row, so nothing is served staler than an uncached read could be.
- * SQLite only: on PostgreSQL another process's commit cannot be seen without asking the server.
+ * On PostgreSQL the data version is the ChangeFeed's (store/postgres/changes.ts: it moves with
+ * every commit any process NOTIFYs, and when its LISTEN connection is lost or listens again), and
+ * a kept reply is served only after `synced()` said that every commit answered before the request
+ * arrived counts in it (`mustSync`): one shared round trip of `select 1` instead of a render, and a
+ * write answered by another process a moment before is never answered with the view before it.
  *
  * A reply is kept on the second read of its key, not the first: reads that are never repeated (a
  * scan, random keys over a large project) would otherwise fill the cache with copies nobody asks
@@ -83,8 +87,25 @@ export class IssueReadCache {
     private readonly dataVersion: () => number,
     private readonly maxBytes: number,
     private readonly trustProxy: boolean,
+    /** PostgreSQL: settles true once every commit answered before the call counts in `dataVersion` (ChangeFeed.synced). */
+    private readonly sync?: () => Promise<boolean>,
   ) {
     this.version = dataVersion();
+  }
+
+  /** Whether a kept reply may be served only after `synced()` (PostgreSQL). */
+  get mustSync(): boolean {
+    return this.sync !== undefined;
+  }
+
+  /** PostgreSQL: true once every commit answered before the call counts in the data version; false when that cannot be known. */
+  synced(): Promise<boolean> {
+    return this.sync ? this.sync() : Promise.resolve(true);
+  }
+
+  /** Whether a reply is kept under `key` (it may be stale or expired still: `lookup` says). */
+  has(key: string): boolean {
+    return this.entries.has(key);
   }
 
   get size(): number {

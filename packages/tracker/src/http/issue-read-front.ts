@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { AddressForm, Tracker } from '../domain/tracker.js';
+import type { Site, User } from '../domain/model.js';
 import { makeCaller } from './context.js';
 import { hasDuplicateHost } from './host.js';
 import { ISSUE_READ, type IssueReadCache } from './issue-read-cache.js';
@@ -69,12 +70,40 @@ export class IssueReadFront {
     if (!user) return next(req, res);
     const issue = match[3]!;
     const query = match[4];
-    let key: string | undefined;
-    if (cache) {
-      key = cache.keyOf(req, cloudId, match[2]!, user.id, issue, query);
+    if (!cache) return this.render(req, res, next, site, user, form, cloudId, issue, query, undefined);
+    const key = cache.keyOf(req, cloudId, match[2]!, user.id, issue, query);
+    if (!cache.has(key)) return this.render(req, res, next, site, user, form, cloudId, issue, query, key);
+    if (!cache.mustSync) {
       const kept = cache.lookup(key);
-      if (kept) return this.send(res, kept);
+      return kept ? this.send(res, kept) : this.render(req, res, next, site, user, form, cloudId, issue, query, key);
     }
+    // PostgreSQL: a kept reply is trusted only once every commit answered before this request
+    // arrived is known here (ChangeFeed.synced); otherwise the issue is read afresh.
+    cache.synced().then(
+      (synced) => {
+        const kept = synced ? cache.lookup(key) : undefined;
+        if (kept) this.send(res, kept);
+        else this.render(req, res, next, site, user, form, cloudId, issue, query, key);
+      },
+      () => this.render(req, res, next, site, user, form, cloudId, issue, query, key),
+    );
+  }
+
+  /** Renders the view (from the store) and answers it, kept by the cache when it was admitted; hands refusals to `next`. */
+  private render(
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: RequestListener,
+    site: Site,
+    user: User,
+    form: AddressForm,
+    cloudId: string | undefined,
+    issue: string,
+    query: string | undefined,
+    key: string | undefined,
+  ): void {
+    const { tracker, cache } = this;
+    const { headers } = req;
     // Behind a trusted proxy the links' protocol and host come from X-Forwarded-*, as Fastify reads them: its route answers.
     if (this.trustProxy) return next(req, res);
     const params = this.paramsOf(query ?? '');

@@ -58,7 +58,7 @@ describe.skipIf(!postgres)('GET /issue read cache (postgres)', () => {
     expect(cacheOf(t).hits).toBe(hits + 1);
     expect(second.status).toBe(200);
     expect(second.text).toBe(first.text);
-    for (const name of ['content-type', 'content-length']) expect(second.headers[name]).toBe(first.headers[name]);
+    for (const name of ['content-type', 'content-length']) expect(second.headers.get(name)).toBe(first.headers.get(name));
   });
 
   it('a write is seen by the next read: edit, comment, assign, transition, sub-task, a related issue', async () => {

@@ -37,7 +37,7 @@ const viewColumns = [
 ];
 
 /** A JSON column as the driver gives it (parsed for json; text otherwise). */
-const json = <T>(value: unknown): T | null => (value === null || value === undefined ? null : ((typeof value === 'string' ? JSON.parse(value) : value) as T));
+const json = (value: unknown): unknown => (value === null || value === undefined ? null : typeof value === 'string' ? JSON.parse(value) : value);
 
 /** The comments of firstCommentsColumn as rows. */
 function commentRows(issueId: number, value: unknown): CommentRow[] {
@@ -169,8 +169,8 @@ export class PostgresAdapter implements StoreAdapter {
     return {
       ...found,
       comments: { total: Number(row.p_comment_total), rows },
-      subtasks: json<IssueRow[]>(row.p_subtasks) ?? [],
-      parent: json<IssueRow>(row.p_parent),
+      subtasks: (json(row.p_subtasks) as IssueRow[] | null) ?? [],
+      parent: json(row.p_parent) as IssueRow | null,
     };
   }
 

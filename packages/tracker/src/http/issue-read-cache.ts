@@ -161,7 +161,10 @@ export class IssueReadCache {
    */
   admit(key: string): number | undefined {
     if (!this.seenOnce(key)) return undefined;
-    if (this.credit < 1 && this.full) return undefined;
+    if (this.credit < 1 && this.full) {
+      this.dropExpired();
+      if (this.full) return undefined;
+    }
     return this.current();
   }
 
@@ -190,6 +193,7 @@ export class IssueReadCache {
     // The key counts too (two bytes a character, as V8 may keep it), and a fixed overhead per entry.
     const size = encoded.length + 2 * key.length + ENTRY_OVERHEAD;
     if (size > this.maxBytes / 8) return;
+    if (this.full && this.credit < 1) this.dropExpired();
     if (this.full) {
       if (this.credit < 1) return;
       this.credit--;
@@ -214,6 +218,21 @@ export class IssueReadCache {
     if (this.seen[slot] === tag) return true;
     this.seen[slot] = tag;
     return false;
+  }
+
+  /**
+   * Drops the oldest entries that outlived a remembered sign-in: they can never be served again,
+   * so the room they free costs no replacement (`credit`). Without this, a cache filled by reads
+   * never repeated (a scan, random keys) and never hit since kept a key read again and again out
+   * for as long as the process ran. Entries are in the order they expire (kept, or kept again, with
+   * the same lifetime), so the loop stops at the first one still alive.
+   */
+  private dropExpired(): void {
+    const now = Date.now();
+    for (const [k, e] of this.entries) {
+      if (e.until >= now) break;
+      this.drop(k, e);
+    }
   }
 
   private drop(key: string, entry: Entry): void {

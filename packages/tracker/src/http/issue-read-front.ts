@@ -32,7 +32,8 @@ const CONTENT_TYPE = 'application/json; charset=utf-8';
  * as the 404 of an issue that is missing or hidden: then the read is done again by the route, so
  * every refusal has exactly the route's shape. Nothing is written before the read succeeded.
  *
- * On SQLite the read cache (issue-read-cache.ts) is asked first and offered what is rendered.
+ * The read cache (issue-read-cache.ts) is asked first and offered what is rendered; over PostgreSQL
+ * a kept reply waits for the change feed to be caught up (`synced`) and is rendered instead when not.
  * Off when requests are logged (every read must show in the log), like the cache.
  */
 export class IssueReadFront {

@@ -140,10 +140,11 @@ export class IssueReadCache {
    * is an entry to answer with: a miss costs one Map lookup.
    */
   lookup(key: string): Buffer | undefined {
-    if (!this.entries.has(key)) return undefined;
-    this.current();
     const entry = this.entries.get(key);
     if (!entry) return undefined;
+    // The data changed since it was kept: every entry is gone (`current`), this one too.
+    const kept = this.version;
+    if (this.current() !== kept) return undefined;
     if (entry.until < Date.now()) {
       this.drop(key, entry);
       return undefined;

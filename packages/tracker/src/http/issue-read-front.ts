@@ -73,11 +73,11 @@ export class IssueReadFront {
     const query = match[4];
     if (!cache) return this.render(req, res, next, site, user, form, cloudId, issue, query, undefined);
     const key = cache.keyOf(req, cloudId, match[2]!, user.id, issue, query);
-    if (!cache.has(key)) return this.render(req, res, next, site, user, form, cloudId, issue, query, key);
     if (!cache.mustSync) {
       const kept = cache.lookup(key);
       return kept ? this.send(res, kept) : this.render(req, res, next, site, user, form, cloudId, issue, query, key);
     }
+    if (!cache.has(key)) return this.render(req, res, next, site, user, form, cloudId, issue, query, key);
     // PostgreSQL: a kept reply is trusted only once every commit answered before this request
     // arrived is known here (ChangeFeed.synced); otherwise the issue is read afresh.
     cache.synced().then(

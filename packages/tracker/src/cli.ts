@@ -49,7 +49,7 @@ Options (serve):
   --tls-key FILE       its private key (PEM, unencrypted); implies --tls
   --log-level LEVEL    fatal|error|warn|info|debug|trace|silent (default warn; logs go to stderr)
   --trust-proxy        trust X-Forwarded-* headers from a load balancer
-  --read-cache MB      memory for repeated GET /issue replies, SQLite only (default 8; 0 = off;
+  --read-cache MB      memory for repeated GET /issue replies (default 8; 0 = off;
                        off too at --log-level info or debug)
   --body-limit MB      largest request body; a larger one is refused with 413 before it is read
                        (default 1; docs/limits.md lists every limit)

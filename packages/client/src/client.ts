@@ -192,9 +192,23 @@ export class TrackerClient {
 
   // --- spec §4 endpoints 2-15 -------------------------------------------------------------------
 
-  myself(): Promise<User> {
-    return this.call('GET', '/myself');
+  /**
+   * The caller's own account. Asked once per client (a client is one credential: its accountId does
+   * not change), kept once answered; a failed answer is not kept. `fresh` asks again (a healthcheck
+   * that must prove the credential still works).
+   */
+  myself(options: { fresh?: boolean } = {}): Promise<User> {
+    if (options.fresh || !this.me) {
+      const asked = this.call<User>('GET', '/myself');
+      this.me = asked;
+      asked.catch(() => {
+        if (this.me === asked) this.me = undefined;
+      });
+      return asked;
+    }
+    return this.me;
   }
+  private me: Promise<User> | undefined;
 
   searchProjects(q: { query?: string; startAt?: number; maxResults?: number } = {}): Promise<ProjectPage> {
     return this.call('GET', `/project/search${qs(q)}`);

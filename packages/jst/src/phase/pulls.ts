@@ -1,4 +1,4 @@
-import type { Issue, TrackerClient } from '@jst/client';
+import type { Comment, Issue, TrackerClient } from '@jst/client';
 import type { Codehost, PullRequest } from '../core/codehost.js';
 import type { JstConfig } from '../config/index.js';
 import type { Context } from '../core/context.js';
@@ -30,10 +30,24 @@ export interface PullLookup {
   say: (l: string) => void;
 }
 
-/** The pull request of an issue: the open one from its branch into its PR base, else the newest. */
-export async function pullOfIssue(l: PullLookup, issue: Issue): Promise<{ entry: PrEntry; pull: PullRequest | null }> {
+/**
+ * The pull request of an issue: the open one from its branch into its PR base, else the newest.
+ * `comments`: every comment of the issue, when the caller has read them already.
+ */
+export async function pullOfIssue(l: PullLookup, issue: Issue, comments?: readonly Comment[]): Promise<{ entry: PrEntry; pull: PullRequest | null }> {
   const branch = await branchOfKey(l.cwd, issue.key, l.env);
-  const base = await resolvePrBase({ ctx: l.ctx, cwd: l.cwd, env: l.env, branch, key: issue.key, config: l.config, client: l.client, issue, say: l.say });
+  const base = await resolvePrBase({
+    ctx: l.ctx,
+    cwd: l.cwd,
+    env: l.env,
+    branch,
+    key: issue.key,
+    config: l.config,
+    client: l.client,
+    issue,
+    comments,
+    say: l.say,
+  });
   l.say(`→ pull requests from ${branch} into ${base.base}`);
   const pulls = await l.codehost.pulls(branch, base.base);
   let pull = pulls.find((p) => p.state === 'open') ?? [...pulls].sort((a, b) => b.number - a.number)[0] ?? null;

@@ -74,7 +74,20 @@ export class CodehostClient implements Codehost {
     throw failure(label, res.status, res.headers, json, this.slug, this.o.tokenSetting ?? 'CODEHOST_PAT_TOKEN');
   }
 
-  async user(): Promise<{ login: string }> {
+  /** This token's account: asked once per client (one token, one login), a failed answer not kept. */
+  user(): Promise<{ login: string }> {
+    if (!this.me) {
+      const asked = this.askUser();
+      this.me = asked;
+      asked.catch(() => {
+        if (this.me === asked) this.me = undefined;
+      });
+    }
+    return this.me;
+  }
+  private me: Promise<{ login: string }> | undefined;
+
+  private async askUser(): Promise<{ login: string }> {
     const label = 'GET /user';
     const u = objectOf(label, await this.call('GET', '/user'), 'a user');
     if (typeof u.login !== 'string' || printable(u.login) === '') throw malformed(label, 'a user without a login');
@@ -203,8 +216,13 @@ function pullOf(label: string, v: unknown): PullRequest {
     number: p.number,
     html_url: url,
     state: p.state,
-    // The list form carries no `merged` (the single read does): left out, not guessed.
-    ...(typeof p.merged === 'boolean' ? { merged: p.merged } : {}),
+    // The list form carries no `merged` (the single read does) but GitHub's `merged_at` (null until
+    // merged): `merged` from that when given, else left out, not guessed.
+    ...(typeof p.merged === 'boolean'
+      ? { merged: p.merged }
+      : p.merged_at === null || (typeof p.merged_at === 'string' && p.merged_at !== '')
+        ? { merged: p.merged_at !== null }
+        : {}),
     ...(typeof p.draft === 'boolean' ? { draft: p.draft } : {}),
     title: typeof p.title === 'string' ? printable(p.title) : '',
     head,

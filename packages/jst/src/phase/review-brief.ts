@@ -40,14 +40,19 @@ export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBrie
   let status = issue.fields.status?.name ?? '';
 
   if (subtasks.length) {
-    const subs: PrEntry[] = [];
-    for (const t of subtasks) {
-      const found = await pullOfIssue(l, subtaskAsIssue(t, issue)).catch((e: unknown) => {
-        warn(`${t.key}: ${(e as Error).message}`);
-        return null;
-      });
-      subs.push(found?.entry ?? { key: t.key, branch: '', base: '', number: null, url: null, state: 'none', verdict: null });
-    }
+    // The sub-tasks' pull requests are looked up a few at a time (each its own code-host read); the
+    // warnings keep the sub-tasks' order.
+    const found = await inTurns(subtasks, LOOKUPS_AT_ONCE, (t) =>
+      pullOfIssue(l, subtaskAsIssue(t, issue)).then(
+        (r) => ({ entry: r.entry, problem: null }),
+        (e: unknown) => ({ entry: null, problem: (e as Error).message }),
+      ),
+    );
+    const subs: PrEntry[] = subtasks.map((t, i) => {
+      const r = found[i]!;
+      if (r.problem !== null) warn(`${t.key}: ${r.problem}`);
+      return r.entry ?? { key: t.key, branch: '', base: '', number: null, url: null, state: 'none', verdict: null };
+    });
     const allMerged = subs.length > 0 && subs.every((e) => e.state === 'merged');
     if (o.openParentPr && !allMerged) {
       throw refuse(
@@ -101,7 +106,8 @@ export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBrie
   if (withPr.length) {
     say('→ this code-host identity (GET /user)');
     const me = await codehost.user();
-    for (const e of withPr) e.verdict = await myVerdict(codehost, e.number!, me.login);
+    const verdicts = await inTurns(withPr, LOOKUPS_AT_ONCE, (e) => myVerdict(codehost, e.number!, me.login));
+    withPr.forEach((e, i) => (e.verdict = verdicts[i]!));
   }
   const next = nextFor(ctx, key, set, parentPr);
   return finish(
@@ -198,6 +204,23 @@ function nextFor(ctx: Context, key: string, set: PrEntry[], parentPr: { allMerge
         ? `${e.key} is approved: the person merges it with jst done ${e.key} --yes ${e.key}`
         : `${nextStep.verdict(ctx, e.key, 'approve')}   or   ${nextStep.verdict(ctx, e.key, 'request-changes')}`,
     );
+}
+
+/** How many code-host reads the brief has in flight at once. */
+const LOOKUPS_AT_ONCE = 4;
+
+/** `work` over `items`, at most `n` at once; the results in the items' order. */
+export async function inTurns<T, R>(items: readonly T[], n: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, lane));
+  return out;
 }
 
 /** A sub-task as the parent lists it, with the parent link the PR-base resolver reads. */

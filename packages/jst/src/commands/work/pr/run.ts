@@ -1,5 +1,6 @@
 import { codehostRoleOf, type CodehostRole, type Role } from '../../../config/index.js';
 import { pushEnvFor } from '../../../codehost/index.js';
+import type { PullRequest } from '../../../core/codehost.js';
 import { issueWithComments, transitionTo, type Comment, type Issue, type TrackerClient } from '@jst/client';
 import type { Context } from '../../../core/context.js';
 import type { Outcome } from '../../../core/output.js';
@@ -47,7 +48,7 @@ export async function prOutcome(ctx: Context, role: Role, o: PrOptions): Promise
   // The code host's settings are checked before the tracker is read (the client is kept for pushAndOpen).
   await ctx.codehost(codehostRoleOf(role));
   const client = ctx.client(role);
-  const { issue, comments, base } = await readWhileFetching(ctx, client, here, say);
+  const { issue, comments, base, pulls } = await readWhileFetching(ctx, codehostRoleOf(role), client, here, say);
   const status = issue.fields.status?.name ?? '';
   say(`✓ PR base ${base.base} (${base.source})`);
 
@@ -66,7 +67,7 @@ export async function prOutcome(ctx: Context, role: Role, o: PrOptions): Promise
       'Nothing was pushed or posted. Commit the work, then rerun jst pr',
     );
 
-  const { pull, existing } = await pushAndOpen(ctx, codehostRoleOf(role), o, { here, base: base.base, summary: issue.fields.summary ?? '', body }, say);
+  const { pull, existing } = await pushAndOpen(ctx, codehostRoleOf(role), o, { here, base: base.base, summary: issue.fields.summary ?? '', body, pulls }, say);
 
   // spec §3 / §4 client rule 5: STATUS_IN_REVIEW by destination name.
   let transitioned = false;
@@ -118,23 +119,26 @@ export async function prOutcome(ctx: Context, role: Role, o: PrOptions): Promise
 }
 
 /**
- * The issue (with its comments) and its PR base, read while `git fetch origin` runs: the fetch
- * changes no work and no issue, and what it fetched is looked at only once every refusal on the
- * tracker's side is past. A refusal waits for the fetch too, so no git process of this run is left.
+ * The issue (with its comments), its PR base and the pull requests from its branch into that base,
+ * read while `git fetch origin` runs: the fetch changes no work and no issue, and what it fetched is
+ * looked at only once every refusal on the tracker's side is past. A refusal waits for the fetch
+ * too, so no git process of this run is left. The code host is asked before anything is pushed, so
+ * a code host that says no stops the run before the push.
  */
 async function readWhileFetching(
   ctx: Context,
+  who: CodehostRole,
   client: TrackerClient,
   here: { root: string; branch: string; key: string },
   say: (l: string) => void,
-): Promise<{ issue: Issue; comments: Comment[]; base: PrBase }> {
+): Promise<{ issue: Issue; comments: Comment[]; base: PrBase; pulls: PullRequest[] }> {
   const s = ctx.config().statuses;
   say('→ git fetch origin');
   const fetched = git.fetch(here.root, { env: ctx.env }).then(
     () => null,
     (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
   );
-  let read: { issue: Issue; comments: Comment[]; base: PrBase };
+  let read: { issue: Issue; comments: Comment[]; base: PrBase; pulls: PullRequest[] };
   try {
     say(`→ read ${here.key} (with its comments)`);
     // One read: the status, the parent for the PR base, and the comments for the PR base and the rerun check.
@@ -160,7 +164,9 @@ async function readWhileFetching(
       comments,
       say,
     });
-    read = { issue, comments, base };
+    say(`→ pull requests from ${here.branch} into ${base.base}`);
+    const pulls = await (await ctx.codehost(who)).pulls(here.branch, base.base);
+    read = { issue, comments, base, pulls };
   } finally {
     await fetched;
   }
@@ -171,21 +177,19 @@ async function readWhileFetching(
   return read;
 }
 
-/** Push the branch, then find its open pull request into `base` or open one (a rerun opens no second). */
+/** Push the branch, then take its open pull request into `base` (found before the push) or open one (a rerun opens no second). */
 async function pushAndOpen(
   ctx: Context,
   who: CodehostRole,
   o: PrOptions,
-  w: { here: { root: string; branch: string; key: string }; base: string; summary: string; body: string | null | undefined },
+  w: { here: { root: string; branch: string; key: string }; base: string; summary: string; body: string | null | undefined; pulls: PullRequest[] },
   say: (l: string) => void,
 ) {
   const { here, base, summary, body } = w;
   const codehost = await ctx.codehost(who);
-  // The open pull request is looked for while the branch is pushed (neither needs the other).
-  say(`→ pull requests from ${here.branch} into ${base}`);
+  const existing = w.pulls.find((p) => p.state === 'open');
   say(`→ git push -u origin ${here.branch}`);
-  const [found] = await Promise.all([codehost.pulls(here.branch, base), git.push(here.root, here.branch, { env: pushEnvFor(ctx.config(), who, ctx.env) })]);
-  const existing = found.find((p) => p.state === 'open');
+  await git.push(here.root, here.branch, { env: pushEnvFor(ctx.config(), who, ctx.env) });
   let pull = existing;
   if (pull) {
     say(`✓ pull request #${pull.number} is already open: ${pull.html_url}`);

@@ -1,5 +1,5 @@
 import { textToAdf } from '@jst/adf';
-import { pickTransition, TrackerHttpError, TransitionMissing, type Comment, type TrackerClient } from '@jst/client';
+import { issueWithComments, pickTransition, TrackerHttpError, TransitionMissing, type Comment, type TrackerClient } from '@jst/client';
 import type { Context } from '../core/context.js';
 import { latestVerdictComment, type Verdict } from './markers.js';
 import { readRoleComments, requireRoleAccount, roleComments } from './roles.js';
@@ -128,13 +128,15 @@ export async function closeApproved(
   }
 
   say(`→ move ${key} from "${s.inReview}" to "${s.done}"`);
-  // D1. No read-back here: whatever it says is for D2 to weigh (a verdict may move it straight after).
+  // D1. What its read-back says is for D2 to weigh (a verdict may move it straight after).
   if (!checked || !(await moveBy(client, key, checked.transitionId))) await moveOnce(client, key, s.done);
   for (const deadline = Date.now() + settleMs; ;) {
-    say(`→ comments of ${key} (a verdict given meanwhile)`);
-    const now = await reviewerVerdictOf(ctx, client, key);
+    // D2 and the status in one read after the move (the read-back of spec §4 client rule 7 too).
+    say(`→ read ${key} again (its status, and a verdict given meanwhile)`);
+    const { issue, comments } = await issueWithComments(client, key, ['status']);
+    const now = await reviewerVerdictOf(ctx, client, key, comments);
     if (now?.verdict.kind === 'approved') return { moved: true };
-    const at = (await client.getIssue(key, ['status'])).fields.status?.name ?? '';
+    const at = issue.fields.status?.name ?? '';
     if (at !== s.done)
       return { moved: false, already: false, why: `a verdict ("${now?.verdict.line ?? 'none'}") was given while jst done ran, and moved ${key} to "${at}"` };
     if (Date.now() >= deadline) break;

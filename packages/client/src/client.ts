@@ -157,8 +157,10 @@ export class TrackerClient {
     let waited = 0;
     for (let attempt = 0; ; attempt++) {
       const res: HttpResponse = await this.transport.send({ method: m, url, headers, body: text, ...this.bounds() });
-      const wait = retryDelay(res, attempt);
-      if ((res.status === 429 || res.status === 503) && IDEMPOTENT.has(m) && attempt < retry.maxRetries && waited + wait <= retry.maxWaitMs) {
+      // The wait is worked out only for an answer that may be retried (its Retry-After parser is not cheap to build).
+      const retriable = (res.status === 429 || res.status === 503) && IDEMPOTENT.has(m) && attempt < retry.maxRetries;
+      const wait = retriable ? retryDelay(res, attempt) : 0;
+      if (retriable && waited + wait <= retry.maxWaitMs) {
         waited += wait;
         await new Promise((r) => setTimeout(r, wait));
         continue;

@@ -117,7 +117,8 @@ export async function remoteBranchExists(cwd: string, name: string, o?: GitOptio
 
 /** spec §1 rule 8: `git fetch origin` before branching, on both paths. */
 export async function fetch(cwd: string, o?: GitOptions): Promise<void> {
-  await runGit(['fetch', 'origin'], cwd, o);
+  // A fetch changes remote-tracking refs, never the configuration read so far (git/reads.ts).
+  await runGit(['fetch', 'origin'], cwd, { ...o, changesOnlyRefs: true });
 }
 
 /**

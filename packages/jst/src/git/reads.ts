@@ -7,8 +7,10 @@
  */
 const kept = new Map<string, Promise<unknown>>();
 
-export function forgetReads(): void {
-  kept.clear();
+/** Forgets every kept read, or only those of one kind (a fetch changes refs, never the configuration). */
+export function forgetReads(kind?: 'refs'): void {
+  if (kind === undefined) kept.clear();
+  else for (const key of [...kept.keys()]) if (key.startsWith(`["${kind}",`)) kept.delete(key);
 }
 
 export function readKey(kind: string, cwd: string | undefined, env: NodeJS.ProcessEnv | undefined): string {

@@ -53,10 +53,10 @@ export function resetGitProcessCount(): void {
 export function runGit(
   args: readonly string[],
   cwd: string | undefined,
-  o: GitOptions & { okCodes?: readonly number[]; keptRead?: boolean } = {},
+  o: GitOptions & { okCodes?: readonly number[]; keptRead?: boolean; changesOnlyRefs?: boolean } = {},
 ): Promise<GitResult> {
   // Anything but one of the kept reads (git/reads.ts) may change what they read.
-  if (o.keptRead !== true) forgetReads();
+  if (o.keptRead !== true) forgetReads(o.changesOnlyRefs === true ? 'refs' : undefined);
   const env = { ...(o.env ?? process.env), GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
   const okCodes = o.okCodes ?? [0];
   spawned++;

@@ -1,7 +1,7 @@
 import { codehostRoleOf, type Role } from '../config/index.js';
-import { transitionTo, type Issue, type IssueLink, type TrackerClient } from '@jst/client';
+import { issueWithComments, transitionTo, type Comment, type Issue, type IssueLink, type TrackerClient } from '@jst/client';
 import { commentPlain, firstLine, markedBody, RUN_REPORT, verdictOf } from './markers.js';
-import { readRoleComments } from './roles.js';
+import { readRoleComments, roleComments } from './roles.js';
 import type { Context } from '../core/context.js';
 import type { Outcome } from '../core/output.js';
 import { refuse } from '../core/errors.js';
@@ -30,7 +30,10 @@ export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBrie
   const codehost = await ctx.codehost(codehostRoleOf(role));
   const client = ctx.client(role);
   say(`→ read ${key}`);
-  const issue = await client.getIssue(key, ISSUE_FIELDS);
+  // Opening the parent's pull request needs the parent's comments (its Run report of a rerun): read with it.
+  const { issue, comments } = o.openParentPr
+    ? await issueWithComments(client, key, ISSUE_FIELDS)
+    : { issue: await client.getIssue(key, ISSUE_FIELDS), comments: undefined };
   const l: PullLookup = { ctx, cwd, env: ctx.env, config, client, codehost, say };
   const subtasks = issue.fields.subtasks ?? [];
   const track = subtasks.length || issue.fields.parent ? 'multistep' : 'single-step';
@@ -65,7 +68,7 @@ export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBrie
       );
     }
     if (allMerged) {
-      const own = await pullOfIssue(l, issue);
+      const own = await pullOfIssue(l, issue, comments);
       let opened = false;
       if (own.entry.state !== 'open' && own.entry.state !== 'merged' && o.openParentPr) {
         say(`→ open the parent's pull request from ${own.entry.branch} into ${own.entry.base}`);
@@ -81,7 +84,7 @@ export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBrie
       }
       if (o.openParentPr && own.entry.state === 'open') {
         const head = await newRound(codehost, own.entry, status === config.statuses.inReview, say);
-        status = await parentInReview(ctx, client, issue, own.entry, head, say);
+        status = await parentInReview(ctx, client, issue, comments, own.entry, head, say);
       }
       set = [own.entry];
       parentPr = { allMerged, opened };
@@ -130,17 +133,25 @@ export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBrie
  * The parent's pull request is its `jst pr`: the parent moves to STATUS_IN_REVIEW and gets a
  * `Run report` naming the URL (each only once), so its verdict and `jst done` follow the same rules.
  */
-async function parentInReview(ctx: Context, client: TrackerClient, issue: Issue, e: PrEntry, head: string | null, say: (l: string) => void): Promise<string> {
+async function parentInReview(
+  ctx: Context,
+  client: TrackerClient,
+  issue: Issue,
+  comments: readonly Comment[] | undefined,
+  e: PrEntry,
+  head: string | null,
+  say: (l: string) => void,
+): Promise<string> {
   const s = ctx.config().statuses;
   const status = issue.fields.status?.name ?? '';
   if (status !== s.inReview) {
     say(`→ move ${issue.key} from "${status}" to "${s.inReview}"`);
     await transitionTo(client, issue.key, s.inReview);
   }
-  say(`→ comments of ${issue.key} (${RUN_REPORT}, this account's)`);
-  // Whether this command posted it already (a rerun): the reviewer's own comments. A Run report
-  // counts as a marker only from the executor (ARCHITECTURE §11); this one is the reviewer's record.
-  const own = await readRoleComments(ctx, 'reviewer', client, issue.key);
+  // Whether this command posted it already (a rerun): the reviewer's own comments, as read with the
+  // issue (nothing of this run posted one since). A Run report counts as a marker only from the
+  // executor (ARCHITECTURE §11); this one is the reviewer's record.
+  const own = comments ? await roleComments(ctx, 'reviewer', client, comments) : await readRoleComments(ctx, 'reviewer', client, issue.key);
   if (
     own.comments.some((c) => {
       const text = commentPlain(c);

@@ -173,7 +173,7 @@ async function readWhileFetching(
   const fetchError = await fetched;
   if (fetchError !== null) throw fetchError;
   // What was read of the refs while the fetch ran is read again from here on (git/reads.ts).
-  git.forgetReads();
+  git.forgetReads('refs');
   return read;
 }
 

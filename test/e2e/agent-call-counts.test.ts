@@ -76,6 +76,16 @@ describe("ARCHITECTURE §11, §13: the agents' path asks each thing once per com
     });
   });
 
+  it("jst review of the parent (the brief): the sub-tasks' pull requests in one read of those into the parent's branch, GET /user once", async () => {
+    const calls = await counted(async () => ok(await runJst(['review', parent], { cwd: w.repo.repo })));
+    expect(calls).toEqual({
+      'GET /issue/KEY': 1,
+      'GET codehost /repos/acme/widgets/pulls': 1, // every pull request into the parent's branch, for the three sub-tasks
+      'GET codehost /user': 1,
+      'GET codehost /repos/acme/widgets/pulls/n/reviews': 1, // this identity's verdict on the one pull request
+    });
+  });
+
   it('jst review --approve: the issue with its comments once, the sub-tasks for the tally in one search, GET /user and GET /myself once', async () => {
     const calls = await counted(async () => ok(await runJst(['review', sub, '--approve', '--summary', 'rows ok'], { cwd: w.repo.repo })));
     expect(calls).toEqual({

@@ -18,6 +18,9 @@ export interface CodehostClientOptions {
  * GitHub's REST shape, exactly the calls of ARCHITECTURE §11 (plus the repository read the status
  * check makes). Every call goes through `sendBounded`; `calls` counts them for the benchmark.
  */
+/** GitHub's largest page. */
+const PAGE = 100;
+
 export class CodehostClient implements Codehost {
   calls = 0;
   readonly repo: Repo;
@@ -108,6 +111,23 @@ export class CodehostClient implements Codehost {
     const q = new URLSearchParams({ head: `${this.repo.owner}:${branch}`, base, state: 'all' });
     const label = `GET ${this.base}/pulls`;
     return listOf(label, await this.call('GET', `${this.base}/pulls?${q.toString()}`)).map((p) => pullOf(label, p));
+  }
+
+  async pullsInto(base: string): Promise<Map<string, PullRequest[]> | null> {
+    const q = new URLSearchParams({ base, state: 'all', per_page: String(PAGE) });
+    const label = `GET ${this.base}/pulls`;
+    const list = listOf(label, await this.call('GET', `${this.base}/pulls?${q.toString()}`));
+    if (list.length >= PAGE) return null;
+    const out = new Map<string, PullRequest[]>();
+    for (const v of list) {
+      const p = pullOf(label, v);
+      // What GitHub's head=owner:branch filter matches: a fork's branch of the same name is not ours.
+      const headLabel = typeof v === 'object' && v !== null && typeof (v as Json).head === 'object' ? ((v as Json).head as Json | null)?.label : undefined;
+      if (typeof headLabel !== 'string') return null;
+      if (headLabel !== `${this.repo.owner}:${p.head.ref}`) continue;
+      out.set(p.head.ref, [...(out.get(p.head.ref) ?? []), p]);
+    }
+    return out;
   }
 
   async createPull(p: { title: string; head: string; base: string; body: string; draft: boolean }): Promise<PullRequest> {

@@ -43,10 +43,12 @@ export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBrie
   let status = issue.fields.status?.name ?? '';
 
   if (subtasks.length) {
+    // The sub-tasks' pull requests share a base (the parent's branch): one read of those into it serves them all.
+    const ofSubs: PullLookup = { ...l, byBase: new Map() };
     // The sub-tasks' pull requests are looked up a few at a time (each its own code-host read); the
     // warnings keep the sub-tasks' order.
     const found = await inTurns(subtasks, LOOKUPS_AT_ONCE, (t) =>
-      pullOfIssue(l, subtaskAsIssue(t, issue)).then(
+      pullOfIssue(ofSubs, subtaskAsIssue(t, issue)).then(
         (r) => ({ entry: r.entry, problem: null }),
         (e: unknown) => ({ entry: null, problem: (e as Error).message }),
       ),

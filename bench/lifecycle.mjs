@@ -59,8 +59,12 @@ const gitUrl = `${server.url}/bench/repo.git`;
 // Every request the server receives while counting: tracker, code-host REST, git over HTTP.
 const calls = [];
 let counting = false;
+let label = '';
+const labelled = [];
 server.app.server.on('request', (req) => {
-  if (counting) calls.push(`${req.method} ${req.url}`);
+  if (!counting) return;
+  calls.push(`${req.method} ${req.url}`);
+  labelled.push([label, `${req.method} ${req.url}`]);
 });
 
 const dir = join(base, 'run');
@@ -88,8 +92,23 @@ writeLocalEnv(repo, {
 writeFileSync(join(repo, '.jst', '.gitignore'), 'local.env\ncloud-id.json\nplan-journal*\n');
 const planFile = writeBenchPlan(dir);
 
-const jst = (cwd, ...args) =>
-  runJst(join(root, 'packages/jst/bin/jst.cjs'), cwd, args, { ...gitEnv, HOME: dir, NO_COLOR: '1', PATH: `${shimDir}:${process.env.PATH}` });
+const jstBin = process.env.JST_BIN ?? join(root, 'packages/jst/bin/jst.cjs');
+const runs = [];
+const gitLines = () => {
+  try {
+    return readFileSync(gitLog, 'utf8').trim().split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+};
+const jst = async (cwd, ...args) => {
+  label = args.filter((a) => !a.startsWith('BEN-') && a !== 'ok' && a !== 'ships').join(' ');
+  const gitBefore = gitLines();
+  const t0 = process.hrtime.bigint();
+  const out = await runJst(jstBin, cwd, args, { ...gitEnv, HOME: dir, NO_COLOR: '1', PATH: `${shimDir}:${process.env.PATH}` });
+  if (counting) runs.push([label, Number(process.hrtime.bigint() - t0) / 1e6, gitLines().slice(gitBefore.length)]);
+  return out;
+};
 
 /** A code-host REST call as bench-bot; throws unless the status is `want`. */
 async function rest(method, path, body, want) {
@@ -186,6 +205,21 @@ console.log('git over HTTP:');
 for (const l of tally(byKind.git.map(shape))) console.log(`  ${l}`);
 console.log('git:');
 for (const l of tally(gitCalls.map((c) => c.split(' ')[0]))) console.log(`  ${l}`);
+// Per command (each kind summed over its runs): wall time and the requests it made.
+const perCommand = new Map();
+for (const [l, t, g] of runs) {
+  const e = perCommand.get(l) ?? { runs: 0, ms: 0, calls: [] };
+  e.runs += 1;
+  e.ms += t;
+  e.calls.push(...g.map((x) => `git ${x.split(' ').slice(0, 2).join(' ')}`));
+  perCommand.set(l, e);
+}
+for (const [l, c] of labelled) perCommand.get(l)?.calls.push(shape(c));
+console.log('per command (runs, wall ms summed, requests per run):');
+for (const [l, e] of perCommand) {
+  console.log(`  jst ${l} ×${e.runs}: ${e.ms.toFixed(0)} ms, ${(e.calls.length / e.runs).toFixed(1)} requests per run`);
+  if (process.env.BENCH_DETAIL) for (const x of tally(e.calls)) console.log(`      ${x}`);
+}
 
 // --- Server time of the code host's calls beside GET /issue, on the same server.
 const loop = join(dir, 'loop');

@@ -24,3 +24,4 @@ export {
 } from './git.js';
 export { displayRemote, parseRemote, type RemoteRepo } from './remote.js';
 export { GIT_TOKEN_VARIABLE, withGitCaFile, withGitConfig, withGitToken } from './credential.js';
+export { forgetReads, keptRead, readKey } from './reads.js';

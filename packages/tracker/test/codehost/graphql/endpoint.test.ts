@@ -186,6 +186,29 @@ describe.each(await storeKinds())('ARCHITECTURE §23: the code host answers Grap
     expect((await gql('olga', q, { q: 'repo:acme/app is:pr author:ada' })).data.search.issueCount).toBe(0);
   });
 
+  it('every timestamp to the second, as GitHub sends it and as REST answers it (ARCHITECTURE §22 Fidelity)', async () => {
+    const { data: pulls } = await ch.as('ada').rest.pulls.list({ ...o, state: 'all', head: 'acme:feature/gql' });
+    const p = pulls[0]!;
+    const r = await gql(
+      'ada',
+      'query($n: Int!) { repository(owner: "acme", name: "app") { pullRequest(number: $n) { createdAt updatedAt closedAt mergedAt comments(first: 10) { nodes { createdAt } } reviews(first: 10) { nodes { submittedAt } } } } }',
+      { n: p.number },
+    );
+    const pr = r.data.repository.pullRequest;
+    expect(pr.createdAt).toBe(p.created_at);
+    expect(pr.mergedAt).toBe(p.merged_at);
+    const all = [
+      pr.createdAt,
+      pr.updatedAt,
+      pr.closedAt,
+      pr.mergedAt,
+      ...pr.comments.nodes.map((c: { createdAt: string }) => c.createdAt),
+      ...pr.reviews.nodes.map((v: { submittedAt: string }) => v.submittedAt),
+    ];
+    expect(all.length).toBeGreaterThan(6);
+    for (const t of all) expect(t).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  });
+
   it("masking: a stranger's repository and node are NOT_FOUND, as REST's 404", async () => {
     const a = await gql('olga', 'query { repository(owner: "acme", name: "app") { id } }');
     expect(a).toEqual({

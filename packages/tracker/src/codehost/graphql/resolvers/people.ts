@@ -1,4 +1,5 @@
 import type { ChRepo, ChUser } from '../../domain/model.js';
+import { ghTime } from '../../http/time.js';
 import { ownerId } from '../../http/render.js';
 import type { GqlContext } from '../context.js';
 import { nodeId } from '../ids.js';
@@ -32,7 +33,7 @@ export class ActorNode {
     return `${this.ctx.urls.web}/identicons/${encodeURIComponent(this.login)}.png`;
   }
   get createdAt(): string | null {
-    return this.user?.created_at ?? null;
+    return this.user ? ghTime(this.user.created_at) : null;
   }
   get isViewer(): boolean {
     return this.user?.id === this.ctx.viewer.id;

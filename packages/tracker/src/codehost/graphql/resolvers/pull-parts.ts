@@ -1,4 +1,5 @@
 import type { CommitInfo } from '../../domain/git-port.js';
+import { ghTime } from '../../http/time.js';
 import type { CommentView, PullView, RepoAccess, ReviewView } from '../../domain/views.js';
 import { pullHtml } from '../../http/render.js';
 import { listConnection, type PageArgs } from '../connections.js';
@@ -34,10 +35,10 @@ export class ReviewNode {
     return this.r.review.state;
   }
   get submittedAt(): string | null {
-    return this.r.review.state === 'PENDING' ? null : this.r.review.submitted_at;
+    return this.r.review.state === 'PENDING' ? null : ghTime(this.r.review.submitted_at);
   }
   get createdAt(): string {
-    return this.r.review.submitted_at;
+    return ghTime(this.r.review.submitted_at);
   }
   get commit(): CommitNode {
     return new CommitNode(this.ctx, this.view.repo.owner, this.view.repo.name, this.r.review.commit_id);
@@ -81,10 +82,10 @@ export class CommentNode {
     return this.c.comment.body;
   }
   get createdAt(): string {
-    return this.c.comment.created_at;
+    return ghTime(this.c.comment.created_at);
   }
   get updatedAt(): string {
-    return this.c.comment.updated_at;
+    return ghTime(this.c.comment.updated_at);
   }
   get url(): string {
     return `${pullHtml(this.ctx.urls, this.access.repo, this.number)}#issuecomment-${this.c.comment.id}`;

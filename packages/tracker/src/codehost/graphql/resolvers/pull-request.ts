@@ -1,4 +1,5 @@
 import { listComments } from '../../domain/comments.js';
+import { ghTime } from '../../http/time.js';
 import { REVIEWS_MAX } from '../../domain/limits.js';
 import { rulesOf } from '../../domain/protection.js';
 import { detailOf } from '../../domain/pull-views.js';
@@ -82,16 +83,16 @@ export class PullNode {
     return new URL(this.url).pathname;
   }
   get createdAt(): string {
-    return this.pull.created_at;
+    return ghTime(this.pull.created_at);
   }
   get updatedAt(): string {
-    return this.pull.updated_at;
+    return ghTime(this.pull.updated_at);
   }
   get closedAt(): string | null {
-    return this.pull.closed_at;
+    return ghTime(this.pull.closed_at);
   }
   get mergedAt(): string | null {
-    return this.pull.merged_at;
+    return ghTime(this.pull.merged_at);
   }
   get baseRefName(): string {
     return this.pull.base_ref;

@@ -1,4 +1,5 @@
 import { gitOf } from '../../domain/host.js';
+import { ghTime } from '../../http/time.js';
 import { listPulls } from '../../domain/pulls.js';
 import { getPull } from '../../domain/pulls.js';
 import type { PullView, RepoAccess } from '../../domain/views.js';
@@ -44,13 +45,13 @@ export class RepoNode {
     return `git@${new URL(this.ctx.urls.web).hostname}:${this.repo.owner}/${this.repo.name}.git`;
   }
   get createdAt(): string {
-    return this.repo.created_at;
+    return ghTime(this.repo.created_at);
   }
   get updatedAt(): string {
-    return this.repo.updated_at;
+    return ghTime(this.repo.updated_at);
   }
-  get pushedAt(): string {
-    return this.repo.updated_at;
+  get pushedAt(): string | null {
+    return ghTime(this.repo.pushed_at);
   }
   get isPrivate(): boolean {
     return true;

@@ -1,4 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
+import type { Dialect } from './db.js';
+import { changeTrigger } from './migration-0008-change-notify.js';
 
 /**
  * What the code host knows of its repositories' git without running git (ARCHITECTURE §14 "Refs
@@ -12,7 +14,7 @@ import type { Kysely, Migration } from 'kysely';
  *   for: kept on the pull request's own row, so there is one per pull request and nothing to evict,
  *   and recomputed only when one of the two commits changed.
  */
-export const refsMigration: Migration = {
+export const refsMigration = (dialect: Dialect): Migration => ({
   async up(db: Kysely<any>) {
     await db.schema
       .createTable('ch_refs')
@@ -26,5 +28,7 @@ export const refsMigration: Migration = {
     await db.schema.alterTable('ch_repos').addColumn('refs_synced_at', 'text').execute();
     await db.schema.alterTable('ch_pulls').addColumn('stats_key', 'text').execute();
     await db.schema.alterTable('ch_pulls').addColumn('stats', 'text').execute();
+    // PostgreSQL: the new table tells every process's read cache of its commits, as every table does (0008).
+    if (dialect === 'postgres') await changeTrigger(db, 'ch_refs');
   },
-};
+});

@@ -99,7 +99,7 @@ function migrations(adapter: StoreAdapter): Record<string, Migration> {
     '0005_project_roles': projectRolesMigration,
     '0006_branch_protection': branchProtectionMigration,
     '0008_change_notify': changeNotifyMigration(adapter.dialect),
-    '0009_refs': refsMigration,
+    '0009_refs': refsMigration(adapter.dialect),
   };
 }
 

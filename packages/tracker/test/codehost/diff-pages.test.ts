@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_GIT_ENV } from '../../../../test/support/repo.js';
+import { sinceLastReviewPath } from '../../src/codehost/http/pages/diff-view.js';
 import { basic, storeKinds } from '../../../../test/support/tracker.js';
 import { CH_TOKENS, OWNER, REPO, startCodehostServer, type ChWho, type CodehostServer } from './support.js';
 
@@ -97,6 +98,19 @@ describe.each(await storeKinds())('ARCHITECTURE §22 the diff pages over HTTP (%
     expect(compare.status).toBe(200);
     expect(compare.text).toContain('First change');
     expect(compare.text).toContain('tail.txt');
+  });
+
+  it('"changes since your last review": the range from the head a viewer last reviewed to the head now, which answers', async () => {
+    const at = (user_id: number, commit_id: string, submitted_at: string) => ({ review: { user_id, commit_id, submitted_at } });
+    const repo = { owner: OWNER, name: REPO };
+    expect(sinceLastReviewPath(repo, n, [], 7, second)).toBeNull();
+    expect(sinceLastReviewPath(repo, n, [at(7, first, '2026-01-01T00:00:00Z'), at(8, base, '2026-01-03T00:00:00Z')], 7, second)).toBe(
+      pull(`/files/${first}..${second}`),
+    );
+    expect(sinceLastReviewPath(repo, n, [at(7, first, '2026-01-01T00:00:00Z'), at(7, second, '2026-01-02T00:00:00Z')], 7, second)).toBeNull();
+    const r = await get(sinceLastReviewPath(repo, n, [at(7, first, '2026-01-01T00:00:00Z')], 7, second)!);
+    expect(r.status).toBe(200);
+    expect(r.text).toContain('-export const a = 1;');
   });
 
   it('bad or unknown commit ids, numbers and ranges are the masked 404 page, never a git error', async () => {

@@ -82,7 +82,7 @@ export class TrackerClient {
    * also replaces the cloudId this client and the cache hold (a tracker may have been replaced).
    */
   async tenantInfo(): Promise<{ cloudId: string }> {
-    const url = `${siteUrl(this.options.siteHost)}/_edge/tenant_info`;
+    const url = `${siteUrl(this.options.siteHost, this.options.gatewayUrl)}/_edge/tenant_info`;
     const res = await this.transport.send({ method: 'GET', url, headers: { Accept: 'application/json' }, ...this.bounds() });
     const body = parse(res.text).value as { cloudId?: unknown } | undefined;
     if (res.status !== 200 || typeof body?.cloudId !== 'string') {

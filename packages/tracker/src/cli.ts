@@ -55,8 +55,9 @@ Options (serve):
                        (default 1; docs/limits.md lists every limit)
 
 Code host (docs/codehost.md): REST at http://HOST:PORT/api/v3 (GitHub Enterprise Server's
-layout; Authorization: Bearer TOKEN), git at http://HOST:PORT/<owner>/<repo>.git (any user
-name, the token as password), pull request pages at http://HOST:PORT/<owner>/<repo>/pull/<n>.
+layout; Authorization: Bearer TOKEN), GraphQL at http://HOST:PORT/api/graphql (what gh's pr
+commands send), git at http://HOST:PORT/<owner>/<repo>.git (any user name, the token as
+password), pull request pages at http://HOST:PORT/<owner>/<repo>/pull/<n>.
 
 Output: the ready line goes to stdout, logs and errors to stderr.
 

@@ -18,6 +18,7 @@ import { reviewPageRoutes } from './codehost/http/pages/routes.js';
 import { mountGitFront } from './codehost/http/git-front.js';
 import { DEFAULT_PUSH_LIMIT_MB } from './codehost/domain/limits.js';
 import { codehostRoutes } from './codehost/http/routes.js';
+import { graphqlRoutes } from './codehost/graphql/routes.js';
 import { CodehostStore } from './codehost/store/store.js';
 import { applySeed } from './domain/apply-seed.js';
 import type { Seed } from './domain/seed.js';
@@ -105,7 +106,7 @@ function idleAnswer(req: IncomingMessage, idleMs: number): { type: string; body:
   const url = req.url ?? '/';
   const path = url.split('?')[0]!;
   if (parseGitPath(path) !== null) return { type: 'text/plain; charset=utf-8', body: `${message}\n` };
-  if (path === '/api/v3' || path.startsWith('/api/v3/'))
+  if (path === '/api/v3' || path.startsWith('/api/v3/') || path === '/api/graphql' || path.startsWith('/api/graphql/'))
     return { type: 'application/json; charset=utf-8', body: JSON.stringify({ message, documentation_url: REST_DOCS }) };
   return { type: 'application/json;charset=UTF-8', body: JSON.stringify({ errorMessages: [message], errors: {} }) };
 }
@@ -178,6 +179,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...(options.gitSlotWaitMs !== undefined ? { waitMs: options.gitSlotWaitMs } : {}),
     });
     await app.register(codehostRoutes(codehost, slots), { prefix: '/api/v3' });
+    await app.register(graphqlRoutes(codehost, slots), { prefix: '/api/graphql' });
     // A pull request's review page (its html_url) and merge button, under the board's headers
     // (without a repository folder they answer the code host's 503 page, as its REST interface does).
     await app.register(reviewPageRoutes(codehost, slots));

@@ -23,4 +23,4 @@ export {
   type WorktreeInfo,
 } from './git.js';
 export { displayRemote, parseRemote, type RemoteRepo } from './remote.js';
-export { GIT_TOKEN_VARIABLE, withGitConfig, withGitToken } from './credential.js';
+export { GIT_TOKEN_VARIABLE, withGitCaFile, withGitConfig, withGitToken } from './credential.js';

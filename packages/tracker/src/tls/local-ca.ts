@@ -1,8 +1,13 @@
 import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import forge from 'node-forge';
+import type Forge from 'node-forge';
 import type { TlsMaterial } from './files.js';
+
+/** node-forge is loaded only when a certificate is made (it costs every start of the server ~50 ms otherwise). */
+let loaded: typeof Forge | undefined;
+const forgeLib = (): typeof Forge => (loaded ??= createRequire(import.meta.url)('node-forge') as typeof Forge);
 
 /**
  * The local certificate authority of `jst-tracker serve --tls` without `--tls-cert` (ARCHITECTURE
@@ -45,7 +50,8 @@ function newKeyPair(): { privatePem: string; publicPem: string } {
 /** A positive serial number of 16 random bytes (RFC 5280 §4.1.2.2: at most 20, positive). */
 const serial = (): string => `01${randomBytes(15).toString('hex')}`;
 
-function certificate(publicPem: string, subject: forge.pki.CertificateField[], days: number, now: Date): forge.pki.Certificate {
+function certificate(publicPem: string, subject: Forge.pki.CertificateField[], days: number, now: Date): Forge.pki.Certificate {
+  const forge = forgeLib();
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(publicPem);
   cert.serialNumber = serial();
@@ -57,6 +63,7 @@ function certificate(publicPem: string, subject: forge.pki.CertificateField[], d
 }
 
 function makeCa(now: Date): Pair {
+  const forge = forgeLib();
   const keys = newKeyPair();
   const subject = [
     { name: 'commonName', value: `jst-tracker local CA ${randomBytes(4).toString('hex')}` },
@@ -74,6 +81,7 @@ function makeCa(now: Date): Pair {
 }
 
 function makeServer(ca: Pair, now: Date): Pair {
+  const forge = forgeLib();
   const keys = newKeyPair();
   const caCert = forge.pki.certificateFromPem(ca.cert);
   const cert = certificate(keys.publicPem, [{ name: 'commonName', value: 'localhost' }], SERVER_DAYS, now);

@@ -5,6 +5,8 @@
 // The values git answers with are git's own types (../git); only the calls are the domain's port.
 export type { CommitInfo, GitPerson } from '../git/commits.js';
 export type { Comparison, FileChange } from '../git/compare.js';
+export type { BranchTip } from '../git/repos.js';
+import type { BranchTip } from '../git/repos.js';
 export type { DiffKind, DiffText } from '../git/diff-text.js';
 import type { Comparison } from '../git/compare.js';
 import type { DiffKind, DiffText } from '../git/diff-text.js';
@@ -53,6 +55,8 @@ export interface GitRepos {
   /** The refs pushes made straight into the repository's folder updated since last asked. */
   takeOutsidePushes(owner: string, name: string): Promise<Array<{ ref: string; old: string; new: string }>>;
   isAncestor(owner: string, name: string, ancestor: string, descendant: string): Promise<boolean>;
+  /** The branches, the most recently committed first (at most `max`), with their latest commits; and how many there are. */
+  branchTips(owner: string, name: string, max: number): Promise<{ branches: BranchTip[]; total: number }>;
 }
 
 /** How the domain tells a merge refusal from a fault, whatever error classes the implementation throws. */

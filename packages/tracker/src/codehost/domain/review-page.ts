@@ -8,6 +8,7 @@ import { storeOf } from './store-access.js';
 import type { CommentView, PullDetail, RepoAccess, ReviewView } from './views.js';
 import type { CommitInfo, FileChange } from './git-port.js';
 import { PATCH_BYTES_MAX, PULL_COMMITS_MAX } from './limits.js';
+import { verdictsOf, type Verdicts } from './verdicts.js';
 
 /**
  * What a pull request's review page shows (ARCHITECTURE §14 "Pages"), gathered through the same
@@ -41,6 +42,8 @@ export interface ReviewPage {
   conflicts: string[];
   /** Whether the viewer may merge (write or admin on the repository). */
   canWrite: boolean;
+  /** Each reviewer's latest verdict, and the head the viewer last reviewed (ARCHITECTURE §22). */
+  verdicts: Verdicts;
 }
 
 /** Everything the review page shows; 404 (masked) when the viewer may not read the repository. */
@@ -54,13 +57,14 @@ export async function loadReviewPage(host: CodeHost, access: RepoAccess, number:
   const git = gitOf(host);
   const { repo } = access;
   // The diff, the commits and the conflicts of the very commits the page's merge form names.
-  const [cmp, merge] = await Promise.all([
+  const [cmp, merge, verdicts] = await Promise.all([
     git.compare(repo.owner, repo.name, detail.baseSha, detail.headSha, {
       maxCommits: PULL_COMMITS_MAX,
       maxFiles: PAGE_FILES_MAX,
       maxPatchBytes: PATCH_BYTES_MAX,
     }),
     detail.mergeable === false ? git.mergeability(repo.owner, repo.name, detail.baseSha, detail.headSha) : Promise.resolve({ conflicts: [] as string[] }),
+    verdictsOf(host, detail, access.user),
   ]);
   let budget = PAGE_PATCH_BYTES;
   let patchesCut = 0;
@@ -93,6 +97,7 @@ export async function loadReviewPage(host: CodeHost, access: RepoAccess, number:
     totalComments: comments.total,
     conflicts: merge.conflicts,
     canWrite: access.permission === 'write' || access.permission === 'admin',
+    verdicts,
   };
 }
 
@@ -120,8 +125,27 @@ export class FormTokens {
 
   /** Whether `given` is the token for exactly these values (compared in constant time). */
   check(given: string, tokenHash: string, repoId: number, number: number, headSha: string): boolean {
-    const want = Buffer.from(this.make(tokenHash, repoId, number, headSha));
-    const got = Buffer.from(given);
-    return got.length === want.length && timingSafeEqual(got, want);
+    return same(given, this.make(tokenHash, repoId, number, headSha));
   }
+
+  /**
+   * The token of one of a pull request's other forms (`review`, `comment`, `close`, `reopen`): as
+   * the merge's, but not tied to a head (a comment is good whatever was pushed since).
+   */
+  makeFor(form: PageForm, tokenHash: string, repoId: number, number: number): string {
+    return createHmac('sha256', this.secret).update(`${form}\n${tokenHash}\n${repoId}\n${number}`).digest('base64url');
+  }
+
+  checkFor(form: PageForm, given: string, tokenHash: string, repoId: number, number: number): boolean {
+    return same(given, this.makeFor(form, tokenHash, repoId, number));
+  }
+}
+
+/** A pull request page's forms besides the merge (each with its own token). */
+export type PageForm = 'review' | 'comment' | 'close' | 'reopen';
+
+function same(given: string, wanted: string): boolean {
+  const want = Buffer.from(wanted);
+  const got = Buffer.from(given);
+  return got.length === want.length && timingSafeEqual(got, want);
 }

@@ -9,6 +9,16 @@ import { checkBranchName, checkRepoName, checkSha } from './names.js';
 import { installRepoHook, takeSpool, type PushedRef } from './push-hook.js';
 import { requireGitVersion, runGit } from './run.js';
 
+/** A branch and its latest commit (the repository page). */
+export interface BranchTip {
+  name: string;
+  sha: string;
+  /** The commit's committer date, ISO 8601 UTC. */
+  date: string;
+  /** The commit message's subject, at most 200 characters. */
+  subject: string;
+}
+
 export { MergeConflictError, RefMovedError, GitNameError, GitCommandError } from './errors.js';
 export type { GitIdentity, MergeMethod } from './merge.js';
 export type { CommitInfo, GitPerson } from './commits.js';
@@ -127,6 +137,35 @@ export class BareRepos {
       okCodes: [1],
     });
     return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
+  }
+
+  /**
+   * The repository's branches, the most recently committed first, at most `max` of them, each with
+   * its latest commit's sha, committer date and subject (cut to 200 characters); and how many
+   * branches there are in all (the repository page, ARCHITECTURE §22).
+   */
+  async branchTips(owner: string, name: string, max: number): Promise<{ branches: BranchTip[]; total: number }> {
+    const dir = await this.existing(owner, name);
+    const format = '--format=%(objectname)%00%(committerdate:iso-strict)%00%(refname:lstrip=2)%00%(contents:subject)';
+    const [tips, all] = await Promise.all([
+      runGit(dir, ['for-each-ref', `--count=${max}`, '--sort=refname', '--sort=-committerdate', format, 'refs/heads/'], { timeoutMs: this.timeoutMs }),
+      runGit(dir, ['for-each-ref', '--format=x', 'refs/heads/'], { timeoutMs: this.timeoutMs }),
+    ]);
+    const branches = tips.stdout
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => {
+        const [sha = '', date = '', branch = '', subject = ''] = l.split('\0');
+        return { name: branch, sha, date: new Date(date).toISOString(), subject: subject.slice(0, 200) };
+      });
+    return {
+      branches,
+      total: all.stdout
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l !== '').length,
+    };
   }
 
   /** The repository's branches and their commits, sorted by name. */

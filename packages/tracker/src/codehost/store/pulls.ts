@@ -126,6 +126,11 @@ function pullReads({ kysely, keep }: ChContext) {
       return (await byNumber.first(repoId, number)) as ChPull | undefined;
     },
 
+    /** A pull request by its id (GraphQL's node ids name pull requests by it). */
+    async byId(id: number): Promise<ChPull | undefined> {
+      return (await kysely.selectFrom('ch_pulls').selectAll().where('id', '=', id).executeTakeFirst()) as ChPull | undefined;
+    },
+
     /** The open pull requests whose head is one of these branches (a push to them makes their approvals stale). */
     async openWithHeads(repoId: number, heads: string[]): Promise<Pick<ChPull, 'id' | 'head_ref' | 'base_ref'>[]> {
       if (heads.length === 0) return [];

@@ -23,6 +23,11 @@ export function reposRepository({ kysely, keep }: ChContext) {
       return byKeys.first(owner.toLowerCase(), name.toLowerCase());
     },
 
+    /** A repository by its id (GraphQL's node ids name repositories by it). */
+    byId(id: number): Promise<ChRepo | undefined> {
+      return kysely.selectFrom('ch_repos').select(REPO).where('id', '=', id).executeTakeFirst();
+    },
+
     list(tx: ChTx = kysely): Promise<ChRepo[]> {
       return tx.selectFrom('ch_repos').select(REPO).orderBy('id').execute();
     },

@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_GIT_ENV } from '../../../../test/support/repo.js';
-import { sinceLastReviewPath } from '../../src/codehost/http/pages/diff-view.js';
 import { basic, storeKinds } from '../../../../test/support/tracker.js';
 import { CH_TOKENS, OWNER, REPO, startCodehostServer, type ChWho, type CodehostServer } from './support.js';
 
@@ -100,17 +99,15 @@ describe.each(await storeKinds())('ARCHITECTURE §22 the diff pages over HTTP (%
     expect(compare.text).toContain('tail.txt');
   });
 
-  it('"changes since your last review": the range from the head a viewer last reviewed to the head now, which answers', async () => {
-    const at = (user_id: number, commit_id: string, submitted_at: string) => ({ review: { user_id, commit_id, submitted_at } });
-    const repo = { owner: OWNER, name: REPO };
-    expect(sinceLastReviewPath(repo, n, [], 7, second)).toBeNull();
-    expect(sinceLastReviewPath(repo, n, [at(7, first, '2026-01-01T00:00:00Z'), at(8, base, '2026-01-03T00:00:00Z')], 7, second)).toBe(
-      pull(`/files/${first}..${second}`),
-    );
-    expect(sinceLastReviewPath(repo, n, [at(7, first, '2026-01-01T00:00:00Z'), at(7, second, '2026-01-02T00:00:00Z')], 7, second)).toBeNull();
-    const r = await get(sinceLastReviewPath(repo, n, [at(7, first, '2026-01-01T00:00:00Z')], 7, second)!);
+  it('"changes since your last review" on the conversation links the range page, which answers with what changed since', async () => {
+    await ch.as('rey').rest.pulls.createReview({ ...o, pull_number: n, event: 'COMMENT', body: 'first look', commit_id: first });
+    const conversation = await get(pull(), 'rey');
+    const href = /<a href="([^"]+)">Changes since your last review<\/a>/.exec(conversation.text)?.[1];
+    expect(href).toBe(pull(`/files/${first}..${second}`));
+    const r = await get(href!, 'rey');
     expect(r.status).toBe(200);
     expect(r.text).toContain('-export const a = 1;');
+    expect(r.text).not.toContain('tail.txt');
   });
 
   it('bad or unknown commit ids, numbers and ranges are the masked 404 page, never a git error', async () => {

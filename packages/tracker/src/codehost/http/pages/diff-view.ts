@@ -104,21 +104,3 @@ ${cmp.mergeBase === null ? html`<p class="cut">These two share no history: the d
 <section class="commits"><h2>Commits (${cmp.totalCommits})</h2>${more}${commitRows(cmp.commits, (c) => `${repoPath(repo)}/commit/${c.sha}`)}</section>
 ${filesSection(cmp, null)}`;
 }
-
-/**
- * "Changes since your last review" (ARCHITECTURE §22): the range page from the head the viewer last
- * reviewed to the head now, or null when they reviewed none or reviewed this head. For the
- * conversation page to link.
- */
-export function sinceLastReviewPath(
-  repo: Pick<ChRepo, 'owner' | 'name'>,
-  number: number,
-  reviews: Array<{ review: { user_id: number; commit_id: string; submitted_at: string } }>,
-  viewerId: number,
-  headSha: string,
-): string | null {
-  let last: { commit_id: string; submitted_at: string } | null = null;
-  for (const { review } of reviews) if (review.user_id === viewerId && (last === null || review.submitted_at >= last.submitted_at)) last = review;
-  if (last === null || last.commit_id === headSha || !/^[0-9a-f]{40}$/.test(last.commit_id)) return null;
-  return `${repoPath(repo)}/pull/${number}/files/${last.commit_id}..${headSha}`;
-}

@@ -99,6 +99,17 @@ describe.each(await storeKinds())('ARCHITECTURE §22 the diff pages over HTTP (%
     expect(compare.text).toContain('tail.txt');
   });
 
+  it('"changes since your last review" on the conversation links the range page, which answers with what changed since', async () => {
+    await ch.as('rey').rest.pulls.createReview({ ...o, pull_number: n, event: 'COMMENT', body: 'first look', commit_id: first });
+    const conversation = await get(pull(), 'rey');
+    const href = /<a href="([^"]+)">Changes since your last review<\/a>/.exec(conversation.text)?.[1];
+    expect(href).toBe(pull(`/files/${first}..${second}`));
+    const r = await get(href!, 'rey');
+    expect(r.status).toBe(200);
+    expect(r.text).toContain('-export const a = 1;');
+    expect(r.text).not.toContain('tail.txt');
+  });
+
   it('bad or unknown commit ids, numbers and ranges are the masked 404 page, never a git error', async () => {
     const missing = await get(`/${OWNER}/nope/pull/1/files`);
     expect(missing.status).toBe(404);

@@ -1,19 +1,14 @@
 import { html, type Html } from '../../../kit/html.js';
-import { page, type PageOptions } from '../../../kit/layout.js';
 import type { CommitInfo, Comparison, FileChange } from '../../domain/git-port.js';
 import type { ChRepo } from '../../domain/model.js';
-import type { PullView } from '../../domain/views.js';
 import { diffRows } from './diff.js';
 
 /**
  * The diff pages (ARCHITECTURE §22 "Pages"), laid out as GitHub lays them out: a file list with
  * +/− counts, each file's diff, and for a file shown without its lines, why, with a link to the
  * whole `.diff` where there is one. Every value goes through the one `html` template (escaped,
- * control characters marked). Each body is framed by a `Frame`, the site's layout by default.
+ * control characters marked). The bodies go into the pages' shared frame (./frame.ts).
  */
-
-/** The layout a page body is put in (the site's own: kit/layout.ts page). */
-export type Frame = (options: PageOptions, main: Html) => string;
 
 const seg = (s: string) => encodeURIComponent(s);
 export const repoPath = (repo: Pick<ChRepo, 'owner' | 'name'>) => `/${seg(repo.owner)}/${seg(repo.name)}`;
@@ -66,32 +61,22 @@ function commitRows(commits: CommitInfo[], href: (c: CommitInfo) => string): Htm
   return html`<table class="commit-list"><tbody>${commits.map((c) => html`<tr><td><a class="sha" href="${href(c)}">${short(c.sha)}</a></td><td class="message">${c.message.split('\n', 1)[0]}</td><td class="author">${c.author.name}</td><td>${when(c.author.date)}</td></tr>`)}</tbody></table>`;
 }
 
-/** The heading and tabs every pull request page shares. */
-function pullHead(view: PullView, tab: 'commits' | 'files'): Html {
-  const base = `${repoPath(view.repo)}/pull/${view.pull.number}`;
-  return html`<nav class="crumbs"><a href="${repoPath(view.repo)}">${view.repo.owner}/${view.repo.name}</a> / pull requests / #${view.pull.number}</nav>
-<h1><span class="title">${view.pull.title}</span> <span class="number">#${view.pull.number}</span></h1>
-<p class="pull-meta"><code class="base">${view.pull.base_ref}</code> ← <code class="head">${view.pull.head_ref}</code> · head <code class="sha">${short(view.headSha)}</code></p>
-<nav class="tabs"><a href="${base}">Conversation</a> <a href="${base}/commits"${tab === 'commits' ? html` aria-current="page"` : ''}>Commits</a> <a href="${base}/files"${tab === 'files' ? html` aria-current="page"` : ''}>Files changed</a> <a href="${base}.diff">.diff</a> <a href="${base}.patch">.patch</a></nav>`;
+/** The pull request's whole diff and patch, as text. */
+function textLinks(repo: Pick<ChRepo, 'owner' | 'name'>, number: number): Html {
+  const base = `${repoPath(repo)}/pull/${number}`;
+  return html`<p class="diff-links"><a href="${base}.diff">.diff</a> <a href="${base}.patch">.patch</a></p>`;
 }
 
-const titleOf = (view: PullView, what: string) => `${what} · ${view.pull.title} · #${view.pull.number} · ${view.repo.owner}/${view.repo.name}`;
-const pullDiffUrl = (view: PullView) => `${repoPath(view.repo)}/pull/${view.pull.number}.diff`;
-
-export function pullFilesPage(frame: Frame, viewer: string, view: PullView, cmp: Comparison): string {
-  return frame(
-    { title: titleOf(view, 'Files changed'), viewer },
-    html`<main class="pull pull-files">${pullHead(view, 'files')}${filesSection(cmp, pullDiffUrl(view))}</main>`,
-  );
+/** The Files changed tab's body. */
+export function pullFilesBody(repo: Pick<ChRepo, 'owner' | 'name'>, number: number, cmp: Comparison): Html {
+  return html`${textLinks(repo, number)}${filesSection(cmp, `${repoPath(repo)}/pull/${number}.diff`)}`;
 }
 
-export function pullCommitsPage(frame: Frame, viewer: string, view: PullView, cmp: Comparison): string {
+/** The Commits tab's body: each commit links its own page. */
+export function pullCommitsBody(repo: Pick<ChRepo, 'owner' | 'name'>, number: number, cmp: Comparison): Html {
   const more = cmp.commitsTruncated ? html`<p class="cut" data-cut="commits">Showing the first ${cmp.commits.length} of ${cmp.totalCommits} commits.</p>` : '';
-  const href = (c: CommitInfo) => `${repoPath(view.repo)}/pull/${view.pull.number}/commits/${c.sha}`;
-  return frame(
-    { title: titleOf(view, 'Commits'), viewer },
-    html`<main class="pull pull-commits">${pullHead(view, 'commits')}<section class="commits"><h2>Commits (${cmp.totalCommits})</h2>${more}${commitRows(cmp.commits, href)}</section></main>`,
-  );
+  const href = (c: CommitInfo) => `${repoPath(repo)}/pull/${number}/commits/${c.sha}`;
+  return html`<section class="commits"><h2>Commits (${cmp.totalCommits})</h2>${more}${commitRows(cmp.commits, href)}</section>`;
 }
 
 function commitHead(commit: CommitInfo): Html {
@@ -101,37 +86,21 @@ function commitHead(commit: CommitInfo): Html {
 <p class="commit-meta"><span class="author">${commit.author.name}</span> committed ${when(commit.committer.date)} · <code class="sha">${commit.sha}</code>${commit.parents.length > 0 ? html` · parent ${commit.parents.map((p) => html`<code class="sha">${short(p)}</code> `)}` : ''}</p></section>`;
 }
 
-export function pullCommitPage(frame: Frame, viewer: string, view: PullView, commit: CommitInfo, cmp: Comparison): string {
-  return frame(
-    { title: titleOf(view, short(commit.sha)), viewer },
-    html`<main class="pull pull-commit">${pullHead(view, 'commits')}${commitHead(commit)}${filesSection(cmp, null)}</main>`,
-  );
+/** One commit's page body (of a pull request, or of the repository): its message, then its change. */
+export function commitBody(commit: CommitInfo, cmp: Comparison): Html {
+  return html`${commitHead(commit)}${filesSection(cmp, null)}`;
 }
 
-export function pullRangePage(frame: Frame, viewer: string, view: PullView, from: string, to: string, cmp: Comparison): string {
-  return frame(
-    { title: titleOf(view, `${short(from)}..${short(to)}`), viewer },
-    html`<main class="pull pull-range">${pullHead(view, 'files')}<p class="range">Changes from <code class="sha">${short(from)}</code> to <code class="sha">${short(to)}</code> (the two heads' trees compared).</p>${filesSection(cmp, null)}</main>`,
-  );
+/** What changed between two heads of a pull request. */
+export function pullRangeBody(from: string, to: string, cmp: Comparison): Html {
+  return html`<p class="range">Changes from <code class="sha">${short(from)}</code> to <code class="sha">${short(to)}</code> (the two heads' trees compared).</p>${filesSection(cmp, null)}`;
 }
 
-export function commitPage(frame: Frame, viewer: string, repo: ChRepo, commit: CommitInfo, cmp: Comparison): string {
-  return frame(
-    { title: `${commit.message.split('\n', 1)[0] ?? ''} · ${short(commit.sha)} · ${repo.owner}/${repo.name}`, viewer },
-    html`<main class="commit"><nav class="crumbs"><a href="${repoPath(repo)}">${repo.owner}/${repo.name}</a> / commit</nav>${commitHead(commit)}${filesSection(cmp, null)}</main>`,
-  );
-}
-
-export function comparePage(frame: Frame, viewer: string, repo: ChRepo, base: string, head: string, cmp: Comparison): string {
+/** The compare page's body: the commits of base..head and the diff from their merge base. */
+export function compareBody(repo: Pick<ChRepo, 'owner' | 'name'>, base: string, head: string, cmp: Comparison): Html {
   const more = cmp.commitsTruncated ? html`<p class="cut" data-cut="commits">Showing the first ${cmp.commits.length} of ${cmp.totalCommits} commits.</p>` : '';
-  return frame(
-    { title: `Comparing ${base}...${head} · ${repo.owner}/${repo.name}`, viewer },
-    html`<main class="compare"><nav class="crumbs"><a href="${repoPath(repo)}">${repo.owner}/${repo.name}</a> / compare</nav>
-<h1>Comparing <code class="base">${base}</code>...<code class="head">${head}</code></h1>
+  return html`<h2 class="compare-head">Comparing <code class="base">${base}</code>...<code class="head">${head}</code></h2>
 ${cmp.mergeBase === null ? html`<p class="cut">These two share no history: the diff is of every file of the head.</p>` : ''}
 <section class="commits"><h2>Commits (${cmp.totalCommits})</h2>${more}${commitRows(cmp.commits, (c) => `${repoPath(repo)}/commit/${c.sha}`)}</section>
-${filesSection(cmp, null)}</main>`,
-  );
+${filesSection(cmp, null)}`;
 }
-
-export const defaultFrame: Frame = page;

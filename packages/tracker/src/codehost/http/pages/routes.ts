@@ -103,7 +103,6 @@ export function reviewPageRoutes(host: CodeHost, slots: GitSlots = new GitSlots(
     });
     pullFormRoutes(app, host, forms);
     repoPageRoutes(app, host);
-
     // ARCHITECTURE §22: the files, commits, commit, range, compare pages and the .diff/.patch (./diff-routes.ts).
     diffPageRoutes(app, host, { viewer: async (request) => (await viewerOf(host, request)).user });
 

@@ -8,6 +8,14 @@ export type { Comparison, FileChange } from '../git/compare.js';
 import type { Comparison } from '../git/compare.js';
 import type { GitPerson } from '../git/commits.js';
 
+export interface PullStats {
+  commits: number;
+  additions: number;
+  deletions: number;
+  changedFiles: number;
+  mergeable: boolean;
+}
+
 export interface CompareLimits {
   maxCommits: number;
   maxFiles: number;
@@ -17,6 +25,8 @@ export interface CompareLimits {
 export interface MergeRequest {
   baseBranch: string;
   headSha: string;
+  /** The base's commit as recorded (refs.ts): tried first, proven by git's compare-and-set. */
+  baseSha?: string | undefined;
   method: 'merge' | 'squash' | 'rebase';
   title: string;
   message: string;
@@ -36,8 +46,10 @@ export interface GitRepos {
   /** The repository's refs (all, or those named) and their objects, from git itself. */
   refs(owner: string, name: string, only?: string[]): Promise<Array<{ ref: string; sha: string }>>;
   /** The refs pushes made straight into the repository's folder updated since last asked. */
-  takeOutsidePushes(owner: string, name: string): Promise<Array<{ ref: string; old: string; new: string }>>;
+  takeOutsidePushes(owner: string, name: string): Promise<{ updates: Array<{ ref: string; old: string; new: string }>; done(): Promise<void> }>;
   isAncestor(owner: string, name: string, ancestor: string, descendant: string): Promise<boolean>;
+  /** A pull request's figures for base...head (commits, lines, files, mergeability), from as few git processes as git allows. */
+  stats(owner: string, name: string, baseSha: string, headSha: string): Promise<PullStats>;
 }
 
 /** How the domain tells a merge refusal from a fault, whatever error classes the implementation throws. */

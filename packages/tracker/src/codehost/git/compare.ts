@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readCommits, type CommitInfo } from './commits.js';
-import { minimalGitEnv, runGit } from './run.js';
+import { minimalGitEnv, noteGitProcess, runGit } from './run.js';
 import { inGitSlot } from './slots.js';
 
 /**
@@ -272,6 +272,7 @@ function readPatches(gitDir: string, from: string, to: string, entries: RawEntry
 
 function streamPatches(gitDir: string, from: string, to: string, sections: PatchSections, limits: CompareLimits, timeoutMs: number): Promise<PatchPass> {
   return new Promise((resolve, reject) => {
+    noteGitProcess(['diff', '-p', from, to]);
     const child = spawn('git', [`--git-dir=${gitDir}`, 'diff', '-p', ...DIFF_OPTS, from, to, '--'], {
       env: minimalGitEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],

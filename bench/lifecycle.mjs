@@ -13,7 +13,10 @@
 // tracker's `GET /issue` and a no-op (`GET /_edge/tenant_info`, the cheapest answer the server
 // gives). Server time of a request = its median round trip minus the no-op's median round trip
 // (the client's and the loopback's share, the same for every request, is taken away). The server
-// runs as in production (no request log, so the read front and cache are on).
+// runs as in production (no request log, so the read front and cache are on). Then
+// `GET /pulls?head=` again with 50 more pull requests open (it should not grow with them). Where
+// the server has git/run.ts watchGitProcesses (2026-11-28 on), the code host's own git processes
+// per request are counted too (REST's and pages', not git http-backend's).
 // Run: npm run bench:lifecycle   (BENCH_LOOP=N rounds, default 40)
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -237,11 +240,18 @@ await gitNet(loop, 'push', '-q', 'origin', ...Array.from({ length: ROUNDS }, (_,
 const tenant = await (await fetch(`${server.url}/_edge/tenant_info`)).json();
 const issueUrl = `${server.url}/ex/jira/${tenant.cloudId}/rest/api/3/issue/${subs[0]}`;
 const basic = `Basic ${Buffer.from(`${email}:${token}`).toString('base64')}`;
-const rounds = { noop: [], 'POST /pulls': [], 'GET /pulls?head=': [], 'PUT /pulls/{n}/merge': [], 'GET /issue': [] };
+const rounds = { noop: [], 'POST /pulls': [], 'GET /pulls?head=': [], 'PUT /pulls/{n}/merge': [], 'GET /issue': [], 'GET /pulls?head= (50 open)': [] };
+const gitCount = {};
+let gitRunning = null;
+const run = await import('../packages/tracker/dist/codehost/git/run.js').catch(() => ({}));
+if (typeof run.watchGitProcesses === 'function')
+  run.watchGitProcesses(() => (gitRunning === null ? undefined : (gitCount[gitRunning] = (gitCount[gitRunning] ?? 0) + 1)));
 const clock = async (name, work) => {
+  gitRunning = name;
   const t0 = process.hrtime.bigint();
   const r = await work();
   rounds[name].push(Number(process.hrtime.bigint() - t0) / 1e6);
+  gitRunning = null;
   return r;
 };
 const getIssue = async () => {
@@ -268,6 +278,22 @@ for (let i = 0; i < ROUNDS; i++) {
   await clock('PUT /pulls/{n}/merge', () => mergePull(created.number));
   await clock('GET /issue', getIssue);
 }
+// 50 more pull requests open, then the head filter again (one of them each round).
+const MANY = 50;
+for (let i = 0; i < MANY; i++) git(loop, 'branch', '-f', `bench/many-${i}`, `bench/loop-${ROUNDS - 1}`);
+await gitNet(loop, 'push', '-q', 'origin', ...Array.from({ length: MANY }, (_, i) => `bench/many-${i}`));
+git(loop, 'checkout', '-q', '-B', 'bench/many-base', 'origin/development');
+writeFileSync(join(loop, 'many-base.txt'), 'x\n');
+git(loop, 'add', 'many-base.txt');
+git(loop, 'commit', '-q', '-m', 'many base');
+await gitNet(loop, 'push', '-q', 'origin', 'bench/many-base');
+for (let i = 0; i < MANY; i++)
+  await rest('POST', '/repos/bench/repo/pulls', { title: `many ${i}`, head: `bench/many-${i}`, base: 'bench/many-base', body: '' }, 201);
+for (let i = 0; i < ROUNDS; i++) {
+  const head = `bench/many-${i % MANY}`;
+  await clock('noop', noop);
+  await clock('GET /pulls?head= (50 open)', () => rest('GET', `/repos/bench/repo/pulls?head=bench:${encodeURIComponent(head)}&state=open`, undefined, 200));
+}
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -277,7 +303,8 @@ console.log(`server time, median of ${ROUNDS} rounds (each round one of each, in
 for (const [name, xs] of Object.entries(rounds)) {
   if (name === 'noop') continue;
   console.log(
-    `  ${name.padEnd(22)} ${(median(xs) - floor).toFixed(2).padStart(7)} ms   (round trip median ${median(xs).toFixed(2)} ms, p90 ${[...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)].toFixed(2)} ms)`,
+    `  ${name.padEnd(26)} ${(median(xs) - floor).toFixed(2).padStart(7)} ms   (round trip median ${median(xs).toFixed(2)} ms, p90 ${[...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)].toFixed(2)} ms)` +
+      (typeof run.watchGitProcesses === 'function' ? `   git processes/request ${((gitCount[name] ?? 0) / xs.length).toFixed(1)}` : ''),
   );
 }
 

@@ -86,6 +86,9 @@ export interface NewPull {
   base_ref: string;
   head_sha: string;
   base_sha: string;
+  /** The figures computed at opening, for `base\nhead` (domain/pull-stats.ts). */
+  stats_key?: string;
+  stats?: string;
 }
 
 export interface PullPatch {

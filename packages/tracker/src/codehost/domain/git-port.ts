@@ -12,6 +12,14 @@ import type { Comparison } from '../git/compare.js';
 import type { DiffKind, DiffText } from '../git/diff-text.js';
 import type { GitPerson } from '../git/commits.js';
 
+export interface PullStats {
+  commits: number;
+  additions: number;
+  deletions: number;
+  changedFiles: number;
+  mergeable: boolean;
+}
+
 export interface CompareLimits {
   maxCommits: number;
   maxFiles: number;
@@ -25,6 +33,8 @@ export interface CompareLimits {
 export interface MergeRequest {
   baseBranch: string;
   headSha: string;
+  /** The base's commit as recorded (refs.ts): tried first, proven by git's compare-and-set. */
+  baseSha?: string | undefined;
   method: 'merge' | 'squash' | 'rebase';
   title: string;
   message: string;
@@ -53,10 +63,12 @@ export interface GitRepos {
   /** The repository's refs (all, or those named) and their objects, from git itself. */
   refs(owner: string, name: string, only?: string[]): Promise<Array<{ ref: string; sha: string }>>;
   /** The refs pushes made straight into the repository's folder updated since last asked. */
-  takeOutsidePushes(owner: string, name: string): Promise<Array<{ ref: string; old: string; new: string }>>;
+  takeOutsidePushes(owner: string, name: string): Promise<{ updates: Array<{ ref: string; old: string; new: string }>; done(): Promise<void> }>;
   isAncestor(owner: string, name: string, ancestor: string, descendant: string): Promise<boolean>;
   /** The branches, the most recently committed first (at most `max`), with their latest commits; and how many there are. */
   branchTips(owner: string, name: string, max: number): Promise<{ branches: BranchTip[]; total: number }>;
+  /** A pull request's figures for base...head (commits, lines, files, mergeability), from as few git processes as git allows. */
+  stats(owner: string, name: string, baseSha: string, headSha: string): Promise<PullStats>;
 }
 
 /** How the domain tells a merge refusal from a fault, whatever error classes the implementation throws. */

@@ -5,6 +5,7 @@ import { MERGE_CLAIM_STALE_MS } from './limits.js';
 import { mergeBlock } from './protection.js';
 import { pullOf, viewOf } from './pull-views.js';
 import { refsUpdated } from './pushes.js';
+import { branchShas } from './refs.js';
 import { storeOf } from './store-access.js';
 import type { RepoAccess } from './views.js';
 
@@ -38,8 +39,9 @@ export async function merge(host: CodeHost, access: RepoAccess, number: number, 
   const pull = await pullOf(host, access, number);
   if (pull.state !== 'open') throw notMergeable();
   if (pull.draft) throw notMergeable('Pull Request is still a draft');
-  const headSha = await git.branchSha(repo.owner, repo.name, pull.head_ref);
-  const baseSha = await git.branchSha(repo.owner, repo.name, pull.base_ref);
+  const shas = await branchShas(host, repo, [pull.head_ref, pull.base_ref]);
+  const headSha = shas.get(pull.head_ref) ?? null;
+  const baseSha = shas.get(pull.base_ref) ?? null;
   if (headSha === null || baseSha === null) throw notMergeable();
   if (typeof input.sha === 'string' && input.sha !== headSha) throw new CodehostError('changed', 'Head branch was modified. Review and try the merge again.');
   // ARCHITECTURE §21: a protected base takes the merge only with its approvals (GitHub's 405 and words).
@@ -60,6 +62,7 @@ export async function merge(host: CodeHost, access: RepoAccess, number: number, 
     ({ sha, old } = await git.merge(repo.owner, repo.name, {
       baseBranch: pull.base_ref,
       headSha,
+      baseSha,
       method,
       title: typeof input.commit_title === 'string' && input.commit_title !== '' ? input.commit_title : defaultTitle,
       message: typeof input.commit_message === 'string' ? input.commit_message : defaultMessage,

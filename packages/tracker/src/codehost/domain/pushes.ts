@@ -1,7 +1,6 @@
 import type { CodeHost } from './host.js';
 import { gitOf } from './host.js';
 import type { ChRepo, ChUser } from './model.js';
-import { rulesOf } from './protection.js';
 import { storeOf } from './store-access.js';
 
 /**
@@ -89,7 +88,11 @@ async function dismissStaleApprovals(host: CodeHost, repo: ChRepo, updates: RefU
   if (moved.size === 0) return;
   const rules = new Map<string, boolean>();
   for (const pull of await store.pulls.openWithHeads(repo.id, [...moved.keys()])) {
-    if (!rules.has(pull.base_ref)) rules.set(pull.base_ref, (await rulesOf(host, repo, pull.base_ref))?.reviews?.dismissStale === true);
+    if (!rules.has(pull.base_ref)) {
+      // The base's protection (protection.ts BranchRules, as stored), read here without its module, which reads refs through this one.
+      const text = await store.protections.get(repo.id, pull.base_ref);
+      rules.set(pull.base_ref, text !== undefined && (JSON.parse(text) as { reviews: { dismissStale?: boolean } | null }).reviews?.dismissStale === true);
+    }
     if (rules.get(pull.base_ref)) await store.reviews.dismissStale(pull.id, moved.get(pull.head_ref)!);
   }
 }

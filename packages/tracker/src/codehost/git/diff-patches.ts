@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { minimalGitEnv } from './run.js';
+import { minimalGitEnv, noteGitProcess } from './run.js';
 import { inGitSlot } from './slots.js';
 
 /**
@@ -193,6 +193,7 @@ export function readPatches(gitDir: string, args: string[], entries: PatchEntry[
 
 function streamPatches(gitDir: string, args: string[], sections: PatchSections, budget: PatchBudget, timeoutMs: number): Promise<PatchPass> {
   return new Promise((resolve, reject) => {
+    noteGitProcess(['diff', '-p', ...args]);
     const child = spawn('git', [`--git-dir=${gitDir}`, 'diff', '-p', ...args], { env: minimalGitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let done = false;
     let stderr = '';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PRE_RECEIVE } from './protect-hook.js';
@@ -78,22 +78,72 @@ export async function readPushLog(path: string): Promise<PushedRef[]> {
   }
 }
 
+/** A spool taken: its updates, and `done`, called once they are recorded (other readers wait for it). */
+export interface TakenSpool {
+  updates: PushedRef[];
+  done(): Promise<void>;
+}
+
+const NOTHING: TakenSpool = { updates: [], done: async () => undefined };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const code = (e: unknown) => (e as NodeJS.ErrnoException).code;
+
 /**
- * Takes a repository's spool (pushes made straight into its folder): renamed first, so two
- * readers never both take one line, then read and removed.
+ * Takes a repository's spool (pushes made straight into its folder), one reader at a time across
+ * processes: `link` to `jst-pushes.taking` (which fails when another reader holds it) then the
+ * spool's name removed. A reader that finds it held waits until the holder has recorded the
+ * updates (`done`), so no reader answers from rows a push already outdated; a holder gone for
+ * more than STALE_MS is taken over. With no spool this is two failed system calls, no git.
  */
-export async function takeSpool(gitDir: string): Promise<PushedRef[]> {
-  const taken = join(gitDir, `${SPOOL}.${randomBytes(8).toString('hex')}.taken`);
+export async function takeSpool(gitDir: string): Promise<TakenSpool> {
+  const spool = join(gitDir, SPOOL);
+  const taking = join(gitDir, `${SPOOL}.taking`);
+  const started = Date.now();
+  for (;;) {
+    try {
+      await link(spool, taking);
+    } catch (e) {
+      if (code(e) === 'ENOENT' && !(await exists(taking))) return NOTHING;
+      if (code(e) !== 'ENOENT' && code(e) !== 'EEXIST') throw e;
+      if (Date.now() - started > STALE_MS) {
+        // Its holder is gone: take its file over under a name of our own.
+        const mine = `${taking}.${randomBytes(6).toString('hex')}`;
+        try {
+          await rename(taking, mine);
+        } catch {
+          continue;
+        }
+        return readTaken(mine);
+      }
+      await sleep(5);
+      continue;
+    }
+    await rm(spool, { force: true });
+    return readTaken(taking);
+  }
+}
+
+/** How long a reader waits for another to record a spool before taking it over. */
+const STALE_MS = 10_000;
+
+async function exists(path: string): Promise<boolean> {
   try {
-    await rename(join(gitDir, SPOOL), taken);
+    await access(path);
+    return true;
   } catch {
-    return [];
+    return false;
   }
+}
+
+async function readTaken(path: string): Promise<TakenSpool> {
+  let updates: PushedRef[];
   try {
-    return parsePushLines(await readFile(taken, 'utf8'));
-  } finally {
-    await rm(taken, { force: true }).catch(() => undefined);
+    updates = parsePushLines(await readFile(path, 'utf8'));
+  } catch (e) {
+    await rm(path, { force: true });
+    throw e;
   }
+  return { updates, done: () => rm(path, { force: true }) };
 }
 
 /** Puts the post-receive hook in a repository's own hooks folder (for pushes made straight into it). */

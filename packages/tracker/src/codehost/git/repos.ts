@@ -6,7 +6,7 @@ import { DEFAULT_DIFF_TEXT_LIMITS, diffText, type DiffKind, type DiffText, type 
 import { GitCommandError, GitNameError, RefMovedError } from './errors.js';
 import { buildMerge, mergeTree, type GitIdentity, type MergeMethod } from './merge.js';
 import { checkBranchName, checkRepoName, checkSha } from './names.js';
-import { installRepoHook, takeSpool, type PushedRef } from './push-hook.js';
+import { installRepoHook, takeSpool, type TakenSpool } from './push-hook.js';
 import { requireGitVersion, runGit } from './run.js';
 
 /** A branch and its latest commit (the repository page). */
@@ -26,9 +26,25 @@ export type { Comparison, CompareLimits, FileChange } from './compare.js';
 export { DEFAULT_COMPARE_LIMITS } from './compare.js';
 export type { DiffKind, DiffText, DiffTextLimits } from './diff-text.js';
 
+/** A pull request's figures (BareRepos.stats). */
+export interface PullStats {
+  commits: number;
+  additions: number;
+  deletions: number;
+  changedFiles: number;
+  mergeable: boolean;
+}
+
 export interface MergeOptions {
   baseBranch: string;
   headSha: string;
+  /**
+   * The base branch's commit as the caller knows it (the database's record): the first attempt is
+   * made on it without asking git, and `update-ref`'s compare-and-set proves it; when the branch
+   * is elsewhere the merge is redone on git's own answer. Given, the head is taken as a commit
+   * the caller knows to exist (no rev-parse).
+   */
+  baseSha?: string | undefined;
   method: MergeMethod;
   title: string;
   message: string;
@@ -200,7 +216,7 @@ export class BareRepos {
   }
 
   /** The refs pushes made straight into the repository's folder updated since last asked (its hook's spool, ./push-hook.ts). */
-  async takeOutsidePushes(owner: string, name: string): Promise<PushedRef[]> {
+  async takeOutsidePushes(owner: string, name: string): Promise<TakenSpool> {
     return takeSpool(this.dir(owner, name));
   }
 
@@ -285,6 +301,44 @@ export class BareRepos {
     }
   }
 
+  /**
+   * A pull request's figures for base...head, from three git processes run together (no commit
+   * read, no patch made): `rev-list --count`, `diff --shortstat` from the merge base, and
+   * `merge-tree --write-tree` for the mergeability. The commits are full SHAs the caller holds
+   * (from the database); a missing one is git's error.
+   */
+  async stats(owner: string, name: string, baseSha: string, headSha: string): Promise<PullStats> {
+    await requireGitVersion();
+    checkSha(baseSha);
+    checkSha(headSha);
+    const dir = await this.existing(owner, name);
+    const t = { timeoutMs: this.timeoutMs };
+    const shortstat = async () => {
+      const r = await runGit(dir, ['diff', '--shortstat', '-M', '--no-ext-diff', '--no-textconv', `${baseSha}...${headSha}`, '--'], { ...t, okCodes: [128] });
+      if (r.code === 0) return r.stdout.toString('utf8');
+      // No merge base (unrelated histories): the whole of head, from the empty tree, as compare shows it.
+      const empty = (await runGit(dir, ['hash-object', '-t', 'tree', '--stdin'], { ...t, input: '' })).stdout.toString('utf8').trim();
+      return (await runGit(dir, ['diff', '--shortstat', '-M', '--no-ext-diff', '--no-textconv', empty, headSha, '--'], t)).stdout.toString('utf8');
+    };
+    const mergeable = async () => {
+      try {
+        return (await mergeTree(dir, baseSha, headSha, this.timeoutMs)).clean;
+      } catch (e) {
+        if (e instanceof GitCommandError && /unrelated histories/.test(e.stderr)) return false;
+        throw e;
+      }
+    };
+    const [count, stat, clean] = await Promise.all([runGit(dir, ['rev-list', '--count', headSha, `^${baseSha}`, '--'], t), shortstat(), mergeable()]);
+    const num = (re: RegExp) => Number(re.exec(stat)?.[1] ?? 0);
+    return {
+      commits: Number(count.stdout.toString('utf8').trim()),
+      changedFiles: num(/(\d+) files? changed/),
+      additions: num(/(\d+) insertions?\(\+\)/),
+      deletions: num(/(\d+) deletions?\(-\)/),
+      mergeable: clean,
+    };
+  }
+
   /** `git merge-base --is-ancestor`. */
   async isAncestor(owner: string, name: string, ancestor: string, descendant: string): Promise<boolean> {
     const dir = await this.existing(owner, name);
@@ -305,13 +359,26 @@ export class BareRepos {
     await requireGitVersion();
     checkBranchName(o.baseBranch);
     checkSha(o.headSha);
+    if (o.baseSha !== undefined) checkSha(o.baseSha);
     const dir = await this.existing(owner, name);
-    const head = await this.requireCommit(dir, owner, name, o.headSha);
+    const head = o.baseSha !== undefined ? o.headSha : await this.requireCommit(dir, owner, name, o.headSha);
     const ref = `refs/heads/${o.baseBranch}`;
+    let known = o.baseSha;
     for (let attempt = 1; attempt <= MERGE_ATTEMPTS; attempt++) {
-      const old = await this.branchSha(owner, name, o.baseBranch);
+      const fromKnown = known !== undefined;
+      const old = known ?? (await this.branchSha(owner, name, o.baseBranch));
+      known = undefined;
       if (old === null) throw new GitNameError(`There is no branch ${o.baseBranch} in ${owner}/${name} to merge into.`);
-      const next = await buildMerge(dir, old, head, o, this.timeoutMs);
+      let next: string;
+      try {
+        next = await buildMerge(dir, old, head, o, this.timeoutMs);
+      } catch (e) {
+        // The caller's base may be out of date (gone from git): git's own answer decides.
+        if (fromKnown && e instanceof GitCommandError) continue;
+        throw e;
+      }
+      // Nothing to publish: true only of the branch as git has it now.
+      if (next === old && fromKnown) continue;
       if (next === old) return { sha: old, old };
       const r = await runGit(dir, ['update-ref', '-m', `merge ${head.slice(0, 12)} (${o.method})`, ref, next, old], {
         timeoutMs: this.timeoutMs,

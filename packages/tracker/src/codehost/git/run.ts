@@ -45,6 +45,23 @@ export interface RunResult {
 
 const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
 
+const watchers = new Set<(args: readonly string[]) => void>();
+
+/**
+ * Watches the git processes this process starts for the code host's REST and pages (runGit and
+ * compare's streamed diff; not git http-backend): each watcher is told the arguments. Tests count
+ * them (a read served from the database runs none); the benchmark reports them. Returns the unwatch.
+ */
+export function watchGitProcesses(watcher: (args: readonly string[]) => void): () => void {
+  watchers.add(watcher);
+  return () => watchers.delete(watcher);
+}
+
+/** Tells the watchers of one git process about to start. */
+export function noteGitProcess(args: readonly string[]): void {
+  for (const w of watchers) w(args);
+}
+
 /** Runs `git --git-dir=<gitDir> ARGS`, bounded in time and bytes. */
 export function runGit(gitDir: string | null, args: string[], o: RunOptions): Promise<RunResult> {
   // One process, one slot of the request's (./slots.ts): the pages' and REST's git work shares the cap with git over HTTP.
@@ -54,6 +71,7 @@ export function runGit(gitDir: string | null, args: string[], o: RunOptions): Pr
 function spawnGit(gitDir: string | null, args: string[], o: RunOptions): Promise<RunResult> {
   const fullArgs = gitDir === null ? args : [`--git-dir=${gitDir}`, ...args];
   const max = o.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+  noteGitProcess(args);
   return new Promise((resolve, reject) => {
     const child = spawn('git', fullArgs, { env: minimalGitEnv(o.env), stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];

@@ -85,6 +85,11 @@ function pullWrites({ kysely }: ChContext) {
       }
     },
 
+    /** Keeps a pull request's figures for the commits they were computed for (`base\nhead`). */
+    async setStats(id: number, key: string, stats: string): Promise<void> {
+      await kysely.updateTable('ch_pulls').set({ stats_key: key, stats }).where('id', '=', id).execute();
+    },
+
     /** Closes an open pull request that is not being merged, recording the branches' commits; false when it was not open. */
     async close(id: number, headSha: string, baseSha: string, now: string): Promise<boolean> {
       const r = await kysely

@@ -1,6 +1,7 @@
 // `npm run bench:diff`: what a pull request with one 150 MB compressible file (a ~150 KB push)
 // costs the server per view (ARCHITECTURE §22 "Bounded work"), before and after, in one run:
-//   * before: the build of main at 1ae1992 in /work/wt/base (BASE_DIST overrides; only run, never changed),
+//   * before (only when BASE_DIST names one): another build's packages/tracker/dist/index.js, e.g. of
+//     1ae1992 in a worktree beside this one (`git worktree add --detach ../before 1ae1992`, npm ci, build),
 //   * after:  this tree's build (packages/tracker/dist).
 // Each build runs in a process of its own (bench/lib/diff-server.mjs); the same repository is pushed
 // to each. Per request: the client's wall time, the tracker's own CPU (utime+stime of its process)
@@ -16,7 +17,7 @@ import { cpuSeconds } from './lib/procstat.mjs';
 const MB = Number(process.env.MB ?? 150);
 /** The line the file repeats (default one character: a ~150 KB push for 150 MB, ~79 million lines). */
 const LINE = `${process.env.LINE ?? 'x'}\n`;
-const BASE_DIST = process.env.BASE_DIST ?? '/work/wt/base/packages/tracker/dist/index.js';
+const BASE_DIST = process.env.BASE_DIST ?? null;
 const OURS_DIST = new URL('../packages/tracker/dist/index.js', import.meta.url).pathname;
 const TOKEN = 'bench-diff-token-0123456789';
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -109,10 +110,7 @@ const REQUESTS = (n) => [
 
 const results = {};
 try {
-  for (const [name, dist] of [
-    ['before', BASE_DIST],
-    ['after', OURS_DIST],
-  ]) {
+  for (const [name, dist] of [...(BASE_DIST ? [['before', BASE_DIST]] : []), ['after', OURS_DIST]]) {
     if (!existsSync(dist)) throw new Error(`no build at ${dist}`);
     const s = await start(name, dist);
     results[name] = [];
@@ -130,10 +128,13 @@ try {
     'request                     view    | before: status  wall s  tracker CPU s  git CPU s | after: status  wall s  tracker CPU s  git CPU s | wall ratio',
   );
   for (let i = 0; i < results.after.length; i++) {
-    const b = results.before[i];
+    const b = results.before?.[i];
     const a = results.after[i];
-    const f = (r) => `${String(r.status).padStart(6)} ${r.wall.toFixed(2).padStart(7)} ${r.self.toFixed(2).padStart(14)} ${r.git.toFixed(2).padStart(10)}`;
-    const ratio = b.status === 200 && a.status < 500 ? `${(b.wall / a.wall).toFixed(0)}×` : '—';
+    const f = (r) =>
+      r
+        ? `${String(r.status).padStart(6)} ${r.wall.toFixed(2).padStart(7)} ${r.self.toFixed(2).padStart(14)} ${r.git.toFixed(2).padStart(10)}`
+        : '     (no BASE_DIST given)        ';
+    const ratio = b && b.status === 200 && a.status < 500 ? `${(b.wall / a.wall).toFixed(0)}×` : '—';
     console.log(`${a.label.padEnd(27)} ${a.view.padEnd(7)} | ${f(b)} | ${f(a)} | ${ratio}`);
   }
 } finally {

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { sendHtml } from '../../../kit/pages.js';
 import { repoFor } from '../../domain/access.js';
-
 import type { CodeHost } from '../../domain/host.js';
 import { loadPullList, loadRepoPage } from '../../domain/repo-page.js';
+import { RESERVED_OWNERS } from '../../domain/seed.js';
 import { viewerOf, PageRefusal, type RepoParams } from './common.js';
 import { pullsPath, repoPath } from './frame.js';
 import { pullListPage, repoPage } from './repo-view.js';
@@ -12,7 +12,7 @@ import { pullListPage, repoPage } from './repo-view.js';
  * First path segments that are the tracker's or the REST interface's, never a code-host owner: a
  * request there is the server's own 404 (JSON for an API client), not a code-host sign-in prompt.
  */
-const NOT_OWNERS = new Set(['api', 'rest', 'browse', 'secure', 'plugins', 'favicon.ico']);
+const NOT_OWNERS = new Set([...RESERVED_OWNERS, 'secure', 'plugins']);
 const notAnOwner = (owner: string) => owner.startsWith('_') || NOT_OWNERS.has(owner.toLowerCase());
 
 /** The highest page number of the list (25 a page): past it the list is read over REST. */

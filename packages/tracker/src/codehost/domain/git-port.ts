@@ -34,6 +34,8 @@ export interface GitRepos {
   /** Publishes the merge on the base branch; throws MergeConflictError or RefMovedError (../git/errors). */
   merge(owner: string, name: string, request: MergeRequest): Promise<{ sha: string }>;
   isAncestor(owner: string, name: string, ancestor: string, descendant: string): Promise<boolean>;
+  /** Every branch and its commit. */
+  branches(owner: string, name: string): Promise<Array<{ name: string; sha: string }>>;
 }
 
 /** How the domain tells a merge refusal from a fault, whatever error classes the implementation throws. */

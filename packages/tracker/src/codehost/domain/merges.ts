@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CodehostError } from './errors.js';
+import { announce } from './events.js';
+import { pushedTo } from './ref-updates.js';
 import { gitOf, type CodeHost } from './host.js';
 import { MERGE_CLAIM_STALE_MS } from './limits.js';
 import { mergeBlock } from './protection.js';
@@ -77,5 +79,9 @@ export async function merge(host: CodeHost, access: RepoAccess, number: number, 
     await store.pulls.claimMerge(pull.id, claim, host.now(), host.now());
     await store.pulls.markMerged(pull.id, claim, merged, host.now());
   }
+  const done = await store.pulls.byNumber(repo.id, number);
+  if (done) await announce(host, { kind: 'pull_request', action: 'closed', access, view: await viewOf(host, access, done) });
+  // The base branch moved: its push (as GitHub sends one for a merge).
+  await pushedTo(host, repo, user);
   return { sha };
 }

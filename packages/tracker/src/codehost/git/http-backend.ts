@@ -39,8 +39,8 @@ export interface GitHttpOptions {
    * Default 32, 8 per user (./slots.ts).
    */
   slots?: GitSlots;
-  /** Called after a successful receive-pack (so the REST side can refresh anything cached). */
-  onPush?(owner: string, repo: string): void;
+  /** Called after a successful receive-pack (so the REST side can refresh anything cached; the code host's push events), with who pushed. */
+  onPush?(owner: string, repo: string, login: string | null): void;
 }
 
 /** The realm git's credential helpers key on (ARCHITECTURE §14 "Authentication"). */
@@ -191,7 +191,7 @@ export function createGitHttpHandler(o: GitHttpOptions): (req: IncomingMessage, 
         root: o.repos.root,
         timeoutMs,
         pushLimitBytes: o.pushLimitBytes,
-        onPushed: service === 'git-receive-pack' && req.method === 'POST' && o.onPush ? () => o.onPush!(owner, repo) : undefined,
+        onPushed: service === 'git-receive-pack' && req.method === 'POST' && o.onPush ? () => o.onPush!(owner, repo, granted.login ?? null) : undefined,
       });
     } finally {
       release();

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { StoreContext } from '../../store/adapter.js';
 import { commentsRepository, type Comments } from './comments.js';
+import { deliveriesRepository, hooksRepository, movesRepository, type Deliveries, type Hooks, type Moves } from './hooks.js';
 import { codehostContext } from './context.js';
 import { protectionsRepository, type Protections } from './protections.js';
 import { pullsRepository, type Pulls } from './pulls.js';
@@ -28,6 +29,9 @@ export class CodehostStore {
   readonly reviews: Reviews;
   readonly comments: Comments;
   readonly protections: Protections;
+  readonly hooks: Hooks;
+  readonly deliveries: Deliveries;
+  readonly moves: Moves;
   private readonly lock: (tx: Transaction<CodehostDatabase>) => Promise<void>;
 
   constructor(store: StoreContext) {
@@ -41,6 +45,9 @@ export class CodehostStore {
     this.reviews = reviewsRepository(context);
     this.comments = commentsRepository(context);
     this.protections = protectionsRepository(context);
+    this.hooks = hooksRepository(context);
+    this.deliveries = deliveriesRepository(context);
+    this.moves = movesRepository(context);
   }
 
   transaction<T>(work: (tx: Transaction<CodehostDatabase>) => Promise<T>): Promise<T> {

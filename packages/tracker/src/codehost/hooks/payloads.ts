@@ -12,6 +12,16 @@ import { issueComment, pullFull, pullHtml, repository, review, simpleUser, type 
 
 const seg = (s: string) => encodeURIComponent(s);
 
+/** What the REST objects carry and GitHub's webhook objects do not (the webhook schemas allow no other property). */
+const REST_ONLY = new Set(['user_view_type', 'network_count', 'subscribers_count']);
+
+/** A payload without the REST-only properties, at any depth. */
+function shaped<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(shaped) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => !REST_ONLY.has(k)).map(([k, v]) => [k, shaped(v)])) as T;
+}
+
 /** A repository as webhooks carry it (`custom_properties`, and a push's `pushed_at` as seconds). */
 export function hookRepository(u: Urls, repo: ChRepo, owner: ChUser | null) {
   const { permissions: _, ...r } = repository(u, repo, owner) as ReturnType<typeof repository> & { permissions?: unknown };
@@ -44,13 +54,13 @@ export function hookJson(u: Urls, repo: ChRepo, hook: HookRow, last?: { code: nu
 }
 
 export function pingPayload(u: Urls, repo: ChRepo, owner: ChUser | null, sender: ChUser, hook: HookRow) {
-  return {
+  return shaped({
     zen: 'Keep it logically awesome.',
     hook_id: hook.id,
     hook: hookJson(u, repo, hook),
     repository: hookRepository(u, repo, owner),
     sender: simpleUser(u, sender),
-  };
+  });
 }
 
 export function pullPayload(
@@ -60,7 +70,7 @@ export function pullPayload(
   sender: ChUser,
   extra: { changes?: Record<string, { from: string }>; before?: string; after?: string } = {},
 ) {
-  return {
+  return shaped({
     action,
     number: d.pull.number,
     ...(action === 'edited' ? { changes: extra.changes ?? {} } : {}),
@@ -68,7 +78,7 @@ export function pullPayload(
     pull_request: pullFull(u, d),
     repository: hookRepository(u, d.repo, d.owner),
     sender: simpleUser(u, sender),
-  };
+  });
 }
 
 /** A pull request as a review's payload carries it (no detail figures). */
@@ -93,13 +103,13 @@ function pullOfReview(u: Urls, d: PullDetail) {
 
 export function reviewPayload(u: Urls, d: PullDetail, r: ReviewView, sender: ChUser) {
   const body = review(u, d, r);
-  return {
+  return shaped({
     action: 'submitted',
     review: { ...body, state: body.state.toLowerCase(), submitted_at: r.review.submitted_at },
     pull_request: pullOfReview(u, d),
     repository: hookRepository(u, d.repo, d.owner),
     sender: simpleUser(u, sender),
-  };
+  });
 }
 
 export function commentPayload(u: Urls, v: PullView, c: CommentView, sender: ChUser, comments: number) {
@@ -108,7 +118,7 @@ export function commentPayload(u: Urls, v: PullView, c: CommentView, sender: ChU
   const html = pullHtml(u, v.repo, v.pull.number);
   const reactions = { url: `${issueUrl}/reactions`, total_count: 0, '+1': 0, '-1': 0, laugh: 0, hooray: 0, confused: 0, heart: 0, rocket: 0, eyes: 0 };
   const comment = issueComment(u, { repo: v.repo, owner: v.owner, permission: 'read', user: sender }, v.pull.number, c);
-  return {
+  return shaped({
     action: 'created',
     issue: {
       url: issueUrl,
@@ -141,7 +151,7 @@ export function commentPayload(u: Urls, v: PullView, c: CommentView, sender: ChU
     comment: { ...comment, reactions: { ...reactions, url: `${comment.url}/reactions` } },
     repository: hookRepository(u, v.repo, v.owner),
     sender: simpleUser(u, sender),
-  };
+  });
 }
 
 const ZERO = '0000000000000000000000000000000000000000';
@@ -176,7 +186,7 @@ export function pushPayload(u: Urls, repo: ChRepo, owner: ChUser | null, pusher:
   const commits = f.commits.map((c) => pushCommit(u, repo, c, noFiles));
   const html = `${u.web}/${seg(repo.owner)}/${seg(repo.name)}`;
   const login = pusher?.login ?? 'ghost';
-  return {
+  return shaped({
     ref: `refs/heads/${f.branch}`,
     before: f.before ?? ZERO,
     after: f.after ?? ZERO,
@@ -190,16 +200,16 @@ export function pushPayload(u: Urls, repo: ChRepo, owner: ChUser | null, pusher:
     compare: f.before === null || f.after === null ? `${html}/compare/${seg(f.branch)}` : `${html}/compare/${f.before.slice(0, 12)}...${f.after.slice(0, 12)}`,
     commits,
     head_commit: commits.length > 0 ? commits[commits.length - 1]! : null,
-  };
+  });
 }
 
 export function refPayload(u: Urls, repo: ChRepo, owner: ChUser | null, pusher: ChUser | null, branch: string, created: boolean) {
-  return {
+  return shaped({
     ref: branch,
     ref_type: 'branch',
     ...(created ? { master_branch: repo.default_branch, description: null } : {}),
     pusher_type: 'user',
     repository: hookRepository(u, repo, owner),
     sender: simpleUser(u, pusher, pusher?.login ?? 'ghost'),
-  };
+  });
 }

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { HOOK_SECRET_MAX, HOOK_URL_MAX } from '../../domain/limits.js';
 import { oneOf, Paging } from './common.js';
 
 /** Webhooks: GitHub's repos/*-webhook operations' inputs and answers (spec/github-openapi/). */
@@ -13,10 +12,11 @@ const Events = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxIte
 
 const Config = Type.Object(
   {
-    url: Type.Optional(Type.String({ maxLength: HOOK_URL_MAX, 'x-gh-too-long': `config.url is too long (maximum is ${HOOK_URL_MAX} characters)` })),
-    content_type: Type.Optional(oneOf(['json', 'form'])),
-    secret: Type.Optional(Type.String({ maxLength: HOOK_SECRET_MAX, 'x-gh-too-long': `config.secret is too long (maximum is ${HOOK_SECRET_MAX} characters)` })),
-    insecure_ssl: Type.Optional(Type.Union([Type.String({ maxLength: 1 }), Type.Number()])),
+    // Lengths and values are the domain's to check (domain/hooks.ts), with messages naming `config.<key>`.
+    url: Type.Optional(Type.String()),
+    content_type: Type.Optional(Type.String()),
+    secret: Type.Optional(Type.String()),
+    insecure_ssl: Type.Optional(Type.Union([Type.String(), Type.Number()])),
   },
   { 'x-gh-resource': 'Hook' },
 );

@@ -4,7 +4,7 @@
 // Also the program path (commander and the command specs, dist/program.cjs): `jst --role assigner
 // whoami`. CLI_BEFORE=/path/to/another/checkout times its jst beside this one's, turn by turn.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,11 +47,27 @@ writeFileSync(
 );
 const api = `${server.url}/ex/jira/bench-cloud/rest/api/3`;
 
-function time(cmd, args, input, env = {}) {
+// Each Node process also reports its own CPU time (user + system, from its start) through a preload
+// (bench/lib/cpu-at-exit.cjs): on a loaded machine that moves far less than the wall time.
+const cpuFile = join(dir, 'cpu.txt');
+const cpuPreload = join(root, 'bench/lib/cpu-at-exit.cjs');
+const cpu = {};
+function time(cmd, args, input, env = {}, name = null) {
+  const node = cmd === process.execPath;
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { cwd: dir, input, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', XDG_CACHE_HOME: join(dir, 'cache'), ...env } });
+  const r = spawnSync(cmd, node ? ['-r', cpuPreload, ...args] : args, {
+    cwd: dir,
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', XDG_CACHE_HOME: join(dir, 'cache'), BENCH_CPU_FILE: cpuFile, ...env },
+  });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  if (node && name) {
+    const lines = readFileSync(cpuFile, 'utf8').trim().split('\n');
+    (cpu[name] ??= []).push(Number(lines.at(-1)) / 1000);
+  }
+  rmSync(cpuFile, { force: true });
   return ms;
 }
 const stats = (xs) => {
@@ -68,22 +84,30 @@ const child = spawn(
 );
 await new Promise((r) => child.stdout.once('data', r));
 
+let current = null;
+const timed = (cmd, args, input, env) => time(cmd, args, input, env, current);
 const cases = {
-  'node -e 0': () => time(process.execPath, ['-e', '0']),
-  'jst --role assigner raw GET /myself': () => time(process.execPath, [jstBin, '--role', 'assigner', 'raw', 'GET', '/myself']),
-  'the same, JST_COMPILE_CACHE=0': () => time(process.execPath, [jstBin, '--role', 'assigner', 'raw', 'GET', '/myself'], undefined, { JST_COMPILE_CACHE: '0' }),
-  'curl -s -u … /myself | jq .': () => time('sh', ['-c', `curl -sf -u '${email}:${token}' '${api}/myself' | jq . > /dev/null`]),
-  'jst --role assigner whoami (the program path)': () => time(process.execPath, [jstBin, '--role', 'assigner', 'whoami']),
+  'node -e 0': () => timed(process.execPath, ['-e', '0']),
+  'jst --role assigner raw GET /myself': () => timed(process.execPath, [jstBin, '--role', 'assigner', 'raw', 'GET', '/myself']),
+  'the same, JST_COMPILE_CACHE=0': () =>
+    timed(process.execPath, [jstBin, '--role', 'assigner', 'raw', 'GET', '/myself'], undefined, { JST_COMPILE_CACHE: '0' }),
+  'curl -s -u … /myself | jq .': () => timed('sh', ['-c', `curl -sf -u '${email}:${token}' '${api}/myself' | jq . > /dev/null`]),
+  'jst --role assigner whoami (the program path)': () => timed(process.execPath, [jstBin, '--role', 'assigner', 'whoami']),
   ...(beforeBin
     ? {
-        'before: jst --role assigner raw GET /myself': () => time(process.execPath, [beforeBin, '--role', 'assigner', 'raw', 'GET', '/myself']),
-        'before: jst --role assigner whoami (the program path)': () => time(process.execPath, [beforeBin, '--role', 'assigner', 'whoami']),
+        'before: jst --role assigner raw GET /myself': () => timed(process.execPath, [beforeBin, '--role', 'assigner', 'raw', 'GET', '/myself']),
+        'before: jst --role assigner whoami (the program path)': () => timed(process.execPath, [beforeBin, '--role', 'assigner', 'whoami']),
       }
     : {}),
 };
 for (const run of Object.values(cases)) for (let i = 0; i < 3; i++) run(); // warm the page cache
 const results = {};
-for (let i = 0; i < RUNS; i++) for (const [name, run] of Object.entries(cases)) (results[name] ??= []).push(run());
+for (let i = 0; i < RUNS; i++)
+  for (const [name, run] of Object.entries(cases)) {
+    current = name;
+    (results[name] ??= []).push(run());
+  }
+current = null;
 
 const lines = Array.from({ length: BATCH }, () => JSON.stringify({ method: 'GET', path: '/myself' })).join('\n') + '\n';
 const batchRuns = [];
@@ -98,12 +122,20 @@ const uncached = stats(results['the same, JST_COMPILE_CACHE=0']).median;
 const batchMedian = stats(batchRuns).median;
 const perCall = (batchMedian - raw) / BATCH;
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, Node.js ${process.version}; ${RUNS} runs each, interleaved`);
-console.log('| command | median ms | p90 ms | min ms |');
-console.log('|---|---|---|---|');
+console.log('| command | median ms | p90 ms | min ms | CPU ms (median) |');
+console.log('|---|---|---|---|---|');
 for (const [name, xs] of Object.entries(results)) {
   const s = stats(xs);
-  console.log(`| \`${name}\` | ${s.median.toFixed(1)} | ${s.p90.toFixed(1)} | ${s.min.toFixed(1)} |`);
+  console.log(`| \`${name}\` | ${s.median.toFixed(1)} | ${s.p90.toFixed(1)} | ${s.min.toFixed(1)} | ${cpu[name] ? stats(cpu[name]).median.toFixed(1) : '–'} |`);
 }
+const cpuOver = (name) => (cpu[name] ? (stats(cpu[name]).median - stats(cpu['node -e 0']).median).toFixed(1) : '–');
+console.log(
+  `CPU over node -e 0: jst raw ${cpuOver('jst --role assigner raw GET /myself')} ms, whoami ${cpuOver('jst --role assigner whoami (the program path)')} ms${
+    beforeBin
+      ? `; before: raw ${cpuOver('before: jst --role assigner raw GET /myself')} ms, whoami ${cpuOver('before: jst --role assigner whoami (the program path)')} ms`
+      : ''
+  }`,
+);
 const program = stats(results['jst --role assigner whoami (the program path)']).median;
 console.log(`\njst whoami (program path) − node -e 0 = ${(program - floor).toFixed(1)} ms`);
 if (beforeBin) {

@@ -13,7 +13,10 @@
 // tracker's `GET /issue` and a no-op (`GET /_edge/tenant_info`, the cheapest answer the server
 // gives). Server time of a request = its median round trip minus the no-op's median round trip
 // (the client's and the loopback's share, the same for every request, is taken away). The server
-// runs as in production (no request log, so the read front and cache are on).
+// runs as in production (no request log, so the read front and cache are on). Then
+// `GET /pulls?head=` again with 50 more pull requests open (it should not grow with them). Where
+// the server has git/run.ts watchGitProcesses (2026-11-28 on), the code host's own git processes
+// per request are counted too (REST's and pages', not git http-backend's).
 // Run: npm run bench:lifecycle   (BENCH_LOOP=N rounds, default 40)
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,8 +62,12 @@ const gitUrl = `${server.url}/bench/repo.git`;
 // Every request the server receives while counting: tracker, code-host REST, git over HTTP.
 const calls = [];
 let counting = false;
+let label = '';
+const labelled = [];
 server.app.server.on('request', (req) => {
-  if (counting) calls.push(`${req.method} ${req.url}`);
+  if (!counting) return;
+  calls.push(`${req.method} ${req.url}`);
+  labelled.push([label, `${req.method} ${req.url}`]);
 });
 
 const dir = join(base, 'run');
@@ -88,8 +95,23 @@ writeLocalEnv(repo, {
 writeFileSync(join(repo, '.jst', '.gitignore'), 'local.env\ncloud-id.json\nplan-journal*\n');
 const planFile = writeBenchPlan(dir);
 
-const jst = (cwd, ...args) =>
-  runJst(join(root, 'packages/jst/bin/jst.cjs'), cwd, args, { ...gitEnv, HOME: dir, NO_COLOR: '1', PATH: `${shimDir}:${process.env.PATH}` });
+const jstBin = process.env.JST_BIN ?? join(root, 'packages/jst/bin/jst.cjs');
+const runs = [];
+const gitLines = () => {
+  try {
+    return readFileSync(gitLog, 'utf8').trim().split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+};
+const jst = async (cwd, ...args) => {
+  label = args.filter((a) => !a.startsWith('BEN-') && a !== 'ok' && a !== 'ships').join(' ');
+  const gitBefore = gitLines();
+  const t0 = process.hrtime.bigint();
+  const out = await runJst(jstBin, cwd, args, { ...gitEnv, HOME: dir, NO_COLOR: '1', PATH: `${shimDir}:${process.env.PATH}` });
+  if (counting) runs.push([label, Number(process.hrtime.bigint() - t0) / 1e6, gitLines().slice(gitBefore.length)]);
+  return out;
+};
 
 /** A code-host REST call as bench-bot; throws unless the status is `want`. */
 async function rest(method, path, body, want) {
@@ -186,6 +208,21 @@ console.log('git over HTTP:');
 for (const l of tally(byKind.git.map(shape))) console.log(`  ${l}`);
 console.log('git:');
 for (const l of tally(gitCalls.map((c) => c.split(' ')[0]))) console.log(`  ${l}`);
+// Per command (each kind summed over its runs): wall time and the requests it made.
+const perCommand = new Map();
+for (const [l, t, g] of runs) {
+  const e = perCommand.get(l) ?? { runs: 0, ms: 0, calls: [] };
+  e.runs += 1;
+  e.ms += t;
+  e.calls.push(...g.map((x) => `git ${x.split(' ').slice(0, 2).join(' ')}`));
+  perCommand.set(l, e);
+}
+for (const [l, c] of labelled) perCommand.get(l)?.calls.push(shape(c));
+console.log('per command (runs, wall ms summed, requests per run):');
+for (const [l, e] of perCommand) {
+  console.log(`  jst ${l} ×${e.runs}: ${e.ms.toFixed(0)} ms, ${(e.calls.length / e.runs).toFixed(1)} requests per run`);
+  if (process.env.BENCH_DETAIL) for (const x of tally(e.calls)) console.log(`      ${x}`);
+}
 
 // --- Server time of the code host's calls beside GET /issue, on the same server.
 const loop = join(dir, 'loop');
@@ -203,11 +240,18 @@ await gitNet(loop, 'push', '-q', 'origin', ...Array.from({ length: ROUNDS }, (_,
 const tenant = await (await fetch(`${server.url}/_edge/tenant_info`)).json();
 const issueUrl = `${server.url}/ex/jira/${tenant.cloudId}/rest/api/3/issue/${subs[0]}`;
 const basic = `Basic ${Buffer.from(`${email}:${token}`).toString('base64')}`;
-const rounds = { noop: [], 'POST /pulls': [], 'GET /pulls?head=': [], 'PUT /pulls/{n}/merge': [], 'GET /issue': [] };
+const rounds = { noop: [], 'POST /pulls': [], 'GET /pulls?head=': [], 'PUT /pulls/{n}/merge': [], 'GET /issue': [], 'GET /pulls?head= (50 open)': [] };
+const gitCount = {};
+let gitRunning = null;
+const run = await import('../packages/tracker/dist/codehost/git/run.js').catch(() => ({}));
+if (typeof run.watchGitProcesses === 'function')
+  run.watchGitProcesses(() => (gitRunning === null ? undefined : (gitCount[gitRunning] = (gitCount[gitRunning] ?? 0) + 1)));
 const clock = async (name, work) => {
+  gitRunning = name;
   const t0 = process.hrtime.bigint();
   const r = await work();
   rounds[name].push(Number(process.hrtime.bigint() - t0) / 1e6);
+  gitRunning = null;
   return r;
 };
 const getIssue = async () => {
@@ -234,6 +278,22 @@ for (let i = 0; i < ROUNDS; i++) {
   await clock('PUT /pulls/{n}/merge', () => mergePull(created.number));
   await clock('GET /issue', getIssue);
 }
+// 50 more pull requests open, then the head filter again (one of them each round).
+const MANY = 50;
+for (let i = 0; i < MANY; i++) git(loop, 'branch', '-f', `bench/many-${i}`, `bench/loop-${ROUNDS - 1}`);
+await gitNet(loop, 'push', '-q', 'origin', ...Array.from({ length: MANY }, (_, i) => `bench/many-${i}`));
+git(loop, 'checkout', '-q', '-B', 'bench/many-base', 'origin/development');
+writeFileSync(join(loop, 'many-base.txt'), 'x\n');
+git(loop, 'add', 'many-base.txt');
+git(loop, 'commit', '-q', '-m', 'many base');
+await gitNet(loop, 'push', '-q', 'origin', 'bench/many-base');
+for (let i = 0; i < MANY; i++)
+  await rest('POST', '/repos/bench/repo/pulls', { title: `many ${i}`, head: `bench/many-${i}`, base: 'bench/many-base', body: '' }, 201);
+for (let i = 0; i < ROUNDS; i++) {
+  const head = `bench/many-${i % MANY}`;
+  await clock('noop', noop);
+  await clock('GET /pulls?head= (50 open)', () => rest('GET', `/repos/bench/repo/pulls?head=bench:${encodeURIComponent(head)}&state=open`, undefined, 200));
+}
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -243,7 +303,8 @@ console.log(`server time, median of ${ROUNDS} rounds (each round one of each, in
 for (const [name, xs] of Object.entries(rounds)) {
   if (name === 'noop') continue;
   console.log(
-    `  ${name.padEnd(22)} ${(median(xs) - floor).toFixed(2).padStart(7)} ms   (round trip median ${median(xs).toFixed(2)} ms, p90 ${[...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)].toFixed(2)} ms)`,
+    `  ${name.padEnd(26)} ${(median(xs) - floor).toFixed(2).padStart(7)} ms   (round trip median ${median(xs).toFixed(2)} ms, p90 ${[...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)].toFixed(2)} ms)` +
+      (typeof run.watchGitProcesses === 'function' ? `   git processes/request ${((gitCount[name] ?? 0) / xs.length).toFixed(1)}` : ''),
   );
 }
 

@@ -18,12 +18,20 @@ const jst = process.env.JST_BIN ?? join(root, 'packages/jst/bin/jst.cjs'); // JS
 const base = mkdtempSync(join(tmpdir(), 'jst-mcp-bench-'));
 const email = 'e@bench.test';
 const token = 'bench-token';
+// The other roles' accounts (the executor's session finds them by e-mail, as it does on a real site).
+const others = { ASSIGNER: { email: 'a@bench.test', token: 'bench-token-a' }, REVIEWER: { email: 'r@bench.test', token: 'bench-token-r' } };
 const server = await startServer({
   port: 0,
   dataDir: join(base, 'data'),
   seed: parseSeed({
     sites: [
-      { host: 'bench.atlassian.net', users: [{ email, tokens: [{ token }] }], projects: [{ key: 'BEN', name: 'Bench', members: [{ email, role: 'admin' }] }] },
+      {
+        host: 'bench.atlassian.net',
+        users: [{ email, tokens: [{ token }] }, ...Object.values(others).map((u) => ({ email: u.email, tokens: [{ token: u.token }] }))],
+        projects: [
+          { key: 'BEN', name: 'Bench', members: [{ email, role: 'admin' }, ...Object.values(others).map((u) => ({ email: u.email, role: 'member' }))] },
+        ],
+      },
     ],
   }),
 });
@@ -63,6 +71,33 @@ for (let i = 1; i <= 5; i++) {
     }),
   });
 }
+// A parent with two sub-tasks and the markers a plan and a review leave on it, each from its role's
+// account: issue_view resolves whose they are (ARCHITECTURE §11) before it lists them.
+const as = (u) => `Basic ${Buffer.from(`${u.email}:${u.token}`).toString('base64')}`;
+const doc = (text) => ({ type: 'doc', version: 1, content: text.split('\n').map((t) => ({ type: 'paragraph', content: [{ type: 'text', text: t }] })) });
+const post = async (who, path, body) => {
+  const r = await fetch(`${server.url}/rest/api/3${path}`, {
+    method: 'POST',
+    headers: { Authorization: as(who), 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (r.status !== 201) throw new Error(`POST ${path}: ${r.status} ${await r.text()}`);
+  return r.json();
+};
+const me = { email, token };
+const { key: parentKey } = await post(others.ASSIGNER, '/issue', {
+  fields: { project: { key: 'BEN' }, issuetype: { name: 'Task' }, summary: 'A planned parent' },
+});
+for (const n of [1, 2])
+  await post(others.ASSIGNER, '/issue', {
+    fields: { project: { key: 'BEN' }, issuetype: { name: 'Subtask' }, parent: { key: parentKey }, summary: `Step ${n}` },
+  });
+await post(others.ASSIGNER, `/issue/${parentKey}/comment`, { body: doc(`PR target branch: development Worktree: ${base}/parent`) });
+await post(others.ASSIGNER, `/issue/${parentKey}/comment`, { body: doc('Assignment report\nTwo sub-tasks, one branch each.') });
+await post(me, `/issue/${parentKey}/comment`, { body: doc('Task memory\nThe export keeps the visible order.') });
+await post(me, `/issue/${parentKey}/comment`, { body: doc('Run report\nPull request: http://example.test/pull/1') });
+await post(others.REVIEWER, `/issue/${parentKey}/comment`, { body: doc('Review tally\n2 of 2 sub-tasks approved') });
+await post(others.REVIEWER, `/issue/${parentKey}/comment`, { body: doc('APPROVED — ships') });
 const { cloudId } = await (await fetch(`${server.url}/_edge/tenant_info`)).json();
 
 // A repository, as where an agent runs jst mcp (the server looks for .jst/ up to its root).
@@ -76,7 +111,9 @@ writeFileSync(
     `WORKTREES_DIR=${base}`,
     `TRACKER_ACCOUNT_URL=${new URL(server.url).host}`,
     `TRACKER_GATEWAY_URL=${server.url}`,
-    ...['ASSIGNER', 'EXECUTOR', 'REVIEWER'].flatMap((r) => [`TRACKER_${r}_EMAIL=${email}`, `TRACKER_${r}_TOKEN=${token}`]),
+    `TRACKER_EXECUTOR_EMAIL=${email}`,
+    `TRACKER_EXECUTOR_TOKEN=${token}`,
+    ...Object.entries(others).flatMap(([r, u]) => [`TRACKER_${r}_EMAIL=${u.email}`, `TRACKER_${r}_TOKEN=${u.token}`]),
   ].join('\n') + '\n',
   { mode: 0o600 },
 );
@@ -125,6 +162,19 @@ for (let i = 0; i < CALLS; i++) {
   defaultBytes = size(r);
 }
 const rawBytes = size(await client.callTool({ name: 'issue_view', arguments: { key: longKey, raw: true } }));
+// The default issue_view of the parent with markers from each role.
+const viewParent = () => client.callTool({ name: 'issue_view', arguments: { key: parentKey } });
+const first = await viewParent();
+const listed = first.structuredContent?.markers?.length ?? 0;
+if (first.isError || listed !== 6) throw new Error(`the parent's issue_view listed ${listed} markers, not 6: ${first.content[0].text}`);
+for (let i = 0; i < 50; i++) await viewParent();
+const parents = [];
+for (let i = 0; i < CALLS; i++) {
+  const t0 = process.hrtime.bigint();
+  const r = await viewParent();
+  parents.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  if (r.isError) throw new Error(r.content[0].text);
+}
 const pings = [];
 for (let i = 0; i < CALLS; i++) {
   const t0 = process.hrtime.bigint();
@@ -156,6 +206,9 @@ console.log(
 );
 console.log(
   `default issue_view of a one-page issue with five comments: median ${f(median(defaults))} ms, p90 ${f(pct(defaults, 0.9))} ms; ${defaultBytes} bytes (text + structured; raw: true ${rawBytes} bytes)`,
+);
+console.log(
+  `default issue_view of a parent with 2 sub-tasks and 6 markers from the three roles' accounts: median ${f(median(parents))} ms, p90 ${f(pct(parents, 0.9))} ms`,
 );
 console.log(
   `  of which: the stdio round trip alone (ping) median ${f(median(pings))} ms; the tracker's GET /issue alone (fetch, this process) median ${f(median(gets))} ms`,

@@ -3,8 +3,8 @@
 //   * small: 2 commits, 3 files, a dozen lines (what a reviewer usually reads),
 //   * large: 200 files of 5 KiB each (1 MiB of diff, the page's budget);
 // then N renders of each page over HTTP on loopback, as the server's own time (its Server-Timing
-// header), the client's wall time and the page's size; and the board's issue page with its
-// development panel beside them.
+// header), the client's wall time and the page's size; the repository page and the pull request
+// list (ARCHITECTURE §22); and the board's issue page with its development panel beside them.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -111,6 +111,8 @@ try {
   process.stdout.write(`review page, median of ${N} (node ${process.version}, SQLite)\n`);
   await measure('review page, small (3 files)', `/bench/app/pull/${small}`, basic);
   await measure('review page, large (200 files, 1 MiB)', `/bench/app/pull/${large}`, basic);
+  await measure('repository page (3 branches)', `/bench/app`, basic);
+  await measure('pull request list (2 open)', `/bench/app/pulls?state=all`, basic);
   await measure(`issue page with its panel (${key})`, `/browse/${key}`, {
     authorization: `Basic ${Buffer.from(`${EMAIL}:${TRACKER_TOKEN}`).toString('base64')}`,
     host: 'bench.atlassian.net',

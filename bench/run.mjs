@@ -7,7 +7,7 @@
 // over loopback; the servers run as child processes, started from the built dist.
 //
 // Environment: QUICK=1 (a short smoke run), BENCH_ONLY=calibration,sqlite,postgres,anatomy,prism,scale,profile
-// (the sections to run),
+// (the sections to run), BENCH_ROUTES=get-issue,get-issue-same,… (the routes, by scenario; default all), BENCH_PROFILE_CONNECTIONS (default 10),
 // BENCH_ISSUES, BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS=1,10,50, BENCH_ROUNDS (of the sqlite and
 // postgres sections; default 1), BENCH_DATABASE_URL (the
 // PostgreSQL server's admin URL; a database of its own is created there and dropped at the end),
@@ -58,8 +58,8 @@ const OPENAPI = env('BENCH_OPENAPI', join(ROOT, 'spec/jira-openapi/jira-cloud-v3
 const PREFIX = `/ex/jira/${CLOUD_ID}/rest/api/3`;
 const AUTH = authHeader(CALLER);
 
-/** Routes in the order they run (reads first, so writes do not change what the reads see). */
-const ROUTES = [
+/** Routes in the order they run (reads first, so writes do not change what the reads see); BENCH_ROUTES=scenario,… keeps only those. */
+const ALL_ROUTES = [
   { name: "GET /issue/{key}?fields=(executor's 7)", scenario: 'get-issue' },
   { name: "GET /issue/{one of 1,000 keys}?fields=(executor's 7)", scenario: 'get-issue-hot' },
   { name: "GET /issue/{the same key}?fields=(executor's 7)", scenario: 'get-issue-same' },
@@ -68,6 +68,9 @@ const ROUTES = [
   { name: 'POST …/comment', scenario: 'comment' },
   { name: 'POST /issue', scenario: 'create-issue' },
 ];
+const ROUTES = process.env.BENCH_ROUTES ? ALL_ROUTES.filter((r) => process.env.BENCH_ROUTES.split(',').includes(r.scenario)) : ALL_ROUTES;
+// The connections of the profiles (one section per route at this count).
+const PROFILE_CONNECTIONS = Number(env('BENCH_PROFILE_CONNECTIONS', 10));
 
 const log = (line) => process.stderr.write(`[bench] ${line}\n`);
 const children = new Set();
@@ -428,7 +431,14 @@ async function profileSection(store, keyspace, dir) {
     mkdirSync(profDir, { recursive: true });
     const tracker = await startTracker(store, ['--cpu-prof', '--cpu-prof-dir', profDir]);
     try {
-      await measure({ scenario: route.scenario, urls: [tracker.url], connections: 10, servers: [tracker], keyspace, duration: PROFILE_SECONDS });
+      await measure({
+        scenario: route.scenario,
+        urls: [tracker.url],
+        connections: PROFILE_CONNECTIONS,
+        servers: [tracker],
+        keyspace,
+        duration: PROFILE_SECONDS,
+      });
     } finally {
       await tracker.stop();
     }

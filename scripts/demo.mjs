@@ -5,7 +5,8 @@
 // approval, the merge on the code host and done — printing each command before it runs it. It leaves
 // the other sub-tasks to the person with next commands that run as pasted, and keeps the server
 // running until Ctrl-C (`npm start -- --once` exits after the demo, printing first the command that
-// starts the server again). `npm start -- --dispatch` runs
+// starts the server again). `npm start -- --tls` serves it over HTTPS with a local certificate
+// authority (ARCHITECTURE §23), which gh needs, and prints how gh reaches it. `npm start -- --dispatch` runs
 // `jst dispatch` rounds with scripted agents after the plan instead (scripts/demo/dispatch.mjs).
 // Demo tokens are generated once into a 0600 file and never printed; a rerun keeps the same port
 // when it is free, so the worktrees of an earlier run keep working.
@@ -14,19 +15,34 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { parseSeed, startServer } from '../packages/tracker/dist/index.js';
+import { localCertificates, parseSeed, startServer } from '../packages/tracker/dist/index.js';
 import { demoCredentials, demoSeed, rememberPort, ROLES, CODEHOST_LOGIN, DEMO_REPO } from './demo/setup.mjs';
 import { shq, planFileFor, nextSteps, serverAgain } from './demo/text.mjs';
 import { dispatchRounds, writeAgents } from './demo/dispatch.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
-const { values } = parseArgs({ options: { once: { type: 'boolean' }, dir: { type: 'string' }, dispatch: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { once: { type: 'boolean' }, dir: { type: 'string' }, dispatch: { type: 'boolean' }, tls: { type: 'boolean' } } });
 const home = resolve(values.dir ?? join(root, '.jst-tracker', 'demo'));
 const JST_BIN = join(root, 'packages/jst/bin/jst.cjs');
+const dataDir = join(home, 'data');
+
+// --tls: the local authority under <data>/tls/ (made once, kept). Node reads NODE_EXTRA_CA_CERTS only
+// at start, so the demo runs itself again with it: its own calls and every jst it starts trust it,
+// and git too (GIT_SSL_CAINFO, which outranks http.sslCAInfo and what the machine exports).
+const tls = values.tls ? localCertificates(dataDir) : undefined;
+if (tls && process.env.NODE_EXTRA_CA_CERTS !== tls.caFile) {
+  const trust = { NODE_EXTRA_CA_CERTS: tls.caFile, GIT_SSL_CAINFO: tls.caFile };
+  const again = spawn(process.execPath, process.argv.slice(1), { stdio: 'inherit', env: { ...process.env, ...trust } });
+  const forward = (signal) => again.kill(signal);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  again.on('close', (code) => process.exit(code ?? 1));
+  await new Promise(() => undefined);
+}
 
 const say = (text) => process.stderr.write(`${text}\n`);
 const step = (text) => say(`• ${text}`);
-const gitEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0' };
+const gitEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', ...(tls ? { GIT_SSL_CAINFO: tls.caFile } : {}) };
 const git = (cwd, ...args) =>
   execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: gitEnv })
     .toString()
@@ -63,9 +79,9 @@ const cred = demoCredentials(envFile);
 
 step('starting jst-tracker (tracker and code host, SQLite) on a loopback port');
 const seed = parseSeed(demoSeed(cred), 'demo seed');
-const dataDir = join(home, 'data');
-const server = await startServer({ port: cred.port, dataDir, seed, logLevel: 'warn' }).catch((e) =>
-  e?.code === 'EADDRINUSE' && cred.port !== 0 ? startServer({ port: 0, dataDir, seed, logLevel: 'warn' }) : Promise.reject(e),
+const serverOptions = { dataDir, seed, logLevel: 'warn', ...(tls ? { tls } : {}) };
+const server = await startServer({ port: cred.port, ...serverOptions }).catch((e) =>
+  e?.code === 'EADDRINUSE' && cred.port !== 0 ? startServer({ port: 0, ...serverOptions }) : Promise.reject(e),
 );
 const port = Number(new URL(server.url).port);
 if (port !== cred.port) {
@@ -78,7 +94,7 @@ const originUrl = `${server.url}/${DEMO_REPO.owner}/${DEMO_REPO.name}.git`;
 // git reaches the code host with the demo token through git's own credential store (a 0600 file):
 // the token is in no remote URL, no command line and no output.
 const credentialFile = join(home, 'git-credentials');
-writeFileSync(credentialFile, `http://x-access-token:${cred.codehostToken}@${new URL(server.url).host}\n`, { mode: 0o600 });
+writeFileSync(credentialFile, `${new URL(server.url).protocol}//x-access-token:${cred.codehostToken}@${new URL(server.url).host}\n`, { mode: 0o600 });
 const helper = `store --file=${credentialFile}`;
 
 // A fresh clone per run plans new work from the repository's development branch as it is now.
@@ -89,6 +105,8 @@ mkdirSync(worktrees, { recursive: true });
 step(`cloning ${originUrl} into ${repo}`);
 await gitNet(home, '-c', `credential.helper=${helper}`, 'clone', '-q', originUrl, repo);
 git(repo, 'config', 'credential.helper', helper);
+// The person's own git in the clone and its worktrees trusts the local authority too.
+if (tls) git(repo, 'config', 'http.sslCAInfo', tls.caFile);
 git(repo, 'config', 'user.name', 'Demo');
 git(repo, 'config', 'user.email', 'demo@demo.test');
 const teamEnv =
@@ -129,6 +147,7 @@ writeFileSync(
     `CODEHOST_PAT_TOKEN=${cred.codehostToken}`,
     `CODEHOST_EXECUTOR_TOKEN=${cred.codehostRoleToken('executor')}`,
     `CODEHOST_REVIEWER_TOKEN=${cred.codehostRoleToken('reviewer')}`,
+    ...(tls ? [`CODEHOST_CA_FILE=${tls.caFile}`] : []),
   ].join('\n') + '\n',
   { mode: 0o600 },
 );
@@ -194,7 +213,16 @@ try {
   failed = e;
 }
 
-const jstHere = `export PATH=${shq(join(root, 'node_modules', '.bin'))}:"$PATH"`;
+const jstHere = `export PATH=${shq(join(root, 'node_modules', '.bin'))}:"$PATH"${tls ? ` NODE_EXTRA_CA_CERTS=${shq(tls.caFile)} GIT_SSL_CAINFO=${shq(tls.caFile)}` : ''}`;
+const ghHost = new URL(server.url).host;
+// gh needs HTTPS, GH_HOST with the port, and -R with the port (gh drops the port of a git remote).
+const ghLines = tls
+  ? [
+      `  gh             SSL_CERT_FILE=${shq(tls.caFile)} GH_HOST=${ghHost}; export SSL_CERT_FILE GH_HOST`,
+      `                 (set -a; . ${shq(envFile)}; printf '%s\\n' "$DEMO_CODEHOST_TOKEN") | gh auth login --with-token`,
+      `                 gh pr list -R ${ghHost}/${DEMO_REPO.owner}/${DEMO_REPO.name} --state all   (gh api works as well; gh pr needs the code host's GraphQL)`,
+    ]
+  : ['  gh             needs HTTPS: npm start -- --tls serves the demo over it and prints how gh reaches it'];
 process.stdout.write(
   [
     '',
@@ -202,12 +230,15 @@ process.stdout.write(
     `  tracker        ${server.url}   (Jira REST v3 under /rest/api/3)`,
     `  board          ${server.url}/   (web page: sign in with an e-mail and its token from the credentials file)`,
     `  code host      ${codehostApi}   (GitHub REST shape; git: ${originUrl})`,
+    `  repository     ${server.url}/${DEMO_REPO.owner}/${DEMO_REPO.name}   (its pages: branches, pull requests at …/pulls; the code-host sign-in below)`,
     ...(first?.pullUrl
       ? [`  pull request   ${first.pullUrl}   (sign in as ${CODEHOST_LOGIN} with DEMO_CODEHOST_TOKEN from the credentials file as the password)`]
       : []),
     `  tracker data   ${server.store.location}`,
     `  credentials    ${envFile}   (mode 0600, never printed)`,
-    `  repository     ${repo}`,
+    ...(tls ? [`  trust          ${tls.caFile}   (the local certificate authority: NODE_EXTRA_CA_CERTS for jst, http.sslCAInfo for git)`] : []),
+    ...ghLines,
+    `  checkout       ${repo}`,
     `  worktrees      ${worktrees}`,
     '',
     ...(failed
@@ -217,7 +248,7 @@ process.stdout.write(
             ...(values.once
               ? [
                   'Every sub-task is approved and waits for you (dispatch never runs done).',
-                  ...serverAgain({ jstHere, port, dataDir }),
+                  ...serverAgain({ jstHere, port, dataDir, tls: Boolean(tls) }),
                   'Then, as the reviewer, paste these lines into another terminal, in order, once it is running:',
                 ]
               : ['Every sub-task is approved and waits for you (dispatch never runs done); as the reviewer:']),
@@ -226,7 +257,7 @@ process.stdout.write(
             `The agents' output: ${join(repo, '.jst', 'dispatch')}`,
             '',
           ]
-        : nextSteps({ once: values.once, jstHere, repo, next: subtasks[1], done: first?.key, port, dataDir })),
+        : nextSteps({ once: values.once, jstHere, repo, next: subtasks[1], done: first?.key, port, dataDir, tls: Boolean(tls) })),
   ].join('\n') + '\n',
 );
 

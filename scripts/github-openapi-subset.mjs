@@ -17,6 +17,7 @@ import { cutSubset, sha256, subsetText } from './lib/openapi-cut.mjs';
 
 /** Path → the methods kept (GitHub's own path templates). */
 export const KEEP = {
+  '/': ['get'],
   '/rate_limit': ['get'],
   '/user': ['get'],
   '/repos/{owner}/{repo}': ['get'],

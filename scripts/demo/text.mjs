@@ -36,12 +36,12 @@ export function planFileFor() {
  * port, so the worktrees' settings keep working), to run in a terminal of their own before any
  * next command.
  */
-export function serverAgain({ jstHere, port, dataDir }) {
+export function serverAgain({ jstHere, port, dataDir, tls = false }) {
   return [
     'The server has stopped (--once); its data, the repository and the worktrees stay where listed above.',
     'Start it again first, in a terminal of its own (the same data and port, so these worktrees keep working; Ctrl-C stops it):',
     `  ${jstHere}`,
-    `  jst-tracker serve --port ${port} --data ${shq(dataDir)}`,
+    `  jst-tracker serve --port ${port} --data ${shq(dataDir)}${tls ? ' --tls' : ''}`,
   ];
 }
 
@@ -50,7 +50,7 @@ export function serverAgain({ jstHere, port, dataDir }) {
  * terminal while the server runs (the first puts this checkout's jst on PATH). After `--once`,
  * the lines that start the server again come first.
  */
-export function nextSteps({ once, jstHere, repo, next, done, port, dataDir }) {
+export function nextSteps({ once, jstHere, repo, next, done, port, dataDir, tls = false }) {
   if (!next) return [];
   const cd = `cd ${shq(next.dir)} &&`;
   const lines = [
@@ -64,7 +64,7 @@ export function nextSteps({ once, jstHere, repo, next, done, port, dataDir }) {
   ];
   if (once) {
     return [
-      ...serverAgain({ jstHere, port, dataDir }),
+      ...serverAgain({ jstHere, port, dataDir, tls }),
       `To take ${next.key} through yourself, paste these lines into another terminal, in order, once it is running:`,
       ...lines,
       '',

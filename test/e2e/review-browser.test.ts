@@ -72,11 +72,12 @@ describe.skipIf(!run)('ARCHITECTURE §14 pages in Chromium: the review page and 
     expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
     expect(await page.locator('h1 .title').textContent()).toBe(X.title);
     expect(await page.title()).toContain(X.title);
-    expect(await page.locator('.pull-body .text').textContent()).toBe(X.body);
+    // Markdown (ARCHITECTURE §22): raw HTML stays text, a javascript: link keeps only its text.
+    expect(await page.locator('.pull-body .adf').textContent()).toBe(X.body.replace("[click](javascript:window.pwned='link')", 'click'));
     expect(await page.locator('code.head').textContent()).toBe(branch);
     expect(await page.locator('.file-name').allTextContents()).toContain(X.file);
-    expect(await page.locator('.review .text').textContent()).toBe(X.review);
-    expect(await page.locator('.comment .text').textContent()).toBe(X.body);
+    expect(await page.locator('.review .adf').textContent()).toBe(X.review);
+    expect(await page.locator('.comment .adf').textContent()).toBe(X.body.replace("[click](javascript:window.pwned='link')", 'click'));
     expect(await page.locator('.commit-list .message').textContent()).toBe(X.title);
     expect(await page.locator('.diff tr.add .code').allTextContents()).toContain(`+${X.line}`);
     // Nothing became an element or a link: no img, svg or iframe, no javascript: href, one script (the board's file).
@@ -124,8 +125,8 @@ describe.skipIf(!run)('ARCHITECTURE §14 pages in Chromium: the review page and 
     const n = (await ch.as('ada').rest.pulls.create({ ...o, title: 'Target', head: b, base: 'main' })).data.number;
     const { page } = await codehostUser('rey');
     await page.goto(`${ch.url}/${OWNER}/${REPO}/pull/${n}`);
-    const sha = await page.locator('input[name="sha"]').getAttribute('value');
-    const token = await page.locator('input[name="token"]').getAttribute('value');
+    const sha = await page.locator('.merge-form input[name="sha"]').getAttribute('value');
+    const token = await page.locator('.merge-form input[name="token"]').getAttribute('value');
     // The attacker's site: another origin that auto-submits a copy of the form.
     const attack = `<!doctype html><form method="post" action="${ch.url}/${OWNER}/${REPO}/pull/${n}/merge"><input name="sha" value="${sha}"><input name="token" value="${token}"></form><script>document.forms[0].submit()</script>`;
     const evil: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(attack));

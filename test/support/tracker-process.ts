@@ -30,7 +30,7 @@ export function ensureTrackerBuilt(): void {
 
 /** Starts `jst-tracker serve --port 0 ARGS` and waits (up to 20 s) for its ready line. */
 export async function spawnTracker(args: string[]): Promise<TrackerProcess> {
-  const started = spawnUntilReady(process.execPath, [BIN, 'serve', '--port', '0', ...args], /jst-tracker listening on (http:\/\/\S+)/, {
+  const started = spawnUntilReady(process.execPath, [BIN, 'serve', '--port', '0', ...args], /jst-tracker listening on (https?:\/\/\S+)/, {
     name: 'jst-tracker',
     cwd: ROOT,
     timeoutMs: 20_000,

@@ -82,7 +82,7 @@ export class TrackerClient {
    * also replaces the cloudId this client and the cache hold (a tracker may have been replaced).
    */
   async tenantInfo(): Promise<{ cloudId: string }> {
-    const url = `${siteUrl(this.options.siteHost)}/_edge/tenant_info`;
+    const url = `${siteUrl(this.options.siteHost, this.options.gatewayUrl)}/_edge/tenant_info`;
     const res = await this.transport.send({ method: 'GET', url, headers: { Accept: 'application/json' }, ...this.bounds() });
     const body = parse(res.text).value as { cloudId?: unknown } | undefined;
     if (res.status !== 200 || typeof body?.cloudId !== 'string') {
@@ -157,8 +157,10 @@ export class TrackerClient {
     let waited = 0;
     for (let attempt = 0; ; attempt++) {
       const res: HttpResponse = await this.transport.send({ method: m, url, headers, body: text, ...this.bounds() });
-      const wait = retryDelay(res, attempt);
-      if ((res.status === 429 || res.status === 503) && IDEMPOTENT.has(m) && attempt < retry.maxRetries && waited + wait <= retry.maxWaitMs) {
+      // The wait is worked out only for an answer that may be retried (its Retry-After parser is not cheap to build).
+      const retriable = (res.status === 429 || res.status === 503) && IDEMPOTENT.has(m) && attempt < retry.maxRetries;
+      const wait = retriable ? retryDelay(res, attempt) : 0;
+      if (retriable && waited + wait <= retry.maxWaitMs) {
         waited += wait;
         await new Promise((r) => setTimeout(r, wait));
         continue;
@@ -192,9 +194,23 @@ export class TrackerClient {
 
   // --- spec §4 endpoints 2-15 -------------------------------------------------------------------
 
-  myself(): Promise<User> {
-    return this.call('GET', '/myself');
+  /**
+   * The caller's own account. Asked once per client (a client is one credential: its accountId does
+   * not change), kept once answered; a failed answer is not kept. `fresh` asks again (a healthcheck
+   * that must prove the credential still works).
+   */
+  myself(options: { fresh?: boolean } = {}): Promise<User> {
+    if (options.fresh || !this.me) {
+      const asked = this.call<User>('GET', '/myself');
+      this.me = asked;
+      asked.catch(() => {
+        if (this.me === asked) this.me = undefined;
+      });
+      return asked;
+    }
+    return this.me;
   }
+  private me: Promise<User> | undefined;
 
   searchProjects(q: { query?: string; startAt?: number; maxResults?: number } = {}): Promise<ProjectPage> {
     return this.call('GET', `/project/search${qs(q)}`);

@@ -109,6 +109,19 @@ export function commentsWithMarker(comments: Comment[], marker: string): Comment
   return comments.filter((c) => firstLineText(c.body).startsWith(marker) || commentText(c).some((t) => t.startsWith(marker)));
 }
 
+/**
+ * An issue and every one of its comments in as few calls as the tracker allows: the `comment` field
+ * rides along with the issue (its first page, docs/limits.md), and only an issue with more comments
+ * than that page holds is read again through `GET …/comment` pages.
+ */
+export async function issueWithComments(client: TrackerClient, key: string, fields: readonly string[]): Promise<{ issue: Issue; comments: Comment[] }> {
+  const issue = await client.getIssue(key, [...new Set([...fields, 'comment'])]);
+  const page = issue.fields.comment;
+  const first = page?.comments ?? [];
+  if (page && Array.isArray(first) && (page.total ?? first.length) <= first.length) return { issue, comments: first };
+  return { issue, comments: await allComments(client, key) };
+}
+
 /** Every comment of an issue, following startAt pages. */
 export async function allComments(client: TrackerClient, key: string): Promise<Comment[]> {
   const out: Comment[] = [];

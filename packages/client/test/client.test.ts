@@ -40,6 +40,17 @@ describe('ARCHITECTURE §4 addressing', () => {
     expect(gatewayUrl(undefined)).toBe('https://api.atlassian.com');
     expect(apiBase('https://api.atlassian.com', 'abc')).toBe('https://api.atlassian.com/ex/jira/abc/rest/api/3');
   });
+  it('ARCHITECTURE §23: a loopback site is reached over https when the gateway is that same host and port over https (jst-tracker --tls)', () => {
+    expect(siteUrl('127.0.0.1:8443', 'https://127.0.0.1:8443')).toBe('https://127.0.0.1:8443');
+    expect(siteUrl('http://127.0.0.1:8443/', 'https://127.0.0.1:8443/')).toBe('https://127.0.0.1:8443');
+    // Another port, another host, a plain-http gateway or none: the loopback rule as before.
+    expect(siteUrl('127.0.0.1:8080', 'https://127.0.0.1:8443')).toBe('http://127.0.0.1:8080');
+    expect(siteUrl('localhost:8443', 'https://127.0.0.1:8443')).toBe('http://localhost:8443');
+    expect(siteUrl('127.0.0.1:8443', 'http://127.0.0.1:8443')).toBe('http://127.0.0.1:8443');
+    expect(siteUrl('127.0.0.1:8443', 'not a url ::')).toBe('http://127.0.0.1:8443');
+    // Never a downgrade for a site that is not loopback, whatever the gateway says.
+    expect(siteUrl('acme.atlassian.net', 'http://127.0.0.1:1')).toBe('https://acme.atlassian.net');
+  });
 });
 
 describe('@jst/client against a real jst-tracker', () => {

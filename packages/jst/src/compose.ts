@@ -1,5 +1,4 @@
 import { TrackerClient } from '@jst/client';
-import { codehostFor } from './codehost/index.js';
 import { configRedactor, loadConfig, requireGatewayUrl, requireRoleCredentials, requireTrackerHost, type ConfigCache } from './config/index.js';
 import { cloudIdFileCache, makeContext, processIo, type Context, type Io } from './core/context.js';
 import { clientLimits } from './core/limits.js';
@@ -41,7 +40,8 @@ export function createContext(options: ContextOptions = {}): Context {
         pool?.set(key, c);
         return c;
       },
-      codehost: (config, role) => codehostFor(config, role, cwd, env),
+      // Loaded on first use: the code host client brings git and child_process, which `jst raw` never needs.
+      codehost: async (config, role) => (await import('./codehost/index.js')).codehostFor(config, role, cwd, env),
       redactor: configRedactor,
       keepsClients: pool !== undefined,
     },

@@ -83,8 +83,12 @@ describe('the code-host client (ARCHITECTURE §11) on the embedded code host (§
     });
     const listed = await c.pulls('feature/ABC-9-x', 'development');
     expect(listed.map((p) => p.number)).toEqual([opened.number]);
-    // GitHub's list form has no `merged`: the client leaves it out rather than guess.
-    expect(listed[0]!.merged).toBeUndefined();
+    // GitHub's list form has no `merged` but `merged_at` (null until merged): the client takes it from that.
+    expect(listed[0]!.merged).toBe(false);
+    // The pull requests into a base by head branch, in one read (the review brief's sub-tasks).
+    expect(
+      [...((await c.pullsInto('development')) ?? new Map<string, { number: number }[]>()).entries()].map(([b, ps]) => [b, ps.map((p) => p.number)]),
+    ).toEqual([['feature/ABC-9-x', [opened.number]]]);
     expect((await c.pull(opened.number)).merged).toBe(false);
     const review = await c.createReview(opened.number, 'APPROVED — fine\n\nDetails.');
     expect(review).toMatchObject({ user: { login: CODEHOST_LOGIN }, state: 'COMMENTED', body: 'APPROVED — fine\n\nDetails.' });

@@ -7,7 +7,10 @@ import { loadSeedFile, SeedError, type Seed } from './domain/seed.js';
 import { DEFAULT_PUSH_LIMIT_MB } from './codehost/domain/limits.js';
 import { DEFAULT_GIT_PROCESSES } from './codehost/git/slots.js';
 import { DEFAULT_BODY_IDLE_MS } from './kit/body-idle.js';
+import { join, resolve } from 'node:path';
 import { ReposRequiredError, startServer } from './server.js';
+import { loadTlsFiles, TlsFileError, type TlsMaterial } from './tls/files.js';
+import { localCertificates } from './tls/local-ca.js';
 import { capYoungGeneration } from './young-generation.js';
 
 /** V8's young generation per semi-space for a serving process (young-generation.ts says why). */
@@ -20,6 +23,7 @@ Usage:
   jst-tracker serve [--host 127.0.0.1] [--port 8080] [--data DIR] [--database-url URL] [--seed FILE]
                     [--repos DIR] [--push-limit MB] [--git-processes N] [--git-processes-per-user N]
                     [--body-idle-timeout SECONDS] [--hook-allow CIDR|HOST[,…]]
+                    [--tls [--tls-cert FILE --tls-key FILE]]
   jst-tracker --help | --version
 
 Options (serve):
@@ -42,16 +46,22 @@ Options (serve):
                        names, comma-separated (default 127.0.0.0/8,::1/128, loopback only)
   --body-idle-timeout SECONDS
                        a request body that sends nothing this long is cut with 408 (default ${DEFAULT_BODY_IDLE_MS / 1000})
+  --tls                serve HTTPS on the port (every interface: REST, code host, git, pages).
+                       Without --tls-cert/--tls-key: a local certificate authority made once
+                       under <data>/tls/ (ca.pem; also with --database-url), whose use is printed
+  --tls-cert FILE      the server's certificate (PEM; its chain may follow); implies --tls
+  --tls-key FILE       its private key (PEM, unencrypted); implies --tls
   --log-level LEVEL    fatal|error|warn|info|debug|trace|silent (default warn; logs go to stderr)
   --trust-proxy        trust X-Forwarded-* headers from a load balancer
-  --read-cache MB      memory for repeated GET /issue replies, SQLite only (default 8; 0 = off;
+  --read-cache MB      memory for repeated GET /issue replies (default 8; 0 = off;
                        off too at --log-level info or debug)
   --body-limit MB      largest request body; a larger one is refused with 413 before it is read
                        (default 1; docs/limits.md lists every limit)
 
 Code host (docs/codehost.md): REST at http://HOST:PORT/api/v3 (GitHub Enterprise Server's
-layout; Authorization: Bearer TOKEN), git at http://HOST:PORT/<owner>/<repo>.git (any user
-name, the token as password), pull request pages at http://HOST:PORT/<owner>/<repo>/pull/<n>.
+layout; Authorization: Bearer TOKEN), GraphQL at http://HOST:PORT/api/graphql (what gh's pr
+commands send), git at http://HOST:PORT/<owner>/<repo>.git (any user name, the token as
+password), pull request pages at http://HOST:PORT/<owner>/<repo>/pull/<n>.
 
 Output: the ready line goes to stdout, logs and errors to stderr.
 
@@ -61,6 +71,7 @@ Examples:
   curl -u assigner@acme.test:TOKEN http://127.0.0.1:8080/rest/api/3/myself
   curl -H "Authorization: Bearer TOKEN" http://127.0.0.1:8080/api/v3/user
   git clone http://x-access-token:TOKEN@127.0.0.1:8080/demo/app.git
+  jst-tracker serve --tls --seed seed.json     # then SSL_CERT_FILE=.jst-tracker/tls/ca.pem gh …
   jst-tracker serve --database-url postgres://postgres@db/jst --repos /srv/jst/repos --seed seed.json
 `;
 
@@ -85,6 +96,9 @@ const OPTIONS = {
   'git-processes': { type: 'string' },
   'git-processes-per-user': { type: 'string' },
   'body-idle-timeout': { type: 'string' },
+  tls: { type: 'boolean' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -131,6 +145,35 @@ function wholeNumber(value: string | undefined, option: string, min: number, max
   return n;
 }
 
+/** `--tls`, `--tls-cert FILE --tls-key FILE`: the certificate to serve, or undefined for plain HTTP. */
+function tlsOf(values: { tls?: boolean; 'tls-cert'?: string; 'tls-key'?: string }, dataDir: string): TlsMaterial | undefined {
+  const cert = values['tls-cert'];
+  const key = values['tls-key'];
+  if (cert !== undefined && key === undefined) throw new UsageError('--tls-cert needs --tls-key FILE (the private key of that certificate).');
+  if (key !== undefined && cert === undefined) throw new UsageError('--tls-key needs --tls-cert FILE (the certificate of that key).');
+  if (cert !== undefined && key !== undefined) {
+    if (cert.trim() === '' || key.trim() === '') throw new UsageError('--tls-cert and --tls-key need file names.');
+    return loadTlsFiles(cert, key);
+  }
+  if (!values.tls) return undefined;
+  try {
+    return localCertificates(dataDir);
+  } catch (e) {
+    throw new Error(`--tls: cannot make or read the local certificate authority under ${join(dataDir, 'tls')}: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+/** How to make each client trust the local authority (stderr: stdout carries only the ready line). */
+const trustHint = (ca: string): string =>
+  [
+    `jst-tracker: HTTPS with the local certificate authority ${ca}. Trust it with:`,
+    `  gh:                SSL_CERT_FILE=${ca} gh …`,
+    `  jst, Node clients: NODE_EXTRA_CA_CERTS=${ca} …`,
+    `  git:               git -c http.sslCAInfo=${ca} … (or GIT_SSL_CAINFO=${ca})`,
+    `  curl:              curl --cacert ${ca} …`,
+    '',
+  ].join('\n');
+
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv);
   if (values.version) {
@@ -168,6 +211,9 @@ async function main(argv: string[]): Promise<number> {
   }
   let seed: Seed | undefined;
   if (values.seed) seed = loadSeedFile(values.seed);
+  const dataDir = values.data ?? '.jst-tracker';
+  // Checked before anything is opened or written: a bad file leaves no database and no <data>/tls/.
+  const tls = tlsOf(values, dataDir);
   const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL ?? undefined;
   // ARCHITECTURE §14: with PostgreSQL every process must see one repository folder, so it is never guessed.
   if (databaseUrl && values.repos === undefined && seed?.codehost !== undefined) throw new ReposRequiredError();
@@ -176,7 +222,7 @@ async function main(argv: string[]): Promise<number> {
   const server = await startServer({
     host,
     port,
-    dataDir: values.data ?? '.jst-tracker',
+    dataDir,
     databaseUrl,
     seed,
     ...(values.seed ? { seedFile: values.seed } : {}),
@@ -190,6 +236,7 @@ async function main(argv: string[]): Promise<number> {
     trustProxy: values['trust-proxy'] ?? false,
     ...(readCache === undefined ? {} : { readCacheBytes: Math.round(readCache * 1024 * 1024) }),
     bodyLimit: Math.round(bodyLimit * 1024 * 1024),
+    ...(tls ? { tls } : {}),
   }).catch((e: unknown) => {
     const code = (e as { code?: string }).code;
     if (code === 'EADDRINUSE')
@@ -220,6 +267,7 @@ async function main(argv: string[]): Promise<number> {
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
+  if (tls?.caFile) process.stderr.write(trustHint(resolve(tls.caFile)));
   process.stdout.write(`jst-tracker listening on ${server.url}\n`);
   await stopped;
   return 0;
@@ -232,6 +280,6 @@ main(process.argv.slice(2)).then(
   (e: unknown) => {
     const message = e instanceof SeedError ? `invalid seed file: ${e.message}` : e instanceof Error ? e.message : String(e);
     process.stderr.write(`jst-tracker: ${message}\n`);
-    process.exitCode = e instanceof SeedError || e instanceof UsageError || e instanceof ReposRequiredError ? 2 : 1;
+    process.exitCode = e instanceof SeedError || e instanceof UsageError || e instanceof ReposRequiredError || e instanceof TlsFileError ? 2 : 1;
   },
 );

@@ -10,3 +10,5 @@ export { CodeHost } from './codehost/domain/host.js';
 export type { IssuePull, PullDetail, PullView, RepoAccess } from './codehost/domain/views.js';
 export { parseCodehostSeed, RESERVED_OWNERS, type CodehostSeed } from './codehost/domain/seed.js';
 export { CodehostStore } from './codehost/store/store.js';
+export { loadTlsFiles, TlsFileError, type TlsMaterial } from './tls/files.js';
+export { localCertificates, TLS_FILES } from './tls/local-ca.js';

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { gitAccess } from './codehost/domain/access.js';
+import { onRefsUpdated, recordPush } from './codehost/domain/pushes.js';
 import { applyCodehostSeed } from './codehost/domain/apply-seed.js';
 import { CodeHost } from './codehost/domain/host.js';
 import type { GitRepos } from './codehost/domain/git-port.js';
@@ -18,10 +19,11 @@ import { mountGitFront } from './codehost/http/git-front.js';
 import { DEFAULT_PUSH_LIMIT_MB } from './codehost/domain/limits.js';
 import { codehostRoutes } from './codehost/http/routes.js';
 import { HookAllow } from './codehost/hooks/allow.js';
-import { hostListener } from './codehost/hooks/listener.js';
+import { branchUpdates, hostListener } from './codehost/hooks/listener.js';
 import { DeliveryLoop } from './codehost/hooks/sender.js';
-import { pushed, recordHeads } from './codehost/domain/ref-updates.js';
+import { announce } from './codehost/domain/events.js';
 import { checkTrackerLinks, trackerMover } from './integration.js';
+import { graphqlRoutes } from './codehost/graphql/routes.js';
 import { CodehostStore } from './codehost/store/store.js';
 import { applySeed } from './domain/apply-seed.js';
 import type { Seed } from './domain/seed.js';
@@ -30,6 +32,7 @@ import { buildApp } from './http/app.js';
 import { bodyIdleMessage, DEFAULT_BODY_IDLE_MS, watchBodyIdle } from './kit/body-idle.js';
 import { openDb } from './store/open-db.js';
 import { Store } from './store/store.js';
+import type { TlsMaterial } from './tls/files.js';
 
 export interface ServerOptions {
   host?: string;
@@ -72,6 +75,11 @@ export interface ServerOptions {
   hookPollMs?: number;
   /** false: this process queues deliveries but sends none (tests of a restart). */
   hookDeliveries?: boolean;
+  /**
+   * HTTPS on the same port for every interface (ARCHITECTURE §23): the server's certificate and key
+   * in PEM (`loadTlsFiles` for `--tls-cert/--tls-key`, `localCertificates` for the local authority).
+   */
+  tls?: TlsMaterial;
 }
 
 /** The code host needs a repository folder that every process shares (`--repos`). */
@@ -111,7 +119,7 @@ function idleAnswer(req: IncomingMessage, idleMs: number): { type: string; body:
   const url = req.url ?? '/';
   const path = url.split('?')[0]!;
   if (parseGitPath(path) !== null) return { type: 'text/plain; charset=utf-8', body: `${message}\n` };
-  if (path === '/api/v3' || path.startsWith('/api/v3/'))
+  if (path === '/api/v3' || path.startsWith('/api/v3/') || path === '/api/graphql' || path.startsWith('/api/graphql/'))
     return { type: 'application/json; charset=utf-8', body: JSON.stringify({ message, documentation_url: REST_DOCS }) };
   return { type: 'application/json;charset=UTF-8', body: JSON.stringify({ errorMessages: [message], errors: {} }) };
 }
@@ -130,7 +138,11 @@ async function wireEvents(codehost: CodeHost, tracker: Tracker, options: ServerO
   };
   const deliveries = new DeliveryLoop(codehost, { allow, ...timing }, (e) => codehost.report(e));
   codehost.wake = () => deliveries.wake();
-  if (on) await recordHeads(codehost);
+  // One source of ref updates (domain/pushes.ts): pushes, merges and pushes into the folder.
+  onRefsUpdated(codehost, (host, repo, pusher, updates) => {
+    const branches = branchUpdates(updates);
+    return branches.length === 0 ? undefined : announce(host, { kind: 'refs', repo, pusher, updates: branches });
+  });
   return {
     deliveries,
     start(url: string) {
@@ -200,6 +212,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...(options.readCacheBytes !== undefined ? { readCacheBytes: options.readCacheBytes } : {}),
       ...(options.logStream ? { logStream: options.logStream } : {}),
       ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
+      ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}),
     });
     // The code host on the same port: its REST interface under /api/v3 (GitHub Enterprise Server's
     // layout) and git over smart HTTP at /<owner>/<repo>.git, in front of Fastify's body parsing.
@@ -210,6 +223,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...(options.gitSlotWaitMs !== undefined ? { waitMs: options.gitSlotWaitMs } : {}),
     });
     await app.register(codehostRoutes(codehost, slots), { prefix: '/api/v3' });
+    await app.register(graphqlRoutes(codehost, slots), { prefix: '/api/graphql' });
     // A pull request's review page (its html_url) and merge button, under the board's headers
     // (without a repository folder they answer the code host's 503 page, as its REST interface does).
     await app.register(reviewPageRoutes(codehost, slots));
@@ -219,7 +233,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         slots,
         pushLimitBytes: options.pushLimit ?? DEFAULT_PUSH_LIMIT_MB * 1024 * 1024,
         access: (owner, repo, credential, need) => gitAccess(codehost, credential === null ? null : credential.password, owner, repo, need),
-        onPush: (owner, repo, login) => void pushed(codehost, owner, repo, login),
+        onPush: (owner, repo, login, updates) => recordPush(codehost, owner, repo, login, updates),
       });
       mountGitFront(app.server, { matches: (path) => parseGitPath(path) !== null, handle, onError: (e) => app.log.error({ err: e }, 'git request failed') });
     }
@@ -234,7 +248,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const host = options.host ?? '127.0.0.1';
     const shown = host.includes(':') ? `[${host}]` : host;
     let closing: Promise<void> | undefined;
-    const url = `http://${shown}:${port}`;
+    const url = `${options.tls ? 'https' : 'http'}://${shown}:${port}`;
     events.start(url);
     return {
       url,

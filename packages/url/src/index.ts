@@ -38,10 +38,24 @@ export function siteHostOf(setting: string): string {
   return (end < 0 ? rest : rest.slice(0, end)).toLowerCase();
 }
 
-/** `{site_url}`: https, or http for a loopback host only; never downgraded otherwise. */
-export function siteUrl(siteHost: string): string {
+/**
+ * `{site_url}`: https, or http for a loopback host only; never downgraded otherwise. A loopback
+ * site served over TLS (ARCHITECTURE §23, `jst-tracker serve --tls`) is reached over https when the
+ * gateway setting names the same host and port with https: one server, one scheme.
+ */
+export function siteUrl(siteHost: string, gateway?: string): string {
   const host = siteHostOf(siteHost);
-  return `${isLoopbackHost(host) ? 'http' : 'https'}://${host}`;
+  if (!isLoopbackHost(host)) return `https://${host}`;
+  return `${gateway !== undefined && sameOriginOverTls(host, gateway) ? 'https' : 'http'}://${host}`;
+}
+
+function sameOriginOverTls(host: string, gateway: string): boolean {
+  try {
+    const url = new URL(gatewayUrl(gateway));
+    return url.protocol === 'https:' && url.host === new URL(`https://${host}`).host;
+  } catch {
+    return false;
+  }
 }
 
 /** The gateway origin, with the same rule: an http URL to a non-loopback host is upgraded to https. */

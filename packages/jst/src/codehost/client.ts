@@ -18,6 +18,9 @@ export interface CodehostClientOptions {
  * GitHub's REST shape, exactly the calls of ARCHITECTURE §11 (plus the repository read the status
  * check makes). Every call goes through `sendBounded`; `calls` counts them for the benchmark.
  */
+/** GitHub's largest page. */
+const PAGE = 100;
+
 export class CodehostClient implements Codehost {
   calls = 0;
   readonly repo: Repo;
@@ -74,7 +77,20 @@ export class CodehostClient implements Codehost {
     throw failure(label, res.status, res.headers, json, this.slug, this.o.tokenSetting ?? 'CODEHOST_PAT_TOKEN');
   }
 
-  async user(): Promise<{ login: string }> {
+  /** This token's account: asked once per client (one token, one login), a failed answer not kept. */
+  user(): Promise<{ login: string }> {
+    if (!this.me) {
+      const asked = this.askUser();
+      this.me = asked;
+      asked.catch(() => {
+        if (this.me === asked) this.me = undefined;
+      });
+    }
+    return this.me;
+  }
+  private me: Promise<{ login: string }> | undefined;
+
+  private async askUser(): Promise<{ login: string }> {
     const label = 'GET /user';
     const u = objectOf(label, await this.call('GET', '/user'), 'a user');
     if (typeof u.login !== 'string' || printable(u.login) === '') throw malformed(label, 'a user without a login');
@@ -95,6 +111,23 @@ export class CodehostClient implements Codehost {
     const q = new URLSearchParams({ head: `${this.repo.owner}:${branch}`, base, state: 'all' });
     const label = `GET ${this.base}/pulls`;
     return listOf(label, await this.call('GET', `${this.base}/pulls?${q.toString()}`)).map((p) => pullOf(label, p));
+  }
+
+  async pullsInto(base: string): Promise<Map<string, PullRequest[]> | null> {
+    const q = new URLSearchParams({ base, state: 'all', per_page: String(PAGE) });
+    const label = `GET ${this.base}/pulls`;
+    const list = listOf(label, await this.call('GET', `${this.base}/pulls?${q.toString()}`));
+    if (list.length >= PAGE) return null;
+    const out = new Map<string, PullRequest[]>();
+    for (const v of list) {
+      const p = pullOf(label, v);
+      // What GitHub's head=owner:branch filter matches: a fork's branch of the same name is not ours.
+      const headLabel = typeof v === 'object' && v !== null && typeof (v as Json).head === 'object' ? ((v as Json).head as Json | null)?.label : undefined;
+      if (typeof headLabel !== 'string') return null;
+      if (headLabel !== `${this.repo.owner}:${p.head.ref}`) continue;
+      out.set(p.head.ref, [...(out.get(p.head.ref) ?? []), p]);
+    }
+    return out;
   }
 
   async createPull(p: { title: string; head: string; base: string; body: string; draft: boolean }): Promise<PullRequest> {
@@ -203,8 +236,13 @@ function pullOf(label: string, v: unknown): PullRequest {
     number: p.number,
     html_url: url,
     state: p.state,
-    // The list form carries no `merged` (the single read does): left out, not guessed.
-    ...(typeof p.merged === 'boolean' ? { merged: p.merged } : {}),
+    // The list form carries no `merged` (the single read does) but GitHub's `merged_at` (null until
+    // merged): `merged` from that when given, else left out, not guessed.
+    ...(typeof p.merged === 'boolean'
+      ? { merged: p.merged }
+      : p.merged_at === null || (typeof p.merged_at === 'string' && p.merged_at !== '')
+        ? { merged: p.merged_at !== null }
+        : {}),
     ...(typeof p.draft === 'boolean' ? { draft: p.draft } : {}),
     title: typeof p.title === 'string' ? printable(p.title) : '',
     head,

@@ -10,7 +10,7 @@ import {
   type JstConfig,
 } from '../config/index.js';
 import { EXIT } from '../core/errors.js';
-import { displayRemote, parseRemote, remoteUrl, withGitToken, type RemoteRepo } from '../git/index.js';
+import { displayRemote, parseRemote, remoteUrl, withGitCaFile, withGitToken, type RemoteRepo } from '../git/index.js';
 import { CodehostClient, type Repo } from './client.js';
 import type { FetchLike } from './http.js';
 
@@ -72,12 +72,15 @@ export async function codehostRepo(config: JstConfig, cwd: string, env: NodeJS.P
 /**
  * ARCHITECTURE §21: the environment for a git push as a role: with the role's own token
  * (CODEHOST_EXECUTOR_TOKEN), git authenticates with it, so the push and the pull request are one
- * identity; with the shared CODEHOST_PAT_TOKEN, git's own credential is used, as always.
+ * identity; with the shared CODEHOST_PAT_TOKEN, git's own credential is used, as always. With
+ * CODEHOST_CA_FILE, git trusts that certificate authority (and no other) for the push.
  */
 export function pushEnvFor(config: JstConfig, role: CodehostRole, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const setting = codehostTokenSetting(config, role);
   const token = config.settings[setting]?.value;
-  return setting === 'CODEHOST_PAT_TOKEN' || token === undefined || token === '' ? env : withGitToken(env, token);
+  const withToken = setting === 'CODEHOST_PAT_TOKEN' || token === undefined || token === '' ? env : withGitToken(env, token);
+  // ARCHITECTURE §23: CODEHOST_CA_FILE is the authority of a code host under TLS.
+  return withGitCaFile(withToken, config.settings.CODEHOST_CA_FILE?.value);
 }
 
 export async function codehostFor(config: JstConfig, role: CodehostRole, cwd: string, env: NodeJS.ProcessEnv, fetch?: FetchLike): Promise<CodehostClient> {

@@ -150,7 +150,7 @@ export function requireTrackerHost(config: JstConfig): string {
 
 /** `{site_url}`: `http://` only for a loopback host, otherwise always `https://` (ARCHITECTURE §4). */
 export function siteUrl(config: JstConfig): string {
-  return siteUrlForHost(requireTrackerHost(config));
+  return siteUrlForHost(requireTrackerHost(config), config.gatewayUrl);
 }
 
 function checkBaseUrl(config: JstConfig, name: SettingName, normalized: string | null): ConfigProblem[] {

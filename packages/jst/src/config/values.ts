@@ -13,8 +13,8 @@ export function normalizeTrackerHost(raw: string): string | null {
 }
 
 /** `{site_url}` for a normalized host: `http://` only for loopback, otherwise always `https://`. */
-export function siteUrlForHost(host: string): string {
-  return siteUrl(host);
+export function siteUrlForHost(host: string, gateway?: string | null): string {
+  return siteUrl(host, gateway ?? undefined);
 }
 
 /**

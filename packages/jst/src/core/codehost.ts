@@ -14,6 +14,11 @@ export interface Codehost {
   repository(): Promise<{ full_name?: string; private?: boolean; default_branch?: string }>;
   /** Every pull request from `branch` into `base`, open and closed. */
   pulls(branch: string, base: string): Promise<PullRequest[]>;
+  /**
+   * Every pull request into `base`, open and closed, by head branch of this repository, in one read;
+   * null when one page (100) does not hold them all or an answer does not name its head's owner.
+   */
+  pullsInto?(base: string): Promise<Map<string, PullRequest[]> | null>;
   createPull(p: { title: string; head: string; base: string; body: string; draft: boolean }): Promise<PullRequest>;
   pull(n: number): Promise<PullRequest>;
   reviews(n: number): Promise<Review[]>;
@@ -31,7 +36,7 @@ export interface PullRequest {
   number: number;
   html_url: string;
   state: 'open' | 'closed';
-  /** Only in the single read (`GET …/pulls/{n}`); GitHub's list form has none. */
+  /** The single read's `merged`; in GitHub's list form taken from `merged_at` (null until merged); absent when neither is given. */
   merged?: boolean;
   draft?: boolean;
   title: string;

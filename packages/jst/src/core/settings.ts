@@ -79,6 +79,13 @@ export const SETTINGS = [
   { name: 'CODEHOST_API_URL', file: 'local', kind: 'url', runtimeDefault: 'https://api.github.com', description: 'code host REST API' },
   // ARCHITECTURE §11: owner/name when origin's URL names no repository on the code host (a mirror or proxy).
   { name: 'CODEHOST_REPO', file: 'local', kind: 'repo', description: 'code host repository owner/name (default: read from origin)' },
+  // ARCHITECTURE §23: a code host under TLS with its own authority (jst-tracker serve --tls): git trusts it for jst's pushes.
+  {
+    name: 'CODEHOST_CA_FILE',
+    file: 'local',
+    kind: 'path',
+    description: "certificate authority (PEM) git trusts for jst's fetches and pushes with origin, e.g. jst-tracker --tls's <data>/tls/ca.pem (optional)",
+  },
   // ARCHITECTURE §15: the agents `jst dispatch` starts, a command line each, run through the platform's shell.
   { name: 'AGENT_EXECUTOR_CMD', file: 'team', kind: 'command', description: "command jst dispatch runs as the executor's agent (optional)" },
   { name: 'AGENT_REVIEWER_CMD', file: 'team', kind: 'command', description: "command jst dispatch runs as the reviewer's agent (optional)" },

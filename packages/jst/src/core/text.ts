@@ -23,17 +23,27 @@ const COLOUR_CODES = new Set([0, 1, 2, 3, 4, 9, 22, 23, 24, 29, 31, 32, 33, 36, 
 
 /**
  * jst's own colours travel in its text as a mark no server can write: eight private-use characters
- * drawn at random when the process starts, the SGR parameters, `m`. `terminalText` turns each mark
+ * drawn at random on first use, the SGR parameters, `m`. `terminalText` turns each mark
  * into its escape sequence on a colour terminal (and drops it elsewhere) only after it has removed
  * every control character, so an ESC or a C1 CSI from the tracker or the code host never reaches
  * the terminal, not even as a colour (docs/limits.md).
  */
-const MARK = String.fromCharCode(...globalThis.crypto.getRandomValues(new Uint16Array(8)).map((n) => 0xe000 + (n % 0x1900)));
-const MARKS = new RegExp(`${MARK}([0-9;]{0,12})m`, 'g');
+let mark: { text: string; all: RegExp } | null = null;
+/**
+ * Drawn on the first colour mark (webcrypto costs a few milliseconds to load, which `jst raw` and
+ * every other run that paints nothing should not pay); until then no text can carry one.
+ */
+function theMark(): { text: string; all: RegExp } {
+  if (mark === null) {
+    const text = String.fromCharCode(...globalThis.crypto.getRandomValues(new Uint16Array(8)).map((n) => 0xe000 + (n % 0x1900)));
+    mark = { text, all: new RegExp(`${text}([0-9;]{0,12})m`, 'g') };
+  }
+  return mark;
+}
 
-/** jst's colour sequence `ESC [ code m`, marked as jst's (see MARK): what output.ts paint and the healthcheck use. */
+/** jst's colour sequence `ESC [ code m`, marked as jst's (see theMark): what output.ts paint and the healthcheck use. */
 export function colourMark(code: string): string {
-  return `${MARK}${code}m`;
+  return `${theMark().text}${code}m`;
 }
 
 /**
@@ -61,8 +71,9 @@ export function withoutControls(value: unknown): unknown {
  * without, they are dropped.
  */
 export function terminalText(text: string, colour = false): string {
-  if (!UNSAFE.test(text) && !text.includes(MARK)) return text;
-  return text.replace(UNSAFE_ALL, '').replace(MARKS, (_, code: string) => (colour ? `\u001b[${code}m` : ''));
+  if (!UNSAFE.test(text) && (mark === null || !text.includes(mark.text))) return text;
+  const cleaned = text.replace(UNSAFE_ALL, '');
+  return mark === null ? cleaned : cleaned.replace(mark.all, (_, code: string) => (colour ? `\u001b[${code}m` : ''));
 }
 
 // What JSON.stringify leaves raw but a terminal or a viewer would act on: DEL, C1, the bidirectional controls.

@@ -18,6 +18,15 @@ export function withGitToken(env: NodeJS.ProcessEnv, token: string): NodeJS.Proc
   ]);
 }
 
+/**
+ * ARCHITECTURE §23: `env` for git's network commands with origin when the code host is under TLS
+ * with its own authority (CODEHOST_CA_FILE): GIT_SSL_CAINFO, which outranks `http.sslCAInfo` and a
+ * GIT_SSL_CAINFO the machine exports. Unset or empty: `env` as it is.
+ */
+export function withGitCaFile(env: NodeJS.ProcessEnv, caFile: string | undefined): NodeJS.ProcessEnv {
+  return caFile === undefined || caFile === '' ? env : { ...env, GIT_SSL_CAINFO: caFile };
+}
+
 /** `env` with `key=value` pairs appended to its `GIT_CONFIG_COUNT` configuration (pairs already there are kept). */
 export function withGitConfig(env: NodeJS.ProcessEnv, pairs: readonly (readonly [string, string])[]): NodeJS.ProcessEnv {
   const out = { ...env };

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { canonicalKey, keptRead, parseConfigList, readKey } from './reads.js';
 import { GitError, runGit, type GitOptions } from './run.js';
 
 /** Where a checkout sits: its own root, and whether it is a linked worktree of another checkout. */
@@ -69,10 +70,17 @@ export async function gitVersion(o?: GitOptions): Promise<string> {
   return out.replace(/^git version\s+/, '');
 }
 
-/** `git config --get`; null when the key is not set. */
+/**
+ * What `git config --get` answers (null when the key is not set), from one `git config --list -z`
+ * per folder that the command's other reads share (git/reads.ts).
+ */
 export async function configGet(cwd: string, key: string, o?: GitOptions): Promise<string | null> {
-  const r = await runGit(['config', '--get', key], cwd, { ...o, okCodes: [0, 1] });
-  return r.code === 0 ? r.stdout : null;
+  const all = await keptRead(readKey('config', cwd, o?.env), async () => {
+    const r = await runGit(['config', '--list', '-z'], cwd, { ...o, okCodes: [0, 1], keptRead: true });
+    return parseConfigList(r.code === 0 ? r.stdout : '');
+  });
+  const value = all.get(canonicalKey(key));
+  return value === undefined ? null : value.trim();
 }
 
 export async function configSet(cwd: string, key: string, value: string, o?: GitOptions): Promise<void> {
@@ -109,7 +117,8 @@ export async function remoteBranchExists(cwd: string, name: string, o?: GitOptio
 
 /** spec §1 rule 8: `git fetch origin` before branching, on both paths. */
 export async function fetch(cwd: string, o?: GitOptions): Promise<void> {
-  await runGit(['fetch', 'origin'], cwd, o);
+  // A fetch changes remote-tracking refs, never the configuration read so far (git/reads.ts).
+  await runGit(['fetch', 'origin'], cwd, { ...o, changesOnlyRefs: true });
 }
 
 /**

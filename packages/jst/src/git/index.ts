@@ -23,4 +23,5 @@ export {
   type WorktreeInfo,
 } from './git.js';
 export { displayRemote, parseRemote, type RemoteRepo } from './remote.js';
-export { GIT_TOKEN_VARIABLE, withGitConfig, withGitToken } from './credential.js';
+export { GIT_TOKEN_VARIABLE, withGitCaFile, withGitConfig, withGitToken } from './credential.js';
+export { forgetReads, keptRead, readKey } from './reads.js';

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { JstError } from '../core/errors.js';
+import { forgetReads } from './reads.js';
 
 /** Options every git call accepts: the environment the process starts from (default `process.env`). */
 export interface GitOptions {
@@ -49,7 +50,13 @@ export function resetGitProcessCount(): void {
  * and no terminal prompt may ever block a run (a credential prompt would hang a non-interactive
  * plan forever); a missing credential fails fast instead.
  */
-export function runGit(args: readonly string[], cwd: string | undefined, o: GitOptions & { okCodes?: readonly number[] } = {}): Promise<GitResult> {
+export function runGit(
+  args: readonly string[],
+  cwd: string | undefined,
+  o: GitOptions & { okCodes?: readonly number[]; keptRead?: boolean; changesOnlyRefs?: boolean } = {},
+): Promise<GitResult> {
+  // Anything but one of the kept reads (git/reads.ts) may change what they read.
+  if (o.keptRead !== true) forgetReads(o.changesOnlyRefs === true ? 'refs' : undefined);
   const env = { ...(o.env ?? process.env), GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
   const okCodes = o.okCodes ?? [0];
   spawned++;

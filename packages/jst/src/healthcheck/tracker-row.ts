@@ -62,7 +62,7 @@ export async function trackerLoginRow(ctx: HealthcheckContext): Promise<HealthRo
 
 function explain(error: unknown, config: JstConfig, role: Role, email: string, token: string): string {
   const names = roleSettings(role);
-  const site = siteUrlForHost(config.trackerHost ?? '');
+  const site = siteUrlForHost(config.trackerHost ?? '', config.gatewayUrl);
   if (error instanceof TrackerNetworkError) return `could not reach the tracker at ${error.url}: ${error.message}`;
   if (error instanceof TrackerResponseError) return error.message;
   if (!(error instanceof TrackerHttpError)) return `GET /myself failed: ${error instanceof Error ? error.message : String(error)}`;

@@ -84,6 +84,9 @@ export async function callTool(
     if (steps > 0) await new Promise((r) => setTimeout(r, PROGRESS_SETTLE_MS));
   };
   try {
+    // git reads kept by the previous call (a branch's config, the refs) are read again: the person
+    // may have changed them between calls.
+    git.forgetReads();
     const cwd = await resolveCwd(session, cwdArg);
     ctx = createContext({
       cwd,

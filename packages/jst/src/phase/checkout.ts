@@ -33,7 +33,11 @@ export async function issueCheckout(ctx: Context, command: string): Promise<Issu
 
 /** Short names of local and origin branches whose issue key is `key` (feature/KEY-… or hotfix/KEY-…). */
 export async function branchesOfKey(cwd: string, key: string, env: NodeJS.ProcessEnv): Promise<string[]> {
-  const out = (await git.runGit(['for-each-ref', '--format=%(refname)', 'refs/heads', 'refs/remotes/origin'], cwd, { env })).stdout;
+  // Once per command while it changes nothing (git/reads.ts): the review brief asks for each sub-task.
+  const out = await git.keptRead(
+    git.readKey('refs', cwd, env),
+    async () => (await git.runGit(['for-each-ref', '--format=%(refname)', 'refs/heads', 'refs/remotes/origin'], cwd, { env, keptRead: true })).stdout,
+  );
   const names = new Set<string>();
   for (const ref of out.split('\n')) {
     const short = ref.replace(/^refs\/heads\//, '').replace(/^refs\/remotes\/origin\//, '');

@@ -1,4 +1,4 @@
-import type { Issue, TrackerClient } from '@jst/client';
+import type { Comment, Issue, TrackerClient } from '@jst/client';
 import type { JstConfig } from '../config/index.js';
 import type { Context } from '../core/context.js';
 import * as git from '../git/index.js';
@@ -6,7 +6,7 @@ import { prTargetFrom } from './handover.js';
 import { branchesOfKey } from './checkout.js';
 import { refuse } from '../core/errors.js';
 import { PR_TARGET_MARKER } from './markers.js';
-import { readRoleComments } from './roles.js';
+import { readRoleComments, roleComments } from './roles.js';
 
 export type PrBaseSource = 'parentbranch' | 'pr-target-comment' | 'parent-branch' | 'default-base-branch';
 
@@ -27,6 +27,8 @@ export interface PrBaseInput {
   client: TrackerClient;
   /** The issue with at least `parent`; read when absent. */
   issue?: Issue | undefined;
+  /** Every comment of the issue when the caller has read them already (not read again). */
+  comments?: readonly Comment[] | undefined;
   say?: ((line: string) => void) | undefined;
 }
 
@@ -44,7 +46,7 @@ export async function resolvePrBase(i: PrBaseInput): Promise<PrBase> {
   tried.push(`git config branch.${i.branch}.parentbranch: not set`);
 
   say(`→ comments of ${i.key} (${PR_TARGET_MARKER}, the assigner's)`);
-  const assigner = await readRoleComments(i.ctx, 'assigner', i.client, i.key);
+  const assigner = i.comments ? await roleComments(i.ctx, 'assigner', i.client, i.comments) : await readRoleComments(i.ctx, 'assigner', i.client, i.key);
   const target = prTargetFrom(assigner);
   if (target) return { base: target.branch, source: 'pr-target-comment', tried };
   // ARCHITECTURE §11: only the assigner's comment counts; an unknown assigner counts none (said, not hidden).

@@ -1,8 +1,8 @@
 import { textToAdf } from '@jst/adf';
-import { pickTransition, TransitionMissing, type TrackerClient } from '@jst/client';
+import { issueWithComments, pickTransition, TrackerHttpError, TransitionMissing, type Comment, type TrackerClient } from '@jst/client';
 import type { Context } from '../core/context.js';
 import { latestVerdictComment, type Verdict } from './markers.js';
-import { readRoleComments, requireRoleAccount } from './roles.js';
+import { readRoleComments, requireRoleAccount, roleComments } from './roles.js';
 
 /**
  * `jst done` and a verdict asking for changes, racing on one issue (ARCHITECTURE §11: never both
@@ -61,9 +61,10 @@ async function moveOnce(client: TrackerClient, key: string, status: string): Pro
  * `status` (a workflow condition, spec §3 rule 5, or the workflow itself): `jst done` checks this
  * before the person's yes, so a yes is never asked for a move that cannot be made.
  */
-export async function requireMoveOffered(client: TrackerClient, key: string, status: string): Promise<void> {
+export async function requireMoveOffered(client: TrackerClient, key: string, status: string): Promise<string> {
   const { transitions } = await client.transitions(key);
-  if (pickTransition(transitions, status)) return;
+  const chosen = pickTransition(transitions, status);
+  if (chosen) return chosen.id;
   throw new TransitionMissing(key, status, client.email, transitions);
 }
 
@@ -73,9 +74,17 @@ export async function settleStatus(client: TrackerClient, key: string, status: s
   return (await moveOnce(client, key, status)).posted;
 }
 
-/** The reviewer's newest verdict on `key` (exit 1 when the reviewer's account is unknown). */
-export async function reviewerVerdictOf(ctx: Context, client: TrackerClient, key: string): Promise<{ verdict: Verdict; commentId: string } | null> {
-  const posted = await readRoleComments(ctx, 'reviewer', client, key);
+/**
+ * The reviewer's newest verdict on `key` (exit 1 when the reviewer's account is unknown); from
+ * `comments` when the caller has just read them with the issue (client `issueWithComments`).
+ */
+export async function reviewerVerdictOf(
+  ctx: Context,
+  client: TrackerClient,
+  key: string,
+  comments?: readonly Comment[],
+): Promise<{ verdict: Verdict; commentId: string } | null> {
+  const posted = comments ? await roleComments(ctx, 'reviewer', client, comments) : await readRoleComments(ctx, 'reviewer', client, key);
   requireRoleAccount(posted, 'a verdict');
   const found = latestVerdictComment(posted);
   return found ? { verdict: found.verdict, commentId: found.comment.id } : null;
@@ -89,7 +98,12 @@ export interface Statuses {
 
 export type DoneMove = { moved: true } | { moved: false; already: boolean; why: string };
 
-/** done's side, for one key after its yes: re-check, D1, D2 (see above). `settleMs`: how long D2 waits (tests shorten it). */
+/**
+ * done's side, for one key after its yes: re-check, D1, D2 (see above). `settleMs`: how long D2
+ * waits (tests shorten it). `checked`: the key was checked (In Review, approved, the move to Done
+ * offered as `transitionId`) after its yes was given, that is a yes on the command line: that
+ * check is the re-check, and the move uses the transition it found.
+ */
 export async function closeApproved(
   ctx: Context,
   client: TrackerClient,
@@ -97,27 +111,32 @@ export async function closeApproved(
   s: Statuses,
   say: (l: string) => void,
   settleMs = SETTLE_MS,
+  checked?: { transitionId: string },
 ): Promise<DoneMove> {
-  say(`→ read ${key} again (status and verdict after the yes)`);
-  const status = (await client.getIssue(key, ['status'])).fields.status?.name ?? '';
-  if (status === s.done) return { moved: false, already: true, why: `${key} was moved to "${s.done}" meanwhile` };
-  if (status !== s.inReview) return { moved: false, already: false, why: `${key} moved to "${status}" while jst done waited for the yes; it was left there` };
-  const before = await reviewerVerdictOf(ctx, client, key);
-  if (before?.verdict.kind !== 'approved')
-    return {
-      moved: false,
-      already: false,
-      why: `${key}'s newest verdict became "${before?.verdict.line ?? 'none'}" while jst done waited for the yes; it stays in "${s.inReview}"`,
-    };
+  if (!checked) {
+    say(`→ read ${key} again (status and verdict after the yes)`);
+    const status = (await client.getIssue(key, ['status'])).fields.status?.name ?? '';
+    if (status === s.done) return { moved: false, already: true, why: `${key} was moved to "${s.done}" meanwhile` };
+    if (status !== s.inReview) return { moved: false, already: false, why: `${key} moved to "${status}" while jst done waited for the yes; it was left there` };
+    const before = await reviewerVerdictOf(ctx, client, key);
+    if (before?.verdict.kind !== 'approved')
+      return {
+        moved: false,
+        already: false,
+        why: `${key}'s newest verdict became "${before?.verdict.line ?? 'none'}" while jst done waited for the yes; it stays in "${s.inReview}"`,
+      };
+  }
 
   say(`→ move ${key} from "${s.inReview}" to "${s.done}"`);
-  // What the read-back says is for D2 to weigh: a verdict may have moved it straight after.
-  await moveOnce(client, key, s.done);
+  // D1. What its read-back says is for D2 to weigh (a verdict may move it straight after).
+  if (!checked || !(await moveBy(client, key, checked.transitionId))) await moveOnce(client, key, s.done);
   for (const deadline = Date.now() + settleMs; ;) {
-    say(`→ comments of ${key} (a verdict given meanwhile)`);
-    const now = await reviewerVerdictOf(ctx, client, key);
+    // D2 and the status in one read after the move (the read-back of spec §4 client rule 7 too).
+    say(`→ read ${key} again (its status, and a verdict given meanwhile)`);
+    const { issue, comments } = await issueWithComments(client, key, ['status']);
+    const now = await reviewerVerdictOf(ctx, client, key, comments);
     if (now?.verdict.kind === 'approved') return { moved: true };
-    const at = (await client.getIssue(key, ['status'])).fields.status?.name ?? '';
+    const at = issue.fields.status?.name ?? '';
     if (at !== s.done)
       return { moved: false, already: false, why: `a verdict ("${now?.verdict.line ?? 'none'}") was given while jst done ran, and moved ${key} to "${at}"` };
     if (Date.now() >= deadline) break;
@@ -127,6 +146,17 @@ export async function closeApproved(
   say(`→ move ${key} back to "${s.inProgress}" (the newest verdict asks for changes)`);
   await settleStatus(client, key, s.inProgress);
   return { moved: false, already: false, why: `a verdict ("${line}") was given while jst done ran; ${key} is back in "${s.inProgress}"` };
+}
+
+/** The move by a transition found a moment ago; false when the tracker no longer takes it (then moveOnce reads them again). */
+async function moveBy(client: TrackerClient, key: string, transitionId: string): Promise<boolean> {
+  try {
+    await client.doTransition(key, transitionId);
+    return true;
+  } catch (e) {
+    if (e instanceof TrackerHttpError && e.status >= 400 && e.status < 500 && e.status !== 401 && e.status !== 403 && e.status !== 404) return false;
+    throw e;
+  }
 }
 
 export type VerdictMove = { won: true; transitioned: boolean } | { won: false; status: string; withdrawn: boolean };

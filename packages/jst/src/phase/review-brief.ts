@@ -1,7 +1,7 @@
 import { codehostRoleOf, type Role } from '../config/index.js';
-import { transitionTo, type Issue, type IssueLink, type TrackerClient } from '@jst/client';
+import { issueWithComments, transitionTo, type Comment, type Issue, type IssueLink, type TrackerClient } from '@jst/client';
 import { commentPlain, firstLine, markedBody, RUN_REPORT, verdictOf } from './markers.js';
-import { readRoleComments } from './roles.js';
+import { readRoleComments, roleComments } from './roles.js';
 import type { Context } from '../core/context.js';
 import type { Outcome } from '../core/output.js';
 import { refuse } from '../core/errors.js';
@@ -30,7 +30,10 @@ export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBrie
   const codehost = await ctx.codehost(codehostRoleOf(role));
   const client = ctx.client(role);
   say(`→ read ${key}`);
-  const issue = await client.getIssue(key, ISSUE_FIELDS);
+  // Opening the parent's pull request needs the parent's comments (its Run report of a rerun): read with it.
+  const { issue, comments } = o.openParentPr
+    ? await issueWithComments(client, key, ISSUE_FIELDS)
+    : { issue: await client.getIssue(key, ISSUE_FIELDS), comments: undefined };
   const l: PullLookup = { ctx, cwd, env: ctx.env, config, client, codehost, say };
   const subtasks = issue.fields.subtasks ?? [];
   const track = subtasks.length || issue.fields.parent ? 'multistep' : 'single-step';
@@ -40,14 +43,21 @@ export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBrie
   let status = issue.fields.status?.name ?? '';
 
   if (subtasks.length) {
-    const subs: PrEntry[] = [];
-    for (const t of subtasks) {
-      const found = await pullOfIssue(l, subtaskAsIssue(t, issue)).catch((e: unknown) => {
-        warn(`${t.key}: ${(e as Error).message}`);
-        return null;
-      });
-      subs.push(found?.entry ?? { key: t.key, branch: '', base: '', number: null, url: null, state: 'none', verdict: null });
-    }
+    // The sub-tasks' pull requests share a base (the parent's branch): one read of those into it serves them all.
+    const ofSubs: PullLookup = { ...l, byBase: new Map() };
+    // The sub-tasks' pull requests are looked up a few at a time (each its own code-host read); the
+    // warnings keep the sub-tasks' order.
+    const found = await inTurns(subtasks, LOOKUPS_AT_ONCE, (t) =>
+      pullOfIssue(ofSubs, subtaskAsIssue(t, issue)).then(
+        (r) => ({ entry: r.entry, problem: null }),
+        (e: unknown) => ({ entry: null, problem: (e as Error).message }),
+      ),
+    );
+    const subs: PrEntry[] = subtasks.map((t, i) => {
+      const r = found[i]!;
+      if (r.problem !== null) warn(`${t.key}: ${r.problem}`);
+      return r.entry ?? { key: t.key, branch: '', base: '', number: null, url: null, state: 'none', verdict: null };
+    });
     const allMerged = subs.length > 0 && subs.every((e) => e.state === 'merged');
     if (o.openParentPr && !allMerged) {
       throw refuse(
@@ -60,7 +70,7 @@ export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBrie
       );
     }
     if (allMerged) {
-      const own = await pullOfIssue(l, issue);
+      const own = await pullOfIssue(l, issue, comments);
       let opened = false;
       if (own.entry.state !== 'open' && own.entry.state !== 'merged' && o.openParentPr) {
         say(`→ open the parent's pull request from ${own.entry.branch} into ${own.entry.base}`);
@@ -76,7 +86,7 @@ export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBrie
       }
       if (o.openParentPr && own.entry.state === 'open') {
         const head = await newRound(codehost, own.entry, status === config.statuses.inReview, say);
-        status = await parentInReview(ctx, client, issue, own.entry, head, say);
+        status = await parentInReview(ctx, client, issue, comments, own.entry, head, say);
       }
       set = [own.entry];
       parentPr = { allMerged, opened };
@@ -101,7 +111,8 @@ export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBrie
   if (withPr.length) {
     say('→ this code-host identity (GET /user)');
     const me = await codehost.user();
-    for (const e of withPr) e.verdict = await myVerdict(codehost, e.number!, me.login);
+    const verdicts = await inTurns(withPr, LOOKUPS_AT_ONCE, (e) => myVerdict(codehost, e.number!, me.login));
+    withPr.forEach((e, i) => (e.verdict = verdicts[i]!));
   }
   const next = nextFor(ctx, key, set, parentPr);
   return finish(
@@ -124,17 +135,25 @@ export async function reviewBriefOutcome(ctx: Context, role: Role, o: ReviewBrie
  * The parent's pull request is its `jst pr`: the parent moves to STATUS_IN_REVIEW and gets a
  * `Run report` naming the URL (each only once), so its verdict and `jst done` follow the same rules.
  */
-async function parentInReview(ctx: Context, client: TrackerClient, issue: Issue, e: PrEntry, head: string | null, say: (l: string) => void): Promise<string> {
+async function parentInReview(
+  ctx: Context,
+  client: TrackerClient,
+  issue: Issue,
+  comments: readonly Comment[] | undefined,
+  e: PrEntry,
+  head: string | null,
+  say: (l: string) => void,
+): Promise<string> {
   const s = ctx.config().statuses;
   const status = issue.fields.status?.name ?? '';
   if (status !== s.inReview) {
     say(`→ move ${issue.key} from "${status}" to "${s.inReview}"`);
     await transitionTo(client, issue.key, s.inReview);
   }
-  say(`→ comments of ${issue.key} (${RUN_REPORT}, this account's)`);
-  // Whether this command posted it already (a rerun): the reviewer's own comments. A Run report
-  // counts as a marker only from the executor (ARCHITECTURE §11); this one is the reviewer's record.
-  const own = await readRoleComments(ctx, 'reviewer', client, issue.key);
+  // Whether this command posted it already (a rerun): the reviewer's own comments, as read with the
+  // issue (nothing of this run posted one since). A Run report counts as a marker only from the
+  // executor (ARCHITECTURE §11); this one is the reviewer's record.
+  const own = comments ? await roleComments(ctx, 'reviewer', client, comments) : await readRoleComments(ctx, 'reviewer', client, issue.key);
   if (
     own.comments.some((c) => {
       const text = commentPlain(c);
@@ -198,6 +217,23 @@ function nextFor(ctx: Context, key: string, set: PrEntry[], parentPr: { allMerge
         ? `${e.key} is approved: the person merges it with jst done ${e.key} --yes ${e.key}`
         : `${nextStep.verdict(ctx, e.key, 'approve')}   or   ${nextStep.verdict(ctx, e.key, 'request-changes')}`,
     );
+}
+
+/** How many code-host reads the brief has in flight at once. */
+const LOOKUPS_AT_ONCE = 4;
+
+/** `work` over `items`, at most `n` at once; the results in the items' order. */
+export async function inTurns<T, R>(items: readonly T[], n: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, lane));
+  return out;
 }
 
 /** A sub-task as the parent lists it, with the parent link the PR-base resolver reads. */

@@ -1,5 +1,5 @@
 import { allComments, type Comment, type TrackerClient } from '@jst/client';
-import { requireRoleEmail, roleSettings, type Role } from '../config/index.js';
+import { requireRoleEmail, roleSettings, type JstConfig, type Role } from '../config/index.js';
 import type { Context } from '../core/context.js';
 import { refuse } from '../core/errors.js';
 import type { RoleComments } from './markers.js';
@@ -31,6 +31,16 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const cache = new WeakMap<Context, Map<Role, Promise<RoleAccount>>>();
 
 /**
+ * Accounts found, per configuration: a `jst mcp` session keeps its configuration object while no
+ * file of `.jst/` (nor a setting in the environment) changes (config/cache.ts), so its tool calls
+ * look each role up once, and again as soon as `.jst/` changes (a new e-mail for a role is a new
+ * configuration). Only found accounts are kept: a role that resolved to none is asked again on the
+ * next run, so an account made on the tracker meanwhile counts at once. A CLI run loads its
+ * configuration once, so this is the run's cache there.
+ */
+const found = new WeakMap<JstConfig, Map<Role, { email: string; accountId: string }>>();
+
+/**
  * The account of `role`, looked up with `via` (the caller's own client). The caller's own e-mail
  * is `/myself` (exact, one call); another role's is the user search, where the answer must be one
  * account: the one showing exactly that e-mail, or the only one found when the tracker hides
@@ -39,15 +49,29 @@ const cache = new WeakMap<Context, Map<Role, Promise<RoleAccount>>>();
 export function roleAccount(ctx: Context, role: Role, via: TrackerClient): Promise<RoleAccount> {
   let byRole = cache.get(ctx);
   if (!byRole) cache.set(ctx, (byRole = new Map<Role, Promise<RoleAccount>>()));
-  let found = byRole.get(role);
-  if (!found) byRole.set(role, (found = lookup(ctx, role, via)));
-  return found;
+  let account = byRole.get(role);
+  if (!account) byRole.set(role, (account = keptOrLookup(ctx.config(), role, via)));
+  return account;
 }
 
-async function lookup(ctx: Context, role: Role, via: TrackerClient): Promise<RoleAccount> {
+async function keptOrLookup(config: JstConfig, role: Role, via: TrackerClient): Promise<RoleAccount> {
+  const setting = roleSettings(role).email;
+  const email = config.settings[setting]?.value.trim() ?? '';
+  let kept = found.get(config);
+  const hit = kept?.get(role);
+  if (hit && hit.email === email) return { role, setting, accountId: hit.accountId, problem: null };
+  const account = await lookup(config, role, via);
+  if (account.accountId !== null) {
+    if (!kept) found.set(config, (kept = new Map<Role, { email: string; accountId: string }>()));
+    kept.set(role, { email, accountId: account.accountId });
+  }
+  return account;
+}
+
+async function lookup(config: JstConfig, role: Role, via: TrackerClient): Promise<RoleAccount> {
   const setting = roleSettings(role).email;
   const none = (problem: string): RoleAccount => ({ role, setting, accountId: null, problem });
-  const email = ctx.config().settings[setting]?.value.trim() ?? '';
+  const email = config.settings[setting]?.value.trim() ?? '';
   if (!email) return none(`${setting} is not set, so the ${role}'s account is unknown`);
   if (!EMAIL.test(email)) return none(`${setting} is not an e-mail address, so the ${role}'s account is unknown`);
   if (email.toLowerCase() === via.email.trim().toLowerCase()) return { role, setting, accountId: (await via.myself()).accountId, problem: null };

@@ -1,5 +1,5 @@
 import { codehostRoleOf, type Role } from '../config/index.js';
-import { TrackerHttpError, type TrackerClient } from '@jst/client';
+import { issueWithComments, TrackerHttpError, type Comment, type TrackerClient } from '@jst/client';
 import type { Context } from '../core/context.js';
 import type { Outcome } from '../core/output.js';
 import { bodyText, writtenBody, type BodyOptions } from './body.js';
@@ -7,7 +7,7 @@ import { refuse, usage } from '../core/errors.js';
 import { latestVerdict, verdictOf, type Verdict, markedBody, markedComments, REVIEW_TALLY, verdictLine, type VerdictKind } from './markers.js';
 import { myVerdict, pullOfIssue } from './pulls.js';
 import { reviewerVerdictOf, sendBack } from './race.js';
-import { readRoleComments, requireRoleAccount } from './roles.js';
+import { readRoleComments, requireRoleAccount, roleComments } from './roles.js';
 import { finish, stepper } from './steps.js';
 import { nextStep } from './spell.js';
 import { changesRequestedNext } from './verdict-next.js';
@@ -37,9 +37,10 @@ export async function reviewVerdictOutcome(ctx: Context, role: Role, o: VerdictO
   const s = config.statuses;
   const codehost = await ctx.codehost(codehostRoleOf(role));
   const client = ctx.client(role);
-  say(`→ read ${o.key}`);
-  const issue = await client.getIssue(o.key, ISSUE_FIELDS);
-  const { entry, pull } = await pullOfIssue({ ctx, cwd: ctx.cwd, env: ctx.env, config, client, codehost, say }, issue);
+  say(`→ read ${o.key} (with its comments)`);
+  // One read of the issue and its comments serves the PR base, the verdict on it and the rerun check.
+  const { issue, comments } = await issueWithComments(client, o.key, ISSUE_FIELDS);
+  const { entry, pull } = await pullOfIssue({ ctx, cwd: ctx.cwd, env: ctx.env, config, client, codehost, say }, issue, comments);
   if (!pull || entry.state !== 'open') {
     throw refuse(
       'REVIEW_NO_PR',
@@ -54,8 +55,7 @@ export async function reviewVerdictOutcome(ctx: Context, role: Role, o: VerdictO
   const me = await codehost.user();
   say(`→ reviews of pull request #${pull.number}`);
   const mine = await myVerdict(codehost, pull.number, me.login);
-  say(`→ comments of ${o.key} (the reviewer's verdicts)`);
-  const onIssue = (await reviewerVerdictOf(ctx, client, o.key))?.verdict ?? null;
+  const onIssue = (await reviewerVerdictOf(ctx, client, o.key, comments))?.verdict ?? null;
   const status = issue.fields.status?.name ?? '';
   const rerun = mine?.line === line && onIssue?.line === line;
   // A run stopped after its comment sent the issue back (In Progress) finishes what it began.
@@ -140,18 +140,22 @@ async function postTally(
   say: (l: string) => void,
 ): Promise<boolean> {
   say(`→ read ${parentKey} (the tally)`);
-  const parent = await client.getIssue(parentKey, ['subtasks']);
+  const { issue: parent, comments: parentComments } = await issueWithComments(client, parentKey, ['subtasks']);
   const rows: string[] = [];
   let approved = 0;
   const subs = parent.fields.subtasks ?? [];
+  const others = subs.filter((t) => t.key !== known.key);
+  const read = others.length ? await subtaskComments(client, parentKey, others.length, say) : new Map<string, Comment[]>();
   for (const t of subs) {
     // The verdict just given is known; the others are read from their issues (the reviewer's only).
-    const v = t.key === known.key ? known.verdict : latestVerdict(await readRoleComments(ctx, 'reviewer', client, t.key));
+    const found = read.get(t.key);
+    const posted = found ? await roleComments(ctx, 'reviewer', client, found) : await readRoleComments(ctx, 'reviewer', client, t.key);
+    const v = t.key === known.key ? known.verdict : latestVerdict(posted);
     if (v?.kind === 'approved') approved++;
     rows.push(`${t.key}: ${v ? v.line : 'no verdict yet'}`);
   }
   const tally = markedBody(REVIEW_TALLY, [...rows, `${approved} of ${subs.length} sub-tasks approved`]);
-  const own = await readRoleComments(ctx, 'reviewer', client, parentKey);
+  const own = await roleComments(ctx, 'reviewer', client, parentComments);
   requireRoleAccount(own, `the ${REVIEW_TALLY}`);
   const last = markedComments(own, REVIEW_TALLY).at(-1);
   if (last && last.text.trim() === tally.text.trim()) return false;
@@ -173,4 +177,20 @@ async function postTally(
     await client.addComment(parentKey, tally.adf);
   }
   return true;
+}
+
+/**
+ * The comments of a parent's sub-tasks in one search (`parent = KEY`, the `comment` field: each
+ * issue's first page, docs/limits.md). A sub-task whose comments do not all fit that page, or that
+ * the search did not return, is left out: the caller reads it on its own.
+ */
+async function subtaskComments(client: TrackerClient, parentKey: string, expected: number, say: (l: string) => void): Promise<Map<string, Comment[]>> {
+  say(`→ comments of the sub-tasks of ${parentKey} (one search)`);
+  const found = new Map<string, Comment[]>();
+  const page = await client.searchJql({ jql: `parent = ${parentKey}`, fields: ['comment'], maxResults: Math.min(100, expected + 1) });
+  for (const i of page.issues) {
+    const c = i.fields.comment;
+    if (c && Array.isArray(c.comments) && (c.total ?? c.comments.length) <= c.comments.length) found.set(i.key, c.comments);
+  }
+  return found;
 }

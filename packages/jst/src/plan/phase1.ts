@@ -218,7 +218,7 @@ async function plan(ctx: Context, o: PlanOptions, prompt: Prompt, say: (l: strin
   if (o.dryRun) {
     effects = dryRunEffects(say, await client.apiBase(), repo);
   } else {
-    effects = realEffects(client, repo, config.jstDir!, ctx.env);
+    effects = realEffects(client, repo, config.jstDir!, git.withGitCaFile(ctx.env, config.settings.CODEHOST_CA_FILE?.value));
     journal = await openJournal({
       jstDir: config.jstDir!,
       planHash,
@@ -313,7 +313,8 @@ async function syncWithOrigin(
   repo: string,
   s: { hotfix: boolean; onBase: boolean; base: string; dryRun: boolean; say: (l: string) => void; prompt: Prompt },
 ): Promise<void> {
-  const o = { env: ctx.env };
+  // git trusts the code host's authority for origin (ARCHITECTURE §23).
+  const o = { env: git.withGitCaFile(ctx.env, ctx.config().settings.CODEHOST_CA_FILE?.value) };
   s.say('→ git fetch origin');
   if (s.dryRun) s.say(`git -C ${repo} fetch origin`);
   else await git.fetch(repo, o);

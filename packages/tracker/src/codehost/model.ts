@@ -19,6 +19,8 @@ export interface ChRepo {
   pull_counter: number;
   created_at: string;
   updated_at: string;
+  /** GitHub's `pushed_at`: the last accepted push, null before the first. */
+  pushed_at: string | null;
 }
 
 export type Permission = 'read' | 'write' | 'admin';
@@ -47,6 +49,10 @@ export interface ChPull {
   created_at: string;
   updated_at: string;
   closed_at: string | null;
+  /** `base\nhead`: the commits `stats` was computed for, or null. */
+  stats_key: string | null;
+  /** The figures computed for stats_key, JSON text (domain/pull-stats.ts), or null. */
+  stats: string | null;
 }
 
 export interface ChReview {
@@ -80,6 +86,9 @@ export interface NewPull {
   base_ref: string;
   head_sha: string;
   base_sha: string;
+  /** The figures computed at opening, for `base\nhead` (domain/pull-stats.ts). */
+  stats_key?: string;
+  stats?: string;
 }
 
 export interface PullPatch {

@@ -1,5 +1,5 @@
 import { after, type Maybe } from '../maybe.js';
-import type { ProjectRow, SiteRow, StatusRow, Store, UserRow } from '../store/store.js';
+import type { ChangeFeed, ProjectRow, SiteRow, StatusRow, Store, UserRow } from '../store/store.js';
 import { ApiError } from './errors.js';
 import { STORE, type HoldsStore } from './store-access.js';
 import { DUMMY_HASH, hashToken, parseBasic, sameHash, type BasicCredential } from '../kit/tokens.js';
@@ -93,6 +93,11 @@ export class Tracker implements HoldsStore {
   /** SQLite: a number that changes whenever anyone commits (Store.dataVersion); undefined on PostgreSQL. */
   get dataVersion(): (() => number) | undefined {
     return this[STORE].dataVersion;
+  }
+
+  /** PostgreSQL: commits by any process (Store.changes), for the read cache; undefined on SQLite. */
+  get changes(): ChangeFeed | undefined {
+    return this[STORE].changes;
   }
 
   async refreshSites(): Promise<void> {

@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { Server } from 'node:http';
+import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 import { DEFAULT_BODY_LIMIT } from '../domain/limits.js';
 import type { AddressForm, Tracker } from '../domain/tracker.js';
@@ -40,6 +41,8 @@ export interface AppOptions {
    * by the composition when the code host is on (src/server.ts); without it the panel is absent.
    */
   pullsForIssue?: PullsForIssue;
+  /** Serve HTTPS with this certificate and key (PEM), every route unchanged (`serve --tls`, ARCHITECTURE §23). */
+  https?: { cert: string; key: string };
 }
 
 /**
@@ -51,7 +54,9 @@ export interface AppOptions {
 export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyInstance {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const trustProxy = options.trustProxy ?? false;
+  // With `https` Fastify makes a node:https server (its type parameter differs, nothing a route sees does).
   const app = Fastify({
+    ...(options.https ? { https: { cert: options.https.cert, key: options.https.key } } : {}),
     logger: { level: options.logLevel ?? 'warn', serializers: { req: logRequest }, stream: options.logStream ?? process.stderr },
     bodyLimit,
     trustProxy,
@@ -61,7 +66,7 @@ export function buildApp(tracker: Tracker, options: AppOptions = {}): FastifyIns
     schemaErrorFormatter: schemaViolation,
     clientErrorHandler,
     frameworkErrors,
-  });
+  } as FastifyHttpOptions<Server>) as FastifyInstance;
   installErrorHandling(app, bodyLimit);
   app.setValidatorCompiler(compileValidator);
   // Replies are the renderers' objects as JSON.stringify writes them: measured against serialisers

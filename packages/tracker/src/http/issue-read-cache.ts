@@ -57,7 +57,11 @@ export const DEFAULT_READ_CACHE_BYTES = 8 * 1024 * 1024;
  * * the caller is still authenticated on every request (the remembered sign-ins `authenticate`
  *   keeps; anything it would have to look up goes the usual way), and an entry lives no longer
  *   than a remembered user row, so nothing is served staler than an uncached read could be.
- * SQLite only: on PostgreSQL another process's commit cannot be seen without asking the server.
+ * On PostgreSQL the data version is the ChangeFeed's (store/postgres/changes.ts: it moves with
+ * every commit any process NOTIFYs, and when its LISTEN connection is lost or listens again), and
+ * a kept reply is served only after `synced()` said that every commit answered before the request
+ * arrived counts in it (`mustSync`): one shared round trip of `select 1` instead of a render, and a
+ * write answered by another process a moment before is never answered with the view before it.
  *
  * A reply is kept on the second read of its key, not the first: reads that are never repeated (a
  * scan, random keys over a large project) would otherwise fill the cache with copies nobody asks
@@ -83,8 +87,25 @@ export class IssueReadCache {
     private readonly dataVersion: () => number,
     private readonly maxBytes: number,
     private readonly trustProxy: boolean,
+    /** PostgreSQL: settles true once every commit answered before the call counts in `dataVersion` (ChangeFeed.synced). */
+    private readonly sync?: () => Promise<boolean>,
   ) {
     this.version = dataVersion();
+  }
+
+  /** Whether a kept reply may be served only after `synced()` (PostgreSQL). */
+  get mustSync(): boolean {
+    return this.sync !== undefined;
+  }
+
+  /** PostgreSQL: true once every commit answered before the call counts in the data version; false when that cannot be known. */
+  synced(): Promise<boolean> {
+    return this.sync ? this.sync() : Promise.resolve(true);
+  }
+
+  /** Whether a reply is kept under `key` (it may be stale or expired still: `lookup` says). */
+  has(key: string): boolean {
+    return this.entries.has(key);
   }
 
   get size(): number {
@@ -119,10 +140,11 @@ export class IssueReadCache {
    * is an entry to answer with: a miss costs one Map lookup.
    */
   lookup(key: string): Buffer | undefined {
-    if (!this.entries.has(key)) return undefined;
-    this.current();
     const entry = this.entries.get(key);
     if (!entry) return undefined;
+    // The data changed since it was kept: every entry is gone (`current`), this one too.
+    const kept = this.version;
+    if (this.current() !== kept) return undefined;
     if (entry.until < Date.now()) {
       this.drop(key, entry);
       return undefined;
@@ -140,7 +162,10 @@ export class IssueReadCache {
    */
   admit(key: string): number | undefined {
     if (!this.seenOnce(key)) return undefined;
-    if (this.credit < 1 && this.full) return undefined;
+    if (this.credit < 1 && this.full) {
+      this.dropExpired();
+      if (this.full) return undefined;
+    }
     return this.current();
   }
 
@@ -169,6 +194,7 @@ export class IssueReadCache {
     // The key counts too (two bytes a character, as V8 may keep it), and a fixed overhead per entry.
     const size = encoded.length + 2 * key.length + ENTRY_OVERHEAD;
     if (size > this.maxBytes / 8) return;
+    if (this.full && this.credit < 1) this.dropExpired();
     if (this.full) {
       if (this.credit < 1) return;
       this.credit--;
@@ -193,6 +219,21 @@ export class IssueReadCache {
     if (this.seen[slot] === tag) return true;
     this.seen[slot] = tag;
     return false;
+  }
+
+  /**
+   * Drops the oldest entries that outlived a remembered sign-in: they can never be served again,
+   * so the room they free costs no replacement (`credit`). Without this, a cache filled by reads
+   * never repeated (a scan, random keys) and never hit since kept a key read again and again out
+   * for as long as the process ran. Entries are in the order they expire (kept, or kept again, with
+   * the same lifetime), so the loop stops at the first one still alive.
+   */
+  private dropExpired(): void {
+    const now = Date.now();
+    for (const [k, e] of this.entries) {
+      if (e.until >= now) break;
+      this.drop(k, e);
+    }
   }
 
   private drop(key: string, entry: Entry): void {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { AddressForm, Tracker } from '../domain/tracker.js';
+import type { Site, User } from '../domain/model.js';
 import { makeCaller } from './context.js';
 import { hasDuplicateHost } from './host.js';
 import { ISSUE_READ, type IssueReadCache } from './issue-read-cache.js';
@@ -31,7 +32,8 @@ const CONTENT_TYPE = 'application/json; charset=utf-8';
  * as the 404 of an issue that is missing or hidden: then the read is done again by the route, so
  * every refusal has exactly the route's shape. Nothing is written before the read succeeded.
  *
- * On SQLite the read cache (issue-read-cache.ts) is asked first and offered what is rendered.
+ * The read cache (issue-read-cache.ts) is asked first and offered what is rendered; over PostgreSQL
+ * a kept reply waits for the change feed to be caught up (`synced`) and is rendered instead when not.
  * Off when requests are logged (every read must show in the log), like the cache.
  */
 export class IssueReadFront {
@@ -69,12 +71,40 @@ export class IssueReadFront {
     if (!user) return next(req, res);
     const issue = match[3]!;
     const query = match[4];
-    let key: string | undefined;
-    if (cache) {
-      key = cache.keyOf(req, cloudId, match[2]!, user.id, issue, query);
+    if (!cache) return this.render(req, res, next, site, user, form, cloudId, issue, query, undefined);
+    const key = cache.keyOf(req, cloudId, match[2]!, user.id, issue, query);
+    if (!cache.mustSync) {
       const kept = cache.lookup(key);
-      if (kept) return this.send(res, kept);
+      return kept ? this.send(res, kept) : this.render(req, res, next, site, user, form, cloudId, issue, query, key);
     }
+    if (!cache.has(key)) return this.render(req, res, next, site, user, form, cloudId, issue, query, key);
+    // PostgreSQL: a kept reply is trusted only once every commit answered before this request
+    // arrived is known here (ChangeFeed.synced); otherwise the issue is read afresh.
+    cache.synced().then(
+      (synced) => {
+        const kept = synced ? cache.lookup(key) : undefined;
+        if (kept) this.send(res, kept);
+        else this.render(req, res, next, site, user, form, cloudId, issue, query, key);
+      },
+      () => this.render(req, res, next, site, user, form, cloudId, issue, query, key),
+    );
+  }
+
+  /** Renders the view (from the store) and answers it, kept by the cache when it was admitted; hands refusals to `next`. */
+  private render(
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: RequestListener,
+    site: Site,
+    user: User,
+    form: AddressForm,
+    cloudId: string | undefined,
+    issue: string,
+    query: string | undefined,
+    key: string | undefined,
+  ): void {
+    const { tracker, cache } = this;
+    const { headers } = req;
     // Behind a trusted proxy the links' protocol and host come from X-Forwarded-*, as Fastify reads them: its route answers.
     if (this.trustProxy) return next(req, res);
     const params = this.paramsOf(query ?? '');

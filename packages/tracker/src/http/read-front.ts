@@ -6,7 +6,7 @@ import { IssueReadFront } from './issue-read-front.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The cache of issue reads (http/issue-read-cache.ts); null when off or on PostgreSQL. */
+    /** The cache of issue reads (http/issue-read-cache.ts); null when off. */
     issueReadCache: IssueReadCache | null;
     /** Issue reads answered before Fastify routes them (http/issue-read-front.ts); null when requests are logged. */
     issueReadFront: IssueReadFront | null;
@@ -14,7 +14,7 @@ declare module 'fastify' {
 }
 
 export interface ReadFrontOptions {
-  /** Bytes of `GET /issue` replies kept for repeated reads (SQLite only; 0 turns the cache off). */
+  /** Bytes of `GET /issue` replies kept for repeated reads (0 turns the cache off). */
   readCacheBytes?: number | undefined;
   trustProxy: boolean;
   /** Whether the server is closing (its answers then say `Connection: close`). */
@@ -30,7 +30,7 @@ export interface ReadFrontOptions {
 export function installReadFront(app: FastifyInstance, tracker: Tracker, options: ReadFrontOptions): IssueReadCache | null {
   const logsRequests = ['trace', 'debug', 'info'].includes(app.log.level);
   const cacheBytes = logsRequests ? 0 : (options.readCacheBytes ?? DEFAULT_READ_CACHE_BYTES);
-  const reads = tracker.dataVersion && cacheBytes > 0 ? new IssueReadCache(tracker.dataVersion, cacheBytes, options.trustProxy) : null;
+  const reads = cacheBytes > 0 ? readCache(tracker, cacheBytes, options.trustProxy) : null;
   const front = logsRequests ? null : new IssueReadFront(tracker, reads, options.trustProxy, options.draining);
   app.decorate('issueReadCache', reads);
   app.decorate('issueReadFront', front);
@@ -43,4 +43,20 @@ export function installReadFront(app: FastifyInstance, tracker: Tracker, options
     app.server.on('request', (request: IncomingMessage, response: ServerResponse) => front.serve(request, response, route));
   }
   return reads;
+}
+
+/**
+ * The cache over the store's data version: SQLite's PRAGMA data_version, or PostgreSQL's change
+ * feed (LISTEN/NOTIFY, store/postgres/changes.ts), whose connection it opens.
+ */
+function readCache(tracker: Tracker, bytes: number, trustProxy: boolean): IssueReadCache | null {
+  if (tracker.dataVersion) return new IssueReadCache(tracker.dataVersion, bytes, trustProxy);
+  const feed = tracker.changes;
+  if (!feed) return null;
+  return new IssueReadCache(
+    () => feed.version(),
+    bytes,
+    trustProxy,
+    () => feed.synced(),
+  );
 }

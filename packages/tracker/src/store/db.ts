@@ -50,6 +50,11 @@ export interface Db {
    */
   dataVersion?: () => number;
   /**
+   * PostgreSQL only: commits by any process as this one learns of them (postgres/changes.ts),
+   * opened on first call (a connection of its own) and closed with the Db.
+   */
+  changes?: () => ChangeFeed;
+  /**
    * SQLite only: group commit. Runs `work` (synchronous statements through `run`) in one
    * transaction with the other work queued in the same turn of the event loop; a piece that throws
    * undoes only itself and rejects only its promise. Every promise settles after the one COMMIT, so
@@ -64,3 +69,14 @@ export interface Db {
 
 /** Runs one statement at once on the SQLite connection: the rows it returns (none for a plain write). */
 export type RunNow = (sql: string, parameters: readonly unknown[]) => unknown[];
+
+/**
+ * Commits by any process over a shared database (PostgreSQL's LISTEN/NOTIFY, postgres/changes.ts),
+ * for a cache that must never answer with data older than a write already answered.
+ */
+export interface ChangeFeed {
+  /** Moves whenever anything may have been committed that this process has not seen yet. */
+  version(): number;
+  /** True when every commit answered before the call counts in `version()`; false when that cannot be known now. */
+  synced(): Promise<boolean>;
+}

@@ -12,8 +12,6 @@ import type { Kysely, Migration } from 'kysely';
  * - `ch_moves`: each integration move (a branch pushed, a pull request opened, merged), unique per
  *   (repository, event, subject, sha): the process whose insert wins makes the move; the others see
  *   the row. Its outcome and message are what the pull request page shows.
- * - `ch_branch_heads`: the branch tips the code host last saw, compared with git's after a push
- *   (refUpdates): a compare-and-set per branch, so one process reports each update.
  */
 export function hooksMigration(idColumn: (table: any) => any): Migration {
   return {
@@ -64,13 +62,6 @@ export function hooksMigration(idColumn: (table: any) => any): Migration {
         .addUniqueConstraint('ch_moves_once', ['repo_id', 'event', 'subject', 'sha'])
         .execute();
       await db.schema.createIndex('ch_moves_head').on('ch_moves').columns(['repo_id', 'head_ref']).execute();
-      await db.schema
-        .createTable('ch_branch_heads')
-        .addColumn('repo_id', 'integer', (c: any) => c.notNull())
-        .addColumn('branch', 'text', (c: any) => c.notNull())
-        .addColumn('sha', 'text', (c: any) => c.notNull())
-        .addPrimaryKeyConstraint('ch_branch_heads_pk', ['repo_id', 'branch'])
-        .execute();
     },
   };
 }

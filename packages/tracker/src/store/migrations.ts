@@ -6,6 +6,8 @@ import { codehostMigration } from './migration-0004-codehost.js';
 import { projectRolesMigration } from './migration-0005-project-roles.js';
 import { branchProtectionMigration } from './migration-0006-branch-protection.js';
 import { hooksMigration } from './migration-0007-hooks-and-integration.js';
+import { changeNotifyMigration } from './migration-0008-change-notify.js';
+import { refsMigration } from './migration-0009-refs.js';
 
 /**
  * One set of migrations for both dialects. The only difference is how an auto-numbered key is
@@ -98,6 +100,8 @@ function migrations(adapter: StoreAdapter): Record<string, Migration> {
     '0005_project_roles': projectRolesMigration,
     '0006_branch_protection': branchProtectionMigration,
     '0007_hooks_and_integration': hooksMigration(idColumn),
+    '0008_change_notify': changeNotifyMigration(adapter.dialect),
+    '0009_refs': refsMigration(adapter.dialect),
   };
 }
 

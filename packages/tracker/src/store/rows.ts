@@ -57,6 +57,10 @@ export type IssueRef = { siteId: number; projectKey: string; number: number } | 
 /** The issue's first read for its view (Issues.withFirstComments): with its first comment page where the dialect reads it in the same statement. */
 export interface IssueWithComments extends IssueWithProject {
   comments?: CommentRows;
+  /** Its sub-tasks, oldest first, where the dialect reads them in the same statement (PostgreSQL). */
+  subtasks?: IssueRow[];
+  /** Its parent (null: none), where the dialect reads it in the same statement (PostgreSQL). */
+  parent?: IssueRow | null;
 }
 
 /** What an issue view shows beside the issue, each read only when shown: its sub-tasks, its parent, its first `comments` comments (0: none). */

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { StoreAdapter, StoreContext } from './adapter.js';
 import { commentsRepository, type Comments } from './comments.js';
-import type { Db, Dialect } from './db.js';
+import type { ChangeFeed, Db, Dialect } from './db.js';
 import { issueViewReader, type IssueViewReader } from './issue-view.js';
 import { issuesRepository, type Issues } from './issues.js';
 import { migrate } from './migrations.js';
@@ -13,6 +13,7 @@ import { SqliteAdapter } from './sqlite/adapter.js';
 import { usersRepository, type Users } from './users.js';
 import type { Database } from './schema.js';
 
+export type { ChangeFeed } from './db.js';
 export type { Tx } from './schema.js';
 export type {
   CommentRow,
@@ -90,6 +91,11 @@ export class Store {
   /** SQLite: changes whenever anyone commits (Db.dataVersion); undefined on PostgreSQL. */
   get dataVersion(): (() => number) | undefined {
     return this.db.dataVersion;
+  }
+
+  /** PostgreSQL: commits by any process (Db.changes), opened on first call; undefined on SQLite. */
+  get changes(): ChangeFeed | undefined {
+    return this.db.changes?.();
   }
 
   get location(): string {

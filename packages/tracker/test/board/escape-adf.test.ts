@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adfToHtml, safeHref } from '../../src/http/board/adf-html.js';
+import { adfToHtml, safeHref } from '../../src/kit/adf-html.js';
 import { escapeHtml, html, Html } from '../../src/kit/html.js';
 import { markerOf } from '../../src/http/board/markers.js';
 

@@ -129,9 +129,11 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
       );
       expect(t).toContain(`<code class="head">feature/${issueKey}-&quot;&gt;&lt;svg_onload=window.pwned=8&gt;</code>`);
       expect(t).toContain(
-        '<div class="text">&lt;img src=x onerror=&quot;window.pwned=2&quot;&gt; body\n&quot;&gt;&lt;svg onload=window.pwned=3&gt; [x](javascript:window.pwned=4)</div>',
+        '<div class="adf markdown"><p>&lt;img src=x onerror=&quot;window.pwned=2&quot;&gt; body\n&quot;&gt;&lt;svg onload=window.pwned=3&gt; x</p></div>',
       );
-      expect(t).toMatch(/<span class="author">rey<\/span> <span class="review-state">approved<\/span>/);
+      expect(t).toMatch(
+        /<span class="author">rey<\/span> <span class="review-state">approved these changes<\/span> <span class="verdict verdict-approved">Approved<\/span>/,
+      );
       expect(t).toContain('&quot;&gt;&lt;svg onload=window.pwned=5&gt; approve');
       expect(t).toContain('&lt;iframe src=&quot;javascript:alert(9)&quot;&gt;&lt;/iframe&gt;');
       expect(t).toContain('<td class="message">Hostile &lt;b&gt;commit&lt;/b&gt;</td><td class="author">Fixture</td>');
@@ -166,7 +168,7 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
       const { data } = await ch.as('ada').rest.pulls.create({ ...o, title: 'Not yet', head: branch, base: 'main', draft: true });
       const draft = await page(`/${OWNER}/${REPO}/pull/${data.number}`, auth('rey'));
       expect(draft.text).toContain('<span class="state state-draft">Draft</span>');
-      expect(draft.text).toContain('<main class="pull" data-state="draft">');
+      expect(draft.text).toContain('<main class="codehost pull" data-state="draft"');
       expect(draft.text).not.toContain('<form class="merge-form"');
       const { n } = await openPull();
       await ch.as('ada').rest.pulls.update({ ...o, pull_number: n, state: 'closed' });
@@ -297,18 +299,18 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
         body: JSON.stringify(f),
       });
       expect(json.status).toBe(415);
-      const huge = await post(`/${OWNER}/${REPO}/pull/${n}/merge`, { sha: f.sha, token: f.token, pad: 'x'.repeat(20_000) }, { ...auth('rey'), ...sameSite });
+      const huge = await post(`/${OWNER}/${REPO}/pull/${n}/merge`, { sha: f.sha, token: f.token, pad: 'x'.repeat(700_000) }, { ...auth('rey'), ...sameSite });
       expect(huge.status).toBe(413);
       expect(await merged(n)).toBe(404);
     });
 
-    it('a conflict: "Not mergeable", the conflicting files, no button; a forced POST is 405 and merges nothing', async () => {
+    it('a conflict: the merge box says the branch has conflicts, names the files, no button; a forced POST is 405 and merges nothing', async () => {
       const first = await openPull({ 'clash.txt': 'from the first\n' });
       const second = await openPull({ 'clash.txt': 'from the second\n' });
       const f = await formOf(second.n, 'rey');
       await ch.as('rey').rest.pulls.merge({ ...o, pull_number: first.n });
       const r = await page(`/${OWNER}/${REPO}/pull/${second.n}`, auth('rey'));
-      expect(r.text).toContain('<h2>Not mergeable</h2>');
+      expect(r.text).toContain('<h2>This branch has conflicts that must be resolved</h2>');
       expect(r.text).toContain('<ul class="conflicts"><li><code>clash.txt</code></li></ul>');
       expect(r.text).not.toContain('<form class="merge-form"');
       const forced = await post(`/${OWNER}/${REPO}/pull/${second.n}/merge`, { sha: f.sha, token: f.token }, { ...auth('rey'), ...sameSite });
@@ -336,6 +338,32 @@ describe.each(kinds)('ARCHITECTURE §14 pages: review page, merge button, develo
       expect(r.text).not.toContain('svg_onload');
       expect(r.text).not.toContain('class="pull-title"');
       expect(r.text).toContain('Titles and branches are on each pull request');
+    });
+
+    it("ARCHITECTURE §22: a parent's panel lists its sub-tasks' pull requests too, each named by its sub-task", async () => {
+      const tracker = { authorization: basic(credentialOf('assigner').email, credentialOf('assigner').token), 'content-type': 'application/json' };
+      const create = async (fields: object) =>
+        (
+          (await (
+            await fetch(`${ch.url}/rest/api/3/issue`, {
+              method: 'POST',
+              headers: tracker,
+              body: JSON.stringify({ fields: { project: { key: 'ABC' }, ...fields } }),
+            })
+          ).json()) as { key: string }
+        ).key;
+      const parent = await create({ issuetype: { name: 'Task' }, summary: 'Parent with sub-task pulls' });
+      const sub = await create({ issuetype: { name: 'Subtask' }, summary: 'Sub-task with a pull', parent: { key: parent } });
+      const branch = `feature/${sub}-work`;
+      ch.commit(branch, { 'sub.txt': 'sub\n' });
+      const n = (await ch.as('ada').rest.pulls.create({ ...o, title: 'Sub-task work', head: branch, base: 'main' })).data.number;
+      const r = await board(`/browse/${parent}`);
+      expect(r.status).toBe(200);
+      expect(r.text).toContain(
+        `<li class="pull-link" data-state="open"><a class="subtask-key" href="/browse/${sub}">${sub}</a> <a href="/${OWNER}/${REPO}/pull/${n}">${OWNER}/${REPO}#${n}</a>`,
+      );
+      // The sub-task's own page lists it without the sub-task's name.
+      expect((await board(`/browse/${sub}`)).text).toContain(`<li class="pull-link" data-state="open"><a href="/${OWNER}/${REPO}/pull/${n}">`);
     });
 
     it('an issue without pull requests says so', async () => {

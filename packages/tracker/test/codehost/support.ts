@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Octokit } from '@octokit/rest';
-import { parseSeed, startServer, type RunningServer, type ServerOptions } from '../../src/index.js';
+import { localCertificates, parseSeed, startServer, type RunningServer, type ServerOptions } from '../../src/index.js';
 import { hookOctokit } from '../../../../test/support/github-openapi.js';
+import { fetchTrusting } from '../../../../test/support/https-fetch.js';
 import { createTempDatabase, type TempDatabase } from '../../../../test/support/postgres.js';
 import { git } from '../../../../test/support/repo.js';
 import { testSeed } from '../../../../test/support/seed.js';
@@ -53,6 +54,8 @@ export interface CodehostServer {
   reposDir: string;
   /** The bare repository of acme/app on disk. */
   bare: string;
+  /** With `tls: true`: the local authority the server's certificate is signed by (SSL_CERT_FILE for gh). */
+  caFile?: string;
   /** An Octokit for one of the people, every answer checked against GitHub's description. */
   as(who: ChWho): Octokit;
   /** A clone of acme/app (straight from the folder) to make branches in. */
@@ -62,8 +65,10 @@ export interface CodehostServer {
   close(): Promise<void>;
 }
 
-export function octokitFor(api: string, token: string | undefined): Octokit {
-  return hookOctokit(new Octokit({ baseUrl: api, ...(token === undefined ? {} : { auth: token }), request: { retries: 0 } }));
+/** With `caFile`, over HTTPS trusting that authority (a server under `--tls`). */
+export function octokitFor(api: string, token: string | undefined, caFile?: string): Octokit {
+  const request = { retries: 0, ...(caFile === undefined ? {} : { fetch: fetchTrusting(caFile) }) };
+  return hookOctokit(new Octokit({ baseUrl: api, ...(token === undefined ? {} : { auth: token }), request }));
 }
 
 /** A real server with the code host on (repositories under a temporary folder), acme/app with one commit on main. */
@@ -80,8 +85,13 @@ export function initialCheckout(bare: string, work: string): string {
   return work;
 }
 
-export async function startCodehostServer(kind: StoreKind, options: { seed?: unknown; server?: Partial<ServerOptions> } = {}): Promise<CodehostServer> {
+/** With `tls: true` it serves HTTPS (ARCHITECTURE §23) with a local authority made under its temporary folder. */
+export async function startCodehostServer(
+  kind: StoreKind,
+  options: { seed?: unknown; server?: Partial<ServerOptions>; tls?: boolean } = {},
+): Promise<CodehostServer> {
   const root = mkdtempSync(join(tmpdir(), 'jst-codehost-test-'));
+  const tls = options.tls ? localCertificates(join(root, 'tls-data')) : undefined;
   let db: TempDatabase | undefined;
   if (kind === 'postgres') db = await createTempDatabase();
   const reposDir = join(root, 'repos');
@@ -90,6 +100,7 @@ export async function startCodehostServer(kind: StoreKind, options: { seed?: unk
     ...(db ? { databaseUrl: db.url, poolSize: 4 } : { dataDir: join(root, 'data') }),
     repos: reposDir,
     seed: parseSeed(options.seed ?? codehostTestSeed()),
+    ...(tls ? { tls } : {}),
     ...options.server,
   });
   const bare = join(reposDir, OWNER, `${REPO}.git`);
@@ -102,7 +113,8 @@ export async function startCodehostServer(kind: StoreKind, options: { seed?: unk
     reposDir,
     bare,
     work,
-    as: (who) => octokitFor(api, CH_TOKENS[who]),
+    ...(tls?.caFile ? { caFile: tls.caFile } : {}),
+    as: (who) => octokitFor(api, CH_TOKENS[who], tls?.caFile),
     commit(branch, files, message = `change ${branch}`, from = 'main') {
       git(work, 'fetch', '--quiet', 'origin');
       const exists = git(work, 'ls-remote', '--heads', 'origin', branch) !== '';

@@ -24,7 +24,7 @@ export async function userOfToken(host: CodeHost, token: string): Promise<ChUser
  * one the caller may not see then cost the same lookups, so the time of the 404 does not tell them
  * apart (docs/codehost.md "Authentication").
  */
-const NO_REPO: ChRepo = { id: 0, owner: '', name: '', default_branch: '', pull_counter: 0, created_at: '', updated_at: '' };
+const NO_REPO: ChRepo = { id: 0, owner: '', name: '', default_branch: '', pull_counter: 0, created_at: '', updated_at: '', pushed_at: null };
 
 export { permissionOn };
 

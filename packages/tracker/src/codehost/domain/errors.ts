@@ -8,7 +8,8 @@
 export interface FieldProblem {
   resource?: string;
   field?: string;
-  code: 'invalid' | 'missing_field' | 'custom';
+  /** GitHub's codes; `too_large` is a diff over its budget (406 of the diff media types). */
+  code: 'invalid' | 'missing_field' | 'custom' | 'too_large';
   message?: string;
 }
 

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { CodehostError } from './errors.js';
 import { announce } from './events.js';
-import { pushedTo } from './ref-updates.js';
 import { gitOf, type CodeHost } from './host.js';
 import { MERGE_CLAIM_STALE_MS } from './limits.js';
 import { mergeBlock } from './protection.js';
 import { pullOf, viewOf } from './pull-views.js';
+import { refsUpdated } from './pushes.js';
+import { branchShas } from './refs.js';
 import { storeOf } from './store-access.js';
 import type { RepoAccess } from './views.js';
 
@@ -39,8 +40,9 @@ export async function merge(host: CodeHost, access: RepoAccess, number: number, 
   const pull = await pullOf(host, access, number);
   if (pull.state !== 'open') throw notMergeable();
   if (pull.draft) throw notMergeable('Pull Request is still a draft');
-  const headSha = await git.branchSha(repo.owner, repo.name, pull.head_ref);
-  const baseSha = await git.branchSha(repo.owner, repo.name, pull.base_ref);
+  const shas = await branchShas(host, repo, [pull.head_ref, pull.base_ref]);
+  const headSha = shas.get(pull.head_ref) ?? null;
+  const baseSha = shas.get(pull.base_ref) ?? null;
   if (headSha === null || baseSha === null) throw notMergeable();
   if (typeof input.sha === 'string' && input.sha !== headSha) throw new CodehostError('changed', 'Head branch was modified. Review and try the merge again.');
   // ARCHITECTURE §21: a protected base takes the merge only with its approvals (GitHub's 405 and words).
@@ -53,13 +55,15 @@ export async function merge(host: CodeHost, access: RepoAccess, number: number, 
     throw notMergeable(current?.state === 'open' ? 'Merge already in progress' : 'Pull Request is not mergeable');
   }
   let sha: string;
+  let old: string;
   try {
     const person = { name: user.name ?? user.login, email: `${user.login}@users.noreply.jst-tracker`, date: now };
     const defaultTitle = method === 'squash' ? `${pull.title} (#${pull.number})` : `Merge pull request #${pull.number} from ${repo.owner}/${pull.head_ref}`;
     const defaultMessage = method === 'squash' ? '' : pull.title;
-    ({ sha } = await git.merge(repo.owner, repo.name, {
+    ({ sha, old } = await git.merge(repo.owner, repo.name, {
       baseBranch: pull.base_ref,
       headSha,
+      baseSha,
       method,
       title: typeof input.commit_title === 'string' && input.commit_title !== '' ? input.commit_title : defaultTitle,
       message: typeof input.commit_message === 'string' ? input.commit_message : defaultMessage,
@@ -81,7 +85,7 @@ export async function merge(host: CodeHost, access: RepoAccess, number: number, 
   }
   const done = await store.pulls.byNumber(repo.id, number);
   if (done) await announce(host, { kind: 'pull_request', action: 'closed', access, view: await viewOf(host, access, done) });
-  // The base branch moved: its push (as GitHub sends one for a merge).
-  await pushedTo(host, repo, user);
+  // The base branch moved (ARCHITECTURE §14 "Refs from the database"): recorded and told, as a push is.
+  if (sha !== old) await refsUpdated(host, repo, user, [{ ref: `refs/heads/${pull.base_ref}`, old, new: sha }], 'merge');
   return { sha };
 }

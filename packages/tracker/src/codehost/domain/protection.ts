@@ -1,7 +1,8 @@
 import { CodehostError, notFound } from './errors.js';
-import { gitOf, type CodeHost } from './host.js';
+import type { CodeHost } from './host.js';
 import type { ChRepo, ChUser } from './model.js';
 import { permissionOn } from './permission.js';
+import { branchSha } from './refs.js';
 import type { ChTx } from '../store/schema.js';
 import type { CodehostStore } from '../store/store.js';
 import { storeOf } from './store-access.js';
@@ -123,7 +124,7 @@ export async function rulesOf(host: CodeHost, repo: ChRepo, branch: string): Pro
 /** GET …/branches/{branch}/protection: admins only (anyone else is answered Not Found, as on GitHub). */
 export async function getProtection(host: CodeHost, access: RepoAccess, branch: string): Promise<BranchRules> {
   if (access.permission !== 'admin') throw notFound();
-  if ((await gitOf(host).branchSha(access.repo.owner, access.repo.name, branch)) === null) throw branchNotFound();
+  if ((await branchSha(host, access.repo, branch)) === null) throw branchNotFound();
   const rules = await rulesOf(host, access.repo, branch);
   if (!rules) throw branchNotProtected();
   return rules;
@@ -132,7 +133,7 @@ export async function getProtection(host: CodeHost, access: RepoAccess, branch: 
 /** PUT …/branches/{branch}/protection: replaces the branch's rules (admins only). */
 export async function putProtection(host: CodeHost, access: RepoAccess, branch: string, input: ProtectionInput): Promise<BranchRules> {
   if (access.permission !== 'admin') throw noAdmin();
-  if ((await gitOf(host).branchSha(access.repo.owner, access.repo.name, branch)) === null) throw branchNotFound();
+  if ((await branchSha(host, access.repo, branch)) === null) throw branchNotFound();
   // GitHub's answer for a repository a user owns: restrictions are an organization's.
   if (input.restrictions !== null)
     throw new CodehostError('refused', 'Validation Failed', [], ['Only organization repositories can have users and team restrictions']);
@@ -158,17 +159,6 @@ export async function seedProtections(store: CodehostStore, tx: ChTx, repoId: nu
   }
 }
 
-/**
- * GitHub's "Dismiss stale pull request approvals when new commits are pushed": an open pull
- * request's approvals of an earlier head become DISMISSED (done when the pull request is next
- * read, so every process over one database sees the same). Returns the base's rules.
- */
-export async function dismissStaleApprovals(host: CodeHost, view: PullView): Promise<BranchRules | undefined> {
-  const rules = await rulesOf(host, view.repo, view.pull.base_ref);
-  if (rules?.reviews?.dismissStale && view.pull.state === 'open') await storeOf(host).reviews.dismissStale(view.pull.id, view.headSha);
-  return rules;
-}
-
 /** Whether the rules' pull-request requirement binds this caller (admins pass unless enforce_admins). */
 const binds = (rules: BranchRules, permission: string | undefined) => rules.reviews !== null && (permission !== 'admin' || rules.enforceAdmins);
 
@@ -176,15 +166,19 @@ const binds = (rules: BranchRules, permission: string | undefined) => rules.revi
  * Why an open pull request may not be merged into its protected base yet, or null. GitHub's
  * count: the latest deciding review (APPROVED, CHANGES_REQUESTED, DISMISSED) of each reviewer who
  * is not the author and has write access; the approvals are those whose latest is APPROVED. With
- * dismiss_stale_reviews, approvals of an earlier head are DISMISSED first, as GitHub shows them.
+ * dismiss_stale_reviews, the push that moved the head made approvals of an earlier head DISMISSED
+ * (pushes.ts, where GitHub does it); one of another head is not counted here either (read only).
  */
 export async function mergeBlock(host: CodeHost, view: PullView, caller?: { user: ChUser; permission: string }): Promise<string | null> {
-  const rules = await dismissStaleApprovals(host, view);
+  const rules = await rulesOf(host, view.repo, view.pull.base_ref);
   if (!rules?.reviews) return null;
   const store = storeOf(host);
   if (caller && !binds(rules, caller.permission)) return null;
   const latest = new Map<number, string>();
-  for (const r of await store.reviews.all(view.pull.id)) if (r.state !== 'COMMENTED' && r.state !== 'PENDING') latest.set(r.user_id, r.state);
+  for (const r of await store.reviews.all(view.pull.id)) {
+    if (r.state === 'COMMENTED' || r.state === 'PENDING') continue;
+    latest.set(r.user_id, r.state === 'APPROVED' && rules.reviews.dismissStale && r.commit_id !== view.headSha ? 'DISMISSED' : r.state);
+  }
   let approvals = 0;
   const users = await store.users.byIds([...latest.keys()]);
   for (const user of users) {

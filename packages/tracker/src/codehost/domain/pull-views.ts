@@ -1,8 +1,9 @@
 import { notFound } from './errors.js';
-import { gitOf, type CodeHost } from './host.js';
-import { PULL_COMMITS_MAX, PULL_FILES_MAX } from './limits.js';
+import type { CodeHost } from './host.js';
 import type { ChPull } from './model.js';
 import { mergeBlock } from './protection.js';
+import { statsOf } from './pull-stats.js';
+import { branchShas } from './refs.js';
 import { storeOf } from './store-access.js';
 import type { PullDetail, PullView, RepoAccess } from './views.js';
 
@@ -15,21 +16,19 @@ export async function pullOf(host: CodeHost, access: RepoAccess, number: number)
   return pull;
 }
 
-/** A pull request with its users, and its branches' commits (now while open; `shas` caches them over a listing). */
+/**
+ * A pull request with its users, and its branches' commits (now while open, from the database:
+ * refs.ts; `shas` holds them for a listing, read at once).
+ */
 export async function viewOf(host: CodeHost, access: Pick<RepoAccess, 'repo' | 'owner'>, pull: ChPull, shas?: Map<string, string | null>): Promise<PullView> {
   const ids = [pull.user_id, ...(pull.merged_by_id ? [pull.merged_by_id] : [])];
   const users = new Map((await storeOf(host).users.byIds(ids)).map((u) => [u.id, u]));
   let { head_sha: headSha, base_sha: baseSha } = pull;
   if (pull.state === 'open') {
-    const sha = async (branch: string) => {
-      if (shas?.has(branch)) return shas.get(branch)!;
-      const found = await gitOf(host).branchSha(access.repo.owner, access.repo.name, branch);
-      shas?.set(branch, found);
-      return found;
-    };
+    const now = shas ?? (await branchShas(host, access.repo, [pull.head_ref, pull.base_ref]));
     // A branch deleted under an open pull request: its last known commit stands.
-    headSha = (await sha(pull.head_ref)) ?? headSha;
-    baseSha = (await sha(pull.base_ref)) ?? baseSha;
+    headSha = now.get(pull.head_ref) ?? headSha;
+    baseSha = now.get(pull.base_ref) ?? baseSha;
   }
   return {
     repo: access.repo,
@@ -44,28 +43,24 @@ export async function viewOf(host: CodeHost, access: Pick<RepoAccess, 'repo' | '
 
 /** A view with its diff's figures, its mergeability and its comment count (GET /pulls/{n}). */
 export async function detailOf(host: CodeHost, view: PullView): Promise<PullDetail> {
-  const git = gitOf(host);
   const { repo, pull } = view;
-  const cmp = await git.compare(repo.owner, repo.name, view.baseSha, view.headSha, {
-    maxCommits: PULL_COMMITS_MAX,
-    maxFiles: PULL_FILES_MAX,
-    maxPatchBytes: 0,
-  });
+  // Kept per (base, head) commits: git runs only when one of them moved (pull-stats.ts).
+  const stats = await statsOf(host, view);
   let mergeable: boolean | null = null;
   let mergeableState: PullDetail['mergeableState'] = 'unknown';
   let blocked: string | null = null;
   if (pull.state === 'open') {
-    mergeable = (await git.mergeability(repo.owner, repo.name, view.baseSha, view.headSha)).mergeable;
+    mergeable = stats.mergeable;
     // ARCHITECTURE §21: a protected base still missing its approvals is GitHub's "blocked".
     blocked = mergeable && !pull.draft ? await mergeBlock(host, view) : null;
     mergeableState = !mergeable ? 'dirty' : pull.draft ? 'draft' : blocked !== null ? 'blocked' : 'clean';
   }
   return {
     ...view,
-    commits: cmp.totalCommits,
-    additions: cmp.additions,
-    deletions: cmp.deletions,
-    changedFiles: cmp.changedFiles,
+    commits: stats.commits,
+    additions: stats.additions,
+    deletions: stats.deletions,
+    changedFiles: stats.changedFiles,
     mergeable,
     mergeableState,
     blocked,

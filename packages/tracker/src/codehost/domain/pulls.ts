@@ -5,7 +5,9 @@ import { issueKeyOfBranch, isIssueKey } from './issue-keys.js';
 import type { Comparison } from './git-port.js';
 import { PAGE_PATCH_BYTES_MAX, PATCH_BYTES_MAX, PULL_COMMITS_MAX, PULL_FILES_MAX } from './limits.js';
 import type { PullListQuery } from './model.js';
+import { computeStats, statsKey } from './pull-stats.js';
 import { detailOf, pullOf, viewOf } from './pull-views.js';
+import { branchSha, branchShas } from './refs.js';
 import { isBranchName } from './seed.js';
 import { storeOf } from './store-access.js';
 import type { IssuePull, PullDetail, PullView, RepoAccess } from './views.js';
@@ -53,7 +55,16 @@ export async function listPulls(
     }
   }
   const { rows, total } = await storeOf(host).pulls.list(access.repo.id, { ...q, head });
-  const shas = new Map<string, string | null>();
+  // The open ones' branches, read from the database at once (no git: refs.ts).
+  const open = rows.filter((r) => r.state === 'open');
+  const shas =
+    open.length === 0
+      ? new Map<string, string | null>()
+      : await branchShas(
+          host,
+          access.repo,
+          open.flatMap((r) => [r.head_ref, r.base_ref]),
+        );
   const pulls: PullView[] = [];
   for (const row of rows) pulls.push(await viewOf(host, access, row, shas));
   return { pulls, total };
@@ -75,20 +86,26 @@ const alreadyOpen = (owner: string, head: string, field?: string, base?: string)
   ]);
 
 export async function createPull(host: CodeHost, access: RepoAccess, input: CreatePull): Promise<PullDetail> {
-  const git = gitOf(host);
+  gitOf(host); // the code host is on (its 'off' error otherwise)
   const store = storeOf(host);
   const { repo } = access;
   const errors: FieldProblem[] = [];
   const headRef = headBranch(access, input.head);
   const baseRef = branchOrNull(input.base);
-  const headSha = headRef === null ? null : await git.branchSha(repo.owner, repo.name, headRef);
-  const baseSha = baseRef === null ? null : await git.branchSha(repo.owner, repo.name, baseRef);
+  const shas = await branchShas(
+    host,
+    repo,
+    [headRef, baseRef].filter((b): b is string => b !== null),
+  );
+  const headSha = headRef === null ? null : (shas.get(headRef) ?? null);
+  const baseSha = baseRef === null ? null : (shas.get(baseRef) ?? null);
   if (headSha === null) errors.push(invalid('head'));
   if (baseSha === null) errors.push(invalid('base'));
   if (errors.length > 0) throw invalidFields(errors);
   if (await store.pulls.openFor(repo.id, headRef!, baseRef!)) throw alreadyOpen(repo.owner, headRef!);
-  const cmp = await git.compare(repo.owner, repo.name, baseSha!, headSha!, { maxCommits: 1, maxFiles: 0, maxPatchBytes: 0 });
-  if (cmp.totalCommits === 0) throw invalidFields([custom(`No commits between ${baseRef} and ${headRef}`)]);
+  // The figures the answer shows, computed once here and kept (pull-stats.ts).
+  const stats = await computeStats(host, repo.owner, repo.name, baseSha!, headSha!);
+  if (stats.commits === 0) throw invalidFields([custom(`No commits between ${baseRef} and ${headRef}`)]);
   const created = await store.pulls.create(
     {
       repo_id: repo.id,
@@ -101,6 +118,8 @@ export async function createPull(host: CodeHost, access: RepoAccess, input: Crea
       base_ref: baseRef!,
       head_sha: headSha!,
       base_sha: baseSha!,
+      stats_key: statsKey(baseSha!, headSha!),
+      stats: JSON.stringify(stats),
     },
     host.now(),
   );
@@ -112,7 +131,7 @@ export async function createPull(host: CodeHost, access: RepoAccess, input: Crea
 }
 
 export async function updatePull(host: CodeHost, access: RepoAccess, number: number, input: UpdatePull): Promise<PullDetail> {
-  const git = gitOf(host);
+  gitOf(host); // the code host is on (its 'off' error otherwise)
   const store = storeOf(host);
   const pull = await pullOf(host, access, number);
   const { repo } = access;
@@ -122,7 +141,7 @@ export async function updatePull(host: CodeHost, access: RepoAccess, number: num
   if (input.base !== undefined && input.base !== pull.base_ref) {
     if (pull.state !== 'open') throw invalidFields([{ ...invalid('base'), message: 'Cannot change the base branch of a closed pull request.' }]);
     const base = branchOrNull(input.base);
-    const baseSha = base === null ? null : await git.branchSha(repo.owner, repo.name, base);
+    const baseSha = base === null ? null : await branchSha(host, repo, base);
     if (baseSha === null) throw invalidFields([invalid('base')]);
     if ((await store.pulls.update(pull.id, { base_ref: base!, base_sha: baseSha }, now)) === 'exists') throw alreadyOpen(repo.owner, pull.head_ref);
     changes.base = { from: pull.base_ref };
@@ -146,8 +165,9 @@ export async function updatePull(host: CodeHost, access: RepoAccess, number: num
       if (!current.merged) stateChange = 'closed';
     } else {
       if (current.merged) throw invalidFields([custom('state cannot be changed. The pull request has been merged.', 'PullRequest', 'state')]);
-      const headSha = await git.branchSha(repo.owner, repo.name, current.head_ref);
-      const baseSha = await git.branchSha(repo.owner, repo.name, current.base_ref);
+      const shas = await branchShas(host, repo, [current.head_ref, current.base_ref]);
+      const headSha = shas.get(current.head_ref) ?? null;
+      const baseSha = shas.get(current.base_ref) ?? null;
       if (headSha === null || baseSha === null) {
         const gone = headSha === null ? current.head_ref : current.base_ref;
         throw invalidFields([custom(`state cannot be changed. The ${gone} branch has been deleted.`, 'PullRequest', 'state')]);

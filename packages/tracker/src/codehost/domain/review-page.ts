@@ -1,13 +1,14 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { listComments } from './comments.js';
 import { gitOf, type CodeHost } from './host.js';
-import { getPull } from './pulls.js';
+import { loadPullHeader, type PullHeader } from './pull-frame.js';
 import { listReviews } from './reviews.js';
 import { sharedSetting } from './settings.js';
 import { storeOf } from './store-access.js';
 import type { CommentView, PullDetail, RepoAccess, ReviewView } from './views.js';
 import type { CommitInfo, FileChange } from './git-port.js';
 import { PATCH_BYTES_MAX, PULL_COMMITS_MAX } from './limits.js';
+import { verdictsOf, type Verdicts } from './verdicts.js';
 
 /**
  * What a pull request's review page shows (ARCHITECTURE §14 "Pages"), gathered through the same
@@ -23,6 +24,8 @@ export const PAGE_THREAD_MAX = 100;
 
 export interface ReviewPage {
   access: RepoAccess;
+  /** The frame's header (http/pages/frame.ts pullFrame): the pull request, the open count, the notices. */
+  header: PullHeader;
   detail: PullDetail;
   commits: CommitInfo[];
   totalCommits: number;
@@ -39,31 +42,35 @@ export interface ReviewPage {
   conflicts: string[];
   /** Whether the viewer may merge (write or admin on the repository). */
   canWrite: boolean;
+  /** Each reviewer's latest verdict, and the head the viewer last reviewed (ARCHITECTURE §22). */
+  verdicts: Verdicts;
 }
 
 /** Everything the review page shows; 404 (masked) when the viewer may not read the repository. */
 export async function loadReviewPage(host: CodeHost, access: RepoAccess, number: number): Promise<ReviewPage> {
-  const [detail, reviews, comments] = await Promise.all([
-    getPull(host, access, number),
+  const [header, reviews, comments] = await Promise.all([
+    loadPullHeader(host, access, number),
     listReviews(host, access, number, 0, PAGE_THREAD_MAX),
     listComments(host, access, number, 0, PAGE_THREAD_MAX),
   ]);
+  const { detail } = header;
   const git = gitOf(host);
   const { repo } = access;
   // The diff, the commits and the conflicts of the very commits the page's merge form names.
-  const [cmp, merge] = await Promise.all([
+  const [cmp, merge, verdicts] = await Promise.all([
     git.compare(repo.owner, repo.name, detail.baseSha, detail.headSha, {
       maxCommits: PULL_COMMITS_MAX,
       maxFiles: PAGE_FILES_MAX,
       maxPatchBytes: PATCH_BYTES_MAX,
     }),
     detail.mergeable === false ? git.mergeability(repo.owner, repo.name, detail.baseSha, detail.headSha) : Promise.resolve({ conflicts: [] as string[] }),
+    verdictsOf(host, detail, access.user),
   ]);
   let budget = PAGE_PATCH_BYTES;
   let patchesCut = 0;
   const files = cmp.files.slice(0, PAGE_FILES_MAX).map((f) => {
     if (f.patch === undefined) {
-      if (f.additions + f.deletions > 0) patchesCut++;
+      if (f.additions + f.deletions > 0 || f.cut !== undefined) patchesCut++;
       return f;
     }
     const bytes = Buffer.byteLength(f.patch);
@@ -77,6 +84,7 @@ export async function loadReviewPage(host: CodeHost, access: RepoAccess, number:
   });
   return {
     access,
+    header,
     detail,
     commits: cmp.commits,
     totalCommits: cmp.totalCommits,
@@ -89,6 +97,7 @@ export async function loadReviewPage(host: CodeHost, access: RepoAccess, number:
     totalComments: comments.total,
     conflicts: merge.conflicts,
     canWrite: access.permission === 'write' || access.permission === 'admin',
+    verdicts,
   };
 }
 
@@ -116,8 +125,27 @@ export class FormTokens {
 
   /** Whether `given` is the token for exactly these values (compared in constant time). */
   check(given: string, tokenHash: string, repoId: number, number: number, headSha: string): boolean {
-    const want = Buffer.from(this.make(tokenHash, repoId, number, headSha));
-    const got = Buffer.from(given);
-    return got.length === want.length && timingSafeEqual(got, want);
+    return same(given, this.make(tokenHash, repoId, number, headSha));
   }
+
+  /**
+   * The token of one of a pull request's other forms (`review`, `comment`, `close`, `reopen`): as
+   * the merge's, but not tied to a head (a comment is good whatever was pushed since).
+   */
+  makeFor(form: PageForm, tokenHash: string, repoId: number, number: number): string {
+    return createHmac('sha256', this.secret).update(`${form}\n${tokenHash}\n${repoId}\n${number}`).digest('base64url');
+  }
+
+  checkFor(form: PageForm, given: string, tokenHash: string, repoId: number, number: number): boolean {
+    return same(given, this.makeFor(form, tokenHash, repoId, number));
+  }
+}
+
+/** A pull request page's forms besides the merge (each with its own token). */
+export type PageForm = 'review' | 'comment' | 'close' | 'reopen';
+
+function same(given: string, wanted: string): boolean {
+  const want = Buffer.from(wanted);
+  const got = Buffer.from(given);
+  return got.length === want.length && timingSafeEqual(got, want);
 }

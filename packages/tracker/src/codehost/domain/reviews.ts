@@ -2,7 +2,6 @@ import { announce } from './events.js';
 import { refused } from './errors.js';
 import type { CodeHost } from './host.js';
 import { REVIEWS_MAX } from './limits.js';
-import { dismissStaleApprovals } from './protection.js';
 import { pullOf, viewOf } from './pull-views.js';
 import { storeOf } from './store-access.js';
 import type { PullView, RepoAccess, ReviewView } from './views.js';
@@ -23,7 +22,6 @@ export async function listReviews(
 ): Promise<{ view: PullView; reviews: ReviewView[]; total: number }> {
   const store = storeOf(host);
   const view = await viewOf(host, access, await pullOf(host, access, number));
-  await dismissStaleApprovals(host, view);
   const { rows, total } = await store.reviews.page(view.pull.id, offset, limit);
   const users = new Map((await store.users.byIds(rows.map((r) => r.user_id))).map((u) => [u.id, u]));
   return { view, reviews: rows.map((review) => ({ review, user: users.get(review.user_id)! })), total };

@@ -1,11 +1,13 @@
-import { spawn } from 'node:child_process';
 import { readCommits, type CommitInfo } from './commits.js';
-import { minimalGitEnv, runGit } from './run.js';
-import { inGitSlot } from './slots.js';
+import { cached } from './diff-cache.js';
+import { readPatches, type PatchCut } from './diff-patches.js';
+import { blobSizes } from './diff-sizes.js';
+import { runGit } from './run.js';
 
 /**
  * A pull request's commits and files as GitHub lists them: the commits in base..head and the diff
- * from the merge base to head, each list capped as GitHub caps it, patches cut per file and in total.
+ * from the merge base to head, each list capped as GitHub caps it, patches cut per file and in
+ * total (./diff-patches.ts), files too large never diffed, the answer cached (./diff-cache.ts).
  */
 
 export interface FileChange {
@@ -23,6 +25,8 @@ export interface FileChange {
   patch?: string;
   previous_filename?: string;
   binary: boolean;
+  /** Why a file with changes has no patch (docs/limits.md "Diffs"); absent when it has one, or none was asked for. */
+  cut?: PatchCut;
 }
 
 export interface CompareLimits {
@@ -30,17 +34,25 @@ export interface CompareLimits {
   maxCommits: number;
   /** GitHub's pulls/files lists at most 3000. */
   maxFiles: number;
-  /** A file's patch beyond this many bytes is left out. */
+  /** A file's patch beyond this many bytes, or lines, is left out. */
   maxPatchBytes: number;
-  /** Patches stop once this many bytes were given in one comparison. */
+  maxPatchLines: number;
+  /** Patches stop once this many bytes, or lines, were given in one comparison. */
   maxTotalPatchBytes: number;
+  maxTotalPatchLines: number;
+  /** A file whose blob on either side is larger is never diffed: no counts, no patch. */
+  maxBlobBytes: number;
 }
 
+/** docs/limits.md "Diffs". */
 export const DEFAULT_COMPARE_LIMITS: CompareLimits = {
   maxCommits: 250,
   maxFiles: 3000,
-  maxPatchBytes: 1024 * 1024,
+  maxPatchBytes: 512 * 1024,
+  maxPatchLines: 20_000,
   maxTotalPatchBytes: 5 * 1024 * 1024,
+  maxTotalPatchLines: 100_000,
+  maxBlobBytes: 8 * 1024 * 1024,
 };
 
 export interface Comparison {
@@ -91,16 +103,21 @@ function parseRaw(text: string): RawEntry[] {
   return out;
 }
 
-/** `git diff --numstat -z` records, in the same order as --raw's: `[add, del]`, null for binary. */
-function parseNumstat(text: string): Array<[number, number] | null> {
+/** `git diff --numstat -z` records by the file's (new) path: `[add, del]`, null for binary. */
+function parseNumstat(text: string): Map<string, [number, number] | null> {
   const parts = text.split('\0');
-  const out: Array<[number, number] | null> = [];
+  const out = new Map<string, [number, number] | null>();
   for (let i = 0; i < parts.length;) {
     const rec = parts[i++]!;
     if (rec === '') continue;
-    const [a, d, path] = rec.split('\t');
-    if (path === '') i += 2; // a rename: the two paths follow as their own records
-    out.push(a === '-' || d === '-' ? null : [Number(a), Number(d)]);
+    const [a, d, inline] = rec.split('\t');
+    let path = inline ?? '';
+    if (path === '') {
+      // A rename: the two paths follow as their own records.
+      i += 1;
+      path = parts[i++] ?? '';
+    }
+    out.set(path, a === '-' || d === '-' ? null : [Number(a), Number(d)]);
   }
   return out;
 }
@@ -126,194 +143,23 @@ function statusOf(e: RawEntry): FileChange['status'] {
 
 const DIFF_OPTS = ['-M', '--no-color', '--no-ext-diff', '--no-textconv', '--full-index'];
 
-interface PatchPass {
-  patches: Array<string | undefined>;
-  cut: boolean;
+/** Past this many files too large to diff, no file of the comparison is diffed (their names would not fit git's command line). */
+const MAX_EXCLUDED = 500;
+
+/** Pathspecs leaving out the files too large to diff (both sides of a rename). */
+function excludes(big: RawEntry[]): string[] {
+  return big.flatMap((e) => [e.path, ...(e.srcPath !== null ? [e.srcPath] : [])]).map((p) => `:(exclude,literal)${p}`);
 }
 
-/**
- * The patches of one `git diff -p`, section by section: each file's hunks (from its first `@@`
- * line) kept while the caps allow. A file's section starts at a line `diff --git `; no hunk line
- * can start so (hunk lines start with ' ', '+', '-', '\' or '@'). Sections are matched to --raw's
- * entries by order and checked by their `index <src>..<dst>` line; on any mismatch the remaining
- * patches are dropped, never misplaced.
- */
-class PatchSections {
-  readonly patches: Array<string | undefined>;
-  private index = -1;
-  private hunks: Buffer[] = [];
-  private hunkBytes = 0;
-  private inHunks = false;
-  private oversize = false;
-  private valid = true;
-  private total = 0;
-  private cut = false;
+/** A comparison's key in the diff cache (its commits are full ids, so its answer never changes). */
+const keyOf = (gitDir: string, base: string, head: string, limits: CompareLimits) => `cmp\0${gitDir}\0${base}\0${head}\0${JSON.stringify(limits)}`;
 
-  constructor(
-    private readonly entries: RawEntry[],
-    private readonly wanted: number,
-    private readonly limits: CompareLimits,
-  ) {
-    this.patches = new Array<string | undefined>(wanted).fill(undefined);
-  }
-
-  /** Takes one line of the diff (`dropped`: only its start was kept); false when no more are wanted. */
-  line(line: Buffer, dropped: boolean): boolean {
-    if (line.subarray(0, 11).toString('latin1') === 'diff --git ') {
-      this.close();
-      this.index += 1;
-      this.hunks = [];
-      this.hunkBytes = 0;
-      this.inHunks = false;
-      this.oversize = false;
-      return this.index < this.wanted && this.valid;
-    }
-    if (this.index < 0 || this.index >= this.wanted) return true;
-    if (!this.inHunks) {
-      const s = line.toString('latin1');
-      if (s.startsWith('index ')) {
-        const m = /^index ([0-9a-f]+)\.\.([0-9a-f]+)/.exec(s);
-        const e = this.entries[this.index]!;
-        if (m === null || m[1] !== e.srcSha || m[2] !== e.dstSha) {
-          this.valid = false;
-          this.cut = true;
-        }
-        return true;
-      }
-      if (!s.startsWith('@@')) return true;
-      this.inHunks = true;
-    }
-    if (this.oversize) return true;
-    this.hunkBytes += line.length;
-    if (dropped || this.hunkBytes > this.limits.maxPatchBytes) {
-      this.oversize = true;
-      this.hunks = [];
-      return true;
-    }
-    this.hunks.push(line);
-    return true;
-  }
-
-  /** Ends the current section: its patch is kept if it fits. */
-  close(): void {
-    if (this.index < 0 || this.index >= this.wanted) return;
-    if (!this.valid) return;
-    if (this.oversize) {
-      this.cut = true;
-      return;
-    }
-    if (!this.inHunks) return;
-    let text = Buffer.concat(this.hunks).toString('utf8');
-    if (text.endsWith('\n')) text = text.slice(0, -1);
-    const bytes = Buffer.byteLength(text, 'utf8');
-    if (this.total + bytes > this.limits.maxTotalPatchBytes) {
-      this.cut = true;
-      this.valid = false;
-      return;
-    }
-    this.total += bytes;
-    this.patches[this.index] = text;
-  }
-
-  result(): PatchPass {
-    return { patches: this.patches, cut: this.cut || !this.valid };
-  }
-}
-
-/**
- * Cuts a stream into lines for `onLine` (which answers false to stop). Of one very long line only
- * what a patch could take (`maxLine`) is kept, and it is passed on marked as dropped.
- */
-function lineSplitter(maxLine: number, onLine: (line: Buffer, dropped: boolean) => boolean) {
-  let partial: Buffer[] = [];
-  let partialBytes = 0;
-  let partialDropped = false;
-  return {
-    /** False when `onLine` asked to stop. */
-    push(chunk: Buffer): boolean {
-      let start = 0;
-      for (;;) {
-        const nl = chunk.indexOf(10, start);
-        if (nl < 0) break;
-        const piece = chunk.subarray(start, nl + 1);
-        const line = partial.length === 0 ? piece : Buffer.concat([...partial, piece]);
-        const dropped = partialDropped;
-        partial = [];
-        partialBytes = 0;
-        partialDropped = false;
-        if (!onLine(line, dropped)) return false;
-        start = nl + 1;
-      }
-      if (start < chunk.length) {
-        const rest = chunk.subarray(start);
-        if (partialBytes + rest.length > maxLine + 16) partialDropped = true;
-        else {
-          partial.push(Buffer.from(rest));
-          partialBytes += rest.length;
-        }
-      }
-      return true;
-    },
-    /** The last line, when the stream did not end with a newline. */
-    end(): void {
-      if (partial.length > 0) onLine(Buffer.concat(partial), partialDropped);
-    },
-  };
-}
-
-/** Streams `git diff -p` into PatchSections, stopping git as soon as no more patches are wanted. */
-function readPatches(gitDir: string, from: string, to: string, entries: RawEntry[], limits: CompareLimits, timeoutMs: number): Promise<PatchPass> {
-  const wanted = Math.min(entries.length, limits.maxFiles);
-  const sections = new PatchSections(entries, wanted, limits);
-  // No patch asked for (a count of changes only): the diff's text is not produced at all.
-  if (wanted === 0 || limits.maxPatchBytes <= 0 || limits.maxTotalPatchBytes <= 0) return Promise.resolve(sections.result());
-  return inGitSlot(() => streamPatches(gitDir, from, to, sections, limits, timeoutMs));
-}
-
-function streamPatches(gitDir: string, from: string, to: string, sections: PatchSections, limits: CompareLimits, timeoutMs: number): Promise<PatchPass> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', [`--git-dir=${gitDir}`, 'diff', '-p', ...DIFF_OPTS, from, to, '--'], {
-      env: minimalGitEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let done = false;
-    let stderr = '';
-    const timer = setTimeout(() => finish(new Error(`git diff took longer than ${timeoutMs} ms`)), timeoutMs);
-    const stop = () => {
-      if (done) return;
-      done = true;
-      child.kill('SIGKILL');
-    };
-    const lines = lineSplitter(limits.maxPatchBytes, (line, dropped) => {
-      if (sections.line(line, dropped)) return true;
-      stop();
-      return false;
-    });
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (!done) lines.push(chunk);
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      if (stderr.length < 4096) stderr += c.toString('utf8');
-    });
-    child.on('error', (e) => finish(e));
-    child.on('close', (code) => {
-      if (!done) {
-        lines.end();
-        sections.close();
-        if (code !== 0) return finish(new Error(`git diff failed (exit ${code}): ${stderr.trim().slice(-300)}`));
-      }
-      finish(null);
-    });
-    function finish(error: Error | null) {
-      clearTimeout(timer);
-      if (error !== null) {
-        child.kill('SIGKILL');
-        reject(error);
-        return;
-      }
-      resolve(sections.result());
-    }
-  });
+/** What a comparison holds, roughly, in bytes. */
+function sizeOf(c: Comparison): number {
+  let n = 512;
+  for (const f of c.files) n += 256 + 2 * (f.filename.length + (f.previous_filename?.length ?? 0) + (f.patch?.length ?? 0));
+  for (const k of c.commits) n += 512 + 2 * k.message.length;
+  return n;
 }
 
 /** The empty tree's id in this repository's hash (the diff's origin when there is no merge base). */
@@ -321,31 +167,90 @@ async function emptyTree(gitDir: string, timeoutMs: number): Promise<string> {
   return (await runGit(gitDir, ['hash-object', '-t', 'tree', '--stdin'], { input: '', timeoutMs })).stdout.toString('utf8').trim();
 }
 
-export async function compareCommits(gitDir: string, base: string, head: string, limits: CompareLimits, timeoutMs: number): Promise<Comparison> {
+/**
+ * base...head, bounded (ARCHITECTURE §22 "Bounded work") and cached by its two commits and limits
+ * (./diff-cache.ts): `git diff --raw` names the files without reading them, their blob sizes come
+ * from `git cat-file --batch-check`, and a file with a side over `maxBlobBytes` is never diffed
+ * (no counts, no patch: `cut: 'too_large'`); the others' counts come from `--numstat` and their
+ * patches from one streamed `git diff -p` within the patch budgets.
+ */
+export function compareCommits(
+  gitDir: string,
+  base: string | null,
+  head: string,
+  limits: CompareLimits,
+  timeoutMs: number,
+  mode: CompareMode = 'merge-base',
+): Promise<Comparison> {
+  return cached(keyOf(gitDir, `${mode}:${base ?? 'root'}`, head, limits), () => compareUncached(gitDir, base, head, limits, timeoutMs, mode), sizeOf);
+}
+
+/** The diff's origin: the merge base of base and head (a pull request's three dots), or base itself (two heads, or a commit and its parent). */
+export type CompareMode = 'merge-base' | 'direct';
+
+async function origin(
+  gitDir: string,
+  base: string | null,
+  head: string,
+  mode: CompareMode,
+  timeoutMs: number,
+): Promise<{ mergeBase: string | null; from: string }> {
+  if (base === null) return { mergeBase: null, from: await emptyTree(gitDir, timeoutMs) };
+  if (mode === 'direct') return { mergeBase: base, from: base };
   const mb = await runGit(gitDir, ['merge-base', base, head], { timeoutMs, okCodes: [1] });
   const mergeBase = mb.code === 0 ? mb.stdout.toString('utf8').trim().split('\n')[0]! : null;
-  const from = mergeBase ?? (await emptyTree(gitDir, timeoutMs));
+  return { mergeBase, from: mergeBase ?? (await emptyTree(gitDir, timeoutMs)) };
+}
 
-  const [revs, raw, numstat] = await Promise.all([
-    runGit(gitDir, ['rev-list', '--reverse', '--topo-order', head, `^${base}`], { timeoutMs }),
+async function compareUncached(
+  gitDir: string,
+  base: string | null,
+  head: string,
+  limits: CompareLimits,
+  timeoutMs: number,
+  mode: CompareMode,
+): Promise<Comparison> {
+  const { mergeBase, from } = await origin(gitDir, base, head, mode, timeoutMs);
+  const [revs, raw] = await Promise.all([
+    // A root commit (no base) is its own one commit.
+    base === null ? null : runGit(gitDir, ['rev-list', '--reverse', '--topo-order', head, `^${base}`], { timeoutMs }),
     runGit(gitDir, ['diff', '--raw', '-z', '--no-abbrev', ...DIFF_OPTS, from, head, '--'], { timeoutMs }),
-    runGit(gitDir, ['diff', '--numstat', '-z', ...DIFF_OPTS, from, head, '--'], { timeoutMs }),
   ]);
-  const shas = revs.stdout
-    .toString('utf8')
-    .split('\n')
-    .filter((s) => s !== '');
+  const shas =
+    revs === null
+      ? [head]
+      : revs.stdout
+          .toString('utf8')
+          .split('\n')
+          .filter((s) => s !== '');
   const commits = await readCommits(gitDir, shas.slice(0, limits.maxCommits), timeoutMs);
 
   const entries = parseRaw(raw.stdout.toString('utf8'));
-  const stats = parseNumstat(numstat.stdout.toString('utf8'));
-  const { patches, cut } = await readPatches(gitDir, from, head, entries, limits, timeoutMs);
+  const sizes = await blobSizes(
+    gitDir,
+    entries.flatMap((e) => [e.srcSha, e.dstSha]),
+    timeoutMs,
+  );
+  const isBig = (e: RawEntry) => (sizes.get(e.srcSha) ?? 0) > limits.maxBlobBytes || (sizes.get(e.dstSha) ?? 0) > limits.maxBlobBytes;
+  const big = entries.filter(isBig);
+  const diffable = big.length > MAX_EXCLUDED ? [] : entries.filter((e) => !isBig(e));
+  const pathspec = ['--', ...excludes(big)];
+  const numstat = diffable.length === 0 ? null : await runGit(gitDir, ['diff', '--numstat', '-z', ...DIFF_OPTS, from, head, ...pathspec], { timeoutMs });
+  const stats = numstat === null ? new Map<string, [number, number] | null>() : parseNumstat(numstat.stdout.toString('utf8'));
+  // The patches of the diffable files among the first maxFiles, in --raw's order.
+  const shown = new Set(entries.slice(0, limits.maxFiles));
+  const wanted = diffable.filter((e) => shown.has(e)).length;
+  const pass = await readPatches(gitDir, [...DIFF_OPTS, from, head, ...pathspec], diffable, wanted, limits, timeoutMs);
+  const patchOf = new Map<RawEntry, { patch: string | undefined; cut: PatchCut | undefined }>();
+  diffable.slice(0, wanted).forEach((e, i) => patchOf.set(e, { patch: pass.patches[i], cut: pass.cuts[i] }));
 
   let additions = 0;
   let deletions = 0;
+  let cut = false;
   const files: FileChange[] = [];
   entries.forEach((e, i) => {
-    const stat = stats.length === entries.length ? (stats[i] ?? null) : null;
+    const tooLarge = isBig(e) || diffable.length === 0;
+    const stat = tooLarge ? null : (stats.get(e.path) ?? null);
     const [add, del] = stat ?? [0, 0];
     additions += add;
     deletions += del;
@@ -358,10 +263,14 @@ export async function compareCommits(gitDir: string, base: string, head: string,
       changes: add + del,
       sha: ZERO.test(e.dstSha) ? null : e.dstSha,
       previous_sha: ZERO.test(e.srcSha) ? null : e.srcSha,
-      binary: stat === null,
+      binary: !tooLarge && stat === null,
     };
-    const patch = patches[i];
-    if (patch !== undefined && stat !== null) file.patch = patch;
+    const p = patchOf.get(e);
+    const wantsPatch = limits.maxPatchBytes > 0 && limits.maxTotalPatchBytes > 0;
+    if (p?.patch !== undefined && stat !== null) file.patch = p.patch;
+    else if (wantsPatch && tooLarge) file.cut = 'too_large';
+    else if (wantsPatch && p?.cut !== undefined && stat !== null && add + del > 0) file.cut = p.cut;
+    if (file.cut !== undefined) cut = true;
     if (e.srcPath !== null) file.previous_filename = e.srcPath;
     files.push(file);
   });

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkRepoName } from './names.js';
 import type { HookRule } from './protect-hook.js';
+import type { PushedRef } from './push-hook.js';
 import { answer, relay, type Service } from './relay.js';
 import type { BareRepos } from './repos.js';
 import { GitSlots, slotRefusalMessage } from './slots.js';
@@ -39,8 +40,11 @@ export interface GitHttpOptions {
    * Default 32, 8 per user (./slots.ts).
    */
   slots?: GitSlots;
-  /** Called after a successful receive-pack (so the REST side can refresh anything cached; the code host's push events), with who pushed. */
-  onPush?(owner: string, repo: string, login: string | null): void;
+  /**
+   * Told the refs each accepted push updated (git's post-receive: a refused ref is not among them),
+   * with the pusher's login; awaited before the push's answer ends (domain/pushes.ts records them).
+   */
+  onPush?(owner: string, repo: string, login: string | undefined, updates: PushedRef[]): Promise<void>;
 }
 
 /** The realm git's credential helpers key on (ARCHITECTURE §14 "Authentication"). */
@@ -191,7 +195,7 @@ export function createGitHttpHandler(o: GitHttpOptions): (req: IncomingMessage, 
         root: o.repos.root,
         timeoutMs,
         pushLimitBytes: o.pushLimitBytes,
-        onPushed: service === 'git-receive-pack' && req.method === 'POST' && o.onPush ? () => o.onPush!(owner, repo, granted.login ?? null) : undefined,
+        onPushed: service === 'git-receive-pack' && req.method === 'POST' && o.onPush ? (updates) => o.onPush!(owner, repo, granted.login, updates) : undefined,
       });
     } finally {
       release();

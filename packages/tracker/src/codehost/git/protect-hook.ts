@@ -1,7 +1,3 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
 /**
  * Branch protection in git (ARCHITECTURE §21): receive-pack runs this pre-receive hook with the
  * pusher's rules in JST_PROTECTED (one line per protected branch: ref, force pushes allowed,
@@ -20,7 +16,9 @@ export interface HookRule {
   refuseUpdate: string | null;
 }
 
-const HOOK = `#!/bin/sh
+/** The pre-receive hook (./push-hook.ts puts it in the server's hooks folder). */
+export const PRE_RECEIVE = `#!/bin/sh
+if [ -z "$JST_PROTECTED" ]; then cat >/dev/null; exit 0; fi
 refuse() {
   echo "error: GH006: Protected branch update failed for $1." >&2
   echo "error: $2" >&2
@@ -55,19 +53,6 @@ while read -r old new ref; do
 done
 exit $status
 `;
-
-let hooksDir: string | null = null;
-
-/** The folder holding the hook (made once per process, private to it). */
-export function protectHooksPath(): string {
-  if (hooksDir === null) {
-    const dir = mkdtempSync(join(tmpdir(), 'jst-tracker-hooks-'));
-    writeFileSync(join(dir, 'pre-receive'), HOOK);
-    chmodSync(join(dir, 'pre-receive'), 0o755);
-    hooksDir = dir;
-  }
-  return hooksDir;
-}
 
 /** The hook's environment for a push by a pusher these rules bind; empty when no branch is protected. */
 export function protectEnv(rules: HookRule[]): Record<string, string> {

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { hasUnreadBody, lingerOnRefusedBody } from '../../kit/refused-body.js';
 import { parseCgiHead } from './cgi.js';
-import { protectEnv, protectHooksPath, type HookRule } from './protect-hook.js';
+import { protectEnv, type HookRule } from './protect-hook.js';
+import { newPushLog, readPushLog, serverHooksPath, type PushedRef } from './push-hook.js';
 import { minimalGitEnv } from './run.js';
 
 export type Service = 'git-upload-pack' | 'git-receive-pack';
@@ -65,13 +66,17 @@ export interface RelayOptions {
   root: string;
   timeoutMs: number;
   pushLimitBytes: number;
-  onPushed: (() => void) | undefined;
+  /**
+   * Told the refs an accepted push updated (git's post-receive, ./push-hook.ts), awaited before the
+   * answer ends, so the pusher's next request sees them.
+   */
+  onPushed: ((updates: PushedRef[]) => Promise<void>) | undefined;
   /** The protected branches as they bind this pusher (ARCHITECTURE §21), for the pre-receive hook. */
   protect?: HookRule[] | undefined;
 }
 
 /** git http-backend's CGI environment for one request. */
-function cgiEnv(req: IncomingMessage, r: RelayOptions): NodeJS.ProcessEnv {
+function cgiEnv(req: IncomingMessage, r: RelayOptions, pushLog: string | null): NodeJS.ProcessEnv {
   const isPost = req.method === 'POST';
   // Built from the checked names, never from the request's own path.
   const pathInfo = isPost ? `/${r.owner}/${r.repo}.git/${r.service}` : `/${r.owner}/${r.repo}.git/info/refs`;
@@ -91,15 +96,16 @@ function cgiEnv(req: IncomingMessage, r: RelayOptions): NodeJS.ProcessEnv {
       // receive-pack's own cap, in case a body arrives by a way this relay does not count.
       ['receive.maxInputSize', String(r.pushLimitBytes)],
       ...hiddenRefsConfig(),
-      ...protectHookConfig(r),
+      ...hooksConfig(r),
     ]),
     ...(r.service === 'git-receive-pack' ? protectEnv(r.protect ?? []) : {}),
+    ...(pushLog !== null ? { JST_PUSH_LOG: pushLog } : {}),
   });
 }
 
-/** A push to a repository with protected branches runs the protection hook (./protect-hook.ts). */
-function protectHookConfig(r: RelayOptions): Array<[string, string]> {
-  return r.service === 'git-receive-pack' && (r.protect ?? []).length > 0 ? [['core.hooksPath', protectHooksPath()]] : [];
+/** A push runs the server's hooks: protection (./protect-hook.ts) before, the refs' record (./push-hook.ts) after. */
+function hooksConfig(r: RelayOptions): Array<[string, string]> {
+  return r.service === 'git-receive-pack' ? [['core.hooksPath', serverHooksPath()]] : [];
 }
 
 /** Configuration for git's children through the environment (GIT_CONFIG_COUNT, git 2.31). */
@@ -139,6 +145,8 @@ class Relay {
   private pendingBytes = 0;
   private readonly timer: NodeJS.Timeout;
   private readonly quarantine: QuarantineSweep | null = null;
+  /** Where this push's post-receive writes the refs it updated (a push's POST only). */
+  private readonly pushLog: string | null = null;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -150,8 +158,11 @@ class Relay {
     this.bodyDone = !this.isPost;
     // stderr is dropped: git's messages to the client travel in the protocol itself, and its
     // stderr may name paths of the server.
-    if (r.service === 'git-receive-pack' && this.isPost) this.quarantine = new QuarantineSweep(join(r.root, r.owner, `${r.repo}.git`, 'objects'));
-    this.child = spawn('git', ['http-backend'], { env: cgiEnv(req, r), stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+    if (r.service === 'git-receive-pack' && this.isPost) {
+      this.quarantine = new QuarantineSweep(join(r.root, r.owner, `${r.repo}.git`, 'objects'));
+      this.pushLog = newPushLog();
+    }
+    this.child = spawn('git', ['http-backend'], { env: cgiEnv(req, r, this.pushLog), stdio: ['pipe', 'pipe', 'ignore'], detached: true });
     this.timer = setTimeout(() => this.fail(504, `git took longer than ${r.timeoutMs} ms and was stopped.`), r.timeoutMs);
   }
 
@@ -165,9 +176,9 @@ class Relay {
     });
     child.stdout.on('data', (chunk: Buffer) => this.onOutput(chunk));
     child.on('error', () => this.fail(500, 'git http-backend could not be started: is git installed on the server?'));
-    child.on('close', (code) => {
+    child.on('close', () => {
       this.quarantine?.afterExit();
-      this.onExit(code);
+      void this.onExit();
     });
     child.stdin.on('error', () => {
       /* the backend stopped reading; its exit tells what happened */
@@ -242,7 +253,16 @@ class Relay {
     }
   }
 
-  private onExit(code: number | null): void {
+  private async onExit(): Promise<void> {
+    // Read (and removed) whatever happened: a push cut off may still have updated refs.
+    const updates = this.pushLog === null ? [] : await readPushLog(this.pushLog);
+    if (updates.length > 0 && this.r.onPushed) {
+      try {
+        await this.r.onPushed(updates);
+      } catch {
+        /* a listener's failure must not fail a push git has already taken */
+      }
+    }
     if (this.finished) return;
     if (this.head === null) {
       this.fail(502, 'git http-backend ended without an answer.');
@@ -255,13 +275,6 @@ class Relay {
       lingerOnRefusedBody(this.req, this.res);
     }
     this.flush();
-    if (code === 0 && this.head.status < 400 && this.r.onPushed) {
-      try {
-        this.r.onPushed();
-      } catch {
-        /* a listener's failure must not fail a push git has already taken */
-      }
-    }
     this.res.end();
     this.done();
   }

@@ -1,21 +1,50 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { compareCommits, DEFAULT_COMPARE_LIMITS, type CompareLimits, type Comparison } from './compare.js';
+import { compareCommits, DEFAULT_COMPARE_LIMITS, type CompareLimits, type CompareMode, type Comparison } from './compare.js';
+import { DEFAULT_DIFF_TEXT_LIMITS, diffText, type DiffKind, type DiffText, type DiffTextLimits } from './diff-text.js';
 import { GitCommandError, GitNameError, RefMovedError } from './errors.js';
 import { buildMerge, mergeTree, type GitIdentity, type MergeMethod } from './merge.js';
 import { checkBranchName, checkRepoName, checkSha } from './names.js';
+import { installRepoHook, takeSpool, type TakenSpool } from './push-hook.js';
 import { requireGitVersion, runGit } from './run.js';
+
+/** A branch and its latest commit (the repository page). */
+export interface BranchTip {
+  name: string;
+  sha: string;
+  /** The commit's committer date, ISO 8601 UTC. */
+  date: string;
+  /** The commit message's subject, at most 200 characters. */
+  subject: string;
+}
 
 export { MergeConflictError, RefMovedError, GitNameError, GitCommandError } from './errors.js';
 export type { GitIdentity, MergeMethod } from './merge.js';
 export type { CommitInfo, GitPerson } from './commits.js';
 export type { Comparison, CompareLimits, FileChange } from './compare.js';
 export { DEFAULT_COMPARE_LIMITS } from './compare.js';
+export type { DiffKind, DiffText, DiffTextLimits } from './diff-text.js';
+
+/** A pull request's figures (BareRepos.stats). */
+export interface PullStats {
+  commits: number;
+  additions: number;
+  deletions: number;
+  changedFiles: number;
+  mergeable: boolean;
+}
 
 export interface MergeOptions {
   baseBranch: string;
   headSha: string;
+  /**
+   * The base branch's commit as the caller knows it (the database's record): the first attempt is
+   * made on it without asking git, and `update-ref`'s compare-and-set proves it; when the branch
+   * is elsewhere the merge is redone on git's own answer. Given, the head is taken as a commit
+   * the caller knows to exist (no rev-parse).
+   */
+  baseSha?: string | undefined;
   method: MergeMethod;
   title: string;
   message: string;
@@ -89,13 +118,14 @@ export class BareRepos {
   async ensure(owner: string, name: string, defaultBranch: string): Promise<void> {
     checkBranchName(defaultBranch);
     const dir = this.dir(owner, name);
-    if (await this.exists(owner, name)) return;
+    if (await this.exists(owner, name)) return installRepoHook(dir);
     const parent = join(this.root, owner);
     await mkdir(parent, { recursive: true });
     const tmp = join(parent, `.tmp-${randomBytes(8).toString('hex')}.git`);
     try {
       await runGit(null, ['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, tmp], { timeoutMs: this.timeoutMs });
       for (const [key, value] of REPO_CONFIG) await runGit(tmp, ['config', key, value], { timeoutMs: this.timeoutMs });
+      await installRepoHook(tmp);
       try {
         await rename(tmp, dir);
       } catch (e) {
@@ -125,19 +155,54 @@ export class BareRepos {
     return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
   }
 
-  /** The repository's branches and their commits, sorted by name. */
-  async branches(owner: string, name: string): Promise<Array<{ name: string; sha: string }>> {
+  /**
+   * The repository's branches, the most recently committed first, at most `max` of them, each with
+   * its latest commit's sha, committer date and subject (cut to 200 characters); and how many
+   * branches there are in all (the repository page, ARCHITECTURE §22).
+   */
+  async branchTips(owner: string, name: string, max: number): Promise<{ branches: BranchTip[]; total: number }> {
     const dir = await this.existing(owner, name);
-    const r = await runGit(dir, ['for-each-ref', '--format=%(objectname) %(refname:lstrip=2)', 'refs/heads/'], { timeoutMs: this.timeoutMs });
-    return r.stdout
+    const format = '--format=%(objectname)%00%(committerdate:iso-strict)%00%(refname:lstrip=2)%00%(contents:subject)';
+    const [tips, all] = await Promise.all([
+      runGit(dir, ['for-each-ref', `--count=${max}`, '--sort=refname', '--sort=-committerdate', format, 'refs/heads/'], { timeoutMs: this.timeoutMs }),
+      runGit(dir, ['for-each-ref', '--format=x', 'refs/heads/'], { timeoutMs: this.timeoutMs }),
+    ]);
+    const branches = tips.stdout
       .toString('utf8')
       .split('\n')
       .filter((l) => l !== '')
       .map((l) => {
-        const i = l.indexOf(' ');
-        return { sha: l.slice(0, i), name: l.slice(i + 1) };
-      })
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        const [sha = '', date = '', branch = '', subject = ''] = l.split('\0');
+        return { name: branch, sha, date: new Date(date).toISOString(), subject: subject.slice(0, 200) };
+      });
+    return {
+      branches,
+      total: all.stdout
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l !== '').length,
+    };
+  }
+
+  /** The repository's refs (all of them, or those named in `only`) and their objects, from git itself. */
+  async refs(owner: string, name: string, only?: string[]): Promise<Array<{ ref: string; sha: string }>> {
+    const dir = await this.existing(owner, name);
+    if (only !== undefined && only.length === 0) return [];
+    const wanted = only === undefined ? null : new Set(only);
+    const patterns = only === undefined ? [] : ['--', ...only.filter((r) => /^refs\/[^\0]*$/.test(r) && !r.includes('..'))];
+    if (patterns.length === 1) return [];
+    const r = await runGit(dir, ['for-each-ref', '--format=%(objectname) %(refname)', ...patterns], { timeoutMs: this.timeoutMs });
+    return r.stdout
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => ({ sha: l.slice(0, l.indexOf(' ')), ref: l.slice(l.indexOf(' ') + 1) }))
+      .filter((x) => wanted === null || wanted.has(x.ref));
+  }
+
+  /** The refs pushes made straight into the repository's folder updated since last asked (its hook's spool, ./push-hook.ts). */
+  async takeOutsidePushes(owner: string, name: string): Promise<TakenSpool> {
+    return takeSpool(this.dir(owner, name));
   }
 
   /** A full SHA or a branch name as a commit id, or null when it names no commit here. */
@@ -162,10 +227,49 @@ export class BareRepos {
    * base...head as a pull request shows it: the commits in base..head (oldest first, at most
    * maxCommits), the files changed from the merge base to head (at most maxFiles), totals over all.
    */
-  async compare(owner: string, name: string, base: string, head: string, limits: Partial<CompareLimits> = {}): Promise<Comparison> {
+  async compare(
+    owner: string,
+    name: string,
+    base: string,
+    head: string,
+    limits: Partial<CompareLimits> = {},
+    mode: CompareMode = 'merge-base',
+  ): Promise<Comparison> {
     const dir = await this.existing(owner, name);
     const [b, h] = await Promise.all([this.requireCommit(dir, owner, name, base), this.requireCommit(dir, owner, name, head)]);
-    return compareCommits(dir, b, h, { ...DEFAULT_COMPARE_LIMITS, ...limits }, this.timeoutMs);
+    return compareCommits(dir, b, h, { ...DEFAULT_COMPARE_LIMITS, ...limits }, this.timeoutMs, mode);
+  }
+
+  /** One commit's change: from its first parent (from the empty tree for a root commit) to it. */
+  async compareCommit(owner: string, name: string, sha: string, limits: Partial<CompareLimits> = {}): Promise<Comparison> {
+    const dir = await this.existing(owner, name);
+    const h = await this.requireCommit(dir, owner, name, sha);
+    const parent = await this.parentOf(owner, name, h);
+    return compareCommits(dir, parent, h, { ...DEFAULT_COMPARE_LIMITS, ...limits }, this.timeoutMs, 'direct');
+  }
+
+  /** `git diff base...head` or `git format-patch --stdout base..head`, whole or refused for size (./diff-text.ts). */
+  async diffText(owner: string, name: string, base: string, head: string, kind: DiffKind, limits: Partial<DiffTextLimits> = {}): Promise<DiffText> {
+    const dir = await this.existing(owner, name);
+    const [b, h] = await Promise.all([this.requireCommit(dir, owner, name, base), this.requireCommit(dir, owner, name, head)]);
+    return diffText(dir, b, h, kind, { ...DEFAULT_DIFF_TEXT_LIMITS, ...limits }, this.timeoutMs);
+  }
+
+  /** A commit id of this repository from a full or abbreviated (4 to 40 hex digits) one, or null when it names no single commit. */
+  async resolveCommit(owner: string, name: string, sha: string): Promise<string | null> {
+    if (!/^[0-9a-f]{4,40}$/.test(sha)) return null;
+    const dir = await this.existing(owner, name);
+    const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}^{commit}`], { timeoutMs: this.timeoutMs, okCodes: [1, 128] });
+    const full = r.stdout.toString('utf8').trim();
+    return r.code === 0 && /^[0-9a-f]{40}$/.test(full) ? full : null;
+  }
+
+  /** The first parent of a commit, or null for a root commit. */
+  async parentOf(owner: string, name: string, sha: string): Promise<string | null> {
+    checkSha(sha);
+    const dir = await this.existing(owner, name);
+    const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}^1`], { timeoutMs: this.timeoutMs, okCodes: [1, 128] });
+    return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
   }
 
   /** Whether head merges into base without conflict (`git merge-tree --write-tree`), and the conflicted paths. */
@@ -180,6 +284,44 @@ export class BareRepos {
       if (e instanceof GitCommandError && /unrelated histories/.test(e.stderr)) return { mergeable: false, conflicts: [] };
       throw e;
     }
+  }
+
+  /**
+   * A pull request's figures for base...head, from three git processes run together (no commit
+   * read, no patch made): `rev-list --count`, `diff --shortstat` from the merge base, and
+   * `merge-tree --write-tree` for the mergeability. The commits are full SHAs the caller holds
+   * (from the database); a missing one is git's error.
+   */
+  async stats(owner: string, name: string, baseSha: string, headSha: string): Promise<PullStats> {
+    await requireGitVersion();
+    checkSha(baseSha);
+    checkSha(headSha);
+    const dir = await this.existing(owner, name);
+    const t = { timeoutMs: this.timeoutMs };
+    const shortstat = async () => {
+      const r = await runGit(dir, ['diff', '--shortstat', '-M', '--no-ext-diff', '--no-textconv', `${baseSha}...${headSha}`, '--'], { ...t, okCodes: [128] });
+      if (r.code === 0) return r.stdout.toString('utf8');
+      // No merge base (unrelated histories): the whole of head, from the empty tree, as compare shows it.
+      const empty = (await runGit(dir, ['hash-object', '-t', 'tree', '--stdin'], { ...t, input: '' })).stdout.toString('utf8').trim();
+      return (await runGit(dir, ['diff', '--shortstat', '-M', '--no-ext-diff', '--no-textconv', empty, headSha, '--'], t)).stdout.toString('utf8');
+    };
+    const mergeable = async () => {
+      try {
+        return (await mergeTree(dir, baseSha, headSha, this.timeoutMs)).clean;
+      } catch (e) {
+        if (e instanceof GitCommandError && /unrelated histories/.test(e.stderr)) return false;
+        throw e;
+      }
+    };
+    const [count, stat, clean] = await Promise.all([runGit(dir, ['rev-list', '--count', headSha, `^${baseSha}`, '--'], t), shortstat(), mergeable()]);
+    const num = (re: RegExp) => Number(re.exec(stat)?.[1] ?? 0);
+    return {
+      commits: Number(count.stdout.toString('utf8').trim()),
+      changedFiles: num(/(\d+) files? changed/),
+      additions: num(/(\d+) insertions?\(\+\)/),
+      deletions: num(/(\d+) deletions?\(-\)/),
+      mergeable: clean,
+    };
   }
 
   /** `git merge-base --is-ancestor`. */
@@ -198,23 +340,36 @@ export class BareRepos {
    * a push never lose a commit). When the base moved meanwhile the merge is recomputed on the new
    * base, up to MERGE_ATTEMPTS times, then RefMovedError; a conflict is MergeConflictError.
    */
-  async merge(owner: string, name: string, o: MergeOptions): Promise<{ sha: string }> {
+  async merge(owner: string, name: string, o: MergeOptions): Promise<{ sha: string; old: string }> {
     await requireGitVersion();
     checkBranchName(o.baseBranch);
     checkSha(o.headSha);
+    if (o.baseSha !== undefined) checkSha(o.baseSha);
     const dir = await this.existing(owner, name);
-    const head = await this.requireCommit(dir, owner, name, o.headSha);
+    const head = o.baseSha !== undefined ? o.headSha : await this.requireCommit(dir, owner, name, o.headSha);
     const ref = `refs/heads/${o.baseBranch}`;
+    let known = o.baseSha;
     for (let attempt = 1; attempt <= MERGE_ATTEMPTS; attempt++) {
-      const old = await this.branchSha(owner, name, o.baseBranch);
+      const fromKnown = known !== undefined;
+      const old = known ?? (await this.branchSha(owner, name, o.baseBranch));
+      known = undefined;
       if (old === null) throw new GitNameError(`There is no branch ${o.baseBranch} in ${owner}/${name} to merge into.`);
-      const next = await buildMerge(dir, old, head, o, this.timeoutMs);
-      if (next === old) return { sha: old };
+      let next: string;
+      try {
+        next = await buildMerge(dir, old, head, o, this.timeoutMs);
+      } catch (e) {
+        // The caller's base may be out of date (gone from git): git's own answer decides.
+        if (fromKnown && e instanceof GitCommandError) continue;
+        throw e;
+      }
+      // Nothing to publish: true only of the branch as git has it now.
+      if (next === old && fromKnown) continue;
+      if (next === old) return { sha: old, old };
       const r = await runGit(dir, ['update-ref', '-m', `merge ${head.slice(0, 12)} (${o.method})`, ref, next, old], {
         timeoutMs: this.timeoutMs,
         okCodes: [1, 128],
       });
-      if (r.code === 0) return { sha: next };
+      if (r.code === 0) return { sha: next, old };
       if (!/cannot lock ref|but expected|unable to create .*\.lock|File exists/i.test(r.stderr)) throw new GitCommandError('update-ref', r.code, r.stderr);
       // Lost a race with another merge or a push: back off a little (randomly, so racers spread) and redo it on the new base.
       await sleep(Math.floor(Math.random() * 20 * attempt) + 5);

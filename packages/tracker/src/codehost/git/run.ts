@@ -31,15 +31,36 @@ export interface RunOptions {
   okCodes?: number[];
   /** Output beyond this is a failure: no answer is used half-read. */
   maxOutputBytes?: number;
+  /** Output beyond maxOutputBytes stops git and answers `overflowed` (what was read is dropped) instead of failing. */
+  stopAtMax?: boolean;
 }
 
 export interface RunResult {
   code: number;
   stdout: Buffer;
   stderr: string;
+  /** Set (with an empty stdout) when `stopAtMax` stopped git at maxOutputBytes. */
+  overflowed?: boolean;
 }
 
 const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
+
+const watchers = new Set<(args: readonly string[]) => void>();
+
+/**
+ * Watches the git processes this process starts for the code host's REST and pages (runGit and
+ * compare's streamed diff; not git http-backend): each watcher is told the arguments. Tests count
+ * them (a read served from the database runs none); the benchmark reports them. Returns the unwatch.
+ */
+export function watchGitProcesses(watcher: (args: readonly string[]) => void): () => void {
+  watchers.add(watcher);
+  return () => watchers.delete(watcher);
+}
+
+/** Tells the watchers of one git process about to start. */
+export function noteGitProcess(args: readonly string[]): void {
+  for (const w of watchers) w(args);
+}
 
 /** Runs `git --git-dir=<gitDir> ARGS`, bounded in time and bytes. */
 export function runGit(gitDir: string | null, args: string[], o: RunOptions): Promise<RunResult> {
@@ -50,21 +71,28 @@ export function runGit(gitDir: string | null, args: string[], o: RunOptions): Pr
 function spawnGit(gitDir: string | null, args: string[], o: RunOptions): Promise<RunResult> {
   const fullArgs = gitDir === null ? args : [`--git-dir=${gitDir}`, ...args];
   const max = o.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+  noteGitProcess(args);
   return new Promise((resolve, reject) => {
     const child = spawn('git', fullArgs, { env: minimalGitEnv(o.env), stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     let outBytes = 0;
     let err = '';
     let failure: Error | null = null;
+    let overflowed = false;
     const fail = (e: Error) => {
       if (failure === null) failure = e;
       child.kill('SIGKILL');
     };
     const timer = setTimeout(() => fail(new GitCommandError(`${args[0]} (timed out after ${o.timeoutMs} ms)`, null, err)), o.timeoutMs);
     child.stdout.on('data', (chunk: Buffer) => {
+      if (overflowed) return;
       outBytes += chunk.length;
-      if (outBytes > max) fail(new GitCommandError(`${args[0]} (output over ${max} bytes)`, null, err));
-      else out.push(chunk);
+      if (outBytes <= max) out.push(chunk);
+      else if (o.stopAtMax === true) {
+        overflowed = true;
+        out.length = 0;
+        child.kill('SIGKILL');
+      } else fail(new GitCommandError(`${args[0]} (output over ${max} bytes)`, null, err));
     });
     child.stderr.on('data', (chunk: Buffer) => {
       if (err.length < 16_384) err += chunk.toString('utf8');
@@ -77,6 +105,7 @@ function spawnGit(gitDir: string | null, args: string[], o: RunOptions): Promise
     child.on('close', (code) => {
       clearTimeout(timer);
       if (failure !== null) return reject(failure);
+      if (overflowed) return resolve({ code: -1, stdout: Buffer.alloc(0), stderr: err, overflowed: true });
       const c = code ?? -1;
       if (c !== 0 && !(o.okCodes ?? []).includes(c)) return reject(new GitCommandError(args[0] ?? '', code, err));
       resolve({ code: c, stdout: Buffer.concat(out), stderr: err });

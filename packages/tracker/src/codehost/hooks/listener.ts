@@ -4,8 +4,10 @@ import { queueEvent } from '../domain/hooks.js';
 import { integrate } from '../domain/integration.js';
 import { PUSH_COMMITS_MAX } from '../domain/limits.js';
 import type { ChRepo, ChUser } from '../domain/model.js';
-import { detailOf } from '../domain/pull-views.js';
-import { openPullsWithHead, ownerOf } from '../domain/ref-updates.js';
+import { detailOf, viewOf } from '../domain/pull-views.js';
+import type { RefUpdate as GitRefUpdate } from '../domain/pushes.js';
+import { storeOf } from '../domain/store-access.js';
+import type { PullView } from '../domain/views.js';
 import { pullHtml, type Urls } from '../http/render.js';
 import { commentPayload, pullPayload, pushPayload, refPayload, reviewPayload } from './payloads.js';
 
@@ -96,4 +98,28 @@ async function refsHappened(host: CodeHost, u: Urls, repo: ChRepo, pusher: ChUse
       });
     }
   }
+}
+
+const zero = (sha: string) => /^0+$/.test(sha);
+
+/** The branches among refs git updated (domain/pushes.ts), as the events name them (null: created/deleted). */
+export function branchUpdates(updates: GitRefUpdate[]): RefUpdate[] {
+  return updates
+    .filter((u) => u.ref.startsWith('refs/heads/') && !(zero(u.old) && zero(u.new)))
+    .map((u) => ({ branch: u.ref.slice('refs/heads/'.length), before: zero(u.old) ? null : u.old, after: zero(u.new) ? null : u.new }));
+}
+
+/** The open pull requests whose head is `branch` (a push to it synchronizes them), as views. */
+async function openPullsWithHead(host: CodeHost, repo: ChRepo, branch: string): Promise<PullView[]> {
+  const store = storeOf(host);
+  const { rows } = await store.pulls.list(repo.id, { state: 'open', head: branch, sort: 'created', direction: 'asc', offset: 0, limit: 100 });
+  const owner = (await store.users.byLogin(repo.owner)) ?? null;
+  const views: PullView[] = [];
+  for (const row of rows) views.push(await viewOf(host, { repo, owner }, row));
+  return views;
+}
+
+/** The user named as a repository's owner, when it is a code-host user. */
+async function ownerOf(host: CodeHost, repo: ChRepo): Promise<ChUser | null> {
+  return (await storeOf(host).users.byLogin(repo.owner)) ?? null;
 }

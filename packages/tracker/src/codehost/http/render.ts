@@ -3,6 +3,7 @@ import type { CommentView, PullDetail, PullView, RepoAccess, ReviewView } from '
 import type { CommitInfo, FileChange } from '../domain/git-port.js';
 import type { ChRepo, ChUser, Permission } from '../domain/model.js';
 import type { BranchRules } from '../domain/protection.js';
+import { ghTime } from './time.js';
 
 /**
  * GitHub's JSON objects (simple-user, repository, pull-request, commit, diff-entry, review,
@@ -15,7 +16,8 @@ export interface Urls {
   api: string;
 }
 
-const nodeId = (kind: string, id: number) => Buffer.from(`${kind}_${id}`).toString('base64').replace(/=+$/, '');
+/** GitHub's `node_id` of an object: base64 of `<kind>_<id>` (the GraphQL ID of the same object, graphql/ids.ts). */
+export const nodeId = (kind: string, id: number) => Buffer.from(`${kind}_${id}`).toString('base64').replace(/=+$/, '');
 const seg = (s: string) => encodeURIComponent(s);
 const path = (p: string) => p.split('/').map(seg).join('/');
 
@@ -68,8 +70,8 @@ export function privateUser(u: Urls, user: ChUser) {
     public_gists: 0,
     followers: 0,
     following: 0,
-    created_at: user.created_at,
-    updated_at: user.created_at,
+    created_at: ghTime(user.created_at),
+    updated_at: ghTime(user.created_at),
     private_gists: 0,
     total_private_repos: 0,
     owned_private_repos: 0,
@@ -167,9 +169,10 @@ export function repository(u: Urls, repo: ChRepo, owner: ChUser | null, permissi
     archived: false,
     disabled: false,
     visibility: 'private',
-    pushed_at: repo.updated_at,
-    created_at: repo.created_at,
-    updated_at: repo.updated_at,
+    // GitHub's: the last accepted push (or a merge), the creation time before the first.
+    pushed_at: ghTime(repo.pushed_at ?? repo.created_at),
+    created_at: ghTime(repo.created_at),
+    updated_at: ghTime(repo.updated_at),
     ...(permission ? { permissions: permissions(permission) } : {}),
     allow_rebase_merge: true,
     allow_squash_merge: true,
@@ -218,10 +221,10 @@ export function pullSimple(u: Urls, v: PullView, permission?: Permission) {
     labels: [],
     milestone: null,
     active_lock_reason: null,
-    created_at: pull.created_at,
-    updated_at: pull.updated_at,
-    closed_at: pull.closed_at,
-    merged_at: pull.merged_at,
+    created_at: ghTime(pull.created_at),
+    updated_at: ghTime(pull.updated_at),
+    closed_at: ghTime(pull.closed_at),
+    merged_at: ghTime(pull.merged_at),
     merge_commit_sha: pull.merge_commit_sha,
     assignee: null,
     assignees: [],
@@ -321,7 +324,7 @@ export function review(u: Urls, v: PullView, r: ReviewView) {
     pull_request_url: pullApi(u, v.repo, v.pull.number),
     author_association: associationOf(r.user, v.repo),
     _links: { html: { href: `${html}#pullrequestreview-${r.review.id}` }, pull_request: { href: pullApi(u, v.repo, v.pull.number) } },
-    ...(r.review.state === 'PENDING' ? {} : { submitted_at: r.review.submitted_at }),
+    ...(r.review.state === 'PENDING' ? {} : { submitted_at: ghTime(r.review.submitted_at) }),
     commit_id: r.review.commit_id,
   };
 }
@@ -335,8 +338,8 @@ export function issueComment(u: Urls, access: RepoAccess, number: number, c: Com
     html_url: `${pullHtml(u, access.repo, number)}#issuecomment-${c.comment.id}`,
     body: c.comment.body,
     user: simpleUser(u, c.user),
-    created_at: c.comment.created_at,
-    updated_at: c.comment.updated_at,
+    created_at: ghTime(c.comment.created_at),
+    updated_at: ghTime(c.comment.updated_at),
     issue_url: `${api}/issues/${number}`,
     author_association: associationOf(c.user, access.repo),
     performed_via_github_app: null,

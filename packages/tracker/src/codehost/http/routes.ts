@@ -4,6 +4,7 @@ import { GitSlots } from '../git/slots.js';
 import { commentRoutes } from './rest/comments.js';
 import { hookRoutes } from './rest/hooks.js';
 import { mergeRoutes } from './rest/merges.js';
+import { metaRoutes } from './rest/meta.js';
 import { protectionRoutes } from './rest/protection.js';
 import { pullRoutes } from './rest/pulls.js';
 import { repoRoutes } from './rest/repos.js';
@@ -24,6 +25,7 @@ export function codehostRoutes(host: CodeHost, slots: GitSlots = new GitSlots())
   return async (scope: FastifyInstance) => {
     installRestScope(scope, host, slots);
     const app = codehostValidation(scope);
+    metaRoutes(app);
     repoRoutes(app);
     pullRoutes(app, host);
     mergeRoutes(app, host);

@@ -139,7 +139,7 @@ export function deliveriesRepository({ kysely }: ChContext) {
   };
 }
 
-/** Integration moves (`ch_moves`), each made once, and the branch tips last seen (`ch_branch_heads`). */
+/** Integration moves (`ch_moves`), each made once. */
 export function movesRepository({ kysely }: ChContext) {
   return {
     /** The row of a move, if this caller is the first to claim it (null: another process has it). */
@@ -160,31 +160,6 @@ export function movesRepository({ kysely }: ChContext) {
     },
     forHead(repoId: number, headRef: string): Promise<MoveRow[]> {
       return kysely.selectFrom('ch_moves').selectAll().where('repo_id', '=', repoId).where('head_ref', '=', headRef).orderBy('id').limit(50).execute();
-    },
-    async heads(repoId: number): Promise<Map<string, string>> {
-      const rows = await kysely.selectFrom('ch_branch_heads').select(['branch', 'sha']).where('repo_id', '=', repoId).execute();
-      return new Map(rows.map((r) => [r.branch, r.sha]));
-    },
-    /** Moves a branch's recorded tip from `from` to `to` (null: absent); false when another process did first. */
-    async moveHead(repoId: number, branch: string, from: string | null, to: string | null): Promise<boolean> {
-      if (from === null) {
-        try {
-          await kysely.insertInto('ch_branch_heads').values({ repo_id: repoId, branch, sha: to! }).execute();
-          return true;
-        } catch (e) {
-          if (isUniqueViolation(e)) return false;
-          throw e;
-        }
-      }
-      const where = kysely.updateTable('ch_branch_heads').where('repo_id', '=', repoId).where('branch', '=', branch).where('sha', '=', from);
-      if (to !== null) return changed(await where.set({ sha: to }).executeTakeFirst());
-      const r = await kysely
-        .deleteFrom('ch_branch_heads')
-        .where('repo_id', '=', repoId)
-        .where('branch', '=', branch)
-        .where('sha', '=', from)
-        .executeTakeFirst();
-      return Number(r.numDeletedRows) > 0;
     },
   };
 }

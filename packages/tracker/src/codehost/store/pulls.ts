@@ -85,6 +85,11 @@ function pullWrites({ kysely }: ChContext) {
       }
     },
 
+    /** Keeps a pull request's figures for the commits they were computed for (`base\nhead`). */
+    async setStats(id: number, key: string, stats: string): Promise<void> {
+      await kysely.updateTable('ch_pulls').set({ stats_key: key, stats }).where('id', '=', id).execute();
+    },
+
     /** Closes an open pull request that is not being merged, recording the branches' commits; false when it was not open. */
     async close(id: number, headSha: string, baseSha: string, now: string): Promise<boolean> {
       const r = await kysely
@@ -124,6 +129,23 @@ function pullReads({ kysely, keep }: ChContext) {
   return {
     async byNumber(repoId: number, number: number): Promise<ChPull | undefined> {
       return (await byNumber.first(repoId, number)) as ChPull | undefined;
+    },
+
+    /** A pull request by its id (GraphQL's node ids name pull requests by it). */
+    async byId(id: number): Promise<ChPull | undefined> {
+      return (await kysely.selectFrom('ch_pulls').selectAll().where('id', '=', id).executeTakeFirst()) as ChPull | undefined;
+    },
+
+    /** The open pull requests whose head is one of these branches (a push to them makes their approvals stale). */
+    async openWithHeads(repoId: number, heads: string[]): Promise<Pick<ChPull, 'id' | 'head_ref' | 'base_ref'>[]> {
+      if (heads.length === 0) return [];
+      return kysely
+        .selectFrom('ch_pulls')
+        .select(['id', 'head_ref', 'base_ref'])
+        .where('repo_id', '=', repoId)
+        .where('state', '=', 'open')
+        .where('head_ref', 'in', heads.slice(0, 1000))
+        .execute();
     },
 
     async openFor(repoId: number, head: string, base: string): Promise<ChPull | undefined> {

@@ -2,7 +2,7 @@ import type { ChRepo, Permission } from '../model.js';
 import type { ChContext } from './context.js';
 import type { ChTx } from './schema.js';
 
-const REPO = ['id', 'owner', 'name', 'default_branch', 'pull_counter', 'created_at', 'updated_at'] as const;
+const REPO = ['id', 'owner', 'name', 'default_branch', 'pull_counter', 'created_at', 'updated_at', 'pushed_at'] as const;
 
 /** Repositories and their collaborators' permissions. */
 export function reposRepository({ kysely, keep }: ChContext) {
@@ -21,6 +21,11 @@ export function reposRepository({ kysely, keep }: ChContext) {
           .where('name_key', '=', name.toLowerCase())
           .executeTakeFirst();
       return byKeys.first(owner.toLowerCase(), name.toLowerCase());
+    },
+
+    /** A repository by its id (GraphQL's node ids name repositories by it). */
+    byId(id: number): Promise<ChRepo | undefined> {
+      return kysely.selectFrom('ch_repos').select(REPO).where('id', '=', id).executeTakeFirst();
     },
 
     list(tx: ChTx = kysely): Promise<ChRepo[]> {

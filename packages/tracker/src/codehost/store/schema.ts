@@ -16,7 +16,8 @@ export interface CodehostDatabase {
   ch_hooks: ChHooksTable;
   ch_deliveries: ChDeliveriesTable;
   ch_moves: ChMovesTable;
-  ch_branch_heads: { repo_id: number; branch: string; sha: string };
+  /** Migration 0009 (store/migration-0009-refs.ts): each ref's commit as git last updated it. */
+  ch_refs: { repo_id: number; ref: string; sha: string; updated_at: string };
 }
 
 export interface ChHooksTable {
@@ -89,6 +90,10 @@ export interface ChReposTable {
   pull_counter: Generated<number>;
   created_at: string;
   updated_at: string;
+  /** GitHub's `pushed_at`: the last accepted push (migration 0009). */
+  pushed_at: string | null;
+  /** When ch_refs was last filled from git itself (null: never; migration 0009). */
+  refs_synced_at: string | null;
 }
 
 export interface ChPullsTable {
@@ -119,6 +124,10 @@ export interface ChPullsTable {
   created_at: string;
   updated_at: string;
   closed_at: string | null;
+  /** `base\nhead`: the commits `stats` was computed for (migration 0009). */
+  stats_key: string | null;
+  /** The pull request's figures for stats_key, JSON text (domain/pull-stats.ts). */
+  stats: string | null;
 }
 
 export interface ChReviewsTable {

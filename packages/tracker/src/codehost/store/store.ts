@@ -5,6 +5,7 @@ import { deliveriesRepository, hooksRepository, movesRepository, type Deliveries
 import { codehostContext } from './context.js';
 import { protectionsRepository, type Protections } from './protections.js';
 import { pullsRepository, type Pulls } from './pulls.js';
+import { refsRepository, type Refs } from './refs.js';
 import { reposRepository, type Repos } from './repos.js';
 import { reviewsRepository, type Reviews } from './reviews.js';
 import type { CodehostDatabase } from './schema.js';
@@ -16,7 +17,7 @@ export type { PullOfRepo } from './pulls.js';
 /**
  * The code host's rows (schema.ts) on the tracker's store context (store/adapter.ts): the same
  * connection, kept statements and dialect adapter, one small module per aggregate (settings,
- * users, repos, pulls, reviews, comments, protections), one code path for SQLite and PostgreSQL; what the
+ * users, repos, pulls, reviews, comments, protections, refs), one code path for SQLite and PostgreSQL; what the
  * dialects do differently is the tracker's adapter's. Decides no rule: the domain does.
  */
 export class CodehostStore {
@@ -32,6 +33,7 @@ export class CodehostStore {
   readonly hooks: Hooks;
   readonly deliveries: Deliveries;
   readonly moves: Moves;
+  readonly refs: Refs;
   private readonly lock: (tx: Transaction<CodehostDatabase>) => Promise<void>;
 
   constructor(store: StoreContext) {
@@ -48,6 +50,7 @@ export class CodehostStore {
     this.hooks = hooksRepository(context);
     this.deliveries = deliveriesRepository(context);
     this.moves = movesRepository(context);
+    this.refs = refsRepository(context);
   }
 
   transaction<T>(work: (tx: Transaction<CodehostDatabase>) => Promise<T>): Promise<T> {

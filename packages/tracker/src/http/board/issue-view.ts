@@ -1,6 +1,6 @@
 import type { IssuePage } from '../../domain/board.js';
 import type { User } from '../../domain/model.js';
-import { adfToHtml } from './adf-html.js';
+import { adfToHtml } from '../../kit/adf-html.js';
 import { html } from '../../kit/html.js';
 import { page } from '../../kit/layout.js';
 import { highlightedMarker } from './markers.js';
@@ -19,6 +19,8 @@ export interface IssuePullRequest {
   number: number;
   state: 'open' | 'closed';
   merged: boolean;
+  /** The sub-task whose branch it is, when listed on its parent's page (ARCHITECTURE §22). */
+  subtask?: string | undefined;
 }
 
 /** The one question the board asks the code host (injected by the composition, src/server.ts). */
@@ -26,6 +28,8 @@ export type PullsForIssue = (key: string, baseUrl: string) => Promise<IssuePullR
 
 /** Pull requests the development panel lists; past it, it says how many more there are. */
 export const PANEL_PULLS_MAX = 50;
+/** Sub-tasks whose pull requests a parent's panel asks for (the first ones; the sub-task's own page has the rest). */
+export const PANEL_SUBTASKS_MAX = 50;
 
 /** The development panel: the issue's pull requests, each linked to its review page (same origin). */
 function developmentPanel(all: IssuePullRequest[]) {
@@ -34,8 +38,8 @@ function developmentPanel(all: IssuePullRequest[]) {
   const href = (p: IssuePullRequest) => `/${p.repo.split('/').map(encodeURIComponent).join('/')}/pull/${p.number}`;
   return html`<section class="development"><h2>Development</h2>${
     pulls.length === 0
-      ? html`<p class="empty">No pull requests: none has a head branch named for this issue (feature/KEY-… or hotfix/KEY-…).</p>`
-      : html`<ul class="pulls">${pulls.map((p) => html`<li class="pull-link" data-state="${state(p)}"><a href="${href(p)}">${p.repo}#${p.number}</a> <span class="state state-${state(p)}">${state(p)}</span></li>`)}</ul><p class="note">Titles and branches are on each pull request's page, for those who may read its repository on the code host.</p>${all.length > pulls.length ? html`<p class="cut">Showing the first ${pulls.length} of ${all.length} pull requests.</p>` : ''}`
+      ? html`<p class="empty">No pull requests: none has a head branch named for this issue or its sub-tasks (feature/KEY-… or hotfix/KEY-…).</p>`
+      : html`<ul class="pulls">${pulls.map((p) => html`<li class="pull-link" data-state="${state(p)}">${p.subtask ? html`<a class="subtask-key" href="/browse/${p.subtask}">${p.subtask}</a> ` : ''}<a href="${href(p)}">${p.repo}#${p.number}</a> <span class="state state-${state(p)}">${state(p)}</span></li>`)}</ul><p class="note">Titles and branches are on each pull request's page, for those who may read its repository on the code host.</p>${all.length > pulls.length ? html`<p class="cut">Showing the first ${pulls.length} of ${all.length} pull requests.</p>` : ''}`
   }</section>`;
 }
 

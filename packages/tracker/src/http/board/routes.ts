@@ -7,7 +7,7 @@ import { siteOf } from '../context.js';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxProvider } from '../validation.js';
 import { boardPage } from './board-view.js';
-import { issuePage, type PullsForIssue } from './issue-view.js';
+import { issuePage, PANEL_SUBTASKS_MAX, type PullsForIssue } from './issue-view.js';
 import { ASSETS, messagePage } from '../../kit/layout.js';
 import { securePages, sendHtml } from '../../kit/pages.js';
 
@@ -107,7 +107,13 @@ const boardRoutes = (tracker: Tracker, pullsForIssue?: PullsForIssue) => async (
     const caller = await viewerOf(tracker, request);
     const view = await loadIssuePage(tracker, caller, request.params.key);
     // The development panel: asked only once the viewer may see the issue.
-    const pulls = pullsForIssue ? await pullsForIssue(view.issue.key, caller.baseUrl) : undefined;
+    let pulls = pullsForIssue ? await pullsForIssue(view.issue.key, caller.baseUrl) : undefined;
+    // A parent's panel lists its sub-tasks' pull requests too (those the viewer sees), each named by its sub-task.
+    if (pullsForIssue && pulls) {
+      for (const sub of view.subtasks.slice(0, PANEL_SUBTASKS_MAX)) {
+        pulls = [...pulls, ...(await pullsForIssue(sub.issue.key, caller.baseUrl)).map((p) => ({ ...p, subtask: sub.issue.key }))];
+      }
+    }
     return sendHtml(reply, 200, issuePage(view, caller.user, pulls));
   });
 

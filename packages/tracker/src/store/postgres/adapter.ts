@@ -1,6 +1,6 @@
 import { sql, type CreateTableBuilder, type Kysely, type Transaction } from 'kysely';
 import type { StoreAdapter } from '../adapter.js';
-import { addCommentBounded, commentCount, updateOwnComment } from '../comments.js';
+import { addCommentBounded, updateOwnComment } from '../comments.js';
 import { issueWithProject, newIssueColumns, splitJoined, touchIssue, type Joined } from '../issues.js';
 import type { Prepare, Prepared } from '../prepared.js';
 import type { Maybe } from '../../maybe.js';
@@ -13,8 +13,8 @@ const SEED_LOCK = 4242018;
 /** Issue views kept compiled, one per first comment page size up to this many sizes. */
 const MAX_VIEWS = 16;
 
-/** An issue view's row: the joined issue and its first comments (firstCommentsColumn), parsed by the driver. */
-type Viewed = Joined & { p_comments: unknown };
+/** An issue view's row: the joined issue, its first comments (firstCommentsColumn) and what viewColumns adds, parsed by the driver. */
+type Viewed = Joined & { p_comments: unknown; p_comment_total: number; p_subtasks: unknown; p_parent: unknown };
 
 /**
  * The issue's first `size` comments, oldest first, as one JSON array of [id, author_id, body,
@@ -24,6 +24,20 @@ function firstCommentsColumn(size: number) {
   const page = sql`(select c.id, c.author_id, c.body, c.created_at, c.updated_at from comments as c where c.issue_id = issues.id order by c.id limit ${sql.lit(size)})`;
   return sql`(select json_agg(json_build_array(p.id, p.author_id, p.body, p.created_at, p.updated_at) order by p.id) from ${page} as p)`.as('p_comments');
 }
+
+/**
+ * The rest of what the view shows, in the issue's own statement so that an uncached `GET /issue`
+ * is one round trip: the issue's comment count, its sub-tasks (as Issues.subtasksOf orders them)
+ * and its parent, each row as JSON (null: none).
+ */
+const viewColumns = [
+  sql<number>`(select count(*) from comments as c where c.issue_id = issues.id)`.as('p_comment_total'),
+  sql`(select json_agg(row_to_json(s) order by s.id) from issues as s where s.parent_id = issues.id)`.as('p_subtasks'),
+  sql`(select row_to_json(p) from issues as p where p.id = issues.parent_id)`.as('p_parent'),
+];
+
+/** A JSON column as the driver gives it (parsed for json; text otherwise). */
+const json = (value: unknown): unknown => (value === null || value === undefined ? null : typeof value === 'string' ? JSON.parse(value) : value);
 
 /** The comments of firstCommentsColumn as rows. */
 function commentRows(issueId: number, value: unknown): CommentRow[] {
@@ -94,7 +108,6 @@ export class PostgresAdapter implements StoreAdapter {
       // issue to stay (a comment) run one after the other, not into each other.
       lockIssue: prepare((k, id: number) => k.selectFrom('issues').select('id').where('id', '=', id).forUpdate()),
       touchIssue: prepare(touchIssue),
-      commentCount: prepare(commentCount),
       addCommentBounded: prepare(addCommentBounded),
       updateOwnComment: prepare(updateOwnComment),
     };
@@ -139,7 +152,7 @@ export class PostgresAdapter implements StoreAdapter {
     return row!;
   }
 
-  /** The issue and its first comments in one statement; their total is counted apart only when the page is full. */
+  /** The issue, its first comments and their total, its sub-tasks and its parent: one statement, one round trip. */
   issueView(ref: IssueRef, userId: number, commentPage: number, plain: () => Maybe<IssueWithProject | undefined>): Maybe<IssueWithComments | undefined> {
     return commentPage < 1 ? plain() : this.withFirstComments(ref, userId, commentPage);
   }
@@ -153,8 +166,12 @@ export class PostgresAdapter implements StoreAdapter {
     const found = splitJoined(row);
     if (!found || !row) return undefined;
     const rows = commentRows(row.id, row.p_comments);
-    const total = rows.length < commentPage ? rows.length : Number((await this.q.commentCount.first(this.kysely, row.id))?.n ?? 0);
-    return { ...found, comments: { total, rows } };
+    return {
+      ...found,
+      comments: { total: Number(row.p_comment_total), rows },
+      subtasks: (json(row.p_subtasks) as IssueRow[] | null) ?? [],
+      parent: json(row.p_parent) as IssueRow | null,
+    };
   }
 
   private viewQueries(size: number) {
@@ -164,9 +181,14 @@ export class PostgresAdapter implements StoreAdapter {
       const column = firstCommentsColumn(size);
       view = {
         byKey: this.prepare((k, userId: number, siteId: number, key: string, number: number) =>
-          issueWithProject(k, userId).select(column).where('projects.site_id', '=', siteId).where('projects.key', '=', key).where('issues.number', '=', number),
+          issueWithProject(k, userId)
+            .select(column)
+            .select(viewColumns)
+            .where('projects.site_id', '=', siteId)
+            .where('projects.key', '=', key)
+            .where('issues.number', '=', number),
         ),
-        byId: this.prepare((k, userId: number, id: number) => issueWithProject(k, userId).select(column).where('issues.id', '=', id)),
+        byId: this.prepare((k, userId: number, id: number) => issueWithProject(k, userId).select(column).select(viewColumns).where('issues.id', '=', id)),
       };
       if (this.views.size < MAX_VIEWS) this.views.set(size, view);
     }

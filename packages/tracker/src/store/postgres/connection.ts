@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } f
 import pg from 'pg';
 import type { Db, DbOptions } from '../db.js';
 import type { Database } from '../schema.js';
+import { PostgresChangeFeed } from './changes.js';
 
 /** PostgreSQL at `databaseUrl` (postgres:// or postgresql://), through a pool of `poolSize` connections. */
 export function openPostgres(databaseUrl: string, options: DbOptions): Db {
@@ -22,7 +23,13 @@ export function openPostgres(databaseUrl: string, options: DbOptions): Db {
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: named.wrap(pool) }) });
   const url = new URL(databaseUrl);
   url.password = '';
-  return { kysely, dialect: 'postgres', location: url.toString(), keepPrepared: (sql) => named.add(sql), close: () => kysely.destroy() };
+  let feed: PostgresChangeFeed | undefined;
+  const changes = () => (feed ??= new PostgresChangeFeed(databaseUrl, (e) => options.onPoolError?.(e)));
+  const close = async () => {
+    await feed?.close();
+    await kysely.destroy();
+  };
+  return { kysely, dialect: 'postgres', location: url.toString(), keepPrepared: (sql) => named.add(sql), changes, close };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Database } from '../schema.js';
 import { BACKSTOP_PAGES, startCheckpointer, WAL_SIZE_LIMIT } from './checkpointer.js';
 import { GroupCommit } from './group-commit.js';
 import { CommitWatch, rowMaker, withStatementCache } from './statement-cache.js';
+import { walIndexVersion } from './wal-index.js';
 
 /** SQLite in `dataDir` (tracker.sqlite, WAL), on one connection of this process. */
 export function openSqlite(options: DbOptions): Db {
@@ -31,7 +32,10 @@ export function openSqlite(options: DbOptions): Db {
   // PRAGMA data_version does not move for a connection's own commits: ask a second one.
   const watcher = new BetterSqlite3(file, { readonly: true });
   const version = watcher.prepare('pragma data_version').pluck();
-  const commits = new CommitWatch(() => version.get() as number);
+  // Read once, so that the WAL index exists; then its header is read instead (sqlite/wal-index.ts).
+  version.get();
+  const index = walIndexVersion(file);
+  const commits = new CommitWatch(index ? index.read : () => version.get() as number);
   const statements = withStatementCache(database, () => commits.wrote());
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   const group = new GroupCommit(database, kysely, (sql, parameters) => {
@@ -66,6 +70,7 @@ export function openSqlite(options: DbOptions): Db {
     grouped: (work) => group.add(work),
     close: async () => {
       await checkpointer.stop();
+      index?.close();
       watcher.close();
       await kysely.destroy();
     },

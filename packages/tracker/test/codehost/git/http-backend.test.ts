@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitHttpHandler, GIT_REALM, type GitNeed } from '../../../src/codehost/git/http-backend.js';
 import { BareRepos } from '../../../src/codehost/git/repos.js';
 import { GitSlots } from '../../../src/codehost/git/slots.js';
+import { serverHooksPath } from '../../../src/codehost/git/push-hook.js';
 import { bareGit, FIXTURE_GIT_ENV, tempDir, Work } from './support.js';
 
 /** Tokens of the test access rule: what each may do on demo/app (demo/secret is readable by `tok-write` only). */
@@ -44,7 +45,9 @@ beforeAll(async () => {
       if (need === 'write' && perm !== 'write') return 'forbidden';
       return { decision: 'ok', login: perm === 'write' ? 'demo-bot' : 'reader' };
     },
-    onPush: (owner, repo) => pushes.push(`${owner}/${repo}`),
+    onPush: async (owner, repo) => {
+      pushes.push(`${owner}/${repo}`);
+    },
   });
   server = createServer((req, res) => {
     handler(req, res).then(
@@ -498,14 +501,20 @@ describe('ARCHITECTURE §14: git paths stay inside <owner>/<repo>.git', () => {
   });
 
   it('git runs with a minimal environment: no variable of the server (a secret) reaches it', async () => {
-    const bare = repos.dir('demo', 'envcheck');
-    const hook = join(bare, 'hooks', 'post-receive');
+    // Every receive-pack runs the server's hooks folder (git/push-hook.ts): its post-receive is
+    // swapped for one that writes the environment git gives a hook, then put back.
+    const hook = join(serverHooksPath(), 'post-receive');
+    const kept = readFileSync(hook, 'utf8');
     writeFileSync(hook, `#!/bin/sh\nenv > "${join(tmp.path, 'hook-env.txt')}"\n`);
     chmodSync(hook, 0o755);
-    expect((await clone('envcheck', 'tok-write-7f3a', 'envc')).status).toBe(0);
-    const dir = join(tmp.path, 'envc');
-    await gitClient(dir, 'commit', '--quiet', '--allow-empty', '-m', 'x');
-    expect((await gitClient(dir, 'push', '--quiet', 'origin', 'HEAD:development')).status).toBe(0);
+    try {
+      expect((await clone('envcheck', 'tok-write-7f3a', 'envc')).status).toBe(0);
+      const dir = join(tmp.path, 'envc');
+      await gitClient(dir, 'commit', '--quiet', '--allow-empty', '-m', 'x');
+      expect((await gitClient(dir, 'push', '--quiet', 'origin', 'HEAD:development')).status).toBe(0);
+    } finally {
+      writeFileSync(hook, kept);
+    }
     expect(existsSync(join(tmp.path, 'hook-env.txt'))).toBe(true);
     const env = readFileSync(join(tmp.path, 'hook-env.txt'), 'utf8');
     expect(env).not.toContain(SECRET_ENV);

@@ -1,3 +1,4 @@
+import { issueWithComments } from '@jst/client';
 import type { Role } from '../../../config/index.js';
 import type { Context } from '../../../core/context.js';
 import { EXIT } from '../../../core/errors.js';
@@ -20,6 +21,8 @@ interface Checked {
   key: string;
   parent: string | null;
   state: 'already-done' | 'ready';
+  /** The transition to Done offered when the key was checked. */
+  transitionId?: string;
 }
 
 /**
@@ -47,8 +50,9 @@ export async function doneOutcome(ctx: Context, role: Role, o: DoneOptions): Pro
 
   const checked: Checked[] = [];
   for (const key of keys) {
-    say(`→ read ${key}`);
-    const issue = await client.getIssue(key, ['status', 'parent']);
+    say(`→ read ${key} (status and comments)`);
+    // The comments ride with the issue: one call where they fit its first page (docs/limits.md).
+    const { issue, comments } = await issueWithComments(client, key, ['status', 'parent']);
     const status = issue.fields.status?.name ?? '';
     const parent = issue.fields.parent?.key ?? null;
     if (status === s.done) {
@@ -61,8 +65,7 @@ export async function doneOutcome(ctx: Context, role: Role, o: DoneOptions): Pro
         `${key} is in "${status}", not "${s.inReview}": only reviewed work is closed`,
         'Nothing was moved. The executor opens the pull request with jst pr, then the reviewer approves it',
       );
-    say(`→ comments of ${key} (the reviewer's verdict)`);
-    const verdict = (await reviewerVerdictOf(ctx, client, key))?.verdict;
+    const verdict = (await reviewerVerdictOf(ctx, client, key, comments))?.verdict;
     if (verdict?.kind !== 'approved') {
       throw refuse(
         'DONE_NOT_APPROVED',
@@ -70,8 +73,8 @@ export async function doneOutcome(ctx: Context, role: Role, o: DoneOptions): Pro
         `Nothing was moved. Approve it first: ${nextStep.verdict(ctx, key, 'approve')}`,
       );
     }
-    await requireMoveOffered(client, key, s.done); // spec §3 rule 5: before the yes
-    checked.push({ key, parent, state: 'ready' });
+    const transitionId = await requireMoveOffered(client, key, s.done); // spec §3 rule 5: before the yes
+    checked.push({ key, parent, state: 'ready', transitionId });
   }
 
   // spec: each key only after an explicit yes for that key.
@@ -79,9 +82,12 @@ export async function doneOutcome(ctx: Context, role: Role, o: DoneOptions): Pro
   // A terminal asks; jst mcp asks through elicitation; otherwise the question ends the run (exit 3).
   const prompter = promptFor(ctx, ctx.io.interactive, `Nothing was moved; run jst done ${keys.join(' ')} again when ready`);
   const declined: string[] = [];
+  // A yes asked now comes after the check: those keys are read again before they move (phase/race.ts).
+  const asked = new Set<string>();
   try {
     for (const c of ready) {
       if (yes.has(c.key)) continue;
+      asked.add(c.key);
       const command = `jst done ${keys.join(' ')} ${ready.map((r) => `--yes ${r.key}`).join(' ')}`;
       // The yes before Done is the person's alone: a tool without elicitation gets the command they run (ARCHITECTURE §13).
       if (
@@ -101,7 +107,9 @@ export async function doneOutcome(ctx: Context, role: Role, o: DoneOptions): Pro
   const lost: { key: string; reason: string }[] = [];
   for (const c of ready) {
     if (declined.includes(c.key)) continue;
-    const r = await closeApproved(ctx, client, c.key, s, say);
+    // A yes on the command line was given before the check, so the check is the re-read after the yes.
+    const checkedAfterYes = !asked.has(c.key) && c.transitionId !== undefined ? { transitionId: c.transitionId } : undefined;
+    const r = await closeApproved(ctx, client, c.key, s, say, undefined, checkedAfterYes);
     if (r.moved) moved.push(c.key);
     else if (r.already) c.state = 'already-done';
     else lost.push({ key: c.key, reason: r.why });

@@ -1,6 +1,7 @@
 import { codehostRoleOf, type CodehostRole, type Role } from '../../../config/index.js';
 import { pushEnvFor } from '../../../codehost/index.js';
-import { transitionTo } from '@jst/client';
+import type { PullRequest } from '../../../core/codehost.js';
+import { issueWithComments, transitionTo, type Comment, type Issue, type TrackerClient } from '@jst/client';
 import type { Context } from '../../../core/context.js';
 import type { Outcome } from '../../../core/output.js';
 import * as git from '../../../git/index.js';
@@ -8,8 +9,8 @@ import { bodyText, writtenBody, type BodyOptions } from '../../../phase/body.js'
 import { dirtyFiles, firstRef, issueCheckout } from '../../../phase/checkout.js';
 import { refuse } from '../../../core/errors.js';
 import { markedBody, markedComments, RUN_REPORT } from '../../../phase/markers.js';
-import { resolvePrBase } from '../../../phase/pr-base.js';
-import { readRoleComments } from '../../../phase/roles.js';
+import { resolvePrBase, type PrBase } from '../../../phase/pr-base.js';
+import { roleComments } from '../../../phase/roles.js';
 import { finish, stepper } from '../../../phase/steps.js';
 
 export interface PrOptions extends BodyOptions {
@@ -47,22 +48,10 @@ export async function prOutcome(ctx: Context, role: Role, o: PrOptions): Promise
   // The code host's settings are checked before the tracker is read (the client is kept for pushAndOpen).
   await ctx.codehost(codehostRoleOf(role));
   const client = ctx.client(role);
-  say(`→ read ${here.key}`);
-  const issue = await client.getIssue(here.key, ['summary', 'status', 'parent', 'issuetype', 'subtasks']);
+  const { issue, comments, base, pulls } = await readWhileFetching(ctx, codehostRoleOf(role), client, here, say);
   const status = issue.fields.status?.name ?? '';
-  refuseParent(here.key, issue.fields.subtasks ?? []);
-  if (status !== s.inProgress && status !== s.inReview) {
-    throw refuse(
-      'PR_STATUS',
-      `${here.key} is in "${status}": jst pr opens the pull request of work in "${s.inProgress}" (or reruns on "${s.inReview}")`,
-      status === s.done ? 'Nothing was changed: the issue is finished' : 'Nothing was changed. Run jst start first, then commit, then jst pr',
-    );
-  }
-  const base = await resolvePrBase({ ctx, cwd: here.root, env: ctx.env, branch: here.branch, key: here.key, config, client, issue, say });
   say(`✓ PR base ${base.base} (${base.source})`);
 
-  say('→ git fetch origin');
-  await git.fetch(here.root, g);
   const baseRef = await firstRef(here.root, [`refs/remotes/origin/${base.base}`, `refs/heads/${base.base}`], ctx.env);
   if (baseRef === null)
     throw refuse(
@@ -78,7 +67,7 @@ export async function prOutcome(ctx: Context, role: Role, o: PrOptions): Promise
       'Nothing was pushed or posted. Commit the work, then rerun jst pr',
     );
 
-  const { pull, existing } = await pushAndOpen(ctx, codehostRoleOf(role), o, { here, base: base.base, summary: issue.fields.summary ?? '', body }, say);
+  const { pull, existing } = await pushAndOpen(ctx, codehostRoleOf(role), o, { here, base: base.base, summary: issue.fields.summary ?? '', body, pulls }, say);
 
   // spec §3 / §4 client rule 5: STATUS_IN_REVIEW by destination name.
   let transitioned = false;
@@ -88,8 +77,8 @@ export async function prOutcome(ctx: Context, role: Role, o: PrOptions): Promise
     transitioned = true;
   }
   // A new round (the issue came back from review) gets a new report; a plain rerun does not.
-  say(`→ comments of ${here.key} (${RUN_REPORT})`);
-  const reported = markedComments(await readRoleComments(ctx, 'executor', client, here.key), RUN_REPORT).some((c) => c.text.includes(pull.html_url));
+  // The comments as read with the issue: nothing of this command has posted one since.
+  const reported = markedComments(await roleComments(ctx, 'executor', client, comments), RUN_REPORT).some((c) => c.text.includes(pull.html_url));
   let reportId: string | null = null;
   if (transitioned || !reported) {
     // The pull request's body goes to the code host as written (it renders Markdown itself); in the
@@ -129,18 +118,76 @@ export async function prOutcome(ctx: Context, role: Role, o: PrOptions): Promise
   );
 }
 
-/** Push the branch, then find its open pull request into `base` or open one (a rerun opens no second). */
+/**
+ * The issue (with its comments), its PR base and the pull requests from its branch into that base,
+ * read while `git fetch origin` runs: the fetch changes no work and no issue, and what it fetched is
+ * looked at only once every refusal on the tracker's side is past. A refusal waits for the fetch
+ * too, so no git process of this run is left. The code host is asked before anything is pushed, so
+ * a code host that says no stops the run before the push.
+ */
+async function readWhileFetching(
+  ctx: Context,
+  who: CodehostRole,
+  client: TrackerClient,
+  here: { root: string; branch: string; key: string },
+  say: (l: string) => void,
+): Promise<{ issue: Issue; comments: Comment[]; base: PrBase; pulls: PullRequest[] }> {
+  const s = ctx.config().statuses;
+  say('→ git fetch origin');
+  const fetched = git.fetch(here.root, { env: ctx.env }).then(
+    () => null,
+    (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+  );
+  let read: { issue: Issue; comments: Comment[]; base: PrBase; pulls: PullRequest[] };
+  try {
+    say(`→ read ${here.key} (with its comments)`);
+    // One read: the status, the parent for the PR base, and the comments for the PR base and the rerun check.
+    const { issue, comments } = await issueWithComments(client, here.key, ['summary', 'status', 'parent', 'issuetype', 'subtasks']);
+    const status = issue.fields.status?.name ?? '';
+    refuseParent(here.key, issue.fields.subtasks ?? []);
+    if (status !== s.inProgress && status !== s.inReview) {
+      throw refuse(
+        'PR_STATUS',
+        `${here.key} is in "${status}": jst pr opens the pull request of work in "${s.inProgress}" (or reruns on "${s.inReview}")`,
+        status === s.done ? 'Nothing was changed: the issue is finished' : 'Nothing was changed. Run jst start first, then commit, then jst pr',
+      );
+    }
+    const base = await resolvePrBase({
+      ctx,
+      cwd: here.root,
+      env: ctx.env,
+      branch: here.branch,
+      key: here.key,
+      config: ctx.config(),
+      client,
+      issue,
+      comments,
+      say,
+    });
+    say(`→ pull requests from ${here.branch} into ${base.base}`);
+    const pulls = await (await ctx.codehost(who)).pulls(here.branch, base.base);
+    read = { issue, comments, base, pulls };
+  } finally {
+    await fetched;
+  }
+  const fetchError = await fetched;
+  if (fetchError !== null) throw fetchError;
+  // What was read of the refs while the fetch ran is read again from here on (git/reads.ts).
+  git.forgetReads('refs');
+  return read;
+}
+
+/** Push the branch, then take its open pull request into `base` (found before the push) or open one (a rerun opens no second). */
 async function pushAndOpen(
   ctx: Context,
   who: CodehostRole,
   o: PrOptions,
-  w: { here: { root: string; branch: string; key: string }; base: string; summary: string; body: string | null | undefined },
+  w: { here: { root: string; branch: string; key: string }; base: string; summary: string; body: string | null | undefined; pulls: PullRequest[] },
   say: (l: string) => void,
 ) {
   const { here, base, summary, body } = w;
   const codehost = await ctx.codehost(who);
-  say(`→ pull requests from ${here.branch} into ${base}`);
-  const existing = (await codehost.pulls(here.branch, base)).find((p) => p.state === 'open');
+  const existing = w.pulls.find((p) => p.state === 'open');
   say(`→ git push -u origin ${here.branch}`);
   await git.push(here.root, here.branch, { env: pushEnvFor(ctx.config(), who, ctx.env) });
   let pull = existing;

@@ -78,7 +78,9 @@ async function run(ctx: Context, role: Role, o: StartOptions): Promise<StartResu
     say(yellow(ctx.io, `! ${l}`));
   };
   const config = ctx.config();
-  const io: Io = { say, warn, g: { env: ctx.env }, pushG: { env: pushEnvFor(config, codehostRoleOf(role), ctx.env) } };
+  // git's fetches and ls-remote trust the code host's authority as the push does (ARCHITECTURE §23).
+  const gitEnv = git.withGitCaFile(ctx.env, config.settings.CODEHOST_CA_FILE?.value);
+  const io: Io = { say, warn, g: { env: gitEnv }, pushG: { env: pushEnvFor(config, codehostRoleOf(role), ctx.env) } };
   const { info, branch, parsed } = await locate(ctx, io);
   const { key } = parsed;
   if (config.projectKey && !key.startsWith(`${config.projectKey}-`)) warn(`${key} is not in PROJECT_KEY ${config.projectKey} (${config.files.team})`);
@@ -95,7 +97,7 @@ async function run(ctx: Context, role: Role, o: StartOptions): Promise<StartResu
   // --- ARCHITECTURE §11: a parent only on an explicit yes; a stale branch gets its parent merged in.
   // Both come before the transition and the push, so a refusal or a conflict moves nothing.
   await confirmParent(ctx, issue, o.onParent);
-  const sync = parentbranch === null ? null : await mergeParent(info.root, branch, parentbranch, ctx.env, say);
+  const sync = parentbranch === null ? null : await mergeParent(info.root, branch, parentbranch, gitEnv, say);
   if (sync) say(sync.outcome === 'merged' ? `✓ merged ${sync.ref} into ${branch}` : `✓ ${branch} is up to date with ${sync.ref}`);
   else warn(`${branch} may be stale: with no git config branch.${branch}.parentbranch there is no parent branch to merge in`);
 

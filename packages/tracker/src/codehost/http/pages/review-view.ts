@@ -1,91 +1,93 @@
 import { html, type Html } from '../../../kit/html.js';
 import { page } from '../../../kit/layout.js';
-import type { ChRepo, ChUser } from '../../domain/model.js';
+import { markdownBudget, markdownHtml, type MarkdownBudget } from '../../../kit/markdown-html.js';
+import type { ChUser } from '../../domain/model.js';
 import type { ReviewPage } from '../../domain/review-page.js';
 import type { FileChange } from '../../domain/git-port.js';
+import { verdictOfReview, type VerdictState } from '../../domain/verdicts.js';
 import { diffRows } from './diff.js';
+import { pullForms, type FormDraft, type FormTokensOf } from './forms-view.js';
+import { plural, pullFrame, pullPath, pullStateOf, when, who, type PullState } from './frame.js';
+import { mergeBox } from './merge-box.js';
+
+export { pullPath, type PullState };
 
 /**
- * A pull request's review page (ARCHITECTURE §14 "Pages"), written with the board's one `html`
- * template (every value escaped) inside the board's layout (its stylesheet and headers; no inline
- * script or style). Bodies are shown as text, as written.
+ * A pull request's conversation page (ARCHITECTURE §22 "Pages"), inside the code host's frame
+ * (frame.ts pullFrame): the description and every review and comment rendered from Markdown
+ * (kit/markdown-html.ts: escaped, within MARKDOWN_LIMITS), the reviews with their verdict badges,
+ * the merge box (merge-box.ts), the forms (forms-view.ts). Until the Files changed tab has its own
+ * page the diff stays below, bounded as before.
  */
 
-const when = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
-const who = (u: ChUser | null) => (u ? u.login : 'ghost');
-const seg = (s: string) => encodeURIComponent(s);
+export const stateOf = (view: ReviewPage): PullState => pullStateOf(view.detail.pull);
 
-/** The page's own path (the pull request's `html_url` without the origin). */
-export const pullPath = (repo: Pick<ChRepo, 'owner' | 'name'>, n: number) => `/${seg(repo.owner)}/${seg(repo.name)}/pull/${n}`;
-
-const REVIEW_STATES: Record<string, string> = {
-  APPROVED: 'approved',
-  CHANGES_REQUESTED: 'requested changes',
-  COMMENTED: 'commented',
-  PENDING: 'pending',
-  DISMISSED: 'dismissed',
+const BADGES: Record<VerdictState, string> = {
+  approved: 'Approved',
+  changes_requested: 'Changes requested',
+  commented: 'Commented',
+  pending: 'Pending',
+  dismissed: 'Dismissed',
 };
-
-const METHODS = [
-  ['merge', 'Create a merge commit'],
-  ['squash', 'Squash and merge'],
-  ['rebase', 'Rebase and merge'],
-] as const;
-
-export type PullState = 'open' | 'draft' | 'closed' | 'merged';
-export function stateOf(view: ReviewPage): PullState {
-  const { pull } = view.detail;
-  return pull.merged === 1 ? 'merged' : pull.state === 'closed' ? 'closed' : pull.draft === 1 ? 'draft' : 'open';
-}
-const STATE_LABEL: Record<PullState, string> = { open: 'Open', draft: 'Draft', closed: 'Closed', merged: 'Merged' };
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
-
-function mergeBox(view: ReviewPage, formToken: string): Html {
-  const { detail } = view;
-  const { pull } = detail;
-  const state = stateOf(view);
-  if (state === 'merged') {
-    return html`<section class="merge-box merged"><h2>Merged</h2><p><span class="author">${who(detail.mergedBy)}</span> merged this into <code>${pull.base_ref}</code>${pull.merged_at ? html` on ${when(pull.merged_at)}` : ''}${pull.merge_commit_sha ? html` as <code class="sha">${pull.merge_commit_sha.slice(0, 7)}</code>` : ''}.</p></section>`;
-  }
-  if (state === 'closed') return html`<section class="merge-box closed"><h2>Closed</h2><p>This pull request was closed without being merged.</p></section>`;
-  if (state === 'draft')
-    return html`<section class="merge-box draft"><h2>Draft</h2><p>This pull request is still a draft: it cannot be merged until it is marked ready for review.</p></section>`;
-  if (detail.mergeable === false) {
-    return html`<section class="merge-box conflict"><h2>Not mergeable</h2><p>This branch has conflicts with <code>${pull.base_ref}</code> that must be resolved (merge or rebase <code>${pull.base_ref}</code> into <code>${pull.head_ref}</code>, then push).</p>${view.conflicts.length > 0 ? html`<p>Conflicting files:</p><ul class="conflicts">${view.conflicts.map((f) => html`<li><code>${f}</code></li>`)}</ul>` : ''}</section>`;
-  }
-  if (detail.blocked !== null) {
-    return html`<section class="merge-box conflict"><h2>Merging is blocked</h2><p><code>${pull.base_ref}</code> is a protected branch. ${detail.blocked}</p></section>`;
-  }
-  if (!view.canWrite) {
-    return html`<section class="merge-box mergeable"><h2>Ready to merge</h2><p>No conflicts with <code>${pull.base_ref}</code>. Only someone with write access to this repository can merge it; you can read it.</p></section>`;
-  }
-  return html`<section class="merge-box mergeable"><h2>Ready to merge</h2><p>No conflicts with <code>${pull.base_ref}</code>.</p>
-<form class="merge-form" method="post" action="${pullPath(detail.repo, pull.number)}/merge">
-<input type="hidden" name="sha" value="${detail.headSha}">
-<input type="hidden" name="token" value="${formToken}">
-<label>Method <select name="merge_method">${METHODS.map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select></label>
-<button type="submit" class="merge-button">Merge pull request</button>
-</form></section>`;
-}
+const REVIEW_VERBS: Record<VerdictState, string> = {
+  approved: 'approved these changes',
+  changes_requested: 'requested changes',
+  commented: 'reviewed',
+  pending: 'started a review',
+  dismissed: 'reviewed (dismissed)',
+};
 
 function fileHtml(f: FileChange, index: number): Html {
   const rows = f.patch === undefined ? [] : diffRows(f.patch);
   const body =
     f.patch !== undefined
       ? html`<table class="diff"><tbody>${rows.map((r) => html`<tr class="${r.kind}"><td class="ln">${r.old ?? ''}</td><td class="ln">${r.new ?? ''}</td><td class="code">${r.kind === 'add' ? '+' : r.kind === 'del' ? '-' : r.kind === 'ctx' ? ' ' : ''}${r.text}</td></tr>`)}</tbody></table>`
-      : html`<p class="empty">${f.additions + f.deletions === 0 ? 'No lines to show (binary, renamed or mode change).' : 'The diff of this file is not shown: it is too large for this page. Read it with git (git diff) or the REST files listing.'}</p>`;
+      : html`<p class="empty">${f.additions + f.deletions === 0 && f.cut === undefined ? 'No lines to show (binary, renamed or mode change).' : 'The diff of this file is not shown: it is too large for this page. Read it with git (git diff) or the REST files listing.'}</p>`;
   return html`<article class="file" id="file-${index}" data-status="${f.status}">
 <h3 class="file-head"><span class="file-name">${f.previous_filename !== undefined ? html`${f.previous_filename} → ` : ''}${f.filename}</span> <span class="file-status">${f.status}</span> <span class="adds">+${f.additions}</span> <span class="dels">−${f.deletions}</span></h3>
 ${body}
 </article>`;
 }
 
-/** The review page of a pull request; `formToken` goes into the merge form (review-page.ts FormTokens). */
-export function reviewPage(view: ReviewPage, viewer: ChUser, formToken: string): string {
+/** Reviews and comments in one timeline, oldest first (each list is the first PAGE_THREAD_MAX), rendered in that order. */
+function timeline(view: ReviewPage, budget: MarkdownBudget): Html[] {
+  const items: { at: string; html: () => Html }[] = [];
+  for (const r of view.reviews) {
+    const v = verdictOfReview(r.review);
+    items.push({
+      at: r.review.submitted_at,
+      html: () => html`<article class="review review-${v}" id="pullrequestreview-${r.review.id}" data-verdict="${v}">
+<p class="comment-head"><span class="author">${r.user.login}</span> <span class="review-state">${REVIEW_VERBS[v]}</span> <span class="verdict verdict-${v}">${BADGES[v]}</span> ${when(r.review.submitted_at)} <code class="sha" title="the head this review was made on">${r.review.commit_id.slice(0, 7)}</code></p>
+${r.review.body ? markdownHtml(r.review.body, budget) : ''}
+</article>`,
+    });
+  }
+  for (const c of view.comments) {
+    items.push({
+      at: c.comment.created_at,
+      html: () => html`<article class="comment" id="issuecomment-${c.comment.id}">
+<p class="comment-head"><span class="author">${c.user.login}</span> commented ${when(c.comment.created_at)}</p>
+${markdownHtml(c.comment.body, budget)}
+</article>`,
+    });
+  }
+  return items.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)).map((i) => i.html());
+}
+
+export interface ConversationOptions {
+  /** The merge form's token (review-page.ts FormTokens.make), '' for a reader. */
+  mergeToken: string;
+  /** The other forms' tokens, null for a reader (no forms). */
+  formTokens: FormTokensOf | null;
+  /** A refused form's refusal, shown above the forms (escaped), and what it sent. */
+  refusal?: { lines: string[]; draft: FormDraft } | undefined;
+}
+
+/** The conversation page of a pull request. */
+export function reviewPage(view: ReviewPage, viewer: ChUser, options: ConversationOptions): string {
   const { detail } = view;
-  const { pull, repo } = detail;
-  const state = stateOf(view);
+  const { pull } = detail;
+  const base = pullPath(detail.repo, pull.number);
   const fileNote =
     view.totalFiles > view.files.length
       ? html`<p class="cut">Showing ${view.files.length} of ${view.totalFiles} changed files; the rest are not shown on this page (git diff, or the REST files listing, has them all).</p>`
@@ -94,38 +96,30 @@ export function reviewPage(view: ReviewPage, viewer: ChUser, formToken: string):
     view.patchesCut > 0 ? html`<p class="cut">${plural(view.patchesCut, 'file')} shown without lines: the page holds at most 1 MiB of diff.</p>` : '';
   const threadNote = (shown: number, total: number, what: string) =>
     total > shown ? html`<p class="cut">Showing the first ${shown} of ${total} ${what}.</p>` : '';
-  return page(
-    { title: `${pull.title} · #${pull.number} · ${repo.owner}/${repo.name}`, viewer: viewer.name ?? viewer.login },
-    html`<main class="pull" data-state="${state}">
-<nav class="crumbs">${repo.owner}/${repo.name} / pull requests / #${pull.number}</nav>
-<h1><span class="title">${pull.title}</span> <span class="number">#${pull.number}</span></h1>
-<p class="pull-meta"><span class="state state-${state}">${STATE_LABEL[state]}</span> <span class="author">${who(detail.author)}</span> ${state === 'merged' ? 'merged' : 'wants to merge'} ${plural(detail.commits, 'commit')} into <code class="base">${pull.base_ref}</code> from <code class="head">${pull.head_ref}</code> · opened ${when(pull.created_at)}</p>
-<p class="pull-stats"><span class="files-count">${plural(detail.changedFiles, 'file')} changed</span> <span class="adds">+${detail.additions}</span> <span class="dels">−${detail.deletions}</span> · head <code class="sha">${detail.headSha.slice(0, 7)}</code></p>
-<section class="pull-body"><h2>Description</h2>${pull.body ? html`<div class="text">${pull.body}</div>` : html`<p class="empty">No description.</p>`}</section>
-${mergeBox(view, formToken)}
-<section class="reviews"><h2>Reviews (${view.totalReviews})</h2>${
-      view.reviews.length > 0
-        ? view.reviews.map(
-            (r) => html`<article class="review review-${r.review.state.toLowerCase()}" id="pullrequestreview-${r.review.id}">
-<p class="comment-head"><span class="author">${r.user.login}</span> <span class="review-state">${REVIEW_STATES[r.review.state] ?? r.review.state}</span> ${when(r.review.submitted_at)}</p>
-${r.review.body ? html`<div class="text">${r.review.body}</div>` : ''}
-</article>`,
-          )
-        : html`<p class="empty">No reviews yet.</p>`
-    }${threadNote(view.reviews.length, view.totalReviews, 'reviews')}</section>
-<section class="comments"><h2>Comments (${view.totalComments})</h2>${
-      view.comments.length > 0
-        ? view.comments.map(
-            (c) => html`<article class="comment" id="issuecomment-${c.comment.id}">
-<p class="comment-head"><span class="author">${c.user.login}</span> ${when(c.comment.created_at)}</p>
-<div class="text">${c.comment.body}</div>
-</article>`,
-          )
-        : html`<p class="empty">No comments.</p>`
-    }${threadNote(view.comments.length, view.totalComments, 'comments')}</section>
+  const reviewed = view.verdicts.viewerReviewedSha;
+  const since =
+    reviewed !== null && reviewed !== detail.headSha && /^[0-9a-f]{40}$/.test(reviewed)
+      ? html`<p class="since-review"><a href="${base}/files/${reviewed}..${detail.headSha}">Changes since your last review</a> (you reviewed <code class="sha">${reviewed.slice(0, 7)}</code>; the head is now <code class="sha">${detail.headSha.slice(0, 7)}</code>)</p>`
+      : '';
+  const budget = markdownBudget();
+  const description = pull.body ? markdownHtml(pull.body, budget) : html`<p class="empty">No description provided.</p>`;
+  const items = timeline(view, budget);
+  const refusal = options.refusal
+    ? html`<section class="refusal" role="alert"><h2>Not done</h2>${options.refusal.lines.map((l) => html`<p>${l}</p>`)}</section>`
+    : '';
+  return pullFrame(
+    view.header,
+    viewer,
+    'conversation',
+    html`<p class="pull-stats"><span class="files-count"><a href="${base}/files">${plural(detail.changedFiles, 'file')} changed</a></span> <span class="adds">+${detail.additions}</span> <span class="dels">−${detail.deletions}</span> · head <code class="sha">${detail.headSha.slice(0, 7)}</code> · opened ${when(pull.created_at)}</p>
+${since}
+<section class="pull-body timeline-item"><p class="comment-head"><span class="author">${who(detail.author)}</span> opened this pull request ${when(pull.created_at)}</p>${description}</section>
+<section class="timeline"><h2>Conversation (${view.totalReviews + view.totalComments})</h2>${items.length > 0 ? items : html`<p class="empty">No reviews or comments yet.</p>`}${threadNote(view.reviews.length, view.totalReviews, 'reviews')}${threadNote(view.comments.length, view.totalComments, 'comments')}</section>
+${mergeBox(view, options.mergeToken)}
+${refusal}
+${pullForms(view, options.formTokens, options.refusal?.draft ?? null)}
 <section class="commits"><h2>Commits (${view.totalCommits})</h2><table class="commit-list"><tbody>${view.commits.map((c) => html`<tr><td><code class="sha">${c.sha.slice(0, 7)}</code></td><td class="message">${c.message.split('\n', 1)[0]}</td><td class="author">${c.author.name}</td><td>${when(c.author.date)}</td></tr>`)}</tbody></table>${threadNote(view.commits.length, view.totalCommits, 'commits')}</section>
-<section class="files"><h2>Files changed (${view.totalFiles})</h2>${fileNote}${patchNote}${view.files.map(fileHtml)}</section>
-</main>`,
+<section class="files"><h2>Files changed (${view.totalFiles})</h2>${fileNote}${patchNote}${view.files.map(fileHtml)}</section>`,
   );
 }
 

@@ -1,72 +1,19 @@
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { securePages, sendHtml } from '../../../kit/pages.js';
-import { repoFor, userOfToken } from '../../domain/access.js';
-import { CodehostError, notFound, noPush } from '../../domain/errors.js';
+import { repoFor } from '../../domain/access.js';
+import { CodehostError, noPush } from '../../domain/errors.js';
 import type { CodeHost } from '../../domain/host.js';
-import { GitSlots, GitSlotsFull, runAsGitCaller, setGitCallerLogin } from '../../git/slots.js';
+import { GitSlots, GitSlotsFull, runAsGitCaller } from '../../git/slots.js';
 import { merge } from '../../domain/merges.js';
 import type { ChUser } from '../../domain/model.js';
-import { FormTokens, loadReviewPage } from '../../domain/review-page.js';
+import { FormTokens } from '../../domain/review-page.js';
 import type { RepoAccess } from '../../domain/views.js';
 import { GhError, ghErrorOf } from '../errors.js';
-import { tokenOf } from '../rest/common.js';
-import { notePage, pullPath, reviewPage } from './review-view.js';
-
-/** The realm of the browser's sign-in prompt: git's (ARCHITECTURE §14), so one credential serves both. */
-const CHALLENGE = 'Basic realm="jst-tracker code host", charset="UTF-8"';
-/** The merge form is a few hundred bytes; anything larger is no form of ours. */
-const FORM_BODY_MAX = 16 * 1024;
-
-interface PullParams {
-  owner: string;
-  repo: string;
-  number: string;
-}
-
-/** A page answer that is no GitHub error: a status, a title, lines, and a way back. */
-class PageRefusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly title: string,
-    readonly lines: string[],
-    readonly back?: string,
-  ) {
-    super(title);
-  }
-}
-
-/** The viewer: HTTP Basic with any user name and a code-host token as the password. */
-async function viewerOf(host: CodeHost, request: FastifyRequest): Promise<{ user: ChUser; tokenHash: string }> {
-  const token = tokenOf(request.headers.authorization);
-  const user = token === null ? null : await userOfToken(host, token);
-  if (!user || token === null) throw new GhError(401, 'Bad credentials');
-  setGitCallerLogin(user.login);
-  return { user, tokenHash: host.hash(token) };
-}
-
-const numberOf = (text: string): number => {
-  if (!/^[1-9]\d{0,9}$/.test(text)) throw notFound();
-  return Number(text);
-};
-
-/**
- * Whether a POST comes from one of this site's own pages: the browser says so (`Sec-Fetch-Site:
- * same-origin`), or, from a browser that does not send that header, its `Origin` is this site's.
- * A browser resends a Basic credential on a cross-site form post too, so a merge needs this (and
- * the form's token). With the pages' `Referrer-Policy: no-referrer` a browser sends `Origin: null`
- * on its own same-origin posts, hence Sec-Fetch-Site first.
- */
-function sameOrigin(request: FastifyRequest): boolean {
-  const site = request.headers['sec-fetch-site'];
-  if (site !== undefined) return site === 'same-origin';
-  const origin = request.headers.origin;
-  return origin !== undefined && origin === `${request.protocol}://${request.host}`;
-}
-
-/** The fields of an urlencoded form body, the first value of each. */
-function formFields(body: unknown): Record<string, string> {
-  return body !== null && typeof body === 'object' ? (body as Record<string, string>) : {};
-}
+import { CHALLENGE, formFields, formsOnly, numberOf, PageRefusal, requireSameOrigin, viewerOf, type PullParams } from './common.js';
+import { diffPageRoutes } from './diff-routes.js';
+import { pullFormRoutes, sendConversation } from './forms.js';
+import { repoPageRoutes } from './repo-routes.js';
+import { notePage, pullPath } from './review-view.js';
 
 /**
  * The code host's pages (ARCHITECTURE §14 "Pages"): `GET /<owner>/<repo>/pull/<n>` (a pull
@@ -84,14 +31,24 @@ function pagesAsGitCallers(app: FastifyInstance, slots: GitSlots): void {
   });
 }
 
-/** The pages take one kind of body: the merge form, urlencoded (the first value of each field). */
-function formsOnly(app: FastifyInstance): void {
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_MAX }, (_req, body, done) => {
-    const fields: Record<string, string> = {};
-    for (const [k, v] of new URLSearchParams(body as string)) if (!(k in fields)) fields[k] = v;
-    done(null, fields);
-  });
+/** A refusal that is neither GitHub's nor the page's: Fastify's (a body), the server's own before routing, or a fault (500). */
+function requestError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // The server's own refusals before routing (a NUL in the URL: the tracker's ApiError, a `status`) are 4xx, not faults.
+  const own = (error as { status?: unknown }).status;
+  const status = error.statusCode ?? (typeof own === 'number' && own >= 400 && own < 500 ? own : 500);
+  if (status >= 500) {
+    request.log.error({ err: error }, 'review page failed');
+    return sendHtml(reply, 500, notePage('Something went wrong', ['The page could not be built; reload it in a moment.']));
+  }
+  const what =
+    error.statusCode === undefined
+      ? error.message
+      : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+        ? 'The form is larger than any form of this page.'
+        : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+          ? 'Send the form as the page sends it (application/x-www-form-urlencoded).'
+          : 'The request could not be read.';
+  return sendHtml(reply, status, notePage('Cannot do this', [what]));
 }
 
 export function reviewPageRoutes(host: CodeHost, slots: GitSlots = new GitSlots()) {
@@ -112,7 +69,11 @@ export function reviewPageRoutes(host: CodeHost, slots: GitSlots = new GitSlots(
         return sendHtml(
           reply,
           error.status,
-          notePage(error.title, error.lines, error.back ? { href: error.back, label: 'Back to the pull request' } : undefined),
+          notePage(
+            error.title,
+            error.lines,
+            error.back ? { href: error.back, label: error.back.includes('/pull/') ? 'Back to the pull request' : 'Back to the list' } : undefined,
+          ),
         );
       }
       if (error instanceof GhError) {
@@ -126,43 +87,28 @@ export function reviewPageRoutes(host: CodeHost, slots: GitSlots = new GitSlots(
         }
         // Masked as the REST interface masks it: a repository the credential may not read does not exist.
         if (error.status === 404)
-          return sendHtml(reply, 404, notePage('Not found', ['There is no such pull request here, or your credential may not read its repository.']));
+          return sendHtml(reply, 404, notePage('Not found', ['There is no such page here, or your credential may not read its repository.']));
         if (error.status === 503) return sendHtml(reply, 503, notePage('The code host is off', [error.message]));
         return sendHtml(reply, error.status, notePage('Cannot do this', [error.message]));
       }
-      const status = error.statusCode ?? 500;
-      if (status >= 500) {
-        request.log.error({ err: error }, 'review page failed');
-        return sendHtml(reply, 500, notePage('Something went wrong', ['The page could not be built; reload it in a moment.']));
-      }
-      const what =
-        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-          ? 'The form is larger than any form of this page.'
-          : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-            ? 'Send the form as the page sends it (application/x-www-form-urlencoded).'
-            : 'The request could not be read.';
-      return sendHtml(reply, status, notePage('Cannot do this', [what]));
+      return requestError(error, request, reply);
     });
 
     const access = async (user: ChUser, params: PullParams): Promise<RepoAccess> => repoFor(host, user, params.owner, params.repo, 'read');
 
     app.get<{ Params: PullParams }>('/:owner/:repo/pull/:number', async (request, reply) => {
-      const { user, tokenHash } = await viewerOf(host, request);
-      const a = await access(user, request.params);
-      const n = numberOf(request.params.number);
-      const view = await loadReviewPage(host, a, n);
-      const token = view.canWrite ? forms.make(tokenHash, a.repo.id, n, view.detail.headSha) : '';
-      return sendHtml(reply, 200, reviewPage(view, user, token));
+      const viewer = await viewerOf(host, request);
+      const a = await access(viewer.user, request.params);
+      return sendConversation(host, forms, reply, viewer, a, numberOf(request.params.number));
     });
+    pullFormRoutes(app, host, forms);
+    repoPageRoutes(app, host);
+    // ARCHITECTURE §22: the files, commits, commit, range, compare pages and the .diff/.patch (./diff-routes.ts).
+    diffPageRoutes(app, host, { viewer: async (request) => (await viewerOf(host, request)).user });
 
     // The merge button: the same merge as PUT /repos/{o}/{r}/pulls/{n}/merge, for the head the page showed.
     app.post<{ Params: PullParams }>('/:owner/:repo/pull/:number/merge', async (request, reply) => {
-      // Before the sign-in: a cross-site post never makes the browser prompt for a credential.
-      if (!sameOrigin(request)) {
-        throw new PageRefusal(403, 'Refused', [
-          "This merge was not sent from this site's own pull request page, so it was not made. Open the pull request here and press Merge there.",
-        ]);
-      }
+      requireSameOrigin(request, 'merge');
       const { user, tokenHash } = await viewerOf(host, request);
       const a = await access(user, request.params);
       const n = numberOf(request.params.number);

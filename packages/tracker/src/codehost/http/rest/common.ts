@@ -27,6 +27,7 @@ declare module 'fastify' {
 
 /** The documentation page of each operation, as GitHub's errors name it. */
 export const DOCS = {
+  root: 'https://docs.github.com/rest/meta/meta#github-api-root',
   rateLimit: 'https://docs.github.com/rest/rate-limit/rate-limit#get-rate-limit-status-for-the-authenticated-user',
   user: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
   repo: 'https://docs.github.com/rest/repos/repos#get-a-repository',

@@ -1,5 +1,8 @@
 import { Type } from '@sinclair/typebox';
+import { diffMediaOf, pullDiffText } from '../../domain/diffs.js';
 import type { CodeHost } from '../../domain/host.js';
+import { tooLargeMessage } from '../../git/diff-text.js';
+import { GhError } from '../errors.js';
 import { createPull, getPull, listPulls, pullCommits, pullFiles, updatePull } from '../../domain/pulls.js';
 import { commit, diffEntry, pullFull, pullSimple } from '../render.js';
 import { PageQuery, PullParams, replies, RepoParams } from '../schemas/common.js';
@@ -51,8 +54,21 @@ export function pullRoutes(app: CodehostApp, host: CodeHost): void {
   app.get(
     '/repos/:owner/:repo/pulls/:number',
     { config: op(DOCS.getPull, 'read'), schema: { params: PullParams, response: replies({ 200: PullFull }) } },
-    async (request) => {
+    async (request, reply) => {
       const a = accessOf(request);
+      // ARCHITECTURE §22/§23: the diff and patch media types (gh pr diff asks for application/vnd.github.v3.diff).
+      const media = diffMediaOf(request.headers.accept);
+      if (media !== null) {
+        const { diff } = await pullDiffText(host, a, numberOf(request.params), media.kind);
+        if (!('text' in diff)) {
+          throw new GhError(406, `${tooLargeMessage(diff)} Consider using 'List pull requests files' API or locally cloning the repository instead.`, [
+            { resource: 'PullRequest', field: 'diff', code: 'too_large' },
+          ]);
+        }
+        // Sent as bytes with its own Content-Type: the route's JSON serializer is not used for it.
+        void reply.header('content-type', `${media.mediaType}; charset=utf-8`).header('x-github-media-type', `github.v3; format=${media.kind}`);
+        return reply.send(diff.text as unknown as ReturnType<typeof pullFull>);
+      }
       return pullFull(urlsOf(request), await getPull(host, a, numberOf(request.params)), a.permission);
     },
   );

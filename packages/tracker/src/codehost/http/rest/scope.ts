@@ -11,6 +11,9 @@ import { badCredentials, GhError, ghErrorOf, ghErrorOfSchema, problemsParsingJso
 import { SchemaRefusal } from '../validation.js';
 import { tokenOf } from './common.js';
 
+/** The scopes every token's answers state (ARCHITECTURE §23). */
+export const OAUTH_SCOPES = 'repo, read:org';
+
 /** U+0000 cannot be stored in PostgreSQL text: refused on every store alike, never a 500. */
 const refuseNul = (_key: string, value: unknown): unknown => {
   if (typeof value === 'string' && value.includes('\0')) throw problemsParsingJson(': the body contains a NUL character (\\u0000), which no field accepts.');
@@ -85,11 +88,14 @@ export function installRestScope(app: FastifyInstance, host: CodeHost, slots: Gi
   // repository of the path, masked as 404 when the caller may not read it.
   // The credential is checked before the body is read (onRequest, as the tracker's scopes do): a
   // caller without one is answered at once and holds no buffer for a body it trickles in.
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const token = tokenOf(request.headers.authorization);
     const user = token === null ? null : await userOfToken(host, token);
     if (!user) throw badCredentials();
     request.codehostUser = user;
+    // A token here can do what its user may (§21 decides, not scopes); it says so in a classic
+    // token's words, which gh checks at `gh auth login` (it needs `repo` and `read:org`).
+    void reply.header('x-oauth-scopes', OAUTH_SCOPES);
   });
   app.addHook('preValidation', async (request) => {
     const user = request.codehostUser!;

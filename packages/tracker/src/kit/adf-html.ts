@@ -1,5 +1,5 @@
 import { walkText } from '@jst/adf';
-import { html, Html } from '../../kit/html.js';
+import { html, Html } from './html.js';
 
 /**
  * ADF (spec §2) as HTML for the issue page: headings, paragraphs, lists, code blocks, quotes,

@@ -1,0 +1,39 @@
+import { gitOf, type CodeHost } from './host.js';
+import type { PullStats } from './git-port.js';
+import { storeOf } from './store-access.js';
+import type { PullView } from './views.js';
+
+/**
+ * A pull request's figures — commits, additions, deletions, changed files, mergeability — are
+ * those of two commits, base and head, which never change: they are computed once per pair
+ * (git/repos.ts stats: three git processes together) and kept on the pull request's row
+ * (`stats_key`/`stats`, migration 0009), recomputed only when a push or a merge moved one of
+ * the two. One row per pull request: nothing to evict, shared by every process over the database.
+ */
+
+export const statsKey = (baseSha: string, headSha: string) => `${baseSha}\n${headSha}`;
+
+function parse(text: string | null): PullStats | null {
+  if (text === null) return null;
+  try {
+    const s = JSON.parse(text) as PullStats;
+    return typeof s.commits === 'number' && typeof s.mergeable === 'boolean' ? s : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Computes the figures of base...head (no row written). */
+export function computeStats(host: CodeHost, owner: string, name: string, baseSha: string, headSha: string): Promise<PullStats> {
+  return gitOf(host).stats(owner, name, baseSha, headSha);
+}
+
+/** The figures of a pull request as it is now: kept ones when its commits are the same, else computed and kept. */
+export async function statsOf(host: CodeHost, view: PullView): Promise<PullStats> {
+  const key = statsKey(view.baseSha, view.headSha);
+  const kept = view.pull.stats_key === key ? parse(view.pull.stats) : null;
+  if (kept) return kept;
+  const stats = await computeStats(host, view.repo.owner, view.repo.name, view.baseSha, view.headSha);
+  await storeOf(host).pulls.setStats(view.pull.id, key, JSON.stringify(stats));
+  return stats;
+}

@@ -1,0 +1,134 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onRefsUpdated, type RefsUpdatedVia } from '../../src/codehost/domain/pushes.js';
+import { watchGitProcesses } from '../../src/codehost/git/run.js';
+import { FIXTURE_GIT_ENV, git } from '../../../../test/support/repo.js';
+import { storeKinds } from '../../../../test/support/tracker.js';
+import { CH_TOKENS, OWNER, REPO, refusal, startCodehostServer, type CodehostServer } from './support.js';
+
+/**
+ * ARCHITECTURE §14 "Refs and figures from the database": the pull request list and its head
+ * filter read the branches' commits from the database, never from git; a pull request's figures
+ * are computed once per (base, head) commits and recomputed only when a push moved one of them.
+ * git's processes are counted where they start (git/run.ts watchGitProcesses), not mocked.
+ */
+const o = { owner: OWNER, repo: REPO };
+
+function tryGit(cwd: string, ...args: string[]): Promise<{ status: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile('git', args, { cwd, env: FIXTURE_GIT_ENV, encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: `${stdout}${stderr}` });
+    });
+  });
+}
+
+describe.each(await storeKinds())('ARCHITECTURE §14: reads from the database, figures kept per commits (%s)', (kind) => {
+  let ch: CodehostServer;
+  let tmp: string;
+  let dir: string;
+  const ran: string[][] = [];
+  let unwatch: () => void = () => undefined;
+  /** The git processes `work` starts. */
+  const gitDuring = async <T>(work: () => Promise<T>): Promise<{ result: T; git: string[][] }> => {
+    ran.length = 0;
+    const result = await work();
+    return { result, git: [...ran] };
+  };
+
+  beforeAll(async () => {
+    ch = await startCodehostServer(kind);
+    unwatch = watchGitProcesses((args) => ran.push([...args]));
+    tmp = mkdtempSync(join(tmpdir(), 'jst-codehost-reads-'));
+    dir = join(tmp, 'clone');
+    const u = new URL(`${ch.url}/${OWNER}/${REPO}.git`);
+    u.username = 'x-access-token';
+    u.password = CH_TOKENS.ada;
+    expect((await tryGit(tmp, 'clone', '--quiet', u.toString(), dir)).status).toBe(0);
+    git(dir, 'config', 'user.name', 'Ada');
+    git(dir, 'config', 'user.email', 'ada@example.test');
+  });
+  afterAll(async () => {
+    unwatch();
+    await ch?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('GET /pulls?head= answers the heads pushed since, and runs no git process', async () => {
+    ch.commit('feature/R-1', { 'r.txt': 'one\n' });
+    const { data: pr } = await ch.as('ada').rest.pulls.create({ ...o, title: 'reads', head: 'feature/R-1', base: 'main' });
+    expect((await tryGit(dir, 'fetch', '--quiet', 'origin')).status).toBe(0);
+    git(dir, 'checkout', '--quiet', '-B', 'feature/R-1', 'origin/feature/R-1');
+    writeFileSync(join(dir, 'r.txt'), 'two\n');
+    git(dir, 'commit', '--quiet', '-am', 'two');
+    const pushed = git(dir, 'rev-parse', 'HEAD');
+    expect((await tryGit(dir, 'push', '--quiet', 'origin', 'feature/R-1')).status).toBe(0);
+    const { result, git: processes } = await gitDuring(() => ch.as('ada').rest.pulls.list({ ...o, head: `${OWNER}:feature/R-1` }));
+    expect(result.data.map((p) => [p.number, p.head.sha, p.base.sha])).toEqual([[pr.number, pushed, git(ch.bare, 'rev-parse', 'main')]]);
+    expect(processes).toEqual([]);
+  });
+
+  it('with 50 open pull requests the list and its head filter still run no git process', async () => {
+    for (let i = 0; i < 50; i++) git(dir, 'branch', '--force', `feature/MANY-${i}`, 'origin/feature/R-1');
+    // One push of 50 branches (one receive-pack), recorded at once.
+    expect((await tryGit(dir, 'push', '--quiet', 'origin', ...Array.from({ length: 50 }, (_, i) => `feature/MANY-${i}`))).status).toBe(0);
+    for (let i = 0; i < 50; i++) await ch.as('ada').rest.pulls.create({ ...o, title: `many ${i}`, head: `feature/MANY-${i}`, base: 'main' });
+    const list = await gitDuring(() => ch.as('ada').rest.pulls.list({ ...o, per_page: 100 }));
+    expect(list.result.data.length).toBeGreaterThanOrEqual(51);
+    expect(list.git).toEqual([]);
+    const one = await gitDuring(() => ch.as('ada').rest.pulls.list({ ...o, head: `${OWNER}:feature/MANY-7` }));
+    expect(one.result.data.map((p) => p.title)).toEqual(['many 7']);
+    expect(one.git).toEqual([]);
+  });
+
+  it('a push made straight into the repository folder is seen by the next read, told with no pusher', async () => {
+    const told: { login: string | null; via: RefsUpdatedVia; refs: string[] }[] = [];
+    const off = onRefsUpdated(ch.server.codehost.host, (_h, _r, pusher, updates, via) => {
+      told.push({ login: pusher?.login ?? null, via, refs: updates.map((u) => u.ref) });
+    });
+    try {
+      const sha = ch.commit('feature/R-1', { 'r.txt': 'three\n' }, 'three');
+      const { data } = await ch.as('ada').rest.pulls.list({ ...o, head: `${OWNER}:feature/R-1` });
+      expect(data[0]!.head.sha).toBe(sha);
+      expect(told).toEqual([{ login: null, via: 'outside', refs: ['refs/heads/feature/R-1'] }]);
+    } finally {
+      off();
+    }
+  });
+
+  it('figures are computed once per (base, head): a second read runs no git; a push to the head or the base recomputes them', async () => {
+    ch.commit('stats-base', { 'base.txt': 'base\n' });
+    ch.commit('feature/ST-1', { 'a.txt': 'a\nb\n' }, 'first', 'stats-base');
+    const { data: pr } = await ch.as('ada').rest.pulls.create({ ...o, title: 'stats', head: 'feature/ST-1', base: 'stats-base' });
+    expect([pr.commits, pr.additions, pr.deletions, pr.changed_files]).toEqual([1, 2, 0, 1]);
+    const again = await gitDuring(() => ch.as('ada').rest.pulls.get({ ...o, pull_number: pr.number }));
+    expect(again.git).toEqual([]);
+    expect([again.result.data.commits, again.result.data.mergeable]).toEqual([1, true]);
+
+    // The head moves: two commits now, one more file, a line changed.
+    ch.commit('feature/ST-1', { 'a.txt': 'a\nB\n', 'c.txt': 'c\n' }, 'second');
+    const moved = (await ch.as('ada').rest.pulls.get({ ...o, pull_number: pr.number })).data;
+    expect([moved.commits, moved.additions, moved.deletions, moved.changed_files, moved.mergeable]).toEqual([2, 3, 0, 2, true]);
+
+    // The base moves under it with a conflicting a.txt: not mergeable any more, its own figures unchanged.
+    ch.commit('stats-base', { 'a.txt': 'conflict\n' }, 'base conflict');
+    const based = (await ch.as('ada').rest.pulls.get({ ...o, pull_number: pr.number })).data;
+    expect(based.mergeable).toBe(false);
+    expect(based.mergeable_state).toBe('dirty');
+    expect([based.commits, based.changed_files]).toEqual([2, 2]);
+    const kept = await gitDuring(() => ch.as('ada').rest.pulls.get({ ...o, pull_number: pr.number }));
+    expect(kept.git).toEqual([]);
+  });
+
+  it('POST /pulls without commits between the branches is still a 422 naming them, and nothing is written', async () => {
+    ch.commit('feature/EMPTY-1', { 'e.txt': 'e\n' });
+    ch.commit('empty-base', { 'f.txt': 'f\n' }, 'ahead of the head', 'feature/EMPTY-1');
+    const before = (await ch.as('ada').rest.pulls.list({ ...o, state: 'all', per_page: 100 })).data.length;
+    const r = await refusal(ch.as('ada').rest.pulls.create({ ...o, title: 'empty', head: 'feature/EMPTY-1', base: 'empty-base' }));
+    expect(r.status).toBe(422);
+    expect(r.data.errors[0].message).toBe('No commits between empty-base and feature/EMPTY-1');
+    expect((await ch.as('ada').rest.pulls.list({ ...o, state: 'all', per_page: 100 })).data.length).toBe(before);
+  });
+});

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { verify } from '@octokit/webhooks-methods';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { git } from '../../../../test/support/repo.js';
+import { gitAsync } from '../../../../test/support/repo.js';
 import { CLOUD_ID, EMAILS, testSeed, TOKENS } from '../../../../test/support/seed.js';
 import { codehostSection, CH_TOKENS, OWNER, REPO, type ChWho } from './support.js';
 
@@ -99,9 +99,10 @@ export function checkPayload(event: string, payload: any): void {
 }
 
 /** Pushes `branch` of the work clone to the code host over HTTP as `who` (so the push's events happen). */
-export function pushOverHttp(url: string, work: string, who: ChWho, branch: string, extra: string[] = []): void {
+export async function pushOverHttp(url: string, work: string, who: ChWho, branch: string, extra: string[] = []): Promise<void> {
   const remote = `${url.replace('http://', `http://x-access-token:${CH_TOKENS[who]}@`)}/${OWNER}/${REPO}.git`;
-  git(work, 'push', '--quiet', ...extra, remote, `${branch}:${branch}`);
+  // Never the synchronous git: the server answering the push runs in this same process.
+  await gitAsync(work, 'push', '--quiet', ...extra, remote, `${branch}:${branch}`);
 }
 
 /** The test seed with ABC's Done only for the reviewer (§21), and acme/app linked to the site as the executor. */

@@ -30,7 +30,7 @@ describe.each(await storeKinds())('ARCHITECTURE §22 integration with the tracke
     const branch = `feature/${key}-flow`;
     git(ch.work, 'checkout', '--quiet', '-B', branch, 'main');
     git(ch.work, 'commit', '--quiet', '--allow-empty', '-m', 'work');
-    pushOverHttp(ch.url, ch.work, 'ada', branch);
+    await pushOverHttp(ch.url, ch.work, 'ada', branch);
     await until('In Progress', async () => (await statusOf(ch.url, key)) === 'In Progress');
     const pr = await ch.as('ada').request('POST /repos/{owner}/{repo}/pulls', { owner: OWNER, repo: REPO, title: key, head: branch, base: 'main' });
     await until('In Review', async () => (await statusOf(ch.url, key)) === 'In Review');
@@ -56,7 +56,7 @@ describe.each(await storeKinds())('ARCHITECTURE §22 integration with the tracke
     const branch = `hotfix/${key}-late`;
     git(ch.work, 'checkout', '--quiet', '-B', branch, 'main');
     git(ch.work, 'commit', '--quiet', '--allow-empty', '-m', 'late');
-    pushOverHttp(ch.url, ch.work, 'ada', branch);
+    await pushOverHttp(ch.url, ch.work, 'ada', branch);
     const skipped = await until('the skip recorded', async () => (await notices(branch)).find((n) => n.outcome !== 'pending'));
     expect(skipped.outcome).toBe('skipped');
     expect(await statusOf(ch.url, key)).toBe('In Review');

@@ -97,7 +97,7 @@ describe.each(await storeKinds())('ARCHITECTURE §22 webhooks (%s)', (kind) => {
   it('ARCHITECTURE §22: a push, a pull request’s life, a review and a comment arrive as GitHub’s events, signed, each in its published schema', async () => {
     git(ch.work, 'checkout', '--quiet', '-B', 'feature/ABC-1-hooks', 'main');
     git(ch.work, 'commit', '--quiet', '--allow-empty', '-m', 'first');
-    pushOverHttp(ch.url, ch.work, 'ada', 'feature/ABC-1-hooks');
+    await pushOverHttp(ch.url, ch.work, 'ada', 'feature/ABC-1-hooks');
     await until('push and create', () => events('push').some((r) => r.payload.ref === 'refs/heads/feature/ABC-1-hooks') && events('create').length > 0);
     const rest = ch.as('ada');
     const pr = await rest.request('POST /repos/{owner}/{repo}/pulls', { owner: OWNER, repo: REPO, title: 'Hooks', head: 'feature/ABC-1-hooks', base: 'main' });
@@ -105,7 +105,7 @@ describe.each(await storeKinds())('ARCHITECTURE §22 webhooks (%s)', (kind) => {
     await rest.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { owner: OWNER, repo: REPO, pull_number: n, title: 'Hooks, renamed' });
     await rest.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: OWNER, repo: REPO, issue_number: n, body: 'a comment' });
     git(ch.work, 'commit', '--quiet', '--allow-empty', '-m', 'second');
-    pushOverHttp(ch.url, ch.work, 'ada', 'feature/ABC-1-hooks');
+    await pushOverHttp(ch.url, ch.work, 'ada', 'feature/ABC-1-hooks');
     await ch
       .as('rey')
       .request('POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', { owner: OWNER, repo: REPO, pull_number: n, event: 'APPROVE', body: 'fine' });

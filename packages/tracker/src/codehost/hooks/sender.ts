@@ -95,6 +95,8 @@ export async function send(hook: HookRow, d: DeliveryRow, o: SenderOptions): Pro
         method: 'POST',
         headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
         lookup: pinned,
+        // A connection of its own: a pooled one could be reused for the name after it resolved elsewhere.
+        agent: false,
         ...(url.protocol === 'https:' ? { rejectUnauthorized: hook.insecure_ssl !== '1' } : {}),
       },
       (res: IncomingMessage) => {

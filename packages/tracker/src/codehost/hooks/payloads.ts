@@ -63,6 +63,13 @@ export function pingPayload(u: Urls, repo: ChRepo, owner: ChUser | null, sender:
   });
 }
 
+/** A pull request as webhooks carry it: its head's and base's repositories as webhooks carry one. */
+function hookPull(u: Urls, d: PullDetail) {
+  const p = pullFull(u, d);
+  const repo = hookRepository(u, d.repo, d.owner);
+  return { ...p, head: { ...p.head, repo }, base: { ...p.base, repo } };
+}
+
 export function pullPayload(
   u: Urls,
   action: string,
@@ -75,7 +82,7 @@ export function pullPayload(
     number: d.pull.number,
     ...(action === 'edited' ? { changes: extra.changes ?? {} } : {}),
     ...(action === 'synchronize' ? { before: extra.before, after: extra.after } : {}),
-    pull_request: pullFull(u, d),
+    pull_request: hookPull(u, d),
     repository: hookRepository(u, d.repo, d.owner),
     sender: simpleUser(u, sender),
   });
@@ -97,7 +104,7 @@ function pullOfReview(u: Urls, d: PullDetail) {
     deletions: _de,
     changed_files: _cf,
     ...rest
-  } = pullFull(u, d);
+  } = hookPull(u, d);
   return rest;
 }
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationNotices } from '../../src/codehost/domain/integration.js';
 import { parseSeed, startServer } from '../../src/index.js';
 import { git } from '../../../../test/support/repo.js';
-import { storeKinds } from '../../../../test/support/tracker.js';
+import { basic, storeKinds } from '../../../../test/support/tracker.js';
 import { integrationSeed, jira, newIssue, pushOverHttp, statusOf, until } from './hooks-support.js';
-import { OWNER, REPO, startCodehostServer, type CodehostServer } from './support.js';
+import { CH_TOKENS, OWNER, REPO, startCodehostServer, type CodehostServer } from './support.js';
 
 /**
  * ARCHITECTURE §22 "Integration with the tracker": a pushed issue branch, a pull request opened
@@ -47,6 +47,13 @@ describe.each(await storeKinds())('ARCHITECTURE §22 integration with the tracke
       ['open', 'moved'],
       ['merge', 'failed'],
     ]);
+    // The pull request page shows the refusal above its tabs, to whoever may read the repository.
+    const page = await fetch(`${ch.url}/${OWNER}/${REPO}/pull/${pr.data.number}`, {
+      headers: { accept: 'text/html', authorization: basic('anyone', CH_TOKENS.vic) },
+    });
+    expect(page.status).toBe(200);
+    const text = await page.text();
+    expect(text).toMatch(new RegExp(`class="notice">[^<]*${key}[^<]*Done`));
   }, 60_000);
 
   it('spec §3 rule 3: a branch pushed for an issue not in To Do moves nothing (recorded as skipped)', async () => {

@@ -19,7 +19,11 @@ const REST_ONLY = new Set(['user_view_type', 'network_count', 'subscribers_count
 function shaped<T>(value: T): T {
   if (Array.isArray(value)) return value.map(shaped) as T;
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => !REST_ONLY.has(k)).map(([k, v]) => [k, shaped(v)])) as T;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => !REST_ONLY.has(k))
+      .map(([k, v]) => [k, shaped(v)]),
+  ) as T;
 }
 
 /** A repository as webhooks carry it (`custom_properties`, and a push's `pushed_at` as seconds). */

@@ -220,7 +220,7 @@ const ghLines = tls
   ? [
       `  gh             SSL_CERT_FILE=${shq(tls.caFile)} GH_HOST=${ghHost}; export SSL_CERT_FILE GH_HOST`,
       `                 (set -a; . ${shq(envFile)}; printf '%s\\n' "$DEMO_CODEHOST_TOKEN") | gh auth login --with-token`,
-      `                 gh pr list -R ${ghHost}/${DEMO_REPO.owner}/${DEMO_REPO.name} --state all   (gh api works as well; gh pr needs the code host's GraphQL)`,
+      `                 gh pr list -R ${ghHost}/${DEMO_REPO.owner}/${DEMO_REPO.name} --state all   (gh pr view, review, merge and gh api work as well)`,
     ]
   : ['  gh             needs HTTPS: npm start -- --tls serves the demo over it and prints how gh reaches it'];
 process.stdout.write(

@@ -12,13 +12,8 @@ import type { Comparison } from '../git/compare.js';
 import type { DiffKind, DiffText } from '../git/diff-text.js';
 import type { GitPerson } from '../git/commits.js';
 
-export interface PullStats {
-  commits: number;
-  additions: number;
-  deletions: number;
-  changedFiles: number;
-  mergeable: boolean;
-}
+export type { PullStats } from '../git/repos.js';
+import type { PullStats } from '../git/repos.js';
 
 export interface CompareLimits {
   maxCommits: number;

@@ -152,15 +152,20 @@ async function wireEvents(codehost: CodeHost, tracker: Tracker, options: ServerO
   };
 }
 
+/** The code host's seed is its own (ARCHITECTURE §14), checked (its "tracker" links too) before anything is opened. */
+function checkedCodehostSeed(options: ServerOptions): CodehostSeed | undefined {
+  const codehostSeed = options.seed?.codehost === undefined ? undefined : parseCodehostSeed(options.seed.codehost, options.seedFile);
+  if (codehostSeed && options.seed) checkTrackerLinks(codehostSeed, options.seed, options.seedFile);
+  return codehostSeed;
+}
+
 /** Opens the store, migrates, loads the seed and listens. Used by the CLI, the demo and tests. */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   // Until the app (and its logger) exists, a failed checkpoint thread is reported on stderr.
   let checkpointFailed = (e: Error) => {
     process.stderr.write(`jst-tracker: ${e.message}; WAL checkpoints now run on the request thread.\n`);
   };
-  // The code host's seed is its own (ARCHITECTURE §14), checked before anything is opened.
-  const codehostSeed: CodehostSeed | undefined = options.seed?.codehost === undefined ? undefined : parseCodehostSeed(options.seed.codehost, options.seedFile);
-  if (codehostSeed && options.seed) checkTrackerLinks(codehostSeed, options.seed, options.seedFile);
+  const codehostSeed = checkedCodehostSeed(options);
   const hookAllow = HookAllow.parse(options.hookAllow);
   const reposDir = options.repos ?? (options.databaseUrl ? undefined : join(options.dataDir ?? '.jst-tracker', 'repos'));
   if (reposDir === undefined && codehostSeed) throw new ReposRequiredError();

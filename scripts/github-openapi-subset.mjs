@@ -29,6 +29,12 @@ export const KEEP = {
   '/repos/{owner}/{repo}/pulls/{pull_number}/merge': ['get', 'put'],
   '/repos/{owner}/{repo}/pulls/{pull_number}/reviews': ['get', 'post'],
   '/repos/{owner}/{repo}/issues/{issue_number}/comments': ['get', 'post'],
+  '/repos/{owner}/{repo}/hooks': ['get', 'post'],
+  '/repos/{owner}/{repo}/hooks/{hook_id}': ['get', 'patch', 'delete'],
+  '/repos/{owner}/{repo}/hooks/{hook_id}/deliveries': ['get'],
+  '/repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id}': ['get'],
+  '/repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id}/attempts': ['post'],
+  '/repos/{owner}/{repo}/hooks/{hook_id}/pings': ['post'],
 };
 const cut = (full) => cutSubset(full, KEEP);
 

@@ -1,3 +1,4 @@
+import { HookAllow } from './codehost/hooks/allow.js';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import { closestOption } from './cli-suggest.js';
@@ -21,7 +22,8 @@ and a code host in GitHub's REST shape with git over HTTP, on the same port
 Usage:
   jst-tracker serve [--host 127.0.0.1] [--port 8080] [--data DIR] [--database-url URL] [--seed FILE]
                     [--repos DIR] [--push-limit MB] [--git-processes N] [--git-processes-per-user N]
-                    [--body-idle-timeout SECONDS] [--tls [--tls-cert FILE --tls-key FILE]]
+                    [--body-idle-timeout SECONDS] [--hook-allow CIDR|HOST[,…]]
+                    [--tls [--tls-cert FILE --tls-key FILE]]
   jst-tracker --help | --version
 
 Options (serve):
@@ -40,6 +42,8 @@ Options (serve):
   --git-processes-per-user N
                        of those, the most one user holds at once (default a quarter of
                        --git-processes; more: 429)
+  --hook-allow LIST    where webhooks may be delivered: address ranges, addresses and host
+                       names, comma-separated (default 127.0.0.0/8,::1/128, loopback only)
   --body-idle-timeout SECONDS
                        a request body that sends nothing this long is cut with 408 (default ${DEFAULT_BODY_IDLE_MS / 1000})
   --tls                serve HTTPS on the port (every interface: REST, code host, git, pages).
@@ -88,6 +92,7 @@ const OPTIONS = {
   'body-limit': { type: 'string' },
   repos: { type: 'string' },
   'push-limit': { type: 'string' },
+  'hook-allow': { type: 'string' },
   'git-processes': { type: 'string' },
   'git-processes-per-user': { type: 'string' },
   'body-idle-timeout': { type: 'string' },
@@ -197,6 +202,13 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError(`--git-processes-per-user (${gitProcessesPerUser}) must not be more than --git-processes (${gitProcesses ?? DEFAULT_GIT_PROCESSES}).`);
   const bodyIdle = wholeNumber(values['body-idle-timeout'], '--body-idle-timeout', 1, 3600);
   if (values.repos !== undefined && values.repos.trim() === '') throw new UsageError("--repos needs a folder (the code host's bare repositories).");
+  if (values['hook-allow'] !== undefined) {
+    try {
+      HookAllow.parse(values['hook-allow']);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  }
   let seed: Seed | undefined;
   if (values.seed) seed = loadSeedFile(values.seed);
   const dataDir = values.data ?? '.jst-tracker';
@@ -219,6 +231,7 @@ async function main(argv: string[]): Promise<number> {
     ...(gitProcesses === undefined ? {} : { gitProcesses }),
     ...(gitProcessesPerUser === undefined ? {} : { gitProcessesPerUser }),
     ...(bodyIdle === undefined ? {} : { bodyIdleMs: bodyIdle * 1000 }),
+    ...(values['hook-allow'] !== undefined ? { hookAllow: values['hook-allow'] } : {}),
     logLevel,
     trustProxy: values['trust-proxy'] ?? false,
     ...(readCache === undefined ? {} : { readCacheBytes: Math.round(readCache * 1024 * 1024) }),

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { gitAccess } from './codehost/domain/access.js';
-import { recordPush } from './codehost/domain/pushes.js';
+import { onRefsUpdated, recordPush } from './codehost/domain/pushes.js';
 import { applyCodehostSeed } from './codehost/domain/apply-seed.js';
 import { CodeHost } from './codehost/domain/host.js';
 import type { GitRepos } from './codehost/domain/git-port.js';
@@ -18,6 +18,11 @@ import { reviewPageRoutes } from './codehost/http/pages/routes.js';
 import { mountGitFront } from './codehost/http/git-front.js';
 import { DEFAULT_PUSH_LIMIT_MB } from './codehost/domain/limits.js';
 import { codehostRoutes } from './codehost/http/routes.js';
+import { HookAllow } from './codehost/hooks/allow.js';
+import { branchUpdates, hostListener } from './codehost/hooks/listener.js';
+import { DeliveryLoop } from './codehost/hooks/sender.js';
+import { announce } from './codehost/domain/events.js';
+import { checkTrackerLinks, trackerMover } from './integration.js';
 import { graphqlRoutes } from './codehost/graphql/routes.js';
 import { CodehostStore } from './codehost/store/store.js';
 import { applySeed } from './domain/apply-seed.js';
@@ -62,6 +67,14 @@ export interface ServerOptions {
   bodyIdleMs?: number;
   /** The seed's file name, for the errors of its code-host section. */
   seedFile?: string;
+  /** Where webhooks may be delivered (`serve --hook-allow <cidr|host>[,…]`; default loopback). */
+  hookAllow?: string;
+  /** How long one delivery may take (default 10 s; tests). */
+  hookTimeoutMs?: number;
+  /** How often this process looks for deliveries another one queued (default 1 s). */
+  hookPollMs?: number;
+  /** false: this process queues deliveries but sends none (tests of a restart). */
+  hookDeliveries?: boolean;
   /**
    * HTTPS on the same port for every interface (ARCHITECTURE §23): the server's certificate and key
    * in PEM (`loadTlsFiles` for `--tls-cert/--tls-key`, `localCertificates` for the local authority).
@@ -111,14 +124,49 @@ function idleAnswer(req: IncomingMessage, idleMs: number): { type: string; body:
   return { type: 'application/json;charset=UTF-8', body: JSON.stringify({ errorMessages: [message], errors: {} }) };
 }
 
+/**
+ * ARCHITECTURE §22: what happens on the code host becomes its webhooks' deliveries (sent by this
+ * process's delivery loop, once `start` names the server's address) and the tracker's moves.
+ */
+async function wireEvents(codehost: CodeHost, tracker: Tracker, options: ServerOptions, allow: HookAllow, on: boolean) {
+  let publicUrl = '';
+  codehost.listener = hostListener(codehost, () => ({ web: publicUrl, api: `${publicUrl}/api/v3` }));
+  codehost.mover = trackerMover(tracker);
+  const timing = {
+    ...(options.hookTimeoutMs !== undefined ? { timeoutMs: options.hookTimeoutMs } : {}),
+    ...(options.hookPollMs !== undefined ? { pollMs: options.hookPollMs } : {}),
+  };
+  const deliveries = new DeliveryLoop(codehost, { allow, ...timing }, (e) => codehost.report(e));
+  codehost.wake = () => deliveries.wake();
+  // One source of ref updates (domain/pushes.ts): pushes, merges and pushes into the folder.
+  onRefsUpdated(codehost, (host, repo, pusher, updates) => {
+    const branches = branchUpdates(updates);
+    return branches.length === 0 ? undefined : announce(host, { kind: 'refs', repo, pusher, updates: branches });
+  });
+  return {
+    deliveries,
+    start(url: string) {
+      publicUrl = url;
+      if (options.hookDeliveries !== false && on) deliveries.start();
+    },
+  };
+}
+
+/** The code host's seed is its own (ARCHITECTURE §14), checked (its "tracker" links too) before anything is opened. */
+function checkedCodehostSeed(options: ServerOptions): CodehostSeed | undefined {
+  const codehostSeed = options.seed?.codehost === undefined ? undefined : parseCodehostSeed(options.seed.codehost, options.seedFile);
+  if (codehostSeed && options.seed) checkTrackerLinks(codehostSeed, options.seed, options.seedFile);
+  return codehostSeed;
+}
+
 /** Opens the store, migrates, loads the seed and listens. Used by the CLI, the demo and tests. */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   // Until the app (and its logger) exists, a failed checkpoint thread is reported on stderr.
   let checkpointFailed = (e: Error) => {
     process.stderr.write(`jst-tracker: ${e.message}; WAL checkpoints now run on the request thread.\n`);
   };
-  // The code host's seed is its own (ARCHITECTURE §14), checked before anything is opened.
-  const codehostSeed: CodehostSeed | undefined = options.seed?.codehost === undefined ? undefined : parseCodehostSeed(options.seed.codehost, options.seedFile);
+  const codehostSeed = checkedCodehostSeed(options);
+  const hookAllow = HookAllow.parse(options.hookAllow);
   const reposDir = options.repos ?? (options.databaseUrl ? undefined : join(options.dataDir ?? '.jst-tracker', 'repos'));
   if (reposDir === undefined && codehostSeed) throw new ReposRequiredError();
   const db = openDb({
@@ -154,6 +202,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (codehostSeed) await applyCodehostSeed(codehost, codehostSeed, options.seedFile);
     const tracker = new Tracker(store);
     await tracker.refreshSites();
+    const events = await wireEvents(codehost, tracker, options, hookAllow, repos !== null);
     // The board's development panel asks the code host one question (the board never imports it),
     // with the address the board's page was asked at.
     // Only what a viewer the code host does not know may see: no title, no branch (docs/codehost.md).
@@ -197,6 +246,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const bodyIdleMs = options.bodyIdleMs ?? DEFAULT_BODY_IDLE_MS;
     watchBodyIdle(app.server, { idleMs: bodyIdleMs, answer: (req) => idleAnswer(req, bodyIdleMs) });
     checkpointFailed = (e) => app.log.error({ err: e }, 'the WAL checkpoint thread failed; checkpoints now run on the request thread');
+    codehost.report = (e) => app.log.error({ err: e }, 'a code host event failed');
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
@@ -204,13 +254,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const shown = host.includes(':') ? `[${host}]` : host;
     let closing: Promise<void> | undefined;
     const url = `${options.tls ? 'https' : 'http'}://${shown}:${port}`;
+    events.start(url);
     return {
       url,
       app,
       tracker,
       store,
       codehost: { host: codehost, store: codehostStore, git: repos, pullsForIssueKey: (key) => pullsForIssueKey(codehost, key, url) },
-      close: () => (closing ??= app.close().then(() => store.close())),
+      close: () =>
+        (closing ??= events.deliveries
+          .stop()
+          .then(() => app.close())
+          .then(() => store.close())),
     };
   } catch (e) {
     await store.close().catch(() => undefined);

@@ -5,6 +5,7 @@ import { boardIndexesMigration } from './migration-0003-board-indexes.js';
 import { codehostMigration } from './migration-0004-codehost.js';
 import { projectRolesMigration } from './migration-0005-project-roles.js';
 import { branchProtectionMigration } from './migration-0006-branch-protection.js';
+import { hooksMigration } from './migration-0007-hooks-and-integration.js';
 import { changeNotifyMigration } from './migration-0008-change-notify.js';
 import { refsMigration } from './migration-0009-refs.js';
 
@@ -98,6 +99,7 @@ function migrations(adapter: StoreAdapter): Record<string, Migration> {
     '0004_codehost': codehostMigration(idColumn),
     '0005_project_roles': projectRolesMigration,
     '0006_branch_protection': branchProtectionMigration,
+    '0007_hooks_and_integration': hooksMigration(idColumn),
     '0008_change_notify': changeNotifyMigration(adapter.dialect),
     '0009_refs': refsMigration(adapter.dialect),
   };

@@ -1,6 +1,7 @@
 import { SeedError } from '../../kit/seed-checks.js';
 import type { CodeHost } from './host.js';
 import { GIT, storeOf } from './store-access.js';
+import { setTrackerLink } from './integration.js';
 import { seedProtections } from './protection.js';
 import type { CodehostSeed } from './seed.js';
 
@@ -40,6 +41,10 @@ export async function applyCodehostSeed(host: CodeHost, seed: CodehostSeed, file
       await seedProtections(store, tx, repo.id, r.protect, now);
     }
   });
+  for (const r of seed.repos) {
+    const repo = r.tracker ? await store.repos.byName(r.owner, r.name) : undefined;
+    if (repo && r.tracker) await setTrackerLink(host, repo.id, r.tracker);
+  }
   // After the rows are in: a repository that is not on disk yet is made empty (idempotent in git).
   const git = host[GIT];
   if (git) for (const r of seed.repos) await git.ensure(r.owner, r.name, r.defaultBranch);

@@ -1,7 +1,8 @@
+import { announce } from './events.js';
 import { custom, invalidFields } from './errors.js';
 import type { CodeHost } from './host.js';
 import { COMMENTS_MAX } from './limits.js';
-import { pullOf } from './pull-views.js';
+import { pullOf, viewOf } from './pull-views.js';
 import { storeOf } from './store-access.js';
 import type { CommentView, RepoAccess } from './views.js';
 
@@ -24,11 +25,13 @@ export async function listComments(
 
 export async function createComment(host: CodeHost, access: RepoAccess, number: number, body: string): Promise<CommentView> {
   const store = storeOf(host);
-  await pullOf(host, access, number);
+  const pull = await pullOf(host, access, number);
   if ((await store.comments.count(access.repo.id, number)) >= COMMENTS_MAX) {
     throw invalidFields([custom(`This pull request already has ${COMMENTS_MAX} comments, the most one may carry.`, 'IssueComment')]);
   }
   const now = host.now();
   const comment = await store.comments.insert({ repo_id: access.repo.id, number, user_id: access.user.id, body, created_at: now, updated_at: now });
-  return { comment, user: access.user };
+  const made = { comment, user: access.user };
+  await announce(host, { kind: 'issue_comment', action: 'created', access, view: await viewOf(host, access, pull), comment: made });
+  return made;
 }

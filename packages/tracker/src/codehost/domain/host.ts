@@ -2,6 +2,8 @@ import { hashToken } from '../../kit/tokens.js';
 import type { CodehostStore } from '../store/store.js';
 import { CodehostError } from './errors.js';
 import type { GitErrorKinds, GitRepos } from './git-port.js';
+import type { EventListener } from './event-types.js';
+import type { IssueMover } from './integration-types.js';
 import { GIT, STORE, type HoldsParts } from './store-access.js';
 import { tokenSalt } from './settings.js';
 
@@ -31,6 +33,14 @@ export class CodeHost implements HoldsParts {
   readonly offReason: string;
   readonly gitErrors: GitErrorKinds;
   readonly now: () => string;
+  /** Who hears what happened (domain/events.ts): set by the composition (webhooks, the tracker's integration). */
+  listener: EventListener | null = null;
+  /** Where a listener's failure is reported (the server's log); never the caller's answer. */
+  report: (error: unknown) => void = () => undefined;
+  /** Tells this process's delivery loop that deliveries were queued (set by the composition). */
+  wake: () => void = () => undefined;
+  /** Moves a tracker issue (domain/integration.ts), set by the composition; null: no integration. */
+  mover: IssueMover | null = null;
 
   private constructor(
     parts: CodeHostParts,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CodehostError } from './errors.js';
+import { announce } from './events.js';
 import { gitOf, type CodeHost } from './host.js';
 import { MERGE_CLAIM_STALE_MS } from './limits.js';
 import { mergeBlock } from './protection.js';
@@ -82,6 +83,8 @@ export async function merge(host: CodeHost, access: RepoAccess, number: number, 
     await store.pulls.claimMerge(pull.id, claim, host.now(), host.now());
     await store.pulls.markMerged(pull.id, claim, merged, host.now());
   }
+  const done = await store.pulls.byNumber(repo.id, number);
+  if (done) await announce(host, { kind: 'pull_request', action: 'closed', access, view: await viewOf(host, access, done) });
   // The base branch moved (ARCHITECTURE §14 "Refs from the database"): recorded and told, as a push is.
   if (sha !== old) await refsUpdated(host, repo, user, [{ ref: `refs/heads/${pull.base_ref}`, old, new: sha }], 'merge');
   return { sha };

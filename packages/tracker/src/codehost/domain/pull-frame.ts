@@ -1,5 +1,6 @@
 import { getPull, listPulls } from './pulls.js';
 import type { CodeHost } from './host.js';
+import { integrationNotices } from './integration.js';
 import type { PullDetail, RepoAccess } from './views.js';
 
 /**
@@ -19,7 +20,7 @@ export interface PullHeader extends RepoHeader {
   detail: PullDetail;
   /**
    * Lines the page shows above its body as notices: a tracker integration's failure, say
-   * (ARCHITECTURE §22 "Integration with the tracker"). Empty until something fills it.
+   * (ARCHITECTURE §22 "Integration with the tracker"): each move of its head branch's issue that failed.
    */
   notices: string[];
 }
@@ -37,5 +38,7 @@ export async function loadRepoHeader(host: CodeHost, access: RepoAccess): Promis
 /** A pull request's header; 404 (masked) for a number no pull request has. */
 export async function loadPullHeader(host: CodeHost, access: RepoAccess, number: number): Promise<PullHeader> {
   const [detail, openPulls] = await Promise.all([getPull(host, access, number), openPullCount(host, access)]);
-  return { access, openPulls, detail, notices: [] };
+  const moves = await integrationNotices(host, access.repo, detail.pull.head_ref);
+  const notices = moves.filter((m) => m.outcome === 'failed').map((m) => m.message);
+  return { access, openPulls, detail, notices };
 }

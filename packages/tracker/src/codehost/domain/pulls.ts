@@ -1,4 +1,5 @@
 import { custom, invalid, invalidFields, type FieldProblem } from './errors.js';
+import { announce } from './events.js';
 import { gitOf, type CodeHost } from './host.js';
 import { issueKeyOfBranch, isIssueKey } from './issue-keys.js';
 import type { Comparison } from './git-port.js';
@@ -124,7 +125,9 @@ export async function createPull(host: CodeHost, access: RepoAccess, input: Crea
   );
   // The database refused a second open pull request: another request opened it a moment before.
   if (created === 'exists') throw alreadyOpen(repo.owner, headRef!);
-  return detailOf(host, await viewOf(host, access, created));
+  const view = await viewOf(host, access, created);
+  await announce(host, { kind: 'pull_request', action: 'opened', access, view });
+  return detailOf(host, view);
 }
 
 export async function updatePull(host: CodeHost, access: RepoAccess, number: number, input: UpdatePull): Promise<PullDetail> {
@@ -133,12 +136,15 @@ export async function updatePull(host: CodeHost, access: RepoAccess, number: num
   const pull = await pullOf(host, access, number);
   const { repo } = access;
   const now = host.now();
+  const changes: Record<string, { from: string }> = {};
+  let stateChange: 'closed' | 'reopened' | undefined;
   if (input.base !== undefined && input.base !== pull.base_ref) {
     if (pull.state !== 'open') throw invalidFields([{ ...invalid('base'), message: 'Cannot change the base branch of a closed pull request.' }]);
     const base = branchOrNull(input.base);
     const baseSha = base === null ? null : await branchSha(host, repo, base);
     if (baseSha === null) throw invalidFields([invalid('base')]);
     if ((await store.pulls.update(pull.id, { base_ref: base!, base_sha: baseSha }, now)) === 'exists') throw alreadyOpen(repo.owner, pull.head_ref);
+    changes.base = { from: pull.base_ref };
   }
   if (input.title !== undefined || input.body !== undefined) {
     await store.pulls.update(
@@ -146,6 +152,8 @@ export async function updatePull(host: CodeHost, access: RepoAccess, number: num
       { ...(input.title !== undefined ? { title: input.title } : {}), ...(input.body !== undefined ? { body: input.body } : {}) },
       now,
     );
+    if (input.title !== undefined && input.title !== pull.title) changes.title = { from: pull.title };
+    if (input.body !== undefined && input.body !== pull.body) changes.body = { from: pull.body ?? '' };
   }
   if (input.state !== undefined && input.state !== pull.state) {
     const current = (await store.pulls.byNumber(repo.id, pull.number))!;
@@ -154,6 +162,7 @@ export async function updatePull(host: CodeHost, access: RepoAccess, number: num
       if (!(await store.pulls.close(pull.id, view.headSha, view.baseSha, now)) && !current.merged) {
         throw invalidFields([custom('The pull request is being merged; it cannot be closed now.', 'PullRequest', 'state')]);
       }
+      if (!current.merged) stateChange = 'closed';
     } else {
       if (current.merged) throw invalidFields([custom('state cannot be changed. The pull request has been merged.', 'PullRequest', 'state')]);
       const shas = await branchShas(host, repo, [current.head_ref, current.base_ref]);
@@ -164,9 +173,13 @@ export async function updatePull(host: CodeHost, access: RepoAccess, number: num
         throw invalidFields([custom(`state cannot be changed. The ${gone} branch has been deleted.`, 'PullRequest', 'state')]);
       }
       if ((await store.pulls.reopen(pull.id, headSha, baseSha, now)) === 'exists') throw alreadyOpen(repo.owner, current.head_ref, 'state', current.base_ref);
+      stateChange = 'reopened';
     }
   }
-  return getPull(host, access, number);
+  const detail = await getPull(host, access, number);
+  if (Object.keys(changes).length > 0) await announce(host, { kind: 'pull_request', action: 'edited', access, view: detail, changes });
+  if (stateChange) await announce(host, { kind: 'pull_request', action: stateChange, access, view: detail });
+  return detail;
 }
 
 export async function pullCommits(host: CodeHost, access: RepoAccess, number: number): Promise<{ view: PullView; comparison: Comparison }> {

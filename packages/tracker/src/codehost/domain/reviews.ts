@@ -1,3 +1,4 @@
+import { announce } from './events.js';
 import { refused } from './errors.js';
 import type { CodeHost } from './host.js';
 import { REVIEWS_MAX } from './limits.js';
@@ -43,5 +44,7 @@ export async function createReview(host: CodeHost, access: RepoAccess, number: n
   const state = event === 'APPROVE' ? 'APPROVED' : event === 'REQUEST_CHANGES' ? 'CHANGES_REQUESTED' : event === 'COMMENT' ? 'COMMENTED' : 'PENDING';
   const commitId = typeof input.commit_id === 'string' && input.commit_id !== '' ? input.commit_id : view.headSha;
   const review = await store.reviews.insert({ pull_id: view.pull.id, user_id: access.user.id, state, body, commit_id: commitId, submitted_at: host.now() });
-  return { view, review: { review, user: access.user } };
+  const made = { view, review: { review, user: access.user } };
+  if (state !== 'PENDING') await announce(host, { kind: 'pull_request_review', action: 'submitted', access, ...made });
+  return made;
 }

@@ -1,5 +1,6 @@
 import { seedChecks } from '../../kit/seed-checks.js';
 import { PERMISSIONS, type Permission } from './model.js';
+import type { TrackerLink } from './integration.js';
 import type { SeedProtection } from './protection.js';
 
 /** The seed's `"codehost"` section (ARCHITECTURE §14; docs/codehost.md), parsed and checked. */
@@ -19,6 +20,8 @@ export interface CodehostSeedRepo {
   collaborators: { login: string; permission: Permission }[];
   /** ARCHITECTURE §21: the repository's protected branches. */
   protect: SeedProtection[];
+  /** ARCHITECTURE §22: the tracker its branches and pull requests move issues on. */
+  tracker?: TrackerLink;
 }
 
 /**
@@ -103,7 +106,7 @@ export function parseCodehostSeed(json: unknown, file = '<seed>'): CodehostSeed 
   const repos = arr(root.repos ?? [], '$.codehost.repos').map((r, ri) => {
     const rp = `$.codehost.repos[${ri}]`;
     const repo = obj(r, rp);
-    known(repo, rp, ['owner', 'name', 'defaultBranch', 'collaborators', 'protect']);
+    known(repo, rp, ['owner', 'name', 'defaultBranch', 'collaborators', 'protect', 'tracker']);
     const owner = str(repo.owner, `${rp}.owner`);
     if (RESERVED_OWNERS.includes(owner.toLowerCase())) {
       fail(`${rp}.owner`, `"${owner}" is one of the server's own first path segments (${RESERVED_OWNERS.join(', ')}); pick another owner name`);
@@ -156,7 +159,21 @@ export function parseCodehostSeed(json: unknown, file = '<seed>'): CodehostSeed 
         enforceAdmins: flag('enforceAdmins'),
       };
     });
-    return { owner, name, defaultBranch, collaborators, protect };
+    const out: CodehostSeedRepo = { owner, name, defaultBranch, collaborators, protect };
+    if (repo.tracker !== undefined) out.tracker = parseTrackerLink(repo.tracker, `${rp}.tracker`, file);
+    return out;
   });
   return { users, repos };
+}
+
+/** A repository's `"tracker"` (ARCHITECTURE §22): site and user required, each status optional. */
+function parseTrackerLink(value: unknown, tp: string, file: string): TrackerLink {
+  const { obj, str, known } = seedChecks(file);
+  const t = obj(value, tp);
+  known(t, tp, ['site', 'as', 'onBranchCreate', 'onPullOpen', 'onMerge']);
+  const link: TrackerLink = { site: str(t.site, `${tp}.site`), as: str(t.as, `${tp}.as`) };
+  for (const k of ['onBranchCreate', 'onPullOpen', 'onMerge'] as const) {
+    if (t[k] !== undefined) link[k] = str(t[k], `${tp}.${k}`);
+  }
+  return link;
 }

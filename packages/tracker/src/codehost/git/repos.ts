@@ -184,21 +184,6 @@ export class BareRepos {
     };
   }
 
-  /** The repository's branches and their commits, sorted by name. */
-  async branches(owner: string, name: string): Promise<Array<{ name: string; sha: string }>> {
-    const dir = await this.existing(owner, name);
-    const r = await runGit(dir, ['for-each-ref', '--format=%(objectname) %(refname:lstrip=2)', 'refs/heads/'], { timeoutMs: this.timeoutMs });
-    return r.stdout
-      .toString('utf8')
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => {
-        const i = l.indexOf(' ');
-        return { sha: l.slice(0, i), name: l.slice(i + 1) };
-      })
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  }
-
   /** The repository's refs (all of them, or those named in `only`) and their objects, from git itself. */
   async refs(owner: string, name: string, only?: string[]): Promise<Array<{ ref: string; sha: string }>> {
     const dir = await this.existing(owner, name);

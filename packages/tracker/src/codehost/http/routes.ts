@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { CodeHost } from '../domain/host.js';
 import { GitSlots } from '../git/slots.js';
 import { commentRoutes } from './rest/comments.js';
+import { hookRoutes } from './rest/hooks.js';
 import { mergeRoutes } from './rest/merges.js';
 import { metaRoutes } from './rest/meta.js';
 import { protectionRoutes } from './rest/protection.js';
@@ -31,5 +32,6 @@ export function codehostRoutes(host: CodeHost, slots: GitSlots = new GitSlots())
     reviewRoutes(app, host);
     commentRoutes(app, host);
     protectionRoutes(app, host);
+    hookRoutes(app, host);
   };
 }

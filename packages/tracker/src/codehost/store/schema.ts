@@ -12,8 +12,62 @@ export interface CodehostDatabase {
   ch_comments: ChCommentsTable;
   /** Migration 0006 (store/migration-0006-branch-protection.ts). */
   ch_protections: { repo_id: number; branch: string; rules: string; updated_at: string };
+  /** Migration 0007 (store/migration-0007-hooks-and-integration.ts). */
+  ch_hooks: ChHooksTable;
+  ch_deliveries: ChDeliveriesTable;
+  ch_moves: ChMovesTable;
   /** Migration 0009 (store/migration-0009-refs.ts): each ref's commit as git last updated it. */
   ch_refs: { repo_id: number; ref: string; sha: string; updated_at: string };
+}
+
+export interface ChHooksTable {
+  id: Generated<number>;
+  repo_id: number;
+  active: number;
+  /** JSON array of event names. */
+  events: string;
+  url: string;
+  content_type: string;
+  secret: string | null;
+  insecure_ssl: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ChDeliveriesTable {
+  id: Generated<number>;
+  hook_id: number;
+  repo_id: number;
+  guid: string;
+  event: string;
+  action: string | null;
+  payload: string;
+  /** queued, delivered or failed. */
+  status: string;
+  status_code: number | null;
+  result: string | null;
+  duration_ms: number | null;
+  redelivery: number;
+  attempts: number;
+  claim: string | null;
+  claim_at: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+export interface ChMovesTable {
+  id: Generated<number>;
+  repo_id: number;
+  event: string;
+  subject: string;
+  sha: string;
+  issue_key: string;
+  head_ref: string;
+  target: string;
+  /** pending, moved, failed. */
+  outcome: string;
+  message: string | null;
+  created_at: string;
 }
 
 export type ChTx = Kysely<CodehostDatabase> | Transaction<CodehostDatabase>;

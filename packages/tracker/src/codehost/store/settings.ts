@@ -8,6 +8,15 @@ export function settingsRepository({ kysely }: ChContext) {
   return {
     get,
 
+    /** Sets a value, made or replaced in one statement. */
+    async put(name: string, value: string): Promise<void> {
+      await kysely
+        .insertInto('ch_meta')
+        .values({ name, value })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ value }))
+        .execute();
+    },
+
     /** The stored value, writing `value` first when there is none (the first writer wins). */
     async getOrSet(tx: ChTx, name: string, value: string): Promise<string> {
       const found = await get(name, tx);

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { StoreContext } from '../../store/adapter.js';
 import { commentsRepository, type Comments } from './comments.js';
+import { deliveriesRepository, hooksRepository, movesRepository, type Deliveries, type Hooks, type Moves } from './hooks.js';
 import { codehostContext } from './context.js';
 import { protectionsRepository, type Protections } from './protections.js';
 import { pullsRepository, type Pulls } from './pulls.js';
@@ -29,6 +30,9 @@ export class CodehostStore {
   readonly reviews: Reviews;
   readonly comments: Comments;
   readonly protections: Protections;
+  readonly hooks: Hooks;
+  readonly deliveries: Deliveries;
+  readonly moves: Moves;
   readonly refs: Refs;
   private readonly lock: (tx: Transaction<CodehostDatabase>) => Promise<void>;
 
@@ -43,6 +47,9 @@ export class CodehostStore {
     this.reviews = reviewsRepository(context);
     this.comments = commentsRepository(context);
     this.protections = protectionsRepository(context);
+    this.hooks = hooksRepository(context);
+    this.deliveries = deliveriesRepository(context);
+    this.moves = movesRepository(context);
     this.refs = refsRepository(context);
   }
 

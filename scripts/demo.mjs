@@ -202,7 +202,9 @@ try {
     );
     await jst(first.dir, 'pr');
 
-    say(`\n— The reviewer approves, merges the pull request on the code host, and moves ${A} to Done`);
+    say(
+      `\n— The reviewer approves and merges the pull request on the code host; the merge moves ${A} to Done (the seed's "tracker".onMerge), and jst done finds it there`,
+    );
     say(`$ cd ${repo}`);
     await jst(repo, 'review', A, '--approve', '--summary', 'Quoting follows RFC 4180; thanks');
     const pull = await mergePullOf(first.dir);

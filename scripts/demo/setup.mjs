@@ -105,6 +105,9 @@ export function demoSeed(cred) {
             { login: CODEHOST_ROLE_LOGINS.reviewer, permission: 'write' },
           ],
           protect: ['development', 'main'].map((branch) => ({ branch, requiredApprovals: 1, dismissStaleReviews: true, enforceAdmins: true })),
+          // ARCHITECTURE §22: a merge moves its issue to Done on the tracker, as the reviewer (the one
+          // §21's Done condition allows), as GitHub for Jira does; `jst done` then finds it Done.
+          tracker: { site: 'demo.atlassian.net', as: cred.email('reviewer'), onMerge: 'Done' },
         },
       ],
     },

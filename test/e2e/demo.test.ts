@@ -85,6 +85,9 @@ describe('npm start (docs/architecture.md §3, §14 "The demo"): all three phase
     ])
       expect(r.stderr).toContain(shown);
     expect(r.stderr.indexOf('--request-changes')).toBeLessThan(r.stderr.indexOf('--approve'));
+    // ARCHITECTURE §22: the demo's seed links the repository to the tracker ("tracker".onMerge): the
+    // merge moved the sub-task to Done as the reviewer, so the person's jst done finds it there.
+    expect(out).toMatch(/was already "Done": nothing changed/);
     // The executor's second start shows what the reviewer asked for, from whom, before the task memory.
     const asked = out.indexOf('Changes requested by Demo Reviewer');
     expect(asked).toBeGreaterThan(0);

@@ -103,4 +103,46 @@ describe.skipIf(!postgres && process.env.JST_REQUIRE_POSTGRES !== '1')('ARCHITEC
       await admin.end();
     }
   }, 120_000);
+
+  // Last: it ends both processes. A delivery in flight when every process dies (claimed, never
+  // answered) is not lost: a process started later takes the stale claim over and sends it again.
+  it('a restart loses no delivery: one in flight when both processes are killed is sent by the next process', async () => {
+    const [one] = trackers as [TrackerProcess, TrackerProcess];
+    const slow = new Receiver(SECRET);
+    await slow.start();
+    slow.mode = 'slow';
+    try {
+      const hook = await octokitFor(`${one.url}/api/v3`, CH_TOKENS.rey).request('POST /repos/{owner}/{repo}/hooks', {
+        owner: OWNER,
+        repo: REPO,
+        config: { url: `${slow.url}/slow`, content_type: 'json', secret: SECRET },
+        events: ['push'],
+      });
+      // The hook's ping is claimed and sent; the receiver holds it unanswered.
+      await until('the ping in flight', () => slow.got.length >= 1 || undefined);
+      const guid = slow.got[0]!.guid;
+      for (const t of trackers) t.proc.kill('SIGKILL');
+      await Promise.all(trackers.map((t) => new Promise((r) => (t.proc.exitCode !== null || t.proc.signalCode !== null ? r(null) : t.proc.once('exit', r)))));
+      slow.mode = 'ok';
+      const admin = new pg.Client({ connectionString: db.url });
+      await admin.connect();
+      try {
+        const before = await admin.query<{ status: string }>('select status from ch_deliveries where guid = $1', [guid]);
+        expect(before.rows.map((r) => r.status)).not.toEqual(['delivered']);
+        trackers = [await spawnTracker(['--database-url', db.url, '--repos', join(dir, 'repos')])];
+        // The claim is stale after the send's timeout and 20 s more (docs/limits.md); then it is sent again.
+        await until('the ping sent again', () => slow.got.filter((g) => g.guid === guid).length >= 2 || undefined, 75_000);
+        const after = await until('the delivery finished', async () => {
+          const r = await admin.query<{ status: string }>('select status from ch_deliveries where guid = $1 and hook_id = $2', [guid, hook.data.id]);
+          return r.rows[0]?.status === 'delivered' ? r.rows : undefined;
+        });
+        expect(after).toHaveLength(1);
+        expect(slow.got.filter((g) => g.guid === guid).every((g) => g.signed && g.event === 'ping')).toBe(true);
+      } finally {
+        await admin.end();
+      }
+    } finally {
+      await slow.stop();
+    }
+  }, 150_000);
 });

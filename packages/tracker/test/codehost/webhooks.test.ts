@@ -124,6 +124,10 @@ describe.each(await storeKinds())('ARCHITECTURE §22 webhooks (%s)', (kind) => {
     for (const r of rx.got) {
       expect(r.signed, r.event).toBe(true);
       checkPayload(r.event, r.payload);
+      // ARCHITECTURE §22 "Fidelity": every time a payload carries is GitHub's, to the second (or, as
+      // GitHub sends a push's repository times, seconds since the epoch).
+      for (const [where, at] of timesIn(r.payload))
+        expect(typeof at === 'number' || /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(at), `${r.event} ${where}: ${at}`).toBe(true);
     }
     expect(events('pull_request', 'edited')[0]!.payload.changes.title.from).toBe('Hooks');
     const sync = events('pull_request', 'synchronize')[0]!.payload;
@@ -202,3 +206,13 @@ describe.each(await storeKinds())('ARCHITECTURE §22 webhooks (%s)', (kind) => {
     expect((await refusal(rest.request('GET /repos/{owner}/{repo}/hooks/{hook_id}', { owner: OWNER, repo: REPO, hook_id: hookId }))).status).toBe(404);
   });
 });
+
+/** Every `…_at` value (and a commit's `timestamp`) in a payload, with its path. */
+function timesIn(value: unknown, path = '$'): Array<[string, string | number]> {
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
+    (k.endsWith('_at') || k === 'timestamp') && (typeof v === 'string' || typeof v === 'number')
+      ? [[`${path}.${k}`, v] as [string, string | number]]
+      : timesIn(v, `${path}.${k}`),
+  );
+}

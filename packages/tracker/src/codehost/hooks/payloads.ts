@@ -3,6 +3,7 @@ import type { HookRow } from '../domain/hooks.js';
 import type { ChRepo, ChUser } from '../domain/model.js';
 import type { CommentView, PullDetail, PullView, ReviewView } from '../domain/views.js';
 import { issueComment, pullFull, pullHtml, repository, review, simpleUser, type Urls } from '../http/render.js';
+import { ghTime } from '../http/time.js';
 
 /**
  * The payloads of the code host's webhooks, as GitHub's published webhook schemas describe them
@@ -47,8 +48,8 @@ export function hookJson(u: Urls, repo: ChRepo, hook: HookRow, last?: { code: nu
       url: hook.url,
       ...(hook.secret !== null ? { secret: '********' } : {}),
     },
-    updated_at: hook.updated_at,
-    created_at: hook.created_at,
+    updated_at: ghTime(hook.updated_at),
+    created_at: ghTime(hook.created_at),
     url: api,
     test_url: `${api}/test`,
     ping_url: `${api}/pings`,
@@ -116,7 +117,7 @@ export function reviewPayload(u: Urls, d: PullDetail, r: ReviewView, sender: ChU
   const body = review(u, d, r);
   return shaped({
     action: 'submitted',
-    review: { ...body, state: body.state.toLowerCase(), submitted_at: r.review.submitted_at },
+    review: { ...body, state: body.state.toLowerCase(), submitted_at: ghTime(r.review.submitted_at) },
     pull_request: pullOfReview(u, d),
     repository: hookRepository(u, d.repo, d.owner),
     sender: simpleUser(u, sender),
@@ -150,14 +151,20 @@ export function commentPayload(u: Urls, v: PullView, c: CommentView, sender: ChU
       assignees: [],
       milestone: null,
       comments,
-      created_at: v.pull.created_at,
-      updated_at: v.pull.updated_at,
-      closed_at: v.pull.closed_at,
+      created_at: ghTime(v.pull.created_at),
+      updated_at: ghTime(v.pull.updated_at),
+      closed_at: ghTime(v.pull.closed_at),
       author_association: v.author.login.toLowerCase() === v.repo.owner.toLowerCase() ? 'OWNER' : 'COLLABORATOR',
       active_lock_reason: null,
       body: v.pull.body,
       reactions,
-      pull_request: { url: `${api}/pulls/${v.pull.number}`, html_url: html, diff_url: `${html}.diff`, patch_url: `${html}.patch`, merged_at: v.pull.merged_at },
+      pull_request: {
+        url: `${api}/pulls/${v.pull.number}`,
+        html_url: html,
+        diff_url: `${html}.diff`,
+        patch_url: `${html}.patch`,
+        merged_at: ghTime(v.pull.merged_at),
+      },
     },
     comment: { ...comment, reactions: { ...reactions, url: `${comment.url}/reactions` } },
     repository: hookRepository(u, v.repo, v.owner),

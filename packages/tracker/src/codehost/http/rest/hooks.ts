@@ -18,6 +18,7 @@ import type { RepoAccess } from '../../domain/views.js';
 import { hookJson, pingPayload } from '../../hooks/payloads.js';
 import { deliveryRequest } from '../../hooks/sender.js';
 import type { Urls } from '../render.js';
+import { ghTime } from '../time.js';
 import { NoContent, PageQuery, RepoParams, replies } from '../schemas/common.js';
 import {
   Accepted,
@@ -56,7 +57,7 @@ function deliveryItem(d: DeliveryRow) {
   return {
     id: d.id,
     guid: d.guid,
-    delivered_at: d.delivered_at ?? d.created_at,
+    delivered_at: ghTime(d.delivered_at ?? d.created_at),
     redelivery: d.redelivery === 1,
     duration: (d.duration_ms ?? 0) / 1000,
     status: d.status === 'queued' ? 'Queued' : (d.result ?? ''),

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CH_TOKENS, OWNER, REPO, startCodehostServer, type ChWho, type CodehostServer } from '../../packages/tracker/test/codehost/support.js';
-import { browserAvailable, openBrowser, type Browser } from '../support/browser.js';
+import { browserAvailable, watchedPage, type Browser } from '../support/browser.js';
 
 const run = browserAvailable();
 const o = { owner: OWNER, repo: REPO };
@@ -22,21 +22,7 @@ describe.skipIf(!run)('ARCHITECTURE §22 the diff pages in Chromium: writer, rea
   let second: string;
   let branch: string;
   const browsers: Browser[] = [];
-  const as = async (who: ChWho) => {
-    const b = await openBrowser({ username: 'x-access-token', password: CH_TOKENS[who] });
-    browsers.push(b);
-    const page = await b.context.newPage();
-    const dialogs: string[] = [];
-    const violations: string[] = [];
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    page.on('console', (m) => {
-      if (/Content.Security.Policy/i.test(m.text())) violations.push(m.text());
-    });
-    return { page, dialogs, violations };
-  };
+  const as = (who: ChWho) => watchedPage(browsers, { username: 'x-access-token', password: CH_TOKENS[who] });
   const pwned = (page: Page) => page.evaluate('window.pwned');
   const paths = () => [
     `/${OWNER}/${REPO}/pull/${n}/files`,

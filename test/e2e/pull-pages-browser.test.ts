@@ -12,7 +12,7 @@ import {
   type ChWho,
   type CodehostServer,
 } from '../../packages/tracker/test/codehost/support.js';
-import { browserAvailable, openBrowser, type Browser } from '../support/browser.js';
+import { browserAvailable, watchedPage, type Browser } from '../support/browser.js';
 
 const run = browserAvailable();
 const o = { owner: OWNER, repo: REPO };
@@ -39,21 +39,7 @@ describe.skipIf(!run)('ARCHITECTURE §22 pages in Chromium: repository, list, co
   let hostile: number;
   let branch: string;
   const browsers: Browser[] = [];
-  const as = async (who: ChWho) => {
-    const b = await openBrowser({ username: 'x-access-token', password: CH_TOKENS[who] });
-    browsers.push(b);
-    const page = await b.context.newPage();
-    const dialogs: string[] = [];
-    const violations: string[] = [];
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    page.on('console', (m) => {
-      if (/Content.Security.Policy/i.test(m.text())) violations.push(m.text());
-    });
-    return { page, dialogs, violations };
-  };
+  const as = (who: ChWho) => watchedPage(browsers, { username: 'x-access-token', password: CH_TOKENS[who] });
   const pwned = (page: Page) => page.evaluate('window.pwned');
   const clean = async (page: Page, dialogs: string[], violations: string[]) => {
     expect(await page.locator('img, svg, iframe').count()).toBe(0);

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CH_TOKENS, OWNER, REPO, startCodehostServer, type ChWho, type CodehostServer } from '../../packages/tracker/test/codehost/support.js';
-import { browserAvailable, openBrowser, type Browser } from '../support/browser.js';
+import { browserAvailable, watchedPage, type Browser } from '../support/browser.js';
 import { credentialOf } from '../support/seed.js';
 import { basic } from '../support/tracker.js';
 
@@ -26,22 +26,8 @@ describe.skipIf(!run)('ARCHITECTURE §14 pages in Chromium: the review page and 
   let hostile: number;
   let branch: string;
   const browsers: Browser[] = [];
-  /** A page in a fresh Chromium signed in with `who`'s code-host token (any user name), watching for dialogs and CSP reports. */
-  const as = async (username: string, password: string) => {
-    const b = await openBrowser({ username, password });
-    browsers.push(b);
-    const page = await b.context.newPage();
-    const dialogs: string[] = [];
-    const violations: string[] = [];
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    page.on('console', (m) => {
-      if (/Content.Security.Policy/i.test(m.text())) violations.push(m.text());
-    });
-    return { page, dialogs, violations };
-  };
+  /** A page in a fresh Chromium signed in with these credentials, watching for dialogs and CSP reports. */
+  const as = (username: string, password: string) => watchedPage(browsers, { username, password });
   const codehostUser = (who: ChWho) => as('x-access-token', CH_TOKENS[who]);
   const pwned = (page: Page) => page.evaluate('window.pwned');
 

@@ -18,3 +18,24 @@ export function browserAvailable(): boolean {
 
 /** A fresh headless Chromium (its own throw-away profile) that answers Basic prompts with these credentials. */
 export const openBrowser = (credentials?: { username: string; password: string }): Promise<Browser> => launchChromium(credentials);
+
+/**
+ * A page in a fresh Chromium signed in with these credentials (the browser kept in `browsers` for
+ * the caller to close), watching what a page must never do: open a dialog (an injected
+ * `alert(…)`, dismissed) or break its Content-Security-Policy (the console's reports).
+ */
+export async function watchedPage(browsers: Browser[], credentials: { username: string; password: string }) {
+  const b = await openBrowser(credentials);
+  browsers.push(b);
+  const page = await b.context.newPage();
+  const dialogs: string[] = [];
+  const violations: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  page.on('console', (m) => {
+    if (/Content.Security.Policy/i.test(m.text())) violations.push(m.text());
+  });
+  return { page, dialogs, violations };
+}

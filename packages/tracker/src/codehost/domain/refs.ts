@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { gitOf, type CodeHost } from './host.js';
 import type { ChRepo } from './model.js';
 import { refsUpdated } from './pushes.js';
@@ -12,6 +13,14 @@ import { storeOf } from './store-access.js';
  */
 
 const synced = new WeakMap<CodeHost, Set<number>>();
+
+/**
+ * The repositories whose spool this call chain is taking: a "refs updated" listener that reads
+ * branches (the webhooks' push event does) runs inside refsUpdated, and taking the spool again
+ * there would wait for its own caller's claim until takeSpool's staleness (10 s), then take the
+ * same lines over and tell them twice. Nested, the rows are already written: nothing to take.
+ */
+const taking = new AsyncLocalStorage<ReadonlySet<number>>();
 
 async function catchUp(host: CodeHost, repo: ChRepo): Promise<void> {
   const git = gitOf(host);
@@ -30,9 +39,13 @@ async function catchUp(host: CodeHost, repo: ChRepo): Promise<void> {
     }
     done.add(repo.id);
   }
+  const held = taking.getStore();
+  if (held?.has(repo.id)) return;
   const outside = await git.takeOutsidePushes(repo.owner, repo.name);
   try {
-    if (outside.updates.length > 0) await refsUpdated(host, repo, null, outside.updates, 'outside');
+    if (outside.updates.length > 0) {
+      await taking.run(new Set([...(held ?? []), repo.id]), () => refsUpdated(host, repo, null, outside.updates, 'outside'));
+    }
   } finally {
     await outside.done();
   }

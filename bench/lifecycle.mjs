@@ -242,10 +242,17 @@ const issueUrl = `${server.url}/ex/jira/${tenant.cloudId}/rest/api/3/issue/${sub
 const basic = `Basic ${Buffer.from(`${email}:${token}`).toString('base64')}`;
 const rounds = { noop: [], 'POST /pulls': [], 'GET /pulls?head=': [], 'PUT /pulls/{n}/merge': [], 'GET /issue': [], 'GET /pulls?head= (50 open)': [] };
 const gitCount = {};
+const gitArgs = {};
 let gitRunning = null;
 const run = await import('../packages/tracker/dist/codehost/git/run.js').catch(() => ({}));
 if (typeof run.watchGitProcesses === 'function')
-  run.watchGitProcesses(() => (gitRunning === null ? undefined : (gitCount[gitRunning] = (gitCount[gitRunning] ?? 0) + 1)));
+  run.watchGitProcesses((args) => {
+    if (gitRunning === null) return;
+    gitCount[gitRunning] = (gitCount[gitRunning] ?? 0) + 1;
+    // BENCH_GIT_ARGS=1: which git commands each request runs (the first words of each), printed with the table.
+    if (process.env.BENCH_GIT_ARGS)
+      (gitArgs[gitRunning] ??= new Map()).set(args.slice(0, 2).join(' '), (gitArgs[gitRunning].get(args.slice(0, 2).join(' ')) ?? 0) + 1);
+  });
 const clock = async (name, work) => {
   gitRunning = name;
   const t0 = process.hrtime.bigint();
@@ -306,6 +313,7 @@ for (const [name, xs] of Object.entries(rounds)) {
     `  ${name.padEnd(26)} ${(median(xs) - floor).toFixed(2).padStart(7)} ms   (round trip median ${median(xs).toFixed(2)} ms, p90 ${[...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)].toFixed(2)} ms)` +
       (typeof run.watchGitProcesses === 'function' ? `   git processes/request ${((gitCount[name] ?? 0) / xs.length).toFixed(1)}` : ''),
   );
+  for (const [args, n] of gitArgs[name] ?? []) console.log(`      git ${args}: ${(n / xs.length).toFixed(1)}/request`);
 }
 
 await server.close();

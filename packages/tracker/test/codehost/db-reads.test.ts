@@ -122,6 +122,21 @@ describe.each(await storeKinds())('ARCHITECTURE §14: reads from the database, f
     expect(kept.git).toEqual([]);
   });
 
+  it('a repository without webhooks: a push runs no git process of the code host, a merge only its own three', async () => {
+    // The webhooks' payloads (a push's commits, a pull request's figures) are git's work: made only for a hook that hears the event.
+    git(dir, 'checkout', '--quiet', '-B', 'feature/QUIET-1', 'origin/main');
+    writeFileSync(join(dir, 'quiet.txt'), 'quiet\n');
+    git(dir, 'add', 'quiet.txt');
+    git(dir, 'commit', '--quiet', '-m', 'quiet');
+    const pushed = await gitDuring(() => tryGit(dir, 'push', '--quiet', 'origin', 'feature/QUIET-1'));
+    expect(pushed.result.status).toBe(0);
+    expect(pushed.git).toEqual([]);
+    const { data: pr } = await ch.as('ada').rest.pulls.create({ ...o, title: 'quiet', head: 'feature/QUIET-1', base: 'main' });
+    const merged = await gitDuring(() => ch.as('ada').rest.pulls.merge({ ...o, pull_number: pr.number }));
+    expect(merged.result.data.merged).toBe(true);
+    expect(merged.git.map((args) => args[0])).toEqual(['merge-tree', 'commit-tree', 'update-ref']);
+  });
+
   it('POST /pulls without commits between the branches is still a 422 naming them, and nothing is written', async () => {
     ch.commit('feature/EMPTY-1', { 'e.txt': 'e\n' });
     ch.commit('empty-base', { 'f.txt': 'f\n' }, 'ahead of the head', 'feature/EMPTY-1');

@@ -192,14 +192,30 @@ export async function pingHook(host: CodeHost, access: RepoAccess, id: number, p
 const hears = (hook: HookRow, event: string) => hook.active === 1 && (JSON.parse(hook.events) as string[]).some((e) => e === event || e === '*');
 
 /**
- * Queues `event` for every active hook of the repository that hears it: one delivery row each,
- * sent by the delivery loop (one process each, codehost/hooks/sender.ts). A payload over GitHub's
- * 25 MB is recorded as a failed delivery that says so, never sent.
+ * A repository's hooks as one event finds them: read once, then asked per event name, so the
+ * work a payload needs (git's figures of a pull request, a push's commits) is done only when an
+ * active hook hears it. A repository without hooks costs its pushes and merges one read.
  */
-export async function queueEvent(host: CodeHost, repo: ChRepo, event: string, action: string | null, payloadOf: (hook: HookRow) => object): Promise<number> {
-  const hooks = (await storeOf(host).hooks.list(repo.id)).filter((h) => hears(h, event));
-  await enqueue(host, hooks, event, action, payloadOf);
-  return hooks.length;
+export interface RepoHooks {
+  hears(event: string): boolean;
+  /**
+   * Queues `event` for every active hook that hears it: one delivery row each, sent by the
+   * delivery loop (one process each, codehost/hooks/sender.ts). A payload over GitHub's 25 MB is
+   * recorded as a failed delivery that says so, never sent. Says how many hooks it was queued for.
+   */
+  queue(event: string, action: string | null, payloadOf: (hook: HookRow) => object): Promise<number>;
+}
+
+export async function hooksOf(host: CodeHost, repo: ChRepo): Promise<RepoHooks> {
+  const all = await storeOf(host).hooks.list(repo.id);
+  return {
+    hears: (event) => all.some((h) => hears(h, event)),
+    async queue(event, action, payloadOf) {
+      const hooks = all.filter((h) => hears(h, event));
+      await enqueue(host, hooks, event, action, payloadOf);
+      return hooks.length;
+    },
+  };
 }
 
 async function enqueue(host: CodeHost, hooks: HookRow[], event: string, action: string | null, payloadOf: (hook: HookRow) => object): Promise<void> {

@@ -1,6 +1,6 @@
 import type { EventListener, HostEvent, RefUpdate } from '../domain/events.js';
 import { gitOf, type CodeHost } from '../domain/host.js';
-import { queueEvent } from '../domain/hooks.js';
+import { hooksOf } from '../domain/hooks.js';
 import { integrate } from '../domain/integration.js';
 import { PUSH_COMMITS_MAX } from '../domain/limits.js';
 import type { ChRepo, ChUser } from '../domain/model.js';
@@ -22,24 +22,30 @@ export function hostListener(host: CodeHost, urls: () => Urls): EventListener {
     if (event.kind === 'refs') return refsHappened(host, u, event.repo, event.pusher, event.updates);
     const { repo } = event.access;
     const sender = event.access.user;
+    // Read once; a payload's figures (git) are made only for an event some active hook hears.
+    const hooks = await hooksOf(host, repo);
     if (event.kind === 'pull_request_review') {
+      if (!hooks.hears('pull_request_review')) return;
       const d = await detailOf(host, event.view);
-      await queueEvent(host, repo, 'pull_request_review', 'submitted', () => reviewPayload(u, d, event.review, sender));
+      await hooks.queue('pull_request_review', 'submitted', () => reviewPayload(u, d, event.review, sender));
       return;
     }
     if (event.kind === 'issue_comment') {
+      if (!hooks.hears('issue_comment')) return;
       const d = await detailOf(host, event.view);
-      await queueEvent(host, repo, 'issue_comment', 'created', () => commentPayload(u, event.view, event.comment, sender, d.comments));
+      await hooks.queue('issue_comment', 'created', () => commentPayload(u, event.view, event.comment, sender, d.comments));
       return;
     }
-    const d = await detailOf(host, event.view);
-    await queueEvent(host, repo, 'pull_request', event.action, () =>
-      pullPayload(u, event.action, d, sender, {
-        ...(event.changes ? { changes: event.changes } : {}),
-        ...(event.before ? { before: event.before } : {}),
-        ...(event.after ? { after: event.after } : {}),
-      }),
-    );
+    if (hooks.hears('pull_request')) {
+      const d = await detailOf(host, event.view);
+      await hooks.queue('pull_request', event.action, () =>
+        pullPayload(u, event.action, d, sender, {
+          ...(event.changes ? { changes: event.changes } : {}),
+          ...(event.before ? { before: event.before } : {}),
+          ...(event.after ? { after: event.after } : {}),
+        }),
+      );
+    }
     const { pull } = event.view;
     const link = pullHtml(u, repo, pull.number);
     const name = `${repo.owner}/${repo.name}#${pull.number}`;
@@ -64,27 +70,27 @@ export function hostListener(host: CodeHost, urls: () => Urls): EventListener {
 }
 
 async function refsHappened(host: CodeHost, u: Urls, repo: ChRepo, pusher: ChUser | null, updates: RefUpdate[]): Promise<void> {
-  const owner = await ownerOf(host, repo);
+  const hooks = await hooksOf(host, repo);
+  const owner = hooks.hears('create') || hooks.hears('push') || hooks.hears('delete') ? await ownerOf(host, repo) : null;
   const git = gitOf(host);
   for (const up of updates) {
-    if (up.before === null) await queueEvent(host, repo, 'create', null, () => refPayload(u, repo, owner, pusher, up.branch, true));
-    const base = up.before ?? (up.branch === repo.default_branch ? null : await git.branchSha(repo.owner, repo.name, repo.default_branch));
-    const commits =
-      up.after === null
-        ? []
-        : base === null
+    if (up.before === null) await hooks.queue('create', null, () => refPayload(u, repo, owner, pusher, up.branch, true));
+    // The push event's commits and its `forced` are git's work: done only when a hook hears pushes.
+    if (hooks.hears('push')) {
+      const base = up.before ?? (up.branch === repo.default_branch ? null : await git.branchSha(repo.owner, repo.name, repo.default_branch));
+      const commits =
+        up.after === null || base === null
           ? []
           : (await git.compare(repo.owner, repo.name, base, up.after, { maxCommits: PUSH_COMMITS_MAX, maxFiles: 0, maxPatchBytes: 0 })).commits;
-    const forced = up.before !== null && up.after !== null && !(await git.isAncestor(repo.owner, repo.name, up.before, up.after));
-    await queueEvent(host, repo, 'push', null, () =>
-      pushPayload(u, repo, owner, pusher, { branch: up.branch, before: up.before, after: up.after, commits, forced }),
-    );
-    if (up.after === null) await queueEvent(host, repo, 'delete', null, () => refPayload(u, repo, owner, pusher, up.branch, false));
-    if (up.before !== null && up.after !== null) {
+      const forced = up.before !== null && up.after !== null && !(await git.isAncestor(repo.owner, repo.name, up.before, up.after));
+      await hooks.queue('push', null, () => pushPayload(u, repo, owner, pusher, { branch: up.branch, before: up.before, after: up.after, commits, forced }));
+    }
+    if (up.after === null) await hooks.queue('delete', null, () => refPayload(u, repo, owner, pusher, up.branch, false));
+    if (up.before !== null && up.after !== null && hooks.hears('pull_request')) {
       for (const view of await openPullsWithHead(host, repo, up.branch)) {
         const d = await detailOf(host, view);
         const sender = pusher ?? view.author;
-        await queueEvent(host, repo, 'pull_request', 'synchronize', () => pullPayload(u, 'synchronize', d, sender, { before: up.before!, after: up.after! }));
+        await hooks.queue('pull_request', 'synchronize', () => pullPayload(u, 'synchronize', d, sender, { before: up.before!, after: up.after! }));
       }
     }
     if (up.before === null && up.after !== null) {

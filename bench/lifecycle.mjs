@@ -243,6 +243,8 @@ const basic = `Basic ${Buffer.from(`${email}:${token}`).toString('base64')}`;
 const rounds = { noop: [], 'POST /pulls': [], 'GET /pulls?head=': [], 'PUT /pulls/{n}/merge': [], 'GET /issue': [], 'GET /pulls?head= (50 open)': [] };
 const gitCount = {};
 const gitArgs = {};
+/** A git command's name and its leading options (not its object names). */
+const gitWords = (args) => [args[0], ...args.slice(1).filter((a, i) => i === 0 && a.startsWith('-'))].join(' ');
 let gitRunning = null;
 const run = await import('../packages/tracker/dist/codehost/git/run.js').catch(() => ({}));
 if (typeof run.watchGitProcesses === 'function')
@@ -250,8 +252,7 @@ if (typeof run.watchGitProcesses === 'function')
     if (gitRunning === null) return;
     gitCount[gitRunning] = (gitCount[gitRunning] ?? 0) + 1;
     // BENCH_GIT_ARGS=1: which git commands each request runs (the first words of each), printed with the table.
-    if (process.env.BENCH_GIT_ARGS)
-      (gitArgs[gitRunning] ??= new Map()).set(args.slice(0, 2).join(' '), (gitArgs[gitRunning].get(args.slice(0, 2).join(' ')) ?? 0) + 1);
+    if (process.env.BENCH_GIT_ARGS) (gitArgs[gitRunning] ??= new Map()).set(gitWords(args), (gitArgs[gitRunning].get(gitWords(args)) ?? 0) + 1);
   });
 const clock = async (name, work) => {
   gitRunning = name;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { access, chmod, link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,11 +14,13 @@ import { PRE_RECEIVE } from './protect-hook.js';
  * (no JST_PUSH_LOG) appends them to the repository's spool, `jst-pushes`, read on the next use.
  */
 export const POST_RECEIVE = `#!/bin/sh
-# jst-tracker: records the refs git updated (docs/codehost.md "Refs").
+# jst-tracker: records the refs git updated (docs/codehost.md "Refs"). Shell builtins only: a
+# process costs a push more than the lines it copies. receive-pack waits for this hook before it
+# ends, and the server reads the log only then.
 if [ -n "$JST_PUSH_LOG" ]; then
-  cat > "$JST_PUSH_LOG.part" && mv "$JST_PUSH_LOG.part" "$JST_PUSH_LOG"
+  while IFS= read -r line; do printf '%s\\n' "$line"; done > "$JST_PUSH_LOG"
 else
-  cat >> "\${GIT_DIR:-.}/jst-pushes"
+  while IFS= read -r line; do printf '%s\\n' "$line"; done >> "\${GIT_DIR:-.}/jst-pushes"
 fi
 `;
 
@@ -31,22 +33,30 @@ export interface PushedRef {
   new: string;
 }
 
-let hooksDir: string | null = null;
+let hooksDirs: { plain: string; protect: string } | null = null;
 
 /**
  * The server's hooks folder (core.hooksPath of every receive-pack it runs): made once per process,
- * private to it; it also holds the push logs, one per push, named at random, removed when read.
+ * private to it. Two of them: with the pre-receive hook of branch protection (./protect-hook.ts)
+ * for a push that rules bind (`protect`), without it otherwise, so an unprotected push starts no
+ * hook process it does not need. The plain one also holds the push logs, one per push, named at
+ * random, removed when read.
  */
-export function serverHooksPath(): string {
-  if (hooksDir === null) {
-    const dir = mkdtempSync(join(tmpdir(), 'jst-tracker-hooks-'));
-    writeFileSync(join(dir, 'pre-receive'), PRE_RECEIVE);
-    writeFileSync(join(dir, 'post-receive'), POST_RECEIVE);
-    chmodSync(join(dir, 'pre-receive'), 0o755);
-    chmodSync(join(dir, 'post-receive'), 0o755);
-    hooksDir = dir;
+export function serverHooksPath(protect = false): string {
+  if (hooksDirs === null) {
+    const root = mkdtempSync(join(tmpdir(), 'jst-tracker-hooks-'));
+    const plain = join(root, 'plain');
+    const guarded = join(root, 'protect');
+    for (const dir of [plain, guarded]) {
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'post-receive'), POST_RECEIVE);
+      chmodSync(join(dir, 'post-receive'), 0o755);
+    }
+    writeFileSync(join(guarded, 'pre-receive'), PRE_RECEIVE);
+    chmodSync(join(guarded, 'pre-receive'), 0o755);
+    hooksDirs = { plain, protect: guarded };
   }
-  return hooksDir;
+  return protect ? hooksDirs.protect : hooksDirs.plain;
 }
 
 /** A fresh push log path for one receive-pack (written by the hook, read by readPushLog). */
@@ -74,7 +84,6 @@ export async function readPushLog(path: string): Promise<PushedRef[]> {
     return [];
   } finally {
     await rm(path, { force: true }).catch(() => undefined);
-    await rm(`${path}.part`, { force: true }).catch(() => undefined);
   }
 }
 

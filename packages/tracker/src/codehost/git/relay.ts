@@ -103,9 +103,9 @@ function cgiEnv(req: IncomingMessage, r: RelayOptions, pushLog: string | null): 
   });
 }
 
-/** A push runs the server's hooks: protection (./protect-hook.ts) before, the refs' record (./push-hook.ts) after. */
+/** A push runs the server's hooks: protection (./protect-hook.ts) before when rules bind the pusher, the refs' record (./push-hook.ts) after. */
 function hooksConfig(r: RelayOptions): Array<[string, string]> {
-  return r.service === 'git-receive-pack' ? [['core.hooksPath', serverHooksPath()]] : [];
+  return r.service === 'git-receive-pack' ? [['core.hooksPath', serverHooksPath(Object.keys(protectEnv(r.protect ?? [])).length > 0)]] : [];
 }
 
 /** Configuration for git's children through the environment (GIT_CONFIG_COUNT, git 2.31). */

@@ -500,6 +500,20 @@ describe('ARCHITECTURE §14: git paths stay inside <owner>/<repo>.git', () => {
     }
   });
 
+  it('the server hooks: a pusher no rule binds runs no pre-receive hook, and the post-receive hook starts no process of its own', () => {
+    // Each process costs a push more than the lines the hooks copy (bench/lifecycle.mjs).
+    expect(existsSync(join(serverHooksPath(), 'pre-receive'))).toBe(false);
+    expect(existsSync(join(serverHooksPath(true), 'pre-receive'))).toBe(true);
+    for (const dir of [serverHooksPath(), serverHooksPath(true)]) {
+      const body = readFileSync(join(dir, 'post-receive'), 'utf8')
+        .split('\n')
+        .filter((l) => !l.startsWith('#'))
+        .join('\n');
+      // Only sh's builtins: no cat, mv or other command.
+      expect(body).not.toMatch(/\b(cat|mv|cp|tee|git)\b/);
+    }
+  });
+
   it('git runs with a minimal environment: no variable of the server (a secret) reaches it', async () => {
     // Every receive-pack runs the server's hooks folder (git/push-hook.ts): its post-receive is
     // swapped for one that writes the environment git gives a hook, then put back.

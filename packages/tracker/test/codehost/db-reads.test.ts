@@ -122,7 +122,7 @@ describe.each(await storeKinds())('ARCHITECTURE §14: reads from the database, f
     expect(kept.git).toEqual([]);
   });
 
-  it('a repository without webhooks: a push runs no git process of the code host, a merge only its own three', async () => {
+  it('a repository without webhooks: a push runs no git process of the code host; a merge onto an unmoved base only commit-tree and update-ref', async () => {
     // The webhooks' payloads (a push's commits, a pull request's figures) are git's work: made only for a hook that hears the event.
     git(dir, 'checkout', '--quiet', '-B', 'feature/QUIET-1', 'origin/main');
     writeFileSync(join(dir, 'quiet.txt'), 'quiet\n');
@@ -132,9 +132,34 @@ describe.each(await storeKinds())('ARCHITECTURE §14: reads from the database, f
     expect(pushed.result.status).toBe(0);
     expect(pushed.git).toEqual([]);
     const { data: pr } = await ch.as('ada').rest.pulls.create({ ...o, title: 'quiet', head: 'feature/QUIET-1', base: 'main' });
+    // The base has not moved since the branch left it: the figures kept at POST /pulls say so (no merge-tree, there or here).
+    expect(pr.mergeable).toBe(true);
     const merged = await gitDuring(() => ch.as('ada').rest.pulls.merge({ ...o, pull_number: pr.number }));
     expect(merged.result.data.merged).toBe(true);
+    expect(merged.git.map((args) => args[0])).toEqual(['commit-tree', 'update-ref']);
+    // A merge commit of both, with head's tree.
+    const sha = merged.result.data.sha;
+    expect(git(ch.bare, 'rev-parse', `${sha}^1`, `${sha}^2`)).toBe(`${pr.base.sha}\n${pr.head.sha}`);
+    expect(git(ch.bare, 'rev-parse', `${sha}^{tree}`)).toBe(git(ch.bare, 'rev-parse', `${pr.head.sha}^{tree}`));
+  });
+
+  it('a base that moved since the branch left it: POST /pulls and the merge ask merge-tree, and a conflict is still refused', async () => {
+    ch.commit('moved-base', { 'm.txt': 'base\n' });
+    ch.commit('feature/MOVED-1', { 'm.txt': 'head\n' }, 'head side', 'moved-base');
+    ch.commit('feature/MOVED-2', { 'n.txt': 'other\n' }, 'clean side', 'moved-base');
+    ch.commit('moved-base', { 'm.txt': 'base moved\n' }, 'base moves');
+    const conflicting = await gitDuring(() => ch.as('ada').rest.pulls.create({ ...o, title: 'moved', head: 'feature/MOVED-1', base: 'moved-base' }));
+    expect(conflicting.git.map((args) => args[0])).toContain('merge-tree');
+    expect([conflicting.result.data.mergeable, conflicting.result.data.mergeable_state]).toEqual([false, 'dirty']);
+    const refused = await refusal(ch.as('ada').rest.pulls.merge({ ...o, pull_number: conflicting.result.data.number }));
+    expect(refused.status).toBe(405);
+    const { data: clean } = await ch.as('ada').rest.pulls.create({ ...o, title: 'moved clean', head: 'feature/MOVED-2', base: 'moved-base' });
+    expect(clean.mergeable).toBe(true);
+    const merged = await gitDuring(() => ch.as('ada').rest.pulls.merge({ ...o, pull_number: clean.number }));
     expect(merged.git.map((args) => args[0])).toEqual(['merge-tree', 'commit-tree', 'update-ref']);
+    const tree = git(ch.bare, 'ls-tree', '--name-only', merged.result.data.sha);
+    expect(tree.split('\n')).toEqual(expect.arrayContaining(['m.txt', 'n.txt']));
+    expect(git(ch.bare, 'show', `${merged.result.data.sha}:m.txt`)).toBe('base moved');
   });
 
   it('POST /pulls without commits between the branches is still a 422 naming them, and nothing is written', async () => {

@@ -30,6 +30,8 @@ export interface MergeRequest {
   headSha: string;
   /** The base's commit as recorded (refs.ts): tried first, proven by git's compare-and-set. */
   baseSha?: string | undefined;
+  /** `baseSha` is an ancestor of the head (the pull request's kept figures say so): the merge needs no merge-tree. */
+  baseIsAncestor?: boolean | undefined;
   method: 'merge' | 'squash' | 'rebase';
   title: string;
   message: string;

@@ -4,6 +4,7 @@ import { announce } from './events.js';
 import { gitOf, type CodeHost } from './host.js';
 import { MERGE_CLAIM_STALE_MS } from './limits.js';
 import { mergeBlock } from './protection.js';
+import { keptStats } from './pull-stats.js';
 import { pullOf, viewOf } from './pull-views.js';
 import { refsUpdated } from './pushes.js';
 import { branchShas } from './refs.js';
@@ -46,7 +47,8 @@ export async function merge(host: CodeHost, access: RepoAccess, number: number, 
   if (headSha === null || baseSha === null) throw notMergeable();
   if (typeof input.sha === 'string' && input.sha !== headSha) throw new CodehostError('changed', 'Head branch was modified. Review and try the merge again.');
   // ARCHITECTURE §21: a protected base takes the merge only with its approvals (GitHub's 405 and words).
-  const blocked = await mergeBlock(host, await viewOf(host, access, pull), access);
+  const view = await viewOf(host, access, pull);
+  const blocked = await mergeBlock(host, view, access);
   if (blocked !== null) throw notMergeable(blocked);
   const claim = randomUUID();
   const now = host.now();
@@ -64,6 +66,8 @@ export async function merge(host: CodeHost, access: RepoAccess, number: number, 
       baseBranch: pull.base_ref,
       headSha,
       baseSha,
+      // The kept figures of exactly these commits say base is head's ancestor: no merge-tree.
+      baseIsAncestor: view.baseSha === baseSha && view.headSha === headSha && keptStats(view)?.behind === 0,
       method,
       title: typeof input.commit_title === 'string' && input.commit_title !== '' ? input.commit_title : defaultTitle,
       message: typeof input.commit_message === 'string' ? input.commit_message : defaultMessage,

@@ -23,6 +23,11 @@ function parse(text: string | null): PullStats | null {
   }
 }
 
+/** The figures kept on the pull request's row for its commits as they are now, or null (none kept, or for other commits). */
+export function keptStats(view: PullView): PullStats | null {
+  return view.pull.stats_key === statsKey(view.baseSha, view.headSha) ? parse(view.pull.stats) : null;
+}
+
 /** Computes the figures of base...head (no row written). */
 export function computeStats(host: CodeHost, owner: string, name: string, baseSha: string, headSha: string): Promise<PullStats> {
   return gitOf(host).stats(owner, name, baseSha, headSha);
@@ -31,7 +36,7 @@ export function computeStats(host: CodeHost, owner: string, name: string, baseSh
 /** The figures of a pull request as it is now: kept ones when its commits are the same, else computed and kept. */
 export async function statsOf(host: CodeHost, view: PullView): Promise<PullStats> {
   const key = statsKey(view.baseSha, view.headSha);
-  const kept = view.pull.stats_key === key ? parse(view.pull.stats) : null;
+  const kept = keptStats(view);
   if (kept) return kept;
   const stats = await computeStats(host, view.repo.owner, view.repo.name, view.baseSha, view.headSha);
   await storeOf(host).pulls.setStats(view.pull.id, key, JSON.stringify(stats));

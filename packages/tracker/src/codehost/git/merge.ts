@@ -96,11 +96,16 @@ const treeOf = async (gitDir: string, commit: string, timeoutMs: number) =>
  * commits left out as `git rebase` does) replayed one by one onto base, keeping their authors and
  * messages; a commit that becomes empty is dropped, as `git rebase` drops it.
  */
-export async function buildMerge(gitDir: string, base: string, head: string, spec: MergeSpec, timeoutMs: number): Promise<string> {
-  const merged = await mergeTree(gitDir, base, head, timeoutMs).catch((e: unknown) => {
-    if (e instanceof GitCommandError && /unrelated histories/.test(e.stderr)) throw new MergeConflictError([]);
-    throw e;
-  });
+export async function buildMerge(gitDir: string, base: string, head: string, spec: MergeSpec, timeoutMs: number, baseIsAncestor = false): Promise<string> {
+  // base an ancestor of head (the caller knows it): the three-way merge is head's tree, clean by
+  // construction, and commit-tree takes it by name (`<head>^{tree}`) with no merge-tree first.
+  const merged =
+    baseIsAncestor && spec.method !== 'rebase'
+      ? { tree: `${head}^{tree}`, clean: true, conflicts: [] }
+      : await mergeTree(gitDir, base, head, timeoutMs).catch((e: unknown) => {
+          if (e instanceof GitCommandError && /unrelated histories/.test(e.stderr)) throw new MergeConflictError([]);
+          throw e;
+        });
   if (!merged.clean) throw new MergeConflictError(merged.conflicts);
   const message = messageOf(spec.title, spec.message);
   const authorDate = rawDate(spec.author.date);

@@ -33,6 +33,11 @@ export interface PullStats {
   deletions: number;
   changedFiles: number;
   mergeable: boolean;
+  /**
+   * Commits of base not in head: 0 when base is an ancestor of head, so the merge is clean and its
+   * tree is head's (no merge-tree needed, here or at the merge). Absent from figures kept before it was.
+   */
+  behind?: number;
 }
 
 export interface MergeOptions {
@@ -45,6 +50,11 @@ export interface MergeOptions {
    * the caller knows to exist (no rev-parse).
    */
   baseSha?: string | undefined;
+  /**
+   * The caller knows `baseSha` to be an ancestor of the head (the pull request's kept figures,
+   * PullStats.behind 0): a merge on that base takes head's tree as it is, without merge-tree.
+   */
+  baseIsAncestor?: boolean | undefined;
   method: MergeMethod;
   title: string;
   message: string;
@@ -313,14 +323,18 @@ export class BareRepos {
         throw e;
       }
     };
-    const [count, stat, clean] = await Promise.all([runGit(dir, ['rev-list', '--count', headSha, `^${baseSha}`, '--'], t), shortstat(), mergeable()]);
+    // `behind ahead`: with nothing of base missing from head, base is head's ancestor and the merge
+    // is clean by construction; merge-tree runs only when base has commits of its own.
+    const [count, stat] = await Promise.all([runGit(dir, ['rev-list', '--left-right', '--count', `${baseSha}...${headSha}`, '--'], t), shortstat()]);
+    const [behind, ahead] = count.stdout.toString('utf8').trim().split(/\s+/).map(Number);
     const num = (re: RegExp) => Number(re.exec(stat)?.[1] ?? 0);
     return {
-      commits: Number(count.stdout.toString('utf8').trim()),
+      commits: ahead!,
       changedFiles: num(/(\d+) files? changed/),
       additions: num(/(\d+) insertions?\(\+\)/),
       deletions: num(/(\d+) deletions?\(-\)/),
-      mergeable: clean,
+      mergeable: behind === 0 ? true : await mergeable(),
+      behind: behind!,
     };
   }
 
@@ -356,7 +370,7 @@ export class BareRepos {
       if (old === null) throw new GitNameError(`There is no branch ${o.baseBranch} in ${owner}/${name} to merge into.`);
       let next: string;
       try {
-        next = await buildMerge(dir, old, head, o, this.timeoutMs);
+        next = await buildMerge(dir, old, head, o, this.timeoutMs, fromKnown && o.baseIsAncestor === true);
       } catch (e) {
         // The caller's base may be out of date (gone from git): git's own answer decides.
         if (fromKnown && e instanceof GitCommandError) continue;

@@ -145,11 +145,25 @@ for (const [i, wt] of subTrees.entries()) {
 
 rmSync(gitLog, { force: true });
 let ms = 0;
+/** Processes the machine created since boot (/proc/stat `processes`: every fork), or null off Linux. */
+const forks = () => {
+  try {
+    return Number(/^processes (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))[1]);
+  } catch {
+    return null;
+  }
+};
+let created = 0;
 const timed = async (work) => {
   counting = true;
+  const f0 = forks();
   const t0 = process.hrtime.bigint();
+  // BENCH_MARKS=1: the timed part's bounds in epoch seconds, to cut a trace (strace -ttt) to it.
+  if (process.env.BENCH_MARKS) console.log(`timed from ${(Date.now() / 1000).toFixed(6)}`);
   await work();
+  if (process.env.BENCH_MARKS) console.log(`timed to ${(Date.now() / 1000).toFixed(6)}`);
   ms += Number(process.hrtime.bigint() - t0) / 1e6;
+  if (f0 !== null) created += forks() - f0;
   counting = false;
 };
 await timed(async () => {
@@ -197,6 +211,22 @@ const byKind = {
 };
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, Node.js ${process.version}, git ${git(repo, '--version').replace('git version ', '')}`);
 console.log(`jst pr ×5, review brief, approve ×5, done ×5, --open-parent-pr, approve, done (parent + 5 sub-tasks; 15 jst processes): ${ms.toFixed(0)} ms wall`);
+// The floor of this machine, same run: what starting the lifecycle's processes alone costs (its 15
+// Node.js processes as `node -e 0`, every other process it created as a fork and exec of /bin/true).
+const medianOf = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const timeOf = (cmd, args) => {
+  const t0 = process.hrtime.bigint();
+  execFileSync(cmd, args, { stdio: 'ignore' });
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+};
+const trueMs = medianOf(Array.from({ length: 40 }, () => timeOf('/bin/true', [])));
+const nodeMs = medianOf(Array.from({ length: 9 }, () => timeOf(process.execPath, ['-e', '0'])));
+if (created > 0) {
+  const floorMs = 15 * nodeMs + Math.max(0, created - 15) * trueMs;
+  console.log(
+    `processes created meanwhile (the machine's fork count): ${created}; floor, same run: 15 × node -e 0 (${nodeMs.toFixed(1)} ms) + ${created - 15} × /bin/true (${trueMs.toFixed(1)} ms) = ${floorMs.toFixed(0)} ms; wall ÷ floor ${(ms / floorMs).toFixed(2)}`,
+  );
+}
 console.log(
   `tracker calls: ${byKind.tracker.length}; code-host REST calls: ${byKind.codehost.length}; git-over-HTTP requests: ${byKind.git.length}; jst's git processes: ${gitCalls.length}`,
 );

@@ -131,6 +131,12 @@ describe.each(await storeKinds())('ARCHITECTURE §14: reads from the database, f
     const pushed = await gitDuring(() => tryGit(dir, 'push', '--quiet', 'origin', 'feature/QUIET-1'));
     expect(pushed.result.status).toBe(0);
     expect(pushed.git).toEqual([]);
+    // And a push that moves it: recorded from the row it started at, with no git asked.
+    writeFileSync(join(dir, 'quiet.txt'), 'quieter\n');
+    git(dir, 'commit', '--quiet', '-am', 'quieter');
+    const moved = await gitDuring(() => tryGit(dir, 'push', '--quiet', 'origin', 'feature/QUIET-1'));
+    expect(moved.result.status).toBe(0);
+    expect(moved.git).toEqual([]);
     const { data: pr } = await ch.as('ada').rest.pulls.create({ ...o, title: 'quiet', head: 'feature/QUIET-1', base: 'main' });
     // The base has not moved since the branch left it: the figures kept at POST /pulls say so (no merge-tree, there or here).
     expect(pr.mergeable).toBe(true);

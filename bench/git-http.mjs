@@ -1,11 +1,13 @@
 // Times git over HTTP against a started jst-tracker code host (ARCHITECTURE §14): 20 `git ls-remote`
-// (one info/refs each), then 10 rounds of a commit pushed (info/refs + receive-pack) and fetched
-// into a second clone (info/refs + upload-pack). Prints the median and p90 of each, in ms, and the
-// server's own time per request (arrival to the answer's end) by endpoint.
+// (protocol v2: info/refs + ls-refs), then 10 rounds of a commit pushed (info/refs + receive-pack)
+// and fetched into a second clone (info/refs + ls-refs + fetch); each also meets a 401 first (git
+// sends the credential once asked). Prints the median and p90 of each, in ms, and the
+// server's own time per request git answered (arrival to the answer's end) by endpoint, and the CPU
+// time of every git process (the server's and the clients') per such request.
 // Run: node bench/git-http.mjs [checkout]   (checkout: the repository root whose built
 // packages/tracker/dist is served, default this one; BENCH_ROUNDS=N scales both loops)
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -40,7 +42,10 @@ server.app.server.on('request', (req, res) => {
   const kind = Object.keys(serverMs).find((k) => (req.url ?? '').includes(`/${k}`));
   if (kind === undefined) return;
   const t0 = process.hrtime.bigint();
-  res.on('finish', () => serverMs[kind].push(Number(process.hrtime.bigint() - t0) / 1e6));
+  res.on('finish', () => {
+    // The answers git gave: a 401 (git's first try, without the credential) runs no git.
+    if (res.statusCode === 200) serverMs[kind].push(Number(process.hrtime.bigint() - t0) / 1e6);
+  });
 });
 const u = new URL(`${server.url}/bench/repo.git`);
 u.username = 'x-access-token';
@@ -69,7 +74,13 @@ const timed = async (xs, work) => {
 };
 
 for (let i = 0; i < 3; i++) await gitNet(base, 'ls-remote', url); // warm-up
+/** CPU time (ms) of this process's ended children and theirs (/proc/self/stat cutime + cstime, at 100 ticks/s): the server's git, and the clients'. */
+const childCpuMs = () => {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+};
 counting = true;
+const cpu0 = childCpuMs();
 const lsRemote = [];
 const push = [];
 const fetchV2 = [];
@@ -81,12 +92,15 @@ for (let i = 0; i < ROUNDS; i++) {
   await timed(push, () => gitNet(pusher, 'push', '-q', 'origin', 'main'));
   await timed(fetchV2, () => gitNet(fetcher, 'fetch', '-q', 'origin'));
 }
+const cpu = childCpuMs() - cpu0;
+const gitRequests = Object.values(serverMs).reduce((n, xs) => n + xs.length, 0);
 console.log(`git over HTTP, ${root}:`);
-for (const [name, xs] of Object.entries({ 'ls-remote (1 request)': lsRemote, 'push (2 requests)': push, 'fetch (2 requests)': fetchV2 }))
+for (const [name, xs] of Object.entries({ 'ls-remote (2 requests)': lsRemote, 'push (2 requests)': push, 'fetch (3 requests)': fetchV2 }))
   console.log(`  ${name.padEnd(24)} median ${median(xs).toFixed(1).padStart(6)} ms   p90 ${p90(xs).toFixed(1).padStart(6)} ms   (${xs.length} runs)`);
 for (const [name, xs] of Object.entries(serverMs))
   console.log(
     `  server, ${name.padEnd(16)} median ${median(xs).toFixed(1).padStart(6)} ms   p90 ${p90(xs).toFixed(1).padStart(6)} ms   (${xs.length} requests)`,
   );
+console.log(`  CPU of all git processes (server's and clients'): ${cpu} ms, ${(cpu / gitRequests).toFixed(1)} ms per git request answered (${gitRequests})`);
 await server.close();
 rmSync(base, { recursive: true, force: true });

@@ -686,6 +686,25 @@ describe('ARCHITECTURE §14: one git process per git-over-HTTP request, answered
     expect(wrong.body).toBe("Expected POST with Content-Type 'application/x-git-upload-pack-request', but received 'text/plain' instead.\n");
   });
 
+  it('a git that ends with a failure and no answer is a 502, not an empty 200 (a folder that is no repository)', async () => {
+    const any = createGitHttpHandler({ repos, pushLimitBytes: PUSH_LIMIT, access: async () => 'ok' });
+    const s = createServer((req, res) => {
+      void any(req, res);
+    });
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const broken = repos.dir('demo', 'broken');
+    mkdirSync(join(broken, 'objects'), { recursive: true });
+    writeFileSync(join(broken, 'HEAD'), 'not a ref\n');
+    try {
+      const at = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+      const r = await raw('GET', '/demo/broken.git/info/refs?service=git-upload-pack', {}, undefined, at);
+      expect(r.status).toBe(502);
+      expect(r.body).toBe('git ended without an answer.\n');
+    } finally {
+      await new Promise<void>((r) => s.close(() => r()));
+    }
+  });
+
   it('fetches in protocol v0 and v2 both bring the pushed commit; the push is logged under the pusher, as git http-backend names it', async () => {
     expect((await clone('app', 'tok-write-7f3a', 'versions-push')).status).toBe(0);
     const pusher = join(tmp.path, 'versions-push');

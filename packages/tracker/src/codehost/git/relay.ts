@@ -83,7 +83,7 @@ function gitProtocol(req: IncomingMessage): string | undefined {
  * Whether the client asked for protocol v2: one of its `:`-separated keys is `version=2` (git's
  * determine_protocol_version_server takes the greatest version asked for, and knows none above 2).
  */
-export function asksProtocolV2(protocol: string | undefined): boolean {
+function asksProtocolV2(protocol: string | undefined): boolean {
   return protocol !== undefined && protocol.split(':').includes('version=2');
 }
 
@@ -148,7 +148,7 @@ function pktLine(payload: string): Buffer {
 }
 
 /** The git command line of one request, and its answer's head (what git http-backend would write). */
-export function serviceCall(
+function serviceCall(
   method: 'GET' | 'POST',
   service: Service,
   dir: string,

@@ -6,7 +6,7 @@
 // merges on the code host (`PUT …/merge`, between the two timed parts and at the end).
 // Counts the tracker calls, the code host's REST calls and git-over-HTTP requests (a listener on the
 // server's requests) and jst's git processes (a counting `git` shim first on PATH; the server's own
-// git processes — http-backend, merges — are not counted).
+// git processes — upload-pack and receive-pack, merges — are not counted).
 //
 // Then, on the same server in the same run, a loop of timed requests, one of each per round:
 // `POST /pulls` (a fresh branch each round), `GET /pulls?head=`, `PUT /pulls/{n}/merge`, the
@@ -16,7 +16,7 @@
 // runs as in production (no request log, so the read front and cache are on). Then
 // `GET /pulls?head=` again with 50 more pull requests open (it should not grow with them). Where
 // the server has git/run.ts watchGitProcesses (2026-11-28 on), the code host's own git processes
-// per request are counted too (REST's and pages', not git http-backend's).
+// per request are counted too (REST's and pages', not git over HTTP's upload-pack and receive-pack).
 // Run: npm run bench:lifecycle   (BENCH_LOOP=N rounds, default 40)
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

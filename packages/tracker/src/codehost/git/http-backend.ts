@@ -2,15 +2,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkRepoName } from './names.js';
 import type { HookRule } from './protect-hook.js';
 import type { PushedRef } from './push-hook.js';
-import { answer, relay, type Service } from './relay.js';
+import { answer, NO_CACHE, relay, type Service } from './relay.js';
 import type { BareRepos } from './repos.js';
 import { GitSlots, slotRefusalMessage } from './slots.js';
 
 /**
  * Git over smart HTTP at `/<owner>/<repo>.git` (ARCHITECTURE §14 "Git is git's"): every request
- * that passes authentication is answered by `git http-backend`, git's own CGI server, never by a
- * reimplementation of the protocol. This module only decides who may do what, caps the push body,
- * and relays the CGI answer.
+ * that passes authentication is answered by git's own service, `git upload-pack` or `git
+ * receive-pack --stateless-rpc`, one process per request, behind the head git http-backend would
+ * write (./relay.ts), never by a reimplementation of the protocol. This module only decides who
+ * may do what, checks what http-backend checked, caps the body, and relays git's answer.
  */
 
 export type GitNeed = 'read' | 'write';
@@ -32,10 +33,10 @@ export interface GitHttpOptions {
   pushLimitBytes: number;
   /** The largest fetch negotiation body taken (bytes, after gzip decoding). Default 32 MiB. */
   fetchLimitBytes?: number;
-  /** A git http-backend running longer is killed. Default 10 minutes. */
+  /** A git service (upload-pack, receive-pack) running longer is killed. Default 10 minutes. */
   timeoutMs?: number;
   /**
-   * The git processes of the whole server (http-backend, the pages' and REST's git work) and each
+   * The git processes of the whole server (git over HTTP, the pages' and REST's git work) and each
    * user's share: a request beyond the total is a 503, beyond the user's share a 429, both to retry.
    * Default 32, 8 per user (./slots.ts).
    */
@@ -90,8 +91,38 @@ function parseBasic(header: string | undefined): { user: string; password: strin
   return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
+/**
+ * Why a request's body is refused before git runs, null when it is not: over the limit by its
+ * Content-Length (answered at once; the rest of the body is read, up to a bound, so the client
+ * reads it: ./relay.ts answer), an encoding git cannot be given, or a POST of another type than
+ * the service's (git http-backend's own check, in its words).
+ */
+function bodyRefusal(
+  req: IncomingMessage,
+  service: Service,
+  encoding: string,
+  limit: number,
+  tooLarge: string,
+): { status: number; message: string; headers: Record<string, string> } | null {
+  const declared = Number(req.headers['content-length']);
+  if (req.method === 'POST' && Number.isFinite(declared) && declared > limit) return { status: 413, message: tooLarge, headers: { Connection: 'close' } };
+  if (encoding !== '' && encoding !== 'identity' && encoding !== 'gzip' && encoding !== 'x-gzip') {
+    return {
+      status: 415,
+      message: `Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not supported: send the body plain or gzip-encoded.`,
+      headers: {},
+    };
+  }
+  const contentType = req.headers['content-type'] ?? '';
+  const expected = `application/x-${service}-request`;
+  if (req.method === 'POST' && contentType !== expected) {
+    const received = /^[\x20-\x7e]{0,200}$/.test(contentType) ? contentType : '';
+    return { status: 415, message: `Expected POST with Content-Type '${expected}', but received '${received}' instead.`, headers: NO_CACHE };
+  }
+  return null;
+}
+
 // One closure: the routes it answers share the process cap, the repositories root and the auth check.
-// eslint-disable-next-line max-lines-per-function
 export function createGitHttpHandler(o: GitHttpOptions): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const fetchLimit = o.fetchLimitBytes ?? 32 * 1024 * 1024;
   const timeoutMs = o.timeoutMs ?? 10 * 60_000;
@@ -163,15 +194,10 @@ export function createGitHttpHandler(o: GitHttpOptions): (req: IncomingMessage, 
       service === 'git-receive-pack'
         ? `The push is larger than this code host takes (${o.pushLimitBytes} bytes, jst-tracker's --push-limit): push fewer or smaller commits, or ask the administrator to raise --push-limit.`
         : `The fetch request is larger than this code host takes (${fetchLimit} bytes).`;
-    const declared = Number(req.headers['content-length']);
-    if (req.method === 'POST' && Number.isFinite(declared) && declared > limit) {
-      // Answered at once; the rest of the body is read (up to a bound) so the client reads it (./relay.ts answer).
-      answer(res, 413, tooLarge, { Connection: 'close' });
-      return true;
-    }
     const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
-    if (encoding !== '' && encoding !== 'identity' && encoding !== 'gzip' && encoding !== 'x-gzip') {
-      answer(res, 415, `Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not supported: send the body plain or gzip-encoded.`);
+    const refused = bodyRefusal(req, service, encoding, limit, tooLarge);
+    if (refused !== null) {
+      answer(res, refused.status, refused.message, refused.headers);
       return true;
     }
 
@@ -192,7 +218,7 @@ export function createGitHttpHandler(o: GitHttpOptions): (req: IncomingMessage, 
         limit,
         tooLarge,
         gzip: encoding === 'gzip' || encoding === 'x-gzip',
-        root: o.repos.root,
+        dir: o.repos.dir(owner, repo),
         timeoutMs,
         pushLimitBytes: o.pushLimitBytes,
         onPushed: service === 'git-receive-pack' && req.method === 'POST' && o.onPush ? (updates) => o.onPush!(owner, repo, granted.login, updates) : undefined,

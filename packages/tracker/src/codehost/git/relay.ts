@@ -4,10 +4,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { hasUnreadBody, lingerOnRefusedBody } from '../../kit/refused-body.js';
-import { parseCgiHead } from './cgi.js';
 import { protectEnv, type HookRule } from './protect-hook.js';
 import { newPushLog, readPushLog, serverHooksPath, type PushedRef } from './push-hook.js';
-import { minimalGitEnv } from './run.js';
+import { minimalGitEnv, noteGitProcess } from './run.js';
 
 export type Service = 'git-upload-pack' | 'git-receive-pack';
 
@@ -27,12 +26,10 @@ export function answer(res: ServerResponse, status: number, message: string, hea
   res.end(`${message}\n`);
 }
 
-const SAFE_HEADER = /^[\x20-\x7e]{0,200}$/;
-
 /**
- * Stops git http-backend and what it started (its own process group): after `graceMs` (time to end
- * by itself, e.g. on the end of its input), SIGTERM, which lets receive-pack remove its quarantine,
- * then SIGKILL two seconds later.
+ * Stops the service and what it started (its own process group: pack-objects, index-pack, the
+ * hooks): after `graceMs` (time to end by itself, e.g. on the end of its input), SIGTERM, which
+ * lets receive-pack remove its quarantine, then SIGKILL two seconds later.
  */
 function killGroup(child: ChildProcess, graceMs = 0): void {
   const pid = child.pid;
@@ -58,12 +55,13 @@ function killGroup(child: ChildProcess, graceMs = 0): void {
 export interface RelayOptions {
   owner: string;
   repo: string;
+  /** The repository's folder (BareRepos.dir), built from the checked names, never from the request's path. */
+  dir: string;
   service: Service;
   login: string | undefined;
   limit: number;
   tooLarge: string;
   gzip: boolean;
-  root: string;
   timeoutMs: number;
   pushLimitBytes: number;
   /**
@@ -75,23 +73,35 @@ export interface RelayOptions {
   protect?: HookRule[] | undefined;
 }
 
-/** git http-backend's CGI environment for one request. */
-function cgiEnv(req: IncomingMessage, r: RelayOptions, pushLog: string | null): NodeJS.ProcessEnv {
-  const isPost = req.method === 'POST';
-  // Built from the checked names, never from the request's own path.
-  const pathInfo = isPost ? `/${r.owner}/${r.repo}.git/${r.service}` : `/${r.owner}/${r.repo}.git/info/refs`;
-  const contentType = req.headers['content-type'] ?? '';
+/** The Git-Protocol header as git reads it (GIT_PROTOCOL, `version=2:…`), when it is one. */
+function gitProtocol(req: IncomingMessage): string | undefined {
   const protocol = req.headers['git-protocol'];
+  return typeof protocol === 'string' && /^[A-Za-z0-9=:._,-]{1,200}$/.test(protocol) ? protocol : undefined;
+}
+
+/**
+ * Whether the client asked for protocol v2: one of its `:`-separated keys is `version=2` (git's
+ * determine_protocol_version_server takes the greatest version asked for, and knows none above 2).
+ */
+function asksProtocolV2(protocol: string | undefined): boolean {
+  return protocol !== undefined && protocol.split(':').includes('version=2');
+}
+
+/**
+ * The service's environment for one request: what git http-backend gave it. REMOTE_USER and
+ * REMOTE_ADDR reach the hooks; the committer of the reflog entries a push writes is the pusher,
+ * `<user>@http.<address>`, as http-backend names it.
+ */
+function serviceEnv(req: IncomingMessage, r: RelayOptions, pushLog: string | null): NodeJS.ProcessEnv {
+  const user = r.login !== undefined && /^[A-Za-z0-9._-]{1,64}$/.test(r.login) ? r.login : 'git';
+  const address = req.socket.remoteAddress ?? '127.0.0.1';
+  const protocol = gitProtocol(req);
   return minimalGitEnv({
-    GIT_PROJECT_ROOT: r.root,
-    GIT_HTTP_EXPORT_ALL: '1',
-    PATH_INFO: pathInfo,
-    REQUEST_METHOD: isPost ? 'POST' : 'GET',
-    QUERY_STRING: isPost ? '' : `service=${r.service}`,
-    CONTENT_TYPE: SAFE_HEADER.test(contentType) ? contentType : '',
-    REMOTE_USER: r.login !== undefined && /^[A-Za-z0-9._-]{1,64}$/.test(r.login) ? r.login : 'git',
-    REMOTE_ADDR: req.socket.remoteAddress ?? '127.0.0.1',
-    ...(typeof protocol === 'string' && /^[A-Za-z0-9=:._,-]{1,200}$/.test(protocol) ? { GIT_PROTOCOL: protocol } : {}),
+    REMOTE_USER: user,
+    REMOTE_ADDR: address,
+    GIT_COMMITTER_NAME: user,
+    GIT_COMMITTER_EMAIL: `${user}@http.${address}`,
+    ...(protocol !== undefined ? { GIT_PROTOCOL: protocol } : {}),
     ...gitConfigEnv([
       // receive-pack's own cap, in case a body arrives by a way this relay does not count.
       ['receive.maxInputSize', String(r.pushLimitBytes)],
@@ -128,19 +138,51 @@ function hiddenRefsConfig(): Array<[string, string]> {
   return [['receive.hideRefs', 'refs/pull']];
 }
 
-/** Runs git http-backend for one request: the body in (counted, decoded), the CGI answer out. */
+/** git http-backend's headers on every smart answer: nothing of it may be cached. */
+export const NO_CACHE = { Expires: 'Fri, 01 Jan 1980 00:00:00 GMT', Pragma: 'no-cache', 'Cache-Control': 'no-cache, max-age=0, must-revalidate' };
+
+/** One pkt-line (its length, four hex digits counting themselves, then the payload). */
+function pktLine(payload: string): Buffer {
+  const body = Buffer.from(payload, 'utf8');
+  return Buffer.concat([Buffer.from((body.length + 4).toString(16).padStart(4, '0'), 'ascii'), body]);
+}
+
+/** The git command line of one request, and its answer's head (what git http-backend would write). */
+function serviceCall(
+  method: 'GET' | 'POST',
+  service: Service,
+  dir: string,
+  protocol: string | undefined,
+): { args: string[]; headers: Record<string, string>; preamble: Buffer } {
+  const name = service.slice('git-'.length);
+  if (method === 'GET') {
+    return {
+      args: [name, '--stateless-rpc', '--http-backend-info-refs', dir],
+      headers: { 'Content-Type': `application/x-${service}-advertisement`, ...NO_CACHE },
+      // Protocol v0 and v1 name the service first (a smart client's check that the server is smart); v2 does not.
+      preamble: asksProtocolV2(protocol) ? Buffer.alloc(0) : Buffer.concat([pktLine(`# service=${service}\n`), Buffer.from('0000', 'ascii')]),
+    };
+  }
+  return { args: [name, '--stateless-rpc', dir], headers: { 'Content-Type': `application/x-${service}-result`, ...NO_CACHE }, preamble: Buffer.alloc(0) };
+}
+
+/**
+ * Answers one smart-HTTP request with one git process, `git upload-pack` or `git receive-pack
+ * --stateless-rpc`, as git http-backend would (git's Documentation/gitprotocol-http): the body in
+ * (counted, decoded), git's output out behind the head http-backend writes.
+ */
 export function relay(req: IncomingMessage, res: ServerResponse, r: RelayOptions): Promise<void> {
   return new Promise((resolve) => new Relay(req, res, r, resolve).start());
 }
 
-/** One git http-backend run: its state is the answer's (`head`, what is held back) and the body's (`bodyDone`, `over`). */
+/** One service run: its state is the answer's (what is held back) and the body's (`bodyDone`, `over`). */
 class Relay {
   private readonly child: ChildProcess & { stdin: NonNullable<ChildProcess['stdin']>; stdout: NonNullable<ChildProcess['stdout']> };
   private readonly isPost: boolean;
+  private readonly call: ReturnType<typeof serviceCall>;
   private finished = false;
   private bodyDone: boolean;
   private over = false;
-  private head: ReturnType<typeof parseCgiHead> = null;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private readonly timer: NodeJS.Timeout;
@@ -156,13 +198,15 @@ class Relay {
   ) {
     this.isPost = req.method === 'POST';
     this.bodyDone = !this.isPost;
-    // stderr is dropped: git's messages to the client travel in the protocol itself, and its
-    // stderr may name paths of the server.
     if (r.service === 'git-receive-pack' && this.isPost) {
-      this.quarantine = new QuarantineSweep(join(r.root, r.owner, `${r.repo}.git`, 'objects'));
+      this.quarantine = new QuarantineSweep(join(r.dir, 'objects'));
       this.pushLog = newPushLog();
     }
-    this.child = spawn('git', ['http-backend'], { env: cgiEnv(req, r, this.pushLog), stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+    this.call = serviceCall(this.isPost ? 'POST' : 'GET', r.service, r.dir, gitProtocol(req));
+    noteGitProcess(this.call.args, 'front');
+    // stderr is dropped: git's messages to the client travel in the protocol itself, and its
+    // stderr may name paths of the server. Its own process group, so a kill reaches what it started.
+    this.child = spawn('git', this.call.args, { env: serviceEnv(req, r, this.pushLog), stdio: ['pipe', 'pipe', 'ignore'], detached: true });
     this.timer = setTimeout(() => this.fail(504, `git took longer than ${r.timeoutMs} ms and was stopped.`), r.timeoutMs);
   }
 
@@ -175,13 +219,13 @@ class Relay {
       }
     });
     child.stdout.on('data', (chunk: Buffer) => this.onOutput(chunk));
-    child.on('error', () => this.fail(500, 'git http-backend could not be started: is git installed on the server?'));
-    child.on('close', () => {
+    child.on('error', () => this.fail(500, 'git could not be started: is git installed on the server?'));
+    child.on('close', (code) => {
       this.quarantine?.afterExit();
-      void this.onExit();
+      void this.onExit(code);
     });
     child.stdin.on('error', () => {
-      /* the backend stopped reading; its exit tells what happened */
+      /* git stopped reading; its exit tells what happened */
     });
     if (!this.isPost) {
       child.stdin.end();
@@ -205,46 +249,27 @@ class Relay {
   }
 
   /**
-   * The answer is held until the whole body went in: a push refused for size must not already
-   * have a 200 on the wire (git http-backend writes its headers before reading the body).
+   * The answer is held until the whole body went in and git said something (or ended): a push
+   * refused for size must not already have a 200 on the wire, nor a git that could not run.
    */
-  private flush(): void {
-    const { head, res } = this;
-    if (!this.bodyDone || head === null || this.finished || this.over) return;
-    if (!res.headersSent) {
-      res.writeHead(head.status, Object.fromEntries(head.headers));
-      if (head.body.length > 0) res.write(head.body);
-      for (const b of this.pending) res.write(b);
-      this.pending = [];
-      this.child.stdout.resume();
-    }
+  private flush(exited = false): void {
+    const { res } = this;
+    if (!this.bodyDone || this.finished || this.over || res.headersSent) return;
+    if (this.pending.length === 0 && !exited) return;
+    res.writeHead(200, this.call.headers);
+    if (this.call.preamble.length > 0) res.write(this.call.preamble);
+    for (const b of this.pending) res.write(b);
+    this.pending = [];
+    this.child.stdout.resume();
   }
 
   private onOutput(chunk: Buffer): void {
     const { child, res } = this;
-    if (this.head === null) {
-      const buf = Buffer.concat([...this.pending, chunk]);
-      this.pending = [];
-      let h: ReturnType<typeof parseCgiHead>;
-      try {
-        h = parseCgiHead(buf);
-      } catch (e) {
-        this.fail(502, `git http-backend answered badly: ${(e as Error).message}`);
-        return;
-      }
-      if (h === null) {
-        this.pending = [buf];
-        return;
-      }
-      this.head = h;
-      this.flush();
-      if (!res.headersSent) child.stdout.pause();
-      return;
-    }
     if (!res.headersSent) {
       this.pending.push(chunk);
       this.pendingBytes += chunk.length;
-      if (this.pendingBytes > 1024 * 1024) child.stdout.pause();
+      this.flush();
+      if (!res.headersSent && this.pendingBytes > 1024 * 1024) child.stdout.pause();
       return;
     }
     if (!res.write(chunk)) {
@@ -253,7 +278,7 @@ class Relay {
     }
   }
 
-  private async onExit(): Promise<void> {
+  private async onExit(code: number | null): Promise<void> {
     // Read (and removed) whatever happened: a push cut off may still have updated refs.
     const updates = this.pushLog === null ? [] : await readPushLog(this.pushLog);
     if (updates.length > 0 && this.r.onPushed) {
@@ -264,17 +289,18 @@ class Relay {
       }
     }
     if (this.finished) return;
-    if (this.head === null) {
-      this.fail(502, 'git http-backend ended without an answer.');
-      return;
-    }
     // It may answer without reading the whole body (a refusal): pass that answer on, and read
     // the rest of the body (up to a bound) so the client reads it.
     if (!this.bodyDone) {
       this.bodyDone = true;
       lingerOnRefusedBody(this.req, this.res);
     }
-    this.flush();
+    if (!this.res.headersSent && this.pending.length === 0 && code !== 0) {
+      // Nothing said and a failure (the repository gone under it): not an empty 200.
+      this.fail(502, 'git ended without an answer.');
+      return;
+    }
+    this.flush(true);
     this.res.end();
     this.done();
   }

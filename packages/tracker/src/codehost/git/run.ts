@@ -45,21 +45,25 @@ export interface RunResult {
 
 const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
 
-const watchers = new Set<(args: readonly string[]) => void>();
+/** Whose git process: the code host's REST and pages (`codehost`), or the git front's service (`front`, ./relay.ts). */
+export type GitProcessOf = 'codehost' | 'front';
+
+const watchers = new Map<(args: readonly string[]) => void, { front: boolean }>();
 
 /**
  * Watches the git processes this process starts for the code host's REST and pages (runGit and
- * compare's streamed diff; not git http-backend): each watcher is told the arguments. Tests count
- * them (a read served from the database runs none); the benchmark reports them. Returns the unwatch.
+ * compare's streamed diff), and with `front` also the git front's (one upload-pack or receive-pack
+ * per git-over-HTTP request): each watcher is told the arguments. Tests count them (a read served
+ * from the database runs none); the benchmark reports them. Returns the unwatch.
  */
-export function watchGitProcesses(watcher: (args: readonly string[]) => void): () => void {
-  watchers.add(watcher);
+export function watchGitProcesses(watcher: (args: readonly string[]) => void, options: { front?: boolean } = {}): () => void {
+  watchers.set(watcher, { front: options.front === true });
   return () => watchers.delete(watcher);
 }
 
 /** Tells the watchers of one git process about to start. */
-export function noteGitProcess(args: readonly string[]): void {
-  for (const w of watchers) w(args);
+export function noteGitProcess(args: readonly string[], of: GitProcessOf = 'codehost'): void {
+  for (const [w, o] of watchers) if (of === 'codehost' || o.front) w(args);
 }
 
 /** Runs `git --git-dir=<gitDir> ARGS`, bounded in time and bytes. */

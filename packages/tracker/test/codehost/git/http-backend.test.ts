@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitHttpHandler, GIT_REALM, type GitNeed } from '../../../src/codehost/git/http-backend.js';
 import { BareRepos } from '../../../src/codehost/git/repos.js';
 import { GitSlots } from '../../../src/codehost/git/slots.js';
+import { watchGitProcesses } from '../../../src/codehost/git/run.js';
 import { serverHooksPath } from '../../../src/codehost/git/push-hook.js';
 import { bareGit, FIXTURE_GIT_ENV, tempDir, Work } from './support.js';
 
@@ -534,5 +535,203 @@ describe('ARCHITECTURE §14: git paths stay inside <owner>/<repo>.git', () => {
     expect(env).not.toContain(SECRET_ENV);
     expect(env).not.toContain('tok-write-7f3a');
     expect(env).toMatch(/^REMOTE_USER=demo-bot$/m);
+  });
+});
+
+describe('ARCHITECTURE §14: one git process per git-over-HTTP request, answered as git http-backend answers', () => {
+  /** The processes git starts while `work` runs (git's own trace2 of every git process, children included), by their arguments. */
+  async function gitStarts(work: () => Promise<void>): Promise<string[]> {
+    // The server finds git on PATH: a git first on it that traces every git process it and its children start.
+    const shim = join(tmp.path, `shim-${randomBytes(4).toString('hex')}`);
+    const trace = join(shim, 'trace2.log');
+    mkdirSync(shim);
+    const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+    writeFileSync(join(shim, 'git'), `#!/bin/sh\nGIT_TRACE2='${trace}' exec '${realGit}' "$@"\n`);
+    chmodSync(join(shim, 'git'), 0o755);
+    const path = process.env.PATH;
+    process.env.PATH = `${shim}:${path ?? ''}`;
+    try {
+      await work();
+    } finally {
+      process.env.PATH = path;
+    }
+    if (!existsSync(trace)) return [];
+    return [...readFileSync(trace, 'utf8').matchAll(/ start (.*)$/gm)].map((m) => m[1]!.replace(/^\S*git /, 'git '));
+  }
+
+  it('each request that reaches git starts upload-pack or receive-pack itself: no http-backend, one process per request', async () => {
+    const fronts: string[][] = [];
+    const unwatch = watchGitProcesses((args) => fronts.push([...args]), { front: true });
+    const answered: string[] = [];
+    const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+      res.on('finish', () => {
+        if (res.statusCode === 200) answered.push(`${req.method} ${req.url}`);
+      });
+    };
+    server.on('request', onRequest);
+    try {
+      // One request: the advertisement of protocol v0 is all ls-remote asks.
+      const lsV0 = await gitStarts(async () => {
+        const r = await gitClient(tmp.path, '-c', 'protocol.version=0', 'ls-remote', urlOf('app', 'tok-read-91bc'), 'refs/heads/development');
+        expect(r.status, r.stderr).toBe(0);
+      });
+      expect(lsV0).toEqual([`git upload-pack --stateless-rpc --http-backend-info-refs ${repos.dir('demo', 'app')}`]);
+      expect(answered).toEqual(['GET /demo/app.git/info/refs?service=git-upload-pack']);
+
+      // A clone (v2: advertisement, ls-refs, fetch), then a push (advertisement, receive-pack).
+      answered.length = 0;
+      fronts.length = 0;
+      const starts = await gitStarts(async () => {
+        expect((await clone('app', 'tok-write-7f3a', 'one-process')).status).toBe(0);
+        const dir = join(tmp.path, 'one-process');
+        expect((await gitClient(dir, 'commit', '--quiet', '--allow-empty', '-m', 'one process')).status).toBe(0);
+        const r = await gitClient(dir, 'push', '--quiet', 'origin', 'HEAD:refs/heads/one-process');
+        expect(r.status, r.stderr).toBe(0);
+      });
+      expect(starts.filter((s) => /(^|\s|\/)(git-)?http-backend(\s|$)/.test(s))).toEqual([]);
+      const services = starts.filter((s) => /^git (upload-pack|receive-pack) /.test(s));
+      expect(answered.length).toBeGreaterThanOrEqual(5);
+      expect(services).toHaveLength(answered.length);
+      expect(fronts.map((a) => `git ${a.join(' ')}`)).toEqual(services);
+    } finally {
+      server.off('request', onRequest);
+      unwatch();
+    }
+  });
+
+  /** git http-backend's own answer to one CGI request on demo/app: its head's headers, and its body. */
+  function httpBackend(
+    method: 'GET' | 'POST',
+    pathInfo: string,
+    query: string,
+    protocol: string | null,
+    body = '',
+  ): { headers: Record<string, string>; body: Buffer } {
+    const out = spawnSync('git', ['http-backend'], {
+      input: body,
+      env: {
+        PATH: process.env.PATH,
+        HOME: '/nonexistent',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_PROJECT_ROOT: repos.root,
+        GIT_HTTP_EXPORT_ALL: '1',
+        PATH_INFO: `/demo/app.git/${pathInfo}`,
+        REQUEST_METHOD: method,
+        QUERY_STRING: query,
+        CONTENT_TYPE: method === 'POST' ? 'application/x-git-upload-pack-request' : '',
+        REMOTE_USER: 'reader',
+        REMOTE_ADDR: '127.0.0.1',
+        GIT_CONFIG_COUNT: '1',
+        GIT_CONFIG_KEY_0: 'receive.hideRefs',
+        GIT_CONFIG_VALUE_0: 'refs/pull',
+        ...(protocol !== null ? { GIT_PROTOCOL: protocol } : {}),
+      },
+    }).stdout;
+    const end = out.indexOf('\r\n\r\n');
+    const headers: Record<string, string> = {};
+    for (const line of out.subarray(0, end).toString('latin1').split('\r\n')) {
+      const colon = line.indexOf(':');
+      headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+    }
+    return { headers, body: out.subarray(end + 4) };
+  }
+
+  function rawBytes(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: Buffer,
+  ): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      const { hostname, port } = new URL(base);
+      const req = request({ hostname, port, path, method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  const CACHE_HEADERS = ['content-type', 'cache-control', 'expires', 'pragma'] as const;
+
+  it('the advertisements of both services, in protocol v0 and v2, are byte for byte git http-backend’s, with its headers', async () => {
+    for (const service of ['git-upload-pack', 'git-receive-pack'] as const) {
+      for (const protocol of [null, 'version=1', 'version=2']) {
+        const token = service === 'git-receive-pack' ? 'tok-write-7f3a' : 'tok-read-91bc';
+        const ours = await rawBytes('GET', `/demo/app.git/info/refs?service=${service}`, {
+          Authorization: basic(token),
+          ...(protocol !== null ? { 'Git-Protocol': protocol } : {}),
+        });
+        const theirs = httpBackend('GET', 'info/refs', `service=${service}`, protocol);
+        const label = `${service} ${protocol ?? 'v0'}`;
+        expect(ours.status, label).toBe(200);
+        for (const h of CACHE_HEADERS) expect(ours.headers[h], `${label} ${h}`).toBe(theirs.headers[h]);
+        expect(ours.headers['content-type']).toBe(`application/x-${service}-advertisement`);
+        expect(ours.headers['cache-control']).toBe('no-cache, max-age=0, must-revalidate');
+        expect(ours.body.toString('latin1'), label).toBe(theirs.body.toString('latin1'));
+        // The service line (and its flush) only where the client does not speak v2.
+        expect(ours.body.toString('latin1').startsWith(`${service === 'git-upload-pack' ? '001e' : '001f'}# service=${service}\n0000`), label).toBe(
+          protocol !== 'version=2',
+        );
+      }
+    }
+  });
+
+  it('a service request is answered as git http-backend answers it: its result type, no caching, the same bytes; another type is its 415', async () => {
+    const lsRefs = Buffer.from('0014command=ls-refs\n0000');
+    const ours = await rawBytes(
+      'POST',
+      '/demo/app.git/git-upload-pack',
+      { Authorization: basic('tok-read-91bc'), 'Content-Type': 'application/x-git-upload-pack-request', 'Git-Protocol': 'version=2' },
+      lsRefs,
+    );
+    const theirs = httpBackend('POST', 'git-upload-pack', '', 'version=2', lsRefs.toString('latin1'));
+    expect(ours.status).toBe(200);
+    for (const h of CACHE_HEADERS) expect(ours.headers[h], h).toBe(theirs.headers[h]);
+    expect(ours.headers['content-type']).toBe('application/x-git-upload-pack-result');
+    expect(ours.body.toString('latin1')).toBe(theirs.body.toString('latin1'));
+    expect(ours.body.toString('latin1')).toMatch(/refs\/heads\/development\n/);
+
+    const wrong = await raw('POST', '/demo/app.git/git-upload-pack', { Authorization: basic('tok-read-91bc'), 'Content-Type': 'text/plain' }, lsRefs);
+    expect(wrong.status).toBe(415);
+    expect(wrong.body).toBe("Expected POST with Content-Type 'application/x-git-upload-pack-request', but received 'text/plain' instead.\n");
+  });
+
+  it('a git that ends with a failure and no answer is a 502, not an empty 200 (a folder that is no repository)', async () => {
+    const any = createGitHttpHandler({ repos, pushLimitBytes: PUSH_LIMIT, access: async () => 'ok' });
+    const s = createServer((req, res) => {
+      void any(req, res);
+    });
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const broken = repos.dir('demo', 'broken');
+    mkdirSync(join(broken, 'objects'), { recursive: true });
+    writeFileSync(join(broken, 'HEAD'), 'not a ref\n');
+    try {
+      const at = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+      const r = await raw('GET', '/demo/broken.git/info/refs?service=git-upload-pack', {}, undefined, at);
+      expect(r.status).toBe(502);
+      expect(r.body).toBe('git ended without an answer.\n');
+    } finally {
+      await new Promise<void>((r) => s.close(() => r()));
+    }
+  });
+
+  it('fetches in protocol v0 and v2 both bring the pushed commit; the push is logged under the pusher, as git http-backend names it', async () => {
+    expect((await clone('app', 'tok-write-7f3a', 'versions-push')).status).toBe(0);
+    const pusher = join(tmp.path, 'versions-push');
+    expect((await gitClient(pusher, 'commit', '--quiet', '--allow-empty', '-m', 'for both versions')).status).toBe(0);
+    expect((await gitClient(pusher, 'push', '--quiet', 'origin', 'HEAD:refs/heads/versions')).status).toBe(0);
+    const sha = (await gitClient(pusher, 'rev-parse', 'HEAD')).stdout.trim();
+    expect(bareGit(repos.dir('demo', 'app'), 'log', '-g', '-1', '--format=%gn <%ge>', 'refs/heads/versions')).toBe('demo-bot <demo-bot@http.127.0.0.1>');
+    for (const v of ['0', '2']) {
+      expect((await clone('app', 'tok-read-91bc', `versions-${v}`)).status).toBe(0);
+      const dir = join(tmp.path, `versions-${v}`);
+      const r = await gitClient(dir, '-c', `protocol.version=${v}`, 'fetch', '--quiet', 'origin', 'versions');
+      expect(r.status, r.stderr).toBe(0);
+      expect((await gitClient(dir, 'rev-parse', 'FETCH_HEAD')).stdout.trim()).toBe(sha);
+    }
   });
 });

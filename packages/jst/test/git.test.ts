@@ -22,6 +22,7 @@ import {
   remoteUrl,
   repoRoot,
   worktreeAdd,
+  worktreeBranch,
   worktreeInfo,
   worktreeList,
 } from '../src/git/index.js';
@@ -101,6 +102,24 @@ describe('git wrapper: queries', () => {
     r.git('checkout', '--quiet', '--detach');
     expect(await currentBranch(r.repo, o)).toBeNull();
     expect((await worktreeList(r.repo, o))[0]).toMatchObject({ detached: true, branch: null });
+  });
+
+  it('worktreeBranch answers worktreeInfo and the branch as the two calls do: a branch, a linked worktree, detached, unborn, no checkout', async () => {
+    const r = repo();
+    const sub = path.join(r.repo, 'src');
+    fs.mkdirSync(sub);
+    expect(await worktreeBranch(sub, o)).toEqual({ ...(await worktreeInfo(sub, o)), branch: 'development' });
+    const wt = path.join(r.worktreesDir, 'worktree-ABC-2');
+    await worktreeAdd(r.repo, wt, 'feature/ABC-2-x', 'development', o);
+    expect(await worktreeBranch(wt, o)).toEqual({ ...(await worktreeInfo(wt, o)), branch: 'feature/ABC-2-x' });
+    r.git('checkout', '--quiet', '--detach');
+    expect(await worktreeBranch(r.repo, o)).toMatchObject({ root: r.repo, branch: null });
+    // An unborn branch: git cannot name HEAD's commit, and the answer is the two calls' (one more process).
+    const fresh = path.join(r.worktreesDir, 'fresh');
+    git(r.worktreesDir, 'init', '--quiet', '--initial-branch', 'feature/NEW-1-y', fresh);
+    expect(await worktreeBranch(fresh, o)).toMatchObject({ root: fresh, linked: false, branch: 'feature/NEW-1-y' });
+    const outside = fs.mkdtempSync(path.join(r.worktreesDir, '..', 'not-a-checkout-'));
+    await expect(worktreeBranch(outside, o)).rejects.toMatchObject({ code: 'GIT_FAILED' });
   });
 
   it('remoteUrl is the configured URL (before insteadOf), null without the remote', async () => {

@@ -37,7 +37,29 @@ export async function repoRoot(cwd: string, o?: GitOptions): Promise<string> {
  * two are the same folder.
  */
 export async function worktreeInfo(cwd: string, o?: GitOptions): Promise<WorktreeInfo> {
-  const out = (await runGit(['rev-parse', '--show-toplevel', '--git-dir', '--git-common-dir'], cwd, o)).stdout.split('\n');
+  return infoOf(cwd, (await runGit(['rev-parse', '--show-toplevel', '--git-dir', '--git-common-dir'], cwd, o)).stdout.split('\n'));
+}
+
+/**
+ * worktreeInfo and the checked-out branch (null on a detached HEAD) from one process where git
+ * can answer both at once; on an unborn branch (no commit yet) or outside a checkout, as the two
+ * calls answer.
+ */
+export async function worktreeBranch(cwd: string, o?: GitOptions): Promise<WorktreeInfo & { branch: string | null }> {
+  const r = await runGit(['rev-parse', '--show-toplevel', '--git-dir', '--git-common-dir', '--symbolic-full-name', 'HEAD'], cwd, { ...o, okCodes: [0, 128] });
+  const lines = r.stdout.split('\n');
+  if (r.code !== 0 || lines.length !== 4) {
+    const info = await worktreeInfo(cwd, o);
+    return { ...info, branch: await currentBranch(info.root, o) };
+  }
+  const full = lines[3]!;
+  return {
+    ...infoOf(cwd, lines.slice(0, 3)),
+    branch: full.startsWith('refs/heads/') && full.length > 'refs/heads/'.length ? full.slice('refs/heads/'.length) : null,
+  };
+}
+
+function infoOf(cwd: string, out: string[]): WorktreeInfo {
   const [root = '', gitDir = '', commonDir = ''] = out.map((line) => path.resolve(cwd, line));
   // The common dir of a normal checkout is `<main>/.git`; anything else (a bare or separate git
   // dir) has no better name for "the main checkout" than the folder itself.

@@ -17,6 +17,7 @@ export {
   remoteUrl,
   repoRoot,
   worktreeAdd,
+  worktreeBranch,
   worktreeInfo,
   worktreeList,
   type WorktreeEntry,

@@ -14,12 +14,12 @@ export interface IssueCheckout {
 /** The issue worktree `cwd` is in (spec §1 rule 1): the key comes from the branch name. */
 export async function issueCheckout(ctx: Context, command: string): Promise<IssueCheckout> {
   const g = { env: ctx.env };
-  const info = await git.worktreeInfo(ctx.cwd, g).catch((e: unknown) => {
+  const info = await git.worktreeBranch(ctx.cwd, g).catch((e: unknown) => {
     if (e instanceof git.GitError && e.code === 'GIT_FAILED')
       throw usage('NOT_IN_WORKTREE', `${ctx.cwd} is not inside a git checkout`, `cd into the worktree jst plan created for the issue, then run ${command}`);
     throw e;
   });
-  const branch = await git.currentBranch(info.root, g);
+  const { branch } = info;
   const parsed = branch === null ? null : issueKeyFromBranch(branch);
   if (branch === null || parsed === null) {
     throw usage(

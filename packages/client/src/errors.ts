@@ -22,11 +22,12 @@ export class TrackerNetworkError extends Error {
   constructor(
     readonly method: string,
     readonly url: string,
-    cause: string,
+    /** What the network said (`ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:9)`), for a caller's own message. */
+    readonly detail: string,
   ) {
     super(
       joinSentences(
-        `${method} ${url} could not be completed: ${cause}`,
+        `${method} ${url} could not be completed: ${detail}`,
         'Check that the tracker address (TRACKER_ACCOUNT_URL / TRACKER_GATEWAY_URL) is right and reachable.',
       ),
     );

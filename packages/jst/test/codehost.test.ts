@@ -252,6 +252,40 @@ describe('the code-host client (ARCHITECTURE §11) on the embedded code host (§
     await s.close();
   });
 
+  it("an unreachable code host is a network failure naming the call and what the network said, never the tracker's settings", async () => {
+    const s = await server(() => undefined);
+    const url = s.url;
+    await s.close();
+    const e = await failureOf(new CodehostClient({ apiUrl: url, token: CODEHOST_TOKEN, repo: { owner: 'a', name: 'b' } }).user());
+    expect(e.failure).toBe('network');
+    expect(e.message).toMatch(/^GET \/user could not reach the code host: .*ECONNREFUSED/);
+    expect(e.message).not.toMatch(/TRACKER_|tracker/i);
+    expect(e.message).not.toContain(CODEHOST_TOKEN);
+  });
+
+  it("calls go over node:http, as the tracker client's do: a process that talks to the code host never loads fetch (undici, tens of ms of start-up)", async () => {
+    const s = await server((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"login":"octo"}');
+    });
+    try {
+      const script = [
+        `const { CodehostClient } = await import(${JSON.stringify(new URL('../dist/codehost/client.js', import.meta.url).href)});`,
+        `const c = new CodehostClient({ apiUrl: ${JSON.stringify(s.url)}, token: 't', repo: { owner: 'a', name: 'b' } });`,
+        'const u = await c.user();',
+        "console.log(JSON.stringify({ login: u.login, undici: process.moduleLoadList.some((m) => m.includes('undici')) }));",
+        'process.exit(0);',
+      ].join('\n');
+      const { execFile } = await import('node:child_process');
+      const out = await new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, ['--input-type=module', '-e', script], (err, stdout) => (err ? reject(new Error(err.message)) : resolve(stdout))),
+      );
+      expect(JSON.parse(out)).toEqual({ login: 'octo', undici: false });
+    } finally {
+      await s.close();
+    }
+  });
+
   it('a body over the byte cap is refused as too_large', async () => {
     const s = await server((_req, res) => {
       res.writeHead(200);

@@ -1,6 +1,6 @@
 import type { Codehost, PullRequest, Repo, Review, ReviewEvent } from '../core/codehost.js';
 import { quoted, terminalText } from '../core/text.js';
-import { CodehostError, DEFAULT_LIMITS, sendBounded, type FetchLike, type HttpLimits } from './http.js';
+import { CodehostError, DEFAULT_LIMITS, nodeFetch, sendBounded, type FetchLike, type HttpLimits } from './http.js';
 
 export type { PullRequest, Repo, Review, ReviewEvent } from '../core/codehost.js';
 
@@ -31,7 +31,7 @@ export class CodehostClient implements Codehost {
   constructor(private readonly o: CodehostClientOptions) {
     this.repo = o.repo;
     this.api = o.apiUrl.replace(/\/+$/, '');
-    this.doFetch = o.fetch ?? ((u, init) => globalThis.fetch(u, init));
+    this.doFetch = o.fetch ?? nodeFetch;
     this.limits = { ...DEFAULT_LIMITS, ...o.limits };
   }
 

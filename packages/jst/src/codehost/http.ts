@@ -1,4 +1,4 @@
-import { BodyTooLargeError, readBounded } from '@jst/client';
+import { BodyTooLargeError, CallLimitError, readBounded, TrackerNetworkError, Transport } from '@jst/client';
 import { retryAfterMs } from '@jst/protocol';
 import { JstError } from '../config/index.js';
 import { EXIT } from '../core/errors.js';
@@ -6,7 +6,7 @@ import { EXIT } from '../core/errors.js';
 /** The slice of `fetch` the code-host client uses; the healthcheck's tests inject their own. */
 export type FetchLike = (
   url: string,
-  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal; redirect?: 'manual' },
+  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal; redirect?: 'manual'; maxBytes?: number; timeoutMs?: number },
 ) => Promise<{
   status: number;
   headers: { get(name: string): string | null };
@@ -24,6 +24,59 @@ export interface HttpLimits {
   maxRetries: number;
   /** The longest `Retry-After` wait honoured; a longer one ends the call as rate limited (default 10 s). */
   maxWaitMs: number;
+}
+
+/** One keep-alive Transport per process for the code host (its agents are per scheme). */
+let shared: Transport | undefined;
+
+/**
+ * The code host's default FetchLike: node:http(s) through @jst/client's Transport, as the tracker
+ * client calls. Global fetch would load undici, ~30–40 ms of a short jst process's start on a small
+ * VM, in every process that talks to the code host. Redirects are not followed (node:http never
+ * does: the call sees the 3xx, as with `redirect: 'manual'`); the deadline and the byte cap are the
+ * caller's (`timeoutMs`, `maxBytes`), and an abort of `signal` ends the call at once.
+ */
+export const nodeFetch: FetchLike = async (url, init) => {
+  shared ??= new Transport();
+  const { signal } = init;
+  const sent = shared
+    .send({
+      method: init.method,
+      url,
+      headers: init.headers,
+      body: init.body,
+      timeoutMs: init.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
+      maxResponseBytes: init.maxBytes ?? DEFAULT_LIMITS.maxBytes,
+    })
+    .catch((e: unknown) => {
+      // The tracker's words name the tracker's settings: the code host's message is the caller's, with what the network said.
+      throw e instanceof TrackerNetworkError ? new Error(e.detail) : e;
+    });
+  const res = signal
+    ? await Promise.race([
+        sent,
+        new Promise<never>((_, reject) => {
+          if (signal.aborted) reject(new Error('aborted'));
+          signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+        }),
+      ])
+    : await sent;
+  return {
+    status: res.status,
+    headers: {
+      get(name: string): string | null {
+        const v = res.headers[name.toLowerCase()];
+        return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+      },
+    },
+    text: () => Promise.resolve(res.text),
+  };
+};
+
+/** Closes the shared Transport's idle sockets (a CLI about to exit). */
+export function closeCodehostTransport(): void {
+  shared?.close();
+  shared = undefined;
 }
 
 export const DEFAULT_LIMITS: HttpLimits = { timeoutMs: 30_000, maxBytes: 8 * 1024 * 1024, maxRetries: 2, maxWaitMs: 10_000 };
@@ -87,7 +140,7 @@ async function once(
   const timer = setTimeout(() => abort.abort(), limits.timeoutMs);
   try {
     // A redirect is not followed (the token would go along): it ends the call (ARCHITECTURE §11).
-    const res = await doFetch(url, { ...init, signal: abort.signal, redirect: 'manual' });
+    const res = await doFetch(url, { ...init, signal: abort.signal, redirect: 'manual', maxBytes: limits.maxBytes, timeoutMs: limits.timeoutMs });
     if (res.status >= 300 && res.status < 400) {
       void res.body?.cancel().catch(() => undefined);
       throw new CodehostError(
@@ -101,7 +154,14 @@ async function once(
     return { status: res.status, headers: res.headers, text };
   } catch (error) {
     if (error instanceof CodehostError) throw error;
-    if (abort.signal.aborted)
+    if (error instanceof CallLimitError && error.limit === 'size')
+      throw new CodehostError(
+        'too_large',
+        null,
+        `${label} answered more than ${limits.maxBytes} bytes`,
+        "The answer was not read: check CODEHOST_API_URL points at the code host's REST API",
+      );
+    if (abort.signal.aborted || (error instanceof CallLimitError && error.limit === 'timeout'))
       throw new CodehostError(
         'timeout',
         null,

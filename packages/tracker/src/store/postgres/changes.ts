@@ -87,8 +87,9 @@ export interface FeedOptions {
  *   so it was sent before the commit, more than SYNC_TIMEOUT_MS > LEASE_MS ago: the lease has run
  *   out and the read waits for a fresh statement, after which the write counts.
  * A feed's connection takes the name FEED_APPLICATION only after its LISTENs answered, and a proof
- * counts only once that name is set: a writer that did not list it committed before the name was
- * set, hence before any proof the lease rests on.
+ * counts only when its statement was sent after the `SET application_name` (so it ran after it): a
+ * writer that did not list the feed committed before the name was set, hence before any proof the
+ * lease rests on, and that proof has counted the write.
  * Durations are taken on each process's monotonic clock (performance.now()); no two clocks are compared.
  */
 export class PostgresChangeFeed implements ChangeFeed {
@@ -103,6 +104,11 @@ export class PostgresChangeFeed implements ChangeFeed {
   private inFlight = false;
   /** When the last statement answered on the listening connection was sent (performance.now()); -Infinity: none yet. */
   private proofAt = -Infinity;
+  /**
+   * When the connection's `SET application_name` (the name writers list) was sent: a statement sent
+   * before it may have run before the name was set, so it proves nothing a writer could rely on.
+   */
+  private namedSince = Infinity;
   /** Tokens to acknowledge, sent once the acknowledgement in flight (if any) has answered. */
   private acks: string[] = [];
   private acking = false;
@@ -146,13 +152,15 @@ export class PostgresChangeFeed implements ChangeFeed {
   fresh(): boolean {
     if (!this.listening) return false;
     const age = performance.now() - this.proofAt;
+    if (age >= this.leaseMs) return false;
     if (age > this.leaseMs / 2 && !this.inFlight) this.probe();
-    return age < this.leaseMs;
+    return true;
   }
 
   synced(): Promise<boolean> {
     if (!this.listening) return Promise.resolve(false);
     if (this.fresh()) return Promise.resolve(true);
+    // The lease has run out: a statement sent from now on (the one in flight was sent before).
     return new Promise((resolve) => {
       this.waiting.push(resolve);
       if (!this.inFlight) this.probe();
@@ -243,7 +251,7 @@ export class PostgresChangeFeed implements ChangeFeed {
 
   /** A statement sent at `sentAt` answered on `client`: the lease starts there, if that is still the listening connection. */
   private proved(client: pg.Client, sentAt: number): boolean {
-    if (this.client !== client || !this.listening) return false;
+    if (this.client !== client || !this.listening || sentAt < this.namedSince) return false;
     if (sentAt > this.proofAt) this.proofAt = sentAt;
     return true;
   }
@@ -315,7 +323,10 @@ export class PostgresChangeFeed implements ChangeFeed {
       .then(() => client.query(`listen ${CHANGES_CHANNEL}; listen ${SYNC_CHANNEL}; listen ${ACKS_CHANNEL}`))
       // Named a feed (so writers wait for it) only now that it listens; acknowledgements are
       // notifications, which need not wait for the disk.
-      .then(() => client.query(`set application_name = '${FEED_APPLICATION}'; set synchronous_commit = off`))
+      .then(() => {
+        if (this.client === client) this.namedSince = performance.now();
+        return client.query(`set application_name = '${FEED_APPLICATION}'; set synchronous_commit = off`);
+      })
       .then(
         () => {
           if (this.client !== client || this.closed) return;
@@ -334,6 +345,7 @@ export class PostgresChangeFeed implements ChangeFeed {
     this.client = null;
     this.listening = false;
     this.proofAt = -Infinity;
+    this.namedSince = Infinity;
     this.acks = [];
     this.acking = false;
     this.generation++;

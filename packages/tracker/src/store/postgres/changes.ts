@@ -32,6 +32,18 @@ export const SYNC_TIMEOUT_MS = 250;
 /** The feed's connection while it connects and LISTENs: writers wait only for FEED_APPLICATION. */
 export const CONNECTING_APPLICATION = 'jst-tracker changes (connecting)';
 
+/**
+ * A write's question, after its commit: the feeds to wait for, as listed once it is committed
+ * (this process's own, $3, left out), and the notification, sent only when there is any (a
+ * process alone on its database then pays a read of pg_stat_activity, nothing more). A
+ * notification gives its transaction an id and a commit record; nothing is lost if that record
+ * never reaches the disk, so its commit does not wait for it (`set_config`, local to the
+ * statement's own transaction).
+ */
+const SYNC_STATEMENT =
+  `with feeds as (select array(select pid from pg_stat_activity where application_name = $2 and datname = current_database() and pid <> $3) as pids) ` +
+  `select pids, case when cardinality(pids) > 0 then set_config('synchronous_commit', 'off', true) || pg_notify('${SYNC_CHANNEL}', $1) end as asked from feeds`;
+
 /** Tokens acknowledged in one notification at most (a payload is limited to 8,000 bytes). */
 const ACKS_PER_NOTIFY = 100;
 
@@ -77,8 +89,9 @@ export interface FeedOptions {
  * LEASE_MS / 2 a probe is sent in the background (one at a time), so a busy cache renews its lease
  * before it runs out. What makes that safe is the writers' side (`afterWrite`, called by the pool
  * after every commit that wrote, before the write returns and so before its HTTP answer): the
- * writer NOTIFYs SYNC_CHANNEL and waits until every feed listed in pg_stat_activity under
- * FEED_APPLICATION has acknowledged on ACKS_CHANNEL, or SYNC_TIMEOUT_MS. Notifications reach a
+ * writer moves its own feed's version, NOTIFYs SYNC_CHANNEL and waits until every other feed
+ * listed in pg_stat_activity under FEED_APPLICATION has acknowledged on ACKS_CHANNEL, or
+ * SYNC_TIMEOUT_MS. Notifications reach a
  * session in commit order, so a feed that acknowledges has already counted the write. Now take a
  * read that arrives here after a write's answer:
  * * if this feed acknowledged the write, it had counted it: the kept reply is dropped;
@@ -168,26 +181,28 @@ export class PostgresChangeFeed implements ChangeFeed {
   }
 
   /**
-   * After a commit that wrote, before the write returns: asks every listening feed (this process's
-   * included) to acknowledge, on the connection the write committed on (`run`), and waits for them,
-   * SYNC_TIMEOUT_MS after the commit at most. Never throws: whatever fails, it waits the timeout out.
+   * After a commit that wrote, before the write returns: moves this feed's version (so this
+   * process's cache drops what it kept), asks every other listening feed to acknowledge, on the
+   * connection the write committed on (`run`), and waits for them, SYNC_TIMEOUT_MS after the
+   * commit at most. Never throws: whatever fails, it waits the timeout out.
    */
   async afterWrite(run: RunStatement): Promise<void> {
     const deadline = performance.now() + this.syncTimeoutMs;
     this.counts.syncs++;
+    // This process's own feed need not answer: what this process kept before the commit goes now
+    // (a reply rendered before this moment and kept after it is refused: IssueReadCache.keep).
+    this.generation++;
     if (this.closed) return;
-    if (!this.listening) await this.listeningBy(deadline);
+    // Connecting (a feed just opened): the acknowledgements can be heard in a moment.
+    if (!this.listening && this.client) await this.listeningBy(deadline);
     if (this.closed) return;
-    // Without a connection of its own no acknowledgement can be heard: every lease runs out instead.
-    if (!this.listening) return this.waitUntil(deadline, null);
+    // Not listening, no acknowledgement can be heard: if any other feed is listed, its lease runs out instead.
+    const own = this.listening && this.client ? backendPid(this.client) : undefined;
     const token = `${this.prefix}${++this.sequence}`;
     const sync: Sync = { expected: null, acked: new Set(), done: null };
     this.syncs.set(token, sync);
     try {
-      const { rows } = await run(
-        `select pg_notify('${SYNC_CHANNEL}', $1), array(select pid from pg_stat_activity where application_name = $2 and datname = current_database()) as pids`,
-        [token, FEED_APPLICATION],
-      );
+      const { rows } = await run(SYNC_STATEMENT, [token, FEED_APPLICATION, own ?? 0]);
       const pids = (rows[0] as { pids: number[] | null }).pids ?? [];
       sync.expected = new Set(pids.filter((pid) => !sync.acked.has(pid)));
       if (sync.expected.size === 0) return;
@@ -311,7 +326,8 @@ export class PostgresChangeFeed implements ChangeFeed {
         this.counts.notifications++;
         this.generation++;
       } else if (message.channel === SYNC_CHANNEL) {
-        if (message.payload) this.acknowledge([message.payload]);
+        // This process's own writes are not waiting for it (afterWrite).
+        if (message.payload && !message.payload.startsWith(this.prefix)) this.acknowledge([message.payload]);
       } else if (message.channel === ACKS_CHANNEL) {
         if (message.payload) this.heard(message.payload);
       }

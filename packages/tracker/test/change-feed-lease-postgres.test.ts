@@ -76,6 +76,33 @@ describe.skipIf(!postgres)('the change feed over PostgreSQL: leases and acknowle
     await db?.drop();
   });
 
+  it('a process alone on its database asks nobody (no notification, no wait); with another feed listening it asks, and only that one answers', async () => {
+    const heard: string[] = [];
+    const listener = new pg.Client({ connectionString: db.url });
+    await listener.connect();
+    listener.on('notification', (m) => {
+      if (m.channel === SYNC_CHANNEL) heard.push(m.payload ?? '');
+    });
+    await listener.query(`listen ${SYNC_CHANNEL}`);
+    try {
+      await write();
+      // Every notification committed before this statement began arrives ahead of its answer.
+      await listener.query('select 1');
+      expect(heard).toEqual([]);
+      const other = feed();
+      await healthy(other);
+      const acks = other.counts.acks;
+      await write();
+      await listener.query('select 1');
+      expect(heard).toHaveLength(1);
+      expect(other.counts.acks).toBe(acks + 1);
+      // The writer's own feed never answers its own process's writes.
+      expect(own().counts.acks).toBe(0);
+    } finally {
+      await listener.end();
+    }
+  });
+
   it('the lease: a hit right after a proof costs no round trip; past half the lease one probe renews it in the background', async () => {
     const reader = feed({ leaseMs: 2000 });
     await healthy(reader);

@@ -57,8 +57,8 @@ interface Sync {
 /** How long to wait before listening again after the connection was lost, growing to the last. */
 const RETRY_MS = [50, 200, 1000, 5000];
 
-/** Runs one statement on a connection of the pool (the one the write committed on). */
-export type RunStatement = (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>;
+/** Runs one statement on a connection of the pool (the one the write committed on), prepared there under `name`. */
+export type RunStatement = (name: string, text: string, values: unknown[]) => Promise<{ rows: unknown[] }>;
 
 export interface FeedOptions {
   /** LEASE_MS unless given (tests). */
@@ -202,7 +202,7 @@ export class PostgresChangeFeed implements ChangeFeed {
     const sync: Sync = { expected: null, acked: new Set(), done: null };
     this.syncs.set(token, sync);
     try {
-      const { rows } = await run(SYNC_STATEMENT, [token, FEED_APPLICATION, own ?? 0]);
+      const { rows } = await run('jst_sync', SYNC_STATEMENT, [token, FEED_APPLICATION, own ?? 0]);
       const pids = (rows[0] as { pids: number[] | null }).pids ?? [];
       sync.expected = new Set(pids.filter((pid) => !sync.acked.has(pid)));
       if (sync.expected.size === 0) return;

@@ -160,7 +160,8 @@ class NamedStatements {
   }
 
   private async synced<R>(client: pg.PoolClient, result: R): Promise<R> {
-    await this.afterWrite((text, values) => client.query(text, values));
+    // Prepared once per connection: planning it (pg_stat_activity is a view over joins) costs more than running it.
+    await this.afterWrite((name, text, values) => client.query({ name, text, values }));
     return result;
   }
 

@@ -59,9 +59,12 @@ export const DEFAULT_READ_CACHE_BYTES = 8 * 1024 * 1024;
  *   than a remembered user row, so nothing is served staler than an uncached read could be.
  * On PostgreSQL the data version is the ChangeFeed's (store/postgres/changes.ts: it moves with
  * every commit any process NOTIFYs, and when its LISTEN connection is lost or listens again), and
- * a kept reply is served only after `synced()` said that every commit answered before the request
- * arrived counts in it (`mustSync`): one shared round trip of `select 1` instead of a render, and a
- * write answered by another process a moment before is never answered with the view before it.
+ * a kept reply is served only once every commit answered before the request arrived counts in it
+ * (`mustSync`): at once while the feed's lease holds (`fresh`: a statement on its connection,
+ * sent less than LEASE_MS ago, has answered; every writer waits for the feeds' acknowledgements
+ * before it answers), otherwise after `synced()` (one shared round trip of `select 1`) instead of a
+ * render. So a write answered by another process a moment before is never answered with the view
+ * before it.
  *
  * A reply is kept on the second read of its key, not the first: reads that are never repeated (a
  * scan, random keys over a large project) would otherwise fill the cache with copies nobody asks
@@ -89,6 +92,8 @@ export class IssueReadCache {
     private readonly trustProxy: boolean,
     /** PostgreSQL: settles true once every commit answered before the call counts in `dataVersion` (ChangeFeed.synced). */
     private readonly sync?: () => Promise<boolean>,
+    /** PostgreSQL: true when that is known already, without waiting (ChangeFeed.fresh: the feed's lease). */
+    private readonly freshNow?: () => boolean,
   ) {
     this.version = dataVersion();
   }
@@ -101,6 +106,12 @@ export class IssueReadCache {
   /** PostgreSQL: true once every commit answered before the call counts in the data version; false when that cannot be known. */
   synced(): Promise<boolean> {
     return this.sync ? this.sync() : Promise.resolve(true);
+  }
+
+  /** True when every commit answered before now counts in the data version already (always on SQLite): a kept reply may be served at once. */
+  fresh(): boolean {
+    if (!this.sync) return true;
+    return this.freshNow ? this.freshNow() : false;
   }
 
   /** Whether a reply is kept under `key` (it may be stale or expired still: `lookup` says). */

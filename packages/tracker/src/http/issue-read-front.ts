@@ -33,7 +33,8 @@ const CONTENT_TYPE = 'application/json; charset=utf-8';
  * every refusal has exactly the route's shape. Nothing is written before the read succeeded.
  *
  * The read cache (issue-read-cache.ts) is asked first and offered what is rendered; over PostgreSQL
- * a kept reply waits for the change feed to be caught up (`synced`) and is rendered instead when not.
+ * a kept reply is served at once while the change feed's lease holds (`fresh`), else waits for the
+ * feed to be caught up (`synced`), and is rendered instead when it cannot be.
  * Off when requests are logged (every read must show in the log), like the cache.
  */
 export class IssueReadFront {
@@ -79,7 +80,12 @@ export class IssueReadFront {
     }
     if (!cache.has(key)) return this.render(req, res, next, site, user, form, cloudId, issue, query, key);
     // PostgreSQL: a kept reply is trusted only once every commit answered before this request
-    // arrived is known here (ChangeFeed.synced); otherwise the issue is read afresh.
+    // arrived is known here: at once while the change feed's lease holds (ChangeFeed.fresh),
+    // else after a round trip (ChangeFeed.synced); otherwise the issue is read afresh.
+    if (cache.fresh()) {
+      const kept = cache.lookup(key);
+      return kept ? this.send(res, kept) : this.render(req, res, next, site, user, form, cloudId, issue, query, key);
+    }
     cache.synced().then(
       (synced) => {
         const kept = synced ? cache.lookup(key) : undefined;

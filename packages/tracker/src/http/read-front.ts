@@ -58,5 +58,6 @@ function readCache(tracker: Tracker, bytes: number, trustProxy: boolean): IssueR
     bytes,
     trustProxy,
     () => feed.synced(),
+    () => feed.fresh(),
   );
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { FeedOptions } from './postgres/changes.js';
 import type { Database } from './schema.js';
 
 /**
@@ -15,6 +16,8 @@ export interface DbOptions {
   dataDir?: string | undefined;
   /** PostgreSQL pool size per process. */
   poolSize?: number | undefined;
+  /** PostgreSQL: the change feed's lease and acknowledgement timeout (postgres/changes.ts), for tests. */
+  changeFeed?: FeedOptions | undefined;
   /** Told about connections the database dropped while idle. */
   onPoolError?: ((error: Error) => void) | undefined;
   /** SQLite: told if the checkpoint thread fails (checkpoints then run on the request thread again). */
@@ -79,4 +82,6 @@ export interface ChangeFeed {
   version(): number;
   /** True when every commit answered before the call counts in `version()`; false when that cannot be known now. */
   synced(): Promise<boolean>;
+  /** True when that is known now, without waiting (PostgreSQL: the feed's lease holds); false: ask `synced()`. */
+  fresh(): boolean;
 }

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adf, createIssue, startTestTracker, storeKinds, type Reply, type TestTracker } from '../../../../test/support/tracker.js';
 import type { Who } from '../../../../test/support/seed.js';
+import { PostgresChangeFeed } from '../../src/store/postgres/changes.js';
 
 /**
  * The cache of repeated `GET /issue` reads over PostgreSQL (http/issue-read-cache.ts over
@@ -59,6 +60,20 @@ describe.skipIf(!postgres)('GET /issue read cache (postgres)', () => {
     expect(second.status).toBe(200);
     expect(second.text).toBe(first.text);
     for (const name of ['content-type', 'content-length']) expect(second.headers.get(name)).toBe(first.headers.get(name));
+  });
+
+  it("reads in a row within the change feed's lease are answered from the cache without a round trip each", async () => {
+    const key = await createIssue(t, 'assigner', { summary: 'Leased' });
+    const path = `/issue/${key}?fields=summary`;
+    await warm(t, 'executor', path);
+    const feed = t.server.tracker.changes;
+    if (!(feed instanceof PostgresChangeFeed)) throw new Error('not the PostgreSQL change feed');
+    const probes = feed.counts.probes;
+    const hits = cacheOf(t).hits;
+    for (let i = 0; i < 20; i++) expect((await t.as('executor').get(path)).body.fields.summary).toBe('Leased');
+    expect(cacheOf(t).hits).toBe(hits + 20);
+    // One round trip per read before the lease; now a background renewal every LEASE_MS / 2 at most.
+    expect(feed.counts.probes - probes).toBeLessThan(10);
   });
 
   it('a write is seen by the next read: edit, comment, assign, transition, sub-task, a related issue', async () => {

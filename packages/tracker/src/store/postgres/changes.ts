@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { ChangeFeed } from '../db.js';
 
@@ -7,8 +8,64 @@ export const CHANGES_CHANNEL = 'jst_changes';
 /** The feed's connection as pg_stat_activity names it (application_name). */
 export const FEED_APPLICATION = 'jst-tracker changes';
 
+/** The channel a writer NOTIFYs after its commit, asking every feed to acknowledge it (`afterWrite`). */
+export const SYNC_CHANNEL = 'jst_sync';
+
+/** The channel the feeds acknowledge on: `<feed backend pid> <token> [<token> …]`. */
+export const ACKS_CHANNEL = 'jst_acks';
+
+/**
+ * How long a feed trusts its last proof of freshness (`synced`): a kept reply is served without a
+ * round trip while the last statement answered on the feed's connection was sent less than this
+ * long ago. Must stay well under SYNC_TIMEOUT_MS (the argument at PostgresChangeFeed needs
+ * SYNC_TIMEOUT_MS > LEASE_MS; twice over leaves room for timers that fire late).
+ */
+export const LEASE_MS = 50;
+
+/**
+ * How long a write waits, after its commit, for the acknowledgements of every listening feed
+ * (`afterWrite`) before it answers anyway: a feed that did not acknowledge by then (a stalled
+ * process) has let its lease run out, so it serves nothing kept before the write.
+ */
+export const SYNC_TIMEOUT_MS = 250;
+
+/** The feed's connection while it connects and LISTENs: writers wait only for FEED_APPLICATION. */
+export const CONNECTING_APPLICATION = 'jst-tracker changes (connecting)';
+
+/**
+ * A write's question, after its commit: the feeds to wait for, as listed once it is committed
+ * (this process's own, $3, left out), and the notification, sent only when there is any (a
+ * process alone on its database then pays a read of pg_stat_activity, nothing more). A
+ * notification gives its transaction an id and a commit record; nothing is lost if that record
+ * never reaches the disk, so its commit does not wait for it (`set_config`, local to the
+ * statement's own transaction).
+ */
+const SYNC_STATEMENT =
+  `with feeds as (select array(select pid from pg_stat_activity where application_name = $2 and datname = current_database() and pid <> $3) as pids) ` +
+  `select pids, case when cardinality(pids) > 0 then set_config('synchronous_commit', 'off', true) || pg_notify('${SYNC_CHANNEL}', $1) end as asked from feeds`;
+
+/** Tokens acknowledged in one notification at most (a payload is limited to 8,000 bytes). */
+const ACKS_PER_NOTIFY = 100;
+
+/** A write's acknowledgement question (`afterWrite`): the list of the feeds to wait for, once known, and those heard. */
+interface Sync {
+  expected: Set<number> | null;
+  acked: Set<number>;
+  done: (() => void) | null;
+}
+
 /** How long to wait before listening again after the connection was lost, growing to the last. */
 const RETRY_MS = [50, 200, 1000, 5000];
+
+/** Runs one statement on a connection of the pool (the one the write committed on), prepared there under `name`. */
+export type RunStatement = (name: string, text: string, values: unknown[]) => Promise<{ rows: unknown[] }>;
+
+export interface FeedOptions {
+  /** LEASE_MS unless given (tests). */
+  leaseMs?: number;
+  /** SYNC_TIMEOUT_MS unless given (tests). */
+  syncTimeoutMs?: number;
+}
 
 /**
  * Commits by any process over one PostgreSQL database, as this process learns of them: a
@@ -19,14 +76,34 @@ const RETRY_MS = [50, 200, 1000, 5000];
  * What a cache built on it may trust (http/issue-read-cache.ts):
  * * `version()` moves on every notification, when the connection is lost and when it listens
  *   again (notifications sent while it was gone are lost, so everything kept before is dropped).
- * * `synced()` settles after a statement sent on this connection AFTER it was called has
- *   answered: PostgreSQL sends a listening session every notification committed before that
- *   statement began ahead of the statement's ReadyForQuery, and the driver emits them in order, so
- *   by then `version()` counts every commit answered before the call. A write answered in another
- *   process before a read arrived here is therefore seen by that read. It says false when the
- *   connection is down or is lost meanwhile: then nothing may be served from what was kept.
- * Callers that arrive while a statement is in flight share the next one: one round trip of
- * `select 1` serves every read that waited for it.
+ * * `synced()` settles true once every commit answered before the call counts in `version()`, and
+ *   false when the connection is down or is lost meanwhile: then nothing may be served from what
+ *   was kept. It settles at once while the feed holds a lease (`fresh`), otherwise after a
+ *   statement sent on this connection AFTER it was called has answered: PostgreSQL sends a
+ *   listening session every notification committed before that statement began ahead of the
+ *   statement's ReadyForQuery, and the driver emits them in order.
+ *
+ * The lease. Every statement answered on this connection (a probe `select 1`, an acknowledgement)
+ * proves that every commit made before it was SENT has been seen; `proofAt` is when the last one
+ * was sent. While now − proofAt < LEASE_MS a kept reply is served without a round trip, and past
+ * LEASE_MS / 2 a probe is sent in the background (one at a time), so a busy cache renews its lease
+ * before it runs out. What makes that safe is the writers' side (`afterWrite`, called by the pool
+ * after every commit that wrote, before the write returns and so before its HTTP answer): the
+ * writer moves its own feed's version, NOTIFYs SYNC_CHANNEL and waits until every other feed
+ * listed in pg_stat_activity under FEED_APPLICATION has acknowledged on ACKS_CHANNEL, or
+ * SYNC_TIMEOUT_MS. Notifications reach a
+ * session in commit order, so a feed that acknowledges has already counted the write. Now take a
+ * read that arrives here after a write's answer:
+ * * if this feed acknowledged the write, it had counted it: the kept reply is dropped;
+ * * if not (stalled, or listed too late), the writer answered no sooner than SYNC_TIMEOUT_MS after
+ *   its commit. Had the proof been sent after the commit, this feed would have counted the write;
+ *   so it was sent before the commit, more than SYNC_TIMEOUT_MS > LEASE_MS ago: the lease has run
+ *   out and the read waits for a fresh statement, after which the write counts.
+ * A feed's connection takes the name FEED_APPLICATION only after its LISTENs answered, and a proof
+ * counts only when its statement was sent after the `SET application_name` (so it ran after it): a
+ * writer that did not list the feed committed before the name was set, hence before any proof the
+ * lease rests on, and that proof has counted the write.
+ * Durations are taken on each process's monotonic clock (performance.now()); no two clocks are compared.
  */
 export class PostgresChangeFeed implements ChangeFeed {
   private client: pg.Client | null = null;
@@ -38,13 +115,38 @@ export class PostgresChangeFeed implements ChangeFeed {
   /** The callers waiting for a statement not yet sent (it goes once the one in flight answers). */
   private waiting: ((synced: boolean) => void)[] = [];
   private inFlight = false;
-  /** Notifications received, connections lost and statements sent, for tests and the benchmark's report. */
-  readonly counts = { notifications: 0, losses: 0, probes: 0 };
+  /** When the last statement answered on the listening connection was sent (performance.now()); -Infinity: none yet. */
+  private proofAt = -Infinity;
+  /**
+   * When the connection's `SET application_name` (the name writers list) was sent: a statement sent
+   * before it may have run before the name was set, so it proves nothing a writer could rely on.
+   */
+  private namedSince = Infinity;
+  /** Tokens to acknowledge, sent once the acknowledgement in flight (if any) has answered. */
+  private acks: string[] = [];
+  private acking = false;
+  /** This process's writes waiting for acknowledgements, by token. */
+  private readonly syncs = new Map<string, Sync>();
+  /** Writes waiting for the connection to listen (a feed just opened). */
+  private untilListening: (() => void)[] = [];
+  private readonly prefix = `${process.pid}.${randomBytes(6).toString('hex')}.`;
+  private sequence = 0;
+  private readonly leaseMs: number;
+  private readonly syncTimeoutMs: number;
+  /**
+   * Notifications received, connections lost, probes sent, acknowledgements sent (one per token),
+   * writes that waited for acknowledgements and those that waited the whole SYNC_TIMEOUT_MS, for
+   * tests and the benchmark's report.
+   */
+  readonly counts = { notifications: 0, losses: 0, probes: 0, acks: 0, syncs: 0, timeouts: 0 };
 
   constructor(
     private readonly databaseUrl: string,
     private readonly onError: (error: Error) => void,
+    options: FeedOptions = {},
   ) {
+    this.leaseMs = options.leaseMs ?? LEASE_MS;
+    this.syncTimeoutMs = options.syncTimeoutMs ?? SYNC_TIMEOUT_MS;
     this.connect();
   }
 
@@ -56,11 +158,88 @@ export class PostgresChangeFeed implements ChangeFeed {
     return this.listening;
   }
 
+  /**
+   * True while the lease holds (see the class): every commit answered before now counts in
+   * `version()`. Past half the lease it sends a probe in the background, so a busy cache keeps it.
+   */
+  fresh(): boolean {
+    if (!this.listening) return false;
+    const age = performance.now() - this.proofAt;
+    if (age >= this.leaseMs) return false;
+    if (age > this.leaseMs / 2 && !this.inFlight) this.probe();
+    return true;
+  }
+
   synced(): Promise<boolean> {
     if (!this.listening) return Promise.resolve(false);
+    if (this.fresh()) return Promise.resolve(true);
+    // The lease has run out: a statement sent from now on (the one in flight was sent before).
     return new Promise((resolve) => {
       this.waiting.push(resolve);
       if (!this.inFlight) this.probe();
+    });
+  }
+
+  /**
+   * After a commit that wrote, before the write returns: moves this feed's version (so this
+   * process's cache drops what it kept), asks every other listening feed to acknowledge, on the
+   * connection the write committed on (`run`), and waits for them, SYNC_TIMEOUT_MS after the
+   * commit at most. Never throws: whatever fails, it waits the timeout out.
+   */
+  async afterWrite(run: RunStatement): Promise<void> {
+    const deadline = performance.now() + this.syncTimeoutMs;
+    this.counts.syncs++;
+    // This process's own feed need not answer: what this process kept before the commit goes now
+    // (a reply rendered before this moment and kept after it is refused: IssueReadCache.keep).
+    this.generation++;
+    if (this.closed) return;
+    // Connecting (a feed just opened): the acknowledgements can be heard in a moment.
+    if (!this.listening && this.client) await this.listeningBy(deadline);
+    if (this.closed) return;
+    // Not listening, no acknowledgement can be heard: if any other feed is listed, its lease runs out instead.
+    const own = this.listening && this.client ? backendPid(this.client) : undefined;
+    const token = `${this.prefix}${++this.sequence}`;
+    const sync: Sync = { expected: null, acked: new Set(), done: null };
+    this.syncs.set(token, sync);
+    try {
+      const { rows } = await run('jst_sync', SYNC_STATEMENT, [token, FEED_APPLICATION, own ?? 0]);
+      const pids = (rows[0] as { pids: number[] | null }).pids ?? [];
+      sync.expected = new Set(pids.filter((pid) => !sync.acked.has(pid)));
+      if (sync.expected.size === 0) return;
+      await this.waitUntil(deadline, sync);
+    } catch {
+      await this.waitUntil(deadline, null);
+    } finally {
+      this.syncs.delete(token);
+    }
+  }
+
+  /** Settles at `deadline`, or sooner once every feed `sync` expects has acknowledged. */
+  private waitUntil(deadline: number, sync: Sync | null): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(
+        () => {
+          if (sync) sync.done = null;
+          this.counts.timeouts++;
+          resolve();
+        },
+        Math.max(0, deadline - performance.now()),
+      );
+      if (sync)
+        sync.done = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+    });
+  }
+
+  private listeningBy(deadline: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, Math.max(0, deadline - performance.now()));
+      this.untilListening.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
     });
   }
 
@@ -71,9 +250,10 @@ export class PostgresChangeFeed implements ChangeFeed {
     if (!client || !this.listening) return settle(callers, false);
     this.inFlight = true;
     this.counts.probes++;
+    const sentAt = performance.now();
     client.query('select 1').then(
       // Only an answer on the session still listening counts (one lost meanwhile may have missed some).
-      () => this.probed(callers, this.client === client && this.listening),
+      () => this.probed(callers, this.proved(client, sentAt)),
       () => this.probed(callers, false),
     );
   }
@@ -84,20 +264,85 @@ export class PostgresChangeFeed implements ChangeFeed {
     if (this.waiting.length > 0) this.probe();
   }
 
+  /** A statement sent at `sentAt` answered on `client`: the lease starts there, if that is still the listening connection. */
+  private proved(client: pg.Client, sentAt: number): boolean {
+    if (this.client !== client || !this.listening || sentAt < this.namedSince) return false;
+    if (sentAt > this.proofAt) this.proofAt = sentAt;
+    return true;
+  }
+
+  /**
+   * Acknowledges the writes' tokens on this connection. Called in the order notifications arrive,
+   * so every commit notified before them has been counted already.
+   */
+  protected acknowledge(tokens: string[]): void {
+    this.acks.push(...tokens);
+    this.sendAcks();
+  }
+
+  private sendAcks(): void {
+    const client = this.client;
+    if (this.acking || !client || this.acks.length === 0) return;
+    const tokens = this.acks.splice(0, ACKS_PER_NOTIFY);
+    this.acking = true;
+    this.counts.acks += tokens.length;
+    const sentAt = performance.now();
+    client.query(`select pg_notify('${ACKS_CHANNEL}', $1)`, [`${backendPid(client)} ${tokens.join(' ')}`]).then(
+      () => {
+        this.proved(client, sentAt);
+        this.acked(client);
+      },
+      () => this.acked(client),
+    );
+  }
+
+  private acked(client: pg.Client): void {
+    if (this.client !== client) return;
+    this.acking = false;
+    this.sendAcks();
+  }
+
+  /** Acknowledgements heard, of this process's writes or another's: `<pid> <token> …`. */
+  private heard(payload: string): void {
+    const [pid, ...tokens] = payload.split(' ');
+    const feed = Number(pid);
+    for (const token of tokens) {
+      const sync = this.syncs.get(token);
+      if (!sync) continue;
+      sync.acked.add(feed);
+      if (!sync.expected) continue;
+      sync.expected.delete(feed);
+      if (sync.expected.size === 0) sync.done?.();
+    }
+  }
+
   private connect(): void {
     if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.databaseUrl, application_name: FEED_APPLICATION });
+    const client = new pg.Client({ connectionString: this.databaseUrl, application_name: CONNECTING_APPLICATION });
     this.client = client;
-    client.on('notification', () => {
+    client.on('notification', (message) => {
       if (this.client !== client) return;
-      this.counts.notifications++;
-      this.generation++;
+      if (message.channel === CHANGES_CHANNEL) {
+        this.counts.notifications++;
+        this.generation++;
+      } else if (message.channel === SYNC_CHANNEL) {
+        // This process's own writes are not waiting for it (afterWrite).
+        if (message.payload && !message.payload.startsWith(this.prefix)) this.acknowledge([message.payload]);
+      } else if (message.channel === ACKS_CHANNEL) {
+        if (message.payload) this.heard(message.payload);
+      }
     });
     client.on('error', (e) => this.lost(client, e));
     client.on('end', () => this.lost(client, undefined));
     client
       .connect()
-      .then(() => client.query(`listen ${CHANGES_CHANNEL}`))
+      .then(() => client.query(`listen ${CHANGES_CHANNEL}; listen ${SYNC_CHANNEL}; listen ${ACKS_CHANNEL}`))
+      // Named a feed (so writers wait for it) only now that it listens; acknowledgements are
+      // notifications, which need not wait for the disk.
+      .then(() => {
+        if (this.client === client) this.namedSince = performance.now();
+        return client.query(`set application_name = '${FEED_APPLICATION}'; set synchronous_commit = off`);
+      })
       .then(
         () => {
           if (this.client !== client || this.closed) return;
@@ -105,6 +350,7 @@ export class PostgresChangeFeed implements ChangeFeed {
           this.generation++;
           this.listening = true;
           this.retries = 0;
+          for (const wake of this.untilListening.splice(0)) wake();
         },
         (e: unknown) => this.lost(client, e as Error),
       );
@@ -114,6 +360,10 @@ export class PostgresChangeFeed implements ChangeFeed {
     if (this.client !== client) return;
     this.client = null;
     this.listening = false;
+    this.proofAt = -Infinity;
+    this.namedSince = Infinity;
+    this.acks = [];
+    this.acking = false;
     this.generation++;
     this.counts.losses++;
     settle(this.waiting.splice(0), false);
@@ -135,10 +385,19 @@ export class PostgresChangeFeed implements ChangeFeed {
     const client = this.client;
     this.client = null;
     this.listening = false;
+    this.proofAt = -Infinity;
     this.generation++;
     settle(this.waiting.splice(0), false);
+    // Closing: the writes still waiting answer now (the server has stopped taking requests).
+    for (const wake of this.untilListening.splice(0)) wake();
+    for (const sync of this.syncs.values()) sync.done?.();
     if (client) await client.end().catch(() => undefined);
   }
+}
+
+/** The connection's backend process id, as pg_stat_activity lists it (the driver keeps it from BackendKeyData; its types omit it). */
+function backendPid(client: pg.Client): number {
+  return (client as unknown as { processID: number }).processID;
 }
 
 function settle(callers: ((synced: boolean) => void)[], synced: boolean): void {

@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTempDatabase, postgresAvailable, type TempDatabase } from '../../../test/support/postgres.js';
 import type { Db } from '../src/store/db.js';
 import { changeNotifyMigration } from '../src/store/migration-0008-change-notify.js';
-import { CONNECTING_APPLICATION, FEED_APPLICATION, LEASE_MS, PostgresChangeFeed, SYNC_CHANNEL, SYNC_TIMEOUT_MS } from '../src/store/postgres/changes.js';
+import {
+  ALONE_MS,
+  CONNECTING_APPLICATION,
+  FEED_APPLICATION,
+  LEASE_MS,
+  PostgresChangeFeed,
+  SYNC_CHANNEL,
+  SYNC_TIMEOUT_MS,
+} from '../src/store/postgres/changes.js';
 import { openPostgres } from '../src/store/postgres/connection.js';
 
 /**
@@ -76,6 +84,31 @@ describe.skipIf(!postgres)('the change feed over PostgreSQL: leases and acknowle
     await db?.drop();
   });
 
+  it('a process that knows itself alone answers its writes without a statement; a feed that starts meanwhile is fresh only once it has counted every write answered since', async () => {
+    // Alone (no other feed): after the first write lists nobody, the next ones answer at once.
+    const alone = own().counts.alone;
+    for (let i = 0; i < 5; i++) await write();
+    expect(own().counts.alone).toBeGreaterThan(alone);
+    // A feed opens while the writes go on: whenever it says fresh right after a write answered,
+    // it has counted that write's notification (it was listed and acknowledged, or its first proof
+    // came after the write's commit).
+    let late: PostgresChangeFeed | null = null;
+    let checked = 0;
+    for (let i = 0; i < 150; i++) {
+      if (i === 10) late = feed();
+      const before = late?.counts.notifications ?? 0;
+      const listening = late?.healthy ?? false;
+      await write();
+      if (late && listening && late.fresh()) {
+        expect(late.counts.notifications).toBeGreaterThan(before);
+        checked++;
+      }
+    }
+    expect(late?.healthy).toBe(true);
+    expect(checked).toBeGreaterThan(0);
+    await late?.close();
+  });
+
   it('a process alone on its database asks nobody (no notification, no wait); with another feed listening it asks, and only that one answers', async () => {
     const heard: string[] = [];
     const listener = new pg.Client({ connectionString: db.url });
@@ -91,6 +124,8 @@ describe.skipIf(!postgres)('the change feed over PostgreSQL: leases and acknowle
       expect(heard).toEqual([]);
       const other = feed();
       await healthy(other);
+      // A writer's list of the other feeds may be ALONE_MS old (a process alone answers without asking): past that, it lists this one.
+      await sleep(ALONE_MS + 10);
       const acks = other.counts.acks;
       await write();
       await listener.query('select 1');

@@ -29,6 +29,13 @@ export const LEASE_MS = 50;
  */
 export const SYNC_TIMEOUT_MS = 250;
 
+/**
+ * How old a writer's list of the other feeds may be for its writes to answer without asking
+ * (`afterWrite`, a process alone), and so how long a feed that just took its name waits before
+ * its first proof counts. The same in every process.
+ */
+export const ALONE_MS = 50;
+
 /** The feed's connection while it connects and LISTENs: writers wait only for FEED_APPLICATION. */
 export const CONNECTING_APPLICATION = 'jst-tracker changes (connecting)';
 
@@ -43,6 +50,12 @@ export const CONNECTING_APPLICATION = 'jst-tracker changes (connecting)';
 const SYNC_STATEMENT =
   `with feeds as (select array(select pid from pg_stat_activity where application_name = $2 and datname = current_database() and pid <> $3) as pids) ` +
   `select pids, case when cardinality(pids) > 0 then set_config('synchronous_commit', 'off', true) || pg_notify('${SYNC_CHANNEL}', $1) end as asked from feeds`;
+
+/**
+ * The other feeds, asked on a feed's own connection (`refreshPeers`): a process that knows itself
+ * alone on its database (asked less than a lease ago) lets its writes answer without a statement.
+ */
+const PEERS_STATEMENT = `select array(select pid from pg_stat_activity where application_name = $1 and datname = current_database() and pid <> pg_backend_pid()) as pids`;
 
 /** Tokens acknowledged in one notification at most (a payload is limited to 8,000 bytes). */
 const ACKS_PER_NOTIFY = 100;
@@ -103,6 +116,12 @@ export interface FeedOptions {
  * counts only when its statement was sent after the `SET application_name` (so it ran after it): a
  * writer that did not list the feed committed before the name was set, hence before any proof the
  * lease rests on, and that proof has counted the write.
+ * A process alone. The feed lists the other feeds on its own connection (`refreshPeers`, kept
+ * fresh while writes come); a write whose process found none less than ALONE_MS before answers
+ * without a statement. A feed whose name was set after that list was read counts its proofs only
+ * from ALONE_MS after its `SET application_name` answered (`namedAt`; its first probe waits till
+ * then): that proof was sent more than ALONE_MS after the list was read, so after the write's
+ * commit, and it has counted the write.
  * Durations are taken on each process's monotonic clock (performance.now()); no two clocks are compared.
  */
 export class PostgresChangeFeed implements ChangeFeed {
@@ -122,6 +141,16 @@ export class PostgresChangeFeed implements ChangeFeed {
    * before it may have run before the name was set, so it proves nothing a writer could rely on.
    */
   private namedSince = Infinity;
+  /**
+   * When the `SET application_name` answered: a proof counts only when sent ALONE_MS after it, so
+   * a writer that found no other feed less than ALONE_MS before its commit (`peers`) cannot have
+   * missed this one (see the class).
+   */
+  private namedAt = Infinity;
+  /** The other feeds as last listed (null: not known), and when that list was asked (sent). */
+  private peers: number[] | null = null;
+  private peersAskedAt = -Infinity;
+  private peersInFlight = false;
   /** Tokens to acknowledge, sent once the acknowledgement in flight (if any) has answered. */
   private acks: string[] = [];
   private acking = false;
@@ -135,10 +164,11 @@ export class PostgresChangeFeed implements ChangeFeed {
   private readonly syncTimeoutMs: number;
   /**
    * Notifications received, connections lost, probes sent, acknowledgements sent (one per token),
-   * writes that waited for acknowledgements and those that waited the whole SYNC_TIMEOUT_MS, for
-   * tests and the benchmark's report.
+   * writes that asked for acknowledgements and those that waited the whole SYNC_TIMEOUT_MS, writes
+   * that answered at once because the process knew itself alone (`alone`), for tests and the
+   * benchmark's report.
    */
-  readonly counts = { notifications: 0, losses: 0, probes: 0, acks: 0, syncs: 0, timeouts: 0 };
+  readonly counts = { notifications: 0, losses: 0, probes: 0, acks: 0, syncs: 0, timeouts: 0, alone: 0 };
 
   constructor(
     private readonly databaseUrl: string,
@@ -188,11 +218,19 @@ export class PostgresChangeFeed implements ChangeFeed {
    */
   async afterWrite(run: RunStatement): Promise<void> {
     const deadline = performance.now() + this.syncTimeoutMs;
-    this.counts.syncs++;
     // This process's own feed need not answer: what this process kept before the commit goes now
     // (a reply rendered before this moment and kept after it is refused: IssueReadCache.keep).
     this.generation++;
     if (this.closed) return;
+    // Alone on the database, as asked less than a lease ago: no feed can have missed this commit.
+    const now = performance.now();
+    if (this.listening && this.peers?.length === 0 && now - this.peersAskedAt < ALONE_MS) {
+      this.counts.alone++;
+      if (now - this.peersAskedAt > ALONE_MS / 2) this.refreshPeers();
+      return;
+    }
+    this.counts.syncs++;
+    if (this.listening) this.refreshPeers();
     // Connecting (a feed just opened): the acknowledgements can be heard in a moment.
     if (!this.listening && this.client) await this.listeningBy(deadline);
     if (this.closed) return;
@@ -202,8 +240,13 @@ export class PostgresChangeFeed implements ChangeFeed {
     const sync: Sync = { expected: null, acked: new Set(), done: null };
     this.syncs.set(token, sync);
     try {
+      const askedAt = performance.now();
       const { rows } = await run('jst_sync', SYNC_STATEMENT, [token, FEED_APPLICATION, own ?? 0]);
       const pids = (rows[0] as { pids: number[] | null }).pids ?? [];
+      if (own !== undefined && this.listening && askedAt > this.peersAskedAt) {
+        this.peers = pids;
+        this.peersAskedAt = askedAt;
+      }
       sync.expected = new Set(pids.filter((pid) => !sync.acked.has(pid)));
       if (sync.expected.size === 0) return;
       await this.waitUntil(deadline, sync);
@@ -245,6 +288,16 @@ export class PostgresChangeFeed implements ChangeFeed {
 
   private probe(): void {
     const client = this.client;
+    // A feed named a moment ago proves nothing before ALONE_MS after it (`proved`): its probe waits until then.
+    const early = this.namedAt + ALONE_MS - performance.now();
+    if (client && this.listening && early > 0) {
+      this.inFlight = true;
+      setTimeout(() => {
+        this.inFlight = false;
+        this.probe();
+      }, Math.ceil(early)).unref();
+      return;
+    }
     const callers = this.waiting;
     this.waiting = [];
     if (!client || !this.listening) return settle(callers, false);
@@ -264,9 +317,33 @@ export class PostgresChangeFeed implements ChangeFeed {
     if (this.waiting.length > 0) this.probe();
   }
 
-  /** A statement sent at `sentAt` answered on `client`: the lease starts there, if that is still the listening connection. */
+  /** Lists the other feeds on this connection (one question at a time); its answer is a proof too. */
+  private refreshPeers(): void {
+    const client = this.client;
+    if (!client || !this.listening || this.peersInFlight) return;
+    this.peersInFlight = true;
+    const sentAt = performance.now();
+    client.query({ name: 'jst_peers', text: PEERS_STATEMENT, values: [FEED_APPLICATION] }).then(
+      ({ rows }) => {
+        if (this.client !== client) return;
+        this.peersInFlight = false;
+        if (!this.listening || sentAt <= this.peersAskedAt) return;
+        this.peers = (rows[0] as { pids: number[] | null }).pids ?? [];
+        this.peersAskedAt = sentAt;
+        this.proved(client, sentAt);
+      },
+      () => {
+        if (this.client === client) this.peersInFlight = false;
+      },
+    );
+  }
+
+  /**
+   * A statement sent at `sentAt` answered on `client`: the lease starts there, if that is still the
+   * listening connection and the statement was sent ALONE_MS after the feed took its name (`namedAt`).
+   */
   private proved(client: pg.Client, sentAt: number): boolean {
-    if (this.client !== client || !this.listening || sentAt < this.namedSince) return false;
+    if (this.client !== client || !this.listening || sentAt < this.namedSince || sentAt < this.namedAt + ALONE_MS) return false;
     if (sentAt > this.proofAt) this.proofAt = sentAt;
     return true;
   }
@@ -346,6 +423,7 @@ export class PostgresChangeFeed implements ChangeFeed {
       .then(
         () => {
           if (this.client !== client || this.closed) return;
+          this.namedAt = performance.now();
           // Whatever was committed before now is in the database; what was kept before may not be.
           this.generation++;
           this.listening = true;
@@ -362,6 +440,10 @@ export class PostgresChangeFeed implements ChangeFeed {
     this.listening = false;
     this.proofAt = -Infinity;
     this.namedSince = Infinity;
+    this.namedAt = Infinity;
+    this.peers = null;
+    this.peersAskedAt = -Infinity;
+    this.peersInFlight = false;
     this.acks = [];
     this.acking = false;
     this.generation++;

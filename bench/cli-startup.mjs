@@ -1,4 +1,5 @@
-// Times one `jst raw GET /myself` against `node -e 0` (the floor of any Node program) and the old
+// Times one `jst raw GET /myself` against `node -e 0` (the floor of any Node program), a bare node:http
+// GET of the same address (the floor of any request from a new process), and the old
 // toolkit's way (`curl … | jq .`), all against the same local jst-tracker in the same run, and the
 // per-call cost of `jst batch` (one process, one keep-alive connection). Run: npm run bench:cli
 // Also the program path (commander and the command specs, dist/program.cjs): `jst --role assigner
@@ -88,6 +89,12 @@ let current = null;
 const timed = (cmd, args, input, env) => time(cmd, args, input, env, current);
 const cases = {
   'node -e 0': () => timed(process.execPath, ['-e', '0']),
+  // The floor of any request from a new Node.js process: node:http, the same call, nothing else.
+  'node -e "http.get(/myself)"': () =>
+    timed(process.execPath, [
+      '-e',
+      `require('node:http').get(${JSON.stringify(`${api}/myself`)}, { headers: { Authorization: ${JSON.stringify(`Basic ${Buffer.from(`${email}:${token}`).toString('base64')}`)} } }, (r) => { if (r.statusCode !== 200) process.exit(1); r.resume(); })`,
+    ]),
   'jst --role assigner raw GET /myself': () => timed(process.execPath, [jstBin, '--role', 'assigner', 'raw', 'GET', '/myself']),
   'the same, JST_COMPILE_CACHE=0': () =>
     timed(process.execPath, [jstBin, '--role', 'assigner', 'raw', 'GET', '/myself'], undefined, { JST_COMPILE_CACHE: '0' }),
@@ -144,6 +151,10 @@ if (beforeBin) {
     `before (${process.env.CLI_BEFORE}): raw − node -e 0 = ${(b('jst --role assigner raw GET /myself') - floor).toFixed(1)} ms, whoami − node -e 0 = ${(b('jst --role assigner whoami (the program path)') - floor).toFixed(1)} ms`,
   );
 }
+const bare = stats(results['node -e "http.get(/myself)"']).median;
+console.log(
+  `a bare node:http GET /myself − node -e 0 = ${(bare - floor).toFixed(1)} ms (CPU ${cpuOver('node -e "http.get(/myself)"')} ms): jst raw over it ${(raw - bare).toFixed(1)} ms`,
+);
 console.log(
   `jst raw − node -e 0 = ${(raw - floor).toFixed(1)} ms (target ≤ 25 ms; ${(uncached - floor).toFixed(1)} ms without the code cache); curl | jq = ${curl.toFixed(1)} ms`,
 );

@@ -1,6 +1,13 @@
 import type { Kysely } from 'kysely';
-import type { FeedOptions } from './postgres/changes.js';
 import type { Database } from './schema.js';
+
+/** The PostgreSQL change feed's timings (postgres/changes.ts), set by tests. */
+export interface FeedOptions {
+  /** LEASE_MS unless given. */
+  leaseMs?: number;
+  /** SYNC_TIMEOUT_MS unless given. */
+  syncTimeoutMs?: number;
+}
 
 /**
  * A connection to the database the store works on, opened by open-db.ts: SQLite's

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { ChangeFeed } from '../db.js';
+import type { ChangeFeed, FeedOptions } from '../db.js';
 
 /** The channel every commit that changed a table notifies (migration 0008's triggers). */
 export const CHANGES_CHANNEL = 'jst_changes';
@@ -72,13 +72,6 @@ const RETRY_MS = [50, 200, 1000, 5000];
 
 /** Runs one statement on a connection of the pool (the one the write committed on), prepared there under `name`. */
 export type RunStatement = (name: string, text: string, values: unknown[]) => Promise<{ rows: unknown[] }>;
-
-export interface FeedOptions {
-  /** LEASE_MS unless given (tests). */
-  leaseMs?: number;
-  /** SYNC_TIMEOUT_MS unless given (tests). */
-  syncTimeoutMs?: number;
-}
 
 /**
  * Commits by any process over one PostgreSQL database, as this process learns of them: a

@@ -122,6 +122,36 @@ describe('git wrapper: queries', () => {
     await expect(worktreeBranch(outside, o)).rejects.toMatchObject({ code: 'GIT_FAILED' });
   });
 
+  it('fetch runs again when another fetch holds a remote-tracking ref it updates (two worktrees fetching at once), and still fails on a lock that stays', async () => {
+    const r = repo();
+    // origin gets a commit on development, so the fetch must move refs/remotes/origin/development.
+    const other = path.join(r.root, 'other');
+    git(r.root, 'clone', '--quiet', r.origin, other);
+    git(other, '-c', 'user.name=T', '-c', 'user.email=t@example.test', 'commit', '--quiet', '--allow-empty', '-m', 'moved on origin');
+    git(other, 'push', '--quiet', 'origin', 'HEAD:development');
+    const lock = path.join(r.repo, '.git', 'refs', 'remotes', 'origin', 'development.lock');
+    fs.mkdirSync(path.dirname(lock), { recursive: true });
+    fs.writeFileSync(lock, '');
+    // The other fetch lets go of the ref later than git's own wait for a lock (core.filesRefLockTimeout, 100 ms).
+    const released = setTimeout(() => fs.rmSync(lock, { force: true }), 250);
+    try {
+      await fetch(r.repo, o);
+    } finally {
+      clearTimeout(released);
+      fs.rmSync(lock, { force: true });
+    }
+    expect(r.git('rev-parse', 'origin/development')).toBe(git(other, 'rev-parse', 'HEAD'));
+    // A lock nobody releases: the same failure after the last attempt, git's words kept.
+    git(other, '-c', 'user.name=T', '-c', 'user.email=t@example.test', 'commit', '--quiet', '--allow-empty', '-m', 'moved again');
+    git(other, 'push', '--quiet', 'origin', 'HEAD:development');
+    fs.writeFileSync(lock, '');
+    try {
+      await expect(fetch(r.repo, o)).rejects.toThrow(/cannot lock ref 'refs\/remotes\/origin\/development'/);
+    } finally {
+      fs.rmSync(lock, { force: true });
+    }
+  });
+
   it('remoteUrl is the configured URL (before insteadOf), null without the remote', async () => {
     const r = repo({ originUrl: 'https://github.com/acme/widgets.git' });
     expect(await remoteUrl(r.repo, 'origin', o)).toBe('https://github.com/acme/widgets.git');

@@ -137,10 +137,27 @@ export async function remoteBranchExists(cwd: string, name: string, o?: GitOptio
   return out.split('\n').some((line) => line.split('\t')[1] === ref);
 }
 
-/** spec §1 rule 8: `git fetch origin` before branching, on both paths. */
+/** How many times `fetch` runs git when it lost a remote-tracking ref's lock to another fetch. */
+const FETCH_ATTEMPTS = 3;
+
+/**
+ * spec §1 rule 8: `git fetch origin` before branching, on both paths. The worktrees of one
+ * repository share its remote-tracking refs, so two agents fetching at once (jst dispatch) can
+ * meet on one ref: git then fails the later with "cannot lock ref … is at X but expected Y" (the
+ * other fetch moved it a moment before). That fetch is run again, after a short random wait.
+ */
 export async function fetch(cwd: string, o?: GitOptions): Promise<void> {
-  // A fetch changes remote-tracking refs, never the configuration read so far (git/reads.ts).
-  await runGit(['fetch', 'origin'], cwd, { ...o, changesOnlyRefs: true });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      // A fetch changes remote-tracking refs, never the configuration read so far (git/reads.ts).
+      await runGit(['fetch', 'origin'], cwd, { ...o, changesOnlyRefs: true });
+      return;
+    } catch (error) {
+      const lost = error instanceof GitError && /cannot lock ref|unable to update local ref/i.test(error.stderr);
+      if (!lost || attempt >= FETCH_ATTEMPTS) throw error;
+      await new Promise((r) => setTimeout(r, 60 * attempt + Math.floor(Math.random() * 60)));
+    }
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { ReposRequiredError } from './repos-required.js';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -82,14 +83,7 @@ export interface ServerOptions {
   tls?: TlsMaterial;
 }
 
-/** The code host needs a repository folder that every process shares (`--repos`). */
-export class ReposRequiredError extends Error {
-  constructor() {
-    super(
-      'the seed has a "codehost" section, but with --database-url the code host needs --repos DIR (a folder every jst-tracker process over this database shares). Add --repos DIR, or remove "codehost" from the seed.',
-    );
-  }
-}
+export { ReposRequiredError };
 
 /** The code host as the composition holds it: the domain's handle and the parts it was made of (for tests and tools). */
 export interface RunningCodehost {

@@ -109,6 +109,29 @@ describe('ARCHITECTURE §3: usage and start-up errors', () => {
     expect(await exitOf(['--version'])).toEqual({ code: 0, out: `${VERSION}\n`, err: '' });
   });
 
+  it('--version, --help and a refused argument answer without loading the server (Fastify, the stores), which only serve needs', async () => {
+    // Preloaded into the command's process: on exit, the server's packages among the CommonJS modules it loaded.
+    const probe =
+      "import{createRequire}from'node:module';const r=createRequire('/probe.js');" +
+      "process.on('exit',()=>process.stderr.write('LOADED['+Object.keys(r.cache).filter(k=>/[\\\\/]node_modules[\\\\/](fastify|pg|better-sqlite3)[\\\\/]/.test(k)).length+']'))";
+    const loaded = async (args: string[]) => {
+      const r = run(args, { NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(probe)}` });
+      await r.exit;
+      return /LOADED\[(\d+)\]/.exec(r.err())?.[1];
+    };
+    for (const args of [['--version'], ['--help'], ['serve', '--port', 'x']]) expect(await loaded(args), args.join(' ')).toBe('0');
+    // The probe does see them when they are loaded: serve loads them.
+    const seed = join(tmp, 'probe-seed.json');
+    writeFileSync(seed, JSON.stringify(testSeed()));
+    const served = run(['serve', '--port', '0', '--data', join(tmp, 'probe-data'), '--seed', seed], {
+      NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(probe)}`,
+    });
+    await ready(served);
+    served.child.kill('SIGTERM');
+    await served.exit;
+    expect(Number(/LOADED\[(\d+)\]/.exec(served.err())?.[1])).toBeGreaterThan(0);
+  });
+
   it('an unknown flag, an unknown command, a bad port or a bad --read-cache exits 2 with a message on stderr', async () => {
     for (const [args, said] of [
       [['serve', '--bogus'], /--bogus/],

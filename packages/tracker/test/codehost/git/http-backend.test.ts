@@ -452,17 +452,29 @@ describe('ARCHITECTURE §14: git paths stay inside <owner>/<repo>.git', () => {
   });
 
   it('a git http-backend running past its time limit is stopped and answered 504', async () => {
-    const slow = createGitHttpHandler({ repos, pushLimitBytes: PUSH_LIMIT, timeoutMs: 1, access: async () => 'ok' });
+    // A git that takes 5 s to start (first on PATH, where the server finds git): a limit of 1 ms
+    // against the real git was a race that a fast machine's git could win (a 200).
+    const shim = join(tmp.path, `slow-git-${randomBytes(4).toString('hex')}`);
+    mkdirSync(shim);
+    const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+    writeFileSync(join(shim, 'git'), `#!/bin/sh\nsleep 5\nexec '${realGit}' "$@"\n`);
+    chmodSync(join(shim, 'git'), 0o755);
+    const slow = createGitHttpHandler({ repos, pushLimitBytes: PUSH_LIMIT, timeoutMs: 300, access: async () => 'ok' });
     const s = createServer((req, res) => {
       void slow(req, res);
     });
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const path = process.env.PATH;
+    process.env.PATH = `${shim}:${path ?? ''}`;
     try {
       const port = (s.address() as AddressInfo).port;
+      const started = Date.now();
       const r = await raw('GET', '/demo/app.git/info/refs?service=git-upload-pack', {}, undefined, `http://127.0.0.1:${port}`);
       expect(r.status).toBe(504);
-      expect(r.body).toMatch(/took longer than 1 ms/);
+      expect(r.body).toMatch(/took longer than 300 ms/);
+      expect(Date.now() - started).toBeLessThan(4_000);
     } finally {
+      process.env.PATH = path;
       await new Promise<void>((r) => s.close(() => r()));
     }
   });

@@ -5,15 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTempDatabase, postgresAvailable, type TempDatabase } from '../../../test/support/postgres.js';
 import type { Db } from '../src/store/db.js';
 import { changeNotifyMigration } from '../src/store/migration-0008-change-notify.js';
-import {
-  ALONE_MS,
-  CONNECTING_APPLICATION,
-  FEED_APPLICATION,
-  LEASE_MS,
-  PostgresChangeFeed,
-  SYNC_CHANNEL,
-  SYNC_TIMEOUT_MS,
-} from '../src/store/postgres/changes.js';
+import { PostgresChangeFeed } from '../src/store/postgres/changes.js';
+import { ALONE_MS, CONNECTING_APPLICATION, FEED_APPLICATION, LEASE_MS, SYNC_CHANNEL, SYNC_TIMEOUT_MS } from '../src/store/postgres/feed-protocol.js';
 import { openPostgres } from '../src/store/postgres/connection.js';
 
 /**

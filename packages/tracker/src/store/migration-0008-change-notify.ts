@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Dialect } from './db.js';
-import { CHANGES_CHANNEL } from './postgres/changes.js';
+import { CHANGES_CHANNEL } from './postgres/feed-protocol.js';
 
 /** The function the triggers run, and the triggers' name on every table. */
 export const CHANGE_TRIGGER = 'jst_changes';

@@ -1,71 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { ChangeFeed, FeedOptions } from '../db.js';
-
-/** The channel every commit that changed a table notifies (migration 0008's triggers). */
-export const CHANGES_CHANNEL = 'jst_changes';
-
-/** The feed's connection as pg_stat_activity names it (application_name). */
-export const FEED_APPLICATION = 'jst-tracker changes';
-
-/** The channel a writer NOTIFYs after its commit, asking every feed to acknowledge it (`afterWrite`). */
-export const SYNC_CHANNEL = 'jst_sync';
-
-/** The channel the feeds acknowledge on: `<feed backend pid> <token> [<token> …]`. */
-export const ACKS_CHANNEL = 'jst_acks';
-
-/**
- * How long a feed trusts its last proof of freshness (`synced`): a kept reply is served without a
- * round trip while the last statement answered on the feed's connection was sent less than this
- * long ago. Must stay well under SYNC_TIMEOUT_MS (the argument at PostgresChangeFeed needs
- * SYNC_TIMEOUT_MS > LEASE_MS; twice over leaves room for timers that fire late).
- */
-export const LEASE_MS = 50;
-
-/**
- * How long a write waits, after its commit, for the acknowledgements of every listening feed
- * (`afterWrite`) before it answers anyway: a feed that did not acknowledge by then (a stalled
- * process) has let its lease run out, so it serves nothing kept before the write.
- */
-export const SYNC_TIMEOUT_MS = 250;
-
-/**
- * How old a writer's list of the other feeds may be for its writes to answer without asking
- * (`afterWrite`, a process alone), and so how long a feed that just took its name waits before
- * its first proof counts. The same in every process.
- */
-export const ALONE_MS = 50;
-
-/** The feed's connection while it connects and LISTENs: writers wait only for FEED_APPLICATION. */
-export const CONNECTING_APPLICATION = 'jst-tracker changes (connecting)';
-
-/**
- * A write's question, after its commit: the feeds to wait for, as listed once it is committed
- * (this process's own, $3, left out), and the notification, sent only when there is any (a
- * process alone on its database then pays a read of pg_stat_activity, nothing more). A
- * notification gives its transaction an id and a commit record; nothing is lost if that record
- * never reaches the disk, so its commit does not wait for it (`set_config`, local to the
- * statement's own transaction).
- */
-const SYNC_STATEMENT =
-  `with feeds as (select array(select pid from pg_stat_activity where application_name = $2 and datname = current_database() and pid <> $3) as pids) ` +
-  `select pids, case when cardinality(pids) > 0 then set_config('synchronous_commit', 'off', true) || pg_notify('${SYNC_CHANNEL}', $1) end as asked from feeds`;
-
-/**
- * The other feeds, asked on a feed's own connection (`refreshPeers`): a process that knows itself
- * alone on its database (asked less than a lease ago) lets its writes answer without a statement.
- */
-const PEERS_STATEMENT = `select array(select pid from pg_stat_activity where application_name = $1 and datname = current_database() and pid <> pg_backend_pid()) as pids`;
-
-/** Tokens acknowledged in one notification at most (a payload is limited to 8,000 bytes). */
-const ACKS_PER_NOTIFY = 100;
-
-/** A write's acknowledgement question (`afterWrite`): the list of the feeds to wait for, once known, and those heard. */
-interface Sync {
-  expected: Set<number> | null;
-  acked: Set<number>;
-  done: (() => void) | null;
-}
+import { WriteSyncs } from './write-syncs.js';
+import {
+  ACKS_CHANNEL,
+  ACKS_PER_NOTIFY,
+  ALONE_MS,
+  CHANGES_CHANNEL,
+  CONNECTING_APPLICATION,
+  FEED_APPLICATION,
+  LEASE_MS,
+  PEERS_STATEMENT,
+  SYNC_CHANNEL,
+  SYNC_STATEMENT,
+  SYNC_TIMEOUT_MS,
+} from './feed-protocol.js';
 
 /** How long to wait before listening again after the connection was lost, growing to the last. */
 const RETRY_MS = [50, 200, 1000, 5000];
@@ -147,12 +95,10 @@ export class PostgresChangeFeed implements ChangeFeed {
   /** Tokens to acknowledge, sent once the acknowledgement in flight (if any) has answered. */
   private acks: string[] = [];
   private acking = false;
-  /** This process's writes waiting for acknowledgements, by token. */
-  private readonly syncs = new Map<string, Sync>();
+  /** This process's writes waiting for acknowledgements (write-syncs.ts). */
+  private readonly writes = new WriteSyncs();
   /** Writes waiting for the connection to listen (a feed just opened). */
   private untilListening: (() => void)[] = [];
-  private readonly prefix = `${process.pid}.${randomBytes(6).toString('hex')}.`;
-  private sequence = 0;
   private readonly leaseMs: number;
   private readonly syncTimeoutMs: number;
   /**
@@ -229,9 +175,7 @@ export class PostgresChangeFeed implements ChangeFeed {
     if (this.closed) return;
     // Not listening, no acknowledgement can be heard: if any other feed is listed, its lease runs out instead.
     const own = this.listening && this.client ? backendPid(this.client) : undefined;
-    const token = `${this.prefix}${++this.sequence}`;
-    const sync: Sync = { expected: null, acked: new Set(), done: null };
-    this.syncs.set(token, sync);
+    const token = this.writes.open();
     try {
       const askedAt = performance.now();
       const { rows } = await run('jst_sync', SYNC_STATEMENT, [token, FEED_APPLICATION, own ?? 0]);
@@ -240,33 +184,13 @@ export class PostgresChangeFeed implements ChangeFeed {
         this.peers = pids;
         this.peersAskedAt = askedAt;
       }
-      sync.expected = new Set(pids.filter((pid) => !sync.acked.has(pid)));
-      if (sync.expected.size === 0) return;
-      await this.waitUntil(deadline, sync);
+      if (this.writes.expect(token, pids)) return;
+      if (!(await this.writes.wait(token, deadline))) this.counts.timeouts++;
     } catch {
-      await this.waitUntil(deadline, null);
+      if (!(await this.writes.wait(null, deadline))) this.counts.timeouts++;
     } finally {
-      this.syncs.delete(token);
+      this.writes.close(token);
     }
-  }
-
-  /** Settles at `deadline`, or sooner once every feed `sync` expects has acknowledged. */
-  private waitUntil(deadline: number, sync: Sync | null): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(
-        () => {
-          if (sync) sync.done = null;
-          this.counts.timeouts++;
-          resolve();
-        },
-        Math.max(0, deadline - performance.now()),
-      );
-      if (sync)
-        sync.done = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-    });
   }
 
   private listeningBy(deadline: number): Promise<void> {
@@ -372,20 +296,6 @@ export class PostgresChangeFeed implements ChangeFeed {
     this.sendAcks();
   }
 
-  /** Acknowledgements heard, of this process's writes or another's: `<pid> <token> …`. */
-  private heard(payload: string): void {
-    const [pid, ...tokens] = payload.split(' ');
-    const feed = Number(pid);
-    for (const token of tokens) {
-      const sync = this.syncs.get(token);
-      if (!sync) continue;
-      sync.acked.add(feed);
-      if (!sync.expected) continue;
-      sync.expected.delete(feed);
-      if (sync.expected.size === 0) sync.done?.();
-    }
-  }
-
   private connect(): void {
     if (this.closed) return;
     const client = new pg.Client({ connectionString: this.databaseUrl, application_name: CONNECTING_APPLICATION });
@@ -397,9 +307,9 @@ export class PostgresChangeFeed implements ChangeFeed {
         this.generation++;
       } else if (message.channel === SYNC_CHANNEL) {
         // This process's own writes are not waiting for it (afterWrite).
-        if (message.payload && !message.payload.startsWith(this.prefix)) this.acknowledge([message.payload]);
+        if (message.payload && !this.writes.isOwn(message.payload)) this.acknowledge([message.payload]);
       } else if (message.channel === ACKS_CHANNEL) {
-        if (message.payload) this.heard(message.payload);
+        if (message.payload) this.writes.heard(message.payload);
       }
     });
     client.on('error', (e) => this.lost(client, e));
@@ -465,7 +375,7 @@ export class PostgresChangeFeed implements ChangeFeed {
     settle(this.waiting.splice(0), false);
     // Closing: the writes still waiting answer now (the server has stopped taking requests).
     for (const wake of this.untilListening.splice(0)) wake();
-    for (const sync of this.syncs.values()) sync.done?.();
+    this.writes.releaseAll();
     if (client) await client.end().catch(() => undefined);
   }
 }

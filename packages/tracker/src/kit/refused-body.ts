@@ -42,21 +42,25 @@ export function lingerOnRefusedBody(req: IncomingMessage, res: ServerResponse, b
   const socket = req.socket;
   let read = 0;
   let closing = false;
+  let timer: NodeJS.Timeout | undefined;
   const cut = () => {
     clearTimeout(timer);
     socket.destroy();
   };
-  let timer = setTimeout(cut, bounds.maxMs);
-  timer.unref();
+  /** Closes the connection `ms` from now (instead of when it was to close). */
+  const cutIn = (ms: number) => {
+    clearTimeout(timer);
+    timer = setTimeout(cut, ms);
+    timer.unref();
+  };
+  cutIn(bounds.maxMs);
   const onData = (chunk: Buffer) => {
     read += chunk.length;
     if (read > bounds.maxBytes) {
       // Read no more (the kernel's window closes and the client's writes stop), then close.
       req.removeListener('data', onData);
       req.pause();
-      clearTimeout(timer);
-      timer = setTimeout(cut, bounds.cutGraceMs);
-      timer.unref();
+      cutIn(bounds.cutGraceMs);
     }
   };
   req.on('data', onData);

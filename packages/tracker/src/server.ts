@@ -154,6 +154,15 @@ function checkedCodehostSeed(options: ServerOptions): CodehostSeed | undefined {
 }
 
 /** Opens the store, migrates, loads the seed and listens. Used by the CLI, the demo and tests. */
+/** The URL the server answers at, from the address it listens on (an IPv6 host in brackets). */
+function listeningUrl(app: FastifyInstance, options: ServerOptions): string {
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host ?? '127.0.0.1';
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return `${options.tls ? 'https' : 'http'}://${shown}:${port}`;
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   // Until the app (and its logger) exists, a failed checkpoint thread is reported on stderr.
   let checkpointFailed = (e: Error) => {
@@ -242,12 +251,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     checkpointFailed = (e) => app.log.error({ err: e }, 'the WAL checkpoint thread failed; checkpoints now run on the request thread');
     codehost.report = (e) => app.log.error({ err: e }, 'a code host event failed');
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : options.port;
-    const host = options.host ?? '127.0.0.1';
-    const shown = host.includes(':') ? `[${host}]` : host;
     let closing: Promise<void> | undefined;
-    const url = `${options.tls ? 'https' : 'http'}://${shown}:${port}`;
+    const url = listeningUrl(app, options);
     events.start(url);
     return {
       url,
@@ -259,6 +264,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         (closing ??= events.deliveries
           .stop()
           .then(() => app.close())
+          .then(() => repos?.close())
           .then(() => store.close())),
     };
   } catch (e) {

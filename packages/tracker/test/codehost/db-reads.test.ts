@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onRefsUpdated, type RefsUpdatedVia } from '../../src/codehost/domain/pushes.js';
+import { isConversationProcess } from '../../src/codehost/git/conversation.js';
 import { watchGitProcesses } from '../../src/codehost/git/run.js';
 import { FIXTURE_GIT_ENV, git } from '../../../../test/support/repo.js';
 import { storeKinds } from '../../../../test/support/tracker.js';
@@ -16,6 +17,13 @@ import { CH_TOKENS, OWNER, REPO, refusal, startCodehostServer, type CodehostServ
  * git's processes are counted where they start (git/run.ts watchGitProcesses), not mocked.
  */
 const o = { owner: OWNER, repo: REPO };
+
+/**
+ * The git commands a request started, less the repository's conversation (git/conversation.ts:
+ * `cat-file --batch-check`, `hash-object --stdin-paths` and `update-ref --stdin`, started once and
+ * kept for the next merges; the conversation's own test counts those).
+ */
+const started = (git: string[][]) => git.filter((args) => !isConversationProcess(args)).map((args) => args[0]);
 
 function tryGit(cwd: string, ...args: string[]): Promise<{ status: number; out: string }> {
   return new Promise((resolve) => {
@@ -122,7 +130,7 @@ describe.each(await storeKinds())('ARCHITECTURE §14: reads from the database, f
     expect(kept.git).toEqual([]);
   });
 
-  it('a repository without webhooks: a push runs no git process of the code host; a merge onto an unmoved base only commit-tree and update-ref', async () => {
+  it('a repository without webhooks: a push runs no git process of the code host; a merge onto an unmoved base starts no process of its own', async () => {
     // The webhooks' payloads (a push's commits, a pull request's figures) are git's work: made only for a hook that hears the event.
     git(dir, 'checkout', '--quiet', '-B', 'feature/QUIET-1', 'origin/main');
     writeFileSync(join(dir, 'quiet.txt'), 'quiet\n');
@@ -142,14 +150,14 @@ describe.each(await storeKinds())('ARCHITECTURE §14: reads from the database, f
     expect(pr.mergeable).toBe(true);
     const merged = await gitDuring(() => ch.as('ada').rest.pulls.merge({ ...o, pull_number: pr.number }));
     expect(merged.result.data.merged).toBe(true);
-    expect(merged.git.map((args) => args[0])).toEqual(['commit-tree', 'update-ref']);
+    expect(started(merged.git)).toEqual([]);
     // A merge commit of both, with head's tree.
     const sha = merged.result.data.sha;
     expect(git(ch.bare, 'rev-parse', `${sha}^1`, `${sha}^2`)).toBe(`${pr.base.sha}\n${pr.head.sha}`);
     expect(git(ch.bare, 'rev-parse', `${sha}^{tree}`)).toBe(git(ch.bare, 'rev-parse', `${pr.head.sha}^{tree}`));
   });
 
-  it('a base that moved since the branch left it: POST /pulls and the merge ask merge-tree, and a conflict is still refused', async () => {
+  it('a base that moved since the branch left it: POST /pulls asks merge-tree, the merge takes the tree it wrote, and a conflict is still refused', async () => {
     ch.commit('moved-base', { 'm.txt': 'base\n' });
     ch.commit('feature/MOVED-1', { 'm.txt': 'head\n' }, 'head side', 'moved-base');
     ch.commit('feature/MOVED-2', { 'n.txt': 'other\n' }, 'clean side', 'moved-base');
@@ -161,11 +169,46 @@ describe.each(await storeKinds())('ARCHITECTURE §14: reads from the database, f
     expect(refused.status).toBe(405);
     const { data: clean } = await ch.as('ada').rest.pulls.create({ ...o, title: 'moved clean', head: 'feature/MOVED-2', base: 'moved-base' });
     expect(clean.mergeable).toBe(true);
+    // The base has not moved since POST /pulls: the merged tree merge-tree wrote then is the merge's.
     const merged = await gitDuring(() => ch.as('ada').rest.pulls.merge({ ...o, pull_number: clean.number }));
-    expect(merged.git.map((args) => args[0])).toEqual(['merge-tree', 'commit-tree', 'update-ref']);
-    const tree = git(ch.bare, 'ls-tree', '--name-only', merged.result.data.sha);
+    expect(started(merged.git)).toEqual([]);
+    const sha = merged.result.data.sha;
+    const tree = git(ch.bare, 'ls-tree', '--name-only', sha);
     expect(tree.split('\n')).toEqual(expect.arrayContaining(['m.txt', 'n.txt']));
-    expect(git(ch.bare, 'show', `${merged.result.data.sha}:m.txt`)).toBe('base moved');
+    expect(git(ch.bare, 'show', `${sha}:m.txt`)).toBe('base moved');
+    expect(git(ch.bare, 'rev-parse', `${sha}^1`, `${sha}^2`)).toBe(`${clean.base.sha}\n${clean.head.sha}`);
+    expect(git(ch.bare, 'rev-parse', `${sha}^{tree}`)).toBe(git(ch.bare, 'merge-tree', '--write-tree', clean.base.sha, clean.head.sha));
+  });
+
+  it('a base that moved after POST /pulls: the kept tree is of other commits, and the merge asks merge-tree again', async () => {
+    ch.commit('later-base', { 'l.txt': 'base\n' });
+    ch.commit('feature/LATER-1', { 'h.txt': 'head\n' }, 'head side', 'later-base');
+    ch.commit('later-base', { 'l.txt': 'base moved\n' }, 'base moves');
+    const { data: pr } = await ch.as('ada').rest.pulls.create({ ...o, title: 'later', head: 'feature/LATER-1', base: 'later-base' });
+    expect(pr.mergeable).toBe(true);
+    ch.commit('later-base', { 'k.txt': 'moved again\n' }, 'base moves again');
+    const merged = await gitDuring(() => ch.as('ada').rest.pulls.merge({ ...o, pull_number: pr.number }));
+    expect(started(merged.git)).toEqual(['merge-tree']);
+    expect(git(ch.bare, 'ls-tree', '--name-only', merged.result.data.sha).split('\n')).toEqual(expect.arrayContaining(['h.txt', 'k.txt', 'l.txt']));
+    expect(git(ch.bare, 'fsck', '--no-dangling')).toBe('');
+  });
+
+  it('a kept merged tree that git no longer has: the merge is made again from git (merge-tree), never a commit of a missing tree', async () => {
+    ch.commit('pruned-base', { 'p.txt': 'base\n' });
+    ch.commit('feature/PRUNED-1', { 'q.txt': 'head\n' }, 'head side', 'pruned-base');
+    ch.commit('pruned-base', { 'p.txt': 'base moved\n' }, 'base moves');
+    const { data: pr } = await ch.as('ada').rest.pulls.create({ ...o, title: 'pruned', head: 'feature/PRUNED-1', base: 'pruned-base' });
+    // The tree POST /pulls had merge-tree write: unreferenced, a loose object that gc may prune.
+    const kept = git(ch.bare, 'merge-tree', '--write-tree', pr.base.sha, pr.head.sha);
+    rmSync(join(ch.bare, 'objects', kept.slice(0, 2), kept.slice(2)));
+    expect((await tryGit(ch.bare, 'cat-file', '-e', kept)).status).not.toBe(0);
+    const merged = await gitDuring(() => ch.as('ada').rest.pulls.merge({ ...o, pull_number: pr.number }));
+    expect(merged.result.data.merged).toBe(true);
+    expect(merged.git.map((args) => args[0])).toContain('merge-tree');
+    const sha = merged.result.data.sha;
+    expect(git(ch.bare, 'rev-parse', `${sha}^{tree}`)).toBe(kept);
+    expect(git(ch.bare, 'show', `${sha}:q.txt`)).toBe('head');
+    expect(git(ch.bare, 'fsck', '--no-dangling')).toBe('');
   });
 
   it('POST /pulls without commits between the branches is still a 422 naming them, and nothing is written', async () => {

@@ -32,6 +32,8 @@ export interface MergeRequest {
   baseSha?: string | undefined;
   /** `baseSha` is an ancestor of the head (the pull request's kept figures say so): the merge needs no merge-tree. */
   baseIsAncestor?: boolean | undefined;
+  /** The merged tree of exactly `baseSha` and head, from the pull request's kept figures (pull-stats.ts reusableTree): no merge-tree. */
+  mergedTree?: string | undefined;
   method: 'merge' | 'squash' | 'rebase';
   title: string;
   message: string;

@@ -4,7 +4,7 @@ import { announce } from './events.js';
 import { gitOf, type CodeHost } from './host.js';
 import { MERGE_CLAIM_STALE_MS } from './limits.js';
 import { mergeBlock } from './protection.js';
-import { keptStats } from './pull-stats.js';
+import { knownMerge } from './pull-stats.js';
 import { pullOf, viewOf } from './pull-views.js';
 import { refsUpdated } from './pushes.js';
 import { branchShas } from './refs.js';
@@ -66,8 +66,8 @@ export async function merge(host: CodeHost, access: RepoAccess, number: number, 
       baseBranch: pull.base_ref,
       headSha,
       baseSha,
-      // The kept figures of exactly these commits say base is head's ancestor: no merge-tree.
-      baseIsAncestor: view.baseSha === baseSha && view.headSha === headSha && keptStats(view)?.behind === 0,
+      // The kept figures of exactly these commits: base is head's ancestor, or their merged tree (no merge-tree).
+      ...knownMerge(host, view, baseSha, headSha),
       method,
       title: typeof input.commit_title === 'string' && input.commit_title !== '' ? input.commit_title : defaultTitle,
       message: typeof input.commit_message === 'string' ? input.commit_message : defaultMessage,

@@ -28,9 +28,29 @@ export function keptStats(view: PullView): PullStats | null {
   return view.pull.stats_key === statsKey(view.baseSha, view.headSha) ? parse(view.pull.stats) : null;
 }
 
-/** Computes the figures of base...head (no row written). */
-export function computeStats(host: CodeHost, owner: string, name: string, baseSha: string, headSha: string): Promise<PullStats> {
-  return gitOf(host).stats(owner, name, baseSha, headSha);
+/** Computes the figures of base...head (no row written), dated. */
+export async function computeStats(host: CodeHost, owner: string, name: string, baseSha: string, headSha: string): Promise<PullStats> {
+  return { ...(await gitOf(host).stats(owner, name, baseSha, headSha)), computedAt: host.now() };
+}
+
+/**
+ * How long a kept merged tree is taken for a merge. merge-tree writes it as a loose object that
+ * nothing references; git's gc prunes such objects two weeks after they were written
+ * (gc.pruneExpire), so a tree a day old is far inside that, and one older is made again.
+ */
+export const KEPT_TREE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * What the kept figures say of a merge of exactly `baseSha` into `headSha`'s pull request: base
+ * is head's ancestor (`behind` 0), or the merged tree merge-tree wrote for them less than
+ * KEPT_TREE_MS ago. Nothing for other commits, or for figures kept before these were recorded.
+ */
+export function knownMerge(host: Pick<CodeHost, 'now'>, view: PullView, baseSha: string, headSha: string): { baseIsAncestor: boolean; mergedTree?: string } {
+  const kept = view.baseSha === baseSha && view.headSha === headSha ? keptStats(view) : null;
+  if (kept === null) return { baseIsAncestor: false };
+  if (kept.behind === 0) return { baseIsAncestor: true };
+  const age = kept.computedAt === undefined ? Number.NaN : Date.parse(host.now()) - Date.parse(kept.computedAt);
+  return typeof kept.tree === 'string' && age >= 0 && age < KEPT_TREE_MS ? { baseIsAncestor: false, mergedTree: kept.tree } : { baseIsAncestor: false };
 }
 
 /** The figures of a pull request as it is now: kept ones when its commits are the same, else computed and kept. */

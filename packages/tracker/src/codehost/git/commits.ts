@@ -52,6 +52,7 @@ export async function readCommits(gitDir: string, shas: string[], timeoutMs: num
 /** A commit's author as git stores it, for replaying it unchanged (`date` in git's raw `<epoch> <zone>`). */
 export interface RawCommit {
   sha: string;
+  tree: string;
   parents: string[];
   authorName: string;
   authorEmail: string;
@@ -59,7 +60,8 @@ export interface RawCommit {
   message: string;
 }
 
-const RAW_FORMAT = ['%H', '%P', '%an', '%ae', '%ad', '%B'].join('%x00');
+const RAW_FORMAT = ['%H', '%T', '%P', '%an', '%ae', '%ad', '%B'].join('%x00');
+const RAW_FIELDS = 7;
 
 export async function readRawCommits(gitDir: string, shas: string[], timeoutMs: number): Promise<RawCommit[]> {
   if (shas.length === 0) return [];
@@ -70,9 +72,17 @@ export async function readRawCommits(gitDir: string, shas: string[], timeoutMs: 
   );
   const parts = stdout.toString('utf8').split('\0');
   const out: RawCommit[] = [];
-  for (let i = 0; i + 6 <= parts.length; i += 6) {
-    const f = parts.slice(i, i + 6);
-    out.push({ sha: f[0]!, parents: f[1] === '' ? [] : f[1]!.split(' '), authorName: f[2]!, authorEmail: f[3]!, authorDate: f[4]!, message: f[5]! });
+  for (let i = 0; i + RAW_FIELDS <= parts.length; i += RAW_FIELDS) {
+    const f = parts.slice(i, i + RAW_FIELDS);
+    out.push({
+      sha: f[0]!,
+      tree: f[1]!,
+      parents: f[2] === '' ? [] : f[2]!.split(' '),
+      authorName: f[3]!,
+      authorEmail: f[4]!,
+      authorDate: f[5]!,
+      message: f[6]!,
+    });
   }
   return out;
 }

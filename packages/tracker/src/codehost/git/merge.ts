@@ -1,11 +1,14 @@
 import { readRawCommits } from './commits.js';
+import type { GitObjects } from './conversation.js';
 import { GitCommandError, MergeConflictError } from './errors.js';
 import { runGit } from './run.js';
 
 /**
  * Merges made by git in the bare repository, without a work tree (ARCHITECTURE §14: "a merge is
- * made by git in the bare repository"): `merge-tree --write-tree` computes the merged tree,
- * `commit-tree` writes the commit. Nothing here moves a ref; the caller publishes.
+ * made by git in the bare repository"): `merge-tree --write-tree` computes the merged tree, and
+ * the repository's git conversation (./conversation.ts: `cat-file --batch-check`, `hash-object -w`)
+ * checks the objects and writes the commit as `git commit-tree` would, with no process started.
+ * Nothing here moves a ref; the caller publishes.
  */
 
 export interface GitIdentity {
@@ -31,9 +34,14 @@ export async function mergeTree(gitDir: string, ours: string, theirs: string, ti
   return { tree, clean: r.code === 0, conflicts };
 }
 
-/** Removes what git would refuse or mangle in an identity (angle brackets, line breaks, NUL). */
-function cleanIdent(s: string): string {
-  return s.replace(/[<>\x00-\x1f]/g, '').trim();
+/**
+ * An identity as git writes it: the characters that would end its field or line (angle brackets,
+ * line breaks, every control) removed, then what git's ident.c strips from either end as "crud"
+ * (spaces, `.,:;"'\\`; newer gits keep a `.`, so it goes too, and every git writes the result
+ * unchanged): the text is what `git commit-tree` writes for it.
+ */
+export function cleanIdent(s: string): string {
+  return s.replace(/[<>\x00-\x1f]/g, '').replace(/^[\x20.,:;"'\\]+|[\x20.,:;"'\\]+$/g, '');
 }
 
 /** git's raw date (`@<epoch> +0000`) for a Date or an ISO 8601 string. */
@@ -44,14 +52,16 @@ function rawDate(date: Date | string | undefined): string | undefined {
   return `@${Math.floor(d.getTime() / 1000)} +0000`;
 }
 
-function identityEnv(role: 'AUTHOR' | 'COMMITTER', who: { name: string; email: string }, date: string | undefined): Record<string, string> {
-  const name = cleanIdent(who.name) || cleanIdent(who.email) || 'unknown';
-  const env: Record<string, string> = { [`GIT_${role}_NAME`]: name, [`GIT_${role}_EMAIL`]: cleanIdent(who.email) };
-  if (date !== undefined) env[`GIT_${role}_DATE`] = date;
-  return env;
+/** `Name <email> <epoch> <zone>`: a name that cleans to nothing is the email's, else "unknown". */
+function identLine(who: { name: string; email: string }, raw: string | undefined): string {
+  const email = cleanIdent(who.email);
+  const name = cleanIdent(who.name) || email || 'unknown';
+  const date = (raw ?? `@${Math.floor(Date.now() / 1000)} +0000`).replace(/^@/, '');
+  return `${name} <${email}> ${date}`;
 }
 
 export interface CommitSpec {
+  /** A tree's id, or `<commit>^{tree}`. */
   tree: string;
   parents: string[];
   /** Written as is (git's commit-tree does not clean it up). */
@@ -62,14 +72,30 @@ export interface CommitSpec {
   committer: GitIdentity;
 }
 
-export async function commitTree(gitDir: string, c: CommitSpec, timeoutMs: number): Promise<string> {
-  const env = {
-    ...identityEnv('AUTHOR', c.author, c.authorDate),
-    ...identityEnv('COMMITTER', c.committer, rawDate(c.committer.date)),
-  };
-  const args = ['commit-tree', c.tree, ...c.parents.flatMap((p) => ['-p', p])];
-  const r = await runGit(gitDir, args, { input: c.message, env, timeoutMs });
-  return r.stdout.toString('utf8').trim();
+/** A commit object's text, as `git commit-tree` writes it (tree and parents already full ids). */
+export function commitText(c: CommitSpec & { tree: string }): string {
+  return [
+    `tree ${c.tree}`,
+    ...c.parents.map((p) => `parent ${p}`),
+    `author ${identLine(c.author, c.authorDate)}`,
+    `committer ${identLine(c.committer, rawDate(c.committer.date))}`,
+    '',
+    c.message,
+  ].join('\n');
+}
+
+/**
+ * Writes a commit through the repository's conversation (git/conversation.ts), as `git commit-tree`
+ * would: the tree and every parent must be there (a tree gone is git's own error, which the merge
+ * answers by making it again), and git checks the commit's format before it writes it.
+ */
+export async function writeCommit(objects: GitObjects, c: CommitSpec): Promise<string> {
+  const [tree, ...parents] = await objects.lookup([c.tree, ...c.parents]);
+  if (tree?.type !== 'tree') throw new GitCommandError('commit-tree', 128, `fatal: not a valid tree object name ${c.tree}`);
+  parents.forEach((p, i) => {
+    if (p?.type !== 'commit') throw new GitCommandError('commit-tree', 128, `fatal: not a valid object name ${c.parents[i]}`);
+  });
+  return objects.writeCommit(commitText({ ...c, tree: tree.oid, parents: parents.map((p) => p!.oid) }));
 }
 
 export interface MergeSpec {
@@ -80,14 +106,26 @@ export interface MergeSpec {
   committer: GitIdentity;
 }
 
+/** What the caller knows of exactly this base and head (the pull request's kept figures), so merge-tree need not run. */
+export interface KnownMerge {
+  /** base is an ancestor of head: the merged tree is head's. */
+  baseIsAncestor?: boolean;
+  /** The merged tree merge-tree wrote for them. */
+  mergedTree?: string | undefined;
+}
+
 /** GitHub's commit message: the title, a blank line, the message when there is one. */
 function messageOf(title: string, message: string): string {
   const body = message.replace(/\s+$/, '');
   return body === '' ? `${title}\n` : `${title}\n\n${body}\n`;
 }
 
-const treeOf = async (gitDir: string, commit: string, timeoutMs: number) =>
-  (await runGit(gitDir, ['rev-parse', '--verify', '--end-of-options', `${commit}^{tree}`], { timeoutMs })).stdout.toString('utf8').trim();
+/** A commit's tree id, asked of the conversation. */
+async function treeOf(objects: GitObjects, commit: string): Promise<string> {
+  const [tree] = await objects.lookup([`${commit}^{tree}`]);
+  if (tree?.type !== 'tree') throw new GitCommandError('rev-parse', 128, `fatal: not a valid object name ${commit}^{tree}`);
+  return tree.oid;
+}
 
 /**
  * The commit the base branch would move to when `head` is merged into `base` (a commit of base),
@@ -96,29 +134,48 @@ const treeOf = async (gitDir: string, commit: string, timeoutMs: number) =>
  * commits left out as `git rebase` does) replayed one by one onto base, keeping their authors and
  * messages; a commit that becomes empty is dropped, as `git rebase` drops it.
  */
-export async function buildMerge(gitDir: string, base: string, head: string, spec: MergeSpec, timeoutMs: number, baseIsAncestor = false): Promise<string> {
+export async function buildMerge(
+  gitDir: string,
+  objects: GitObjects,
+  base: string,
+  head: string,
+  spec: MergeSpec,
+  timeoutMs: number,
+  known: KnownMerge = {},
+): Promise<string> {
   // base an ancestor of head (the caller knows it): the three-way merge is head's tree, clean by
-  // construction, and commit-tree takes it by name (`<head>^{tree}`) with no merge-tree first.
+  // construction, taken by name (`<head>^{tree}`) with no merge-tree first. The caller holds the
+  // merged tree of this very base and head: taken as it is (and git's error if it is gone).
   const merged =
-    baseIsAncestor && spec.method !== 'rebase'
+    known.baseIsAncestor === true && spec.method !== 'rebase'
       ? { tree: `${head}^{tree}`, clean: true, conflicts: [] }
-      : await mergeTree(gitDir, base, head, timeoutMs).catch((e: unknown) => {
-          if (e instanceof GitCommandError && /unrelated histories/.test(e.stderr)) throw new MergeConflictError([]);
-          throw e;
-        });
+      : known.mergedTree !== undefined && spec.method !== 'rebase'
+        ? { tree: known.mergedTree, clean: true, conflicts: [] }
+        : await mergeTree(gitDir, base, head, timeoutMs).catch((e: unknown) => {
+            if (e instanceof GitCommandError && /unrelated histories/.test(e.stderr)) throw new MergeConflictError([]);
+            throw e;
+          });
   if (!merged.clean) throw new MergeConflictError(merged.conflicts);
   const message = messageOf(spec.title, spec.message);
   const authorDate = rawDate(spec.author.date);
   if (spec.method === 'merge') {
-    return commitTree(gitDir, { tree: merged.tree, parents: [base, head], message, author: spec.author, authorDate, committer: spec.committer }, timeoutMs);
+    return writeCommit(objects, { tree: merged.tree, parents: [base, head], message, author: spec.author, authorDate, committer: spec.committer });
   }
   if (spec.method === 'squash') {
-    return commitTree(gitDir, { tree: merged.tree, parents: [base], message, author: spec.author, authorDate, committer: spec.committer }, timeoutMs);
+    return writeCommit(objects, { tree: merged.tree, parents: [base], message, author: spec.author, authorDate, committer: spec.committer });
   }
-  return replay(gitDir, base, head, merged.tree, spec.committer, timeoutMs);
+  return replay(gitDir, objects, base, head, merged.tree, spec.committer, timeoutMs);
 }
 
-async function replay(gitDir: string, base: string, head: string, mergedTree: string, committer: GitIdentity, timeoutMs: number): Promise<string> {
+async function replay(
+  gitDir: string,
+  objects: GitObjects,
+  base: string,
+  head: string,
+  mergedTree: string,
+  committer: GitIdentity,
+  timeoutMs: number,
+): Promise<string> {
   const list = await runGit(gitDir, ['rev-list', '--reverse', '--topo-order', '--no-merges', head, `^${base}`], { timeoutMs });
   const shas = list.stdout
     .toString('utf8')
@@ -126,37 +183,36 @@ async function replay(gitDir: string, base: string, head: string, mergedTree: st
     .filter((s) => s !== '');
   const commits = await readRawCommits(gitDir, shas, timeoutMs);
   let tip = base;
-  let tipTree = await treeOf(gitDir, base, timeoutMs);
+  let tipTree = await treeOf(objects, base);
   for (const c of commits) {
     const parent = c.parents[0];
     let tree: string;
     if (parent === tip || parent === undefined) {
-      tree = await treeOf(gitDir, c.sha, timeoutMs);
+      tree = c.tree;
     } else {
       // A cherry-pick without a work tree: a stand-in commit with the tip's tree whose only parent is
       // c's parent makes that parent the merge base, so merge-tree applies exactly c's change to the tip.
-      const standIn = await commitTree(
-        gitDir,
-        { tree: tipTree, parents: [parent], message: 'replay\n', author: committer, authorDate: undefined, committer },
-        timeoutMs,
-      );
+      const standIn = await writeCommit(objects, {
+        tree: tipTree,
+        parents: [parent],
+        message: 'replay\n',
+        author: committer,
+        authorDate: undefined,
+        committer,
+      });
       const picked = await mergeTree(gitDir, standIn, c.sha, timeoutMs);
       if (!picked.clean) throw new MergeConflictError(picked.conflicts);
       tree = picked.tree;
     }
     if (tree === tipTree) continue;
-    tip = await commitTree(
-      gitDir,
-      {
-        tree,
-        parents: [tip],
-        message: c.message,
-        author: { name: c.authorName, email: c.authorEmail },
-        authorDate: `@${c.authorDate}`,
-        committer,
-      },
-      timeoutMs,
-    );
+    tip = await writeCommit(objects, {
+      tree,
+      parents: [tip],
+      message: c.message,
+      author: { name: c.authorName, email: c.authorEmail },
+      authorDate: `@${c.authorDate}`,
+      committer,
+    });
     tipTree = tree;
   }
   // Every change of head must be there: a replay that dropped a merge commit's own resolution

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { compareCommits, DEFAULT_COMPARE_LIMITS, type CompareLimits, type CompareMode, type Comparison } from './compare.js';
 import { DEFAULT_DIFF_TEXT_LIMITS, diffText, type DiffKind, type DiffText, type DiffTextLimits } from './diff-text.js';
 import { GitCommandError, GitNameError, RefMovedError } from './errors.js';
+import { CONVERSATION_ANSWER_MS, Conversations } from './conversation.js';
 import { buildMerge, mergeTree, type GitIdentity, type MergeMethod } from './merge.js';
 import { checkBranchName, checkRepoName, checkSha } from './names.js';
 import { installRepoHook, takeSpool, type TakenSpool } from './push-hook.js';
@@ -38,6 +39,13 @@ export interface PullStats {
    * tree is head's (no merge-tree needed, here or at the merge). Absent from figures kept before it was.
    */
   behind?: number;
+  /**
+   * The merged tree `merge-tree --write-tree` wrote for these two commits, when it ran and the
+   * merge is clean (a merge on exactly this base and head takes it: MergeOptions.mergedTree).
+   */
+  tree?: string;
+  /** When the figures were computed (ISO 8601; set by the domain, pull-stats.ts). */
+  computedAt?: string;
 }
 
 export interface MergeOptions {
@@ -55,6 +63,12 @@ export interface MergeOptions {
    * PullStats.behind 0): a merge on that base takes head's tree as it is, without merge-tree.
    */
   baseIsAncestor?: boolean | undefined;
+  /**
+   * The merged tree of exactly `baseSha` and head, written by merge-tree moments ago (the pull
+   * request's kept figures): a merge on that base takes it without merge-tree. commit-tree proves it
+   * is there; gone (pruned), the merge is redone from git's own answers.
+   */
+  mergedTree?: string | undefined;
   method: MergeMethod;
   title: string;
   message: string;
@@ -90,10 +104,19 @@ export class BareRepos {
   readonly root: string;
   readonly timeoutMs: number;
 
+  /** The long-lived processes merges ask and write their objects through (./conversation.ts). */
+  private readonly conversations: Conversations;
+
   constructor(root: string, options: { timeoutMs?: number } = {}) {
     // Absolute: git http-backend joins it with the request's path, whatever its working folder.
     this.root = resolve(root);
     this.timeoutMs = options.timeoutMs ?? 120_000;
+    this.conversations = new Conversations(Math.min(this.timeoutMs, CONVERSATION_ANSWER_MS));
+  }
+
+  /** Ends the repositories' long-lived git processes (the server's close). */
+  close(): void {
+    this.conversations.close();
   }
 
   /**
@@ -315,11 +338,12 @@ export class BareRepos {
       const empty = (await runGit(dir, ['hash-object', '-t', 'tree', '--stdin'], { ...t, input: '' })).stdout.toString('utf8').trim();
       return (await runGit(dir, ['diff', '--shortstat', '-M', '--no-ext-diff', '--no-textconv', empty, headSha, '--'], t)).stdout.toString('utf8');
     };
-    const mergeable = async () => {
+    const mergeable = async (): Promise<{ mergeable: boolean; tree?: string }> => {
       try {
-        return (await mergeTree(dir, baseSha, headSha, this.timeoutMs)).clean;
+        const m = await mergeTree(dir, baseSha, headSha, this.timeoutMs);
+        return m.clean ? { mergeable: true, tree: m.tree } : { mergeable: false };
       } catch (e) {
-        if (e instanceof GitCommandError && /unrelated histories/.test(e.stderr)) return false;
+        if (e instanceof GitCommandError && /unrelated histories/.test(e.stderr)) return { mergeable: false };
         throw e;
       }
     };
@@ -333,7 +357,7 @@ export class BareRepos {
       changedFiles: num(/(\d+) files? changed/),
       additions: num(/(\d+) insertions?\(\+\)/),
       deletions: num(/(\d+) deletions?\(-\)/),
-      mergeable: behind === 0 ? true : await mergeable(),
+      ...(behind === 0 ? { mergeable: true } : await mergeable()),
       behind: behind!,
     };
   }
@@ -359,6 +383,7 @@ export class BareRepos {
     checkBranchName(o.baseBranch);
     checkSha(o.headSha);
     if (o.baseSha !== undefined) checkSha(o.baseSha);
+    if (o.mergedTree !== undefined) checkSha(o.mergedTree);
     const dir = await this.existing(owner, name);
     const head = o.baseSha !== undefined ? o.headSha : await this.requireCommit(dir, owner, name, o.headSha);
     const ref = `refs/heads/${o.baseBranch}`;
@@ -370,7 +395,16 @@ export class BareRepos {
       if (old === null) throw new GitNameError(`There is no branch ${o.baseBranch} in ${owner}/${name} to merge into.`);
       let next: string;
       try {
-        next = await buildMerge(dir, old, head, o, this.timeoutMs, fromKnown && o.baseIsAncestor === true);
+        // What the caller knows of its base holds only for that base, and only on the first attempt.
+        next = await buildMerge(
+          dir,
+          this.conversations.objects(dir),
+          old,
+          head,
+          o,
+          this.timeoutMs,
+          fromKnown ? { baseIsAncestor: o.baseIsAncestor === true, mergedTree: o.mergedTree } : {},
+        );
       } catch (e) {
         // The caller's base may be out of date (gone from git): git's own answer decides.
         if (fromKnown && e instanceof GitCommandError) continue;
@@ -379,12 +413,13 @@ export class BareRepos {
       // Nothing to publish: true only of the branch as git has it now.
       if (next === old && fromKnown) continue;
       if (next === old) return { sha: old, old };
-      const r = await runGit(dir, ['update-ref', '-m', `merge ${head.slice(0, 12)} (${o.method})`, ref, next, old], {
-        timeoutMs: this.timeoutMs,
-        okCodes: [1, 128],
-      });
-      if (r.code === 0) return { sha: next, old };
-      if (!/cannot lock ref|but expected|unable to create .*\.lock|File exists/i.test(r.stderr)) throw new GitCommandError('update-ref', r.code, r.stderr);
+      try {
+        // The reflog tells which method made the entry; the pull request's row (merged, head and merge commit) tells the rest.
+        await this.conversations.publish(dir, `merge (${o.method})`, ref, next, old);
+        return { sha: next, old };
+      } catch (e) {
+        if (!(e instanceof GitCommandError) || !/cannot lock ref|but expected|unable to create .*\.lock|File exists/i.test(e.stderr)) throw e;
+      }
       // Lost a race with another merge or a push: back off a little (randomly, so racers spread) and redo it on the new base.
       await sleep(Math.floor(Math.random() * 20 * attempt) + 5);
     }

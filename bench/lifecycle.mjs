@@ -9,14 +9,15 @@
 // git processes — upload-pack and receive-pack, merges — are not counted).
 //
 // Then, on the same server in the same run, a loop of timed requests, one of each per round:
-// `POST /pulls` (a fresh branch each round), `GET /pulls?head=`, `PUT /pulls/{n}/merge`, the
-// tracker's `GET /issue` and a no-op (`GET /_edge/tenant_info`, the cheapest answer the server
+// `POST /pulls` (a fresh branch each round), `GET /pulls?head=` (twice: right after the write, and
+// again), `PUT /pulls/{n}/merge`, the tracker's `GET /issue` (twice, after the merge) and a no-op (`GET /_edge/tenant_info`, the cheapest answer the server
 // gives). Server time of a request = its median round trip minus the no-op's median round trip
 // (the client's and the loopback's share, the same for every request, is taken away). The server
 // runs as in production (no request log, so the read front and cache are on). Then
 // `GET /pulls?head=` again with 50 more pull requests open (it should not grow with them). Where
 // the server has git/run.ts watchGitProcesses (2026-11-28 on), the code host's own git processes
-// per request are counted too (REST's and pages', not git over HTTP's upload-pack and receive-pack).
+// per request are counted too (REST's and pages', not git over HTTP's upload-pack and receive-pack;
+// the merges' long-lived conversation processes, git/conversation.ts, are counted when they start).
 // Run: npm run bench:lifecycle   (BENCH_LOOP=N rounds, default 40)
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -270,7 +271,16 @@ await gitNet(loop, 'push', '-q', 'origin', ...Array.from({ length: ROUNDS }, (_,
 const tenant = await (await fetch(`${server.url}/_edge/tenant_info`)).json();
 const issueUrl = `${server.url}/ex/jira/${tenant.cloudId}/rest/api/3/issue/${subs[0]}`;
 const basic = `Basic ${Buffer.from(`${email}:${token}`).toString('base64')}`;
-const rounds = { noop: [], 'POST /pulls': [], 'GET /pulls?head=': [], 'PUT /pulls/{n}/merge': [], 'GET /issue': [], 'GET /pulls?head= (50 open)': [] };
+const rounds = {
+  noop: [],
+  'POST /pulls': [],
+  'GET /pulls?head=': [],
+  'GET /pulls?head= (again)': [],
+  'PUT /pulls/{n}/merge': [],
+  'GET /issue': [],
+  'GET /issue (again)': [],
+  'GET /pulls?head= (50 open)': [],
+};
 const gitCount = {};
 const gitArgs = {};
 /** A git command's name and its leading options (not its object names). */
@@ -310,11 +320,14 @@ for (let i = 0; i < ROUNDS; i++) {
   const head = `bench/loop-${i}`;
   await clock('noop', noop);
   const created = await clock('POST /pulls', () => rest('POST', '/repos/bench/repo/pulls', { title: `loop ${i}`, head, base: 'development', body: '' }, 201));
-  await clock('GET /pulls?head=', () =>
-    rest('GET', `/repos/bench/repo/pulls?head=bench:${encodeURIComponent(head)}&base=development&state=all`, undefined, 200),
-  );
+  const byHead = () => rest('GET', `/repos/bench/repo/pulls?head=bench:${encodeURIComponent(head)}&base=development&state=all`, undefined, 200);
+  await clock('GET /pulls?head=', byHead);
+  // The same read at once again: the first after a write pays for caches the write's git
+  // processes and database work left cold (and the issue read cache's version moved by the merge).
+  await clock('GET /pulls?head= (again)', byHead);
   await clock('PUT /pulls/{n}/merge', () => mergePull(created.number));
   await clock('GET /issue', getIssue);
+  await clock('GET /issue (again)', getIssue);
 }
 // 50 more pull requests open, then the head filter again (one of them each round).
 const MANY = 50;

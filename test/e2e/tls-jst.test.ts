@@ -101,14 +101,14 @@ describe('ARCHITECTURE §23: jst and its git pushes against jst-tracker --tls', 
     git(repo.repo, 'commit', '--quiet', '-m', 'over TLS');
     const machine = { GIT_SSL_CAINFO: '/etc/ssl/certs/ca-certificates.crt' };
     const config = loadConfig({ cwd: repo.repo, env: {} });
-    const env = pushEnvFor(config, 'executor', { ...FIXTURE_GIT_ENV, ...machine });
+    const env = await pushEnvFor(config, 'executor', { ...FIXTURE_GIT_ENV, ...machine }, repo.repo);
     expect(env.GIT_SSL_CAINFO).toBe(ca);
     const pushed = await gitWith(repo.repo, env, 'push', '--quiet', 'origin', 'feature/ABC-1-tls');
     expect(pushed.code, pushed.out).toBe(0);
     expect(git(bare, 'rev-parse', 'refs/heads/feature/ABC-1-tls')).toBe(git(repo.repo, 'rev-parse', 'HEAD'));
 
     const without = loadConfig({ cwd: repo.repo, env: { CODEHOST_CA_FILE: '' } });
-    const plain = pushEnvFor(without, 'executor', { ...FIXTURE_GIT_ENV, ...machine });
+    const plain = await pushEnvFor(without, 'executor', { ...FIXTURE_GIT_ENV, ...machine }, repo.repo);
     writeFileSync(join(repo.repo, 'tls.txt'), 'again\n');
     git(repo.repo, 'commit', '--quiet', '-am', 'again');
     const refused = await gitWith(repo.repo, plain, 'push', '--quiet', 'origin', 'feature/ABC-1-tls');

@@ -14,7 +14,7 @@ import {
   validateConfig,
   type JstConfig,
 } from '../src/config/index.js';
-import { withGitToken } from '../src/git/index.js';
+import { forgetReads, remoteOrigins, withGitToken } from '../src/git/index.js';
 
 const roots: string[] = [];
 afterEach(() => {
@@ -119,23 +119,80 @@ describe('ARCHITECTURE §10: one code-host identity per role, each falling back 
     expect(validateConfig(config).find((p) => p.setting === 'CODEHOST_EXECUTOR_TOKEN')?.code).toBe('CONFIG_TOKEN_IS_PATH');
   });
 
-  it('git authenticates with the role’s token, whatever credential helper the repository configures', () => {
+  it('git authenticates with the role’s token to origin’s address, whatever credential helper the repository configures', () => {
     const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'jst-git-token-')));
     roots.push(root);
     execFileSync('git', ['init', '-q', root]);
     const store = path.join(root, 'store');
     fs.writeFileSync(store, 'https://x-access-token:github_pat_store_1234@code.example\n', { mode: 0o600 });
     execFileSync('git', ['-C', root, 'config', 'credential.helper', `store --file=${store}`]);
-    const fill = (env: NodeJS.ProcessEnv) =>
-      execFileSync('git', ['-C', root, 'credential', 'fill'], { input: 'url=https://code.example/acme/widgets.git\n\n', env, encoding: 'utf8' });
+    const fill = (env: NodeJS.ProcessEnv, url = 'https://code.example/acme/widgets.git') =>
+      execFileSync('git', ['-C', root, 'credential', 'fill'], { input: `url=${url}\n\n`, env, encoding: 'utf8' });
     const base = { PATH: process.env.PATH, HOME: root, GIT_TERMINAL_PROMPT: '0' };
     expect(fill(base)).toContain('password=github_pat_store_1234');
-    const out = fill(withGitToken(base, 'github_pat_role_5678'));
+    const out = fill(withGitToken(base, 'github_pat_role_5678', ['https://code.example']));
     expect(out).toContain('password=github_pat_role_5678');
     expect(out).not.toContain('github_pat_store_1234');
     // Configuration already given in the environment is kept; the helpers come after it.
-    const kept = withGitToken({ GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'user.name', GIT_CONFIG_VALUE_0: 'Ada' }, 't');
-    expect(kept).toMatchObject({ GIT_CONFIG_COUNT: '3', GIT_CONFIG_KEY_0: 'user.name', GIT_CONFIG_KEY_1: 'credential.helper', GIT_CONFIG_VALUE_1: '' });
+    const kept = withGitToken({ GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'user.name', GIT_CONFIG_VALUE_0: 'Ada' }, 't', ['https://code.example']);
+    expect(kept).toMatchObject({
+      GIT_CONFIG_COUNT: '3',
+      GIT_CONFIG_KEY_0: 'user.name',
+      GIT_CONFIG_KEY_1: 'credential.https://code.example.helper',
+      GIT_CONFIG_VALUE_1: '',
+    });
+  });
+
+  it('the role’s token reaches no other host: a submodule’s or a redirect’s host keeps the user’s own helpers and never sees it', () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'jst-git-token-')));
+    roots.push(root);
+    execFileSync('git', ['init', '-q', root]);
+    const store = path.join(root, 'store');
+    fs.writeFileSync(store, 'https://x-access-token:github_pat_store_1234@other.example\n', { mode: 0o600 });
+    execFileSync('git', ['-C', root, 'config', 'credential.helper', `store --file=${store}`]);
+    const env = withGitToken({ PATH: process.env.PATH, HOME: root, GIT_TERMINAL_PROMPT: '0' }, 'github_pat_role_5678', ['http://127.0.0.1:8080']);
+    const fill = (url: string) => {
+      try {
+        return execFileSync('git', ['-C', root, 'credential', 'fill'], { input: `url=${url}\n\n`, env, encoding: 'utf8', stdio: 'pipe' });
+      } catch (e) {
+        return String((e as { stdout?: string }).stdout ?? '') + String((e as { stderr?: string }).stderr ?? '');
+      }
+    };
+    expect(fill('http://127.0.0.1:8080/acme/widgets.git')).toContain('password=github_pat_role_5678');
+    // Another host: the user's store answers, as without jst.
+    const other = fill('https://other.example/lib/sub.git');
+    expect(other).toContain('password=github_pat_store_1234');
+    expect(other).not.toContain('github_pat_role_5678');
+    // The same host on another port or scheme is another address.
+    for (const url of ['http://127.0.0.1:9090/acme/widgets.git', 'https://127.0.0.1:8080/acme/widgets.git', 'http://localhost:8080/acme/widgets.git']) {
+      expect(fill(url), url).not.toContain('github_pat_role_5678');
+    }
+    // No http(s) address (an ssh origin): no token is given to git at all.
+    expect(withGitToken({ PATH: '/usr/bin' }, 'github_pat_role_5678', [])).toEqual({ PATH: '/usr/bin' });
+    expect(withGitToken({ PATH: '/usr/bin' }, 'github_pat_role_5678', ['git@github.com:acme/widgets.git'])).toEqual({ PATH: '/usr/bin' });
+  });
+
+  it('remoteOrigins: origin’s fetch and push addresses as git asks its helpers about them, insteadOf applied', async () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'jst-git-origins-')));
+    roots.push(root);
+    execFileSync('git', ['init', '-q', root]);
+    const env = { PATH: process.env.PATH, HOME: root, GIT_CONFIG_NOSYSTEM: '1' };
+    const origins = async () => {
+      forgetReads();
+      return remoteOrigins(root, 'origin', { env });
+    };
+    expect(await origins()).toEqual([]);
+    execFileSync('git', ['-C', root, 'remote', 'add', 'origin', 'http://x-access-token@127.0.0.1:8080/acme/widgets.git'], { env });
+    expect(await origins()).toEqual(['http://127.0.0.1:8080']);
+    execFileSync('git', ['-C', root, 'remote', 'set-url', '--push', 'origin', 'https://push.example/acme/widgets.git'], { env });
+    expect(await origins()).toEqual(['http://127.0.0.1:8080', 'https://push.example']);
+    execFileSync('git', ['-C', root, 'remote', 'set-url', 'origin', 'git@github.com:acme/widgets.git'], { env });
+    execFileSync('git', ['-C', root, 'config', '--unset', 'remote.origin.pushurl'], { env });
+    expect(await origins()).toEqual([]);
+    // A rewritten address is the one git connects to.
+    execFileSync('git', ['-C', root, 'remote', 'set-url', 'origin', 'code:acme/widgets.git'], { env });
+    execFileSync('git', ['-C', root, 'config', 'url.https://code.example/.insteadOf', 'code:'], { env });
+    expect(await origins()).toEqual(['https://code.example']);
   });
 });
 

@@ -126,6 +126,7 @@ describe('ARCHITECTURE §15: the bubblewrap sandbox of an agent', () => {
       { worktree: root, gitCommonDir: path.join(root, '.git'), mainJstDir: '/srv/repo/.jst', worktreesDir: null, home: null },
       env,
       { name: 'Ada', email: 'ada@acme.test' },
+      ['http://127.0.0.1:8080'],
     );
     const file = s.args[s.args.indexOf(path.join(root, '.jst', 'local.env')) - 1]!;
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
@@ -135,7 +136,14 @@ describe('ARCHITECTURE §15: the bubblewrap sandbox of an agent', () => {
     expect(s.env.CODEHOST_PAT_TOKEN).toBeUndefined();
     expect(s.env.OTHER).toBe('kept');
     expect(s.env.JST_GIT_TOKEN).toBe(SECRETS.CODEHOST_PAT_TOKEN);
-    expect(s.env).toMatchObject({ GIT_CONFIG_COUNT: '4', GIT_CONFIG_KEY_2: 'user.name', GIT_CONFIG_VALUE_2: 'Ada', GIT_CONFIG_VALUE_3: 'ada@acme.test' });
+    // git gives the token to origin's address alone (git/credential.ts).
+    expect(s.env).toMatchObject({
+      GIT_CONFIG_COUNT: '4',
+      GIT_CONFIG_KEY_0: 'credential.http://127.0.0.1:8080.helper',
+      GIT_CONFIG_KEY_2: 'user.name',
+      GIT_CONFIG_VALUE_2: 'Ada',
+      GIT_CONFIG_VALUE_3: 'ada@acme.test',
+    });
     s.cleanup();
     expect(fs.existsSync(path.dirname(file))).toBe(false);
   });

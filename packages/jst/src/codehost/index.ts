@@ -10,7 +10,7 @@ import {
   type JstConfig,
 } from '../config/index.js';
 import { EXIT } from '../core/errors.js';
-import { displayRemote, parseRemote, remoteUrl, withGitCaFile, withGitToken, type RemoteRepo } from '../git/index.js';
+import { displayRemote, parseRemote, remoteOrigins, remoteUrl, withGitCaFile, withGitToken, type RemoteRepo } from '../git/index.js';
 import { CodehostClient, type Repo } from './client.js';
 import type { FetchLike } from './http.js';
 
@@ -71,14 +71,16 @@ export async function codehostRepo(config: JstConfig, cwd: string, env: NodeJS.P
  */
 /**
  * ARCHITECTURE §21: the environment for a git push as a role: with the role's own token
- * (CODEHOST_EXECUTOR_TOKEN), git authenticates with it, so the push and the pull request are one
- * identity; with the shared CODEHOST_PAT_TOKEN, git's own credential is used, as always. With
- * CODEHOST_CA_FILE, git trusts that certificate authority (and no other) for the push.
+ * (CODEHOST_EXECUTOR_TOKEN), git authenticates with it to origin's addresses (and only those:
+ * git/credential.ts), so the push and the pull request are one identity; with the shared
+ * CODEHOST_PAT_TOKEN, git's own credential is used, as always. With CODEHOST_CA_FILE, git trusts
+ * that certificate authority (and no other) for the push. `cwd`: a checkout whose origin is pushed to.
  */
-export function pushEnvFor(config: JstConfig, role: CodehostRole, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+export async function pushEnvFor(config: JstConfig, role: CodehostRole, env: NodeJS.ProcessEnv, cwd: string): Promise<NodeJS.ProcessEnv> {
   const setting = codehostTokenSetting(config, role);
   const token = config.settings[setting]?.value;
-  const withToken = setting === 'CODEHOST_PAT_TOKEN' || token === undefined || token === '' ? env : withGitToken(env, token);
+  const withToken =
+    setting === 'CODEHOST_PAT_TOKEN' || token === undefined || token === '' ? env : withGitToken(env, token, await remoteOrigins(cwd, 'origin', { env }));
   // ARCHITECTURE §23: CODEHOST_CA_FILE is the authority of a code host under TLS.
   return withGitCaFile(withToken, config.settings.CODEHOST_CA_FILE?.value);
 }

@@ -30,7 +30,7 @@ interface Setup {
   /** How long one agent may run (AGENT_TIMEOUT_MINUTES), in milliseconds. */
   timeoutMs: number;
   /** How agents are confined (AGENT_SANDBOX), with what bwrap needs to know of the repository. */
-  sandbox: SandboxState & { gitCommonDir: string; identity: { name: string | null; email: string | null } };
+  sandbox: SandboxState & { gitCommonDir: string; identity: { name: string | null; email: string | null }; origins: string[] };
 }
 
 interface Live {
@@ -183,6 +183,8 @@ async function prepare(ctx: Context, o: DispatchOptions): Promise<Setup> {
   // Relative to the main checkout when git prints it so (no --path-format: git before 2.31 lacks it).
   const gitCommonDir = resolve(info.root, (await git.runGit(['rev-parse', '--git-common-dir'], info.root, g)).stdout);
   const identity = { name: await git.configGet(info.root, 'user.name', g), email: await git.configGet(info.root, 'user.email', g) };
+  // The addresses an agent's git may give its role's token to (git/credential.ts): origin's only.
+  const origins = await git.remoteOrigins(info.root, 'origin', g);
   // The three accounts, each by its own credential (GET /myself): markers count only from them.
   const [assigner, executor, reviewer] = await Promise.all(
     (['assigner', 'executor', 'reviewer'] as const).map(async (r) => (await ctx.client(r).myself()).accountId),
@@ -194,7 +196,7 @@ async function prepare(ctx: Context, o: DispatchOptions): Promise<Setup> {
     ids: { assigner: assigner!, executor: executor!, reviewer: reviewer! },
     commands,
     timeoutMs,
-    sandbox: { ...mode, gitCommonDir, identity },
+    sandbox: { ...mode, gitCommonDir, identity, origins },
   };
 }
 
@@ -402,5 +404,6 @@ function sandboxFor(ctx: Context, s: Setup, role: 'executor' | 'reviewer', workt
     },
     env,
     s.sandbox.identity,
+    s.sandbox.origins,
   );
 }

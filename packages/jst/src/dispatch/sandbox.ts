@@ -171,8 +171,8 @@ const LOCAL_NAMES: readonly string[] = SETTINGS.filter((s) => s.file === 'local'
 /**
  * Writes the role-only file (mode 0600, in a private folder of its own, mode 0700) and builds the
  * sandbox. The agent's environment loses every local setting (the environment outranks the files,
- * ARCHITECTURE §10, and would carry dispatch's tokens in), and git's credential for any http(s)
- * remote is the role's code-host token (git/credential.ts); its commit identity is the one dispatch's
+ * ARCHITECTURE §10, and would carry dispatch's tokens in), and git's credential for origin's
+ * addresses (`origins`) is the role's code-host token (git/credential.ts); its commit identity is the one dispatch's
  * git sees, since `~/.gitconfig` is out of sight.
  */
 export function prepareSandbox(
@@ -182,6 +182,7 @@ export function prepareSandbox(
   layout: Omit<SandboxLayout, 'roleFile' | 'jstEntries' | 'programDirs'>,
   env: NodeJS.ProcessEnv,
   identity: { name: string | null; email: string | null },
+  origins: readonly string[],
 ): PreparedSandbox {
   const dir = mkdtempSync(join(tmpdir(), 'jst-agent-'));
   chmodSync(dir, 0o700);
@@ -197,7 +198,7 @@ export function prepareSandbox(
   for (const [name, value] of Object.entries(env)) if (!LOCAL_NAMES.includes(name) && !name.startsWith('GIT_CONFIG_')) clean[name] = value;
   clean.TMPDIR = '/tmp';
   const token = config.settings[codehostTokenSetting(config, role)]?.value;
-  let agentEnv = token === undefined ? clean : withGitToken(clean, token);
+  let agentEnv = token === undefined ? clean : withGitToken(clean, token, origins);
   const extra: [string, string][] = [];
   if (identity.name !== null) extra.push(['user.name', identity.name]);
   if (identity.email !== null) extra.push(['user.email', identity.email]);

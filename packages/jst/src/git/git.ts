@@ -97,12 +97,35 @@ export async function gitVersion(o?: GitOptions): Promise<string> {
  * per folder that the command's other reads share (git/reads.ts).
  */
 export async function configGet(cwd: string, key: string, o?: GitOptions): Promise<string | null> {
-  const all = await keptRead(readKey('config', cwd, o?.env), async () => {
+  const value = (await configList(cwd, o)).get(canonicalKey(key));
+  return value === undefined ? null : value.trim();
+}
+
+/** Every key git's configuration sets in `cwd` (the last value of each), read once per command. */
+function configList(cwd: string, o?: GitOptions): Promise<Map<string, string>> {
+  return keptRead(readKey('config', cwd, o?.env), async () => {
     const r = await runGit(['config', '--list', '-z'], cwd, { ...o, okCodes: [0, 1], keptRead: true });
     return parseConfigList(r.code === 0 ? r.stdout : '');
   });
-  const value = all.get(canonicalKey(key));
-  return value === undefined ? null : value.trim();
+}
+
+/**
+ * Where git connects for `remote`: the `protocol://host[:port]` of each of its http(s) URLs, fetch
+ * and push, as git's credential helpers are asked about them (an ssh or file remote gives none).
+ * From the configuration already read; with a `url.<base>.insteadOf`/`pushInsteadOf` anywhere in it,
+ * from `git remote get-url`, which applies the rewriting.
+ */
+export async function remoteOrigins(cwd: string, remote = 'origin', o?: GitOptions): Promise<string[]> {
+  const all = await configList(cwd, o);
+  let urls: string[];
+  if ([...all.keys()].some((k) => /^url\..*\.(push)?insteadof$/.test(k))) {
+    const ask = async (...args: string[]) => (await runGit(['remote', 'get-url', '--all', ...args, remote], cwd, { ...o, okCodes: [0, 2, 128] })).stdout;
+    urls = `${await ask()}\n${await ask('--push')}`.split('\n');
+  } else {
+    urls = [all.get(`remote.${remote}.url`) ?? '', all.get(`remote.${remote}.pushurl`) ?? ''];
+  }
+  const origins = urls.map((u) => /^(https?):\/\/(?:[^@/?#]*@)?([^/?#\s]+)/i.exec(u.trim())).map((m) => (m ? `${m[1]}://${m[2]}` : null));
+  return [...new Set(origins.filter((x): x is string => x !== null))];
 }
 
 export async function configSet(cwd: string, key: string, value: string, o?: GitOptions): Promise<void> {

@@ -14,6 +14,7 @@ export {
   pullFfOnly,
   push,
   remoteBranchExists,
+  remoteOrigins,
   remoteUrl,
   repoRoot,
   worktreeAdd,

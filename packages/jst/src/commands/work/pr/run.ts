@@ -189,7 +189,7 @@ async function pushAndOpen(
   const codehost = await ctx.codehost(who);
   const existing = w.pulls.find((p) => p.state === 'open');
   say(`→ git push -u origin ${here.branch}`);
-  await git.push(here.root, here.branch, { env: pushEnvFor(ctx.config(), who, ctx.env) });
+  await git.push(here.root, here.branch, { env: await pushEnvFor(ctx.config(), who, ctx.env, here.root) });
   let pull = existing;
   if (pull) {
     say(`✓ pull request #${pull.number} is already open: ${pull.html_url}`);

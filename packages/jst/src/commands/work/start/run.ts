@@ -63,8 +63,8 @@ interface Io {
   say: (l: string) => void;
   warn: (l: string) => void;
   g: { env: NodeJS.ProcessEnv };
-  /** git's environment for the one push: the executor's own code-host token when it is set (ARCHITECTURE §21). */
-  pushG: { env: NodeJS.ProcessEnv };
+  /** git's environment for the one push: the executor's own code-host token for origin when it is set (ARCHITECTURE §21). */
+  pushG: (root: string) => Promise<{ env: NodeJS.ProcessEnv }>;
 }
 
 /** Each step below reads or refuses before the next; the two writes (the transition, the push) come last. */
@@ -80,7 +80,8 @@ async function run(ctx: Context, role: Role, o: StartOptions): Promise<StartResu
   const config = ctx.config();
   // git's fetches and ls-remote trust the code host's authority as the push does (ARCHITECTURE §23).
   const gitEnv = git.withGitCaFile(ctx.env, config.settings.CODEHOST_CA_FILE?.value);
-  const io: Io = { say, warn, g: { env: gitEnv }, pushG: { env: pushEnvFor(config, codehostRoleOf(role), ctx.env) } };
+  const pushG = async (root: string) => ({ env: await pushEnvFor(config, codehostRoleOf(role), ctx.env, root) });
+  const io: Io = { say, warn, g: { env: gitEnv }, pushG };
   const { info, branch, parsed } = await locate(ctx, io);
   const { key } = parsed;
   if (config.projectKey && !key.startsWith(`${config.projectKey}-`)) warn(`${key} is not in PROJECT_KEY ${config.projectKey} (${config.files.team})`);
@@ -293,7 +294,7 @@ async function pushOnce(root: string, branch: string, onOrigin: boolean, isSubta
   if (!onOrigin) {
     if (!isSubtask) warn(`${branch} is not on origin although phase 1 pushes every top-level branch: pushing it now`);
     say(`→ git push -u origin ${branch}`);
-    await git.push(root, branch, pushG);
+    await git.push(root, branch, await pushG(root));
     pushed = true;
   } else {
     say(`✓ ${branch} is already on origin`);

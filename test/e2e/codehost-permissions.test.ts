@@ -2,12 +2,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstLineText } from '@jst/adf';
-import { codehostOf, type EmbeddedCodehost } from '../support/embedded-codehost.js';
+import type { EmbeddedCodehost } from '../support/embedded-codehost.js';
 import { runJst } from '../support/jst-cli.js';
 import { git } from '../support/repo.js';
-import { CODEHOST_READ_TOKEN, testSeed, withCodehost } from '../support/seed.js';
-import { startTestTracker, type TestTracker } from '../support/tracker.js';
-import { MULTISTEP, planWorld, type PlanWorld } from './plan-fixture.js';
+import { CODEHOST_READ_TOKEN } from '../support/seed.js';
+import type { TestTracker } from '../support/tracker.js';
+import { oneStepPlanned, type OneStepWorld } from './plan-fixture.js';
 
 /**
  * ARCHITECTURE §11 and §14: jst with a valid code-host token that may only read the repository
@@ -17,24 +17,19 @@ import { MULTISTEP, planWorld, type PlanWorld } from './plan-fixture.js';
 describe('jst pr with a code-host token that may only read (ARCHITECTURE §11, §14)', () => {
   let t: TestTracker;
   let ch: EmbeddedCodehost;
-  let w: PlanWorld;
   let keys: string[];
   let worktrees: string[];
   const statusOf = async (key: string): Promise<string> => (await t.as('assigner').get(`/issue/${key}?fields=status`)).body.fields.status.name;
   const firstLines = async (key: string): Promise<string[]> =>
     ((await t.as('assigner').get(`/issue/${key}/comment?maxResults=100`)).body.comments as { body: unknown }[]).map((c) => firstLineText(c.body));
 
+  let world: OneStepWorld;
   beforeAll(async () => {
-    t = await startTestTracker('sqlite', withCodehost(testSeed()));
-    ch = codehostOf(t);
-    w = planWorld(t, { codehost: ch });
-    const r = await w.plan(['--plan', w.planFile({ ...MULTISTEP, steps: MULTISTEP.steps.slice(0, 1) }), '--json']);
-    expect(r.code, r.stderr).toBe(0);
-    ({ keys, worktrees } = JSON.parse(r.stdout));
+    world = await oneStepPlanned();
+    ({ t, ch, keys, worktrees } = world);
   });
   afterAll(async () => {
-    w?.repo.cleanup();
-    await t?.close();
+    await world?.close();
   });
 
   it('the code host\'s 403 on opening the pull request: exit 1, --json code "forbidden" naming the permission; no pull request, the issue stays In Progress, no Run report, the token never printed', async () => {

@@ -1,34 +1,27 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codehostOf, type EmbeddedCodehost } from '../support/embedded-codehost.js';
 import { runJst } from '../support/jst-cli.js';
 import { git } from '../support/repo.js';
-import { testSeed, withCodehost } from '../support/seed.js';
 import { onTerminal } from '../support/terminal.js';
-import { startTestTracker, type TestTracker } from '../support/tracker.js';
-import { MULTISTEP, planWorld, type PlanWorld } from './plan-fixture.js';
+import type { TestTracker } from '../support/tracker.js';
+import { oneStepPlanned, type OneStepWorld, type PlanWorld } from './plan-fixture.js';
 
 /** ARCHITECTURE §11 on a terminal: the explicit yes of `jst done` and of `jst start` on a parent is asked for. */
 describe('phases 2-3 on a terminal: each yes is asked (ARCHITECTURE §11)', () => {
   let t: TestTracker;
-  let ch: EmbeddedCodehost;
   let w: PlanWorld;
   let keys: string[];
   let worktrees: string[];
   const statusOf = async (key: string): Promise<string> => (await t.as('assigner').get(`/issue/${key}?fields=status`)).body.fields.status.name;
 
+  let world: OneStepWorld;
   beforeAll(async () => {
-    t = await startTestTracker('sqlite', withCodehost(testSeed()));
-    ch = codehostOf(t);
-    w = planWorld(t, { codehost: ch });
-    const r = await w.plan(['--plan', w.planFile({ ...MULTISTEP, steps: MULTISTEP.steps.slice(0, 1) }), '--json']);
-    expect(r.code, r.stderr).toBe(0);
-    ({ keys, worktrees } = JSON.parse(r.stdout));
+    world = await oneStepPlanned();
+    ({ t, w, keys, worktrees } = world);
   });
   afterAll(async () => {
-    w?.repo.cleanup();
-    await t?.close();
+    await world?.close();
   });
 
   it('jst start on a parent asks first: "n" moves nothing (exit 1), Ctrl-C says nothing was moved (exit 130), "y" starts it', async () => {

@@ -1,9 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EmbeddedCodehost } from '../support/embedded-codehost.js';
+import { codehostOf, type EmbeddedCodehost } from '../support/embedded-codehost.js';
 import { runJst, type CliResult } from '../support/jst-cli.js';
 import { makeRepo, writeJstFiles, git, type JstFilesOptions, type TestRepo } from '../support/repo.js';
-import type { TestTracker } from '../support/tracker.js';
+import { testSeed, withCodehost } from '../support/seed.js';
+import { startTestTracker, type TestTracker } from '../support/tracker.js';
 
 export const MULTISTEP = {
   request: 'Add CSV export to the reports page',
@@ -64,5 +65,35 @@ export function planWorld(
     plan: (args, env) => runJst(['plan', ...args], { cwd: repo.repo, ...(env ? { env } : {}) }),
     git: (...args) => git(repo.repo, ...args),
     originHas: (branch) => git(repo.origin, 'branch', '--list', branch).trim() !== '',
+  };
+}
+
+/** A tracker (SQLite) with its code host, and MULTISTEP's first step planned in it: the parent and one sub-task, their keys and worktrees. */
+export interface OneStepWorld {
+  t: TestTracker;
+  ch: EmbeddedCodehost;
+  w: PlanWorld;
+  keys: string[];
+  worktrees: string[];
+  close(): Promise<void>;
+}
+
+export async function oneStepPlanned(): Promise<OneStepWorld> {
+  const t = await startTestTracker('sqlite', withCodehost(testSeed()));
+  const ch = codehostOf(t);
+  const w = planWorld(t, { codehost: ch });
+  const r = await w.plan(['--plan', w.planFile({ ...MULTISTEP, steps: MULTISTEP.steps.slice(0, 1) }), '--json']);
+  if (r.code !== 0) throw new Error(`jst plan exited ${r.code}: ${r.stderr}`);
+  const { keys, worktrees } = JSON.parse(r.stdout) as { keys: string[]; worktrees: string[] };
+  return {
+    t,
+    ch,
+    w,
+    keys,
+    worktrees,
+    close: async () => {
+      w.repo.cleanup();
+      await t.close();
+    },
   };
 }

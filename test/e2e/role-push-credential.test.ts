@@ -1,12 +1,11 @@
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codehostOf, type EmbeddedCodehost } from '../support/embedded-codehost.js';
+import type { EmbeddedCodehost } from '../support/embedded-codehost.js';
 import { runJst } from '../support/jst-cli.js';
 import { git } from '../support/repo.js';
-import { CODEHOST_LOGIN, CODEHOST_ROLE_LOGINS, CODEHOST_ROLE_TOKENS, CODEHOST_TOKEN, testSeed, withCodehost } from '../support/seed.js';
-import { startTestTracker, type TestTracker } from '../support/tracker.js';
-import { MULTISTEP, planWorld, type PlanWorld } from './plan-fixture.js';
+import { CODEHOST_LOGIN, CODEHOST_ROLE_LOGINS, CODEHOST_ROLE_TOKENS, CODEHOST_TOKEN } from '../support/seed.js';
+import { oneStepPlanned, type OneStepWorld, type PlanWorld } from './plan-fixture.js';
 
 /**
  * ARCHITECTURE §10 and §21: with CODEHOST_EXECUTOR_TOKEN set, `jst start` and `jst pr` push as the
@@ -15,22 +14,17 @@ import { MULTISTEP, planWorld, type PlanWorld } from './plan-fixture.js';
  * not asked for origin, and the token is not offered to any other host.
  */
 describe('a push as the executor’s own code-host identity (ARCHITECTURE §10, §21)', () => {
-  let t: TestTracker;
   let ch: EmbeddedCodehost;
   let w: PlanWorld;
   let worktrees: string[];
 
+  let world: OneStepWorld;
   beforeAll(async () => {
-    t = await startTestTracker('sqlite', withCodehost(testSeed()));
-    ch = codehostOf(t);
-    w = planWorld(t, { codehost: ch });
-    const r = await w.plan(['--plan', w.planFile({ ...MULTISTEP, steps: MULTISTEP.steps.slice(0, 1) }), '--json']);
-    expect(r.code, r.stderr).toBe(0);
-    ({ worktrees } = JSON.parse(r.stdout));
+    world = await oneStepPlanned();
+    ({ ch, w, worktrees } = world);
   });
   afterAll(async () => {
-    w?.repo.cleanup();
-    await t?.close();
+    await world?.close();
   });
 
   it('jst start and jst pr push as eve-codes, not as the checkout’s stored jst-bot; the user’s own helper never receives the executor’s token', async () => {

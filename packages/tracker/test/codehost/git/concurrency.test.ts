@@ -16,8 +16,11 @@ const WORKER = fileURLToPath(new URL('./fixtures/merge-worker.mjs', import.meta.
 const METHODS: MergeMethod[] = ['merge', 'squash', 'rebase'];
 
 const tmp = tempDir('jst-git-race-');
-afterAll(() => tmp.cleanup());
 const repos = new BareRepos(join(tmp.path, 'repos'));
+afterAll(() => {
+  repos.close();
+  tmp.cleanup();
+});
 let n = 0;
 
 // The worker processes run the built code.

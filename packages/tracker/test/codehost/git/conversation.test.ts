@@ -7,7 +7,7 @@ import { GitCommandError } from '../../../src/codehost/git/errors.js';
 import { cleanIdent, commitText, writeCommit, type CommitSpec } from '../../../src/codehost/git/merge.js';
 import { BareRepos } from '../../../src/codehost/git/repos.js';
 import { watchGitProcesses } from '../../../src/codehost/git/run.js';
-import { bareGit, FIXTURE_GIT_ENV, tempDir, Work } from './support.js';
+import { bareGit, FIXTURE_GIT_ENV, repoMaker, tempDir } from './support.js';
 
 /**
  * ARCHITECTURE §14 "its writes from one git conversation": a merge asks for its objects and writes
@@ -21,17 +21,8 @@ afterAll(() => {
   repos.close();
   tmp.cleanup();
 });
-let n = 0;
-
-async function fresh(): Promise<{ name: string; bare: string; work: Work; base: string }> {
-  const name = `c${++n}`;
-  await repos.ensure('demo', name, 'development');
-  const bare = repos.dir('demo', name);
-  const work = Work.clone(bare, join(tmp.path, `work-${name}`), 'development');
-  const base = work.commit({ 'README.md': '# app\n' }, 'initial');
-  work.push('development');
-  return { name, bare, work, base };
-}
+/** A new repository `demo/c<n>` with one commit on `development`, and a work tree pushing to it. */
+const fresh = repoMaker(repos, tmp.path, 'c', { 'README.md': '# app\n' });
 
 /** What `git commit-tree` writes for the same commit: its id. */
 function commitTreeId(bare: string, c: CommitSpec & { committer: { date: Date } }): string {

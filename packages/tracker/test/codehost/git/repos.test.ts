@@ -4,23 +4,16 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BareRepos, GitNameError, MergeConflictError } from '../../../src/codehost/git/repos.js';
 import { branchNameProblem } from '../../../src/codehost/git/names.js';
-import { bareGit, FIXTURE_GIT_ENV, fileAt, isAncestor, tempDir, Work } from './support.js';
+import { bareGit, FIXTURE_GIT_ENV, fileAt, isAncestor, repoMaker, tempDir } from './support.js';
 
 const tmp = tempDir('jst-git-repos-');
-afterAll(() => tmp.cleanup());
 const repos = new BareRepos(join(tmp.path, 'repos'));
-let n = 0;
-
+afterAll(() => {
+  repos.close();
+  tmp.cleanup();
+});
 /** A new repository `demo/r<n>` with one commit on `development`, and a work tree pushing to it. */
-async function fresh(): Promise<{ name: string; bare: string; work: Work; base: string }> {
-  const name = `r${++n}`;
-  await repos.ensure('demo', name, 'development');
-  const bare = repos.dir('demo', name);
-  const work = Work.clone(bare, join(tmp.path, `work-${name}`), 'development');
-  const base = work.commit({ 'README.md': '# app\n', 'src/a.txt': 'one\ntwo\nthree\n' }, 'initial');
-  work.push('development');
-  return { name, bare, work, base };
-}
+const fresh = repoMaker(repos, tmp.path, 'r', { 'README.md': '# app\n', 'src/a.txt': 'one\ntwo\nthree\n' });
 
 const alice = { name: 'Alice Author', email: 'alice@example.test', date: '2026-01-02T03:04:05Z' };
 const merger = { name: 'Merge Bot', email: 'bot@example.test', date: new Date('2026-02-03T04:05:06Z') };

@@ -101,3 +101,25 @@ export function buildTrackerDist(): void {
   const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'packages/tracker'], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`building packages/tracker failed:\n${r.stdout}${r.stderr}`);
 }
+
+/**
+ * A new repository `<owner>/<prefix><n>` made by `repos` (its default branch `development`), with
+ * a work tree under `dir` that pushed one commit of `files` to it.
+ */
+export function repoMaker(
+  repos: { ensure(owner: string, name: string, branch: string): Promise<void>; dir(owner: string, name: string): string },
+  dir: string,
+  prefix: string,
+  files: Changes,
+): () => Promise<{ name: string; bare: string; work: Work; base: string }> {
+  let n = 0;
+  return async () => {
+    const name = `${prefix}${++n}`;
+    await repos.ensure('demo', name, 'development');
+    const bare = repos.dir('demo', name);
+    const work = Work.clone(bare, join(dir, `work-${name}`), 'development');
+    const base = work.commit(files, 'initial');
+    work.push('development');
+    return { name, bare, work, base };
+  };
+}

@@ -45,6 +45,7 @@ export class LineProcess {
   private stderr = '';
   private idle: NodeJS.Timeout | null = null;
   private turn: Promise<unknown> = Promise.resolve();
+  private retiring = false;
 
   constructor(
     private readonly gitDir: string,
@@ -92,7 +93,8 @@ export class LineProcess {
     child.stdin.write(`${lines.join('\n')}\n`);
     return Promise.all(answers).finally(() => {
       clearTimeout(timer);
-      if (this.waiting.length === 0 && this.child === child) {
+      if (this.waiting.length === 0 && this.child === child && this.retiring) this.close();
+      else if (this.waiting.length === 0 && this.child === child) {
         // Unused, it keeps no program alive (a script that merged and is done exits; git then ends on EOF).
         hold(child, false);
         this.idle = setTimeout(() => this.close(), this.idleMs);
@@ -101,8 +103,18 @@ export class LineProcess {
     });
   }
 
+  /**
+   * Ends the process once the questions it holds are answered (now when it holds none): the cap on
+   * repositories never cuts a merge short. A later question starts a new process.
+   */
+  retire(): void {
+    if (this.waiting.length === 0) this.close();
+    else this.retiring = true;
+  }
+
   /** Ends the process (git exits at the end of its input); questions waiting are refused. */
   close(): void {
+    this.retiring = false;
     if (this.idle !== null) clearTimeout(this.idle);
     this.idle = null;
     const child = this.child;
@@ -152,7 +164,9 @@ export class LineProcess {
   private end(child: ChildProcessWithoutNullStreams, e: Error): void {
     if (this.child === child) {
       this.child = null;
-      child.kill('SIGKILL');
+      // SIGTERM first: git removes the lock files it holds (a transaction's ref lock) as it dies.
+      child.kill('SIGTERM');
+      setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'), 2000).unref();
     }
     this.fail(e);
   }
@@ -199,10 +213,16 @@ export class Conversations {
   private scratch: string | null = null;
   private written = 0;
 
+  /**
+   * `timeoutMs`: how long a lookup or a commit's write may take; `publishMs`: a transaction, which
+   * may wait for the ref's lock (a process stopped inside one would leave the lock behind, so it
+   * gets the time any other git command of the repositories gets).
+   */
   constructor(
     private readonly timeoutMs: number,
     private readonly idleMs = CONVERSATION_IDLE_MS,
     private readonly maxRepos = CONVERSATION_REPOS,
+    private readonly publishMs = timeoutMs,
   ) {}
 
   /** The folder commits' texts pass through on their way to hash-object (null until the first). */
@@ -229,7 +249,7 @@ export class Conversations {
     const r = this.processesOf(gitDir);
     let publisher = r.publishers.get(message);
     if (publisher === undefined) {
-      publisher = new LineProcess(gitDir, ['update-ref', '-m', message, '--stdin'], this.timeoutMs, this.idleMs, true);
+      publisher = new LineProcess(gitDir, ['update-ref', '-m', message, '--stdin'], this.publishMs, this.idleMs, true);
       r.publishers.set(message, publisher);
     }
     const answers = await publisher.ask(['start', `update ${ref} ${next} ${old}`, 'commit'], 2);
@@ -260,7 +280,7 @@ export class Conversations {
       if (this.repos.size >= this.maxRepos) {
         const [oldest, o] = this.repos.entries().next().value!;
         this.repos.delete(oldest);
-        for (const p of allOf(o)) p.close();
+        for (const p of allOf(o)) p.retire();
       }
     }
     this.repos.set(gitDir, r);
@@ -271,10 +291,14 @@ export class Conversations {
     const first = await this.processesOf(gitDir).catFile.ask(names);
     if (!first.some((line) => / missing$/.test(line))) return first.map(parseCheck);
     // A missing answer from a process started before the object came (a repository made again in
-    // the same folder, packs renamed under it) is asked again of a new process before it counts.
-    const { catFile } = this.processesOf(gitDir);
-    catFile.close();
-    return (await catFile.ask(names)).map(parseCheck);
+    // the same folder, packs renamed under it) is asked again of a new process before it counts;
+    // the kept one goes on answering the other merges' questions.
+    const once = new LineProcess(gitDir, ['cat-file', '--batch-check'], this.timeoutMs, this.idleMs);
+    try {
+      return (await once.ask(names)).map(parseCheck);
+    } finally {
+      once.close();
+    }
   }
 
   private async writeCommit(gitDir: string, text: string): Promise<string> {

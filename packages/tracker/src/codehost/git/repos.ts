@@ -111,7 +111,7 @@ export class BareRepos {
     // Absolute: git http-backend joins it with the request's path, whatever its working folder.
     this.root = resolve(root);
     this.timeoutMs = options.timeoutMs ?? 120_000;
-    this.conversations = new Conversations(Math.min(this.timeoutMs, CONVERSATION_ANSWER_MS));
+    this.conversations = new Conversations(Math.min(this.timeoutMs, CONVERSATION_ANSWER_MS), undefined, undefined, this.timeoutMs);
   }
 
   /** Ends the repositories' long-lived git processes (the server's close). */

@@ -255,6 +255,45 @@ describe("ARCHITECTURE §14: a merge's objects through one git conversation per 
     }
   });
 
+  it('the cap never cuts a question short: a repository pushed out while its questions wait answers them all, then ends', async () => {
+    const a = await fresh();
+    const b = await fresh();
+    const conversations = new Conversations(10_000, 30_000, 1);
+    try {
+      const many = Array.from({ length: 3000 }, (_, i) => (i % 2 === 0 ? a.base : `${a.base}^{tree}`));
+      const pending = conversations.objects(a.bare).lookup(many);
+      const first = conversations.processesOf(a.bare).catFile;
+      const pidA = first.pid;
+      // Another repository now: past the cap of one, a's processes retire instead of dying mid-answer.
+      const other = await conversations.objects(b.bare).lookup([b.base]);
+      expect(other).toEqual([{ oid: b.base, type: 'commit' }]);
+      const answers = await pending;
+      expect(answers).toHaveLength(3000);
+      expect(answers[0]).toEqual({ oid: a.base, type: 'commit' });
+      expect(answers[1]?.type).toBe('tree');
+      expect(answers.every((x) => x !== null)).toBe(true);
+      expect(await until(() => !alive(pidA))).toBe(true);
+    } finally {
+      conversations.close();
+    }
+  });
+
+  it('a missing object is asked again of a new process, and the kept process answers the other questions meanwhile', async () => {
+    const { bare, base } = await fresh();
+    const conversations = new Conversations(10_000);
+    const objects = conversations.objects(bare);
+    try {
+      await objects.lookup([base]);
+      const pid = conversations.processesOf(bare).catFile.pid;
+      const [missing, found] = await Promise.all([objects.lookup(['e'.repeat(40), base]), objects.lookup(Array.from({ length: 500 }, () => base))]);
+      expect(missing).toEqual([null, { oid: base, type: 'commit' }]);
+      expect(found.every((x) => x?.oid === base)).toBe(true);
+      expect(conversations.processesOf(bare).catFile.pid).toBe(pid);
+    } finally {
+      conversations.close();
+    }
+  });
+
   it('bounded: an unused conversation ends after its idle time, the least recently used repository’s end past the cap, close() ends all and leaves no file', async () => {
     const a = await fresh();
     const b = await fresh();

@@ -45,6 +45,8 @@ describe('ARCHITECTURE §14: a merge takes the kept figures of exactly its commi
     expect(knownMerge(host, view({ behind: 0 }, statsKey(BASE, 'f'.repeat(40))), BASE, HEAD)).toEqual({ baseIsAncestor: false });
     expect(knownMerge(host, view({ behind: 2 }), BASE, HEAD)).toEqual({ baseIsAncestor: false });
     expect(knownMerge(host, view({ behind: 2, tree: TREE }), BASE, HEAD)).toEqual({ baseIsAncestor: false });
+    // A kept value that is no object id never reaches git.
+    expect(knownMerge(host, view({ behind: 2, tree: '--output=/tmp/x', computedAt: ago(1000) }), BASE, HEAD)).toEqual({ baseIsAncestor: false });
     const broken = { baseSha: BASE, headSha: HEAD, pull: { stats_key: statsKey(BASE, HEAD), stats: '{not json' } } as unknown as PullView;
     expect(knownMerge(host, broken, BASE, HEAD)).toEqual({ baseIsAncestor: false });
   });

@@ -50,7 +50,8 @@ export function knownMerge(host: Pick<CodeHost, 'now'>, view: PullView, baseSha:
   if (kept === null) return { baseIsAncestor: false };
   if (kept.behind === 0) return { baseIsAncestor: true };
   const age = kept.computedAt === undefined ? Number.NaN : Date.parse(host.now()) - Date.parse(kept.computedAt);
-  return typeof kept.tree === 'string' && age >= 0 && age < KEPT_TREE_MS ? { baseIsAncestor: false, mergedTree: kept.tree } : { baseIsAncestor: false };
+  const tree = typeof kept.tree === 'string' && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(kept.tree) ? kept.tree : null;
+  return tree !== null && age >= 0 && age < KEPT_TREE_MS ? { baseIsAncestor: false, mergedTree: tree } : { baseIsAncestor: false };
 }
 
 /** The figures of a pull request as it is now: kept ones when its commits are the same, else computed and kept. */

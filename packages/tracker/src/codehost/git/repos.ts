@@ -64,9 +64,9 @@ export interface MergeOptions {
    */
   baseIsAncestor?: boolean | undefined;
   /**
-   * The merged tree of exactly `baseSha` and head, written by merge-tree moments ago (the pull
-   * request's kept figures): a merge on that base takes it without merge-tree. commit-tree proves it
-   * is there; gone (pruned), the merge is redone from git's own answers.
+   * The merged tree of exactly `baseSha` and head, written by merge-tree less than a day ago (the
+   * pull request's kept figures): a merge on that base takes it without merge-tree. The conversation
+   * (./conversation.ts) proves it is there; gone (pruned), the merge is redone from git's own answers.
    */
   mergedTree?: string | undefined;
   method: MergeMethod;

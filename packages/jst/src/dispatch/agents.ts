@@ -23,6 +23,12 @@ export interface AgentSpec {
 
 export interface RunningAgent {
   pid: number | null;
+  /**
+   * Lets the command run: until then the shell waits on its standard input, and if this process
+   * dies first (the pipe ends unread) the shell exits with NOT_STARTED without running the command.
+   * The caller journals the pid in between, so no agent ever runs whose pid the journal lacks.
+   */
+  go(): void;
   exit: Promise<number>;
   /** Whether it was stopped for running past its time limit. */
   timedOut(): boolean;
@@ -51,6 +57,15 @@ export const KILL_GRACE_MS = 5_000;
 /** The log of an issue's round: `.jst/dispatch/<KEY>-<round>.log` under the main checkout. */
 export const logPath = (jstDir: string, key: string, round: number) => join(jstDir, 'dispatch', `${key}-${round}.log`);
 
+/** The exit code of an agent whose dispatch died before letting it run (RunningAgent.go): its command never ran. */
+export const NOT_STARTED = 125;
+
+/**
+ * The command behind the shell's first lines (not on Windows): wait for dispatch's go on standard
+ * input, or leave at its end; then standard input is /dev/null, as an agent's always was.
+ */
+export const gated = (command: string) => `read -r _jst_go || exit ${NOT_STARTED}\nexec </dev/null\n${command}`;
+
 /** The platform's shell and its arguments for a command line. */
 export function shellFor(
   command: string,
@@ -64,20 +79,22 @@ export function shellFor(
 /**
  * Starts the agent. It runs in a process group of its own (not on Windows), so a Ctrl-C meant for
  * dispatch does not reach it: dispatch stops starting agents and waits for it. A command that cannot
- * be started at all ends with exit code 127, as a shell reports an unknown command.
+ * be started at all ends with exit code 127, as a shell reports an unknown command. Its command runs
+ * once the caller says go (RunningAgent.go; at once on Windows).
  */
 export function startAgent(a: AgentSpec): RunningAgent {
   mkdirSync(dirname(a.log), { recursive: true });
   const fd = openSync(a.log, 'a');
   writeSync(fd, `${a.header}\n`);
-  const sh = shellFor(a.command, process.platform, a.env);
+  const gate = process.platform !== 'win32';
+  const sh = shellFor(gate ? gated(a.command) : a.command, process.platform, a.env);
   let child;
   try {
     const [file, args] = a.wrap === undefined ? [sh.file, sh.args] : [a.wrap.file, [...a.wrap.args, '--', sh.file, ...sh.args]];
     child = spawn(file, args, {
       cwd: a.cwd,
       env: a.env,
-      stdio: ['ignore', fd, fd],
+      stdio: [gate ? 'pipe' : 'ignore', fd, fd],
       detached: process.platform !== 'win32',
       windowsVerbatimArguments: sh.verbatim,
       windowsHide: true,
@@ -85,9 +102,13 @@ export function startAgent(a: AgentSpec): RunningAgent {
   } catch (e) {
     writeSync(fd, `jst dispatch: the agent could not be started: ${(e as Error).message}\n`);
     closeSync(fd);
-    return { pid: null, exit: Promise.resolve(127), timedOut: () => false };
+    return { pid: null, go: () => undefined, exit: Promise.resolve(127), timedOut: () => false };
   }
   closeSync(fd);
+  const go = child.stdin;
+  go?.on('error', () => {
+    /* the shell is gone already: its exit says how */
+  });
   let timedOut = false;
   let graceTimer: NodeJS.Timeout | undefined;
   const limitTimer =
@@ -118,7 +139,7 @@ export function startAgent(a: AgentSpec): RunningAgent {
     }
     return code;
   });
-  return { pid: child.pid ?? null, exit, timedOut: () => timedOut };
+  return { pid: child.pid ?? null, go: () => go?.end('go\n'), exit, timedOut: () => timedOut };
 }
 
 /** A line in the agent's log; a log that cannot be written loses it (the exit code says what happened). */

@@ -352,6 +352,9 @@ function launch(
   });
   attempt.pid = agent.pid;
   journal.update();
+  // Only now, with its pid on disk, does the agent's command run: a dispatch killed before this line
+  // leaves a shell that exits unrun (agents.ts GATE), never an agent the journal cannot see.
+  agent.go();
   const started = Date.now();
   const line: StartLine = { key: c.key, role: c.role, handOff: c.handOff, round: c.round, attempt: n, worktree: x.worktree, log: x.log, why: x.why };
   ctx.io.stderr.write(

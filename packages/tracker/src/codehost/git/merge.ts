@@ -106,6 +106,55 @@ export interface MergeSpec {
   committer: GitIdentity;
 }
 
+/** A pull request's figures (repos.ts BareRepos.stats). */
+export interface PullStats {
+  commits: number;
+  additions: number;
+  deletions: number;
+  changedFiles: number;
+  mergeable: boolean;
+  /**
+   * Commits of base not in head: 0 when base is an ancestor of head, so the merge is clean and its
+   * tree is head's (no merge-tree needed, here or at the merge). Absent from figures kept before it was.
+   */
+  behind?: number;
+  /**
+   * The merged tree `merge-tree --write-tree` wrote for these two commits, when it ran and the
+   * merge is clean (a merge on exactly this base and head takes it: MergeOptions.mergedTree).
+   */
+  tree?: string;
+  /** When the figures were computed (ISO 8601; set by the domain, pull-stats.ts). */
+  computedAt?: string;
+}
+
+export interface MergeOptions {
+  baseBranch: string;
+  headSha: string;
+  /**
+   * The base branch's commit as the caller knows it (the database's record): the first attempt is
+   * made on it without asking git, and `update-ref`'s compare-and-set proves it; when the branch
+   * is elsewhere the merge is redone on git's own answer. Given, the head is taken as a commit
+   * the caller knows to exist (no rev-parse).
+   */
+  baseSha?: string | undefined;
+  /**
+   * The caller knows `baseSha` to be an ancestor of the head (the pull request's kept figures,
+   * PullStats.behind 0): a merge on that base takes head's tree as it is, without merge-tree.
+   */
+  baseIsAncestor?: boolean | undefined;
+  /**
+   * The merged tree of exactly `baseSha` and head, written by merge-tree less than a day ago (the
+   * pull request's kept figures): a merge on that base takes it without merge-tree. The conversation
+   * (./conversation.ts) proves it is there; gone (pruned), the merge is redone from git's own answers.
+   */
+  mergedTree?: string | undefined;
+  method: MergeMethod;
+  title: string;
+  message: string;
+  author: GitIdentity;
+  committer: GitIdentity;
+}
+
 /** What the caller knows of exactly this base and head (the pull request's kept figures), so merge-tree need not run. */
 export interface KnownMerge {
   /** base is an ancestor of head: the merged tree is head's. */

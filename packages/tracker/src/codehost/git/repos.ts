@@ -5,7 +5,7 @@ import { compareCommits, DEFAULT_COMPARE_LIMITS, type CompareLimits, type Compar
 import { DEFAULT_DIFF_TEXT_LIMITS, diffText, type DiffKind, type DiffText, type DiffTextLimits } from './diff-text.js';
 import { GitCommandError, GitNameError, RefMovedError } from './errors.js';
 import { CONVERSATION_ANSWER_MS, Conversations } from './conversation.js';
-import { buildMerge, mergeTree, type GitIdentity, type MergeMethod } from './merge.js';
+import { buildMerge, mergeTree, type MergeOptions, type PullStats } from './merge.js';
 import { checkBranchName, checkRepoName, checkSha } from './names.js';
 import { installRepoHook, takeSpool, type TakenSpool } from './push-hook.js';
 import { requireGitVersion, runGit } from './run.js';
@@ -27,54 +27,7 @@ export type { Comparison, CompareLimits, FileChange } from './compare.js';
 export { DEFAULT_COMPARE_LIMITS } from './compare.js';
 export type { DiffKind, DiffText, DiffTextLimits } from './diff-text.js';
 
-/** A pull request's figures (BareRepos.stats). */
-export interface PullStats {
-  commits: number;
-  additions: number;
-  deletions: number;
-  changedFiles: number;
-  mergeable: boolean;
-  /**
-   * Commits of base not in head: 0 when base is an ancestor of head, so the merge is clean and its
-   * tree is head's (no merge-tree needed, here or at the merge). Absent from figures kept before it was.
-   */
-  behind?: number;
-  /**
-   * The merged tree `merge-tree --write-tree` wrote for these two commits, when it ran and the
-   * merge is clean (a merge on exactly this base and head takes it: MergeOptions.mergedTree).
-   */
-  tree?: string;
-  /** When the figures were computed (ISO 8601; set by the domain, pull-stats.ts). */
-  computedAt?: string;
-}
-
-export interface MergeOptions {
-  baseBranch: string;
-  headSha: string;
-  /**
-   * The base branch's commit as the caller knows it (the database's record): the first attempt is
-   * made on it without asking git, and `update-ref`'s compare-and-set proves it; when the branch
-   * is elsewhere the merge is redone on git's own answer. Given, the head is taken as a commit
-   * the caller knows to exist (no rev-parse).
-   */
-  baseSha?: string | undefined;
-  /**
-   * The caller knows `baseSha` to be an ancestor of the head (the pull request's kept figures,
-   * PullStats.behind 0): a merge on that base takes head's tree as it is, without merge-tree.
-   */
-  baseIsAncestor?: boolean | undefined;
-  /**
-   * The merged tree of exactly `baseSha` and head, written by merge-tree less than a day ago (the
-   * pull request's kept figures): a merge on that base takes it without merge-tree. The conversation
-   * (./conversation.ts) proves it is there; gone (pruned), the merge is redone from git's own answers.
-   */
-  mergedTree?: string | undefined;
-  method: MergeMethod;
-  title: string;
-  message: string;
-  author: GitIdentity;
-  committer: GitIdentity;
-}
+export type { MergeOptions, PullStats } from './merge.js';
 
 /** How often a merge is recomputed when the base moved under it before RefMovedError. */
 const MERGE_ATTEMPTS = 12;

@@ -1,5 +1,6 @@
-// Debian's Chromium driven by playwright-core: one launch for the board's browser tests
-// (test/support/browser.ts) and its screenshot (scripts/screenshot-board.mjs).
+// Debian's Chromium driven by playwright-core: the path and flags for the browser tests
+// (test/support/browser.ts, one Chromium per test process) and a launch of its own for the
+// screenshots (scripts/screenshot-board.mjs, scripts/screenshot-review.mjs).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { compareCommits, DEFAULT_COMPARE_LIMITS, type CompareLimits, type CompareMode, type Comparison } from './compare.js';
 import { DEFAULT_DIFF_TEXT_LIMITS, diffText, type DiffKind, type DiffText, type DiffTextLimits } from './diff-text.js';
@@ -35,7 +35,7 @@ const MERGE_ATTEMPTS = 12;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Configuration every repository gets (ARCHITECTURE §14: pushes over HTTP; force-push allowed as on GitHub). */
-const REPO_CONFIG: Array<[string, string]> = [
+export const REPO_CONFIG: Array<[string, string]> = [
   ['http.receivepack', 'true'],
   ['http.uploadpack', 'true'],
   ['receive.denyNonFastForwards', 'false'],
@@ -47,6 +47,23 @@ const REPO_CONFIG: Array<[string, string]> = [
   ['core.packedRefsTimeout', '5000'],
   ['uploadpack.allowFilter', 'true'],
 ];
+
+/**
+ * REPO_CONFIG as git-config text, appended to a new repository's config in one write where `git
+ * config KEY VALUE` was a git process per key (ten processes became one, `git init`). The values
+ * are plain words and numbers, so nothing needs quoting; a section that is already there (`core`)
+ * may appear twice, and git reads both.
+ */
+export const REPO_CONFIG_TEXT = (() => {
+  const sections = new Map<string, string[]>();
+  for (const [key, value] of REPO_CONFIG) {
+    const dot = key.indexOf('.');
+    const lines = sections.get(key.slice(0, dot)) ?? [];
+    lines.push(`\t${key.slice(dot + 1)} = ${value}\n`);
+    sections.set(key.slice(0, dot), lines);
+  }
+  return [...sections].map(([section, lines]) => `[${section}]\n${lines.join('')}`).join('');
+})();
 
 /**
  * The bare repositories of the code host, `<root>/<owner>/<name>.git` (ARCHITECTURE §14
@@ -110,7 +127,7 @@ export class BareRepos {
     const tmp = join(parent, `.tmp-${randomBytes(8).toString('hex')}.git`);
     try {
       await runGit(null, ['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, tmp], { timeoutMs: this.timeoutMs });
-      for (const [key, value] of REPO_CONFIG) await runGit(tmp, ['config', key, value], { timeoutMs: this.timeoutMs });
+      await appendFile(join(tmp, 'config'), REPO_CONFIG_TEXT);
       await installRepoHook(tmp);
       try {
         await rename(tmp, dir);

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BareRepos, GitNameError, MergeConflictError } from '../../../src/codehost/git/repos.js';
+import { BareRepos, GitNameError, MergeConflictError, REPO_CONFIG } from '../../../src/codehost/git/repos.js';
 import { branchNameProblem } from '../../../src/codehost/git/names.js';
 import { bareGit, FIXTURE_GIT_ENV, fileAt, isAncestor, repoMaker, tempDir } from './support.js';
 
@@ -53,6 +53,17 @@ describe('ARCHITECTURE §14 Storage: bare repositories under <repos>/<owner>/<re
     expect(bareGit(bare, 'config', 'receive.denyNonFastForwards')).toBe('false');
     expect(bareGit(bare, 'config', 'core.logAllRefUpdates')).toBe('always');
     expect(await repos.branchSha('demo', 'made', 'trunk')).toBeNull();
+  });
+
+  it("ensure() writes every setting of the repositories' configuration as git reads it back (one write, no git config process)", async () => {
+    await repos.ensure('demo', 'configured', 'main');
+    const bare = repos.dir('demo', 'configured');
+    for (const [key, value] of REPO_CONFIG) expect(bareGit(bare, 'config', '--get-all', key), key).toBe(value);
+    // git's own settings from init are still there beside ours, and the file is one git can rewrite.
+    expect(bareGit(bare, 'config', 'core.bare')).toBe('true');
+    bareGit(bare, 'config', 'core.filesRefLockTimeout', '3000');
+    expect(bareGit(bare, 'config', '--get-all', 'core.filesRefLockTimeout')).toBe('3000');
+    expect(bareGit(bare, 'fsck', '--no-progress')).toBe('');
   });
 
   it('ensure() is idempotent and safe when many callers create the same repository at once', async () => {

@@ -72,18 +72,25 @@ export interface MakeRepoOptions {
   codehost?: { gitUrl: string; bare: string; token?: string };
 }
 
-/** A real repository with a bare `origin` and the long-lived branches pushed (ARCHITECTURE §9). */
-export function makeRepo(options: MakeRepoOptions = {}): TestRepo {
-  const branches = options.branches ?? ['development', 'main'];
+/**
+ * The fixture's first commit and branches, made once per test process and kind and copied for each
+ * repository: `<dir>/repo` (and for `withOrigin`, `<dir>/origin.git` with the branches pushed and
+ * upstreams set). A copy of a repository is a whole repository; making each one anew took ~15 git
+ * processes (two inits, three settings, the commit, the branches, a push), a noticeable part of the
+ * suite where a process start costs 10–30 ms. Every repository of a process starts from the same
+ * commit, which is what the tests assume of the long-lived branches anyway.
+ */
+const templates = new Map<string, string>();
+
+function template(branches: string[], withOrigin: boolean): string {
+  const key = `${withOrigin ? 'origin' : 'alone'}\n${branches.join('\n')}`;
+  const made = templates.get(key);
+  if (made !== undefined && fs.existsSync(made)) return made;
   const first = branches[0] ?? 'development';
-  // realpath: on macOS the temp folder is a symlink, and git reports resolved paths.
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'jst-repo-')));
-  const origin = options.codehost?.bare ?? path.join(root, 'origin.git');
-  const repo = path.join(root, 'repo');
-  const worktreesDir = path.join(root, 'worktrees');
-  fs.mkdirSync(worktreesDir);
-  if (!options.codehost) git(root, 'init', '--quiet', '--bare', `--initial-branch=${first}`, origin);
-  git(root, 'init', '--quiet', `--initial-branch=${first}`, repo);
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'jst-repo-template-')));
+  if (templates.size === 0) process.once('exit', () => templates.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+  const repo = path.join(dir, 'repo');
+  git(dir, 'init', '--quiet', `--initial-branch=${first}`, repo);
   git(repo, 'config', 'user.name', 'Test User');
   git(repo, 'config', 'user.email', 'test@example.test');
   git(repo, 'config', 'commit.gpgsign', 'false');
@@ -91,20 +98,61 @@ export function makeRepo(options: MakeRepoOptions = {}): TestRepo {
   git(repo, 'add', 'README.md');
   git(repo, 'commit', '--quiet', '-m', 'initial commit');
   for (const branch of branches.slice(1)) git(repo, 'branch', branch);
+  if (withOrigin) {
+    const origin = path.join(dir, 'origin.git');
+    git(dir, 'init', '--quiet', '--bare', `--initial-branch=${first}`, origin);
+    git(repo, 'remote', 'add', 'origin', origin);
+    git(repo, 'push', '--quiet', '-u', 'origin', ...branches);
+  }
+  templates.set(key, dir);
+  return dir;
+}
+
+/** Branch names the fixture writes into a config section as they are (`[branch "name"]`). */
+const PLAIN_BRANCH = /^[A-Za-z0-9._/-]+$/;
+
+/** A real repository with a bare `origin` and the long-lived branches pushed (ARCHITECTURE §9). */
+export function makeRepo(options: MakeRepoOptions = {}): TestRepo {
+  const branches = options.branches ?? ['development', 'main'];
+  for (const b of branches) if (!PLAIN_BRANCH.test(b)) throw new Error(`makeRepo: branch "${b}" must match ${PLAIN_BRANCH}`);
+  // realpath: on macOS the temp folder is a symlink, and git reports resolved paths.
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'jst-repo-')));
+  const origin = options.codehost?.bare ?? path.join(root, 'origin.git');
+  const repo = path.join(root, 'repo');
+  const worktreesDir = path.join(root, 'worktrees');
+  fs.mkdirSync(worktreesDir);
+  const from = template(branches, !options.codehost);
+  fs.cpSync(path.join(from, 'repo'), repo, { recursive: true });
+  const config = path.join(repo, '.git', 'config');
   if (options.codehost) {
     // Seeded straight into the code host's bare repository, as a server-side import: a test
     // tracker runs in this process, so a synchronous git talking HTTP to it would wait on itself.
     // Everything after this (jst's pushes and fetches, gitAsync) goes over HTTP with the credential.
     git(repo, 'push', '--quiet', '--force', options.codehost.bare, ...branches);
-    git(repo, 'remote', 'add', 'origin', options.codehost.gitUrl);
-    useCodehostCredential(repo, root, options.codehost.gitUrl, options.codehost.token ?? CODEHOST_TOKEN);
-    for (const branch of branches) {
-      git(repo, 'update-ref', `refs/remotes/origin/${branch}`, `refs/heads/${branch}`);
-      git(repo, 'branch', '--quiet', `--set-upstream-to=origin/${branch}`, branch);
-    }
+    // origin, its remote-tracking refs and the upstreams, as a push -u over HTTP would leave them.
+    const gitUrl = options.codehost.gitUrl;
+    fs.appendFileSync(
+      config,
+      `[remote "origin"]\n\turl = ${gitUrl}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n` +
+        branches.map((b) => `[branch "${b}"]\n\tremote = origin\n\tmerge = refs/heads/${b}\n`).join(''),
+    );
+    execFileSync('git', ['update-ref', '--stdin'], {
+      cwd: repo,
+      env: FIXTURE_GIT_ENV,
+      input: branches.map((b) => `update refs/remotes/origin/${b} refs/heads/${b}\n`).join(''),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    useCodehostCredential(repo, root, gitUrl, options.codehost.token ?? CODEHOST_TOKEN);
   } else {
-    git(repo, 'remote', 'add', 'origin', origin);
-    git(repo, 'push', '--quiet', '-u', 'origin', ...branches);
+    fs.cpSync(path.join(from, 'origin.git'), origin, { recursive: true });
+    // The copy's origin is the template's: point it at this repository's own.
+    const text = fs.readFileSync(config, 'utf8');
+    const templateOrigin = `\turl = ${path.join(from, 'origin.git')}\n`;
+    if (!text.includes(templateOrigin)) throw new Error(`makeRepo: no "${templateOrigin.trim()}" in the template's ${config}`);
+    fs.writeFileSync(
+      config,
+      text.replace(templateOrigin, () => `\turl = ${origin}\n`),
+    );
   }
   if (options.originUrl !== undefined) {
     git(repo, 'remote', 'set-url', 'origin', options.originUrl);

@@ -150,12 +150,19 @@ export class BareRepos {
   /** The branch's commit, or null when there is no such branch. */
   async branchSha(owner: string, name: string, branch: string): Promise<string | null> {
     checkBranchName(branch);
-    const dir = await this.existing(owner, name);
-    const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `refs/heads/${branch}^{commit}`], {
-      timeoutMs: this.timeoutMs,
-      okCodes: [1],
-    });
-    return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
+    return this.commitOf(await this.existing(owner, name), `refs/heads/${branch}`);
+  }
+
+  /**
+   * `<spec>^{commit}` as `git rev-parse --verify` answers it, asked of the repository's kept
+   * `cat-file --batch-check` (git/conversation.ts) instead of a process per question. That process
+   * reads a ref's file (and packed-refs, checked by its stat) afresh at each question, and looks
+   * again for packs it has not seen when an object is not in the ones it knows; a name it answers
+   * missing is asked again of a new process before it counts.
+   */
+  private async commitOf(dir: string, spec: string): Promise<string | null> {
+    const [info] = await this.conversations.objects(dir).lookup([`${spec}^{commit}`]);
+    return info?.type === 'commit' ? info.oid : null;
   }
 
   /**
@@ -216,8 +223,7 @@ export class BareRepos {
       checkBranchName(rev);
       spec = `refs/heads/${rev}`;
     }
-    const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${spec}^{commit}`], { timeoutMs: this.timeoutMs, okCodes: [1] });
-    return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
+    return this.commitOf(dir, spec);
   }
 
   private async requireCommit(dir: string, owner: string, name: string, rev: string): Promise<string> {

@@ -87,6 +87,32 @@ describe('ARCHITECTURE §14 Storage: bare repositories under <repos>/<owner>/<re
     await expect(repos.branchSha('demo', name, '--upload-pack=x')).rejects.toThrow(GitNameError);
     await expect(repos.branchSha('demo', 'missing', 'development')).rejects.toThrow(/no repository demo\/missing/);
   });
+
+  it('branchSha() answers every change of a ref made by another process: moved, packed, moved over the packed one, deleted, made again, a new push', async () => {
+    // The answers come from the repository's kept cat-file --batch-check (git/conversation.ts),
+    // started at the first question: each later one must see the ref as it is on disk now.
+    const { name, bare, work, base } = await fresh();
+    const at = () => repos.branchSha('demo', name, 'topic');
+    bareGit(bare, 'update-ref', 'refs/heads/topic', base);
+    expect(await at()).toBe(base);
+    const second = work.commit({ 'src/b.txt': 'b\n' }, 'second');
+    work.push('development');
+    bareGit(bare, 'update-ref', 'refs/heads/topic', second);
+    expect(await at()).toBe(second);
+    bareGit(bare, 'pack-refs', '--all');
+    expect(await at()).toBe(second);
+    bareGit(bare, 'update-ref', 'refs/heads/topic', base);
+    expect(await at()).toBe(base);
+    bareGit(bare, 'update-ref', '-d', 'refs/heads/topic');
+    expect(await at()).toBeNull();
+    bareGit(bare, 'update-ref', 'refs/heads/topic', second);
+    expect(await at()).toBe(second);
+    // A commit pushed after the process started.
+    const third = work.commit({ 'src/c.txt': 'c\n' }, 'third');
+    work.push('development:topic');
+    expect(await at()).toBe(third);
+    expect(await repos.branchSha('demo', name, 'development')).toBe(second);
+  });
 });
 
 describe('ARCHITECTURE §14: branch names follow git check-ref-format', () => {

@@ -8,6 +8,7 @@ import { CONVERSATION_ANSWER_MS, Conversations } from './conversation.js';
 import { buildMerge, mergeTree, type MergeOptions, type PullStats } from './merge.js';
 import { checkBranchName, checkRepoName, checkSha } from './names.js';
 import { installRepoHook, takeSpool, type TakenSpool } from './push-hook.js';
+import { REPO_CONFIG_TEXT } from './repo-config.js';
 import { requireGitVersion, runGit } from './run.js';
 
 /** A branch and its latest commit (the repository page). */
@@ -28,42 +29,12 @@ export { DEFAULT_COMPARE_LIMITS } from './compare.js';
 export type { DiffKind, DiffText, DiffTextLimits } from './diff-text.js';
 
 export type { MergeOptions, PullStats } from './merge.js';
+export { REPO_CONFIG } from './repo-config.js';
 
 /** How often a merge is recomputed when the base moved under it before RefMovedError. */
 const MERGE_ATTEMPTS = 12;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Configuration every repository gets (ARCHITECTURE §14: pushes over HTTP; force-push allowed as on GitHub). */
-export const REPO_CONFIG: Array<[string, string]> = [
-  ['http.receivepack', 'true'],
-  ['http.uploadpack', 'true'],
-  ['receive.denyNonFastForwards', 'false'],
-  ['receive.denyDeletes', 'false'],
-  ['receive.fsckObjects', 'true'],
-  ['core.logAllRefUpdates', 'always'],
-  // Several processes may update one ref at once: wait for each other's lock instead of failing.
-  ['core.filesRefLockTimeout', '2000'],
-  ['core.packedRefsTimeout', '5000'],
-  ['uploadpack.allowFilter', 'true'],
-];
-
-/**
- * REPO_CONFIG as git-config text, appended to a new repository's config in one write where `git
- * config KEY VALUE` was a git process per key (ten processes became one, `git init`). The values
- * are plain words and numbers, so nothing needs quoting; a section that is already there (`core`)
- * may appear twice, and git reads both.
- */
-export const REPO_CONFIG_TEXT = (() => {
-  const sections = new Map<string, string[]>();
-  for (const [key, value] of REPO_CONFIG) {
-    const dot = key.indexOf('.');
-    const lines = sections.get(key.slice(0, dot)) ?? [];
-    lines.push(`\t${key.slice(dot + 1)} = ${value}\n`);
-    sections.set(key.slice(0, dot), lines);
-  }
-  return [...sections].map(([section, lines]) => `[${section}]\n${lines.join('')}`).join('');
-})();
 
 /**
  * The bare repositories of the code host, `<root>/<owner>/<name>.git` (ARCHITECTURE §14

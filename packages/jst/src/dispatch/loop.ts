@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Context } from '../core/context.js';
 import { JstError } from '../config/index.js';
 import { EXIT } from '../core/errors.js';
@@ -7,8 +7,7 @@ import { usage } from '../core/errors.js';
 import { logPath, startAgent, timeoutOf } from './agents.js';
 import { takeLock } from './lock.js';
 import { print, shown, sleep, type AgentRef, type DispatchOptions, type ExitLine, type RoundDoc, type StartLine } from './report.js';
-import type { SandboxState } from '../config/index.js';
-import { homeToHide, prepareSandbox, requireSandbox } from './sandbox.js';
+import { agentSandbox, requireSandbox, type RunSandbox } from './sandbox.js';
 import { findWork, type Accounts, type Candidate, type Found } from './find.js';
 import { keyOrder, worktreeBranches, worktreeOf } from './worktrees.js';
 import { entryId, Journal, journalPath, MAX_ATTEMPTS, stateOf, type Attempt, type Entry } from './dispatch-journal.js';
@@ -30,7 +29,7 @@ interface Setup {
   /** How long one agent may run (AGENT_TIMEOUT_MINUTES), in milliseconds. */
   timeoutMs: number;
   /** How agents are confined (AGENT_SANDBOX), with what bwrap needs to know of the repository. */
-  sandbox: SandboxState & { gitCommonDir: string; identity: { name: string | null; email: string | null }; origins: string[] };
+  sandbox: RunSandbox;
 }
 
 interface Live {
@@ -340,7 +339,7 @@ function launch(
     JST_DISPATCH_ROUND: String(c.round),
     JST_DISPATCH_HANDOFF: c.handOff,
   };
-  const sandbox = sandboxFor(ctx, s, c.role, x.worktree, env);
+  const sandbox = agentSandbox(ctx.config(), s.sandbox, s.jstDir, c.role, x.worktree, env);
   const agent = startAgent({
     command: x.command,
     cwd: x.worktree,
@@ -387,26 +386,4 @@ function launch(
   });
   live.set(id, { entry, attempt, started, exit });
   return line;
-}
-
-/** The agent's sandbox (dispatch/sandbox.ts), or undefined with AGENT_SANDBOX=none. */
-function sandboxFor(ctx: Context, s: Setup, role: 'executor' | 'reviewer', worktree: string, env: NodeJS.ProcessEnv) {
-  if (s.sandbox.mode === 'none' || s.sandbox.bwrap === null) return undefined;
-  const cfg = ctx.config();
-  const dir = cfg.worktreesDir;
-  return prepareSandbox(
-    s.sandbox.bwrap,
-    cfg,
-    role,
-    {
-      worktree,
-      gitCommonDir: s.sandbox.gitCommonDir,
-      mainJstDir: s.jstDir,
-      worktreesDir: dir !== null && isAbsolute(dir) ? dir : null,
-      home: homeToHide(env),
-    },
-    env,
-    s.sandbox.identity,
-    s.sandbox.origins,
-  );
 }

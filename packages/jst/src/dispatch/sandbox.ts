@@ -218,3 +218,28 @@ export function homeToHide(env: NodeJS.ProcessEnv): string | null {
   const resolved = resolve(home);
   return resolved === sep ? null : resolved;
 }
+
+/** What a dispatch run knows of confinement for all its agents: AGENT_SANDBOX, the repository's git folder, the commit identity, origin's addresses. */
+export type RunSandbox = SandboxState & { gitCommonDir: string; identity: { name: string | null; email: string | null }; origins: string[] };
+
+/** An agent's sandbox in `worktree`, or undefined with AGENT_SANDBOX=none. */
+export function agentSandbox(
+  config: JstConfig,
+  run: RunSandbox,
+  mainJstDir: string,
+  role: SandboxRole,
+  worktree: string,
+  env: NodeJS.ProcessEnv,
+): PreparedSandbox | undefined {
+  if (run.mode === 'none' || run.bwrap === null) return undefined;
+  const dir = config.worktreesDir;
+  return prepareSandbox(
+    run.bwrap,
+    config,
+    role,
+    { worktree, gitCommonDir: run.gitCommonDir, mainJstDir, worktreesDir: dir !== null && isAbsolute(dir) ? dir : null, home: homeToHide(env) },
+    env,
+    run.identity,
+    run.origins,
+  );
+}

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { GitCommandError } from './errors.js';
 import { inGitSlot } from './slots.js';
+import { spawnThroughHelper, type SpawnAnswer, type SpawnFailure, type SpawnRequest } from './spawner.js';
 
 /**
  * The environment every git child gets, built from nothing: the server's own environment may hold
@@ -74,45 +75,71 @@ export function runGit(gitDir: string | null, args: string[], o: RunOptions): Pr
 
 function spawnGit(gitDir: string | null, args: string[], o: RunOptions): Promise<RunResult> {
   const fullArgs = gitDir === null ? args : [`--git-dir=${gitDir}`, ...args];
-  const max = o.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
   noteGitProcess(args);
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', fullArgs, { env: minimalGitEnv(o.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const request: SpawnRequest = {
+    args: fullArgs,
+    env: minimalGitEnv(o.env),
+    input: o.input ?? '',
+    max: o.maxOutputBytes ?? DEFAULT_MAX_OUTPUT,
+    stopAtMax: o.stopAtMax === true,
+    timeoutMs: o.timeoutMs,
+  };
+  return (process.env.JST_GIT_HELPER === 'off' ? spawnHere(request) : spawnThroughHelper(request)).then((a) => resultOf(args, o, request.max, a));
+}
+
+/** A helper's (or this process's own) answer as runGit's: the result, or why git failed. */
+function resultOf(args: string[], o: RunOptions, max: number, a: SpawnAnswer): RunResult {
+  const f = a.failure;
+  if (f !== null) {
+    if (f.kind === 'timeout') throw new GitCommandError(`${args[0]} (timed out after ${o.timeoutMs} ms)`, null, a.stderr);
+    if (f.kind === 'overflow') throw new GitCommandError(`${args[0]} (output over ${max} bytes)`, null, a.stderr);
+    if (f.kind === 'helper') throw new GitCommandError(`${args[0]} (${f.message})`, null, a.stderr);
+    throw Object.assign(new Error(f.message), f.code === undefined ? {} : { code: f.code });
+  }
+  if (a.overflowed) return { code: -1, stdout: Buffer.alloc(0), stderr: a.stderr, overflowed: true };
+  const c = a.code ?? -1;
+  if (c !== 0 && !(o.okCodes ?? []).includes(c)) throw new GitCommandError(args[0] ?? '', a.code, a.stderr);
+  return { code: c, stdout: a.stdout, stderr: a.stderr };
+}
+
+/**
+ * The same work in this process (`JST_GIT_HELPER=off`: a benchmark's before and after in one build,
+ * or a host where a second Node.js process is not wanted): fork() from the server itself.
+ */
+function spawnHere(r: SpawnRequest): Promise<SpawnAnswer> {
+  return new Promise((resolve) => {
+    const child = spawn('git', r.args, { env: r.env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     let outBytes = 0;
     let err = '';
-    let failure: Error | null = null;
+    let failure: SpawnFailure | null = null;
     let overflowed = false;
-    const fail = (e: Error) => {
-      if (failure === null) failure = e;
+    const fail = (f: SpawnFailure) => {
+      if (failure === null) failure = f;
       child.kill('SIGKILL');
     };
-    const timer = setTimeout(() => fail(new GitCommandError(`${args[0]} (timed out after ${o.timeoutMs} ms)`, null, err)), o.timeoutMs);
+    const timer = setTimeout(() => fail({ kind: 'timeout' }), r.timeoutMs);
     child.stdout.on('data', (chunk: Buffer) => {
       if (overflowed) return;
       outBytes += chunk.length;
-      if (outBytes <= max) out.push(chunk);
-      else if (o.stopAtMax === true) {
+      if (outBytes <= r.max) out.push(chunk);
+      else if (r.stopAtMax) {
         overflowed = true;
         out.length = 0;
         child.kill('SIGKILL');
-      } else fail(new GitCommandError(`${args[0]} (output over ${max} bytes)`, null, err));
+      } else fail({ kind: 'overflow' });
     });
     child.stderr.on('data', (chunk: Buffer) => {
       if (err.length < 16_384) err += chunk.toString('utf8');
     });
-    child.on('error', (e) => fail(e));
+    child.on('error', (e: NodeJS.ErrnoException) => fail({ kind: 'spawn', message: e.message, code: e.code }));
     child.stdin.on('error', () => {
       /* git may exit before reading all input; its exit code tells */
     });
-    child.stdin.end(o.input ?? '');
+    child.stdin.end(r.input);
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (failure !== null) return reject(failure);
-      if (overflowed) return resolve({ code: -1, stdout: Buffer.alloc(0), stderr: err, overflowed: true });
-      const c = code ?? -1;
-      if (c !== 0 && !(o.okCodes ?? []).includes(c)) return reject(new GitCommandError(args[0] ?? '', code, err));
-      resolve({ code: c, stdout: Buffer.concat(out), stderr: err });
+      resolve({ code, stdout: failure === null && !overflowed ? Buffer.concat(out) : Buffer.alloc(0), stderr: err, overflowed, failure });
     });
   });
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { userOfToken } from '../domain/access.js';
 import { CodehostError } from '../domain/errors.js';
@@ -8,6 +7,7 @@ import { runAsGitCaller, type GitSlots } from '../git/slots.js';
 import { tokenOf, urlsOf } from '../http/rest/common.js';
 import { runGraphql } from './execute.js';
 import { GRAPHQL_BODY_MAX } from './limits.js';
+import { requestId } from '../http/request-id.js';
 
 /** GitHub's documentation page of its GraphQL interface, as its errors name it. */
 export const GRAPHQL_DOCS = 'https://docs.github.com/graphql';
@@ -38,7 +38,7 @@ export function graphqlRoutes(host: CodeHost, slots: GitSlots) {
       }
     });
     app.addHook('onRequest', async (request, reply) => {
-      void reply.headers({ 'x-github-media-type': 'github.v4; format=json', 'x-github-request-id': randomBytes(8).toString('hex').toUpperCase() });
+      void reply.headers({ 'x-github-media-type': 'github.v4; format=json', 'x-github-request-id': requestId() });
       gitOf(host);
       const token = tokenOf(request.headers.authorization);
       const user = token === null ? null : await userOfToken(host, token);

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../domain/errors.js';
 import { repoFor, userOfToken } from '../../domain/access.js';
@@ -10,6 +9,7 @@ import { rateLimits } from '../../domain/rate-limit.js';
 import { badCredentials, GhError, ghErrorOf, ghErrorOfSchema, problemsParsingJson, REST_DOCS } from '../errors.js';
 import { SchemaRefusal } from '../validation.js';
 import { tokenOf } from './common.js';
+import { requestId } from '../request-id.js';
 
 /** The scopes every token's answers state (ARCHITECTURE §23). */
 export const OAUTH_SCOPES = 'repo, read:org';
@@ -65,7 +65,7 @@ export function installRestScope(app: FastifyInstance, host: CodeHost, slots: Gi
     void reply.headers({
       'x-github-media-type': 'github.v3; format=json',
       'x-github-api-version-selected': '2022-11-28',
-      'x-github-request-id': randomBytes(8).toString('hex').toUpperCase(),
+      'x-github-request-id': requestId(),
       'x-ratelimit-limit': String(rate.core.limit),
       'x-ratelimit-remaining': String(rate.core.remaining),
       'x-ratelimit-used': String(rate.core.used),

@@ -3,16 +3,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchWorld, lastDoc, type DispatchWorld } from './dispatch-fixture.js';
+import { processAlive } from '../support/processes.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const alive = processAlive;
 
 /** The pids whose command line is exactly `argv`, read from /proc. */
 function processesRunning(argv: string[]): number[] {

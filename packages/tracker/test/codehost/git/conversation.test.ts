@@ -8,6 +8,7 @@ import { cleanIdent, commitText, writeCommit, type CommitSpec } from '../../../s
 import { BareRepos } from '../../../src/codehost/git/repos.js';
 import { watchGitProcesses } from '../../../src/codehost/git/run.js';
 import { bareGit, FIXTURE_GIT_ENV, repoMaker, tempDir } from './support.js';
+import { pollUntil, processAlive } from '../../../../../test/support/processes.js';
 
 /**
  * ARCHITECTURE §14 "its writes from one git conversation": a merge asks for its objects and writes
@@ -41,21 +42,8 @@ function commitTreeId(bare: string, c: CommitSpec & { committer: { date: Date } 
   }).trim();
 }
 
-const alive = (pid: number | undefined) => {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-const until = async (done: () => boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-  return done();
-};
+const alive = processAlive;
+const until = pollUntil;
 
 describe("ARCHITECTURE §14: a merge's objects through one git conversation per repository", () => {
   it('a commit written through the conversation is the very commit git commit-tree writes (same id), for plain and awkward identities', async () => {

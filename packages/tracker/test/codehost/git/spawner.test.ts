@@ -7,6 +7,7 @@ import { GitCommandError } from '../../../src/codehost/git/errors.js';
 import { runGit } from '../../../src/codehost/git/run.js';
 import { gitHelperPid } from '../../../src/codehost/git/spawner.js';
 import { buildTrackerDist, git, tempDir } from './support.js';
+import { pollUntil, processAlive } from '../../../../../test/support/processes.js';
 
 /**
  * git/spawner.ts: the code host's REST and pages start git through a small helper process, not
@@ -20,20 +21,10 @@ const tmp = tempDir('jst-spawner-');
 afterAll(() => tmp.cleanup());
 beforeAll(() => buildTrackerDist(), 120_000);
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-async function until(cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+const alive = processAlive;
+/** Waits for `cond`, failing the test when it does not come true in 5 s. */
+async function until(cond: () => boolean): Promise<void> {
+  expect(await pollUntil(cond)).toBe(true);
 }
 
 let n = 0;

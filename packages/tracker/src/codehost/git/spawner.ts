@@ -47,9 +47,11 @@ export interface SpawnAnswer {
 
 /**
  * The helper's program, run with `node -e` (CommonJS, nothing but child_process): no file to find
- * beside the server's, in a clone, the tarball's single-file bundle or the tests' sources alike.
+ * beside the server's, in a clone, the tarball's single-file bundle or the tests' sources alike. It
+ * names itself for `ps` and `top` (its command line is otherwise this whole text).
  */
 const HELPER_SOURCE = String.raw`'use strict';
+process.title = 'jst-tracker git helper';
 const { spawn } = require('node:child_process');
 const running = new Map();
 const send = (m) => { if (process.connected) process.send(m); };

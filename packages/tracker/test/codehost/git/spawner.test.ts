@@ -109,6 +109,8 @@ describe('git processes started by the helper process (ARCHITECTURE §14)', () =
       const environ = readFileSync(`/proc/${gitHelperPid()}/environ`, 'utf8');
       expect(environ).not.toContain('not-for-the-helper');
       expect(environ).not.toContain('PATH=');
+      // It is named for ps and top, not shown as its whole program text.
+      expect(readFileSync(`/proc/${gitHelperPid()}/cmdline`, 'utf8')).toMatch(/^jst-tracker git helper/);
     } finally {
       delete process.env.JST_SPAWNER_TEST_SECRET;
     }

@@ -309,7 +309,13 @@ describe.each(await storeKinds())("ARCHITECTURE §14: the code host's REST inter
     });
 
     it('paging: per_page is clamped to 100 and Link carries next, last, prev and first as on GitHub', async () => {
-      const count = (await ch.as('vic').rest.pulls.list({ ...o, state: 'all', per_page: 100 })).data.length;
+      const whole = await ch.as('vic').rest.pulls.list({ ...o, state: 'all', per_page: 100 });
+      const count = whole.data.length;
+      // One page with room left (no count asked of the database) and one exactly full (counted): no Link either way.
+      expect(whole.headers.link).toBeUndefined();
+      const exact = await ch.as('vic').rest.pulls.list({ ...o, state: 'all', per_page: count });
+      expect(exact.data).toHaveLength(count);
+      expect(exact.headers.link).toBeUndefined();
       const page1 = await ch.as('vic').rest.pulls.list({ ...o, state: 'all', per_page: 2, page: 1 });
       expect(page1.data).toHaveLength(2);
       const last = Math.ceil(count / 2);

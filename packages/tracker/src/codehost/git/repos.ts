@@ -238,18 +238,14 @@ export class BareRepos {
   /** A commit id of this repository from a full or abbreviated (4 to 40 hex digits) one, or null when it names no single commit. */
   async resolveCommit(owner: string, name: string, sha: string): Promise<string | null> {
     if (!/^[0-9a-f]{4,40}$/.test(sha)) return null;
-    const dir = await this.existing(owner, name);
-    const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}^{commit}`], { timeoutMs: this.timeoutMs, okCodes: [1, 128] });
-    const full = r.stdout.toString('utf8').trim();
-    return r.code === 0 && /^[0-9a-f]{40}$/.test(full) ? full : null;
+    const full = await this.commitOf(await this.existing(owner, name), sha);
+    return full !== null && /^[0-9a-f]{40}$/.test(full) ? full : null;
   }
 
   /** The first parent of a commit, or null for a root commit. */
   async parentOf(owner: string, name: string, sha: string): Promise<string | null> {
     checkSha(sha);
-    const dir = await this.existing(owner, name);
-    const r = await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}^1`], { timeoutMs: this.timeoutMs, okCodes: [1, 128] });
-    return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
+    return this.commitOf(await this.existing(owner, name), `${sha}^1`);
   }
 
   /** Whether head merges into base without conflict (`git merge-tree --write-tree`), and the conflicted paths. */
